@@ -1,0 +1,116 @@
+# sched-bot - test Linux scheduler patches from lore, report on-list.
+#
+#   make                 build sched-bot and sched-bench
+#   make check           every test; ends with "N passed, N failed"
+#   make check SANITIZE=1  the same with ASan+UBSan
+#   make bench           benchmarks that print figures
+#   make fuzz            each libFuzzer target for FUZZ_SECONDS
+#   make install PREFIX=/usr/local
+#   make demo            the main job on the bundled series (see README)
+
+VERSION := 0.1
+PREFIX ?= /usr/local
+CC ?= cc
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 30
+
+PKGS := libcurl libgit2 libcmark zlib sqlite3 libetpan
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+# libetpan's .pc drags in a dpkg linker spec and its own dependencies'
+# flags; take only the library names.
+PKG_LIBS := $(filter -l%,$(shell pkg-config --libs $(PKGS)))
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
+	-Wstrict-prototypes -Wmissing-prototypes -Wvla
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE \
+	-DSCHED_BOT_VERSION='"$(VERSION)"' -Ibot $(PKG_CFLAGS) -MMD -MP
+LIBS := $(PKG_LIBS) -lcsv -lm
+
+ifdef SANITIZE
+BUILD := build-san
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+ALL_CFLAGS += $(SAN)
+LDFLAGS += $(SAN)
+else
+BUILD := build
+endif
+
+BOT_SRCS := $(filter-out bot/main.c,$(wildcard bot/*.c))
+BOT_OBJS := $(BOT_SRCS:%.c=$(BUILD)/%.o)
+BENCH_SRCS := $(wildcard bot/workloads/*.c)
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test-*.c)
+UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BINS := $(FUZZ_SRCS:%.c=build-fuzz/%)
+
+all: $(BUILD)/sched-bot $(BUILD)/sched-bench sched-bot sched-bench
+
+sched-bot sched-bench: %: $(BUILD)/%
+	ln -sf $< $@
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libsched-bot.a: $(BOT_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/sched-bot: $(BUILD)/bot/main.o $(BUILD)/libsched-bot.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# sched-bench runs inside a tiny initramfs and over SSH: static, libc only,
+# never sanitized (it forks thousands of times a second).
+BENCH_CFLAGS := -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE -MMD -MP
+$(BUILD)/bot/workloads/%.o: bot/workloads/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+
+$(BUILD)/sched-bench: $(BENCH_OBJS)
+	$(CC) -static -o $@ $^ -lm
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libsched-bot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< \
+		$(BUILD)/libsched-bot.a $(LIBS)
+
+units: $(UNIT_BINS)
+
+check: all units
+	@BUILD=$(abspath $(BUILD)) sh tests/run-tests $(T)
+
+# The fuzzers link the library sources, compiled by clang with libFuzzer.
+FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Ibot $(PKG_CFLAGS) \
+	-fsanitize=fuzzer,address,undefined -DFUZZING
+build-fuzz/%: %.c $(BOT_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(BOT_SRCS) $(LIBS)
+
+fuzz: $(FUZZ_BINS)
+	@sh tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+bench: all
+	@BUILD=$(abspath $(BUILD)) sh tests/run-bench $(B)
+
+demo: all
+	sh contrib/demo
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sched-bot
+	install -m 755 $(BUILD)/sched-bot $(BUILD)/sched-bench \
+		$(DESTDIR)$(PREFIX)/bin/
+	cp -R templates kernel $(DESTDIR)$(PREFIX)/share/sched-bot/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 contrib/sched-bot.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/sched-bot
+
+clean:
+	rm -rf build build-san build-fuzz sched-bot sched-bench
+
+.PHONY: all check units fuzz bench demo install clean
+.DELETE_ON_ERROR:
+
+-include $(shell find build build-san -name '*.d' 2>/dev/null)

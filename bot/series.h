@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * series.h - from a thread (an mbox) to the patch series in it, the way
+ * b4 selects one: newest revision (or the one asked for), cover letter,
+ * patches in order, missing ones, trailers collected from replies, base.
+ *
+ * All strings are UTF-8, owned by the series, freed by series_release().
+ */
+#ifndef SCHED_BOT_SERIES_H
+#define SCHED_BOT_SERIES_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+struct trailer {
+	char *tag;		/* "Tested-by", as written (canonical case) */
+	char *name;		/* may be "" for a bare address */
+	char *email;
+	char *from_msgid;	/* the mail it came from (NULL: in the patch) */
+};
+
+struct patch {
+	int index;		/* n of n/m; 0 for the cover letter */
+	int total;		/* m */
+	char *msgid;		/* bare message-id */
+	char *raw_subject;	/* the Subject: header, decoded */
+	char *subject;		/* without the [PATCH ...] prefix */
+	char *author_name;	/* From:, or an in-body From: */
+	char *author_email;
+	char *date;		/* Date: as sent (RFC 5322) */
+	long long timestamp;	/* Date: as seconds since the epoch */
+	int tz_offset;		/* minutes east of UTC */
+	char *body;		/* commit message after the subject, without
+				 * the trailers below, up to "---" */
+	char *diff;		/* from the first "diff --git"/"---" line on,
+				 * "" when the mail carries no diff */
+	struct trailer *trailers;	/* in the mail and collected */
+	size_t nr_trailers;
+};
+
+struct series {
+	char *subject;		/* cover subject, else patch 1's, no prefix */
+	int version;		/* 1 when no vN */
+	int rfc;
+	int resend;
+	char *prefix;		/* "PATCH net-next v2" as found */
+	char *author_name;
+	char *author_email;
+	char *thread_msgid;	/* the message-id the thread was asked by */
+	struct patch *cover;	/* NULL when there is none */
+	struct patch *patches;	/* in order; missing ones are absent */
+	size_t nr_patches;
+	int total;		/* m of n/m */
+	int *missing;		/* indexes 1..total not found */
+	size_t nr_missing;
+	struct {
+		char *commit;	/* full or abbreviated hash, or NULL */
+		char *ref;	/* "v6.1-rc6", "tip/sched/core", or NULL */
+		char *source;	/* "base-commit", "cover text", ... or NULL */
+	} base;
+	int *versions;		/* every revision seen in the thread */
+	size_t nr_versions;
+};
+
+/*
+ * Select a series from an mboxrd text.  version 0 means the newest.
+ * thread_msgid (may be NULL) is the message the user named.  Returns 0,
+ * or -1 with an error printed (no patches, version not present, ...).
+ */
+int series_from_mbox(const char *mbox, size_t len, int version,
+		     const char *thread_msgid, struct series *s);
+void series_release(struct series *s);
+
+/* A slug for branch names: "sched-fair-choose-the-cpu-where-short". */
+char *series_slug(const struct series *s);
+
+#endif

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - error reporting, allocation, strbuf and file helpers.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+const char *progname = "sched-bot";
+int verbosity;
+char strbuf_empty[1];
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", progname, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity < 1)
+		return;
+	va_start(ap, fmt);
+	vreport("debug: ", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("fatal: ", fmt, ap);
+	va_end(ap);
+	exit(EXIT_FAIL);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int err = errno;
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	die("%s: %s", msg, strerror(err));
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t n)
+{
+	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
+
+	if (!p)
+		die("out of memory allocating %zu x %zu bytes", nmemb, n);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory reallocating %zu bytes", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb, NULL);
+}
+
+void strbuf_init(struct strbuf *sb, size_t hint)
+{
+	sb->buf = strbuf_empty;
+	sb->len = 0;
+	sb->alloc = 0;
+	if (hint)
+		strbuf_grow(sb, hint);
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb, 0);
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *ret;
+
+	if (!sb->alloc)
+		strbuf_grow(sb, 0);
+	ret = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb, 0);
+	return ret;
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	int fresh = !sb->alloc;
+
+	if (sb->len + extra + 1 <= sb->alloc)
+		return;
+	if (sb->len + extra + 1 < sb->len)
+		die("strbuf size overflow");
+	sb->alloc = (sb->len + extra + 1) * 3 / 2 + 16;
+	sb->buf = xrealloc(fresh ? NULL : sb->buf, sb->alloc);
+	if (fresh)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	strbuf_setlen(sb, sb->len + len);
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		die("vsnprintf failed");
+	strbuf_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (!sb->alloc) {
+		if (len)
+			die("strbuf_setlen beyond empty buffer");
+		return;
+	}
+	sb->len = len;
+	sb->buf[len] = '\0';
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	strbuf_setlen(sb, 0);
+}
+
+void strbuf_trim(struct strbuf *sb)
+{
+	size_t start = 0, end = sb->len;
+
+	while (end > 0 && strchr(" \t\r\n", sb->buf[end - 1]))
+		end--;
+	while (start < end && strchr(" \t\r\n", sb->buf[start]))
+		start++;
+	if (!sb->alloc)
+		return;
+	memmove(sb->buf, sb->buf + start, end - start);
+	strbuf_setlen(sb, end - start);
+}
+
+ssize_t strbuf_read_fd(struct strbuf *sb, int fd)
+{
+	size_t old = sb->len;
+
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(sb, 8192);
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			strbuf_setlen(sb, old);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		sb->len += (size_t)n;
+		sb->buf[sb->len] = '\0';
+	}
+	return (ssize_t)(sb->len - old);
+}
+
+ssize_t strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -1;
+	n = strbuf_read_fd(sb, fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return n;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	const char *p = data;
+	int fd, err;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto fail;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail_close;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		goto fail_close;
+	}
+	if (rename(tmp, path) < 0)
+		goto fail_unlink;
+	free(tmp);
+	return 0;
+
+fail_close:
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = err;
+fail_unlink:
+	err = errno;
+	unlink(tmp);
+	errno = err;
+fail:
+	err = errno;
+	free(tmp);
+	errno = err;
+	return -1;
+}
+
+int mkdir_p(const char *path, int mode)
+{
+	char *p = xstrdup(path);
+	char *s;
+	int ret = 0;
+
+	for (s = p + 1; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+
+		*s = '\0';
+		if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST) {
+			ret = -1;
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return ret;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st;
+	DIR *dir;
+	struct dirent *de;
+	int ret = 0;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		char *sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		sub = xasprintf("%s/%s", path, de->d_name);
+		if (remove_tree(sub) < 0)
+			ret = -1;
+		free(sub);
+	}
+	closedir(dir);
+	if (rmdir(path) < 0)
+		ret = -1;
+	return ret;
+}
+
+int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+int ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+const char *skip_prefix_ci(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncasecmp(s, prefix, n) ? NULL : s + n;
+}
+
+static char *xdg_path(const char *env, const char *fallback,
+		      const char *sub)
+{
+	const char *base = getenv(env);
+	const char *home = getenv("HOME");
+
+	if (base && *base == '/')
+		return xasprintf("%s/sched-bot%s%s", base, sub ? "/" : "",
+				 sub ? sub : "");
+	if (!home || !*home)
+		home = "/tmp";
+	return xasprintf("%s/%s/sched-bot%s%s", home, fallback,
+			 sub ? "/" : "", sub ? sub : "");
+}
+
+char *cache_path(const char *sub)
+{
+	return xdg_path("XDG_CACHE_HOME", ".cache", sub);
+}
+
+char *data_path(const char *sub)
+{
+	return xdg_path("XDG_DATA_HOME", ".local/share", sub);
+}
+
+double now_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - the small helpers every module uses: error reporting,
+ * allocation that cannot fail, a growable string buffer and file I/O.
+ */
+#ifndef SCHED_BOT_UTIL_H
+#define SCHED_BOT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Exit codes of sched-bot, documented in README.md and `sched-bot help`. */
+enum exit_code {
+	EXIT_OK = 0,		/* the job did what was asked */
+	EXIT_FAIL = 1,		/* the job failed (apply, build, boot, ...) */
+	EXIT_USAGE = 2,		/* bad command line or configuration */
+	EXIT_NOTFOUND = 3,	/* message-id, file or ref does not exist */
+	EXIT_NETWORK = 4,	/* lore or SMTP unreachable after retries */
+	EXIT_REGRESSION = 5,	/* compare/test: a significant regression */
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define UNUSED __attribute__((unused))
+#define PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+extern const char *progname;
+extern int verbosity;		/* 0 normal, 1 -v, -1 -q */
+
+/* "sched-bot: error: ..." on stderr; error() returns -1 for chaining. */
+int error(const char *fmt, ...) PRINTF(1, 2);
+void warning(const char *fmt, ...) PRINTF(1, 2);
+void info(const char *fmt, ...) PRINTF(1, 2);	/* suppressed by -q */
+void debug(const char *fmt, ...) PRINTF(1, 2);	/* shown with -v */
+void die(const char *fmt, ...) PRINTF(1, 2) __attribute__((noreturn));
+void die_errno(const char *fmt, ...) PRINTF(1, 2) __attribute__((noreturn));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) PRINTF(1, 2);
+
+/* Grow an array of *nr used, *alloc allocated elements to hold one more. */
+#define ALLOC_GROW(arr, nr, alloc) do {					\
+		if ((nr) >= (alloc)) {					\
+			(alloc) = (alloc) ? 2 * (alloc) : 8;		\
+			(arr) = xrealloc((arr), (alloc) * sizeof(*(arr))); \
+		}							\
+	} while (0)
+
+struct strbuf {
+	char *buf;		/* always NUL-terminated, never NULL */
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { .buf = strbuf_empty, .len = 0, .alloc = 0 }
+extern char strbuf_empty[];
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_trim(struct strbuf *sb);
+/* Read a whole file (or fd); returns bytes read or -1 with errno set. */
+ssize_t strbuf_read_file(struct strbuf *sb, const char *path);
+ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
+
+/* Write via a temporary file and rename(2): readers never see a half file. */
+int write_file_atomic(const char *path, const void *data, size_t len);
+int mkdir_p(const char *path, int mode);
+int remove_tree(const char *path);
+int starts_with(const char *s, const char *prefix);
+int ends_with(const char *s, const char *suffix);
+/* Case-insensitive prefix test; returns pointer past the prefix or NULL. */
+const char *skip_prefix_ci(const char *s, const char *prefix);
+
+/* $XDG_CACHE_HOME/sched-bot (or ~/.cache/sched-bot) with sub appended. */
+char *cache_path(const char *sub);
+char *data_path(const char *sub);	/* $XDG_DATA_HOME/sched-bot */
+
+/* Monotonic seconds, for elapsed-time reports. */
+double now_monotonic(void);
+
+#endif

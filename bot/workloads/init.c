@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+
+#include "bench.h"
+
+int bench_init(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fputs("sched-bench: init is not written yet\n", stderr);
+	return 1;
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched-bench - the built-in workloads: UnixBench-style spawn and
+ * will-it-scale-style context_switch1 ping-pong.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "spawn", bench_spawn, "fork/exit/wait loops per second (UnixBench spawn)" },
+	{ "pingpong", bench_pingpong, "pipe hand-offs per second (context_switch1)" },
+	{ "env", bench_env, "print the scheduler environment record" },
+	{ "init", bench_init, "run as /init in the QEMU initramfs" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: sched-bench <workload> [options]\n\n", f);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "   %-9s %s\n", cmds[i].name, cmds[i].help);
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	size_t i;
+
+	base = base ? base + 1 : argv[0];
+	/* As PID 1 (or linked as /init) the kernel gives us no arguments. */
+	if (getpid() == 1 || !strcmp(base, "init"))
+		return bench_init(argc, argv);
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "sched-bench: unknown workload '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
