@@ -270,30 +270,26 @@ static void wrap_line(const char *line, size_t len, int width,
 	int first_word = 1;
 
 	while (i < len) {
-		size_t start, wlen, ww;
+		size_t start, wlen, ww, gap = 0;
 
-		while (i < len && line[i] == ' ' && !first_word)
+		while (i < len && line[i] == ' ' && !first_word) {
 			i++;
+			gap++;
+		}
 		start = i;
 		while (i < len && line[i] != ' ')
 			i++;
-		/* keep leading spaces of the line's first word */
 		wlen = i - start;
-		if (first_word) {
-			while (i < len && line[i] == ' ' && i + 1 < len &&
-			       line[i + 1] == ' ')
-				i++;
-		}
 		if (!wlen)
 			continue;
 		ww = utf8_width(line + start, wlen);
-		if (!first_word && col + 1 + ww > (size_t)width) {
+		if (!first_word && col + gap + ww > (size_t)width) {
 			strbuf_addch(out, '\n');
 			strbuf_addf(out, "%*s", (int)indent, "");
 			col = indent;
 		} else if (!first_word) {
-			strbuf_addch(out, ' ');
-			col++;
+			strbuf_addf(out, "%*s", (int)gap, "");
+			col += gap;
 		}
 		strbuf_add(out, line + start, wlen);
 		col += ww;
