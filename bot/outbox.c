@@ -12,11 +12,14 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "lore.h"
 #include "outbox.h"
 #include "reply.h"
 #include "smtp.h"
 #include "state.h"
 #include "util.h"
+
+#pragma weak lore_fetch_raw
 
 char *outbox_default_dir(void)
 {
@@ -176,6 +179,24 @@ static char *ensure_queued(const char *dir, const struct state_mail *m,
 	return path;
 }
 
+/*
+ * A send that was under way when the process died: SMTP may or may not
+ * have taken it.  The list archive is the witness: when lore has the
+ * Message-ID, the mail went out.  When lore does not (yet) have it, or
+ * cannot be asked, it is sent again with the same Message-ID.
+ */
+static int on_lore(const char *msgid)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int found;
+
+	if (!lore_fetch_raw || !config_get_bool("outbox.checkLore", 1))
+		return 0;
+	found = lore_fetch_raw(msgid, &sb) == 0;
+	strbuf_release(&sb);
+	return found;
+}
+
 int outbox_flush(struct state *st, const char *dir)
 {
 	struct state_mail *mails;
@@ -203,6 +224,14 @@ int outbox_flush(struct state *st, const char *dir)
 			free(path);
 			continue;
 		}
+		if (m->uncertain && on_lore(m->message_id)) {
+			info("mail <%s> is on lore already; recording it "
+			     "as sent", m->message_id);
+			outbox_mark_sent(dir, m->message_id);
+			state_mail_sent(st, m->message_id);
+			free(path);
+			continue;
+		}
 		if (over_cap(st, m->thread)) {
 			free(path);
 			continue;
@@ -214,6 +243,8 @@ int outbox_flush(struct state *st, const char *dir)
 			strbuf_release(&msg);
 			continue;
 		}
+		state_mail_sending(st, m->message_id);
+		state_crash_point("smtp-sending");
 		ret = smtp_send(msg.buf, msg.len);
 		strbuf_release(&msg);
 		if (ret) {

@@ -39,7 +39,8 @@ static const char schema[] =
 "CREATE TABLE IF NOT EXISTS mails ("
 "  message_id TEXT PRIMARY KEY, job_id INTEGER, thread TEXT,"
 "  path TEXT, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,"
-"  last_error TEXT, created_at INTEGER, sent_at INTEGER);"
+"  last_error TEXT, created_at INTEGER, sent_at INTEGER,"
+"  sending_at INTEGER);"
 "CREATE TABLE IF NOT EXISTS commands ("
 "  msgid TEXT PRIMARY KEY, sender TEXT, outcome TEXT, seen_at INTEGER);"
 "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);";
@@ -337,7 +338,8 @@ int state_mail_failed(struct state *st, const char *message_id,
 		      const char *why)
 {
 	return exec_stmt(st, prepare(st, "UPDATE mails SET "
-			 "attempts = attempts + 1, last_error = ? "
+			 "attempts = attempts + 1, last_error = ?, "
+			 "sending_at = NULL "
 			 "WHERE message_id = ?", "tt", why, message_id));
 }
 
@@ -362,7 +364,7 @@ int state_mails_pending(struct state *st, struct state_mail **mails,
 			size_t *nr)
 {
 	sqlite3_stmt *stmt = prepare(st, "SELECT message_id, job_id, thread, "
-				     "path, attempts FROM mails "
+				     "path, attempts, sending_at FROM mails "
 				     "WHERE state = 'intent' "
 				     "ORDER BY created_at, rowid", "");
 	size_t alloc = 0;
@@ -382,6 +384,7 @@ int state_mails_pending(struct state *st, struct state_mail **mails,
 		m->thread = col_text(stmt, 2);
 		m->path = col_text(stmt, 3);
 		m->attempts = sqlite3_column_int(stmt, 4);
+		m->uncertain = sqlite3_column_type(stmt, 5) != SQLITE_NULL;
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)
@@ -462,4 +465,10 @@ int state_meta_set(struct state *st, const char *key, const char *value)
 {
 	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO meta "
 			 "(key, value) VALUES (?, ?)", "tt", key, value));
+}
+
+int state_mail_sending(struct state *st, const char *message_id)
+{
+	return exec_stmt(st, prepare(st, "UPDATE mails SET sending_at = ? "
+			 "WHERE message_id = ?", "it", now(), message_id));
 }

@@ -81,6 +81,8 @@ enum mail_status {
 /* Record the intent to send; idempotent per Message-ID. */
 int state_mail_intent(struct state *st, const char *message_id,
 		      long long job_id, const char *thread, const char *path);
+/* Just before SMTP: after a crash past this point, delivery is unknown. */
+int state_mail_sending(struct state *st, const char *message_id);
 int state_mail_sent(struct state *st, const char *message_id);
 int state_mail_failed(struct state *st, const char *message_id,
 		      const char *why);
@@ -92,6 +94,7 @@ struct state_mail {
 	char *thread;
 	char *path;		/* the job's reply.eml */
 	int attempts;
+	int uncertain;		/* a send started and its end is unknown */
 };
 
 /* Every intent without a result, oldest first. */
