@@ -1086,9 +1086,9 @@ int apply_series(git_repository *repo, const struct series *s,
 	else if (ret < 0 && !r->fail.hint && r->fail.three_way &&
 		 strstr(r->fail.three_way, "not in this tree"))
 		set_hint(&r->fail, "the patch was written for another "
-			 "version of %s (the series names no base this tree "
-			 "has): try --base, or `sched-bot tree fetch` of the "
-			 "tree it was made for",
+			 "version of %s than the base has: apply it onto the "
+			 "tree it was made for (--base REF, after `sched-bot "
+			 "tree fetch` if this tree lacks it)",
 			 r->fail.file ? r->fail.file : "the file");
 	free(branch);
 	return ret;
@@ -1100,6 +1100,11 @@ void apply_report_failure(const struct apply_result *r)
 	char hex[13];
 
 	git_oid_tostr(hex, sizeof(hex), &r->base);
+	if (!f->subject && f->reason) {
+		/* Not one patch's fault (e.g. the series is incomplete). */
+		error("%s; nothing applied", f->reason);
+		return;
+	}
 	if (f->total)
 		error("patch %d/%d \"%s\" does not apply", f->index, f->total,
 		      f->subject ? f->subject : "");

@@ -74,6 +74,15 @@ test_expect_failure_code 'a missing tree is not found' 3 '
 test_expect_failure_code 'no series argument is a usage error' 2 \
 	'"$SCHED_BOT" apply --tree b4.git'
 
+test_expect_success 'an incomplete series is refused, nothing applied' '
+	rc=0 && "$SCHED_BOT" apply --tree b4.git --branch partial \
+		--mbox "$DATA/apply/short-task-wakeup-v3-partial.mbox" \
+		2>err || rc=$? &&
+	cat err && test $rc = 1 &&
+	grep -q "incomplete: patch 2/2 is missing; nothing applied" err &&
+	! git -C b4.git rev-parse -q --verify refs/heads/partial
+'
+
 # A mail carrying a hostile diff, as format-patch would write it.
 mail() {
 	cat <<EOF
