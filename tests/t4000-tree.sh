@@ -85,6 +85,17 @@ test_expect_failure_code 'a truncated tarball fails cleanly' 1 '
 	"$SCHED_BOT" tree init --tarball bad.tar.xz bad.git
 '
 
+test_expect_failure_code 'tree fetch without URL or tree.remote' 2 \
+	'"$SCHED_BOT" tree fetch --tree repo.git'
+
+test_expect_success 'tree fetch of a local repository (tree.remote)' '
+	git clone -q --bare "$DATA/apply/gitdir.bundle" other.git &&
+	printf "[tree]\n\tremote = %s/other.git\n" "$TRASH" >fcfg &&
+	"$SCHED_BOT" --config fcfg tree fetch --tree repo.git &&
+	test "$(git --git-dir=repo.git rev-parse origin/master)" = \
+		"$(git --git-dir=other.git rev-parse master)"
+'
+
 test_expect_failure_code 'unknown subcommand is a usage error' 2 \
 	'"$SCHED_BOT" tree frob'
 
