@@ -91,7 +91,8 @@ test_expect_failure_code 'tree fetch without URL or tree.remote' 2 \
 test_expect_success 'tree fetch of a local repository (tree.remote)' '
 	git clone -q --bare "$DATA/apply/gitdir.bundle" other.git &&
 	printf "[tree]\n\tremote = %s/other.git\n" "$TRASH" >fcfg &&
-	"$SCHED_BOT" --config fcfg tree fetch --tree repo.git &&
+	LSAN_OPTIONS=suppressions=$DATA/apply/lsan.supp \
+		"$SCHED_BOT" --config fcfg tree fetch --tree repo.git &&
 	test "$(git --git-dir=repo.git rev-parse origin/master)" = \
 		"$(git --git-dir=other.git rev-parse master)"
 '
