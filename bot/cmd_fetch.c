@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_fetch.c - `sched-bot fetch <msgid|lore URL> [-o FILE] [--no-cache]`:
- * the whole thread as lore serves it, as an mboxrd file.
+ * cmd_fetch.c - `sched-bot fetch`: a whole thread (or one message, or
+ * search results) from lore, as an mboxrd file.
  */
 #include <getopt.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,20 +14,30 @@
 #include "util.h"
 
 const char cmd_fetch_usage[] =
-"usage: sched-bot fetch [-o FILE] [--no-cache] <msgid | lore URL>\n"
+"usage: sched-bot fetch [-o FILE] [--no-cache] [--raw] <msgid | lore URL>\n"
+"   or: sched-bot fetch [-o FILE] --search QUERY [--threads | --atom]\n"
 "\n"
 "Download the whole thread holding a message from lore\n"
 "(<lore.url>/all/<msgid>/t.mbox.gz) and write it as an mboxrd.\n"
 "The message-id may be given with or without <>, or as any lore URL\n"
-"(…/all/<id>/, …/r/<id>, …/<list>/<id>/T/#u, percent-escaped).\n"
+"(.../all/<id>/, .../r/<id>, .../<list>/<id>/T/#u, percent-escaped);\n"
+"only the message-id is taken from a URL, the server is lore.url.\n"
 "\n"
-"    -o, --output FILE  write the mbox to FILE (default: stdout)\n"
-"        --no-cache     do not use a cached copy (the cache is refreshed)\n"
+"    -o, --output FILE   write to FILE (default: stdout)\n"
+"        --no-cache      do not use a cached copy (the cache is refreshed)\n"
+"        --raw           only the message itself, not its thread\n"
+"    -s, --search QUERY  messages matching a public-inbox QUERY, e.g.\n"
+"                        's:PATCH AND dfn:kernel/sched/ AND rt:1.day.ago..'\n"
+"    -t, --threads       with --search: the whole threads of the hits\n"
+"        --atom          with --search: an Atom feed, not an mbox;\n"
+"                        alone: the newest messages (new.atom)\n"
 "\n"
 "Threads are cached under $XDG_CACHE_HOME/sched-bot/lore for\n"
-"lore.cacheMaxAge seconds (default 600).  Failed requests are retried\n"
-"lore.retries times (default 3) with exponential backoff.\n"
-"Exit codes: 3 unknown message-id, 4 lore unreachable, 1 bad data.\n";
+"lore.cacheMaxAge seconds (default 600); searches never are.  Failed\n"
+"requests are retried lore.retries times (default 3), lore.retryDelay ms\n"
+"apart (default 500), doubling each time.\n"
+"Exit codes: 3 unknown message-id or no search hits, 4 lore unreachable,\n"
+"1 truncated or corrupt data.\n";
 
 static int write_out(const char *path, const struct strbuf *sb)
 {
@@ -50,22 +60,30 @@ static int write_out(const char *path, const struct strbuf *sb)
 	return 0;
 }
 
+enum fetch_mode { FETCH_THREAD, FETCH_RAW, FETCH_SEARCH, FETCH_ATOM };
+
 int cmd_fetch(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-cache", no_argument, NULL, 'N' },
+		{ "raw", no_argument, NULL, 'R' },
+		{ "search", required_argument, NULL, 's' },
+		{ "threads", no_argument, NULL, 't' },
+		{ "atom", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct strbuf mbox = STRBUF_INIT;
-	const char *output = NULL;
-	char *msgid;
+	struct strbuf out = STRBUF_INIT;
+	const char *output = NULL, *query = NULL;
+	enum fetch_mode mode = FETCH_THREAD;
+	int threads = 0, raw = 0, atom = 0;
+	char *msgid = NULL;
 	size_t n;
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:s:th", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -73,31 +91,80 @@ int cmd_fetch(int argc, char **argv)
 		case 'N':
 			lore_cache_bypass(1);
 			break;
+		case 'R':
+			raw = 1;
+			break;
+		case 's':
+			query = optarg;
+			break;
+		case 't':
+			threads = 1;
+			break;
+		case 'A':
+			atom = 1;
+			break;
 		case 'h':
 			return show_usage("fetch");
 		default:
 			return usage_error("fetch", "unknown option");
 		}
 	}
-	if (optind != argc - 1)
-		return usage_error("fetch", "give one message-id or lore URL");
-	msgid = lore_msgid_from_arg(argv[optind]);
-	if (!msgid)
-		return usage_error("fetch", "'%s' holds no message-id",
-				   argv[optind]);
+	if (query || atom) {
+		if (optind != argc)
+			return usage_error("fetch",
+					   "--search takes no message-id");
+		if (raw)
+			return usage_error("fetch",
+					   "--raw is for a message-id");
+		if (query && !*query)
+			return usage_error("fetch", "empty --search query");
+		if (threads && atom)
+			return usage_error("fetch",
+					   "--threads is for mbox output");
+		if (threads && !query)
+			return usage_error("fetch", "--threads needs --search");
+		mode = atom ? FETCH_ATOM : FETCH_SEARCH;
+	} else {
+		if (threads)
+			return usage_error("fetch", "--threads needs --search");
+		if (optind != argc - 1)
+			return usage_error("fetch",
+					   "give one message-id or lore URL");
+		msgid = lore_msgid_from_arg(argv[optind]);
+		if (!msgid)
+			return usage_error("fetch", "'%s' holds no message-id",
+					   argv[optind]);
+		mode = raw ? FETCH_RAW : FETCH_THREAD;
+	}
 
-	ret = lore_fetch_thread(msgid, &mbox);
+	switch (mode) {
+	case FETCH_THREAD:
+		ret = lore_fetch_thread(msgid, &out);
+		break;
+	case FETCH_RAW:
+		ret = lore_fetch_raw(msgid, &out);
+		break;
+	case FETCH_SEARCH:
+		ret = lore_search(query, threads, &out);
+		break;
+	default:
+		ret = lore_atom(query, &out);
+		break;
+	}
 	if (ret)
 		goto out;
-	if (write_out(output, &mbox) < 0) {
+	if (write_out(output, &out) < 0) {
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	n = lore_mbox_count(mbox.buf, mbox.len);
-	info("fetched %zu message%s (%zu bytes) for <%s>", n,
-	     n == 1 ? "" : "s", mbox.len, msgid);
+	if (mode == FETCH_THREAD || mode == FETCH_SEARCH) {
+		n = lore_mbox_count(out.buf, out.len);
+		info("fetched %zu message%s (%zu bytes)%s%s%s", n,
+		     n == 1 ? "" : "s", out.len, msgid ? " for <" : "",
+		     msgid ? msgid : "", msgid ? ">" : "");
+	}
 out:
-	strbuf_release(&mbox);
+	strbuf_release(&out);
 	free(msgid);
 	return ret;
 }

@@ -57,7 +57,11 @@ static char *percent_decode(const char *s, size_t len)
 		if (s[i] == '%' && i + 2 < len &&
 		    (hi = hexval((unsigned char)s[i + 1])) >= 0 &&
 		    (lo = hexval((unsigned char)s[i + 2])) >= 0) {
-			out[n++] = (char)(hi << 4 | lo);
+			/* %00 would cut the id short: make it invalid */
+			out[n] = (char)(hi << 4 | lo);
+			if (!out[n])
+				out[n] = 1;
+			n++;
 			i += 2;
 			continue;
 		}
@@ -189,7 +193,8 @@ char *lore_msgid_from_arg(const char *arg)
 			return NULL;
 		return checked(xstrndup(s + 1, (size_t)(e - s - 2)));
 	}
-	if (!memchr(s, '@', (size_t)(e - s)) || memchr(s, '/', (size_t)(e - s))) {
+	if (!memchr(s, '@', (size_t)(e - s)) ||
+	    memchr(s, '/', (size_t)(e - s))) {
 		char *tmp = xstrndup(s, (size_t)(e - s));
 		const char *path = schemeless_url_path(tmp);
 
@@ -422,7 +427,8 @@ static int http_fetch(const char *url, int post, const char *what,
 		return EXIT_FAIL;
 	}
 	curl_easy_setopt(curl, CURLOPT_URL, url);
-	curl_easy_setopt(curl, CURLOPT_USERAGENT, "sched-bot/" SCHED_BOT_VERSION);
+	curl_easy_setopt(curl, CURLOPT_USERAGENT,
+			 "sched-bot/" SCHED_BOT_VERSION);
 	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
 #if LIBCURL_VERSION_NUM >= 0x075500
@@ -448,7 +454,8 @@ static int http_fetch(const char *url, int post, const char *what,
 
 	for (attempt = 0; attempt <= retries; attempt++) {
 		if (attempt) {
-			long ms = delay << (attempt - 1 > 16 ? 16 : attempt - 1);
+			int shift = attempt - 1 > 16 ? 16 : (int)attempt - 1;
+			long ms = delay << shift;
 
 			debug("lore: retry %ld of %ld in %ld ms", attempt,
 			      retries, ms);
@@ -572,7 +579,7 @@ static long cache_max_age(void)
 	return config_get_int("lore.cacheMaxAge", 600);
 }
 
-static int cache_read(const char *path, struct strbuf *out)
+static int cache_read(const char *path, int mbox, struct strbuf *out)
 {
 	long max_age = cache_max_age();
 	struct stat st;
@@ -587,7 +594,7 @@ static int cache_read(const char *path, struct strbuf *out)
 		strbuf_reset(out);
 		return -1;
 	}
-	if (!starts_with(out->buf, "From ")) {
+	if (!out->len || (mbox && !starts_with(out->buf, "From "))) {
 		/* written by something else: do not trust it */
 		strbuf_reset(out);
 		return -1;
@@ -624,7 +631,7 @@ static int fetch_cached(const char *kind, const char *msgid,
 	}
 	file = cache_file(kind, msgid);
 	strbuf_reset(out);
-	if (!cache_read(file, out)) {
+	if (!cache_read(file, gz, out)) {
 		free(file);
 		return EXIT_OK;
 	}

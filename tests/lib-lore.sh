@@ -283,6 +283,7 @@ smtp_stop() {
 #   STATUS FILE [TYPE]   answer STATUS with FILE ("-": empty) as body
 #   redirect URL         302 to URL
 #   close                close the connection without an answer
+#   sleep SECONDS        answer nothing for SECONDS, then close
 #   short FILE           announce FILE's length, send half, close
 # Exports FAKE_URL, FAKE_PORT, FAKE_PID, FAKE_LOG (one line per request:
 # "METHOD PATH-AND-QUERY<TAB>User-Agent").
@@ -328,13 +329,15 @@ while (my $c = $s->accept) {
 	my ($cmd, $arg, $type) = split ' ', $line;
 	$type //= 'application/gzip';
 	my $body = '';
-	if (defined $arg && $arg ne '-' && $cmd ne 'redirect') {
+	if (defined $arg && $arg ne q(-) && $cmd !~ /^(redirect|sleep)$/) {
 		open my $bf, '<', $arg or die "$arg: $!\n";
 		binmode $bf;
 		local $/;
 		$body = <$bf>;
 	}
-	if ($cmd eq 'close') {
+	if ($cmd eq q(close)) {
+	} elsif ($cmd eq q(sleep)) {
+		sleep($arg);
 	} elsif ($cmd eq 'redirect') {
 		print $c "HTTP/1.1 302 Found\r\nLocation: $arg\r\n",
 			"Content-Length: 0\r\nConnection: close\r\n\r\n";
