@@ -16,6 +16,7 @@ MID=20241114142810.794657-1-juri.lelli@redhat.com
 REPLY=$(lore_msgids "$DATA/lore/sched-dl-rootdomain-hotplug-v2.mbox" |
 	sed -n 40p)
 ODD='odd/id+x%41=y@example.org'
+fake_http_start || { echo "fake_http_start failed"; exit 1; }
 
 count() {
 	grep -c '^From mboxrd@z' "$1"
@@ -95,6 +96,51 @@ test_expect_failure_code 'no message-id is a usage error' 2 \
 
 test_expect_failure_code 'garbage with spaces is a usage error' 2 \
 	'"$SCHED_BOT" fetch "<a b@c>"'
+
+test_expect_success 'a redirect to the real server is followed' '
+	fake_http_script "redirect $LORE_URL/all/$MID/t.mbox.gz" &&
+	printf "[lore]\n\turl = %s\n" "$FAKE_URL" >redirect.cfg &&
+	"$SCHED_BOT" --config redirect.cfg fetch --no-cache "$MID" >out &&
+	test "$(count out)" = 80 &&
+	grep -q "^GET /all/$MID/t.mbox.gz" "$FAKE_LOG"
+'
+
+test_expect_success 'search: hits as an mbox' '
+	"$SCHED_BOT" fetch --search "s:\"Revert \\\"sched/core\"" >out 2>err &&
+	test "$(count out)" -ge 1 &&
+	grep -q "^Subject: \[PATCH\] Revert \"sched/core" out
+'
+
+test_expect_success 'search -t: the whole threads of the hits' '
+	"$SCHED_BOT" fetch --search "m:$MID" >hit &&
+	test "$(count hit)" = 1 &&
+	"$SCHED_BOT" fetch --search "m:$MID" -t >out &&
+	test "$(count out)" = 80
+'
+
+test_expect_success 'search with prefixes the bot uses: dfn: and d:' '
+	"$SCHED_BOT" fetch --search "dfn:kernel/sched/deadline.c AND d:20241101.." \
+		>out &&
+	grep -q "^Subject: \[PATCH v2 .*/2\]" out &&
+	! grep -q "^Message-I[dD]: <$(lore_msgids \
+		"$DATA/lore/revert-sched_move_task.mbox" | head -n 1)>" out
+'
+
+test_expect_failure_code 'search without hits exits 3' 3 \
+	'"$SCHED_BOT" fetch --search "s:no-such-subject-anywhere" >out'
+
+test_expect_success 'Atom: new.atom and a search feed' '
+	"$SCHED_BOT" fetch --atom >feed &&
+	grep -q "<feed" feed &&
+	"$SCHED_BOT" fetch --atom --search "m:$MID" >feed &&
+	test "$(grep -c "<entry" feed)" = 1
+'
+
+test_expect_success 'raw: one message' '
+	"$SCHED_BOT" fetch --raw "$REPLY" >out &&
+	grep -q "^Message-I[dD]: <$REPLY>" out &&
+	test "$(grep -ic "^Message-ID:" out)" = 1
+'
 
 test_expect_success 'new mail imported into the running server is served' '
 	"$SCHED_BOT" fetch "$ODD" >before &&
