@@ -115,6 +115,7 @@ static void plot_one(const struct compare_result *r, struct point *pt,
 	for (i = 0; i < n; i++)
 		for (k = 0; k < r->nr_kernels; k++)
 			if (pt[i].m->side[k].n &&
+			    isfinite(pt[i].m->side[k].st.mean) &&
 			    pt[i].m->side[k].st.mean > ymax)
 				ymax = pt[i].m->side[k].st.mean;
 	if (!(ymax > 0))
@@ -134,9 +135,12 @@ static void plot_one(const struct compare_result *r, struct point *pt,
 			const struct compare_side *s = &pt[i].m->side[k];
 			int lvl;
 
-			if (!s->n || !(s->st.mean >= 0))
+			if (!s->n || !(s->st.mean >= 0) ||
+			    !isfinite(s->st.mean))
 				continue;
 			lvl = (int)lround(s->st.mean / ymax * HEIGHT);
+			if (lvl < 0 || lvl > HEIGHT)
+				continue;
 			put(&grid[lvl][col[i]], mark_for(k));
 		}
 	}

@@ -525,9 +525,9 @@ static const char *dir_text(int higher_is_better)
 }
 
 /* Numbers as people write them in these mails: few digits, no 1e5. */
-static void fmt_value(char *buf, size_t size, double v)
+static void fmt_value(char *buf, size_t size, double v, double ref)
 {
-	double a = fabs(v);
+	double a = fabs(ref);
 
 	if (isnan(v))
 		snprintf(buf, size, "-");
@@ -543,9 +543,10 @@ static void fmt_value(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.4f", v);
 }
 
-static void env_describe(const struct compare_metric *m, struct strbuf *sb)
+static void env_describe(const struct compare_metric *m, struct strbuf *sb,
+			 int with_machine)
 {
-	if (*m->machine)
+	if (with_machine && *m->machine)
 		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", m->machine);
 	if (*m->placement)
 		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", m->placement);
@@ -574,8 +575,8 @@ static void doc_init(struct rdoc *d, const struct compare_result *r)
 	}
 	rvars_set(&d->vars, "verdict", -1, "%s", verdict_name(r->verdict));
 	rvars_set(&d->vars, "rule", -1,
-		  "a change needs >= %g%%, Welch p < %g and Mann-Whitney "
-		  "p < %g", o->min_effect, o->alpha, o->rank_alpha);
+		  "rule: change >= %g%%, Welch p < %g, Mann-Whitney p < %g",
+		  o->min_effect, o->alpha, o->rank_alpha);
 	rvars_set(&d->vars, "base", -1, "%s", r->kernels[0]);
 }
 
@@ -608,7 +609,7 @@ static void block_common(struct rblock *b, const struct compare_metric *m,
 {
 	struct strbuf env = STRBUF_INIT;
 
-	env_describe(m, &env);
+	env_describe(m, &env, 1);
 	rvars_set(&b->vars, "_key", -1, "%s", key);
 	rvars_set(&b->vars, "workload", -1, "%s", m->workload);
 	rvars_set(&b->vars, "params", -1, "%s", m->params);
@@ -619,6 +620,11 @@ static void block_common(struct rblock *b, const struct compare_metric *m,
 		  m->higher_is_better ? "Higher is better" :
 					"Lower is better");
 	rvars_set(&b->vars, "env", -1, "%s", env.buf);
+	strbuf_reset(&env);
+	env_describe(m, &env, 0);
+	rvars_set(&b->vars, "envx", -1, "%s", env.buf);
+	rvars_set(&b->vars, "on", -1, "%s%s", *m->machine ? " on " : "",
+		  m->machine);
 	rvars_set(&b->vars, "what", -1, "%s%s%s", m->workload,
 		  *m->params ? " " : "", m->params);
 	strbuf_release(&env);
@@ -897,6 +903,12 @@ static const char *const env_hdr[NR_ENV] = {
 	"cgroup",
 };
 
+/* How a field shared by every row is named above the table. */
+static const char *const env_const[NR_ENV] = {
+	"machine ", "placement ", "CONFIG_SCHED_AUTOGROUP=",
+	"sched_autogroup_enabled=", "cgroup ",
+};
+
 static const char *env_field(const struct compare_metric *m, int f)
 {
 	const char *v[NR_ENV] = {
@@ -940,6 +952,7 @@ static void doc_matrix(struct rdoc *d, const struct compare_result *r)
 		int varies[NR_ENV] = { 0 }, any = 0;
 		size_t fw[NR_ENV] = { 0 };
 		struct strbuf hdr = STRBUF_INIT, cst = STRBUF_INIT;
+		struct strbuf rule = STRBUF_INIT;
 		struct rblock *bl;
 		int fresh;
 
@@ -981,15 +994,22 @@ static void doc_matrix(struct rdoc *d, const struct compare_result *r)
 			if (varies[f]) {
 				if (hdr.len)
 					strbuf_addstr(&hdr, " | ");
+				if (rule.len)
+					strbuf_addstr(&rule, "-+-");
+				for (j = 0; j < fw[f]; j++)
+					strbuf_addch(&rule, '-');
 				strbuf_addf(&hdr, "%-*s", (int)fw[f],
 					    env_hdr[f]);
 			} else if (strcmp(env_field(m, f), "-")) {
-				strbuf_addf(&cst, "%s%s %s",
-					    cst.len ? ", " : "", env_hdr[f],
+				strbuf_addf(&cst, "%s%s%s",
+					    cst.len ? ", " : "", env_const[f],
 					    env_field(m, f));
 			}
 		}
 		strbuf_trim(&hdr);
+		while (rule.len < 9 || rule.len < hdr.len)
+			strbuf_addch(&rule, '-');
+		rvars_set(&bl->vars, "envrule", -1, "%s", rule.buf);
 		rvars_set(&bl->vars, "envhdr", -1, "%s", hdr.buf);
 		rvars_set(&bl->vars, "constenv", -1, "%s", cst.buf);
 		for (j = i; j < r->nr; j++) {
@@ -1039,6 +1059,7 @@ static void doc_matrix(struct rdoc *d, const struct compare_result *r)
 		}
 		strbuf_release(&hdr);
 		strbuf_release(&cst);
+		strbuf_release(&rule);
 	}
 }
 
@@ -1071,7 +1092,9 @@ static void doc_simple(struct rdoc *d, const struct compare_result *r)
 			  verdict_name(m->verdict));
 		row = rblock_row(bl);
 		for (k = 0; k < r->nr_kernels; k++) {
-			fmt_value(buf, sizeof(buf), m->side[k].st.mean);
+			fmt_value(buf, sizeof(buf), m->side[k].st.mean,
+				  m->side[0].n ? m->side[0].st.mean :
+				  m->side[k].st.mean);
 			rvars_set(row, "c", (int)k, "%s",
 				  m->side[k].n ? buf : "-");
 		}

@@ -62,3 +62,12 @@ echo "$hdr"
 gen patched 6.13+ spawn - lps 27120 1 lps 1 5 m7gd.16xlarge y 1 /user.slice - - 8
 gen patched 6.13+ spawn - lps 88806 1 lps 1 5 i7-13700K y 1 /A - - 1
 } >simple-new.csv
+
+{
+echo "$hdr"
+for g in 1 4; do
+	gen v6.1 6.1.0 hackbench "groups=$g" time $((g * 100)) 1 s 0 4 box - - - - - $g
+	gen v2 6.1.0+v2 hackbench "groups=$g" time $((g * 100 + 5)) 1 s 0 4 box - - - - - $((g + 2))
+	gen v3 6.1.0+v3 hackbench "groups=$g" time $((g * 100 - 10)) 1 s 0 4 box - - - - - $((g + 7))
+done
+} >three.csv
