@@ -393,6 +393,7 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 			m->metric = xstrdup(s->metric);
 			m->unit = xstrdup(nz(s->unit));
 			m->higher_is_better = s->higher_is_better;
+			m->diagnostic = starts_with(s->metric, "diag.");
 			m->machine = xstrdup(nz(s->machine));
 			m->placement = xstrdup(nz(s->placement));
 			m->autogroup_config = xstrdup(nz(s->autogroup_config));
@@ -433,6 +434,8 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 		for (k = 1; k < r->nr_kernels; k++) {
 			judge(o, m->higher_is_better, &m->side[0],
 			      &m->side[k]);
+			if (m->diagnostic)
+				m->side[k].verdict = VERDICT_NONE;
 			if (m->side[k].verdict > m->verdict)
 				m->verdict = m->side[k].verdict;
 		}
@@ -492,6 +495,7 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 		json_string(&j, "metric", m->metric);
 		json_string(&j, "unit", m->unit);
 		json_bool(&j, "higher_is_better", m->higher_is_better);
+		json_bool(&j, "diagnostic", m->diagnostic);
 		json_string(&j, "machine", m->machine);
 		json_string(&j, "placement", m->placement);
 		json_string(&j, "autogroup_config", m->autogroup_config);

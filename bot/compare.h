@@ -75,6 +75,7 @@ struct compare_side {
 struct compare_metric {
 	char *workload, *params, *metric, *unit;
 	int higher_is_better;
+	int diagnostic;		/* metric "diag.*": not judged */
 	char *machine, *placement, *autogroup_config, *autogroup_enabled,
 	     *cgroup;		/* "" when unknown */
 	struct compare_side *side;	/* [nr_kernels] */

@@ -206,7 +206,8 @@ int plot_render(const struct compare_result *r, struct strbuf *out)
 	size_t i, j, n, plots = 0;
 
 	for (i = 0; i < r->nr; i++)
-		if (plot_sweep_key(r->m[i].params, &count[i], &rest[i],
+		if (r->m[i].diagnostic ||
+		    plot_sweep_key(r->m[i].params, &count[i], &rest[i],
 				   &keys[i]) < 0)
 			done[i] = 1;
 	for (i = 0; i < r->nr; i++) {

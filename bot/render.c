@@ -1113,6 +1113,7 @@ int compare_render(const struct compare_result *r, const char *format,
 		{ "lkp", doc_lkp }, { "mmtests", doc_mmtests },
 		{ "matrix", doc_matrix }, { "simple", doc_simple },
 	};
+	struct compare_result view = *r;
 	struct rdoc d;
 	size_t i;
 	int ret;
@@ -1125,9 +1126,20 @@ int compare_render(const struct compare_result *r, const char *format,
 	if (i == ARRAY_SIZE(formats))
 		return error("unknown report format '%s' (intel, amd, lkp, "
 			     "mmtests, matrix, simple, plot)", format);
-	doc_init(&d, r);
-	formats[i].fn(&d, r);
+	/* diagnostics only in the robot's table, which lists every stat */
+	if (strcmp(format, "lkp")) {
+		size_t j;
+
+		view.m = xcalloc(r->nr ? r->nr : 1, sizeof(*view.m));
+		for (view.nr = 0, j = 0; j < r->nr; j++)
+			if (!r->m[j].diagnostic)
+				view.m[view.nr++] = r->m[j];
+	}
+	doc_init(&d, &view);
+	formats[i].fn(&d, &view);
 	ret = render_template(format, &d, out);
 	rdoc_release(&d);
+	if (view.m != r->m)
+		free(view.m);
 	return ret;
 }

@@ -22,7 +22,7 @@ struct stats {
 	double stddev;		/* sample (n - 1); 0 when n < 2 */
 	double cv;		/* 100 * stddev / |mean|, in percent */
 	double min, max;
-	double ci_low, ci_high;	/* 95% CI of the mean (Student t); n < 2: mean */
+	double ci_low, ci_high;	/* 95% CI of the mean (Student t) */
 };
 
 /* Fill st from v[0..n-1]; n == 0 gives n = 0 and every value NAN. */
@@ -54,7 +54,7 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		struct welch *w);
 
 struct mann_whitney {
-	double u;		/* U of sample a: pairs (x in a, y in b), x > y */
+	double u;		/* pairs (x in a, y in b) with x > y */
 	double z;		/* normal score (0 when exact) */
 	double p;		/* two-sided */
 	int exact;		/* p from the exact null distribution */

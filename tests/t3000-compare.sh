@@ -88,6 +88,15 @@ test_expect_success '--min-effect and --alpha change the verdict' '
 	grep -q "^verdict: no significant change" out
 '
 
+test_expect_success 'diag.* metrics are shown by lkp but never judged' '
+	"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv" -f lkp >out &&
+	grep -q "+99.6%.*spawn.diag.wall_s$" out &&
+	grep -q "^verdict: improvement" out &&
+	"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv" --json >j &&
+	grep -q "\"diagnostic\": true" j &&
+	! grep -q diag "$E/simple.txt"
+'
+
 test_expect_success 'two files with the same label are told apart by name' '
 	sed "s/^patched,/base,/" "$C/simple-new.csv" >new.csv &&
 	cp "$C/simple-base.csv" old.csv &&

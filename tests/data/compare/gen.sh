@@ -56,11 +56,14 @@ done
 echo "$hdr"
 gen base 6.13 spawn - lps 21005 1 lps 1 5 m7gd.16xlarge y 1 /user.slice - - 3
 gen base 6.13 spawn - lps 67675 1 lps 1 5 i7-13700K y 1 /A - - 5
+# a diagnostic that doubles: shown by lkp, never judged
+gen base 6.13 spawn - diag.wall_s 10 1 s 0 5 i7-13700K y 1 /A - - 2
 } >simple-base.csv
 {
 echo "$hdr"
 gen patched 6.13+ spawn - lps 27120 1 lps 1 5 m7gd.16xlarge y 1 /user.slice - - 8
 gen patched 6.13+ spawn - lps 88806 1 lps 1 5 i7-13700K y 1 /A - - 1
+gen patched 6.13+ spawn - diag.wall_s 20 1 s 0 5 i7-13700K y 1 /A - - 6
 } >simple-new.csv
 
 {
