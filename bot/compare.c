@@ -81,7 +81,10 @@ static char *where(const struct sample_set *set, size_t i)
 {
 	size_t k;
 
-	if (set != origin_set)
+	/* only while the origins still describe this very set */
+	if (set != origin_set || !nr_origins ||
+	    origins[nr_origins - 1].first + origins[nr_origins - 1].count !=
+	    set->nr)
 		return xstrdup("");
 	for (k = 0; k < nr_origins; k++)
 		if (i >= origins[k].first &&
@@ -281,8 +284,9 @@ static void judge(const struct compare_opts *o, int higher_is_better,
 		s->p_welch = w.p;
 	if (!stats_mann_whitney(b->values, b->n, s->values, s->n, &mw))
 		s->p_mwu = mw.p;
-	if (ci_pct(&b->st) > o->noisy_pct || ci_pct(&s->st) > o->noisy_pct ||
-	    isnan(s->change_pct)) {
+	/* NAN-safe: infinite or undefined spreads count as noisy too */
+	if (!(ci_pct(&b->st) <= o->noisy_pct) ||
+	    !(ci_pct(&s->st) <= o->noisy_pct) || !isfinite(s->change_pct)) {
 		s->verdict = VERDICT_NOISY;
 		return;
 	}

@@ -187,6 +187,23 @@ static void test_one_run_is_an_error(void)
 	sample_set_release(&set);
 }
 
+static void test_infinite_is_noisy(void)
+{
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+
+	add(&set, "a", 1, 0, 10, 1);
+	add(&set, "a", 2, 0, INFINITY, 1);
+	add(&set, "b", 1, 0, 10, 1);
+	add(&set, "b", 2, 0, 11, 1);
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	CHECK_INT(r.verdict, VERDICT_NOISY);
+	compare_result_release(&r);
+	sample_set_release(&set);
+}
+
 static void test_json(void)
 {
 	struct sample_set set = { 0 };
@@ -268,6 +285,7 @@ int main(void)
 	TEST_NAME("test-compare");
 	RUN(test_run_values);
 	RUN(test_one_run_is_an_error);
+	RUN(test_infinite_is_noisy);
 	RUN(test_json);
 	RUN(test_template_engine);
 	RUN(test_aa_false_positives);
