@@ -70,6 +70,8 @@ int state_job_next(struct state *st, struct state_job *job,
 int state_job_get(struct state *st, long long id, struct state_job *job);
 int state_job_update(struct state *st, long long id, const char *stage,
 		     const char *outcome, const char *job_dir);
+/* Count one more attempt at a job; returns the count. */
+int state_job_attempt(struct state *st, long long id);
 void state_job_release(struct state_job *job);
 
 enum mail_status {
