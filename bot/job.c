@@ -971,10 +971,13 @@ static int job_setup(struct job *j, const struct job_opts *o)
 	if (fresh < 0)
 		return -1;
 	if (!fresh) {
-		if (o->msgid && *jget(j, "msgid") &&
-		    strcmp(o->msgid, jget(j, "msgid")))
+		const char *mine = *jget(j, "msgid") ? jget(j, "msgid") :
+				   jget(j, "cover_msgid");
+
+		if (o->msgid && strcmp(o->msgid, jget(j, "msgid")) &&
+		    strcmp(o->msgid, jget(j, "cover_msgid")))
 			return error("%s belongs to <%s>, not <%s>", j->dir,
-				     jget(j, "msgid"), o->msgid);
+				     *mine ? mine : "?", o->msgid);
 		info("resuming job %s at stage %s", j->dir,
 		     job_stage_name(j->stage));
 		return 0;
