@@ -57,6 +57,32 @@ test_expect_success 'the request: path escaped as b4 does, our User-Agent' '
 	rm -rf "$CACHE"
 '
 
+if command -v b4 >/dev/null 2>&1; then
+test_expect_success 'b4 asks for the same path (newer b4 keeps @ as we do)' '
+	fake_http_script "200 $F/good.gz" &&
+	: >"$FAKE_LOG" &&
+	(
+		export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_COUNT=5 \
+			GIT_CONFIG_KEY_0=b4.midmask \
+			GIT_CONFIG_VALUE_0="$FAKE_URL/all/%s" \
+			GIT_CONFIG_KEY_1=b4.attestation-policy \
+			GIT_CONFIG_VALUE_1=off \
+			GIT_CONFIG_KEY_2=user.name GIT_CONFIG_VALUE_2=T \
+			GIT_CONFIG_KEY_3=user.email \
+			GIT_CONFIG_VALUE_3=t@example.org \
+			GIT_CONFIG_KEY_4=b4.cache-expire GIT_CONFIG_VALUE_4=0 &&
+		b4 mbox -o - "odd/id+x%41=y@example.org" >b4.out 2>b4.err
+	)
+	grep "	b4/" "$FAKE_LOG" | cut -f1 | sed "s/%40/@/g" >b4.path &&
+	: >"$FAKE_LOG" &&
+	"$SCHED_BOT" fetch --no-cache "odd/id+x%41=y@example.org" >out &&
+	cut -f1 "$FAKE_LOG" >our.path &&
+	test -s b4.path &&
+	test_cmp b4.path our.path &&
+	rm -rf "$CACHE"
+'
+fi
+
 test_expect_failure_code 'truncated gzip exits 1' 1 \
 	'fake_http_script "200 $F/truncated.gz" &&
 	"$SCHED_BOT" fetch "$MID" >out 2>err'
