@@ -414,6 +414,7 @@ static int http_fetch(const char *url, int post, const char *what,
 	struct body b = { body, max_size(), 0 };
 	CURL *curl;
 	long attempt, tries = 0, code = 0;
+	double deadline, left;
 	CURLcode c = CURLE_OK;
 	int ret = EXIT_NETWORK;
 
@@ -421,6 +422,10 @@ static int http_fetch(const char *url, int post, const char *what,
 		retries = 0;
 	if (delay < 0)
 		delay = 0;
+	if (delay > 60000)
+		delay = 60000;
+	/* lore.timeout bounds the whole request, retries and waits included */
+	deadline = now_monotonic() + (timeout > 0 ? (double)timeout : 1e9);
 	curl = curl_easy_init();
 	if (!curl) {
 		error("lore: cannot initialise libcurl");
@@ -439,8 +444,6 @@ static int http_fetch(const char *url, int post, const char *what,
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &b);
 	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	if (timeout > 0)
-		curl_easy_setopt(curl, CURLOPT_TIMEOUT, timeout);
 	if (ctimeout > 0)
 		curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, ctimeout);
 	/* a stalled server is a timeout, not a hang */
@@ -457,10 +460,20 @@ static int http_fetch(const char *url, int post, const char *what,
 			int shift = attempt - 1 > 16 ? 16 : (int)attempt - 1;
 			long ms = delay << shift;
 
+			if (now_monotonic() + ms / 1e3 >= deadline) {
+				debug("lore: no time left for a retry");
+				break;
+			}
 			debug("lore: retry %ld of %ld in %ld ms", attempt,
 			      retries, ms);
 			sleep_ms(ms);
 		}
+		left = deadline - now_monotonic();
+		if (left < 1e-3)
+			left = 1e-3;
+		if (left < 1e8)
+			curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+					 (long)(left * 1e3));
 		strbuf_reset(body);
 		errbuf[0] = '\0';
 		code = 0;

@@ -15,7 +15,8 @@
  *   lore.retries         retries after a 5xx, timeout or refused
  *                        connection (3)
  *   lore.retryDelay      first retry delay in ms, doubled each time (500)
- *   lore.timeout         seconds one request may take in all (120)
+ *   lore.timeout         seconds one request may take, retries and
+ *                        their waits included (120)
  *   lore.connectTimeout  seconds to connect (10)
  *   lore.maxSize         largest mbox accepted, in MiB, after gunzip (256)
  */

@@ -171,6 +171,18 @@ test_expect_success 'always 503: 1 + lore.retries requests, a clear error' '
 	not_cached
 '
 
+test_expect_success 'lore.timeout bounds the retries and their waits' '
+	fake_http_script "503 -" &&
+	: >"$FAKE_LOG" &&
+	printf "[lore]\n\turl = %s\n\ttimeout = 2\n\tretries = 10\n\tretryDelay = 800\n" \
+		"$FAKE_URL" >total.cfg &&
+	rc=0 &&
+	"$SCHED_BOT" --config total.cfg fetch --no-cache "$MID" >out 2>err ||
+	rc=$? &&
+	test $rc = 4 &&
+	test "$(requests)" -ge 1 && test "$(requests)" -le 3
+'
+
 test_expect_failure_code '404 exits 3' 3 \
 	'fake_http_script "404 -" &&
 	"$SCHED_BOT" fetch --no-cache "$MID" 2>err'
