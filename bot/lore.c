@@ -410,6 +410,7 @@ static int http_fetch(const char *url, int post, const char *what,
 	long delay = config_get_int("lore.retryDelay", 500);
 	long timeout = config_get_int("lore.timeout", 120);
 	long ctimeout = config_get_int("lore.connectTimeout", 10);
+	const char *cainfo = config_get("lore.caInfo", NULL);
 	char errbuf[CURL_ERROR_SIZE];
 	struct body b = { body, max_size(), 0 };
 	CURL *curl;
@@ -446,6 +447,9 @@ static int http_fetch(const char *url, int post, const char *what,
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
 	if (ctimeout > 0)
 		curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, ctimeout);
+	/* a private lore mirror may use its own CA */
+	if (cainfo && *cainfo)
+		curl_easy_setopt(curl, CURLOPT_CAINFO, cainfo);
 	/* a stalled server is a timeout, not a hang */
 	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 60L);

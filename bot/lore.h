@@ -19,6 +19,7 @@
  *                        their waits included (120)
  *   lore.connectTimeout  seconds to connect (10)
  *   lore.maxSize         largest mbox accepted, in MiB, after gunzip (256)
+ *   lore.caInfo          CA bundle for an HTTPS lore with its own CA
  */
 #ifndef SCHED_BOT_LORE_H
 #define SCHED_BOT_LORE_H

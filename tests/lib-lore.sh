@@ -89,6 +89,9 @@ if (fileno($s) != 3) {
 }
 $ENV{LISTEN_FDS} = 1;
 $ENV{LISTEN_PID} = $$;
+# @PORT@ in an argument: the port bound here (for -l https://...)
+my $port = $s->sockport;
+s/\@PORT\@/$port/g for @ARGV;
 exec @ARGV or die "exec $ARGV[0]: $!\n";
 EOF
 	cat >"$LORE_DIR/http.pl" <<'EOF'
@@ -97,12 +100,19 @@ use warnings;
 use IO::Socket::INET;
 
 my ($method, $url, $out) = @ARGV;
-my ($host, $port, $path) = $url =~ m{^http://([^/:]+):(\d+)(/.*)?$}
+my ($tls, $host, $port, $path) = $url =~ m{^http(s?)://([^/:]+):(\d+)(/.*)?$}
 	or die "bad URL $url\n";
 die "not loopback: $host\n" unless $host eq '127.0.0.1';
 $path //= '/';
-my $s = IO::Socket::INET->new(PeerAddr => $host, PeerPort => $port,
-			      Timeout => 30);
+my $s;
+if ($tls) {
+	require IO::Socket::SSL;
+	$s = IO::Socket::SSL->new(PeerAddr => $host, PeerPort => $port,
+		Timeout => 30, SSL_ca_file => $ENV{LORE_CA});
+} else {
+	$s = IO::Socket::INET->new(PeerAddr => $host, PeerPort => $port,
+				   Timeout => 30);
+}
 unless ($s) { print "000\n"; exit 0; }
 print $s "$method $path HTTP/1.0\r\nHost: $host:$port\r\n",
 	"Content-Length: 0\r\nConnection: close\r\n\r\n";
@@ -234,15 +244,39 @@ lore_prepare_inbox_() {
 	return 0
 }
 
+# A self-signed certificate for 127.0.0.1, for LORE_TLS=1 lore_start.
+lore_make_cert_() {
+	command -v openssl >/dev/null 2>&1 ||
+		test_skip_all "openssl is not installed"
+	mkdir -p "$LORE_DIR/tls"
+	LORE_CA=$LORE_DIR/tls/cert.pem
+	export LORE_CA
+	openssl req -x509 -newkey rsa:2048 -nodes -days 3650 \
+		-subj /CN=127.0.0.1 \
+		-addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+		-keyout "$LORE_DIR/tls/key.pem" -out "$LORE_CA" \
+		>"$LORE_DIR/tls/log" 2>&1 || {
+		cat "$LORE_DIR/tls/log" >&2
+		return 1
+	}
+}
+
 lore_start() {
-	local i code cfg
+	local i code cfg listen
 	command -v public-inbox-httpd >/dev/null 2>&1 ||
 		test_skip_all "public-inbox is not installed"
 	lore_write_helpers_
 	export PI_CONFIG="$LORE_DIR/pi-config"
 	lore_prepare_inbox_ "$@" || return 1
 	rm -f "$LORE_DIR/port"
+	# -l names the inherited socket (@PORT@ is filled in by listen.pl)
+	listen=http://127.0.0.1:@PORT@
+	if [ -n "${LORE_TLS:-}" ]; then
+		lore_make_cert_ || return 1
+		listen="https://127.0.0.1:@PORT@?cert=$LORE_CA,key=$LORE_DIR/tls/key.pem"
+	fi
 	perl "$LORE_DIR/listen.pl" "$LORE_DIR/port" public-inbox-httpd -W0 \
+		-l "$listen" \
 		-1 "$LORE_DIR/httpd.out" -2 "$LORE_DIR/httpd.err" \
 		</dev/null >>"$LORE_DIR/httpd.err" 2>&1 &
 	LORE_PID=$!
@@ -259,7 +293,7 @@ lore_start() {
 		[ $i -lt 500 ] || return 1
 	done
 	LORE_PORT=$(cat "$LORE_DIR/port")
-	LORE_URL=http://127.0.0.1:$LORE_PORT
+	LORE_URL=http${LORE_TLS:+s}://127.0.0.1:$LORE_PORT
 	export LORE_PORT LORE_URL LORE_PID LORE_DIR
 	# an empty /all/ has no new.atom (404): any answer but 5xx will do
 	code=$(lore_http GET "$LORE_URL/all/new.atom")
@@ -273,6 +307,9 @@ lore_start() {
 	git config -f "$cfg" lore.url "$LORE_URL" &&
 	git config -f "$cfg" lore.retries 2 &&
 	git config -f "$cfg" lore.retryDelay 50
+	if [ -n "${LORE_TLS:-}" ]; then
+		git config -f "$cfg" lore.caInfo "$LORE_CA"
+	fi
 }
 
 lore_add() {
