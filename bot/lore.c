@@ -9,7 +9,9 @@
  * polling every few minutes asks for each thread once.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -620,6 +622,39 @@ static int cache_read(const char *path, int mbox, struct strbuf *out)
 	return 0;
 }
 
+/*
+ * A bot fetches new threads all day: drop entries that can no longer be
+ * served (older than the max age, an hour at least, for leftovers of
+ * interrupted writes), so the cache does not grow without bound.  Only
+ * our own file names are touched.
+ */
+static void cache_prune(const char *dir, long max_age)
+{
+	time_t now = time(NULL);
+	struct dirent *de;
+	DIR *d;
+
+	if (max_age < 3600)
+		max_age = 3600;
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!starts_with(de->d_name, "t-") &&
+		    !starts_with(de->d_name, "raw-"))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st,
+			    AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (now - st.st_mtime > max_age &&
+		    unlinkat(dirfd(d), de->d_name, 0) == 0)
+			debug("lore: pruned %s/%s", dir, de->d_name);
+	}
+	closedir(d);
+}
+
 static void cache_write(const char *path, const struct strbuf *data)
 {
 	char *dir;
@@ -631,6 +666,8 @@ static void cache_write(const char *path, const struct strbuf *data)
 	    write_file_atomic(path, data->buf, data->len) < 0)
 		warning("lore: cannot write cache %s: %s", path,
 			strerror(errno));
+	else
+		cache_prune(dir, cache_max_age());
 	free(dir);
 }
 

@@ -12,6 +12,7 @@
  * Configuration (git-config keys, all optional):
  *   lore.url             base URL (default https://lore.kernel.org)
  *   lore.cacheMaxAge     seconds a cached thread stays fresh (600; 0: off)
+ *                        (older entries are pruned after an hour)
  *   lore.retries         retries after a 5xx, timeout or refused
  *                        connection (3)
  *   lore.retryDelay      first retry delay in ms, doubled each time (500)

@@ -135,6 +135,24 @@ test_expect_success 'a cached thread is not asked for again' '
 	rm -rf "$CACHE"
 '
 
+test_expect_success 'old cache entries are pruned, other files kept' '
+	mkdir -p "$CACHE" &&
+	echo "From x" >"$CACHE/t-old@example.org-00000000" &&
+	echo "From x" >"$CACHE/raw-old@example.org-00000000" &&
+	echo "From x" >"$CACHE/t-recent@example.org-00000000" &&
+	echo notes >"$CACHE/notes.txt" &&
+	touch -d "2 days ago" "$CACHE/t-old@example.org-00000000" \
+		"$CACHE/raw-old@example.org-00000000" "$CACHE/notes.txt" &&
+	fake_http_script "200 $F/good.gz" &&
+	"$SCHED_BOT" fetch --no-cache "$MID" >out &&
+	! test -e "$CACHE/t-old@example.org-00000000" &&
+	! test -e "$CACHE/raw-old@example.org-00000000" &&
+	test -e "$CACHE/t-recent@example.org-00000000" &&
+	test -e "$CACHE/notes.txt" &&
+	ls "$CACHE" | grep -q "^t-$MID-" &&
+	rm -rf "$CACHE"
+'
+
 test_expect_success 'multi-member gzip is read whole' '
 	fake_http_script "200 $F/multi.gz" &&
 	"$SCHED_BOT" fetch --no-cache "$MID" >out &&
