@@ -912,9 +912,8 @@ static int run_tool(const char *workload, int run,
 
 	prog = run_find_in_path(t->prog);
 	if (!prog) {
-		printf("skip: %s: '%s' is not installed (package %s)\n",
-		       workload, t->prog, t->package);
-		fflush(stdout);
+		fprintf(stderr, "skip: %s: '%s' is not installed (package %s)\n",
+			workload, t->prog, t->package);
 		return RUN_SKIPPED;
 	}
 	argv = tool_argv(workload, prog, opt->duration ? opt->duration : 10,
