@@ -107,8 +107,8 @@ static void test_thread(void)
 	CHECK(strstr(q.buf, "inhibits") == NULL);
 	reply_thread_release(&t);
 
-	CHECK_INT(strbuf_read_file(&mbox,
-				   data_file("short-task-wakeup-v3.mbox")) > 0, 1);
+	CHECK(strbuf_read_file(&mbox,
+			       data_file("short-task-wakeup-v3.mbox")) > 0);
 	CHECK_INT(reply_thread_from_mbox(mbox.buf, mbox.len, "nope@x", &t),
 		  EXIT_NOTFOUND);
 	strbuf_release(&mbox);
@@ -140,7 +140,8 @@ static void test_compose(void)
 	CHECK_INT(load_thread(&t), 0);
 	CHECK_INT(reply_compose(&t, "Hello Chen Yu,\n\nAll good.\n\n"
 				"Tested-by: Sched Bot "
-				"<bot@sched-bot.example.org>\n", &out, &msgid), 0);
+				"<bot@sched-bot.example.org>\n",
+				&out, &msgid), 0);
 	CHECK(starts_with(out.buf, "From: Sched Bot "
 			  "<bot@sched-bot.example.org>\n"));
 	CHECK(strstr(out.buf, "\nTo: Chen Yu <yu.c.chen@intel.com>\n") != NULL);
