@@ -19,6 +19,7 @@
 #include "series.h"
 #include "state.h"
 #include "util.h"
+#include "version.h"
 
 #pragma weak lore_search
 #pragma weak lore_fetch_thread

@@ -26,6 +26,7 @@
 #include "series.h"
 #include "state.h"
 #include "util.h"
+#include "version.h"
 
 #pragma weak lore_fetch_thread
 #pragma weak series_from_mbox

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "reply.h"
 #include "util.h"
+#include "version.h"
 
 /* ---- template variables and expansion ---- */
 
@@ -867,7 +868,7 @@ void reply_encode_header(const char *value, struct strbuf *out)
 	while (i < len) {
 		size_t n = len - i > 45 ? 45 : len - i;
 
-		while (i + n < len &&
+		while (n > 1 && i + n < len &&
 		       ((unsigned char)value[i + n] & 0xc0) == 0x80)
 			n--;
 		if (i)

@@ -247,6 +247,19 @@ static void test_encodings(void)
 	reply_thread_release(&t);
 	strbuf_release(&out);
 	strbuf_release(&body);
+	/* invalid UTF-8 (a run of continuation bytes) still terminates */
+	{
+		char bad[120];
+
+		strbuf_reset(&out);
+		bad[0] = (char)0xc3;
+		memset(bad + 1, 0x80, sizeof(bad) - 2);
+		bad[sizeof(bad) - 1] = '\0';
+		reply_encode_header(bad, &out);
+		CHECK(starts_with(out.buf, "=?UTF-8?B?"));
+		CHECK(out.len > 150);
+		strbuf_release(&out);
+	}
 	/* hostile: no Message-ID, garbage */
 	CHECK(reply_thread_from_mail("garbage", 7, &t) < 0);
 	CHECK(reply_thread_from_mail("", 0, &t) < 0);
