@@ -262,8 +262,8 @@ static int fake_ancestor(git_repository *repo, git_tree *tree,
 		git_oid_tostr(hex, sizeof(hex), &d->old_file.id);
 		if (!d->old_file.id_abbrev ||
 		    git_oid_is_zero(&d->old_file.id)) {
-			set_reason(f, "3-way merge impossible: the patch has "
-				   "no 'index' line for %s",
+			set_reason(f, "impossible: the patch has no 'index' "
+				   "line for %s",
 				   d->old_file.path);
 			goto out;
 		}
@@ -271,8 +271,8 @@ static int fake_ancestor(git_repository *repo, git_tree *tree,
 					  d->old_file.id_abbrev) < 0) {
 			hex[d->old_file.id_abbrev < GIT_OID_HEXSZ ?
 			    d->old_file.id_abbrev : GIT_OID_HEXSZ] = '\0';
-			set_reason(f, "3-way merge impossible: pre-image blob "
-				   "%s of %s is not in this tree's objects",
+			set_reason(f, "impossible: pre-image blob %s of %s is "
+				   "not in this tree's objects",
 				   hex, d->old_file.path);
 			goto out;
 		}
@@ -284,7 +284,7 @@ static int fake_ancestor(git_repository *repo, git_tree *tree,
 	if (git_tree_create_updated(out, repo, tree, nr, up) < 0) {
 		char *m = git_errmsg();
 
-		set_reason(f, "3-way merge: cannot build the ancestor: %s", m);
+		set_reason(f, "cannot build the ancestor: %s", m);
 		free(m);
 		goto out;
 	}
@@ -311,15 +311,15 @@ static int apply_3way(git_repository *repo, git_tree *ours, git_diff *diff,
 	    git_tree_lookup(&theirs, repo, &theirs_oid) < 0) {
 		char *m = git_errmsg();
 
-		set_reason(f, "3-way merge: the patch does not apply to its "
-			   "own pre-image: %s", m);
+		set_reason(f, "the patch does not apply to its own "
+			   "pre-image: %s", m);
 		free(m);
 		goto out;
 	}
 	if (git_merge_trees(&merged, repo, base, ours, theirs, NULL) < 0) {
 		char *m = git_errmsg();
 
-		set_reason(f, "3-way merge failed: %s", m);
+		set_reason(f, "failed: %s", m);
 		free(m);
 		goto out;
 	}
@@ -337,14 +337,14 @@ static int apply_3way(git_repository *repo, git_tree *ours, git_diff *diff,
 			}
 			git_index_conflict_iterator_free(it);
 		}
-		set_reason(f, "3-way merge left conflicts in %s", sb.buf);
+		set_reason(f, "conflicts in %s", sb.buf);
 		strbuf_release(&sb);
 		goto out;
 	}
 	if (git_index_write_tree_to(out, merged, repo) < 0) {
 		char *m = git_errmsg();
 
-		set_reason(f, "3-way merge: %s", m);
+		set_reason(f, "%s", m);
 		free(m);
 		goto out;
 	}
@@ -698,8 +698,9 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 	free(f->hunk_header);
 	f->hunk_header = pr.hunk ? xstrdup(pr.header) : NULL;
 	if (pr.hunk)
-		set_reason(f, "hunk %d does not match (%s)", pr.hunk,
-			   strict_reason);
+		set_reason(f, "hunk %d does not match: its context and "
+			   "removed lines are not in the file, there or "
+			   "nearby", pr.hunk);
 	else
 		set_reason(f, "%s", strict_reason);
 	free(strict_reason);
@@ -737,7 +738,10 @@ static void add_trailer(struct strbuf *sb, const struct trailer *t)
 	const char *name = t->name ? t->name : "";
 	const char *email = t->email ? t->email : "";
 
-	if (*name && *email)
+	/* As written in the patch, the way `sched-bot am` writes it. */
+	if (t->raw && *t->raw)
+		strbuf_addf(sb, "%s\n", t->raw);
+	else if (*name && *email)
 		strbuf_addf(sb, "%s: %s <%s>\n", t->tag, name, email);
 	else
 		strbuf_addf(sb, "%s: %s\n", t->tag, *name ? name : email);
@@ -974,7 +978,6 @@ int apply_resolve_base(git_repository *repo, const struct series *s,
 		       const struct apply_opts *opts, struct apply_result *r)
 {
 	const char *def = config_get("tree.defaultBase", "HEAD");
-	char hex[13];
 	char *near;
 
 	free(r->base_desc);
@@ -1017,8 +1020,7 @@ int apply_resolve_base(git_repository *repo, const struct series *s,
 	}
 	if (tree_resolve(repo, def, &r->base) < 0)
 		return error("tree.defaultBase %s: no such revision", def);
-	git_oid_tostr(hex, sizeof(hex), &r->base);
-	r->base_desc = xasprintf("%s %s (default base)", def, hex);
+	r->base_desc = xasprintf("%s (default base)", def);
 	if (s && s->base.commit && *s->base.commit)
 		r->base_warning = xasprintf(
 			"the series says base-commit %.12s, which this tree "
@@ -1081,6 +1083,13 @@ int apply_series(git_repository *repo, const struct series *s,
 			 "this tree lacks", s->base.commit);
 	else if (ret < 0 && r->base_warning && !r->fail.hint)
 		set_hint(&r->fail, "%s", r->base_warning);
+	else if (ret < 0 && !r->fail.hint && r->fail.three_way &&
+		 strstr(r->fail.three_way, "not in this tree"))
+		set_hint(&r->fail, "the patch was written for another "
+			 "version of %s (the series names no base this tree "
+			 "has): try --base, or `sched-bot tree fetch` of the "
+			 "tree it was made for",
+			 r->fail.file ? r->fail.file : "the file");
 	free(branch);
 	return ret;
 }
@@ -1103,10 +1112,10 @@ void apply_report_failure(const struct apply_result *r)
 			f->hunk_header ? f->hunk_header : "");
 	if (f->reason)
 		fprintf(stderr, "  reason: %s\n", f->reason);
-	fprintf(stderr, "  base: %s %s\n", r->base_desc ? r->base_desc : "",
-		hex);
+	fprintf(stderr, "  base: %s, commit %s\n",
+		r->base_desc ? r->base_desc : "", hex);
 	if (f->three_way)
-		fprintf(stderr, "  3-way: %s\n", f->three_way);
+		fprintf(stderr, "  3-way merge: %s\n", f->three_way);
 	if (f->hint)
 		fprintf(stderr, "  hint: %s\n", f->hint);
 }
