@@ -715,10 +715,11 @@ static int stage_compare(struct job *j)
 		if (s->verdict != VERDICT_REGRESSION)
 			continue;
 		nr_reg++;
-		strbuf_addf(&regs, "- %s %s%s%s: %+.1f%% (%s is better; "
-			    "Welch p = %.2g, Mann-Whitney p = %.2g)\n",
+		strbuf_addf(&regs, "- %s %s%s%s%s%s%s: %+.1f%%, %s is better\n"
+			    "  (Welch p = %.2g, Mann-Whitney p = %.2g)\n",
 			    m->workload, m->metric, *m->params ? " " : "",
-			    m->params, s->change_pct,
+			    m->params, *m->machine ? " (" : "", m->machine,
+			    *m->machine ? ")" : "", s->change_pct,
 			    m->higher_is_better ? "higher" : "lower",
 			    s->p_welch, s->p_mwu);
 	}
