@@ -1,12 +1,391 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * init.c - PID 1 of the QEMU initramfs sched-bot builds.
+ *
+ * It mounts what the workloads and the environment record read (proc,
+ * sys, devtmpfs, debugfs, cgroup2), takes its orders from the kernel
+ * command line (sb.workloads=spawn,pingpong sb.runs=3 sb.t=5
+ * sb.autogroup=0|1 sb.cgroup=root|NAME sb.<workload>=extra,args), runs
+ * the workloads in-process (a fork per run, its stdout and stderr read
+ * through pipes), prints everything framed on the console and powers
+ * off.  The frame format is described in bot/console.h; the host parses
+ * it.  Run by hand (`sched-bench init sb.workloads=spawn ...`) it does
+ * the same without mounting or powering off, which is how tests check
+ * the frames without a VM.
+ *
+ * Dotted kernel parameters are not passed to init (the kernel takes
+ * them for module parameters), so PID 1 reads /proc/cmdline itself.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench.h"
 
+#define MAX_WORKLOADS 16
+#define MAX_ARGS 32
+#define LINE_MAX_FRAME 2000
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} workloads[] = {
+	{ "spawn", bench_spawn },
+	{ "pingpong", bench_pingpong },
+	{ "env", bench_env },
+};
+
+struct init_opts {
+	char *workloads[MAX_WORKLOADS];
+	int nr_workloads;
+	int runs;
+	int seconds;
+	int autogroup;		/* -1: leave */
+	char cgroup[64];
+	char *extra[MAX_WORKLOADS];	/* sb.<workload>=a,b */
+};
+
+static unsigned long seq;
+
+/* zlib's CRC-32 (reflected 0xEDB88320), bit by bit: libc only. */
+static unsigned long crc32_update(unsigned long crc, const char *p, size_t n)
+{
+	int k;
+
+	crc = ~crc & 0xffffffffUL;
+	while (n--) {
+		crc ^= (unsigned char)*p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320UL & -(crc & 1));
+	}
+	return ~crc & 0xffffffffUL;
+}
+
+static void write_line(const char *buf, size_t len)
+{
+	ssize_t w;
+
+	/* One write per line: the kernel's own lines can then only land
+	 * between ours, or be caught by the crc. */
+	while (len) {
+		w = write(1, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		buf += w;
+		len -= w;
+	}
+}
+
+static void frame(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void frame(const char *fmt, ...)
+{
+	char body[LINE_MAX_FRAME + 64], line[sizeof(body) + 32];
+	va_list ap;
+	int n, m;
+
+	n = snprintf(body, sizeof(body), "%lu ", ++seq);
+	va_start(ap, fmt);
+	vsnprintf(body + n, sizeof(body) - n, fmt, ap);
+	va_end(ap);
+	/* Only printable text goes on the wire. */
+	for (m = n; body[m]; m++)
+		if ((unsigned char)body[m] < 0x20 || body[m] == 0x7f)
+			body[m] = '?';
+	m = snprintf(line, sizeof(line), "@@SB %lu %08lx %s\n", seq,
+		     crc32_update(0, body, strlen(body)), body + n);
+	write_line(line, m);
+}
+
+static void parse_word(struct init_opts *o, char *w)
+{
+	char *v = strchr(w, '='), *s;
+	size_t i;
+
+	if (!v || strncmp(w, "sb.", 3))
+		return;
+	*v++ = 0;
+	w += 3;
+	if (!strcmp(w, "workloads")) {
+		o->nr_workloads = 0;
+		for (s = strtok(v, ","); s && o->nr_workloads < MAX_WORKLOADS;
+		     s = strtok(NULL, ","))
+			o->workloads[o->nr_workloads++] = s;
+	} else if (!strcmp(w, "runs")) {
+		o->runs = atoi(v);
+	} else if (!strcmp(w, "t")) {
+		o->seconds = atoi(v);
+	} else if (!strcmp(w, "autogroup")) {
+		o->autogroup = atoi(v);
+	} else if (!strcmp(w, "cgroup")) {
+		snprintf(o->cgroup, sizeof(o->cgroup), "%s", v);
+	} else {
+		for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+			if (!strcmp(w, workloads[i].name))
+				o->extra[i] = v;
+	}
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+static void read_str(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+static void setup_pid1(void)
+{
+	static const struct {
+		const char *src, *dir, *type;
+	} m[] = {
+		{ "proc", "/proc", "proc" },
+		{ "sysfs", "/sys", "sysfs" },
+		{ "devtmpfs", "/dev", "devtmpfs" },
+		{ "debugfs", "/sys/kernel/debug", "debugfs" },
+		{ "cgroup2", "/sys/fs/cgroup", "cgroup2" },
+		{ "tmpfs", "/tmp", "tmpfs" },
+	};
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		mkdir(m[i].dir, 0755);
+		mount(m[i].src, m[i].dir, m[i].type, 0, NULL);
+	}
+	/* The console might not have been there before devtmpfs. */
+	fd = open("/dev/console", O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	/* Keep kernel chatter off the console we print results on. */
+	write_str("/proc/sys/kernel/printk", "1");
+}
+
+static int enter_cgroup(const char *name)
+{
+	char path[160], pid[32];
+
+	if (!name[0] || !strcmp(name, "root"))
+		return 0;
+	write_str("/sys/fs/cgroup/cgroup.subtree_control", "+cpu");
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.procs", name);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return write_str(path, pid);
+}
+
+/* Frame a pipe's complete lines with tag; keep a partial line. */
+static int pump(int fd, const char *tag, char *buf, size_t *len, size_t cap)
+{
+	ssize_t n = read(fd, buf + *len, cap - *len - 1);
+	char *s, *nl;
+
+	if (n < 0 && errno == EINTR)
+		return 1;
+	if (n <= 0) {
+		if (*len) {
+			buf[*len] = 0;
+			frame("%s %s", tag, buf);
+			*len = 0;
+		}
+		return 0;
+	}
+	*len += n;
+	buf[*len] = 0;
+	for (s = buf; (nl = strchr(s, '\n')); s = nl + 1) {
+		*nl = 0;
+		frame("%s %s", tag, s);
+	}
+	*len -= s - buf;
+	memmove(buf, s, *len);
+	/* A line longer than the buffer goes out in pieces. */
+	if (*len >= cap - 1) {
+		buf[*len] = 0;
+		frame("%s %s", tag, buf);
+		*len = 0;
+	}
+	return 1;
+}
+
+static int run_one(int idx, int run, const struct init_opts *o)
+{
+	static char obuf[LINE_MAX_FRAME], ebuf[LINE_MAX_FRAME];
+	char secs[16], argbuf[256], *argv[MAX_ARGS], *s;
+	int out[2], err[2], argc = 0, status = 0, open_fds = 2;
+	size_t olen = 0, elen = 0;
+	pid_t pid;
+
+	argv[argc++] = (char *)workloads[idx].name;
+	if (strcmp(workloads[idx].name, "env") && o->seconds > 0) {
+		snprintf(secs, sizeof(secs), "%d", o->seconds);
+		argv[argc++] = "-t";
+		argv[argc++] = secs;
+	}
+	if (o->extra[idx]) {
+		snprintf(argbuf, sizeof(argbuf), "%s", o->extra[idx]);
+		for (s = strtok(argbuf, ","); s && argc < MAX_ARGS - 1;
+		     s = strtok(NULL, ","))
+			argv[argc++] = s;
+	}
+	argv[argc] = NULL;
+	frame("RUN %s %d%s%s%s%s%s%s", workloads[idx].name, run,
+	      argc > 1 ? " " : "", argc > 1 ? argv[1] : "",
+	      argc > 2 ? " " : "", argc > 2 ? argv[2] : "",
+	      argc > 3 ? " " : "", argc > 3 ? argv[3] : "");
+	if (pipe(out) < 0 || pipe(err) < 0) {
+		frame("ERR pipe: %s", strerror(errno));
+		frame("RC 1");
+		return 1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		frame("ERR fork: %s", strerror(errno));
+		frame("RC 1");
+		return 1;
+	}
+	if (!pid) {
+		/* Its own session: its own autogroup, like a login shell. */
+		setsid();
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		close(out[0]);
+		close(err[0]);
+		close(out[1]);
+		close(err[1]);
+		exit(workloads[idx].fn(argc, argv));
+	}
+	close(out[1]);
+	close(err[1]);
+	while (open_fds) {
+		struct pollfd p[2] = {
+			{ .fd = out[0], .events = POLLIN },
+			{ .fd = err[0], .events = POLLIN },
+		};
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[0].revents && p[0].fd >= 0 &&
+		    !pump(out[0], "OUT", obuf, &olen, sizeof(obuf))) {
+			close(out[0]);
+			out[0] = -1;
+			open_fds--;
+		}
+		if (p[1].revents && p[1].fd >= 0 &&
+		    !pump(err[0], "ERR", ebuf, &elen, sizeof(ebuf))) {
+			close(err[0]);
+			err[0] = -1;
+			open_fds--;
+		}
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	status = WIFEXITED(status) ? WEXITSTATUS(status)
+				   : 128 + WTERMSIG(status);
+	frame("RC %d", status);
+	return status;
+}
+
+static int find_workload(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		if (!strcmp(name, workloads[i].name))
+			return (int)i;
+	return -1;
+}
+
 int bench_init(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("sched-bench: init is not written yet\n", stderr);
-	return 1;
+	static char cmdline[4096];
+	struct init_opts o = { .runs = 1, .seconds = 5, .autogroup = -1 };
+	struct utsname u;
+	char buf[64], *w;
+	int pid1 = getpid() == 1, i, r, idx, rc = 0;
+
+	if (pid1) {
+		setup_pid1();
+		read_str("/proc/cmdline", cmdline, sizeof(cmdline));
+		for (w = strtok(cmdline, " "); w; w = strtok(NULL, " "))
+			parse_word(&o, w);
+	} else {
+		for (i = 1; i < argc; i++)
+			parse_word(&o, argv[i]);
+	}
+	write_line("@@SB BEGIN 1\n", 13);
+	if (!uname(&u))
+		frame("INFO release=%s", u.release);
+	frame("INFO nr_cpus=%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	read_str("/proc/uptime", buf, sizeof(buf));
+	frame("INFO uptime=%s", strtok(buf, " ") ? buf : "");
+	if (o.autogroup >= 0 && pid1 &&
+	    write_str("/proc/sys/kernel/sched_autogroup_enabled",
+		      o.autogroup ? "1" : "0") < 0)
+		frame("INFO autogroup_error=%s", strerror(errno));
+	read_str("/proc/sys/kernel/sched_autogroup_enabled", buf, sizeof(buf));
+	frame("INFO autogroup=%s", buf);
+	if (pid1 && enter_cgroup(o.cgroup) < 0)
+		frame("INFO cgroup_error=%s", strerror(errno));
+	read_str("/proc/self/cgroup", buf, sizeof(buf));
+	frame("INFO cgroup=%s", buf);
+	for (i = 0; i < o.nr_workloads; i++)
+		if (find_workload(o.workloads[i]) < 0) {
+			frame("INFO error=unknown workload %s",
+			      o.workloads[i]);
+			rc = 2;
+		}
+	for (r = 1; r <= o.runs && !rc; r++)
+		for (i = 0; i < o.nr_workloads; i++) {
+			idx = find_workload(o.workloads[i]);
+			if (run_one(idx, r, &o) &&
+			    strcmp(workloads[idx].name, "env"))
+				rc = 1;
+		}
+	snprintf(buf, sizeof(buf), "@@SB END %lu rc=%d\n", seq, rc);
+	write_line(buf, strlen(buf));
+	if (!pid1)
+		return rc;
+	sync();
+	reboot(RB_POWER_OFF);
+	/* Without ACPI power-off only halts: say so and wait for the
+	 * host's timeout rather than panicking on exit. */
+	frame("INFO poweroff_error=%s", strerror(errno));
+	for (;;)
+		pause();
 }

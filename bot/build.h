@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * build.h - build a kernel (bzImage) from a plain source directory or
+ * from a commit of a git tree, out of tree (O=), with a config made of
+ * a base (tinyconfig, defconfig or a given .config) and fragments from
+ * kernel/configs/, every requested line checked after olddefconfig.
+ *
+ * Cache layout under build.cacheDir (default: cache_path("builds")):
+ *
+ *   slot-<origin+config>/src   the checked-out commit (--tree only);
+ *                              updated file by file from the previous
+ *                              commit so untouched files keep their
+ *                              mtimes and make recompiles only what a
+ *                              patch changed
+ *   slot-<origin+config>/obj   the O= directory, shared by base and
+ *                              patched builds of the same origin
+ *   art-<source id>-<config>   bzImage, config, build.log, release:
+ *                              a finished build, reused as is
+ *
+ * origin is the repository (--tree) or the directory (--src); source id
+ * is the commit's tree id, or for --src a hash of every file's path,
+ * size and mtime.  A build failure is a result: build_kernel() returns
+ * 1, keeps the log and fills in the first compiler errors.
+ *
+ * Configuration: build.cacheDir, build.jobs, build.ccache (bool,
+ * default: when installed), build.baseConfig ("tinyconfig", "defconfig"
+ * or a file), build.fragmentDir, build.cc.
+ */
+#ifndef SCHED_BOT_BUILD_H
+#define SCHED_BOT_BUILD_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+struct build_opts {
+	const char *src;		/* plain source directory, or */
+	const char *tree;		/* a git repository (bare or not) */
+	const char *rev;		/* and a revision in it */
+	const char *base_config;	/* NULL: build.baseConfig */
+	const char **fragments;		/* NULL: sched.config + qemu.config */
+	size_t nr_fragments;
+	const char *outdir;		/* NULL: none; else copies land here */
+	int jobs;			/* 0: build.jobs, else 2 */
+	int progress;			/* 1: status line on stderr */
+};
+
+struct build_result {
+	int failed;		/* 1: the kernel did not build */
+	int cached;		/* 1: artifacts came from the cache */
+	char *kernel;		/* bzImage (in the artifact dir or outdir) */
+	char *config;		/* the final .config */
+	char *log;		/* the build log */
+	char *release;		/* `make kernelrelease`, i.e. uname -r */
+	char *source_id;	/* tree id, or "src-<hash>" */
+	char *config_hash;	/* hash of base config + fragments */
+	char *objdir;		/* the O= directory */
+	char *errors;		/* failed: first compiler errors, file:line */
+	double seconds;		/* wall time of this call */
+};
+
+/*
+ * Build (or find in the cache) the kernel o asks for.  Returns 0 when a
+ * bzImage is ready, 1 when the build failed (r->errors, r->log), -1 on
+ * an error around the build (bad source, config assertion, I/O), after
+ * printing it.
+ */
+int build_kernel(const struct build_opts *o, struct build_result *r);
+void build_result_release(struct build_result *r);
+
+/*
+ * Merge fragment text into a .config text: each "CONFIG_X=v" or
+ * "# CONFIG_X is not set" replaces the base's line for X or is appended.
+ */
+void build_merge_config(struct strbuf *config, const char *fragment);
+/*
+ * Check that every request of fragment holds in config.  Returns 0, or
+ * -1 after printing "CONFIG_X=v requested by NAME but ..." for each.
+ */
+int build_check_config(const char *config, const char *fragment,
+		       const char *name);
+/*
+ * The first max compiler/linker error lines of a build log ("file:line:
+ * error: ..."), or its last lines when none matches.  Returns how many
+ * error lines were found.
+ */
+int build_first_errors(const char *log, size_t len, int max,
+		       struct strbuf *out);
+/* The directory holding sched.config and qemu.config.  Caller frees. */
+char *build_fragment_dir(void);
+
+#endif

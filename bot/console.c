@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * console.c - the framed console protocol of bot/workloads/init.c, read
+ * back on the host.  Everything that is not a valid frame is counted,
+ * kept in the tail for the report, and never turned into a number.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "console.h"
+
+static const char *const status_names[] = {
+	[CONSOLE_OK] = "ok",
+	[CONSOLE_NO_INIT] = "no-init",
+	[CONSOLE_PANIC] = "panic",
+	[CONSOLE_TIMEOUT] = "timeout",
+	[CONSOLE_TRUNCATED] = "truncated",
+	[CONSOLE_CORRUPT] = "corrupt",
+	[CONSOLE_FAILED] = "failed",
+	[CONSOLE_ERROR] = "error",
+};
+
+const char *console_status_name(enum console_status s)
+{
+	if ((size_t)s < ARRAY_SIZE(status_names) && status_names[s])
+		return status_names[s];
+	return "unknown";
+}
+
+void console_tail(const char *buf, size_t len, int n, struct strbuf *out)
+{
+	size_t i = len;
+	int lines = 0;
+
+	/* Ignore the final newline, then walk back n line starts. */
+	if (i && buf[i - 1] == '\n')
+		i--;
+	while (i > 0) {
+		if (buf[i - 1] == '\n' && ++lines >= n)
+			break;
+		i--;
+	}
+	/* Console text may hold control bytes: keep it printable. */
+	for (; i < len; i++) {
+		unsigned char c = buf[i];
+
+		if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f))
+			strbuf_addch(out, c);
+		else if (c != '\r')
+			strbuf_addch(out, '?');
+	}
+	if (out->len && out->buf[out->len - 1] != '\n')
+		strbuf_addch(out, '\n');
+}
+
+static void fail(struct console_result *res, enum console_status s,
+		 const char *fmt, ...) PRINTF(3, 4);
+static void fail(struct console_result *res, enum console_status s,
+		 const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	/* The first problem is the one worth reporting. */
+	if (res->status != CONSOLE_OK)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	res->status = s;
+	res->reason = strbuf_detach(&sb, NULL);
+}
+
+static struct console_run *cur_run(struct console_result *res)
+{
+	if (!res->nr || res->runs[res->nr - 1].rc != -1)
+		return NULL;
+	return &res->runs[res->nr - 1];
+}
+
+static int parse_uint(const char *s, const char **end, unsigned long *v)
+{
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	*v = strtoul(s, &e, 10);
+	*end = e;
+	return 0;
+}
+
+static void payload(struct console_result *res, const char *p, size_t seq)
+{
+	struct console_run *r = cur_run(res);
+	unsigned long v;
+	const char *e;
+
+	if (starts_with(p, "INFO ")) {
+		ALLOC_GROW(res->info, res->nr_info, res->alloc_info);
+		res->info[res->nr_info++] = xstrdup(p + 5);
+	} else if (starts_with(p, "RUN ")) {
+		const char *w = p + 4, *sp = strchr(w, ' ');
+
+		if (r)
+			fail(res, CONSOLE_CORRUPT,
+			     "frame %zu: run of %s never ended", seq,
+			     r->workload);
+		if (!sp || parse_uint(sp + 1, &e, &v) < 0 ||
+		    (*e && *e != ' ')) {
+			fail(res, CONSOLE_CORRUPT, "frame %zu: bad RUN", seq);
+			return;
+		}
+		ALLOC_GROW(res->runs, res->nr, res->alloc);
+		r = &res->runs[res->nr++];
+		memset(r, 0, sizeof(*r));
+		strbuf_init(&r->out, 0);
+		strbuf_init(&r->err, 0);
+		r->workload = xstrndup(w, sp - w);
+		r->run = (int)v;
+		r->args = xstrdup(*e ? e + 1 : "");
+		r->rc = -1;
+	} else if (starts_with(p, "OUT ") || starts_with(p, "ERR ")) {
+		if (!r) {
+			fail(res, CONSOLE_CORRUPT,
+			     "frame %zu: output outside a run", seq);
+			return;
+		}
+		strbuf_addstr(p[0] == 'O' ? &r->out : &r->err, p + 4);
+		strbuf_addch(p[0] == 'O' ? &r->out : &r->err, '\n');
+	} else if (starts_with(p, "RC ")) {
+		if (!r || parse_uint(p + 3, &e, &v) < 0 || *e) {
+			fail(res, CONSOLE_CORRUPT, "frame %zu: bad RC", seq);
+			return;
+		}
+		r->rc = (int)v;
+		/* env only describes the machine: its failure costs no
+		 * numbers. */
+		if (v && strcmp(r->workload, "env"))
+			fail(res, CONSOLE_FAILED,
+			     "%s run %d exited with %lu: %.200s", r->workload,
+			     r->run, v, r->err.len ? r->err.buf : "");
+	} else {
+		fail(res, CONSOLE_CORRUPT, "frame %zu: unknown record '%.40s'",
+		     seq, p);
+	}
+}
+
+/* One "@@SB ..." frame (from the prefix on, without newline). */
+static void frame(struct console_result *res, const char *f, size_t len,
+		  int *begun, int *ended, size_t *seq)
+{
+	char *line = xstrndup(f, len);
+	const char *p = line + strlen(CONSOLE_PREFIX), *e;
+	unsigned long v, crc;
+	uLong c;
+	char *ce;
+
+	if (starts_with(p, "BEGIN ")) {
+		if (*begun)
+			fail(res, CONSOLE_CORRUPT, "init started twice");
+		*begun = 1;
+		goto out;
+	}
+	if (!*begun) {
+		fail(res, CONSOLE_CORRUPT, "frame before BEGIN");
+		goto out;
+	}
+	if (starts_with(p, "END ")) {
+		if (parse_uint(p + 4, &e, &v) < 0 || !starts_with(e, " rc=")) {
+			fail(res, CONSOLE_CORRUPT, "bad END frame");
+			goto out;
+		}
+		if (v != *seq)
+			fail(res, CONSOLE_CORRUPT,
+			     "%zu of %lu frames arrived intact", *seq, v);
+		res->rc = atoi(e + 4);
+		*ended = 1;
+		goto out;
+	}
+	if (parse_uint(p, &e, &v) < 0 || *e != ' ') {
+		fail(res, CONSOLE_CORRUPT, "garbled frame '%.60s'", line);
+		goto out;
+	}
+	crc = strtoul(e + 1, &ce, 16);
+	/* crc32 covers "<seq> <payload>": the digits, a space, the payload. */
+	c = crc32(0, (const unsigned char *)p, e - p + 1);
+	if (ce == e + 9 && *ce == ' ')
+		c = crc32(c, (const unsigned char *)ce + 1, strlen(ce + 1));
+	if (ce != e + 9 || *ce != ' ' || c != crc) {
+		fail(res, CONSOLE_CORRUPT,
+		     "frame %lu failed its checksum (console interleaving "
+		     "or line noise): '%.60s'", v, line);
+		goto out;
+	}
+	if (v != *seq + 1) {
+		fail(res, CONSOLE_CORRUPT, "frame %lu arrived after frame %zu: "
+		     "frames were lost", v, *seq);
+		*seq = v;
+		goto out;
+	}
+	*seq = v;
+	res->frames++;
+	payload(res, ce + 1, v);
+out:
+	free(line);
+}
+
+enum console_status console_parse(const char *buf, size_t len,
+				  int timed_out, struct console_result *res)
+{
+	const char *line = buf, *end = buf + len, *nl, *f;
+	int begun = 0, ended = 0, panic = 0;
+	size_t seq = 0;
+	struct strbuf tail = STRBUF_INIT;
+
+	memset(res, 0, sizeof(*res));
+	res->rc = -1;
+	while (line < end) {
+		nl = memchr(line, '\n', end - line);
+		if (!nl)
+			nl = end;
+		f = memmem(line, nl - line, CONSOLE_PREFIX,
+			   strlen(CONSOLE_PREFIX));
+		if (memmem(line, nl - line, "Kernel panic", 12))
+			panic = 1;
+		if (f && !ended) {
+			size_t flen = nl - f;
+
+			if (flen && f[flen - 1] == '\r')
+				flen--;
+			if (!begun && !res->begin_offset)
+				res->begin_offset = f - buf;
+			if (memchr(f, 0, flen))
+				fail(res, CONSOLE_CORRUPT, "NUL in a frame");
+			else
+				frame(res, f, flen, &begun, &ended, &seq);
+		} else if (nl > line) {
+			res->stray++;
+		}
+		line = nl + 1;
+	}
+	console_tail(buf, len, 30, &tail);
+	res->last_lines = strbuf_detach(&tail, NULL);
+	/* A panic outranks whatever it left half done. */
+	if (panic) {
+		free(res->reason);
+		res->reason = NULL;
+		res->status = CONSOLE_OK;
+		fail(res, CONSOLE_PANIC, "the kernel panicked%s",
+		     begun ? " while the workloads ran" : " during boot");
+	} else if (!begun) {
+		fail(res, timed_out ? CONSOLE_TIMEOUT : CONSOLE_NO_INIT,
+		     "the kernel never started sched-bench's init%s",
+		     timed_out ? " before the timeout" : "");
+	} else if (!ended) {
+		if (timed_out)
+			fail(res, CONSOLE_TIMEOUT,
+			     "no result before the timeout (hung after %zu "
+			     "frames)", seq);
+		else
+			fail(res, CONSOLE_TRUNCATED,
+			     "the console output stopped after %zu frames "
+			     "without END", seq);
+	} else if (res->rc) {
+		fail(res, CONSOLE_FAILED, "init ended with rc=%d", res->rc);
+	}
+	return res->status;
+}
+
+const char *console_info(const struct console_result *res, const char *key)
+{
+	size_t i, n = strlen(key);
+
+	for (i = 0; i < res->nr_info; i++)
+		if (!strncmp(res->info[i], key, n) && res->info[i][n] == '=')
+			return res->info[i] + n + 1;
+	return NULL;
+}
+
+void console_result_release(struct console_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nr; i++) {
+		free(res->runs[i].workload);
+		free(res->runs[i].args);
+		strbuf_release(&res->runs[i].out);
+		strbuf_release(&res->runs[i].err);
+	}
+	free(res->runs);
+	for (i = 0; i < res->nr_info; i++)
+		free(res->info[i]);
+	free(res->info);
+	free(res->reason);
+	free(res->last_lines);
+	memset(res, 0, sizeof(*res));
+}
+
+static void fill(char **field, const char *v)
+{
+	if ((!*field || !**field) && v) {
+		free(*field);
+		*field = xstrdup(v);
+	}
+}
+
+int console_to_samples(const struct console_result *res, const char *label,
+		       const char *target, struct sample_set *set)
+{
+	const char *release = console_info(res, "release");
+	size_t i, j, before;
+
+	for (i = 0; i < res->nr; i++) {
+		const struct console_run *r = &res->runs[i];
+		struct strbuf csv = STRBUF_INIT;
+		const char *l = r->out.buf, *nl;
+
+		/* sched-bench prints CSV with a header plus human lines:
+		 * keep the header and the lines with the header's commas. */
+		for (; *l; l = nl + 1) {
+			nl = strchrnul(l, '\n');
+			if (memchr(l, ',', nl - l))
+				strbuf_add(&csv, l, nl - l + 1);
+			if (!*nl)
+				break;
+		}
+		before = set->nr;
+		if (!csv.len) {
+			strbuf_release(&csv);
+			continue;	/* env and the like carry no rows */
+		}
+		if (samples_read_buf(r->workload, csv.buf, csv.len, set) < 0) {
+			strbuf_release(&csv);
+			return error("%s run %d: output is not result rows",
+				     r->workload, r->run);
+		}
+		strbuf_release(&csv);
+		for (j = before; j < set->nr; j++) {
+			struct sample *s = &set->v[j];
+
+			if (label) {
+				free(s->label);
+				s->label = xstrdup(label);
+			}
+			fill(&s->target, target);
+			fill(&s->kernel, release);
+			if (s->run <= 0)
+				s->run = r->run;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * console.h - read what sched-bench's init printed on a serial console.
+ *
+ * The guest's /init (bot/workloads/init.c) frames everything it says:
+ *
+ *   @@SB BEGIN 1
+ *   @@SB <seq> <crc32> <payload>
+ *   @@SB END <nr> rc=<rc>
+ *
+ * seq counts from 1, crc32 (zlib's, 8 hex digits) covers "<seq> <payload>",
+ * and nr is the number of framed lines.  Payloads:
+ *
+ *   INFO key=value          release=, nr_cpus=, autogroup=, cgroup=
+ *   RUN <workload> <run>    a workload run starts (args follow)
+ *   OUT <text>              a line of its standard output
+ *   ERR <text>              a line of its standard error
+ *   RC <code>               the run ended with that exit code
+ *
+ * The kernel prints on the same console, so its lines can land between
+ * or inside ours: frames are found by prefix anywhere in a line, and a
+ * frame that fails its crc or a gap in seq is corruption, reported, not
+ * guessed at.
+ */
+#ifndef SCHED_BOT_CONSOLE_H
+#define SCHED_BOT_CONSOLE_H
+
+#include <stddef.h>
+
+#include "samples.h"
+#include "util.h"
+
+#define CONSOLE_PREFIX "@@SB "
+
+enum console_status {
+	CONSOLE_OK = 0,
+	CONSOLE_NO_INIT,	/* the guest never reached /init */
+	CONSOLE_PANIC,		/* "Kernel panic" on the console */
+	CONSOLE_TIMEOUT,	/* no END before the timeout */
+	CONSOLE_TRUNCATED,	/* output stopped without END */
+	CONSOLE_CORRUPT,	/* bad crc, lost or garbage frames */
+	CONSOLE_FAILED,		/* a workload or init itself failed */
+	CONSOLE_ERROR,		/* the target could not be started */
+};
+
+struct console_run {
+	char *workload;
+	int run;
+	char *args;
+	int rc;			/* -1 until RC */
+	struct strbuf out;	/* OUT lines */
+	struct strbuf err;	/* ERR lines */
+};
+
+struct console_result {
+	enum console_status status;
+	char *reason;			/* NULL when OK */
+	char *last_lines;		/* the console's last lines */
+	struct console_run *runs;
+	size_t nr, alloc;
+	char **info;			/* "key=value" from INFO */
+	size_t nr_info, alloc_info;
+	size_t frames;			/* framed lines accepted */
+	size_t stray;			/* console lines that were not ours */
+	int rc;				/* END's rc, -1 without END */
+	size_t begin_offset;		/* byte offset of BEGIN, or 0 */
+};
+
+/*
+ * Parse a console log.  timed_out says the target was killed at its
+ * timeout (so a missing END is a hang, not a truncation).  Returns
+ * res->status.
+ */
+enum console_status console_parse(const char *buf, size_t len,
+				  int timed_out, struct console_result *res);
+void console_result_release(struct console_result *res);
+/* "ok", "no-init", "panic", "timeout", "truncated", "corrupt", ... */
+const char *console_status_name(enum console_status s);
+/* INFO's value for key, or NULL. */
+const char *console_info(const struct console_result *res, const char *key);
+/* The last n lines of buf, into out. */
+void console_tail(const char *buf, size_t len, int n, struct strbuf *out);
+
+/*
+ * Turn each run's OUT text into result rows (the CSV that sched-bench
+ * prints).  Rows get label, target and kernel filled in when empty.
+ * Returns 0, or -1 (printed) when a run's output is not parseable.
+ */
+int console_to_samples(const struct console_result *res, const char *label,
+		       const char *target, struct sample_set *set);
+
+#endif

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * subproc.c - fork/exec with a merged stdout+stderr pipe, read through
+ * poll(2) so that a hung child (a kernel that never powers off, an ssh
+ * that never returns) ends at the timeout instead of hanging us.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "subproc.h"
+
+static void child(const struct subproc *p, int out)
+{
+	size_t i;
+	int fd;
+
+	setpgid(0, 0);
+	if (p->stdin_fd >= 0) {
+		dup2(p->stdin_fd, 0);
+	} else {
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0)
+			dup2(fd, 0);
+	}
+	dup2(out, 1);
+	if (!p->split_stderr)
+		dup2(out, 2);
+	for (i = 0; p->env && p->env[i]; i++)
+		putenv((char *)p->env[i]);
+	if (p->cwd && chdir(p->cwd) < 0) {
+		dprintf(2, "cannot chdir to %s: %s\n", p->cwd, strerror(errno));
+		_exit(127);
+	}
+	execvp(p->argv[0], (char *const *)p->argv);
+	dprintf(2, "cannot run %s: %s\n", p->argv[0], strerror(errno));
+	_exit(127);
+}
+
+static void emit_lines(const struct subproc *p, struct strbuf *pending,
+		       const char *buf, size_t n)
+{
+	size_t start = 0, i;
+
+	if (!p->line)
+		return;
+	for (i = 0; i < n; i++) {
+		if (buf[i] != '\n')
+			continue;
+		strbuf_add(pending, buf + start, i - start);
+		p->line(pending->buf, p->data);
+		strbuf_reset(pending);
+		start = i + 1;
+	}
+	strbuf_add(pending, buf + start, n - start);
+}
+
+static void keep(const struct subproc *p, const char *buf, size_t n)
+{
+	struct strbuf *c = p->capture;
+	size_t drop;
+
+	if (!c)
+		return;
+	strbuf_add(c, buf, n);
+	if (p->capture_max && c->len > 2 * p->capture_max) {
+		drop = c->len - p->capture_max;
+		memmove(c->buf, c->buf + drop, c->len - drop);
+		strbuf_setlen(c, c->len - drop);
+	}
+}
+
+static void write_all(int fd, const char *buf, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;	/* a full log disk must not kill the run */
+		buf += w;
+		n -= w;
+	}
+}
+
+int subproc_run(const struct subproc *p)
+{
+	struct strbuf pending = STRBUF_INIT;
+	int fds[2], status = 0, timed_out = 0, r;
+	double deadline = p->timeout > 0 ? now_monotonic() + p->timeout : 0;
+	char buf[65536];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return error("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error("fork: %s", strerror(errno));
+	}
+	if (!pid)
+		child(p, fds[1]);
+	setpgid(pid, pid);
+	close(fds[1]);
+	for (;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		int ms = -1;
+		ssize_t n;
+
+		if (deadline) {
+			double left = deadline - now_monotonic();
+
+			if (left <= 0) {
+				timed_out = 1;
+				break;
+			}
+			ms = (int)(left * 1000) + 1;
+		}
+		r = poll(&pfd, 1, ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (!r)
+			continue;
+		n = read(fds[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (p->log_fd >= 0)
+			write_all(p->log_fd, buf, n);
+		keep(p, buf, n);
+		emit_lines(p, &pending, buf, n);
+	}
+	close(fds[0]);
+	if (timed_out) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pending.len && p->line)
+		p->line(pending.buf, p->data);
+	strbuf_release(&pending);
+	if (timed_out)
+		return SUBPROC_TIMEOUT;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int subproc_capture(const char *const *argv, struct strbuf *out)
+{
+	struct subproc p = {
+		.argv = argv, .stdin_fd = -1, .log_fd = -1, .capture = out,
+	};
+
+	return subproc_run(&p);
+}
+
+int subproc_have(const char *prog)
+{
+	const char *path = getenv("PATH");
+	struct strbuf sb = STRBUF_INIT;
+	const char *s, *e;
+	int found = 0;
+
+	if (strchr(prog, '/'))
+		return !access(prog, X_OK);
+	for (s = path ? path : "/usr/bin:/bin"; *s && !found; s = e) {
+		e = strchrnul(s, ':');
+		strbuf_reset(&sb);
+		strbuf_add(&sb, s, e - s);
+		strbuf_addf(&sb, "/%s", prog);
+		found = !access(sb.buf, X_OK);
+		if (*e)
+			e++;
+	}
+	strbuf_release(&sb);
+	return found;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * subproc.h - run an external program (make, qemu, ssh) with its output
+ * captured line by line, copied to a log and bounded by a timeout.
+ */
+#ifndef SCHED_BOT_SUBPROC_H
+#define SCHED_BOT_SUBPROC_H
+
+#include "util.h"
+
+struct subproc {
+	const char *const *argv;	/* argv[0] is looked up in PATH */
+	const char *const *env;		/* "K=V" added to the environment */
+	const char *cwd;		/* NULL: ours */
+	int stdin_fd;			/* -1: /dev/null */
+	int log_fd;			/* -1: none; stdout+stderr copied here */
+	int split_stderr;		/* 1: stderr inherited, not captured */
+	double timeout;			/* seconds; <= 0: none */
+	struct strbuf *capture;		/* NULL or receives the output */
+	size_t capture_max;		/* 0: unlimited; else keep the tail */
+	/* Called for every complete output line (without the newline). */
+	void (*line)(const char *line, void *data);
+	void *data;
+};
+
+#define SUBPROC_TIMEOUT (-2)
+
+/*
+ * Run it.  Returns the exit code (0..255), 128 + signal when killed,
+ * SUBPROC_TIMEOUT when the timeout hit (the whole process group is
+ * killed), or -1 when it could not be started (error printed).
+ */
+int subproc_run(const struct subproc *p);
+
+/* Shorthand: run argv, capture stdout+stderr, no timeout. */
+int subproc_capture(const char *const *argv, struct strbuf *out);
+
+/* argv[0] found in PATH (or an existing path): 1, else 0. */
+int subproc_have(const char *prog);
+
+#endif

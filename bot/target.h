@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * target.h - where the workloads run: a QEMU guest booted with a built
+ * kernel, a real machine reached over ssh, or the local host.
+ *
+ * A target is named by --target NAME and configured in [target "NAME"];
+ * its type is target.NAME.type (qemu, ssh or local), defaulting to the
+ * name itself, so "--target qemu" works with no configuration at all.
+ *
+ *   qemu:  target.NAME.smp (2), .mem (MB, 1024), .timeout (s, 600),
+ *          .accel (auto|kvm|tcg; auto probes KVM briefly, else TCG),
+ *          .qemu (qemu-system-x86_64), .append (extra kernel args)
+ *   ssh:   .host, .user, .port, .identity, .sshOptions, .bootCommand
+ *          (default: kexec -l K --initrd? --reuse-cmdline && kexec -e),
+ *          .restoreCommand, .bootTimeout, .timeout, .remoteDir
+ *   local: nothing; runs sched-bench on this machine
+ *
+ * Whatever happens, the result says it: boot failure, panic, hang
+ * (timeout) and garbage on the console are statuses with the last
+ * console lines, never numbers.
+ */
+#ifndef SCHED_BOT_TARGET_H
+#define SCHED_BOT_TARGET_H
+
+#include "console.h"
+#include "samples.h"
+
+struct boot_req {
+	const char *kernel;	/* bzImage (qemu, ssh); NULL for local */
+	const char *release;	/* ssh: uname -r expected after boot */
+	const char *workloads;	/* "spawn,pingpong" */
+	int runs;		/* repetitions of each, interleaved */
+	int seconds;		/* length of one workload run */
+	const char *label;	/* the CSV label column */
+	int autogroup;		/* -1: as booted, 0 off, 1 on */
+	const char *cgroup;	/* NULL/"root", or a group to create */
+	const char *workdir;	/* console log, initramfs; NULL: a temp dir */
+	const char *sched_bench;/* NULL: next to our own executable */
+	int progress;		/* 1: status on stderr */
+};
+
+struct boot_res {
+	enum console_status status;	/* CONSOLE_OK when rows are valid */
+	char *reason;		/* one line: what went wrong */
+	char *last_lines;	/* tail of the console when not OK */
+	char *console;		/* path of the full console log */
+	char *accel;		/* qemu: "kvm" or "tcg" */
+	char *kernel;		/* uname -r seen in the guest / machine */
+	char *target;		/* target name, for the CSV */
+	double boot_seconds;	/* start to /init (the BEGIN frame) */
+	double seconds;		/* whole boot + run */
+	struct sample_set samples;
+};
+
+/*
+ * Boot (when the target boots) and run req's workloads on target name.
+ * Returns 0 when res->samples holds the rows, 1 when the target ran but
+ * failed (res->status, reason, last_lines), -1 on a setup error
+ * (printed).  Either way res must be released.
+ */
+int target_run(const char *name, const struct boot_req *req,
+	       struct boot_res *res);
+void boot_res_release(struct boot_res *res);
+
+/* The target's type ("qemu", "ssh", "local") or NULL when unknown. */
+const char *target_type(const char *name);
+
+/* Per-type entry points (target_qemu.c, target_ssh.c, target_local.c). */
+int target_qemu_run(const char *name, const struct boot_req *req,
+		    struct boot_res *res);
+int target_ssh_run(const char *name, const struct boot_req *req,
+		   struct boot_res *res);
+int target_local_run(const char *name, const struct boot_req *req,
+		     struct boot_res *res);
+
+/* "target.NAME.key", for config_get(); caller frees. */
+char *target_key(const char *name, const char *key);
+/* The sched-bench binary to ship: req's, build/sched-bench next to us. */
+char *target_sched_bench(const struct boot_req *req);
+/* The kernel command-line words init.c reads (sb.workloads=...). */
+void target_init_args(const struct boot_req *req, struct strbuf *out);
+
+#endif

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * target_common.c - from a transcript of init's frames to rows.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "target_common.h"
+
+char *target_workdir(const struct boot_req *req)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+
+	if (req->workdir) {
+		if (mkdir_p(req->workdir, 0755) < 0) {
+			error("cannot create %s: %s", req->workdir,
+			      strerror(errno));
+			return NULL;
+		}
+		return xstrdup(req->workdir);
+	}
+	dir = xasprintf("%s/sched-bot-boot.XXXXXX", tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		error("cannot create %s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+int target_finish(const char *name, const struct boot_req *req,
+		  const char *buf, size_t len, int timed_out,
+		  struct boot_res *res)
+{
+	struct console_result c;
+	const char *release;
+
+	console_parse(buf, len, timed_out, &c);
+	res->status = c.status;
+	res->last_lines = xstrdup(c.last_lines);
+	release = console_info(&c, "release");
+	if (release)
+		res->kernel = xstrdup(release);
+	if (c.status == CONSOLE_OK &&
+	    console_to_samples(&c, req->label, name, &res->samples) < 0) {
+		res->status = CONSOLE_CORRUPT;
+		res->reason = xstrdup("the workloads' output is not result "
+				      "rows");
+	} else if (c.status == CONSOLE_OK && !res->samples.nr) {
+		res->status = CONSOLE_FAILED;
+		res->reason = xstrdup("the workloads printed no result rows");
+	} else if (c.reason) {
+		res->reason = xstrdup(c.reason);
+	}
+	console_result_release(&c);
+	return res->status == CONSOLE_OK ? 0 : 1;
+}

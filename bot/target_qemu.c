@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * target_qemu.c - boot a bzImage in qemu-system-x86_64 with sched-bot's
+ * initramfs and read the results off the serial console.
+ *
+ * KVM is used only when it demonstrably works: /dev/kvm can exist and
+ * still be unusable (nested or paravirtual KVM that cannot run a guest),
+ * so "auto" boots the kernel under KVM for a few seconds and keeps KVM
+ * only when the kernel's first line shows up; else TCG.  The verdict is
+ * kept for the rest of the process and written in the results.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "initramfs.h"
+#include "subproc.h"
+#include "target_common.h"
+
+struct qemu_run {
+	double start;
+	double begin;		/* when init's BEGIN frame arrived */
+	int seen_linux;
+	int progress;
+	size_t lines;
+};
+
+static void qemu_line(const char *line, void *data)
+{
+	struct qemu_run *q = data;
+
+	q->lines++;
+	if (!q->seen_linux && strstr(line, "Linux version"))
+		q->seen_linux = 1;
+	if (!q->begin && strstr(line, "@@SB BEGIN"))
+		q->begin = now_monotonic();
+	if (q->progress && !(q->lines % 8)) {
+		fprintf(stderr, "\r\033[K[%4.0fs] %.70s",
+			now_monotonic() - q->start, line);
+		fflush(stderr);
+	}
+}
+
+static const char *cfg(const char *name, const char *key, const char *def)
+{
+	char *k = target_key(name, key);
+	const char *v = config_get(k, def);
+
+	free(k);
+	return v;
+}
+
+static long cfg_int(const char *name, const char *key, long def)
+{
+	char *k = target_key(name, key);
+	long v = config_get_int(k, def);
+
+	free(k);
+	return v;
+}
+
+static int run_qemu(const char *name, const char *accel, const char *kernel,
+		    const char *initrd, const char *append, double timeout,
+		    int log_fd, struct strbuf *capture, struct qemu_run *q)
+{
+	char *smp = xasprintf("%ld", cfg_int(name, "smp", 2));
+	char *mem = xasprintf("%ld", cfg_int(name, "mem", 1024));
+	const char *argv[32];
+	struct subproc p = { .stdin_fd = -1 };
+	int n = 0, ret;
+
+	argv[n++] = cfg(name, "qemu", "qemu-system-x86_64");
+	argv[n++] = "-accel";
+	argv[n++] = accel;
+	argv[n++] = "-smp";
+	argv[n++] = smp;
+	argv[n++] = "-m";
+	argv[n++] = mem;
+	argv[n++] = "-nodefaults";
+	argv[n++] = "-display";
+	argv[n++] = "none";
+	argv[n++] = "-serial";
+	argv[n++] = "stdio";
+	argv[n++] = "-no-reboot";
+	argv[n++] = "-kernel";
+	argv[n++] = kernel;
+	if (initrd) {
+		argv[n++] = "-initrd";
+		argv[n++] = initrd;
+	}
+	argv[n++] = "-append";
+	argv[n++] = append;
+	argv[n] = NULL;
+	p.argv = argv;
+	p.timeout = timeout;
+	p.log_fd = log_fd;
+	p.capture = capture;
+	p.capture_max = 8 << 20;
+	p.line = qemu_line;
+	p.data = q;
+	q->start = now_monotonic();
+	ret = subproc_run(&p);
+	if (q->progress)
+		fputs("\r\033[K", stderr);
+	free(smp);
+	free(mem);
+	return ret;
+}
+
+/* Does KVM boot this kernel?  Asked once per process. */
+static const char *choose_accel(const char *name, const char *kernel)
+{
+	static const char *verdict;
+	const char *want = cfg(name, "accel", "auto");
+	struct qemu_run q = { 0 };
+	int fd;
+
+	if (!strcmp(want, "kvm") || !strcmp(want, "tcg"))
+		return want;
+	if (verdict)
+		return verdict;
+	verdict = "tcg";
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		debug("no usable /dev/kvm (%s): TCG", strerror(errno));
+		return verdict;
+	}
+	close(fd);
+	run_qemu(name, "kvm", kernel, NULL, "console=ttyS0 panic=-1",
+		 cfg_int(name, "kvmProbeTimeout", 5), -1, NULL, &q);
+	if (q.seen_linux)
+		verdict = "kvm";
+	info("KVM %s: using %s", q.seen_linux ? "works" : "does not boot a "
+	     "guest here", verdict);
+	return verdict;
+}
+
+int target_qemu_run(const char *name, const struct boot_req *req,
+		    struct boot_res *res)
+{
+	struct strbuf append = STRBUF_INIT, console = STRBUF_INIT;
+	char *dir = NULL, *initrd = NULL, *bench = NULL;
+	struct qemu_run q = { .progress = req->progress };
+	const char *accel;
+	double timeout;
+	int fd = -1, rc, ret = -1, nr_w = 1;
+	const char *w;
+
+	if (!req->kernel)
+		return error("the qemu target needs a kernel (--kernel)");
+	if (access(req->kernel, R_OK))
+		return error("cannot read kernel %s: %s", req->kernel,
+			     strerror(errno));
+	dir = target_workdir(req);
+	if (!dir)
+		return -1;
+	bench = target_sched_bench(req);
+	initrd = xasprintf("%s/initramfs.cpio.gz", dir);
+	if (initramfs_build_bench(initrd, bench, NULL) < 0)
+		goto out;
+	res->console = xasprintf("%s/console.log", dir);
+	fd = open(res->console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0644);
+	if (fd < 0) {
+		error("cannot write %s: %s", res->console, strerror(errno));
+		goto out;
+	}
+	accel = choose_accel(name, req->kernel);
+	res->accel = xstrdup(accel);
+	strbuf_addstr(&append, "console=ttyS0 panic=-1 ");
+	target_init_args(req, &append);
+	if (*cfg(name, "append", ""))
+		strbuf_addf(&append, " %s", cfg(name, "append", ""));
+	/* Room for boot plus every run, unless configured. */
+	for (w = req->workloads ? req->workloads : ""; *w; w++)
+		nr_w += *w == ',';
+	timeout = cfg_int(name, "timeout",
+			  120 + nr_w * (req->runs > 0 ? req->runs : 1) *
+			  ((req->seconds > 0 ? req->seconds : 5) * 3 + 10));
+	debug("qemu: -accel %s -append '%s', timeout %.0fs", accel,
+	      append.buf, timeout);
+	rc = run_qemu(name, accel, req->kernel, initrd, append.buf, timeout,
+		      fd, &console, &q);
+	res->seconds = now_monotonic() - q.start;
+	if (q.begin)
+		res->boot_seconds = q.begin - q.start;
+	if (rc < 0 && rc != SUBPROC_TIMEOUT)
+		goto out;
+	ret = target_finish(name, req, console.buf, console.len,
+			    rc == SUBPROC_TIMEOUT, res);
+	if (!ret && rc) {
+		/* Rows came out but QEMU did not end cleanly: say it. */
+		warning("qemu exited with %d after the results", rc);
+	}
+	if (ret && rc && rc != SUBPROC_TIMEOUT && !console.len) {
+		res->status = CONSOLE_ERROR;
+		free(res->reason);
+		res->reason = xasprintf("qemu failed to start (exit %d)", rc);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&append);
+	strbuf_release(&console);
+	free(dir);
+	free(initrd);
+	free(bench);
+	return ret;
+}

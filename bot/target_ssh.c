@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * target_ssh.c - a real machine over the system's OpenSSH client.
+ *
+ * With a kernel to test:
+ *   1. note `uname -r` (the machine's default kernel);
+ *   2. copy the bzImage to remoteDir and run bootCommand, by default
+ *        kexec -l {kernel} --reuse-cmdline && kexec -e
+ *      (kexec skips firmware and bootloader: seconds, not minutes; the
+ *      connection drops as the old kernel goes away, which is expected);
+ *   3. poll `uname -r` until it answers, bounded by bootTimeout, and
+ *      check it is the release just built;
+ *   4. copy sched-bench, run `sched-bench init sb.…` (the frames are
+ *      the same as on a QEMU console) and parse them;
+ *   5. run restoreCommand (default `reboot`: a kexec'ed kernel is
+ *      gone after a normal reboot, so the machine comes back on its
+ *      default kernel) and wait for the original `uname -r`.
+ * Without a kernel, only step 4 runs.  Tests use bootCommand = true and
+ * restoreCommand = true against an sshd on 127.0.0.1.
+ *
+ * Keys: target.NAME.host, .user, .port, .identity, .sshOptions (extra
+ * words for ssh), .remoteDir (/tmp/sched-bot), .bootCommand,
+ * .restoreCommand, .bootTimeout (300), .timeout (for the workloads).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "subproc.h"
+#include "target_common.h"
+
+struct ssh {
+	const char *name;
+	const char *argv[40];
+	int n;				/* words before the remote command */
+	char *port, *dest;
+	char *opts;			/* sshOptions, split in place */
+};
+
+static const char *cfg(const char *name, const char *key, const char *def)
+{
+	char *k = target_key(name, key);
+	const char *v = config_get(k, def);
+
+	free(k);
+	return v;
+}
+
+static long cfg_int(const char *name, const char *key, long def)
+{
+	char *k = target_key(name, key);
+	long v = config_get_int(k, def);
+
+	free(k);
+	return v;
+}
+
+static int ssh_setup(struct ssh *s, const char *name)
+{
+	const char *host = cfg(name, "host", NULL);
+	const char *user = cfg(name, "user", NULL);
+	const char *id = cfg(name, "identity", NULL);
+	char *w, *save;
+
+	memset(s, 0, sizeof(s[0]));
+	s->name = name;
+	if (!host)
+		return error("target.%s.host is not set", name);
+	s->argv[s->n++] = "ssh";
+	s->argv[s->n++] = "-o";
+	s->argv[s->n++] = "BatchMode=yes";
+	s->argv[s->n++] = "-o";
+	s->argv[s->n++] = "ConnectTimeout=10";
+	s->port = xstrdup(cfg(name, "port", "22"));
+	s->argv[s->n++] = "-p";
+	s->argv[s->n++] = s->port;
+	if (id) {
+		s->argv[s->n++] = "-i";
+		s->argv[s->n++] = id;
+	}
+	s->opts = xstrdup(cfg(name, "sshOptions", ""));
+	for (w = strtok_r(s->opts, " ", &save); w && s->n < 30;
+	     w = strtok_r(NULL, " ", &save))
+		s->argv[s->n++] = w;
+	s->dest = user ? xasprintf("%s@%s", user, host) : xstrdup(host);
+	s->argv[s->n++] = "--";
+	s->argv[s->n++] = s->dest;
+	return 0;
+}
+
+static void ssh_release(struct ssh *s)
+{
+	free(s->port);
+	free(s->dest);
+	free(s->opts);
+}
+
+/* Run cmd remotely; stdin from in_fd (-1: none).  Returns its code. */
+static int ssh_run(struct ssh *s, const char *cmd, int in_fd, double timeout,
+		   struct strbuf *out)
+{
+	struct subproc p = { .stdin_fd = in_fd, .log_fd = -1,
+			     .capture = out, .split_stderr = 1,
+			     .timeout = timeout };
+
+	s->argv[s->n] = cmd;
+	s->argv[s->n + 1] = NULL;
+	p.argv = s->argv;
+	debug("ssh %s: %s", s->dest, cmd);
+	return subproc_run(&p);
+}
+
+static int ssh_copy(struct ssh *s, const char *local, const char *remote)
+{
+	char *cmd = xasprintf("cat > '%s.tmp' && chmod 755 '%s.tmp' && "
+			      "mv '%s.tmp' '%s'", remote, remote, remote,
+			      remote);
+	int fd = open(local, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0) {
+		free(cmd);
+		return error("cannot read %s: %s", local, strerror(errno));
+	}
+	rc = ssh_run(s, cmd, fd, 600, NULL);
+	close(fd);
+	free(cmd);
+	return rc ? error("copying %s to %s:%s failed (%d)", local, s->dest,
+			  remote, rc) : 0;
+}
+
+static char *remote_release(struct ssh *s, double timeout)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (ssh_run(s, "uname -r", -1, timeout, &out)) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	strbuf_trim(&out);
+	return strbuf_detach(&out, NULL);
+}
+
+/* Poll until uname -r answers (and equals want, when given). */
+static char *wait_for(struct ssh *s, const char *want, double timeout)
+{
+	double end = now_monotonic() + timeout;
+	char *rel;
+
+	do {
+		rel = remote_release(s, 15);
+		if (rel && (!want || !strcmp(rel, want)))
+			return rel;
+		free(rel);
+		rel = NULL;
+		sleep(2);
+	} while (now_monotonic() < end);
+	return NULL;
+}
+
+static char *expand(const char *tmpl, const char *kernel)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	for (p = tmpl; *p; p++) {
+		if (starts_with(p, "{kernel}")) {
+			strbuf_addstr(&sb, kernel);
+			p += strlen("{kernel}") - 1;
+		} else {
+			strbuf_addch(&sb, *p);
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static int boot_kernel(struct ssh *s, const struct boot_req *req,
+		       const char *rdir, struct boot_res *res)
+{
+	char *rk = xasprintf("%s/bzImage", rdir), *cmd, *rel;
+	double wait = cfg_int(s->name, "bootTimeout", 300);
+	int ret = -1;
+
+	if (ssh_copy(s, req->kernel, rk) < 0)
+		goto out;
+	cmd = expand(cfg(s->name, "bootCommand",
+			 "kexec -l {kernel} --reuse-cmdline && kexec -e"),
+		     rk);
+	/* The connection may die with the old kernel: no verdict here. */
+	ssh_run(s, cmd, -1, 60, NULL);
+	free(cmd);
+	rel = wait_for(s, NULL, wait);
+	if (!rel) {
+		res->status = CONSOLE_TIMEOUT;
+		res->reason = xasprintf("%s did not come back within %.0fs "
+					"after booting the kernel", s->dest,
+					wait);
+		ret = 1;
+		goto out;
+	}
+	if (req->release && strcmp(rel, req->release)) {
+		res->status = CONSOLE_NO_INIT;
+		res->reason = xasprintf("%s runs %s, not the kernel built "
+					"(%s): the boot did not take", s->dest,
+					rel, req->release);
+		free(rel);
+		ret = 1;
+		goto out;
+	}
+	free(rel);
+	ret = 0;
+out:
+	free(rk);
+	return ret;
+}
+
+static void restore(struct ssh *s, const char *orig)
+{
+	double wait = cfg_int(s->name, "bootTimeout", 300);
+	char *rel;
+
+	ssh_run(s, cfg(s->name, "restoreCommand", "reboot"), -1, 60, NULL);
+	rel = wait_for(s, orig, wait);
+	if (!rel)
+		warning("%s did not come back on %s within %.0fs", s->dest,
+			orig, wait);
+	free(rel);
+}
+
+int target_ssh_run(const char *name, const struct boot_req *req,
+		   struct boot_res *res)
+{
+	struct strbuf args = STRBUF_INIT, out = STRBUF_INIT;
+	const char *rdir = cfg(name, "remoteDir", "/tmp/sched-bot");
+	char *bench = NULL, *rbench = NULL, *orig = NULL, *cmd = NULL;
+	double start = now_monotonic(), timeout;
+	struct ssh s;
+	int rc, ret = -1, booted = 0;
+
+	if (ssh_setup(&s, name) < 0)
+		return -1;
+	orig = remote_release(&s, 30);
+	if (!orig) {
+		res->reason = xasprintf("cannot reach %s over ssh", s.dest);
+		error("%s", res->reason);
+		ret = 1;
+		goto out;
+	}
+	cmd = xasprintf("mkdir -p '%s'", rdir);
+	if (ssh_run(&s, cmd, -1, 60, NULL)) {
+		error("cannot create %s on %s", rdir, s.dest);
+		goto out;
+	}
+	if (req->kernel) {
+		ret = boot_kernel(&s, req, rdir, res);
+		booted = 1;
+		if (ret)
+			goto out;
+		ret = -1;
+	}
+	bench = target_sched_bench(req);
+	rbench = xasprintf("%s/sched-bench", rdir);
+	if (ssh_copy(&s, bench, rbench) < 0)
+		goto out;
+	strbuf_addf(&args, "'%s' init ", rbench);
+	target_init_args(req, &args);
+	timeout = cfg_int(name, "timeout", 600);
+	rc = ssh_run(&s, args.buf, -1, timeout, &out);
+	res->seconds = now_monotonic() - start;
+	res->console = NULL;
+	ret = target_finish(name, req, out.buf, out.len,
+			    rc == SUBPROC_TIMEOUT, res);
+out:
+	if (booted)
+		restore(&s, orig);
+	ssh_release(&s);
+	strbuf_release(&args);
+	strbuf_release(&out);
+	free(bench);
+	free(rbench);
+	free(orig);
+	free(cmd);
+	return ret;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-console.c - the framed console parser on fixture console logs:
+ * clean, stray kernel lines, interleaving, truncation, lost frames,
+ * panic, no init, garbage, a failed workload, a timeout.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "console.h"
+#include "test.h"
+#include "util.h"
+
+static enum console_status parse_fixture(const char *name, int timed_out,
+					 struct console_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/kbuild/%s", getenv("DATA") ?
+			       getenv("DATA") : "tests/data", name);
+	enum console_status s;
+
+	if (strbuf_read_file(&sb, path) < 0) {
+		printf("#   cannot read %s\n", path);
+		memset(res, 0, sizeof(*res));
+		free(path);
+		return CONSOLE_ERROR;
+	}
+	s = console_parse(sb.buf, sb.len, timed_out, res);
+	strbuf_release(&sb);
+	free(path);
+	return s;
+}
+
+static void test_ok(void)
+{
+	struct console_result r;
+
+	CHECK_INT(parse_fixture("ok.log", 0, &r), CONSOLE_OK);
+	CHECK(!r.reason);
+	CHECK_INT(r.nr, 2);
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(r.frames, 20);
+	CHECK(r.stray >= 7);	/* the boot lines and the mouse */
+	CHECK_STR(console_info(&r, "release"), "6.1.192");
+	CHECK_STR(console_info(&r, "nr_cpus"), "2");
+	CHECK(!console_info(&r, "nr"));
+	if (r.nr == 2) {
+		CHECK_STR(r.runs[0].workload, "spawn");
+		CHECK_INT(r.runs[0].run, 1);
+		CHECK_STR(r.runs[0].args, "-t 1");
+		CHECK_INT(r.runs[0].rc, 0);
+		CHECK(strstr(r.runs[0].out.buf,
+			     "sample,spawn,copies=2 duration=1,1,0,lps,6812.5"));
+		CHECK(strstr(r.runs[0].err.buf, "6812.5 lps"));
+		CHECK(!strstr(r.runs[0].out.buf, "lps (2 copies"));
+		CHECK_STR(r.runs[1].workload, "pingpong");
+		CHECK(!strstr(r.runs[1].out.buf, "input:"));
+	}
+	CHECK(strstr(r.last_lines, "reboot: Power down"));
+	console_result_release(&r);
+}
+
+static void test_stray_prefix(void)
+{
+	struct console_result r;
+
+	/* A kernel line without its newline before our frame. */
+	CHECK_INT(parse_fixture("stray-prefix.log", 0, &r), CONSOLE_OK);
+	CHECK_INT(r.nr, 2);
+	CHECK_STR(console_info(&r, "uptime"), "0.61");
+	console_result_release(&r);
+}
+
+static void test_interleaved(void)
+{
+	struct console_result r;
+
+	CHECK_INT(parse_fixture("interleaved.log", 0, &r), CONSOLE_CORRUPT);
+	CHECK(r.reason && strstr(r.reason, "checksum"));
+	CHECK(strstr(r.last_lines, "Power down"));
+	console_result_release(&r);
+}
+
+static void test_truncated(void)
+{
+	struct console_result r;
+
+	CHECK_INT(parse_fixture("truncated.log", 0, &r), CONSOLE_TRUNCATED);
+	CHECK(r.reason && strstr(r.reason, "without END"));
+	CHECK(strstr(r.last_lines, "@@SB 11 "));
+	console_result_release(&r);
+}
+
+static void test_timeout(void)
+{
+	struct console_result r;
+
+	CHECK_INT(parse_fixture("truncated.log", 1, &r), CONSOLE_TIMEOUT);
+	CHECK(r.reason && strstr(r.reason, "timeout"));
+	console_result_release(&r);
+	CHECK_INT(console_parse("", 0, 1, &r), CONSOLE_TIMEOUT);
+	console_result_release(&r);
+}
+
+static void test_lost(void)
+{
+	struct console_result r;
+
+	CHECK_INT(parse_fixture("lost.log", 0, &r), CONSOLE_CORRUPT);
+	CHECK(r.reason && strstr(r.reason, "lost"));
+	console_result_release(&r);
+}
+
+static void test_panic(void)
+{
+	struct console_result r;
+
+	CHECK_INT(parse_fixture("panic.log", 0, &r), CONSOLE_PANIC);
+	CHECK(r.reason && strstr(r.reason, "while the workloads ran"));
+	CHECK(strstr(r.last_lines, "Attempted to kill init"));
+	console_result_release(&r);
+	CHECK_INT(parse_fixture("noinit.log", 0, &r), CONSOLE_PANIC);
+	CHECK(r.reason && strstr(r.reason, "during boot"));
+	CHECK(strstr(r.last_lines, "Unable to mount root fs"));
+	console_result_release(&r);
+}
+
+static void test_no_init(void)
+{
+	struct console_result r;
+	const char log[] = "[    0.0] Linux version 6.1\n[    0.1] hmm\n";
+
+	CHECK_INT(console_parse(log, sizeof(log) - 1, 0, &r), CONSOLE_NO_INIT);
+	CHECK(strstr(r.last_lines, "hmm"));
+	console_result_release(&r);
+}
+
+static void test_garbage(void)
+{
+	struct console_result r;
+
+	CHECK_INT(parse_fixture("garbage.log", 0, &r), CONSOLE_CORRUPT);
+	/* Control bytes do not reach a report. */
+	CHECK(!strchr(r.last_lines, 0x1b));
+	console_result_release(&r);
+}
+
+static void test_failed(void)
+{
+	struct console_result r;
+
+	CHECK_INT(parse_fixture("failed.log", 0, &r), CONSOLE_FAILED);
+	CHECK(r.reason && strstr(r.reason, "spawn run 1 exited with 3"));
+	console_result_release(&r);
+}
+
+static void test_hostile(void)
+{
+	struct console_result r;
+	static const char *const inputs[] = {
+		"@@SB BEGIN 1\n@@SB 1 00000000\n",
+		"@@SB BEGIN 1\n@@SB 99999999999999999999999 x y\n",
+		"@@SB BEGIN 1\n@@SB END\n",
+		"@@SB END 0 rc=0\n",
+		"@@SB BEGIN 1\n@@SB BEGIN 1\n@@SB END 0 rc=0\n",
+		"@@SB ",
+		"\n\n\n@@SB BEGIN",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(inputs); i++) {
+		console_parse(inputs[i], strlen(inputs[i]), 0, &r);
+		CHECK(r.status != CONSOLE_OK);
+		CHECK(r.reason != NULL);
+		console_result_release(&r);
+	}
+}
+
+static void test_tail(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	console_tail("a\nb\nc\nd\n", 8, 2, &sb);
+	CHECK_STR(sb.buf, "c\nd\n");
+	strbuf_reset(&sb);
+	console_tail("a\nb", 3, 5, &sb);
+	CHECK_STR(sb.buf, "a\nb\n");
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	RUN(test_ok);
+	RUN(test_stray_prefix);
+	RUN(test_interleaved);
+	RUN(test_truncated);
+	RUN(test_timeout);
+	RUN(test_lost);
+	RUN(test_panic);
+	RUN(test_no_init);
+	RUN(test_garbage);
+	RUN(test_failed);
+	RUN(test_hostile);
+	RUN(test_tail);
+	return test_done();
+}
