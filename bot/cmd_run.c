@@ -18,6 +18,8 @@
 const char cmd_run_usage[] =
 "usage: sched-bot run [--target local] --workloads LIST [--runs N]\n"
 "                     [--label NAME] [--duration S] [-o FILE] [-v]\n"
+"                     [--copies N] [--no-pin] [--threads]\n"
+"                     [--autogroup on|off] [--cgroup root|new] [--setsid]\n"
 "\n"
 "    --workloads LIST  comma-separated: spawn, pingpong (sched-bench),\n"
 "                      hackbench, perf-pipe, perf-messaging, schbench\n"
@@ -26,6 +28,11 @@ const char cmd_run_usage[] =
 "    --duration S      seconds per sched-bench run (default 10)\n"
 "    -o FILE           append rows to FILE (created with a header);\n"
 "                      default: CSV on stdout\n"
+"    --copies N        spawn copies / pingpong pairs (default: CPUs / 1)\n"
+"    --no-pin          pingpong pairs placed by the scheduler\n"
+"    --threads         pingpong with threads instead of processes\n"
+"    --autogroup on|off, --cgroup root|new, --setsid\n"
+"                      run sched-bench workloads in that environment\n"
 "    -v                show the workloads' own output\n"
 "\n"
 "Each finished workload run's rows are appended at once, so an\n"
@@ -76,6 +83,12 @@ int cmd_run(int argc, char **argv)
 		{ "label", required_argument, NULL, 'l' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "copies", required_argument, NULL, 'c' },
+		{ "no-pin", no_argument, NULL, 'f' },
+		{ "threads", no_argument, NULL, 't' },
+		{ "autogroup", required_argument, NULL, 'A' },
+		{ "cgroup", required_argument, NULL, 'G' },
+		{ "setsid", no_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -83,6 +96,7 @@ int cmd_run(int argc, char **argv)
 	const char *target = "local", *workloads = NULL, *out = NULL;
 	const char *label = NULL;
 	struct run_local opt = { 0 };
+	struct bench_spec spec;
 	struct run_meta meta = { 0 };
 	struct strbuf env = STRBUF_INIT;
 	char **wl = NULL, *list = NULL, *w, *save = NULL;
@@ -91,6 +105,7 @@ int cmd_run(int argc, char **argv)
 	int tty = isatty(2), rc = EXIT_OK;
 	struct utsname u;
 
+	bench_spec_init(&spec);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:vh", opts, NULL)) != -1) {
 		switch (c) {
@@ -121,6 +136,27 @@ int cmd_run(int argc, char **argv)
 		case 'v':
 			opt.verbose = 1;
 			break;
+		case 'c':
+			spec.copies = atoi(optarg);
+			if (spec.copies < 1 || spec.copies > 4096)
+				return usage_error("run", "bad --copies '%s'",
+						   optarg);
+			break;
+		case 'f':
+			spec.pin = 0;
+			break;
+		case 't':
+			spec.threads = 1;
+			break;
+		case 'A':
+			spec.autogroup = optarg;
+			break;
+		case 'G':
+			spec.cgroup = optarg;
+			break;
+		case 'S':
+			spec.setsid = 1;
+			break;
 		case 'h':
 			return show_usage("run");
 		default:
@@ -132,6 +168,10 @@ int cmd_run(int argc, char **argv)
 				   argv[optind]);
 	if (!workloads)
 		return usage_error("run", "--workloads is required");
+	spec.workload = "spawn";
+	if (bench_spec_check(&spec))
+		return usage_error("run", "bad sched-bench option");
+	opt.spec = &spec;
 	if (strcmp(target, "local"))
 		return usage_error("run", "target '%s' is not supported here: 'run' runs on this machine; QEMU targets run through 'sched-bot boot'",
 				   target);

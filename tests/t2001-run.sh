@@ -46,6 +46,13 @@ test_expect_success 'CSV on stdout without -o' '
 	head -n 1 stdout.csv | grep -q "^label,kernel,workload,params,run,"
 '
 
+test_expect_success 'pingpong options reach sched-bench: --copies, --no-pin' '
+	"$SCHED_BOT" run --workloads pingpong --copies 2 --no-pin --duration 1 \
+		-o free.csv &&
+	csv_check free.csv &&
+	grep -q ",pingpong,pairs=2 mode=processes duration=1 warmup=2,1,handoffs,[0-9.]*,handoffs/s,1,0,free," free.csv
+'
+
 test_expect_success 'kill -9 in the middle leaves whole rows' '
 	"$SCHED_BOT" run --workloads spawn,pingpong --runs 100 \
 		--duration 1 -o killed.csv 2>/dev/null &
