@@ -70,7 +70,7 @@ int cmd_test(int argc, char **argv)
 	};
 	struct job_opts o = { 0 };
 	struct state *st;
-	char *msgid = NULL, *outcome = NULL, *dir = NULL, *end;
+	char *msgid = NULL, *outcome = NULL, *dir = NULL, *jobdir = NULL, *end;
 	int c, ret, send = config_get_bool("smtp.send", 0);
 
 	optind = 1;
@@ -137,7 +137,7 @@ int cmd_test(int argc, char **argv)
 		free(dir);
 		return EXIT_FAIL;
 	}
-	ret = job_run(&o, st, &outcome, NULL);
+	ret = job_run(&o, st, &outcome, &jobdir);
 	if (send && (ret == EXIT_OK || ret == EXIT_REGRESSION ||
 		     (ret == EXIT_FAIL && outcome &&
 		      strstr(outcome, "failed")))) {
@@ -153,8 +153,11 @@ int cmd_test(int argc, char **argv)
 		free(db);
 		free(box);
 	}
+	if (jobdir)
+		info("job directory: %s", jobdir);
 	if (outcome && *outcome)
 		info("outcome: %s", outcome);
+	free(jobdir);
 	state_close(st);
 	free(outcome);
 	free(msgid);

@@ -3,10 +3,10 @@
  * job.c - the pipeline of `sched-bot test` and of cron's jobs, one
  * stage at a time, each resumable from the job directory (see job.h).
  *
- * The other stages' modules are called through their headers.  Those
- * that are not part of this build (the header is absent, or the
- * function is not linked in) make their stage fail with a clear
- * message: weak references keep the link working without them.
+ * The other stages' modules are called through their headers; a stage
+ * whose header is not in this build fails with a clear message.  The
+ * contract headers lore.h and series.h exist before their code, so
+ * their functions are weak references, NULL until linked in.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -26,6 +26,7 @@
 #include "series.h"
 #include "state.h"
 #include "util.h"
+#include "version.h"
 
 #pragma weak lore_fetch_thread
 #pragma weak series_from_mbox
@@ -35,32 +36,18 @@
 #include "apply.h"
 #include "tree.h"
 #define HAVE_APPLY 1
-#pragma weak apply_series
-#pragma weak apply_result_release
-#pragma weak tree_open
-#pragma weak tree_default_path
 #endif
 #if __has_include("build.h")
 #include "build.h"
 #define HAVE_BUILD 1
-#pragma weak build_kernel
-#pragma weak build_result_release
 #endif
 #if __has_include("target.h")
 #include "target.h"
 #define HAVE_TARGET 1
-#pragma weak target_run
-#pragma weak boot_res_release
 #endif
 #if __has_include("compare.h")
 #include "compare.h"
 #define HAVE_COMPARE 1
-#pragma weak compare_run
-#pragma weak compare_render
-#pragma weak compare_json
-#pragma weak compare_opts_init
-#pragma weak compare_result_release
-#pragma weak verdict_name
 #endif
 
 static const char *const stage_names[] = {
@@ -213,11 +200,30 @@ static int unavailable(const char *stage, const char *what)
 }
 
 /* Something went wrong that a reply should explain: go to reply. */
-static UNUSED void fail_with(struct job *j, const char *outcome, const char *log)
+static UNUSED void fail_with(struct job *j, const char *outcome,
+			     const char *log)
 {
 	jset(j, "outcome", outcome);
 	write_job_file(j, "failure.txt", log, strlen(log));
 	j->stage = JOB_REPLY;
+}
+
+/* Indent every line by four spaces: a code block, kept as is. */
+static void indent_block(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n)
+			strbuf_addstr(out, "    ");
+		strbuf_add(out, p, n);
+		strbuf_addch(out, '\n');
+		p += n + (p[n] == '\n');
+	}
+	while (out->len && out->buf[out->len - 1] == '\n')
+		strbuf_setlen(out, out->len - 1);
 }
 
 /* ---- fetch ---- */
@@ -345,8 +351,6 @@ static int stage_apply(struct job *j)
 	char hex[GIT_OID_HEXSZ + 1], *tp;
 	int ret;
 
-	if (!apply_series || !tree_open || !tree_default_path)
-		return unavailable("apply", "apply_series()");
 	ret = load_series(j, &s);
 	if (ret)
 		return ret;
@@ -409,7 +413,8 @@ static int stage_apply(struct job *j)
 
 /* ---- build ---- */
 
-static UNUSED void copy_into_job(struct job *j, const char *src, const char *name)
+static UNUSED void copy_into_job(struct job *j, const char *src,
+				 const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -419,7 +424,8 @@ static UNUSED void copy_into_job(struct job *j, const char *src, const char *nam
 }
 
 /* The .config lines a scheduler person looks at first. */
-static UNUSED void config_highlights(const char *config_path, struct strbuf *out)
+static UNUSED void config_highlights(const char *config_path,
+				     struct strbuf *out)
 {
 	static const char *const keys[] = {
 		"CONFIG_SMP", "CONFIG_NR_CPUS", "CONFIG_HZ",
@@ -462,8 +468,6 @@ static int stage_build(struct job *j)
 	size_t i;
 	int ret = 0;
 
-	if (!build_kernel || !tree_default_path)
-		return unavailable("build", "build_kernel()");
 	tp = tree_default_path();
 	for (i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
 		struct build_opts bo = { 0 };
@@ -483,16 +487,8 @@ static int stage_build(struct job *j)
 			struct strbuf f = STRBUF_INIT;
 
 			strbuf_addf(&f, "The first errors:\n\n");
-			if (br.errors) {
-				const char *p = br.errors;
-
-				while (*p) {
-					size_t n = strcspn(p, "\n");
-
-					strbuf_addf(&f, "    %.*s\n", (int)n, p);
-					p += n + (p[n] == '\n');
-				}
-			}
+			if (br.errors)
+				indent_block(br.errors, &f);
 			jset(j, "failed_which", i ? "patched" : "base");
 			fail_with(j, "build-failed", f.buf);
 			strbuf_release(&f);
@@ -546,8 +542,10 @@ static char *host_cpu_model(void)
 	const char *p;
 	char *ret = NULL;
 
-	if (strbuf_read_file(&sb, "/proc/cpuinfo") >= 0 &&
-	    (p = strstr(sb.buf, "model name"))) {
+	p = NULL;
+	if (strbuf_read_file(&sb, "/proc/cpuinfo") >= 0)
+		p = strstr(sb.buf, "model name");
+	if (p) {
 		p = strchr(p, ':');
 		if (p) {
 			p++;
@@ -613,8 +611,6 @@ static int stage_run(struct job *j)
 	char *csv = jpath(j, "results.csv");
 	int ret = 0;
 
-	if (!target_run)
-		return unavailable("run", "target_run()");
 	if (runs < 1)
 		runs = 1;
 	/* A B A B ...: slow drift of the machine hits both sides alike. */
@@ -696,8 +692,6 @@ static int stage_compare(struct job *j)
 	size_t i, nr_reg = 0, nr_imp = 0;
 	int ret = EXIT_FAIL;
 
-	if (!compare_run || !compare_render || !compare_json)
-		return unavailable("compare", "compare_run()");
 	if (samples_read_file(csv, &set) < 0)
 		goto out;
 	compare_opts_init(&co);
@@ -721,10 +715,11 @@ static int stage_compare(struct job *j)
 		if (s->verdict != VERDICT_REGRESSION)
 			continue;
 		nr_reg++;
-		strbuf_addf(&regs, "- %s %s%s%s: %+.1f%% (%s is better; "
-			    "Welch p = %.2g, Mann-Whitney p = %.2g)\n",
+		strbuf_addf(&regs, "- %s %s%s%s%s%s%s: %+.1f%%, %s is better\n"
+			    "  (Welch p = %.2g, Mann-Whitney p = %.2g)\n",
 			    m->workload, m->metric, *m->params ? " " : "",
-			    m->params, s->change_pct,
+			    m->params, *m->machine ? " (" : "", m->machine,
+			    *m->machine ? ")" : "", s->change_pct,
 			    m->higher_is_better ? "higher" : "lower",
 			    s->p_welch, s->p_mwu);
 	}
@@ -769,24 +764,6 @@ out:
 }
 
 /* ---- reply ---- */
-
-/* Indent every line by four spaces: a code block, kept as is. */
-static void indent_block(const char *text, struct strbuf *out)
-{
-	const char *p = text;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		if (n)
-			strbuf_addstr(out, "    ");
-		strbuf_add(out, p, n);
-		strbuf_addch(out, '\n');
-		p += n + (p[n] == '\n');
-	}
-	while (out->len && out->buf[out->len - 1] == '\n')
-		strbuf_setlen(out, out->len - 1);
-}
 
 static void set_file_var(struct job *j, struct reply_vars *v,
 			 const char *key, const char *file, int indent)
@@ -993,10 +970,13 @@ static int job_setup(struct job *j, const struct job_opts *o)
 	if (fresh < 0)
 		return -1;
 	if (!fresh) {
-		if (o->msgid && *jget(j, "msgid") &&
-		    strcmp(o->msgid, jget(j, "msgid")))
+		const char *mine = *jget(j, "msgid") ? jget(j, "msgid") :
+				   jget(j, "cover_msgid");
+
+		if (o->msgid && strcmp(o->msgid, jget(j, "msgid")) &&
+		    strcmp(o->msgid, jget(j, "cover_msgid")))
 			return error("%s belongs to <%s>, not <%s>", j->dir,
-				     jget(j, "msgid"), o->msgid);
+				     *mine ? mine : "?", o->msgid);
 		info("resuming job %s at stage %s", j->dir,
 		     job_stage_name(j->stage));
 		return 0;
@@ -1058,6 +1038,8 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 
 		debug("job %s: stage %s", j.dir, job_stage_name(j.stage));
 		ret = stage_fns[j.stage](&j);
+		if (ret < 0)
+			ret = EXIT_FAIL;
 		if (ret) {
 			error("job %s stopped at stage %s; run it again to "
 			      "resume", j.dir, job_stage_name(before));

@@ -122,6 +122,22 @@ char *mail_to_utf8(const char *s, size_t len, const char *charset)
 	return out;
 }
 
+/* A complete encoded word "=?charset?Q?text?=" somewhere in s. */
+static int has_encoded_word(const char *s)
+{
+	const char *p, *q;
+
+	for (p = strstr(s, "=?"); p; p = strstr(p + 2, "=?")) {
+		q = strchr(p + 2, '?');
+		if (!q || q == p + 2 || !strchr("QqBb", q[1]) || !q[1] ||
+		    q[2] != '?')
+			continue;
+		if (strstr(q + 3, "?="))
+			return 1;
+	}
+	return 0;
+}
+
 char *mail_decode_header(const char *value)
 {
 	char *decoded = NULL, *out, *p;
@@ -131,7 +147,7 @@ char *mail_decode_header(const char *value)
 		return xstrdup("");
 	len = strlen(value);
 	/* Raw 8-bit headers are most often UTF-8; libetpan needs a guess. */
-	if (strstr(value, "=?") &&
+	if (has_encoded_word(value) &&
 	    mailmime_encoded_phrase_parse(is_utf8(value, len) ? "utf-8" :
 					  "iso-8859-1", value, len, &idx,
 					  "utf-8", &decoded) ==

@@ -12,7 +12,11 @@
 /* Length of the line at p (without its '\n'), at most end - p. */
 static size_t line_len(const char *p, const char *end)
 {
-	const char *nl = memchr(p, '\n', end - p);
+	const char *nl;
+
+	if (p >= end)
+		return 0;
+	nl = memchr(p, '\n', end - p);
 
 	return nl ? (size_t)(nl - p) : (size_t)(end - p);
 }
@@ -34,12 +38,12 @@ int mbox_is_from_line(const char *line, size_t len)
 		if (*--colon == ':')
 			break;
 	}
-	if (colon + 4 >= line + len)
+	if (colon + 3 >= line + len)
 		return 0;
 	if (!isdigit((unsigned char)colon[-4]) ||
 	    !isdigit((unsigned char)colon[-2]) ||
 	    !isdigit((unsigned char)colon[-1]) ||
-	    !isdigit((unsigned char)colon[3]) ||
+	    !isdigit((unsigned char)colon[1]) ||
 	    !isdigit((unsigned char)colon[2]))
 		return 0;
 	/* The year after the seconds. */
@@ -174,11 +178,23 @@ size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 {
 	const char *p = text, *end = text + len;
 	struct strbuf cur = STRBUF_INIT;
-	int is_mbox, rd, prev_blank = 1, in_msg = 0;
+	int is_mbox, rd, in_msg = 0;
+	size_t nl0;
 
 	memset(mb, 0, sizeof(*mb));
-	is_mbox = len >= 5 && !memcmp(text, "From ", 5);
-	rd = len >= 12 && !memcmp(text, "From mboxrd@", 12);
+	/* Like git mailsplit: blank lines before the first message do not count. */
+	while (p < end) {
+		size_t l = line_len(p, end), k;
+
+		for (k = 0; k < l && isspace((unsigned char)p[k]); k++)
+			;
+		if (k < l || p + l >= end)
+			break;
+		p += l + 1;
+	}
+	nl0 = line_len(p, end);
+	is_mbox = mbox_is_from_line(p, nl0);
+	rd = is_mbox && nl0 >= 11 && !memcmp(p, "From mboxrd", 11);
 	if (!is_mbox) {
 		/* One raw message (an .eml, or git format-patch output). */
 		while (p < end) {
@@ -198,18 +214,17 @@ size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 
 		if (rd) {
 			/* mboxrd quotes every body "From ": this is framing. */
-			sep = l >= 5 && !memcmp(p, "From ", 5);
+			sep = mbox_is_from_line(p, l);
 		} else {
 			size_t nl = next < end ? line_len(next, end) : 0;
 
-			sep = prev_blank && mbox_is_from_line(p, l) &&
+			sep = mbox_is_from_line(p, l) &&
 			      (!in_msg || is_header_line(next, nl));
 		}
 		if (sep) {
 			if (in_msg)
 				add_message(mb, &cur);
 			in_msg = 1;
-			prev_blank = 0;
 			p = next;
 			continue;
 		}
@@ -224,7 +239,6 @@ size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 			}
 		}
 		add_line(&cur, p, l);
-		prev_blank = is_blank_line(p, l);
 		p = next;
 	}
 	if (in_msg)

@@ -26,9 +26,10 @@ struct mbox {
  * line is one raw message (an .eml).  An mbox whose first separator is
  * lore's "From mboxrd@z ..." is read as mboxrd: every unquoted "From "
  * line separates, and ">From " lines lose one '>'.  Any other mbox is
- * read as mboxo: a separator must look like one (git's is_from_line),
- * follow an empty line and precede a header, so a pasted
- * "From <sha> Mon Sep 17 00:00:00 2001" in a body does not split.
+ * read as mboxo, like git mailsplit: a separator must look like one
+ * (is_from_line) and, unlike git, be followed by a header line, so a
+ * "From <sha> Mon Sep 17 ..." line pasted into a body followed by prose
+ * does not split.  (In mboxrd such a line is quoted and never splits.)
  * Returns the number of messages kept.
  */
 size_t mbox_split(const char *text, size_t len, struct mbox *mb);

@@ -173,9 +173,10 @@ static int has_diff(const char *body)
 	const char *p;
 
 	for (p = body; *p; p = next_line(p))
+		/* b4's DIFF_RE: a git diff, a unified diff or a binary patch. */
 		if (starts_with(p, "diff --git ") ||
-		    (starts_with(p, "--- ") && starts_with(next_line(p), "+++ ") &&
-		     starts_with(next_line(next_line(p)), "@@ ")))
+		    starts_with(p, "GIT binary patch") ||
+		    (starts_with(p, "--- ") && starts_with(next_line(p), "+++ ")))
 			return 1;
 	return 0;
 }

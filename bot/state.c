@@ -35,7 +35,8 @@ static const char schema[] =
 "  msgid TEXT NOT NULL, workloads TEXT NOT NULL DEFAULT '',"
 "  runs INTEGER NOT NULL DEFAULT 0, requested_by TEXT,"
 "  command_msgid TEXT, stage TEXT NOT NULL DEFAULT 'queued',"
-"  outcome TEXT, job_dir TEXT, created_at INTEGER, updated_at INTEGER);"
+"  outcome TEXT, job_dir TEXT, created_at INTEGER, updated_at INTEGER,"
+"  attempts INTEGER NOT NULL DEFAULT 0);"
 "CREATE TABLE IF NOT EXISTS mails ("
 "  message_id TEXT PRIMARY KEY, job_id INTEGER, thread TEXT,"
 "  path TEXT, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,"
@@ -471,4 +472,21 @@ int state_mail_sending(struct state *st, const char *message_id)
 {
 	return exec_stmt(st, prepare(st, "UPDATE mails SET sending_at = ? "
 			 "WHERE message_id = ?", "it", now(), message_id));
+}
+
+int state_job_attempt(struct state *st, long long id)
+{
+	sqlite3_stmt *stmt;
+	int n = -1;
+
+	if (exec_stmt(st, prepare(st, "UPDATE jobs SET attempts = "
+			  "attempts + 1 WHERE id = ?", "i", id)) < 0)
+		return -1;
+	stmt = prepare(st, "SELECT attempts FROM jobs WHERE id = ?", "i", id);
+	if (!stmt)
+		return -1;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		n = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return n;
 }

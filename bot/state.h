@@ -10,15 +10,20 @@
  * (state_mail_intent, one transaction), then it is sent, then the result
  * is recorded (state_mail_sent).  On restart, an intent without a result
  * is sent again WITH THE SAME Message-ID, unless the outbox shows it was
- * already sent (the file moved to cur/ after SMTP accepted it).  The
- * only window for a duplicate is a crash between the server's "250" to
- * DATA and that rename: a few microseconds.  We prefer this
- * (at-least-once, same Message-ID, which public-inbox, lore and b4
+ * already sent (the file moved to cur/ after SMTP accepted it), or, when
+ * the crash happened during the SMTP transaction (state_mail_sending),
+ * lore already has that Message-ID (outbox.checkLore).  The only window
+ * left for a duplicate is a crash between the server's "250" to DATA
+ * and that rename, when lore has not archived the mail yet.  We prefer
+ * this (at-least-once, same Message-ID, which public-inbox, lore and b4
  * deduplicate) over at-most-once, which would silently lose a reply.
  *
  * Crash testing: with SCHED_BOT_CRASH_AT=<point> in the environment,
  * state_crash_point(<point>) makes the process _exit(137) there, as a
- * kill -9 would.  The points are listed in README (section cron).
+ * kill -9 would; without the variable it does nothing.  Points:
+ * after-<stage> (job.c, after each stage is saved), before-intent,
+ * intent-recorded (job.c), smtp-sending, smtp-accepted, outbox-moved
+ * (outbox.c).
  */
 #ifndef SCHED_BOT_STATE_H
 #define SCHED_BOT_STATE_H
@@ -55,8 +60,8 @@ struct state_job {
 	char *requested_by;	/* email command sender, or NULL */
 	char *command_msgid;	/* the command mail, or NULL */
 	char *stage;		/* "queued", then job.h's stage names */
-	char *outcome;		/* NULL while pending, else "tested",
-				 * "regression", "apply-failed", ... */
+	/* NULL while pending, else "tested", "regression", "apply-failed"... */
+	char *outcome;
 	char *job_dir;
 };
 
@@ -70,6 +75,8 @@ int state_job_next(struct state *st, struct state_job *job,
 int state_job_get(struct state *st, long long id, struct state_job *job);
 int state_job_update(struct state *st, long long id, const char *stage,
 		     const char *outcome, const char *job_dir);
+/* Count one more attempt at a job; returns the count. */
+int state_job_attempt(struct state *st, long long id);
 void state_job_release(struct state_job *job);
 
 enum mail_status {
@@ -94,7 +101,7 @@ struct state_mail {
 	char *thread;
 	char *path;		/* the job's reply.eml */
 	int attempts;
-	int uncertain;		/* a send started and its end is unknown */
+	int uncertain;		/* a send started, its end unknown */
 };
 
 /* Every intent without a result, oldest first. */

@@ -113,6 +113,10 @@ int trailer_parse(const char *line, size_t len, struct trailer *t)
 			b--;
 		}
 		t->email = xstrndup(v + a, b - a);
+		/* Outlook: "<a@b.c<mailto:a@b.c>>" */
+		p = strchr(t->email, '<');
+		if (p)
+			*p = 0;
 		t->name = trim_dup(v, es);
 		if (!*t->name && ee < vn) {
 			/* "a@b.c (Name)" */
@@ -191,6 +195,32 @@ static int email_eq(const char *a, const char *b)
 	return ret;
 }
 
+/*
+ * b4: From: "Jain, Ayush" gives "Ayush Jain" when every comma-separated
+ * part of the From name is in the trailer name.
+ */
+static int comma_name_match(const char *tname, const char *from)
+{
+	char *copy, *part, *save = NULL;
+	int ok = 1;
+
+	if (!strchr(from, ','))
+		return 0;
+	copy = xstrdup(from);
+	for (part = strtok_r(copy, ",", &save); part;
+	     part = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*part))
+			part++;
+		for (size_t n = strlen(part);
+		     n && isspace((unsigned char)part[n - 1]); n--)
+			part[n - 1] = 0;
+		if (*part && !strcasestr(tname, part))
+			ok = 0;
+	}
+	free(copy);
+	return ok;
+}
+
 int trailer_from_matches(const struct trailer *t, const char *from_name,
 			 const char *from_email)
 {
@@ -198,16 +228,18 @@ int trailer_from_matches(const struct trailer *t, const char *from_name,
 		return 1;
 	if (email_eq(t->email, from_email))
 		return 1;
-	return *t->name && from_name && *from_name &&
-	       !strcasecmp(t->name, from_name);
+	if (!*t->name || !from_name || !*from_name)
+		return 0;
+	if (!strcasecmp(t->name, from_name))
+		return 1;
+	return comma_name_match(t->name, from_name);
 }
 
 int trailer_same(const struct trailer *a, const struct trailer *b)
 {
 	if (strcasecmp(a->tag, b->tag))
 		return 0;
-	if (trailer_is_person(a) && trailer_is_person(b))
-		return !strcasecmp(a->email, b->email);
+	/* b4 compares the whole value: a new name for an address is news. */
 	return !strcasecmp(a->name, b->name) && !strcasecmp(a->email, b->email);
 }
 

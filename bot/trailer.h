@@ -36,7 +36,7 @@ int trailer_is_person(const struct trailer *t);
 int trailer_from_matches(const struct trailer *t, const char *from_name,
 			 const char *from_email);
 
-/* Same tag and same person (or value): one of them is redundant. */
+/* Same tag, name and address (case aside): one of them is redundant. */
 int trailer_same(const struct trailer *a, const struct trailer *b);
 
 void trailer_copy(struct trailer *dst, const struct trailer *src);

@@ -69,7 +69,7 @@ bot_config() {
 # bot_job NAME DIR: a job directory stopped before its reply, from the
 # fixture tests/data/bot/NAME and the bundled Chen Yu v3 thread.
 bot_job() {
-	rm -rf "$2" &&
+	rm -rf "$2" && mkdir -p "$(dirname "$2")" &&
 	cp -R "$DATA/bot/$1" "$2" &&
 	cp "$DATA/bot/short-task-wakeup-v3.mbox" "$2/thread.mbox"
 }
