@@ -122,6 +122,23 @@ static int binary_cb(const git_diff_delta *delta,
 	return 0;
 }
 
+/* Does the diff make a leading directory of path a symlink? */
+static int symlink_in_diff(git_diff *diff, const char *path)
+{
+	size_t i, n = git_diff_num_deltas(diff);
+
+	for (i = 0; path && i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *l = d->new_file.path;
+		size_t len = l ? strlen(l) : 0;
+
+		if (d->new_file.mode == GIT_FILEMODE_LINK && len &&
+		    !strncmp(path, l, len) && path[len] == '/')
+			return 1;
+	}
+	return 0;
+}
+
 /* Refuse what must never be applied, before anything is written. */
 static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 {
@@ -156,6 +173,12 @@ static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 		     d->new_file.mode == GIT_FILEMODE_COMMIT)) {
 			set_file(f, paths[1]);
 			set_reason(f, "refusing to apply: submodule change");
+			return -1;
+		}
+		if (symlink_in_diff(diff, d->new_file.path)) {
+			set_file(f, d->new_file.path);
+			set_reason(f, "refusing to apply: path goes through a "
+				   "symbolic link the patch creates");
 			return -1;
 		}
 	}
