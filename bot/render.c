@@ -707,7 +707,11 @@ static void doc_intel(struct rdoc *d, const struct compare_result *r)
 			rvars_set(row, "load", -1, "%s",
 				  *m->params ? m->params : "-");
 		}
-		rvars_set(row, "base", -1, "%5.2f (%6.2f)", 1.0, b->st.cv);
+		if (b->n)
+			rvars_set(row, "base", -1, "%5.2f (%6.2f)", 1.0,
+				  b->st.cv);
+		else
+			rvars_set(row, "base", -1, "%s", "-");
 		for (k = 1; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
 

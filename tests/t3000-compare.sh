@@ -174,6 +174,22 @@ test_expect_success 'a single label is nothing to compare' '
 	bad single.csv && grep -q "nothing to compare" err
 '
 
+test_expect_success 'a metric one kernel lacks is shown as -, not judged' '
+	{ echo "$HDR"
+	  echo "a,k,w,,1,m,10,s,1,0"
+	  echo "a,k,w,,2,m,10.1,s,1,0"
+	  echo "b,k,w,,1,m,10,s,1,0"
+	  echo "b,k,w,,2,m,10.1,s,1,0"
+	  echo "b,k,w,,1,x,1,s,1,0"
+	  echo "b,k,w,,2,x,9,s,1,0"; } >miss.csv &&
+	for f in intel amd lkp mmtests matrix simple plot; do
+		"$SCHED_BOT" compare miss.csv -f $f >$f.out || exit 1
+	done &&
+	t=$(printf "\t") &&
+	grep -q "^x  *$t-  *$t-$t-$" intel.out &&
+	grep -q "^verdict: no significant change" intel.out
+'
+
 test_expect_success 'a missing file is an error, not a crash' '
 	bad nonexistent.csv && grep -q "nonexistent.csv" err
 '
