@@ -45,6 +45,13 @@ test_expect_success 'noisy data: ±NN% in lkp, (noisy) in matrix, exit 0' '
 	grep -q "^verdict: noisy" noisy-lkp.out
 '
 
+test_expect_success 'real A/A: sched-bench pingpong twice on one kernel is no change' '
+	# 5 interleaved runs per label, 2 s each, on a busy 2-CPU VM
+	"$SCHED_BOT" compare "$C/aa-real.csv" -f mmtests >out &&
+	! grep -q "^verdict: \(regression\|improvement\)" out &&
+	! grep -q "\*" out
+'
+
 test_expect_success 'two-kernel tables stay within 80 columns' '
 	for f in intel amd lkp mmtests matrix simple plot; do
 		expand "$E/$f.txt" | awk -v f=$f "length > 80 { print f\": \"\$0; bad = 1 }
