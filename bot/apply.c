@@ -909,7 +909,7 @@ static void add_trailer(struct strbuf *sb, const struct trailer *t)
 		strbuf_addf(sb, "%s: %s\n", t->tag, *name ? name : email);
 }
 
-char *apply_commit_message(const struct patch *p)
+char *apply_commit_message(const struct patch *p, int link)
 {
 	struct strbuf sb = STRBUF_INIT;
 	git_buf out = { 0 };
@@ -924,6 +924,21 @@ char *apply_commit_message(const struct patch *p)
 	}
 	for (i = 0; i < p->nr_trailers; i++)
 		add_trailer(&sb, &p->trailers[i]);
+	if (link && p->msgid && *p->msgid) {
+		/*
+		 * series_link() writes the same, but lives with the lore
+		 * fetching code in cmd_series.c, which the library must
+		 * not pull in.
+		 */
+		const char *url = config_get("lore.url",
+					     "https://lore.kernel.org");
+		size_t n = strlen(url);
+
+		while (n && url[n - 1] == '/')
+			n--;
+		strbuf_addf(&sb, "Link: %.*s/all/%s/\n", (int)n, url,
+			    p->msgid);
+	}
 	/* git am cleans the message the same way (stripspace). */
 	if (git_message_prettify(&out, sb.buf, 0, '#') < 0) {
 		strbuf_addch(&sb, '\n');
@@ -965,7 +980,7 @@ static void fill_failure(struct apply_failure *f, const struct patch *p,
 }
 
 int apply_patches(git_repository *repo, const struct patch *patches,
-		  size_t n, const char *branch, int allow_3way,
+		  size_t n, const char *branch, unsigned int flags,
 		  struct apply_result *r)
 {
 	git_commit *parent = NULL;
@@ -988,8 +1003,8 @@ int apply_patches(git_repository *repo, const struct patch *patches,
 			tree_git_error("base tree");
 			goto out;
 		}
-		rc = apply_diff(repo, tree, p->diff, allow_3way, &tree_oid,
-				&r->fail);
+		rc = apply_diff(repo, tree, p->diff, flags & APPLY_3WAY,
+				&tree_oid, &r->fail);
 		git_tree_free(tree);
 		tree = NULL;
 		if (rc < 0) {
@@ -1003,7 +1018,7 @@ int apply_patches(git_repository *repo, const struct patch *patches,
 		}
 		if (make_signatures(p, &author, &committer) < 0)
 			goto out;
-		msg = apply_commit_message(p);
+		msg = apply_commit_message(p, flags & APPLY_LINK);
 		rc = git_tree_lookup(&tree, repo, &tree_oid);
 		if (!rc)
 			rc = git_commit_create(&commit_oid, repo, NULL, author,
@@ -1194,24 +1209,6 @@ int apply_resolve_base(git_repository *repo, const struct series *s,
 	return 0;
 }
 
-static char *slugify(const char *subject)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *c;
-
-	for (c = subject ? subject : ""; *c && sb.len < 48; c++) {
-		if (isalnum((unsigned char)*c))
-			strbuf_addch(&sb, tolower((unsigned char)*c));
-		else if (sb.len && sb.buf[sb.len - 1] != '-')
-			strbuf_addch(&sb, '-');
-	}
-	while (sb.len && sb.buf[sb.len - 1] == '-')
-		strbuf_setlen(&sb, sb.len - 1);
-	if (!sb.len)
-		strbuf_addstr(&sb, "series");
-	return strbuf_detach(&sb, NULL);
-}
-
 int apply_series(git_repository *repo, const struct series *s,
 		 const struct apply_opts *opts, struct apply_result *r)
 {
@@ -1232,13 +1229,14 @@ int apply_series(git_repository *repo, const struct series *s,
 	if (opts && opts->branch) {
 		branch = xstrdup(opts->branch);
 	} else {
-		slug = slugify(s->subject);
+		slug = series_slug(s);
 		branch = xasprintf("sched-bot/%s-v%d", slug,
 				   s->version ? s->version : 1);
 		free(slug);
 	}
 	ret = apply_patches(repo, s->patches, s->nr_patches, branch,
-			    !(opts && opts->no_3way), r);
+			    (opts && opts->no_3way ? 0 : APPLY_3WAY) |
+			    (opts && opts->no_link ? 0 : APPLY_LINK), r);
 	if (ret < 0 && !r->fail.hint && s->base.commit && *s->base.commit &&
 	    !strstr(r->base_desc, "(base-commit)"))
 		set_hint(&r->fail, "the series says base-commit %.12s, which "
