@@ -48,6 +48,14 @@ test_expect_success 'spawn: the headline is UnixBench'"'"'s aggregate of the pas
 	test "$(stat_value p3.out passes_kept)" = 2
 '
 
+test_expect_success 'spawn --child-cpu: share of children on another CPU' '
+	"$SCHED_BENCH" spawn -c 1 -t 1 --passes 1 --gap 0 --child-cpu >cc.out 2>/dev/null &&
+	check_records cc.out &&
+	grep -q "^sample,spawn,copies=1 duration=1 passes=1 child_cpu=1,1,0,lps," cc.out &&
+	pct=$(stat_value cc.out child_other_cpu_pct) &&
+	awk -v p="$pct" "BEGIN { exit !(p >= 0 && p <= 100) }"
+'
+
 test_expect_success 'pingpong pinned: per-second samples, instance on CPU 0' '
 	"$SCHED_BENCH" pingpong -n 1 -t 2 --warmup 1 >pp.out 2>pp.err &&
 	check_records pp.out &&

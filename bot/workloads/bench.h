@@ -34,6 +34,10 @@
  *           (se.nr_migrations of the long-lived tasks, when
  *           /proc/PID/sched exists), wakeups, wakeups_remote
  *           (/proc/schedstat, when it exists)
+ *           harness_cpu_s (CPU time of sched-bench's own sampling
+ *           thread), passes_kept (spawn), child_other_cpu_pct (spawn
+ *           --child-cpu: % of children that ran on another CPU than
+ *           their parent at fork time)
  * copy      spawn: one copy's fork loops, measured elapsed time and rate
  * inst      pingpong: one instance's average hand-offs/s and its CPU
  *           (-1 when free)
