@@ -25,6 +25,9 @@ test_expect_success 'spawn: records complete, rates positive, CPU time adds up' 
 	near "$(util_sum spawn.out)" 100 1 &&
 	positive "$(stat_value spawn.out wall_s)" &&
 	positive "$(stat_value spawn.out ctx_voluntary)" &&
+	positive "$(stat_value spawn.out own_cpu_s)" &&
+	f=$(stat_value spawn.out foreign_cpu_pct) &&
+	awk -v f="$f" "BEGIN { exit !(f >= 0 && f <= 100) }" &&
 	grep -q "^sample,.*,lps,1,free\$" spawn.out
 '
 
@@ -65,6 +68,7 @@ test_expect_success 'pingpong pinned: per-second samples, instance on CPU 0' '
 	grep -q "^inst,pingpong,[^,]*,1,0,0," pp.out &&
 	! grep -E "^(sample|stat)," pp.out | grep -v ",pinned\$" &&
 	near "$(util_sum pp.out)" 100 1 &&
+	positive "$(stat_value pp.out own_cpu_s)" &&
 	positive "$(stat_value pp.out ctx_voluntary)"
 '
 

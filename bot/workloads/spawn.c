@@ -157,6 +157,11 @@ static int run_pass(int copies, double duration, int flags,
 	return 0;
 }
 
+static double tv_s(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: sched-bench spawn [-c COPIES] [-t SECONDS] [--passes P | -i ITERATIONS]\n"
@@ -197,6 +202,7 @@ int bench_spawn(int argc, char **argv)
 	long long migr = 0;
 	int rc = 1;
 	int child_cpu = 0;
+	double foreign;
 	double other = 0, loops = 0;
 
 	/* Reset getopt: init.c may call several workloads in one process. */
@@ -294,14 +300,17 @@ int bench_spawn(int argc, char **argv)
 	rec_sample(&rec, 0, "lps", agg.score, "lps", 1);
 	getrusage(RUSAGE_CHILDREN, &ru1);
 	rec_stat(&rec, "passes_kept", agg.kept, "count");
-	stats_print(&st, &rec, ru1.ru_nvcsw - ru0.ru_nvcsw,
-		    ru1.ru_nivcsw - ru0.ru_nivcsw, migr);
+	foreign = stats_print(&st, &rec, ru1.ru_nvcsw - ru0.ru_nvcsw,
+		    ru1.ru_nivcsw - ru0.ru_nivcsw, migr,
+		    tv_s(&ru1.ru_utime) + tv_s(&ru1.ru_stime) -
+		    tv_s(&ru0.ru_utime) - tv_s(&ru0.ru_stime));
 	if (child_cpu && loops > 0)
 		rec_stat(&rec, "child_other_cpu_pct", 100 * other / loops, "%");
 	harness_stat(&rec);
 	rec_end(&rec);
-	fprintf(stderr, "spawn: %d copies, %d x %g s: %.1f lps (%.1f s, %d samples)\n",
-		copies, passes, duration, agg.score, agg.time, agg.kept);
+	fprintf(stderr, "spawn: %d copies, %d x %g s: %.1f lps (%.1f s, %d samples)%s\n",
+		copies, passes, duration, agg.score, agg.time, agg.kept,
+		busy_note(foreign));
 	rc = 0;
 out:
 	free(res);
