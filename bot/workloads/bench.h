@@ -38,6 +38,9 @@
  *           thread), passes_kept (spawn), child_other_cpu_pct (spawn
  *           --child-cpu: % of children that ran on another CPU than
  *           their parent at fork time)
+ *           own_cpu_s (CPU time of the benchmark tasks over the measured
+ *           part), foreign_cpu_pct (the rest of the machine's busy time,
+ *           % of all CPUs: other load that makes the run untrustworthy)
  * copy      spawn: one copy's fork loops, measured elapsed time and rate
  * inst      pingpong: one instance's average hand-offs/s and its CPU
  *           (-1 when free)
