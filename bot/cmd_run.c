@@ -57,6 +57,21 @@ static int known_workload(const char *w)
 	return 0;
 }
 
+/* Other load during a run biases it either way: say so, once per run. */
+static void busy_warning(const char *workload, int run,
+			 const struct sample_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nr; i++)
+		if (!strcmp(set->v[i].metric, "diag.foreign_cpu_pct") &&
+		    set->v[i].value > 1) {
+			warning("%s run %d: other load used %.0f%% of the machine; the result is not trustworthy",
+				workload, run, set->v[i].value);
+			return;
+		}
+}
+
 static int emit(const char *out, const struct sample_set *set,
 		int *header_done)
 {
@@ -228,11 +243,14 @@ int cmd_run(int argc, char **argv)
 			} else if (st != RUN_OK) {
 				error("%s run %d failed", wl[i], r);
 				failed++;
-			} else if (emit(out, &set, &header_done)) {
-				error("cannot write %s", out);
-				sample_set_release(&set);
-				rc = EXIT_FAIL;
-				goto out;
+			} else {
+				busy_warning(wl[i], r, &set);
+				if (emit(out, &set, &header_done)) {
+					error("cannot write %s", out);
+					sample_set_release(&set);
+					rc = EXIT_FAIL;
+					goto out;
+				}
 			}
 			sample_set_release(&set);
 		}
