@@ -97,7 +97,8 @@ static unsigned long long tick_delta(unsigned long long a,
 int procstat_util(const struct cpu_times *a, const struct cpu_times *b,
 		  struct cpu_util *u)
 {
-	double usr = tick_delta(a->user, b->user) + tick_delta(a->nice, b->nice);
+	double usr = tick_delta(a->user, b->user) +
+		     tick_delta(a->nice, b->nice);
 	double sys = tick_delta(a->system, b->system);
 	double idle = tick_delta(a->idle, b->idle);
 	double iowait = tick_delta(a->iowait, b->iowait);

@@ -14,7 +14,8 @@
  *   # sched-bench 1 <free text>
  *   kind,workload,params,run,sample,metric,value,unit,hib,placement
  *   env,<key>,<value to end of line>
- *   sample,<workload>,<params>,<run>,<sample>,<metric>,<value>,<unit>,<hib>,<placement>
+ *   sample,<workload>,<params>,<run>,<sample>,<metric>,<value>,<unit>,
+ *          <hib>,<placement>            (one line)
  *   stat,<workload>,<params>,<run>,<key>,<value>,<unit>,<placement>
  *   copy,<workload>,<params>,<run>,<pass>,<copy>,<count>,<elapsed_s>,<lps>
  *   inst,<workload>,<params>,<run>,<instance>,<cpu>,<handoffs_per_s>

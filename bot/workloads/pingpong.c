@@ -367,7 +367,8 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 	foreign = stats_print(&st, rec, v0 >= 0 && v1 >= v0 ? v1 - v0 : -1,
 		    iv0 >= 0 && iv1 >= iv0 ? iv1 - iv0 : -1,
 		    m0 >= 0 && m1 >= m0 ? m1 - m0 : -1,
-		    c0 >= 0 && c1 >= c0 && hz > 0 ? (double)(c1 - c0) / hz : -1);
+		    c0 >= 0 && c1 >= c0 && hz > 0 ?
+		    (double)(c1 - c0) / hz : -1);
 	harness_stat(rec);
 	rec_end(rec);
 	fprintf(stderr, "pingpong: %d %s pair%s, %s, %d s (+%d s warm-up): %llu hand-offs/s (%.0f per pair)%s\n",
