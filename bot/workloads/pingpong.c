@@ -485,6 +485,9 @@ int bench_pingpong(int argc, char **argv)
 	if (!nsweep)
 		sweep[nsweep++] = pp.pairs;
 	pp.setsid_inst = knobs.setsid;
+	/* Threads share one session: give the whole process its own. */
+	if (knobs.setsid && pp.threads && getsid(0) != getpid())
+		setsid();
 	rec.placement = pp.pin ? "pinned" : "free";
 	if (knobs_apply(&knobs))
 		return 1;
