@@ -15,13 +15,6 @@
 #include "series.h"
 #include "util.h"
 
-/*
- * Until lore.c is merged the fetch path is optional: the references are
- * weak, so this links either way, and cmd_fetch.c pulls lore.o in.
- */
-#pragma weak lore_msgid_from_arg
-#pragma weak lore_fetch_thread
-
 const char cmd_series_usage[] =
 "usage: sched-bot series <msgid|lore URL> [--json] [-v N]\n"
 "       sched-bot series --mbox FILE [--json] [-v N]\n"
@@ -62,10 +55,6 @@ int series_load(const char *arg, const char *mbox_path, int version,
 			return ret;
 		}
 	} else {
-		if (!lore_msgid_from_arg || !lore_fetch_thread) {
-			error("this build cannot fetch from lore; use --mbox FILE");
-			return EXIT_FAIL;
-		}
 		msgid = lore_msgid_from_arg(arg);
 		if (!msgid) {
 			error("'%s' is no message-id or lore URL", arg);
@@ -121,6 +110,10 @@ static void print_json(const struct series *s)
 	json_bool(&j, "rfc", s->rfc);
 	json_bool(&j, "resend", s->resend);
 	json_string(&j, "prefix", s->prefix);
+	if (s->thread_msgid)
+		json_string(&j, "thread_msgid", s->thread_msgid);
+	else
+		json_null(&j, "thread_msgid");
 	json_object_begin(&j, "author");
 	json_string(&j, "name", s->author_name);
 	json_string(&j, "email", s->author_email);

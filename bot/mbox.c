@@ -23,7 +23,8 @@ static size_t line_len(const char *p, const char *end)
 
 int mbox_is_from_line(const char *line, size_t len)
 {
-	const char *colon, *start;
+	const char *colon, *start, *p;
+	long year;
 
 	while (len && (line[len - 1] == '\r' || line[len - 1] == '\n'))
 		len--;
@@ -46,10 +47,13 @@ int mbox_is_from_line(const char *line, size_t len)
 	    !isdigit((unsigned char)colon[1]) ||
 	    !isdigit((unsigned char)colon[2]))
 		return 0;
-	/* The year after the seconds. */
-	if (atoi(colon + 3) <= 90)
-		return 0;
-	return 1;
+	/* The year after the seconds (the line need not be NUL-terminated). */
+	for (p = colon + 3; p < line + len && *p == ' '; p++)
+		;
+	for (year = 0; p < line + len && isdigit((unsigned char)*p) &&
+	     year < 100000; p++)
+		year = year * 10 + (*p - '0');
+	return year > 90;
 }
 
 /* A header line "Name: ..." (RFC 5322 ftext name, then a colon). */
