@@ -134,6 +134,7 @@ static void print_json(const struct series *s)
 
 		json_object_begin(&j, NULL);
 		json_int(&j, "index", p->index);
+		json_int(&j, "version", p->version);
 		json_string(&j, "msgid", p->msgid);
 		json_string(&j, "subject", p->subject);
 		json_object_begin(&j, "author");
@@ -216,7 +217,10 @@ static void print_human(const struct series *s)
 		}
 		printf("  ");
 		print_prefix(s, n, p->total ? p->total : s->total);
-		printf(" %s\n", p->subject);
+		printf(" %s", p->subject);
+		if (p->version != s->version)
+			printf(" (from v%d, not resent)", p->version);
+		printf("\n");
 		if (!*p->diff)
 			printf("    (no diff in this message)\n");
 		for (k = 0; k < p->nr_trailers; k++) {
