@@ -27,6 +27,7 @@ struct tmsg {
 struct thread {
 	struct tmsg *msgs;
 	size_t nr;
+	struct msgid_map ids;	/* Message-ID to index in msgs */
 };
 
 /* ---- subjects ---------------------------------------------------- */
@@ -305,12 +306,7 @@ static struct tmsg *find_msg(struct thread *t, const char *id)
 {
 	size_t i;
 
-	if (!id)
-		return NULL;
-	for (i = 0; i < t->nr; i++)
-		if (t->msgs[i].m.msgid && !strcmp(t->msgs[i].m.msgid, id))
-			return &t->msgs[i];
-	return NULL;
+	return msgid_map_get(&t->ids, id, &i) ? &t->msgs[i] : NULL;
 }
 
 /*
@@ -672,6 +668,7 @@ static void thread_release(struct thread *t)
 		}
 	}
 	free(t->msgs);
+	msgid_map_release(&t->ids);
 }
 
 int series_from_mbox(const char *text, size_t len, int version,
@@ -696,6 +693,8 @@ int series_from_mbox(const char *text, size_t len, int version,
 			continue;
 		tm->parsed = 1;
 		classify(tm);
+		if (tm->m.msgid)
+			msgid_map_put(&t.ids, tm->m.msgid, t.nr);
 		t.nr++;
 	}
 	mbox_release(&mb);
