@@ -15,12 +15,13 @@ now() {
 	date +%s.%N
 }
 
-# peak RSS in kB of a command (GNU time if present, else none).
-peak_rss() {
+# "peak-RSS-kB cpu-seconds" of one run (GNU time if present).
+rss_cpu() {
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1
+		/usr/bin/time -f "%M %U %S" "$@" 2>&1 >/dev/null | tail -n 1 |
+			awk '{ print $1, $2 + $3 }'
 	else
-		echo "n/a"
+		echo "n/a n/a"
 	fi
 }
 
@@ -36,12 +37,13 @@ bench() {
 		i=$((i + 1))
 	done
 	t1=$(now)
-	rss=$(peak_rss "$BOT" series --mbox "$mbox" --json)
+	set -- $(rss_cpu "$BOT" series --mbox "$mbox" --json)
+	rss=$1 cpu=$2
 	awk -v n="$name" -v m="$msgs" -v b="$bytes" -v r="$rounds" \
-	    -v t0="$t0" -v t1="$t1" -v rss="$rss" 'BEGIN {
+	    -v t0="$t0" -v t1="$t1" -v rss="$rss" -v cpu="$cpu" 'BEGIN {
 		s = (t1 - t0) / r
-		printf "%-28s %6d msgs %8.2f MB  %8.1f ms/run  %9.0f msgs/s  %7.1f MB/s  peak RSS %s kB\n",
-			n, m, b / 1e6, s * 1000, m / s, b / 1e6 / s, rss
+		printf "%-28s %5d msgs %6.2f MB  wall %7.1f ms  %7.0f msgs/s  %6.1f MB/s  (CPU %s s)  peak RSS %s kB\n",
+			n, m, b / 1e6, s * 1000, m / s, b / 1e6 / s, cpu, rss
 	}'
 }
 
