@@ -265,6 +265,9 @@ lore_start() {
 	local i code cfg listen
 	command -v public-inbox-httpd >/dev/null 2>&1 ||
 		test_skip_all "public-inbox is not installed"
+	# a fresh inbox each time (lore_stop; lore_start starts over)
+	lore_stop
+	rm -rf "$LORE_DIR"
 	lore_write_helpers_
 	export PI_CONFIG="$LORE_DIR/pi-config"
 	lore_prepare_inbox_ "$@" || return 1
