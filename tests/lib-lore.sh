@@ -216,6 +216,20 @@ lore_build_inbox_() {
 	fi
 }
 
+# Inputs made at run time (a fresh Received: date) give a new key each
+# run: keep the 24 inboxes used last, and any used within the hour (a
+# parallel test may be copying it).
+lore_prune_inboxes_() {
+	local d
+	find "$1" -mindepth 1 -maxdepth 1 -name 'tmp.*' -mmin +60 \
+		-exec rm -rf {} + 2>/dev/null
+	ls -1t "$1" | grep -v '^tmp\.' | tail -n +25 | while read -r d; do
+		if [ -n "$(find "$1/$d" -maxdepth 0 -mmin +60)" ]; then
+			rm -rf "${1:?}/$d"
+		fi
+	done
+}
+
 lore_prepare_inbox_() {
 	local root key old tmp=
 	root=${LORE_INBOX_CACHE:-$BUILD/lore-inboxes}
@@ -225,6 +239,7 @@ lore_prepare_inbox_() {
 	fi
 	key=$(lore_cache_key_ "$@") || return 1
 	if [ -f "$root/$key/done" ]; then
+		touch "$root/$key"
 		cp -a "$root/$key/inboxes" "$root/$key/extindex-all" \
 			"$root/$key/pi-config" "$root/$key/imported" \
 			"$LORE_DIR/" || return 1
@@ -241,6 +256,7 @@ lore_prepare_inbox_() {
 		"$LORE_DIR/pi-config" "$LORE_DIR/imported" "$tmp/" &&
 	echo "$LORE_DIR" >"$tmp/done" &&
 	mv -T "$tmp" "$root/$key" 2>/dev/null || rm -rf "${tmp:-}"
+	lore_prune_inboxes_ "$root"
 	return 0
 }
 
