@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -135,21 +136,33 @@ static char *msgid_from_path(const char *path)
 	return NULL;
 }
 
-/* "lore.kernel.org/r/x@y" without a scheme: a host name, then a path. */
+/*
+ * "lore.kernel.org/r/x@y" without a scheme.  A message-id may hold '/'
+ * too ("a.b/c@d"), so only the hosts of lore links, and that of
+ * lore.url, count as a URL.
+ */
 static const char *schemeless_url_path(const char *s)
 {
+	static const char *const hosts[] = {
+		"lore.kernel.org", "lkml.kernel.org", "patch.msgid.link",
+		"msgid.link",
+	};
 	const char *slash = strchr(s, '/');
-	const char *p;
+	const char *url, *h;
+	size_t len, i;
 
 	if (!slash || slash == s)
 		return NULL;
-	for (p = s; p < slash; p++)
-		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-' &&
-		    *p != ':')
-			return NULL;
-	if (!memchr(s, '.', (size_t)(slash - s)))
-		return NULL;
-	return slash;
+	len = (size_t)(slash - s);
+	for (i = 0; i < ARRAY_SIZE(hosts); i++)
+		if (strlen(hosts[i]) == len && !strncasecmp(s, hosts[i], len))
+			return slash;
+	url = config_get("lore.url", LORE_DEFAULT_URL);
+	h = strstr(url, "://");
+	h = h ? h + 3 : url;
+	if (!strncasecmp(h, s, len) && (h[len] == '/' || !h[len]))
+		return slash;
+	return NULL;
 }
 
 char *lore_msgid_from_arg(const char *arg)

@@ -56,6 +56,7 @@ test_expect_success 'lore URL forms' '
 		"https://lore.kernel.org/cgroups/$MID/#r" \
 		"https://patch.msgid.link/$MID" \
 		"lore.kernel.org/all/$MID/" \
+		"${LORE_URL#http://}/all/$MID/" \
 		"https://lore.kernel.org/all/$(echo "$MID" | sed s/@/%40/)/"
 	do
 		"$SCHED_BOT" fetch "$u" >out || { echo "failed: $u"; exit 1; }
