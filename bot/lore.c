@@ -99,7 +99,7 @@ static char *checked(char *id)
  * Lore URL paths: /r/<id>, /<list>/<id>/..., /all/<id>/T/#u,
  * patch.msgid.link/<id>, lkml.kernel.org/r/<id>.  The message-id is the
  * first segment holding an '@'; failing that, the one after /r/ or after
- * the list name.
+ * the list name (ids without '@' are rare but exist).
  */
 static char *msgid_from_path(const char *path)
 {
@@ -129,10 +129,9 @@ static char *msgid_from_path(const char *path)
 			return checked(seg);
 		free(seg);
 	}
+	/* "/lkml/" alone is a list, not a message-id */
 	if (nr >= 2)
 		return checked(percent_decode(segs[1], lens[1]));
-	if (nr == 1)
-		return checked(percent_decode(segs[0], lens[0]));
 	return NULL;
 }
 
@@ -232,7 +231,7 @@ static char *quote_plus(const char *s, const char *safe)
 	const unsigned char *p;
 
 	for (p = (const unsigned char *)s; *p; p++) {
-		if (isalnum(*p) || strchr("_.-~", *p) ||
+		if ((*p < 0x80 && isalnum(*p)) || strchr("_.-~", *p) ||
 		    (safe && *p && strchr(safe, *p))) {
 			strbuf_addch(&sb, *p);
 		} else if (*p == ' ') {

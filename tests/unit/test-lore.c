@@ -83,6 +83,8 @@ static void test_msgid_none(void)
 	check_mid("a\tb@c", NULL);
 	check_mid("https://lore.kernel.org/", NULL);
 	check_mid("https://lore.kernel.org", NULL);
+	check_mid("https://lore.kernel.org/all/", NULL);
+	check_mid("https://lore.kernel.org/lkml/?q=s:sched", NULL);
 	check_mid("https://lore.kernel.org/all/%3Cx%3E@y/", NULL);
 	check_mid("https://lore.kernel.org/all/a%20b@c/", NULL);
 	check_mid("https://lore.kernel.org/all/a%00b@c/", NULL);
