@@ -686,13 +686,16 @@ static void cache_write(const char *path, const struct strbuf *data)
 /* ---- the public calls ---- */
 
 static int fetch_cached(const char *kind, const char *msgid,
-			const char *suffix, int gz, struct strbuf *out)
+			const char *suffix, int gz, int quiet,
+			struct strbuf *out)
 {
 	char *file, *url, *base, *q;
 	int ret;
 
 	if (!valid_msgid(msgid)) {
-		error("lore: '%s' is not a message-id", msgid);
+		/* never echo it: it may hold terminal escapes */
+		error("lore: not a message-id (empty, too long, or holding "
+		      "spaces, <> or control characters)");
 		return EXIT_USAGE;
 	}
 	file = cache_file(kind, msgid);
@@ -709,7 +712,7 @@ static int fetch_cached(const char *kind, const char *msgid,
 		ret = fetch_mbox_gz(url, 0, "a thread", out);
 	else
 		ret = http_fetch(url, 0, "a message", out);
-	if (ret == EXIT_NOTFOUND)
+	if (ret == EXIT_NOTFOUND && !quiet)
 		error("lore: no message <%s> at %s (HTTP 404); check the "
 		      "message-id", msgid, base);
 	if (!ret && !out->len) {
@@ -727,7 +730,7 @@ static int fetch_cached(const char *kind, const char *msgid,
 
 int lore_fetch_thread(const char *msgid, struct strbuf *mbox)
 {
-	return fetch_cached("t", msgid, "t.mbox.gz", 1, mbox);
+	return fetch_cached("t", msgid, "t.mbox.gz", 1, 0, mbox);
 }
 
 int lore_fetch_raw(const char *msgid, struct strbuf *mail)
@@ -735,7 +738,7 @@ int lore_fetch_raw(const char *msgid, struct strbuf *mail)
 	struct strbuf raw = STRBUF_INIT;
 	int ret;
 
-	ret = fetch_cached("raw", msgid, "raw", 0, &raw);
+	ret = fetch_cached("raw", msgid, "raw", 0, 0, &raw);
 	strbuf_reset(mail);
 	if (!ret)
 		strbuf_add(mail, raw.buf, raw.len);
@@ -797,5 +800,15 @@ int lore_atom(const char *query, struct strbuf *atom)
 		ret = EXIT_FAIL;
 	}
 	free(url);
+	return ret;
+}
+
+int lore_check_message(const char *msgid)
+{
+	struct strbuf raw = STRBUF_INIT;
+	int ret;
+
+	ret = fetch_cached("raw", msgid, "raw", 0, 1, &raw);
+	strbuf_release(&raw);
 	return ret;
 }

@@ -42,6 +42,12 @@ int lore_fetch_thread(const char *msgid, struct strbuf *mbox);
 int lore_fetch_raw(const char *msgid, struct strbuf *mail);
 
 /*
+ * Whether lore has a message (did our reply reach the list?): 0 when it
+ * does, EXIT_NOTFOUND, silently, when it does not, else as above.
+ */
+int lore_check_message(const char *msgid);
+
+/*
  * Search (public-inbox query syntax, e.g. "dfn:kernel/sched/ AND
  * s:PATCH AND rt:2.hours.ago.."), result as mboxrd; with threads set
  * whole threads of the hits (x=m&t=1).  Never cached.
