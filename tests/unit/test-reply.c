@@ -107,8 +107,8 @@ static void test_thread(void)
 	CHECK(strstr(q.buf, "inhibits") == NULL);
 	reply_thread_release(&t);
 
-	CHECK_INT(strbuf_read_file(&mbox,
-				   data_file("short-task-wakeup-v3.mbox")) > 0, 1);
+	CHECK(strbuf_read_file(&mbox,
+			       data_file("short-task-wakeup-v3.mbox")) > 0);
 	CHECK_INT(reply_thread_from_mbox(mbox.buf, mbox.len, "nope@x", &t),
 		  EXIT_NOTFOUND);
 	strbuf_release(&mbox);
@@ -140,7 +140,8 @@ static void test_compose(void)
 	CHECK_INT(load_thread(&t), 0);
 	CHECK_INT(reply_compose(&t, "Hello Chen Yu,\n\nAll good.\n\n"
 				"Tested-by: Sched Bot "
-				"<bot@sched-bot.example.org>\n", &out, &msgid), 0);
+				"<bot@sched-bot.example.org>\n",
+				&out, &msgid), 0);
 	CHECK(starts_with(out.buf, "From: Sched Bot "
 			  "<bot@sched-bot.example.org>\n"));
 	CHECK(strstr(out.buf, "\nTo: Chen Yu <yu.c.chen@intel.com>\n") != NULL);
@@ -246,6 +247,19 @@ static void test_encodings(void)
 	reply_thread_release(&t);
 	strbuf_release(&out);
 	strbuf_release(&body);
+	/* invalid UTF-8 (a run of continuation bytes) still terminates */
+	{
+		char bad[120];
+
+		strbuf_reset(&out);
+		bad[0] = (char)0xc3;
+		memset(bad + 1, 0x80, sizeof(bad) - 2);
+		bad[sizeof(bad) - 1] = '\0';
+		reply_encode_header(bad, &out);
+		CHECK(starts_with(out.buf, "=?UTF-8?B?"));
+		CHECK(out.len > 150);
+		strbuf_release(&out);
+	}
 	/* hostile: no Message-ID, garbage */
 	CHECK(reply_thread_from_mail("garbage", 7, &t) < 0);
 	CHECK(reply_thread_from_mail("", 0, &t) < 0);
