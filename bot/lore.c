@@ -250,14 +250,39 @@ char *lore_quote_msgid(const char *msgid)
 	return quote_plus(msgid, "@");
 }
 
-static char *lore_base(void)
+/*
+ * lore.url without a trailing '/' and without any "user:password@": a
+ * private mirror's credentials go to libcurl apart (*userpwd, decoded),
+ * so that no URL we print or cache by ever holds them.
+ */
+static char *lore_base_auth(char **userpwd)
 {
 	char *base = xstrdup(config_get("lore.url", LORE_DEFAULT_URL));
-	size_t len = strlen(base);
+	char *host = strstr(base, "://");
+	size_t len;
 
+	if (userpwd)
+		*userpwd = NULL;
+	if (host) {
+		char *end = host + 3 + strcspn(host + 3, "/?#");
+		char *at = memrchr(host + 3, '@', (size_t)(end - host - 3));
+
+		if (at) {
+			if (userpwd)
+				*userpwd = percent_decode(host + 3,
+						(size_t)(at - host - 3));
+			memmove(host + 3, at + 1, strlen(at + 1) + 1);
+		}
+	}
+	len = strlen(base);
 	while (len && base[len - 1] == '/')
 		base[--len] = '\0';
 	return base;
+}
+
+static char *lore_base(void)
+{
+	return lore_base_auth(NULL);
 }
 
 char *lore_msgid_url(const char *msgid)
@@ -428,6 +453,7 @@ static int http_fetch(const char *url, int post, const char *what,
 	char errbuf[CURL_ERROR_SIZE];
 	struct body b = { body, max_size(), 0 };
 	CURL *curl;
+	char *userpwd = NULL, *base;
 	long attempt, tries = 0, code = 0;
 	double deadline, left;
 	CURLcode c = CURLE_OK;
@@ -447,6 +473,11 @@ static int http_fetch(const char *url, int post, const char *what,
 		return EXIT_FAIL;
 	}
 	curl_easy_setopt(curl, CURLOPT_URL, url);
+	/* credentials only for URLs under lore.url (ours all are) */
+	base = lore_base_auth(&userpwd);
+	if (userpwd && starts_with(url, base))
+		curl_easy_setopt(curl, CURLOPT_USERPWD, userpwd);
+	free(base);
 	curl_easy_setopt(curl, CURLOPT_USERAGENT,
 			 "sched-bot/" SCHED_BOT_VERSION);
 	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
@@ -539,6 +570,10 @@ static int http_fetch(const char *url, int post, const char *what,
 	ret = EXIT_NETWORK;
 out:
 	curl_easy_cleanup(curl);
+	if (userpwd) {
+		explicit_bzero(userpwd, strlen(userpwd));
+		free(userpwd);
+	}
 	if (ret)
 		strbuf_reset(body);
 	return ret;

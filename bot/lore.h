@@ -10,7 +10,9 @@
  * data).  Errors are printed; nothing bad is ever cached.
  *
  * Configuration (git-config keys, all optional):
- *   lore.url             base URL (default https://lore.kernel.org)
+ *   lore.url             base URL (default https://lore.kernel.org); a
+ *                        private mirror may take "user:password@" in it,
+ *                        which is handed to libcurl and never printed
  *   lore.cacheMaxAge     seconds a cached thread stays fresh (600; 0: off)
  *                        (older entries are pruned after an hour)
  *   lore.retries         retries after a 5xx, timeout or refused

@@ -415,7 +415,7 @@ smtp_stop() {
 #   sleep SECONDS        answer nothing for SECONDS, then close
 #   short FILE           announce FILE's length, send half, close
 # Exports FAKE_URL, FAKE_PORT, FAKE_PID, FAKE_LOG (one line per request:
-# "METHOD PATH-AND-QUERY<TAB>User-Agent").
+# "METHOD PATH-AND-QUERY<TAB>User-Agent[<TAB>user:password]").
 fake_http_start() {
 	local i
 	FAKE_DIR=$TRASH/fake-http
@@ -443,8 +443,14 @@ while (my $c = $s->accept) {
 	}
 	my ($m, $p) = $req =~ /^(\S+) (\S+)/;
 	my ($ua) = $req =~ /^User-Agent: ([^\r\n]*)/mi;
+	my ($auth) = $req =~ /^Authorization: Basic ([^\r\n]*)/mi;
+	if (defined $auth) {
+		require MIME::Base64;
+		$auth = MIME::Base64::decode_base64($auth);
+	}
 	if (open my $lf, '>>', $log) {
-		print $lf ($m // '?'), ' ', ($p // '?'), "\t", ($ua // ''), "\n";
+		print $lf ($m // q(?)), q( ), ($p // q(?)), "\t", ($ua // q()),
+			(defined $auth ? "\t$auth" : q()), "\n";
 		close $lf;
 	}
 	open my $sf, q(<), $script or die "$script: $!\n";
