@@ -438,7 +438,8 @@ static size_t max_size(void)
 
 /*
  * One GET or empty-body POST, retried with exponential backoff while
- * the failure looks transient (5xx, 429, timeout, refused connection).
+ * the failure looks transient (5xx, 429, timeout, refused connection),
+ * waiting at least what a Retry-After header asks.
  * The body of a 2xx answer ends in *body; other codes are reported
  * here with what the user should check.
  */
@@ -455,6 +456,7 @@ static int http_fetch(const char *url, int post, const char *what,
 	CURL *curl;
 	char *userpwd = NULL, *base;
 	long attempt, tries = 0, code = 0;
+	curl_off_t retry_after = 0;
 	double deadline, left;
 	CURLcode c = CURLE_OK;
 	int ret = EXIT_NETWORK;
@@ -509,6 +511,11 @@ static int http_fetch(const char *url, int post, const char *what,
 			int shift = attempt - 1 > 16 ? 16 : (int)attempt - 1;
 			long ms = delay << shift;
 
+			/* a busy lore says how long to stay away */
+			if (retry_after > 86400)
+				retry_after = 86400;
+			if (retry_after * 1000 > ms)
+				ms = (long)retry_after * 1000;
 			if (now_monotonic() + ms / 1e3 >= deadline) {
 				debug("lore: no time left for a retry");
 				break;
@@ -530,6 +537,12 @@ static int http_fetch(const char *url, int post, const char *what,
 		tries++;
 		if (c == CURLE_OK)
 			curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+#if LIBCURL_VERSION_NUM >= 0x074200
+		retry_after = 0;
+		if (c == CURLE_OK)
+			curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER,
+					  &retry_after);
+#endif
 		if (b.too_big) {
 			error("lore: %s is larger than lore.maxSize (%zu MiB)",
 			      url, b.max >> 20);

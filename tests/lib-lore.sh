@@ -413,6 +413,7 @@ smtp_stop() {
 #   redirect URL         302 to URL
 #   close                close the connection without an answer
 #   sleep SECONDS        answer nothing for SECONDS, then close
+#   retry-after SECONDS  503 with a Retry-After header
 #   short FILE           announce FILE's length, send half, close
 # Exports FAKE_URL, FAKE_PORT, FAKE_PID, FAKE_LOG (one line per request:
 # "METHOD PATH-AND-QUERY<TAB>User-Agent[<TAB>user:password]").
@@ -465,7 +466,7 @@ while (my $c = $s->accept) {
 	my ($cmd, $arg, $type) = split ' ', $line;
 	$type //= 'application/gzip';
 	my $body = '';
-	if (defined $arg && $arg ne q(-) && $cmd !~ /^(redirect|sleep)$/) {
+	if (defined $arg && $arg ne q(-) && $cmd !~ /^(redirect|sleep|retry-after)$/) {
 		open my $bf, '<', $arg or die "$arg: $!\n";
 		binmode $bf;
 		local $/;
@@ -474,6 +475,9 @@ while (my $c = $s->accept) {
 	if ($cmd eq q(close)) {
 	} elsif ($cmd eq q(sleep)) {
 		sleep($arg);
+	} elsif ($cmd eq q(retry-after)) {
+		print $c "HTTP/1.1 503 Busy\r\nRetry-After: $arg\r\n",
+			"Content-Length: 0\r\nConnection: close\r\n\r\n";
 	} elsif ($cmd eq 'redirect') {
 		print $c "HTTP/1.1 302 Found\r\nLocation: $arg\r\n",
 			"Content-Length: 0\r\nConnection: close\r\n\r\n";

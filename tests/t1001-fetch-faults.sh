@@ -219,6 +219,27 @@ test_expect_success 'lore.timeout bounds the retries and their waits' '
 	test "$(requests)" -ge 1 && test "$(requests)" -le 3
 '
 
+test_expect_success 'Retry-After longer than lore.timeout: no retry at all' '
+	fake_http_script "retry-after 30" "200 $F/good.gz" &&
+	: >"$FAKE_LOG" &&
+	printf "[lore]\n\turl = %s\n\ttimeout = 5\n\tretries = 3\n\tretryDelay = 10\n" \
+		"$FAKE_URL" >busy.cfg &&
+	rc=0 &&
+	"$SCHED_BOT" --config busy.cfg fetch --no-cache "$MID" >out 2>err ||
+	rc=$? &&
+	test $rc = 4 &&
+	test "$(requests)" = 1 &&
+	grep -q "HTTP 503" err
+'
+
+test_expect_success 'a short Retry-After is waited out, then fetched' '
+	fake_http_script "retry-after 1" "200 $F/good.gz" &&
+	: >"$FAKE_LOG" &&
+	"$SCHED_BOT" --config busy.cfg fetch --no-cache "$MID" >out &&
+	test_cmp "$MBOX" out &&
+	test "$(requests)" = 2
+'
+
 test_expect_failure_code '404 exits 3' 3 \
 	'fake_http_script "404 -" &&
 	"$SCHED_BOT" fetch --no-cache "$MID" 2>err'
