@@ -1,27 +1,44 @@
 # tests/lib-lore.sh - real local peers for tests: a public-inbox-httpd
-# serving mail like lore.kernel.org, and postfix's smtp-sink.
+# serving mail like lore.kernel.org, postfix's smtp-sink, and a tiny
+# HTTP server for the faults a real lore will not produce on demand.
 # Source it after lib.sh, and call the start functions at the top level
 # of a test script (not inside test_expect_success: they export
-# variables and leave a server running until the script ends).
+# variables; a watchdog still stops a server started in a subshell when
+# the script ends).
 #
 #   . "$TESTS/lib-lore.sh"
-#   lore_start "$DATA/lore/thread.mbox" ...   # skips all if no public-inbox
-#       exports LORE_URL (http://127.0.0.1:PORT, no trailing slash),
-#       LORE_PORT, LORE_PID, LORE_DIR; writes lore.url (and small
-#       lore.retries/lore.retryDelay) into $XDG_CONFIG_HOME/sched-bot/config
-#   lore_add FILE...        import more mail into the running server
+#   lore_start [FILE...]    a fresh inbox holding FILEs, served; skips
+#       all tests if public-inbox is missing.  Exports LORE_URL
+#       (http://127.0.0.1:PORT, no trailing slash), LORE_PORT, LORE_PID,
+#       LORE_DIR; sets lore.url, lore.retries=2, lore.retryDelay=50 in
+#       $XDG_CONFIG_HOME/sched-bot/config.  LORE_TLS=1: HTTPS with a
+#       self-signed certificate (LORE_CA; lore.caInfo set too).
+#       Built inboxes are kept in $LORE_INBOX_CACHE (default
+#       $BUILD/lore-inboxes, "none" to turn off): ~1 s to start again.
+#   lore_add FILE...        import more mail into the running server;
+#                           returns once /all/ search finds it
 #   lore_stop               stop it (also done when the script ends)
 #   lore_msgids FILE...     the Message-IDs in mboxes/.eml files, no <>
-#   lore_http METHOD URL [OUT]  prints the HTTP status (000: no answer)
+#   lore_http METHOD URL [OUT]  prints the HTTP status (000: no answer),
+#                           the body into OUT
 #
-#   smtp_start              exports SMTP_PORT, SMTP_DIR, SMTP_PID
+#   smtp_start              exports SMTP_PORT, SMTP_DIR (one file per
+#                           mail, envelope in X-Mail-Args:/X-Rcpt-Args:),
+#                           SMTP_PID
 #   smtp_wait N             wait until SMTP_DIR holds N messages
+#   smtp_count              how many it holds
 #   smtp_stop
+#
+#   fake_http_start         exports FAKE_URL, FAKE_PORT, FAKE_LOG
+#   fake_http_script LINE...  what it answers (see fake_http_start)
+#   fake_http_stop
 #
 # Files given to lore_start/lore_add are mboxrd ("From " lines, as lore
 # serves them) or single raw messages.  The inbox is public-inbox v2
 # named "test" (list test-list@example.org) with an extindex giving
-# /all/, exactly lore's URL layout.  Everything listens on 127.0.0.1.
+# /all/, exactly lore's URL layout.  lore's rt: (received time) comes
+# from the top Received: header, else Date: give polled mail a fresh
+# Received: line.  Everything listens on 127.0.0.1.
 
 LORE_DIR=$TRASH/lore
 SMTP_SINK=${SCHED_BOT_TOOLS:-/var/cache/sched-bot/tools}/usr/sbin/smtp-sink
