@@ -1,17 +1,327 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_series.c - `sched-bot series`.  Not written yet.
+ * cmd_series.c - `sched-bot series`: what a thread holds, the way b4
+ * sees it (revision, cover, patches, missing ones, trailers, base).
  */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "builtin.h"
+#include "config.h"
+#include "json.h"
+#include "lore.h"
+#include "series.h"
 #include "util.h"
 
+/*
+ * Until lore.c is merged the fetch path is optional: the references are
+ * weak, so this links either way, and cmd_fetch.c pulls lore.o in.
+ */
+#pragma weak lore_msgid_from_arg
+#pragma weak lore_fetch_thread
+
 const char cmd_series_usage[] =
-"usage: sched-bot series [options]\n";
+"usage: sched-bot series <msgid|lore URL> [--json] [-v N]\n"
+"       sched-bot series --mbox FILE [--json] [-v N]\n"
+"\n"
+"Reads a thread (from lore, or an mbox file) and prints the series in it:\n"
+"the newest revision unless -v N, its cover letter, patches n/m in order,\n"
+"missing ones, the trailers collected from replies (only when the reply's\n"
+"From is the trailer's person; cover-letter trailers count for every\n"
+"patch) and the base the author named (base-commit:, or text such as\n"
+"\"The baseline is v6.1-rc6\").\n"
+"\n"
+"    --mbox FILE   read the thread from FILE (mbox, mboxrd or one .eml)\n"
+"    --json        machine-readable output\n"
+"    -v, --version N  pick revision N instead of the newest\n";
+
+char *series_link(const char *msgid)
+{
+	const char *base = config_get("lore.url", "https://lore.kernel.org");
+	size_t n = strlen(base);
+
+	while (n && base[n - 1] == '/')
+		n--;
+	return xasprintf("%.*s/all/%s/", (int)n, base, msgid ? msgid : "");
+}
+
+int series_load(const char *arg, const char *mbox_path, int version,
+		struct series *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *msgid = NULL;
+	int ret;
+
+	if (mbox_path) {
+		if (strbuf_read_file(&sb, mbox_path) < 0) {
+			ret = errno == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+			error("cannot read %s: %s", mbox_path, strerror(errno));
+			strbuf_release(&sb);
+			return ret;
+		}
+	} else {
+		if (!lore_msgid_from_arg || !lore_fetch_thread) {
+			error("this build cannot fetch from lore; use --mbox FILE");
+			return EXIT_FAIL;
+		}
+		msgid = lore_msgid_from_arg(arg);
+		if (!msgid) {
+			error("'%s' is no message-id or lore URL", arg);
+			return EXIT_USAGE;
+		}
+		ret = lore_fetch_thread(msgid, &sb);
+		if (ret) {
+			free(msgid);
+			strbuf_release(&sb);
+			return ret;
+		}
+	}
+	ret = series_from_mbox(sb.buf, sb.len, version, msgid, s) ?
+	      EXIT_FAIL : EXIT_OK;
+	free(msgid);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void json_trailers(struct json *j, const struct patch *p)
+{
+	size_t i;
+
+	json_array_begin(j, "trailers");
+	for (i = 0; i < p->nr_trailers; i++) {
+		const struct trailer *t = &p->trailers[i];
+
+		if (!*t->tag)
+			continue;
+		json_object_begin(j, NULL);
+		json_string(j, "tag", t->tag);
+		json_string(j, "name", t->name);
+		json_string(j, "email", t->email);
+		if (t->from_msgid)
+			json_string(j, "from_msgid", t->from_msgid);
+		else
+			json_null(j, "from_msgid");
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void print_json(const struct series *s)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json j;
+	size_t i;
+
+	json_init(&j, &out, 1);
+	json_object_begin(&j, NULL);
+	json_string(&j, "subject", s->subject);
+	json_int(&j, "version", s->version);
+	json_bool(&j, "rfc", s->rfc);
+	json_bool(&j, "resend", s->resend);
+	json_string(&j, "prefix", s->prefix);
+	json_object_begin(&j, "author");
+	json_string(&j, "name", s->author_name);
+	json_string(&j, "email", s->author_email);
+	json_object_end(&j);
+	if (s->cover) {
+		json_object_begin(&j, "cover");
+		json_string(&j, "msgid", s->cover->msgid);
+		json_string(&j, "subject", s->cover->subject);
+		json_trailers(&j, s->cover);
+		json_object_end(&j);
+	} else {
+		json_null(&j, "cover");
+	}
+	json_int(&j, "total", s->total);
+	json_array_begin(&j, "patches");
+	for (i = 0; i < s->nr_patches; i++) {
+		const struct patch *p = &s->patches[i];
+
+		json_object_begin(&j, NULL);
+		json_int(&j, "index", p->index);
+		json_string(&j, "msgid", p->msgid);
+		json_string(&j, "subject", p->subject);
+		json_object_begin(&j, "author");
+		json_string(&j, "name", p->author_name);
+		json_string(&j, "email", p->author_email);
+		json_object_end(&j);
+		json_string(&j, "date", p->date);
+		json_bool(&j, "has_diff", *p->diff != 0);
+		json_trailers(&j, p);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_array_begin(&j, "missing");
+	for (i = 0; i < s->nr_missing; i++)
+		json_int(&j, NULL, s->missing[i]);
+	json_array_end(&j);
+	json_object_begin(&j, "base");
+	if (s->base.commit)
+		json_string(&j, "commit", s->base.commit);
+	else
+		json_null(&j, "commit");
+	if (s->base.ref)
+		json_string(&j, "ref", s->base.ref);
+	else
+		json_null(&j, "ref");
+	if (s->base.source)
+		json_string(&j, "source", s->base.source);
+	else
+		json_null(&j, "source");
+	json_object_end(&j);
+	json_array_begin(&j, "versions");
+	for (i = 0; i < s->nr_versions; i++)
+		json_int(&j, NULL, s->versions[i]);
+	json_array_end(&j);
+	json_object_end(&j);
+	fwrite(out.buf, 1, out.len, stdout);
+	if (!out.len || out.buf[out.len - 1] != '\n')
+		putchar('\n');
+	strbuf_release(&out);
+}
+
+static void print_prefix(const struct series *s, int index, int total)
+{
+	printf("[%s%sPATCH%s", s->rfc ? "RFC " : "",
+	       s->resend ? "RESEND " : "",
+	       s->version > 1 ? "" : "");
+	if (s->version > 1)
+		printf(" v%d", s->version);
+	if (total > 1 || index == 0)
+		printf(" %d/%d", index, total);
+	printf("]");
+}
+
+/* b4's terse style: the patches, new trailers with '+', then totals. */
+static void print_human(const struct series *s)
+{
+	size_t i, k, m = 0;
+
+	printf("---\n");
+	if (s->cover) {
+		printf("  ");
+		print_prefix(s, 0, s->cover->total);
+		printf(" %s\n", s->cover->subject);
+		for (k = 0; k < s->cover->nr_trailers; k++) {
+			char *t = trailer_format(&s->cover->trailers[k]);
+
+			printf("    + %s (for every patch)\n", t);
+			free(t);
+		}
+	}
+	for (int n = 1; n <= s->total; n++) {
+		const struct patch *p = NULL;
+
+		for (i = 0; i < s->nr_patches; i++)
+			if (s->patches[i].index == n)
+				p = &s->patches[i];
+		if (!p) {
+			printf("  ERROR: missing [%d/%d]!\n", n, s->total);
+			continue;
+		}
+		printf("  ");
+		print_prefix(s, n, p->total ? p->total : s->total);
+		printf(" %s\n", p->subject);
+		if (!*p->diff)
+			printf("    (no diff in this message)\n");
+		for (k = 0; k < p->nr_trailers; k++) {
+			const struct trailer *t = &p->trailers[k];
+			char *f;
+
+			if (!t->from_msgid)
+				continue;
+			f = trailer_format(t);
+			printf("    + %s\n", f);
+			free(f);
+		}
+	}
+	printf("---\n");
+	printf("Total patches: %zu", s->nr_patches);
+	if (s->nr_missing) {
+		printf(" (missing:");
+		for (i = 0; i < s->nr_missing; i++)
+			printf(" %d/%d", s->missing[i], s->total);
+		printf(")");
+	}
+	printf("\n");
+	printf("Author: %s <%s>\n", s->author_name, s->author_email);
+	printf("Versions seen:");
+	for (i = 0; i < s->nr_versions; i++)
+		printf(" v%d%s", s->versions[i],
+		       s->versions[i] == s->version ? "*" : "");
+	printf("\n");
+	if (s->base.commit || s->base.ref)
+		printf("Base: %s%s%s (from %s)\n",
+		       s->base.ref ? s->base.ref : "",
+		       s->base.ref && s->base.commit ? " at " : "",
+		       s->base.commit ? s->base.commit : "", s->base.source);
+	else
+		printf("Base: not named\n");
+	for (i = 0; i < s->nr_patches; i++)
+		m += s->patches[i].nr_trailers;
+	if (s->cover) {
+		char *l = series_link(s->cover->msgid);
+
+		printf("Link: %s\n", l);
+		free(l);
+	} else if (s->nr_patches) {
+		char *l = series_link(s->patches[0].msgid);
+
+		printf("Link: %s\n", l);
+		free(l);
+	}
+}
 
 int cmd_series(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("'series' is not implemented yet");
-	return EXIT_FAIL;
+	static const struct option opts[] = {
+		{ "mbox", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "version", required_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *mbox = NULL, *arg = NULL;
+	struct series s;
+	int json = 0, version = 0, c, ret;
+	char *end;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:jv:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			mbox = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'v':
+			version = (int)strtol(optarg, &end, 10);
+			if (*end || version < 1)
+				return usage_error("series",
+						   "-v wants a revision > 0");
+			break;
+		case 'h':
+			return show_usage("series");
+		default:
+			return usage_error("series", "unknown option");
+		}
+	}
+	if (optind < argc)
+		arg = argv[optind++];
+	if (optind < argc)
+		return usage_error("series", "too many arguments");
+	if (!!arg == !!mbox)
+		return usage_error("series", "give a message-id or --mbox FILE");
+	ret = series_load(arg, mbox, version, &s);
+	if (ret)
+		return ret;
+	if (json)
+		print_json(&s);
+	else
+		print_human(&s);
+	series_release(&s);
+	return EXIT_OK;
 }

@@ -8,6 +8,19 @@
  * EXIT_NOTFOUND (404, unknown message-id or no search hits), EXIT_NETWORK
  * (server down or 5xx after retries), EXIT_FAIL (corrupt or truncated
  * data).  Errors are printed; nothing bad is ever cached.
+ *
+ * Configuration (git-config keys, all optional):
+ *   lore.url             base URL (default https://lore.kernel.org)
+ *   lore.cacheMaxAge     seconds a cached thread stays fresh (600; 0: off)
+ *                        (older entries are pruned after an hour)
+ *   lore.retries         retries after a 5xx, timeout or refused
+ *                        connection (3)
+ *   lore.retryDelay      first retry delay in ms, doubled each time (500)
+ *   lore.timeout         seconds one request may take, retries and
+ *                        their waits included (120)
+ *   lore.connectTimeout  seconds to connect (10)
+ *   lore.maxSize         largest mbox accepted, in MiB, after gunzip (256)
+ *   lore.caInfo          CA bundle for an HTTPS lore with its own CA
  */
 #ifndef SCHED_BOT_LORE_H
 #define SCHED_BOT_LORE_H
@@ -34,5 +47,32 @@ int lore_fetch_raw(const char *msgid, struct strbuf *mail);
  * whole threads of the hits (x=m&t=1).  Never cached.
  */
 int lore_search(const char *query, int threads, struct strbuf *mbox);
+
+/*
+ * An Atom feed of the newest messages in /all/: of a search when query
+ * is given (?q=...&x=A), else new.atom.  Never cached.
+ */
+int lore_atom(const char *query, struct strbuf *atom);
+
+/* The message-id escaped for a URL path, as b4 does (quote_plus, '@'
+ * kept). */
+char *lore_quote_msgid(const char *msgid);
+
+/* The URL of a message on lore: <base>/all/<msgid>/ (for Link: etc.). */
+char *lore_msgid_url(const char *msgid);
+
+/* Skip the cache when reading (it is still refreshed): fetch --no-cache. */
+void lore_cache_bypass(int bypass);
+
+/* Number of messages in an mboxrd text ("From " lines). */
+size_t lore_mbox_count(const char *mbox, size_t len);
+
+/*
+ * gunzip in into out (all members of a multi-member file).  A truncated
+ * or corrupt stream, or an output over max bytes, is an error: returns
+ * EXIT_FAIL with the reason in *why (static text).
+ */
+int lore_gunzip(const void *in, size_t len, size_t max,
+		struct strbuf *out, const char **why);
 
 #endif

@@ -13,12 +13,7 @@
 
 #include "util.h"
 
-struct trailer {
-	char *tag;		/* "Tested-by", as written (canonical case) */
-	char *name;		/* may be "" for a bare address */
-	char *email;
-	char *from_msgid;	/* the mail it came from (NULL: in the patch) */
-};
+#include "trailer.h"
 
 struct patch {
 	int index;		/* n of n/m; 0 for the cover letter */
@@ -71,6 +66,36 @@ struct series {
 int series_from_mbox(const char *mbox, size_t len, int version,
 		     const char *thread_msgid, struct series *s);
 void series_release(struct series *s);
+
+/*
+ * A Subject: line read the way b4 reads it: "Re: [RFC PATCH net-next v2
+ * 1/3] sched: foo" gives reply 1, patch 1, rfc 1, version 2, 1 of 3,
+ * prefix "RFC PATCH net-next v2 1/3", subject "sched: foo".
+ */
+struct subject_info {
+	int reply;		/* Re:/Aw:/Fwd: in front */
+	int patch;		/* PATCH or RFC in a [...] prefix */
+	int rfc, resend;
+	int version;		/* 1 when no vN */
+	int index, total;	/* 0/0 when no n/m */
+	char *prefix;		/* the bracketed words, space-joined */
+	char *subject;		/* the rest */
+};
+
+void subject_parse(const char *raw, struct subject_info *si);
+void subject_release(struct subject_info *si);
+
+/*
+ * The series named on a command line: a message-id (or lore URL),
+ * fetched with lore_fetch_thread(), or an mbox file.  Returns an enum
+ * exit_code (EXIT_OK, EXIT_NOTFOUND, EXIT_NETWORK, EXIT_FAIL) with an
+ * error printed.  Defined in cmd_series.c (the only code that fetches).
+ */
+int series_load(const char *arg, const char *mbox_path, int version,
+		struct series *s);
+
+/* The lore link of a message: "<lore.url>/all/<msgid>/". */
+char *series_link(const char *msgid);
 
 /* A slug for branch names: "sched-fair-choose-the-cpu-where-short". */
 char *series_slug(const struct series *s);

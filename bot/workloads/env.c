@@ -1,12 +1,200 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdio.h>
+/*
+ * env.c - the environment record: everything about the machine and the
+ * benchmark's place in it that changes scheduler results (kernel, CPUs,
+ * SMT, sched config, autogroup, cgroup, cpufreq, isolated CPUs).  Every
+ * file is optional: what the machine does not say is "unknown".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 
+/* The first line of a small file, or "unknown". */
+static const char *first_line(const char *path, char *buf, size_t size)
+{
+	if (procstat_read(path, buf, size) < 0)
+		return "unknown";
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/*
+ * The running kernel's .config: /boot/config-$(uname -r) first (no
+ * decoding needed), then /proc/config.gz (CONFIG_IKCONFIG_PROC).
+ */
+static char *read_config(const char *release, const char **source)
+{
+	static char path[300];
+	unsigned char *gz;
+	char *text = NULL;
+	size_t len;
+	int n;
+
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	text = malloc(1 << 20);
+	if (text && (n = procstat_read(path, text, 1 << 20)) > 0) {
+		*source = path;
+		return text;
+	}
+	free(text);
+	text = NULL;
+	gz = malloc(1 << 20);
+	if (!gz)
+		return NULL;
+	n = procstat_read("/proc/config.gz", (char *)gz, 1 << 20);
+	if (n > 0 && !bench_gunzip(gz, n, &text, &len))
+		*source = "/proc/config.gz";
+	free(gz);
+	return text;
+}
+
+static void env_config(const char *text, const char *option,
+		       const char *key)
+{
+	char val[128];
+
+	if (!text || procstat_config(text, option, val, sizeof(val)))
+		rec_env(key, "unknown");
+	else
+		rec_env(key, val);
+}
+
+/* The preemption model the kernel was built with. */
+static void env_preempt(const char *text)
+{
+	static const char *const models[] = {
+		"CONFIG_PREEMPT_RT", "CONFIG_PREEMPT_LAZY", "CONFIG_PREEMPT",
+		"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT_NONE",
+	};
+	char val[16], out[64] = "unknown";
+	size_t i;
+
+	for (i = 0; text && i < sizeof(models) / sizeof(models[0]); i++)
+		if (!procstat_config(text, models[i], val, sizeof(val)) &&
+		    !strcmp(val, "y")) {
+			snprintf(out, sizeof(out), "%s", models[i] + 7);
+			break;
+		}
+	if (text && !procstat_config(text, "CONFIG_PREEMPT_DYNAMIC", val,
+				     sizeof(val)) && !strcmp(val, "y"))
+		strncat(out, "+DYNAMIC", sizeof(out) - strlen(out) - 1);
+	rec_env("config_preempt", out);
+}
+
+void env_print(const struct bench_knobs *k)
+{
+	static char buf[16384];
+	char tmp[512], num[32];
+	const char *source = "unknown";
+	struct utsname u;
+	char *config;
+	int version, nice, n;
+	time_t t = time(NULL);
+	struct tm tm;
+
+	rec_env("sched_bench_format", "1");
+	strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+	rec_env("time", tmp);
+	if (uname(&u)) {
+		memset(&u, 0, sizeof(u));
+	}
+	rec_env("kernel_release", u.release);
+	rec_env("kernel_version", u.version);
+	rec_env("arch", u.machine);
+	rec_env("hostname", u.nodename);
+	snprintf(num, sizeof(num), "%d", bench_online_cpus());
+	rec_env("nr_cpus", num);
+	rec_env("cpus_online", first_line("/sys/devices/system/cpu/online",
+					  tmp, sizeof(tmp)));
+	rec_env("smt_active", first_line("/sys/devices/system/cpu/smt/active",
+					 tmp, sizeof(tmp)));
+	if (procstat_read("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+			  tmp, sizeof(tmp)) >= 0 &&
+	    (n = procstat_cpulist_count(tmp)) > 0) {
+		snprintf(num, sizeof(num), "%d", n);
+		rec_env("threads_per_core", num);
+	} else {
+		rec_env("threads_per_core", "unknown");
+	}
+
+	config = read_config(u.release, &source);
+	rec_env("config_source", config ? source : "unknown");
+	env_config(config, "CONFIG_SCHED_AUTOGROUP", "config_sched_autogroup");
+	env_preempt(config);
+	env_config(config, "CONFIG_HZ", "config_hz");
+	env_config(config, "CONFIG_NO_HZ_IDLE", "config_no_hz_idle");
+	env_config(config, "CONFIG_NO_HZ_FULL", "config_no_hz_full");
+	env_config(config, "CONFIG_FAIR_GROUP_SCHED", "config_fair_group_sched");
+	env_config(config, "CONFIG_CFS_BANDWIDTH", "config_cfs_bandwidth");
+	env_config(config, "CONFIG_SCHED_SMT", "config_sched_smt");
+	env_config(config, "CONFIG_SCHED_DEBUG", "config_sched_debug");
+	env_config(config, "CONFIG_SCHEDSTATS", "config_schedstats");
+	env_config(config, "CONFIG_UCLAMP_TASK", "config_uclamp_task");
+	free(config);
+
+	rec_env("sched_autogroup_enabled",
+		first_line("/proc/sys/kernel/sched_autogroup_enabled", tmp,
+			   sizeof(tmp)));
+	if (procstat_read("/proc/self/cgroup", buf, sizeof(buf)) >= 0 &&
+	    !procstat_cgroup_cpu(buf, tmp, sizeof(tmp), &version)) {
+		rec_env("cgroup", tmp);
+		rec_env("cgroup_version", version == 1 ? "v1" : "v2");
+	} else {
+		rec_env("cgroup", "unknown");
+		rec_env("cgroup_version", "unknown");
+	}
+	if (procstat_read("/proc/self/autogroup", buf, sizeof(buf)) >= 0 &&
+	    !procstat_autogroup(buf, tmp, sizeof(tmp), &nice))
+		rec_env("autogroup", tmp);
+	else
+		rec_env("autogroup", "unknown");
+	rec_env("cpufreq_governor",
+		first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+			   tmp, sizeof(tmp)));
+	rec_env("cpuidle_driver",
+		first_line("/sys/devices/system/cpu/cpuidle/current_driver",
+			   tmp, sizeof(tmp)));
+	if (procstat_read("/sys/devices/system/cpu/isolated", tmp,
+			  sizeof(tmp)) < 0)
+		rec_env("isolated_cpus", "unknown");
+	else
+		rec_env("isolated_cpus", tmp[0] && tmp[0] != '\n' ? tmp :
+			"none");
+	rec_env("cmdline", first_line("/proc/cmdline", buf, sizeof(buf)));
+	rec_env("setsid", k && k->setsid ? "1" : "0");
+}
+
 int bench_env(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("sched-bench: env is not written yet\n", stderr);
-	return 1;
+	static const struct option opts[] = {
+		{ "autogroup", required_argument, NULL, 'A' },
+		{ "cgroup", required_argument, NULL, 'G' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct bench_knobs k = { .saved_autogroup = -1 };
+	int c, idx;
+
+	/* Reset getopt: init.c may call several workloads in one process. */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
+		if (c == 'h') {
+			puts("usage: sched-bench env [--autogroup on|off] [--cgroup root|new]");
+			return 0;
+		}
+		if (c == '?' || !knobs_option(&k, opts[idx].name, optarg))
+			return 2;
+	}
+	if (knobs_apply(&k))
+		return 1;
+	rec_header();
+	env_print(&k);
+	knobs_restore(&k);
+	return 0;
 }

@@ -1,12 +1,492 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdio.h>
+/*
+ * pingpong.c - will-it-scale's context_switch1: PAIRS instances, each a
+ * task and its partner bouncing one byte over two pipes.  The instance
+ * adds 2 to its counter per round trip (two one-way hand-offs), the main
+ * task samples all counters once a second, discards the warm-up samples
+ * and averages the rest.  By default instance i is bound to the i-th
+ * allowed CPU (mod the CPU count) before it creates its partner, which
+ * inherits the mask: every hand-off is then a same-CPU context switch.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench.h"
 
+/* One instance's counter and tasks, in its own 256-byte slot like
+ * will-it-scale's, so that counters never share a cache line. */
+struct slot {
+	unsigned long long count;
+	int tid[2];		/* instance, partner (pids or tids) */
+	int cpu;		/* -1 when free */
+	int ready;
+	char pad[256 - 24];
+};
+
+struct pp {
+	int pairs;
+	int threads;
+	int pin;
+	int setsid_inst;
+	int start_fd;		/* read end of the start pipe */
+	struct slot *slots;
+	pthread_t *th;
+	pthread_t *pth;		/* partners, threads mode */
+};
+
+static int gettid_(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+static void xread1(int fd)
+{
+	char c;
+
+	while (read(fd, &c, 1) != 1)
+		if (errno != EINTR)
+			_exit(1);
+}
+
+static void xwrite1(int fd)
+{
+	char c = 0;
+
+	while (write(fd, &c, 1) != 1)
+		if (errno != EINTR)
+			_exit(1);
+}
+
+struct partner_arg {
+	int rfd, wfd;
+	struct slot *slot;
+};
+
+static void partner_loop(int rfd, int wfd)
+{
+	for (;;) {
+		xread1(rfd);
+		xwrite1(wfd);
+	}
+}
+
+static void *partner_thread(void *p)
+{
+	struct partner_arg *a = p;
+
+	a->slot->tid[1] = gettid_();
+	partner_loop(a->rfd, a->wfd);
+	return NULL;
+}
+
+static void instance_loop(struct pp *pp, struct slot *s, int p1[2],
+			  int p2[2])
+{
+	unsigned long long count = 0;
+	struct pollfd pfd = { .fd = pp->start_fd, .events = POLLIN };
+
+	__atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
+	while (poll(&pfd, 1, -1) != 1)
+		;
+	for (;;) {
+		xwrite1(p1[1]);
+		xread1(p2[0]);
+		count += WIS_HANDOFFS_PER_ROUNDTRIP;
+		__atomic_store_n(&s->count, count, __ATOMIC_RELAXED);
+	}
+}
+
+static int make_pipes(int p1[2], int p2[2])
+{
+	if (pipe(p1))
+		return -1;
+	if (pipe(p2)) {
+		close(p1[0]);
+		close(p1[1]);
+		return -1;
+	}
+	return 0;
+}
+
+struct inst_arg {
+	struct pp *pp;
+	int i;
+};
+
+static void *instance_thread(void *p)
+{
+	struct inst_arg *a = p;
+	struct slot *s = &a->pp->slots[a->i];
+	struct partner_arg pa = { .slot = s };
+	int p1[2], p2[2];
+	pthread_t th;
+
+	if (s->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(s->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	s->tid[0] = gettid_();
+	if (make_pipes(p1, p2))
+		return NULL;
+	pa.rfd = p1[0];
+	pa.wfd = p2[1];
+	/* The partner inherits this thread's affinity. */
+	if (pthread_create(&th, NULL, partner_thread, &pa))
+		return NULL;
+	a->pp->pth[a->i] = th;
+	instance_loop(a->pp, s, p1, p2);
+	return NULL;
+}
+
+static void __attribute__((noreturn)) instance_process(struct pp *pp,
+						       int i)
+{
+	struct slot *s = &pp->slots[i];
+	int p1[2], p2[2];
+	pid_t pid;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pp->setsid_inst)
+		setsid();
+	s->tid[0] = getpid();
+	if (make_pipes(p1, p2))
+		_exit(1);
+	pid = fork();
+	if (pid < 0)
+		_exit(1);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		s->tid[1] = getpid();
+		partner_loop(p1[0], p2[1]);
+	}
+	instance_loop(pp, s, p1, p2);
+	_exit(0);
+}
+
+/* The i-th CPU this process may run on, wrapping around. */
+static int nth_cpu(const cpu_set_t *allowed, int i)
+{
+	int n = CPU_COUNT(allowed), cpu, k = 0;
+
+	if (n <= 0)
+		return 0;
+	i %= n;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, allowed) && k++ == i)
+			return cpu;
+	return 0;
+}
+
+static int start_instances(struct pp *pp, struct inst_arg *args)
+{
+	cpu_set_t allowed, one;
+	int i;
+
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	fflush(NULL);
+	for (i = 0; i < pp->pairs; i++) {
+		struct slot *s = &pp->slots[i];
+
+		s->cpu = pp->pin ? nth_cpu(&allowed, i) : -1;
+		if (pp->threads) {
+			args[i].pp = pp;
+			args[i].i = i;
+			if (pthread_create(&pp->th[i], NULL, instance_thread,
+					   &args[i]))
+				return -1;
+			continue;
+		}
+		/* Like will-it-scale: bind ourselves, fork, restore. */
+		if (s->cpu >= 0) {
+			CPU_ZERO(&one);
+			CPU_SET(s->cpu, &one);
+			sched_setaffinity(0, sizeof(one), &one);
+		}
+		if (fork() == 0)
+			instance_process(pp, i);
+		if (s->cpu >= 0)
+			sched_setaffinity(0, sizeof(allowed), &allowed);
+	}
+	return 0;
+}
+
+/* Sum of one /proc field over every task of every instance. */
+static long long tasks_field(struct pp *pp, int which)
+{
+	long long sum = 0, v;
+	char path[80], buf[8192];
+	int i, k;
+
+	for (i = 0; i < pp->pairs; i++)
+		for (k = 0; k < 2; k++) {
+			int tid = pp->slots[i].tid[k];
+
+			if (tid <= 0)
+				return -1;
+			if (which == 0) {
+				v = task_migrations(tid, pp->threads);
+			} else {
+				snprintf(path, sizeof(path), pp->threads ?
+					 "/proc/self/task/%d/status" :
+					 "/proc/%d/status", tid);
+				if (procstat_read(path, buf, sizeof(buf)) < 0)
+					return -1;
+				v = procstat_status_field(buf, which == 1 ?
+					"voluntary_ctxt_switches" :
+					"nonvoluntary_ctxt_switches");
+			}
+			if (v < 0)
+				return -1;
+			sum += v;
+		}
+	return sum;
+}
+
+static void stop_instances(struct pp *pp)
+{
+	int i;
+
+	if (pp->threads) {
+		/* read and write are cancellation points. */
+		for (i = 0; i < pp->pairs; i++) {
+			pthread_cancel(pp->th[i]);
+			pthread_join(pp->th[i], NULL);
+			pthread_cancel(pp->pth[i]);
+			pthread_join(pp->pth[i], NULL);
+		}
+		return;
+	}
+	for (i = 0; i < pp->pairs; i++) {
+		if (pp->slots[i].tid[0] > 0)
+			kill(pp->slots[i].tid[0], SIGKILL);
+		if (pp->slots[i].tid[1] > 0)
+			kill(pp->slots[i].tid[1], SIGKILL);
+	}
+	/* Partners are re-parented to us (child subreaper): reap all. */
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+}
+
+static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
+		   int warmup)
+{
+	int nsamp = warmup + seconds, i, k, start[2], rc = -1;
+	unsigned long long *prev, *totals, *inst_sum, avg;
+	long long m0 = -1, v0 = -1, iv0 = -1, m1, v1, iv1;
+	struct inst_arg *args;
+	struct run_stats st;
+	double t0;
+
+	prev = calloc(pp->pairs, sizeof(*prev));
+	inst_sum = calloc(pp->pairs, sizeof(*inst_sum));
+	totals = calloc(nsamp, sizeof(*totals));
+	args = calloc(pp->pairs, sizeof(*args));
+	pp->th = calloc(pp->pairs, sizeof(*pp->th));
+	pp->pth = calloc(pp->pairs, sizeof(*pp->pth));
+	pp->slots = mmap(NULL, pp->pairs * sizeof(struct slot),
+			 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			 -1, 0);
+	if (!prev || !inst_sum || !totals || !args || !pp->th || !pp->pth ||
+	    pp->slots == MAP_FAILED || pipe(start)) {
+		perror("sched-bench: pingpong");
+		goto out_nomap;
+	}
+	pp->start_fd = start[0];
+	if (start_instances(pp, args)) {
+		perror("sched-bench: pingpong: start");
+		goto out;
+	}
+	/* All instances exist and wait on the start pipe: go together. */
+	for (i = 0; i < pp->pairs; i++)
+		while (!__atomic_load_n(&pp->slots[i].ready, __ATOMIC_ACQUIRE))
+			usleep(1000);
+	xwrite1(start[1]);
+	memset(&st, 0, sizeof(st));
+	t0 = bench_now();
+	for (k = 0; k < nsamp; k++) {
+		if (k == warmup) {
+			m0 = tasks_field(pp, 0);
+			v0 = tasks_field(pp, 1);
+			iv0 = tasks_field(pp, 2);
+			stats_begin(&st);
+		}
+		/* will-it-scale's sleep(1), but on absolute deadlines so
+		 * that the sampling loop does not drift. */
+		bench_sleep_until(t0 + k + 1);
+		for (i = 0; i < pp->pairs; i++) {
+			unsigned long long c = __atomic_load_n(
+				&pp->slots[i].count, __ATOMIC_RELAXED);
+
+			totals[k] += c - prev[i];
+			if (k >= warmup)
+				inst_sum[i] += c - prev[i];
+			prev[i] = c;
+		}
+	}
+	stats_end(&st);
+	m1 = tasks_field(pp, 0);
+	v1 = tasks_field(pp, 1);
+	iv1 = tasks_field(pp, 2);
+	stop_instances(pp);
+	for (k = warmup; k < nsamp; k++)
+		rec_sample(rec, k - warmup + 1, "handoffs", totals[k],
+			   "handoffs/s", 1);
+	wis_average(totals, nsamp, warmup, &avg);
+	rec_sample(rec, 0, "handoffs", avg, "handoffs/s", 1);
+	rec_sample(rec, 0, "handoffs_per_task", (double)avg / pp->pairs,
+		   "handoffs/s", 1);
+	for (i = 0; i < pp->pairs; i++)
+		rec_line(rec, "inst", "%d,%d,%.12g", i, pp->slots[i].cpu,
+			 (double)inst_sum[i] / seconds);
+	stats_print(&st, rec, v0 >= 0 && v1 >= v0 ? v1 - v0 : -1,
+		    iv0 >= 0 && iv1 >= iv0 ? iv1 - iv0 : -1,
+		    m0 >= 0 && m1 >= m0 ? m1 - m0 : -1);
+	harness_stat(rec);
+	rec_end(rec);
+	fprintf(stderr, "pingpong: %d %s pair%s, %s, %d s (+%d s warm-up): %llu hand-offs/s (%.0f per pair)\n",
+		pp->pairs, pp->threads ? "thread" : "process",
+		pp->pairs == 1 ? "" : "s", rec->placement, seconds, warmup,
+		avg, (double)avg / pp->pairs);
+	rc = 0;
+out:
+	close(start[0]);
+	close(start[1]);
+	munmap(pp->slots, pp->pairs * sizeof(struct slot));
+out_nomap:
+	free(prev);
+	free(inst_sum);
+	free(totals);
+	free(args);
+	free(pp->th);
+	free(pp->pth);
+	return rc;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: sched-bench pingpong [-n PAIRS] [-t SECONDS] [--warmup S] [--threads]\n"
+	      "                            [--pin|--no-pin] [--sweep 1,2,4,...] [--run K]\n"
+	      "                            [--autogroup on|off] [--cgroup root|new] [--setsid]\n"
+	      "  defaults: -n 1, -t 5 measured one-second samples after 6 warm-up ones,\n"
+	      "  processes, pinned (as will-it-scale context_switch1 -s 5)\n",
+	      f);
+}
+
 int bench_pingpong(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("sched-bench: pingpong is not written yet\n", stderr);
-	return 1;
+	static const struct option opts[] = {
+		{ "pairs", required_argument, NULL, 'n' },
+		{ "time", required_argument, NULL, 't' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "threads", no_argument, NULL, 'T' },
+		{ "processes", no_argument, NULL, 'P' },
+		{ "pin", no_argument, NULL, 'p' },
+		{ "no-pin", no_argument, NULL, 'f' },
+		{ "sweep", required_argument, NULL, 's' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "autogroup", required_argument, NULL, 'K' },
+		{ "cgroup", required_argument, NULL, 'K' },
+		{ "setsid", no_argument, NULL, 'K' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct bench_knobs knobs = { .saved_autogroup = -1 };
+	struct pp pp = { .pairs = 1, .pin = 1 };
+	struct bench_rec rec = { .workload = "pingpong", .run = 1 };
+	int seconds = 5, warmup = 6, c, idx = 0, nsweep = 0, i, rc = 0;
+	int sweep[64];
+	char *p, *end;
+
+	/* Reset getopt: init.c may call several workloads in one process. */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "n:t:h", opts, &idx)) != -1) {
+		switch (c) {
+		case 'n':
+			pp.pairs = atoi(optarg);
+			break;
+		case 't':
+			seconds = atoi(optarg);
+			break;
+		case 'w':
+			warmup = atoi(optarg);
+			break;
+		case 'T':
+			pp.threads = 1;
+			break;
+		case 'P':
+			pp.threads = 0;
+			break;
+		case 'p':
+			pp.pin = 1;
+			break;
+		case 'f':
+			pp.pin = 0;
+			break;
+		case 's':
+			for (p = optarg; *p && nsweep < 64; p = end) {
+				sweep[nsweep] = (int)strtol(p, &end, 10);
+				if (end == p || sweep[nsweep] < 1 ||
+				    (*end && *end != ',')) {
+					usage(stderr);
+					return 2;
+				}
+				nsweep++;
+				if (*end)
+					end++;
+			}
+			break;
+		case 'r':
+			rec.run = atoi(optarg);
+			break;
+		case 'K':
+			knobs_option(&knobs, opts[idx].name, optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc || pp.pairs < 1 || pp.pairs > 4096 ||
+	    seconds < 1 || warmup < 0 || rec.run < 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (!nsweep)
+		sweep[nsweep++] = pp.pairs;
+	pp.setsid_inst = knobs.setsid;
+	rec.placement = pp.pin ? "pinned" : "free";
+	if (knobs_apply(&knobs))
+		return 1;
+	/* Orphaned partners come back to us, so that we reap them. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	rec_header();
+	env_print(&knobs);
+	for (i = 0; i < nsweep && !rc; i++) {
+		pp.pairs = sweep[i];
+		rec.count = 0;
+		snprintf(rec.params, sizeof(rec.params),
+			 "pairs=%d mode=%s duration=%d warmup=%d", pp.pairs,
+			 pp.threads ? "threads" : "processes", seconds, warmup);
+		knobs_params(&knobs, rec.params, sizeof(rec.params));
+		rc = run_one(&pp, &rec, seconds, warmup) ? 1 : 0;
+	}
+	knobs_restore(&knobs);
+	return rc;
 }

@@ -1,0 +1,1135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apply.c - a series onto the kernel tree as commits, in the object
+ * database only (see apply.h).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "apply.h"
+#include "config.h"
+#include "tree.h"
+#include "util.h"
+
+static char *git_errmsg(void)
+{
+	const git_error *e = git_error_last();
+
+	return xstrdup(e && e->message ? e->message : "unknown libgit2 error");
+}
+
+static void set_reason(struct apply_failure *f, const char *fmt, ...)
+	PRINTF(2, 3);
+static void set_reason(struct apply_failure *f, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(f->reason);
+	f->reason = strbuf_detach(&sb, NULL);
+}
+
+static void set_hint(struct apply_failure *f, const char *fmt, ...)
+	PRINTF(2, 3);
+static void set_hint(struct apply_failure *f, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(f->hint);
+	f->hint = strbuf_detach(&sb, NULL);
+}
+
+static void set_file(struct apply_failure *f, const char *path)
+{
+	free(f->file);
+	f->file = path ? xstrdup(path) : NULL;
+}
+
+/*
+ * A path a patch may touch: relative, no "." or ".." component, nothing
+ * under .git (in any case: case-insensitive filesystems), no empty
+ * component, no backslash tricks.
+ */
+static const char *bad_path(const char *path)
+{
+	const char *c = path;
+
+	if (!path || !*path)
+		return "empty path";
+	if (*path == '/')
+		return "absolute path";
+	while (*c) {
+		size_t n = strcspn(c, "/");
+
+		if (!n)
+			return "empty path component";
+		if ((n == 1 && c[0] == '.') || (n == 2 && !strncmp(c, "..", 2)))
+			return "'..' or '.' component";
+		if (n == 4 && !strncasecmp(c, ".git", 4))
+			return "path inside .git";
+		c += n;
+		if (*c == '/')
+			c++;
+	}
+	if (strchr(path, '\\'))
+		return "backslash in path";
+	return NULL;
+}
+
+/* Does a leading directory of path exist in tree as a symlink? */
+static int through_symlink(git_tree *tree, const char *path)
+{
+	const char *slash = path;
+	int ret = 0;
+
+	while ((slash = strchr(slash, '/'))) {
+		char *dir = xstrndup(path, slash - path);
+		git_tree_entry *e;
+
+		if (!git_tree_entry_bypath(&e, tree, dir)) {
+			ret = git_tree_entry_filemode(e) == GIT_FILEMODE_LINK;
+			git_tree_entry_free(e);
+		}
+		free(dir);
+		if (ret)
+			return 1;
+		slash++;
+	}
+	return 0;
+}
+
+struct binary_check {
+	const char *path;	/* first binary change without data */
+};
+
+static int binary_cb(const git_diff_delta *delta,
+		     const git_diff_binary *binary, void *payload)
+{
+	struct binary_check *bc = payload;
+
+	if (!binary->contains_data && !bc->path)
+		bc->path = delta->new_file.path ? delta->new_file.path :
+			delta->old_file.path;
+	return 0;
+}
+
+/* Refuse what must never be applied, before anything is written. */
+static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
+{
+	struct binary_check bc = { NULL };
+	size_t i, n = git_diff_num_deltas(diff);
+
+	if (!n) {
+		set_reason(f, "the patch contains no diff");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *paths[2] = { d->old_file.path, d->new_file.path };
+		size_t k;
+
+		for (k = 0; k < 2; k++) {
+			const char *why = bad_path(paths[k]);
+
+			if (why) {
+				set_file(f, paths[k]);
+				set_reason(f, "refusing to apply: %s", why);
+				return -1;
+			}
+			if (through_symlink(tree, paths[k])) {
+				set_file(f, paths[k]);
+				set_reason(f, "refusing to apply: path goes "
+					   "through a symbolic link");
+				return -1;
+			}
+		}
+		if ((d->old_file.mode == GIT_FILEMODE_COMMIT ||
+		     d->new_file.mode == GIT_FILEMODE_COMMIT)) {
+			set_file(f, paths[1]);
+			set_reason(f, "refusing to apply: submodule change");
+			return -1;
+		}
+	}
+	if (git_diff_foreach(diff, NULL, binary_cb, NULL, NULL, &bc) < 0) {
+		char *m = git_errmsg();
+
+		set_reason(f, "cannot read the diff: %s", m);
+		free(m);
+		return -1;
+	}
+	if (bc.path) {
+		set_file(f, bc.path);
+		set_reason(f, "binary change without its data (no 'GIT binary "
+			   "patch' section): cannot apply");
+		set_hint(f, "ask for the patch made with `git format-patch "
+			 "--binary`");
+		return -1;
+	}
+	return 0;
+}
+
+/* Which delta and hunk libgit2 is working on when it fails. */
+struct progress {
+	const char *path;
+	int hunk;
+	char header[128];
+};
+
+static int delta_cb(const git_diff_delta *delta, void *payload)
+{
+	struct progress *pr = payload;
+
+	pr->path = delta->new_file.path ? delta->new_file.path :
+		delta->old_file.path;
+	pr->hunk = 0;
+	pr->header[0] = '\0';
+	return 0;
+}
+
+static int hunk_cb(const git_diff_hunk *hunk, void *payload)
+{
+	struct progress *pr = payload;
+	size_t n = hunk->header_len;
+
+	pr->hunk++;
+	while (n && isspace((unsigned char)hunk->header[n - 1]))
+		n--;
+	if (n >= sizeof(pr->header))
+		n = sizeof(pr->header) - 1;
+	memcpy(pr->header, hunk->header, n);
+	pr->header[n] = '\0';
+	return 0;
+}
+
+static int apply_strict(git_repository *repo, git_tree *tree, git_diff *diff,
+			git_oid *out, struct progress *pr)
+{
+	git_apply_options opts;
+	git_index *index = NULL;
+	int ret;
+
+	git_apply_options_init(&opts, GIT_APPLY_OPTIONS_VERSION);
+	opts.delta_cb = delta_cb;
+	opts.hunk_cb = hunk_cb;
+	opts.payload = pr;
+	ret = git_apply_to_tree(&index, repo, tree, diff, &opts);
+	if (!ret)
+		ret = git_index_write_tree_to(out, index, repo);
+	git_index_free(index);
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * The fake ancestor of `git am -3`: tree with every file the patch
+ * modifies replaced by the pre-image blob its "index" line names, and
+ * the files it creates removed.  Fails (with f->reason) when a blob is
+ * not in the object database.
+ */
+static int fake_ancestor(git_repository *repo, git_tree *tree,
+			 git_diff *diff, git_oid *out,
+			 struct apply_failure *f)
+{
+	size_t i, nr = 0, n = git_diff_num_deltas(diff);
+	git_tree_update *up = xcalloc(n ? n : 1, sizeof(*up));
+	git_odb *odb = NULL;
+	int ret = -1;
+
+	if (git_repository_odb(&odb, repo) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		char hex[GIT_OID_HEXSZ + 1];
+		git_tree_entry *e;
+
+		if (d->status == GIT_DELTA_ADDED) {
+			if (git_tree_entry_bypath(&e, tree,
+						  d->new_file.path) < 0)
+				continue;
+			git_tree_entry_free(e);
+			up[nr].action = GIT_TREE_UPDATE_REMOVE;
+			up[nr++].path = d->new_file.path;
+			continue;
+		}
+		git_oid_tostr(hex, sizeof(hex), &d->old_file.id);
+		if (!d->old_file.id_abbrev ||
+		    git_oid_is_zero(&d->old_file.id)) {
+			set_reason(f, "impossible: the patch has no 'index' "
+				   "line for %s",
+				   d->old_file.path);
+			goto out;
+		}
+		if (git_odb_exists_prefix(&up[nr].id, odb, &d->old_file.id,
+					  d->old_file.id_abbrev) < 0) {
+			hex[d->old_file.id_abbrev < GIT_OID_HEXSZ ?
+			    d->old_file.id_abbrev : GIT_OID_HEXSZ] = '\0';
+			set_reason(f, "impossible: pre-image blob %s of %s is "
+				   "not in this tree's objects",
+				   hex, d->old_file.path);
+			goto out;
+		}
+		up[nr].action = GIT_TREE_UPDATE_UPSERT;
+		up[nr].filemode = d->old_file.mode ? d->old_file.mode :
+			GIT_FILEMODE_BLOB;
+		up[nr++].path = d->old_file.path;
+	}
+	if (git_tree_create_updated(out, repo, tree, nr, up) < 0) {
+		char *m = git_errmsg();
+
+		set_reason(f, "cannot build the ancestor: %s", m);
+		free(m);
+		goto out;
+	}
+	ret = 0;
+out:
+	git_odb_free(odb);
+	free(up);
+	return ret;
+}
+
+static int apply_3way(git_repository *repo, git_tree *ours, git_diff *diff,
+		      git_oid *out, struct apply_failure *f)
+{
+	git_tree *base = NULL, *theirs = NULL;
+	git_index *merged = NULL;
+	struct progress pr = { 0 };
+	git_oid base_oid, theirs_oid;
+	int ret = -1;
+
+	if (fake_ancestor(repo, ours, diff, &base_oid, f) < 0)
+		return -1;
+	if (git_tree_lookup(&base, repo, &base_oid) < 0 ||
+	    apply_strict(repo, base, diff, &theirs_oid, &pr) < 0 ||
+	    git_tree_lookup(&theirs, repo, &theirs_oid) < 0) {
+		char *m = git_errmsg();
+
+		set_reason(f, "the patch does not apply to its own "
+			   "pre-image: %s", m);
+		free(m);
+		goto out;
+	}
+	if (git_merge_trees(&merged, repo, base, ours, theirs, NULL) < 0) {
+		char *m = git_errmsg();
+
+		set_reason(f, "failed: %s", m);
+		free(m);
+		goto out;
+	}
+	if (git_index_has_conflicts(merged)) {
+		struct strbuf sb = STRBUF_INIT;
+		git_index_conflict_iterator *it;
+		const git_index_entry *a, *o, *t;
+
+		if (!git_index_conflict_iterator_new(&it, merged)) {
+			while (!git_index_conflict_next(&a, &o, &t, it)) {
+				const git_index_entry *e = o ? o : t ? t : a;
+
+				strbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
+					    e->path);
+			}
+			git_index_conflict_iterator_free(it);
+		}
+		set_reason(f, "conflicts in %s", sb.buf);
+		strbuf_release(&sb);
+		goto out;
+	}
+	if (git_index_write_tree_to(out, merged, repo) < 0) {
+		char *m = git_errmsg();
+
+		set_reason(f, "%s", m);
+		free(m);
+		goto out;
+	}
+	ret = 0;
+out:
+	git_index_free(merged);
+	git_tree_free(theirs);
+	git_tree_free(base);
+	return ret;
+}
+
+/*
+ * Offsets.  libgit2 1.5 applies a hunk only at the line its header
+ * names (in the partly patched file); `git apply` also looks nearby, in
+ * the order exact, +1, -1, +2, -2, ..., for the same context and
+ * removed lines (no fuzz).  We do that search on the original blob and
+ * rewrite the hunk headers, then let libgit2 apply the rewritten diff:
+ * it still checks every line, so a wrong guess fails, never misapplies.
+ */
+struct lines {
+	const char **ptr;
+	size_t *len;
+	size_t nr, alloc_p, alloc_l;
+};
+
+static void split_lines(struct lines *l, const char *buf, size_t size)
+{
+	const char *p = buf, *end = buf + size;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		ALLOC_GROW(l->ptr, l->nr, l->alloc_p);
+		ALLOC_GROW(l->len, l->nr, l->alloc_l);
+		l->ptr[l->nr] = p;
+		l->len[l->nr++] = n;
+		p += n + 1;
+	}
+}
+
+static void lines_release(struct lines *l)
+{
+	free(l->ptr);
+	free(l->len);
+	memset(l, 0, sizeof(*l));
+}
+
+static int match_at(const struct lines *file, const struct lines *pre,
+		    size_t pos)
+{
+	size_t i;
+
+	if (pos + pre->nr > file->nr)
+		return 0;
+	for (i = 0; i < pre->nr; i++)
+		if (file->len[pos + i] != pre->len[i] ||
+		    memcmp(file->ptr[pos + i], pre->ptr[i], pre->len[i]))
+			return 0;
+	return 1;
+}
+
+/* git apply's find_pos(): nearest match to line, forward first. */
+static long find_pos(const struct lines *file, const struct lines *pre,
+		     size_t line, size_t min)
+{
+	size_t fwd = line, back = line, i;
+
+	if (line > file->nr)
+		fwd = back = line = file->nr;
+	if (line >= min && match_at(file, pre, line))
+		return line;
+	for (i = 0; ; i++) {
+		if (back <= min && fwd >= file->nr)
+			return -1;
+		if (i & 1) {
+			if (back <= min)
+				continue;
+			if (match_at(file, pre, --back))
+				return back;
+		} else {
+			if (fwd >= file->nr)
+				continue;
+			if (match_at(file, pre, ++fwd))
+				return fwd;
+		}
+	}
+}
+
+static int load_blob_lines(git_repository *repo, git_tree *tree,
+			   const char *path, git_blob **blob,
+			   struct lines *l)
+{
+	git_tree_entry *e;
+	int ret;
+
+	if (git_tree_entry_bypath(&e, tree, path) < 0)
+		return -1;
+	ret = git_blob_lookup(blob, repo, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+	if (ret < 0)
+		return -1;
+	split_lines(l, git_blob_rawcontent(*blob), git_blob_rawsize(*blob));
+	return 0;
+}
+
+/* "--- a/kernel/sched/fair.c" -> "kernel/sched/fair.c" (NULL: none). */
+static char *minus_path(const char *line, size_t len)
+{
+	const char *p = line + 4, *end = line + len, *slash;
+	const char *tab = memchr(p, '\t', end - p);
+
+	if (tab)
+		end = tab;
+	if (end - p == 9 && !strncmp(p, "/dev/null", 9))
+		return NULL;
+	if (*p == '"')
+		return NULL;	/* quoted: leave it to libgit2 */
+	slash = memchr(p, '/', end - p);
+	if (slash)
+		p = slash + 1;
+	return xstrndup(p, end - p);
+}
+
+struct offsets {
+	git_repository *repo;
+	git_tree *tree;
+	char *path;		/* the file hunks apply to, or NULL */
+	git_blob *blob;
+	struct lines file;
+	size_t min;		/* hunks do not overlap: search from here */
+	int changed;
+};
+
+static void offsets_file(struct offsets *o, char *path)
+{
+	git_blob_free(o->blob);
+	o->blob = NULL;
+	lines_release(&o->file);
+	free(o->path);
+	o->path = path;
+	o->min = 0;
+	if (path && load_blob_lines(o->repo, o->tree, path, &o->blob,
+				    &o->file) < 0) {
+		free(o->path);
+		o->path = NULL;
+	}
+}
+
+/*
+ * One hunk at text[*i] (a "@@ -a,b +c,d @@" line of lines in t): append
+ * it to out with its header moved to where its pre-image really is.
+ */
+static void offsets_hunk(struct offsets *o, const struct lines *t, size_t *i,
+			 struct strbuf *out)
+{
+	const char *h = t->ptr[*i];
+	unsigned long a, b = 1, c, d = 1;
+	struct lines pre = { 0 };
+	size_t j;
+	long ob, nb, pos;
+	int n = 0;
+
+	if (sscanf(h, "@@ -%lu%n", &a, &n) < 1)
+		goto verbatim;
+	h += n;
+	if (*h == ',' && sscanf(h, ",%lu%n", &b, &n) == 1)
+		h += n;
+	if (sscanf(h, " +%lu%n", &c, &n) < 1)
+		goto verbatim;
+	h += n;
+	if (*h == ',' && sscanf(h, ",%lu%n", &d, &n) == 1)
+		h += n;
+	if (strncmp(h, " @@", 3))
+		goto verbatim;
+	h += 3;
+	ob = b;
+	nb = d;
+	for (j = *i + 1; j < t->nr && (ob > 0 || nb > 0); j++) {
+		char ch = t->len[j] ? t->ptr[j][0] : ' ';
+
+		if (ch == ' ' || ch == '-') {
+			ALLOC_GROW(pre.ptr, pre.nr, pre.alloc_p);
+			ALLOC_GROW(pre.len, pre.nr, pre.alloc_l);
+			pre.ptr[pre.nr] = t->len[j] ? t->ptr[j] + 1 : t->ptr[j];
+			pre.len[pre.nr++] = t->len[j] ? t->len[j] - 1 : 0;
+			ob--;
+		}
+		if (ch == ' ' || ch == '+')
+			nb--;
+		if (ch != ' ' && ch != '-' && ch != '+' && ch != '\\')
+			break;
+	}
+	if (!o->path || !b || !a || !pre.nr)
+		goto verbatim;
+	pos = find_pos(&o->file, &pre, a - 1, o->min);
+	if (pos < 0)
+		goto verbatim;
+	o->min = pos + pre.nr;
+	if ((unsigned long)pos != a - 1) {
+		long off = pos - (long)(a - 1);
+
+		o->changed = 1;
+		info("%s: hunk at line %lu applies at %ld (offset %+ld)",
+		     o->path, a, pos + 1, off);
+		strbuf_addf(out, "@@ -%lu,%lu +%ld,%lu @@", a + off, b,
+			    (long)c + off, d);
+		strbuf_add(out, h, t->ptr[*i] + t->len[*i] - h);
+		strbuf_addch(out, '\n');
+		(*i)++;
+		lines_release(&pre);
+		return;
+	}
+verbatim:
+	lines_release(&pre);
+	strbuf_add(out, t->ptr[*i], t->len[*i]);
+	strbuf_addch(out, '\n');
+	(*i)++;
+}
+
+/* The diff with hunk headers moved to their context; NULL: no change. */
+static char *fix_offsets(git_repository *repo, git_tree *tree,
+			 const char *text)
+{
+	struct offsets o = { .repo = repo, .tree = tree };
+	struct strbuf out = STRBUF_INIT;
+	struct lines t = { 0 };
+	int in_header = 0;
+	size_t i = 0;
+
+	split_lines(&t, text, strlen(text));
+	while (i < t.nr) {
+		const char *l = t.ptr[i];
+		size_t n = t.len[i];
+
+		if (n >= 11 && !strncmp(l, "diff --git ", 11)) {
+			in_header = 1;
+			offsets_file(&o, NULL);
+		} else if (in_header && n > 4 && !strncmp(l, "--- ", 4)) {
+			offsets_file(&o, minus_path(l, n));
+		} else if (n > 4 && !strncmp(l, "@@ -", 4)) {
+			in_header = 0;
+			offsets_hunk(&o, &t, &i, &out);
+			continue;
+		}
+		strbuf_add(&out, l, n);
+		strbuf_addch(&out, '\n');
+		i++;
+	}
+	offsets_file(&o, NULL);
+	lines_release(&t);
+	if (!o.changed) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	return strbuf_detach(&out, NULL);
+}
+
+/*
+ * Paths as written in the mail, before libgit2 normalises them: a
+ * "+++ b//etc/passwd" must be refused, not quietly made relative.
+ */
+static int check_raw_paths(const char *text, struct apply_failure *f)
+{
+	static const char *const keys[] = { "--- ", "+++ ", "rename from ",
+		"rename to ", "copy from ", "copy to " };
+	struct lines t = { 0 };
+	size_t i, k;
+	int ret = 0, in_header = 0;
+
+	split_lines(&t, text, strlen(text));
+	for (i = 0; i < t.nr && !ret; i++) {
+		if (t.len[i] >= 11 && !strncmp(t.ptr[i], "diff --git ", 11))
+			in_header = 1;
+		else if (t.len[i] > 4 && !strncmp(t.ptr[i], "@@ -", 4))
+			in_header = 0;
+		if (!in_header)
+			continue;
+		for (k = 0; k < ARRAY_SIZE(keys); k++) {
+			size_t kl = strlen(keys[k]);
+			char *path;
+			const char *why;
+
+			if (t.len[i] <= kl || strncmp(t.ptr[i], keys[k], kl))
+				continue;
+			if (k < 2) {
+				path = minus_path(t.ptr[i], t.len[i]);
+			} else {
+				path = xstrndup(t.ptr[i] + kl, t.len[i] - kl);
+				if (*path == '"') {
+					free(path);
+					path = NULL;
+				}
+			}
+			why = path ? bad_path(path) : NULL;
+			if (why) {
+				set_file(f, path);
+				set_reason(f, "refusing to apply: %s", why);
+				ret = -1;
+			}
+			free(path);
+			break;
+		}
+	}
+	lines_release(&t);
+	return ret;
+}
+
+int apply_diff(git_repository *repo, git_tree *tree, const char *text,
+	       int allow_3way, git_oid *out, struct apply_failure *f)
+{
+	struct progress pr = { 0 };
+	git_diff *diff = NULL, *moved = NULL;
+	char *strict_reason, *fixed = NULL;
+	int ret = -1;
+
+	if (!text || !*text) {
+		set_reason(f, "the mail carries no diff");
+		return -1;
+	}
+	if (git_diff_from_buffer(&diff, text, strlen(text)) < 0) {
+		char *m = git_errmsg();
+
+		set_reason(f, "cannot parse the diff: %s", m);
+		free(m);
+		return -1;
+	}
+	if (check_raw_paths(text, f) < 0 || check_diff(diff, tree, f) < 0)
+		goto out;
+	if (!apply_strict(repo, tree, diff, out, &pr)) {
+		ret = 0;
+		goto out;
+	}
+	strict_reason = git_errmsg();
+	fixed = fix_offsets(repo, tree, text);
+	if (fixed) {
+		/* Report the hunk that fails after the offset search. */
+		memset(&pr, 0, sizeof(pr));
+		if (!git_diff_from_buffer(&moved, fixed, strlen(fixed))) {
+			if (!apply_strict(repo, tree, moved, out, &pr)) {
+				ret = 0;
+				free(strict_reason);
+				goto out;
+			}
+			free(strict_reason);
+			strict_reason = git_errmsg();
+		}
+	}
+	set_file(f, pr.path);
+	f->hunk = pr.hunk;
+	free(f->hunk_header);
+	f->hunk_header = pr.hunk ? xstrdup(pr.header) : NULL;
+	if (pr.hunk)
+		set_reason(f, "hunk %d does not match: its context and "
+			   "removed lines are not in the file, there or "
+			   "nearby", pr.hunk);
+	else
+		set_reason(f, "%s", strict_reason);
+	free(strict_reason);
+	if (!allow_3way)
+		goto out;
+	{
+		/* Keep the strict failure as the headline. */
+		struct apply_failure g = { 0 };
+
+		if (!apply_3way(repo, tree, diff, out, &g)) {
+			free(f->reason);
+			f->reason = NULL;
+			ret = 1;
+		} else {
+			free(f->three_way);
+			f->three_way = g.reason;
+			g.reason = NULL;
+		}
+		free(g.reason);
+		free(g.hint);
+		free(g.file);
+		free(g.subject);
+		free(g.hunk_header);
+		free(g.three_way);
+	}
+out:
+	git_diff_free(moved);
+	git_diff_free(diff);
+	free(fixed);
+	return ret;
+}
+
+static void add_trailer(struct strbuf *sb, const struct trailer *t)
+{
+	const char *name = t->name ? t->name : "";
+	const char *email = t->email ? t->email : "";
+
+	/* As written in the patch, the way `sched-bot am` writes it. */
+	if (t->raw && *t->raw)
+		strbuf_addf(sb, "%s\n", t->raw);
+	else if (*name && *email)
+		strbuf_addf(sb, "%s: %s <%s>\n", t->tag, name, email);
+	else
+		strbuf_addf(sb, "%s: %s\n", t->tag, *name ? name : email);
+}
+
+char *apply_commit_message(const struct patch *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	git_buf out = { 0 };
+	size_t i;
+	char *ret;
+
+	strbuf_addstr(&sb, p->subject ? p->subject : "(no subject)");
+	strbuf_addstr(&sb, "\n\n");
+	if (p->body && *p->body) {
+		strbuf_addstr(&sb, p->body);
+		strbuf_addstr(&sb, "\n\n");
+	}
+	for (i = 0; i < p->nr_trailers; i++)
+		add_trailer(&sb, &p->trailers[i]);
+	/* git am cleans the message the same way (stripspace). */
+	if (git_message_prettify(&out, sb.buf, 0, '#') < 0) {
+		strbuf_addch(&sb, '\n');
+		return strbuf_detach(&sb, NULL);
+	}
+	ret = xstrdup(out.ptr);
+	git_buf_dispose(&out);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int make_signatures(const struct patch *p, git_signature **author,
+			   git_signature **committer)
+{
+	const char *name = config_get("bot.name", "sched-bot");
+	const char *email = config_get("bot.email", "sched-bot@localhost");
+	const char *aname = p->author_name && *p->author_name ?
+		p->author_name : "unknown";
+	const char *aemail = p->author_email ? p->author_email : "";
+	git_time_t when = p->timestamp ? p->timestamp : time(NULL);
+
+	*author = *committer = NULL;
+	if (git_signature_new(author, aname, aemail, when, p->tz_offset) < 0 ||
+	    git_signature_now(committer, name, email) < 0) {
+		git_signature_free(*author);
+		*author = NULL;
+		return tree_git_error("commit identity");
+	}
+	return 0;
+}
+
+static void fill_failure(struct apply_failure *f, const struct patch *p,
+			 size_t i, size_t n)
+{
+	f->index = p->index ? p->index : (int)i + 1;
+	f->total = p->total ? p->total : (int)n;
+	free(f->subject);
+	f->subject = xstrdup(p->subject ? p->subject : "");
+}
+
+int apply_patches(git_repository *repo, const struct patch *patches,
+		  size_t n, const char *branch, int allow_3way,
+		  struct apply_result *r)
+{
+	git_commit *parent = NULL;
+	git_reference *ref = NULL;
+	git_tree *tree = NULL;
+	char *refname = NULL;
+	size_t i;
+	int ret = -1;
+
+	if (git_commit_lookup(&parent, repo, &r->base) < 0)
+		return tree_git_error("base commit");
+	for (i = 0; i < n; i++) {
+		const struct patch *p = &patches[i];
+		git_signature *author, *committer;
+		git_oid tree_oid, commit_oid;
+		char *msg;
+		int rc;
+
+		if (git_commit_tree(&tree, parent) < 0) {
+			tree_git_error("base tree");
+			goto out;
+		}
+		rc = apply_diff(repo, tree, p->diff, allow_3way, &tree_oid,
+				&r->fail);
+		git_tree_free(tree);
+		tree = NULL;
+		if (rc < 0) {
+			fill_failure(&r->fail, p, i, n);
+			goto out;
+		}
+		if (rc == 1) {
+			r->nr_3way++;
+			warning("patch %zu/%zu applied with a 3-way merge",
+				i + 1, n);
+		}
+		if (make_signatures(p, &author, &committer) < 0)
+			goto out;
+		msg = apply_commit_message(p);
+		rc = git_tree_lookup(&tree, repo, &tree_oid);
+		if (!rc)
+			rc = git_commit_create(&commit_oid, repo, NULL, author,
+					       committer, NULL, msg, tree, 1,
+					       (const git_commit **)&parent);
+		free(msg);
+		git_signature_free(author);
+		git_signature_free(committer);
+		git_tree_free(tree);
+		tree = NULL;
+		git_commit_free(parent);
+		parent = NULL;
+		if (rc < 0 ||
+		    git_commit_lookup(&parent, repo, &commit_oid) < 0) {
+			tree_git_error("writing a commit");
+			goto out;
+		}
+		r->nr_applied++;
+	}
+	git_oid_cpy(&r->head, git_commit_id(parent));
+	refname = starts_with(branch, "refs/") ? xstrdup(branch) :
+		xasprintf("refs/heads/%s", branch);
+	if (git_reference_create(&ref, repo, refname, &r->head, 1,
+				 "sched-bot apply") < 0) {
+		tree_git_error(refname);
+		goto out;
+	}
+	free(r->branch);
+	r->branch = refname;
+	refname = NULL;
+	ret = 0;
+out:
+	free(refname);
+	git_reference_free(ref);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	return ret;
+}
+
+/* "v6.1-rc6" -> {6, 1, 0, 6}; "v6.1.192" -> {6, 1, 192, 0}. */
+static int parse_version(const char *s, int v[4])
+{
+	char *end;
+
+	memset(v, 0, 4 * sizeof(int));
+	if (*s == 'v')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	v[0] = strtol(s, &end, 10);
+	if (*end != '.')
+		return -1;
+	v[1] = strtol(end + 1, &end, 10);
+	if (*end == '.')
+		v[2] = strtol(end + 1, &end, 10);
+	if (!strncmp(end, "-rc", 3))
+		v[3] = strtol(end + 3, &end, 10);
+	return *end ? -1 : 0;
+}
+
+/* Order: 6.1-rc6 < 6.1 < 6.1.1 < 6.2-rc1. */
+static long long version_key(const int v[4])
+{
+	long long k = (long long)v[0] * 1000000000LL +
+		(long long)v[1] * 1000000LL + (long long)v[2] * 100LL;
+
+	if (v[3])
+		k -= 100 - v[3];
+	return k;
+}
+
+/*
+ * The tag nearest to the version asked for: the newest of the same
+ * major.minor (a stable release of that base), else the newest older
+ * one, else the oldest newer one.
+ */
+static char *nearest_tag(git_repository *repo, const char *want)
+{
+	git_strarray tags = { 0 };
+	int w[4], v[4];
+	long long wk, best_same = -1, best_older = -1, best_newer = -1;
+	size_t i, is = 0, io = 0, in = 0;
+	char *ret = NULL;
+
+	if (parse_version(want, w) < 0 ||
+	    git_tag_list_match(&tags, "v*", repo) < 0)
+		return NULL;
+	wk = version_key(w);
+	for (i = 0; i < tags.count; i++) {
+		long long k;
+
+		if (parse_version(tags.strings[i], v) < 0)
+			continue;
+		k = version_key(v);
+		if (v[0] == w[0] && v[1] == w[1] && k > best_same) {
+			best_same = k;
+			is = i;
+		} else if (k < wk && k > best_older) {
+			best_older = k;
+			io = i;
+		} else if (k > wk && (best_newer < 0 || k < best_newer)) {
+			best_newer = k;
+			in = i;
+		}
+	}
+	if (best_same >= 0)
+		ret = xstrdup(tags.strings[is]);
+	else if (best_older >= 0)
+		ret = xstrdup(tags.strings[io]);
+	else if (best_newer >= 0)
+		ret = xstrdup(tags.strings[in]);
+	git_strarray_dispose(&tags);
+	return ret;
+}
+
+static int resolve_ref(git_repository *repo, const char *name, git_oid *oid)
+{
+	static const char *const fmts[] = { "%s", "refs/tags/%s",
+		"refs/remotes/origin/%s", "refs/remotes/%s" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fmts); i++) {
+		char *rev = xasprintf(fmts[i], name);
+		int rc = tree_resolve(repo, rev, oid);
+
+		free(rev);
+		if (!rc)
+			return 0;
+	}
+	return -1;
+}
+
+int apply_resolve_base(git_repository *repo, const struct series *s,
+		       const struct apply_opts *opts, struct apply_result *r)
+{
+	const char *def = config_get("tree.defaultBase", "HEAD");
+	char *near;
+
+	free(r->base_desc);
+	free(r->base_warning);
+	r->base_desc = r->base_warning = NULL;
+	if (opts && opts->base) {
+		if (tree_resolve(repo, opts->base, &r->base) < 0)
+			return error("--base %s: no such revision in the tree",
+				     opts->base);
+		r->base_desc = xasprintf("%s (--base)", opts->base);
+		return 0;
+	}
+	if (s && s->base.commit && *s->base.commit &&
+	    strlen(s->base.commit) >= 7 &&
+	    strspn(s->base.commit, "0123456789abcdef") ==
+	    strlen(s->base.commit) &&
+	    !tree_resolve(repo, s->base.commit, &r->base)) {
+		r->base_desc = xasprintf("%.12s (base-commit)",
+					 s->base.commit);
+		return 0;
+	}
+	if (s && s->base.ref && *s->base.ref) {
+		if (!resolve_ref(repo, s->base.ref, &r->base)) {
+			r->base_desc = xasprintf("%s (%s)", s->base.ref,
+						 s->base.source ?
+						 s->base.source : "series");
+			return 0;
+		}
+		near = nearest_tag(repo, s->base.ref);
+		if (near && !tree_resolve(repo, near, &r->base)) {
+			r->base_desc = xasprintf("%s (nearest to %s)", near,
+						 s->base.ref);
+			r->base_warning = xasprintf(
+				"the series is based on %s, which this tree "
+				"lacks; using %s", s->base.ref, near);
+			free(near);
+			return 0;
+		}
+		free(near);
+	}
+	if (tree_resolve(repo, def, &r->base) < 0)
+		return error("tree.defaultBase %s: no such revision", def);
+	r->base_desc = xasprintf("%s (default base)", def);
+	if (s && s->base.commit && *s->base.commit)
+		r->base_warning = xasprintf(
+			"the series says base-commit %.12s, which this tree "
+			"lacks; using %s", s->base.commit, def);
+	else if (s && s->base.ref && *s->base.ref)
+		r->base_warning = xasprintf(
+			"the series is based on %s, which this tree lacks; "
+			"using %s", s->base.ref, def);
+	return 0;
+}
+
+static char *slugify(const char *subject)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *c;
+
+	for (c = subject ? subject : ""; *c && sb.len < 48; c++) {
+		if (isalnum((unsigned char)*c))
+			strbuf_addch(&sb, tolower((unsigned char)*c));
+		else if (sb.len && sb.buf[sb.len - 1] != '-')
+			strbuf_addch(&sb, '-');
+	}
+	while (sb.len && sb.buf[sb.len - 1] == '-')
+		strbuf_setlen(&sb, sb.len - 1);
+	if (!sb.len)
+		strbuf_addstr(&sb, "series");
+	return strbuf_detach(&sb, NULL);
+}
+
+int apply_series(git_repository *repo, const struct series *s,
+		 const struct apply_opts *opts, struct apply_result *r)
+{
+	char *branch = NULL, *slug;
+	int ret;
+
+	if (apply_resolve_base(repo, s, opts, r) < 0)
+		return -1;
+	if (r->base_warning)
+		warning("%s", r->base_warning);
+	if (s->nr_missing) {
+		r->fail.total = s->total;
+		r->fail.index = s->missing[0];
+		set_reason(&r->fail, "the series is incomplete: patch %d/%d "
+			   "is missing", s->missing[0], s->total);
+		return -1;
+	}
+	if (opts && opts->branch) {
+		branch = xstrdup(opts->branch);
+	} else {
+		slug = slugify(s->subject);
+		branch = xasprintf("sched-bot/%s-v%d", slug,
+				   s->version ? s->version : 1);
+		free(slug);
+	}
+	ret = apply_patches(repo, s->patches, s->nr_patches, branch,
+			    !(opts && opts->no_3way), r);
+	if (ret < 0 && !r->fail.hint && s->base.commit && *s->base.commit &&
+	    !strstr(r->base_desc, "(base-commit)"))
+		set_hint(&r->fail, "the series says base-commit %.12s, which "
+			 "this tree lacks", s->base.commit);
+	else if (ret < 0 && r->base_warning && !r->fail.hint)
+		set_hint(&r->fail, "%s", r->base_warning);
+	else if (ret < 0 && !r->fail.hint && r->fail.three_way &&
+		 strstr(r->fail.three_way, "not in this tree"))
+		set_hint(&r->fail, "the patch was written for another "
+			 "version of %s (the series names no base this tree "
+			 "has): try --base, or `sched-bot tree fetch` of the "
+			 "tree it was made for",
+			 r->fail.file ? r->fail.file : "the file");
+	free(branch);
+	return ret;
+}
+
+void apply_report_failure(const struct apply_result *r)
+{
+	const struct apply_failure *f = &r->fail;
+	char hex[13];
+
+	git_oid_tostr(hex, sizeof(hex), &r->base);
+	if (f->total)
+		error("patch %d/%d \"%s\" does not apply", f->index, f->total,
+		      f->subject ? f->subject : "");
+	else
+		error("the patch does not apply");
+	if (f->file)
+		fprintf(stderr, "  file: %s\n", f->file);
+	if (f->hunk)
+		fprintf(stderr, "  hunk %d: %s\n", f->hunk,
+			f->hunk_header ? f->hunk_header : "");
+	if (f->reason)
+		fprintf(stderr, "  reason: %s\n", f->reason);
+	fprintf(stderr, "  base: %s, commit %s\n",
+		r->base_desc ? r->base_desc : "", hex);
+	if (f->three_way)
+		fprintf(stderr, "  3-way merge: %s\n", f->three_way);
+	if (f->hint)
+		fprintf(stderr, "  hint: %s\n", f->hint);
+}
+
+void apply_result_release(struct apply_result *r)
+{
+	free(r->base_desc);
+	free(r->base_warning);
+	free(r->branch);
+	free(r->fail.subject);
+	free(r->fail.file);
+	free(r->fail.hunk_header);
+	free(r->fail.reason);
+	free(r->fail.three_way);
+	free(r->fail.hint);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * apply.h - a patch series onto a kernel tree, as commits, the way
+ * `git am -3` would, but only in the object database: the user's
+ * checkout (if any) is never read or written.
+ *
+ * Each patch is applied with libgit2 (git_apply_to_tree), which, like
+ * `git apply`, finds a hunk whose context moved (line offsets) but does
+ * not fuzz context.  When a hunk does not match and the pre-image blobs
+ * named by the patch's "index abc..def" lines are in the object database,
+ * a 3-way merge follows (a fake ancestor with those blobs, the patch
+ * applied to it, merged into the tree).  Paths that are absolute, contain
+ * "..", enter ".git" or pass through a symlink are refused before
+ * anything is written, and so is a binary change without its data.
+ */
+#ifndef SCHED_BOT_APPLY_H
+#define SCHED_BOT_APPLY_H
+
+#include <git2.h>
+
+#include "series.h"
+
+struct apply_opts {
+	const char *base;	/* --base REF, or NULL */
+	const char *branch;	/* NULL: sched-bot/<slug>-v<N> */
+	int no_3way;		/* strict only */
+};
+
+/* Why a patch did not apply; every field may be NULL/0. */
+struct apply_failure {
+	int index, total;	/* patch n/m */
+	char *subject;
+	char *file;		/* the file whose hunk failed */
+	int hunk;		/* 1-based within that file, 0: not a hunk */
+	char *hunk_header;	/* "@@ -10,7 +10,8 @@ ..." */
+	char *reason;		/* one line: what went wrong */
+	char *three_way;	/* why the 3-way fallback did not help */
+	char *hint;		/* one line: what might help */
+};
+
+struct apply_result {
+	git_oid base;
+	char *base_desc;	/* "v6.1.192 (--base)", ... */
+	char *base_warning;	/* set when the base is a substitute */
+	git_oid head;
+	char *branch;		/* full ref name */
+	size_t nr_applied;
+	size_t nr_3way;		/* patches that needed the 3-way merge */
+	struct apply_failure fail;
+};
+
+/*
+ * Choose the base: opts->base; else the series' base-commit when the
+ * tree has it; else its free-text base (a tag like v6.1-rc6, or the
+ * nearest version tag with a warning); else config tree.defaultBase
+ * (HEAD by default).  Returns 0, or -1 with an error printed.
+ */
+int apply_resolve_base(git_repository *repo, const struct series *s,
+		       const struct apply_opts *opts, struct apply_result *r);
+
+/*
+ * Apply one patch's diff to tree; *out is the resulting tree.  Returns 0,
+ * 1 when it applied only with the 3-way merge, -1 with f filled.
+ */
+int apply_diff(git_repository *repo, git_tree *tree, const char *diff,
+	       int allow_3way, git_oid *out, struct apply_failure *f);
+
+/*
+ * Commit patches[0..n) onto r->base (already resolved): one commit per
+ * patch with its author, date and message (subject, body, trailers),
+ * committed by config bot.name/bot.email.  On success the branch
+ * (refs/heads/<branch>) points to r->head.  On failure nothing but
+ * unreferenced objects is written and r->fail says why.
+ */
+int apply_patches(git_repository *repo, const struct patch *patches,
+		  size_t n, const char *branch, int allow_3way,
+		  struct apply_result *r);
+
+/* The whole job: resolve the base, then apply_patches. */
+int apply_series(git_repository *repo, const struct series *s,
+		 const struct apply_opts *opts, struct apply_result *r);
+
+/* The commit message git am would write for p. Caller frees. */
+char *apply_commit_message(const struct patch *p);
+
+/* Print r->fail as the multi-line report (stderr). */
+void apply_report_failure(const struct apply_result *r);
+
+void apply_result_release(struct apply_result *r);
+
+#endif

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * archive.c - job directories to static HTML (see archive.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmark.h>
+
+#include "archive.h"
+#include "config.h"
+#include "reply.h"
+#include "util.h"
+
+struct page {
+	char *name;		/* the job directory's name */
+	char *subject;
+	char *outcome;
+	char *stage;
+	long long mtime;
+};
+
+static void html_escape(const char *s, struct strbuf *out)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			strbuf_addstr(out, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(out, "&gt;");
+			break;
+		case '&':
+			strbuf_addstr(out, "&amp;");
+			break;
+		case '"':
+			strbuf_addstr(out, "&quot;");
+			break;
+		default:
+			strbuf_addch(out, *s);
+		}
+	}
+}
+
+/* The value of key in a job's state file, or "". */
+static char *state_value(const char *state, const char *key)
+{
+	char *needle = xasprintf("\n%s=", key);
+	const char *hit;
+	char *ret;
+
+	hit = strstr(state, needle);
+	if (starts_with(state, needle + 1))
+		hit = state;
+	else if (hit)
+		hit++;
+	free(needle);
+	if (!hit)
+		return xstrdup("");
+	hit += strlen(key) + 1;
+	ret = xstrndup(hit, strcspn(hit, "\n"));
+	return ret;
+}
+
+static const char style[] =
+"<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;"
+"padding:0 1em}pre{background:#f6f6f6;padding:.5em;overflow-x:auto}"
+"table{border-collapse:collapse}td,th{padding:.2em .8em;"
+"border-bottom:1px solid #ddd;text-align:left}"
+".regression{color:#b00}.tested{color:#070}</style>\n";
+
+static int copy_file(const char *src, const char *dst)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (strbuf_read_file(&sb, src) >= 0)
+		ret = write_file_atomic(dst, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* The body of a mail (after the header), for rendering. */
+static const char *mail_body(const char *msg)
+{
+	const char *p = strstr(msg, "\n\n");
+
+	return p ? p + 2 : msg;
+}
+
+static int render_job(const char *jobs_dir, const char *name,
+		      const char *out_dir, struct page *pg)
+{
+	static const char *const raw[] = {
+		"results.csv", "compare.json", "series.json", "reply.eml",
+		"plot.svg",
+	};
+	char *dir = xasprintf("%s/%s", jobs_dir, name);
+	char *sub = xasprintf("%s/%s", out_dir, name);
+	struct strbuf state = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT;
+	struct strbuf reply = STRBUF_INIT;
+	char *path, *rendered = NULL, *msgid;
+	const char *lore = config_get("lore.url", "https://lore.kernel.org");
+	size_t i;
+	struct stat stt;
+	int ret = -1;
+
+	path = xasprintf("%s/state", dir);
+	if (strbuf_read_file(&state, path) < 0 || stat(path, &stt) < 0) {
+		free(path);
+		goto out;
+	}
+	free(path);
+	pg->name = xstrdup(name);
+	pg->subject = state_value(state.buf, "subject");
+	pg->outcome = state_value(state.buf, "outcome");
+	pg->stage = state_value(state.buf, "stage");
+	pg->mtime = (long long)stt.st_mtime;
+	msgid = state_value(state.buf, "cover_msgid");
+	if (!*msgid) {
+		free(msgid);
+		msgid = state_value(state.buf, "msgid");
+	}
+	if (mkdir_p(sub, 0755) < 0) {
+		free(msgid);
+		goto out;
+	}
+
+	strbuf_addstr(&html, "<!DOCTYPE html>\n<html><head><meta charset="
+		      "\"utf-8\"><title>");
+	html_escape(*pg->subject ? pg->subject : name, &html);
+	strbuf_addf(&html, "</title>\n%s</head><body>\n<p><a href=\""
+		    "index.html\">all jobs</a></p>\n<h1>", style);
+	html_escape(*pg->subject ? pg->subject : name, &html);
+	strbuf_addstr(&html, "</h1>\n<ul>\n<li>thread: <a href=\"");
+	html_escape(lore, &html);
+	strbuf_addstr(&html, "/all/");
+	html_escape(msgid, &html);
+	strbuf_addstr(&html, "/\">&lt;");
+	html_escape(msgid, &html);
+	strbuf_addstr(&html, "&gt;</a></li>\n<li>outcome: <span class=\"");
+	html_escape(pg->outcome, &html);
+	strbuf_addstr(&html, "\">");
+	html_escape(*pg->outcome ? pg->outcome : "(none yet)", &html);
+	strbuf_addstr(&html, "</span>, stage ");
+	html_escape(pg->stage, &html);
+	strbuf_addstr(&html, "</li>\n");
+	free(msgid);
+	for (i = 0; i < ARRAY_SIZE(raw); i++) {
+		char *src = xasprintf("%s/%s", dir, raw[i]);
+		char *dst = xasprintf("%s/%s", sub, raw[i]);
+
+		if (!copy_file(src, dst)) {
+			strbuf_addf(&html, "<li><a href=\"%s/%s\">%s</a>"
+				    "</li>\n", name, raw[i], raw[i]);
+		}
+		free(src);
+		free(dst);
+	}
+	strbuf_addstr(&html, "</ul>\n");
+	path = xasprintf("%s/plot.svg", dir);
+	if (!access(path, R_OK))
+		strbuf_addf(&html, "<p><img src=\"%s/plot.svg\" "
+			    "alt=\"scaling plot\"></p>\n", name);
+	free(path);
+
+	/* the reply is the report: render its CommonMark body */
+	path = xasprintf("%s/reply.eml", dir);
+	if (strbuf_read_file(&reply, path) >= 0) {
+		char *cte = reply_header(reply.buf, reply.len,
+					 "Content-Transfer-Encoding");
+
+		if (cte && !strcasecmp(cte, "quoted-printable")) {
+			strbuf_addstr(&md, "    (quoted-printable reply: see "
+				      "reply.eml)\n");
+		} else {
+			strbuf_addstr(&md, mail_body(reply.buf));
+		}
+		free(cte);
+	} else {
+		char *t = xasprintf("%s/tables.txt", dir);
+		struct strbuf tb = STRBUF_INIT;
+
+		strbuf_addstr(&md, "No reply yet.\n\n");
+		if (strbuf_read_file(&tb, t) >= 0) {
+			const char *p = tb.buf;
+
+			while (*p) {
+				size_t n = strcspn(p, "\n");
+
+				strbuf_addstr(&md, "    ");
+				strbuf_add(&md, p, n);
+				strbuf_addch(&md, '\n');
+				p += n + (p[n] == '\n');
+			}
+		}
+		strbuf_release(&tb);
+		free(t);
+	}
+	free(path);
+	rendered = cmark_markdown_to_html(md.buf, md.len, CMARK_OPT_DEFAULT);
+	strbuf_addstr(&html, rendered ? rendered : "");
+	strbuf_addstr(&html, "</body></html>\n");
+	path = xasprintf("%s/%s.html", out_dir, name);
+	ret = write_file_atomic(path, html.buf, html.len);
+	if (ret < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+out:
+	free(rendered);
+	free(dir);
+	free(sub);
+	strbuf_release(&state);
+	strbuf_release(&md);
+	strbuf_release(&html);
+	strbuf_release(&reply);
+	return ret;
+}
+
+static int by_mtime(const void *a, const void *b)
+{
+	const struct page *x = a, *y = b;
+
+	if (x->mtime != y->mtime)
+		return x->mtime < y->mtime ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+int archive_render(const char *jobs_dir, const char *out_dir)
+{
+	struct page *pages = NULL;
+	size_t nr = 0, alloc = 0, i;
+	struct strbuf idx = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d = opendir(jobs_dir);
+	char *path;
+	int ret;
+
+	if (!d)
+		return error("cannot read %s: %s", jobs_dir, strerror(errno));
+	if (mkdir_p(out_dir, 0755) < 0) {
+		closedir(d);
+		return error("cannot create %s: %s", out_dir,
+			     strerror(errno));
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		ALLOC_GROW(pages, nr, alloc);
+		memset(&pages[nr], 0, sizeof(pages[nr]));
+		if (!render_job(jobs_dir, de->d_name, out_dir, &pages[nr]))
+			nr++;
+		else {
+			free(pages[nr].name);
+			free(pages[nr].subject);
+			free(pages[nr].outcome);
+			free(pages[nr].stage);
+		}
+	}
+	closedir(d);
+	if (nr)
+		qsort(pages, nr, sizeof(*pages), by_mtime);
+	strbuf_addf(&idx, "<!DOCTYPE html>\n<html><head><meta charset="
+		    "\"utf-8\"><title>sched-bot jobs</title>\n%s</head>"
+		    "<body>\n<h1>sched-bot jobs</h1>\n<table>\n<tr><th>job"
+		    "</th><th>series</th><th>outcome</th><th>stage</th></tr>\n",
+		    style);
+	for (i = 0; i < nr; i++) {
+		strbuf_addstr(&idx, "<tr><td><a href=\"");
+		html_escape(pages[i].name, &idx);
+		strbuf_addstr(&idx, ".html\">");
+		html_escape(pages[i].name, &idx);
+		strbuf_addstr(&idx, "</a></td><td>");
+		html_escape(pages[i].subject, &idx);
+		strbuf_addstr(&idx, "</td><td class=\"");
+		html_escape(pages[i].outcome, &idx);
+		strbuf_addstr(&idx, "\">");
+		html_escape(pages[i].outcome, &idx);
+		strbuf_addstr(&idx, "</td><td>");
+		html_escape(pages[i].stage, &idx);
+		strbuf_addstr(&idx, "</td></tr>\n");
+		free(pages[i].name);
+		free(pages[i].subject);
+		free(pages[i].outcome);
+		free(pages[i].stage);
+	}
+	strbuf_addstr(&idx, "</table>\n</body></html>\n");
+	free(pages);
+	path = xasprintf("%s/index.html", out_dir);
+	ret = write_file_atomic(path, idx.buf, idx.len);
+	free(path);
+	strbuf_release(&idx);
+	return ret < 0 ? -1 : (int)nr;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * archive.h - browse finished jobs: one HTML page per job directory,
+ * rendered with cmark from the job's reply (CommonMark that reads as
+ * plain text: the tables are indented code blocks, so <pre>), with the
+ * raw results.csv, compare.json and any SVG plot copied next to it, and
+ * an index.html listing every job, newest first.  cmark's safe mode
+ * drops raw HTML and javascript: links coming from mail.
+ */
+#ifndef SCHED_BOT_ARCHIVE_H
+#define SCHED_BOT_ARCHIVE_H
+
+/* Render every job under jobs_dir into out_dir; returns pages written. */
+int archive_render(const char *jobs_dir, const char *out_dir);
+
+#endif

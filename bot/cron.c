@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cron.c - poll, queue, test, reply; see cron.h.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "cron.h"
+#include "job.h"
+#include "lore.h"
+#include "mailcmd.h"
+#include "outbox.h"
+#include "reply.h"
+#include "series.h"
+#include "state.h"
+#include "util.h"
+#include "version.h"
+
+#pragma weak lore_search
+#pragma weak lore_fetch_thread
+#pragma weak series_from_mbox
+#pragma weak series_release
+
+#define DEFAULT_QUERY "dfn:kernel/sched/ AND s:PATCH AND rt:<since>.."
+#define DEFAULT_COMMAND_QUERY "nq:\"sched-bot test\" AND rt:<since>.."
+
+/* Call fn on each message of an mboxrd text. */
+typedef void (*message_fn)(const char *msg, size_t len, void *data);
+
+static void for_each_message(const char *mbox, size_t len, message_fn fn,
+			     void *data)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		const char *start, *next;
+
+		if (len - i > 5 && !strncmp(mbox + i, "From ", 5)) {
+			const char *nl = memchr(mbox + i, '\n', len - i);
+
+			if (!nl)
+				break;
+			i = nl - mbox + 1;
+		}
+		start = mbox + i;
+		next = start;
+		for (;;) {
+			next = memchr(next, '\n', mbox + len - next);
+			if (!next || next + 1 >= mbox + len) {
+				next = mbox + len;
+				break;
+			}
+			next++;
+			if (!strncmp(next, "From ", 5) && next - 2 >= start &&
+			    next[-2] == '\n')
+				break;
+		}
+		if (next > start)
+			fn(start, next - start, data);
+		i = next - mbox;
+	}
+}
+
+/* "[PATCH v3 0/2] ..." or "[PATCH] ...": the first mail of a series. */
+static int starts_series(const char *subject)
+{
+	const char *p = subject, *close, *slash;
+
+	while (*p == ' ')
+		p++;
+	if (*p != '[')
+		return 0;
+	close = strchr(p, ']');
+	if (!close || !memmem(p, close - p, "PATCH", 5))
+		return 0;
+	slash = memchr(p, '/', close - p);
+	if (!slash)
+		return 1;
+	while (slash > p && isdigit((unsigned char)slash[-1]))
+		slash--;
+	return atoi(slash) <= 1;
+}
+
+struct poll_ctx {
+	struct state *st;
+	const char *workloads;
+	int queued;
+	char **seen;		/* roots handled in this run */
+	size_t nr_seen, alloc_seen;
+};
+
+static int seen_root(struct poll_ctx *c, const char *msgid)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_seen; i++)
+		if (!strcmp(c->seen[i], msgid))
+			return 1;
+	ALLOC_GROW(c->seen, c->nr_seen, c->alloc_seen);
+	c->seen[c->nr_seen++] = xstrdup(msgid);
+	return 0;
+}
+
+static void queue_series(const char *msg, size_t len, void *data)
+{
+	struct poll_ctx *c = data;
+	struct reply_thread t;
+	struct strbuf thread = STRBUF_INIT;
+	struct series s;
+	const struct patch *first;
+	long long id;
+	int ret;
+
+	if (reply_thread_from_mail(msg, len, &t) < 0)
+		return;
+	if (skip_prefix_ci(t.subject, "re:") || !starts_series(t.subject) ||
+	    seen_root(c, t.msgid))
+		goto out;
+	if (lore_fetch_thread(t.msgid, &thread))
+		goto out;
+	if (series_from_mbox(thread.buf, thread.len, 0, t.msgid, &s)) {
+		info("<%s>: no series in the thread, skipped", t.msgid);
+		goto out;
+	}
+	if (s.nr_patches) {
+		first = s.cover ? s.cover : &s.patches[0];
+		ret = state_series_add(c->st, first->msgid, s.version,
+				       s.base.commit ? s.base.commit :
+				       s.base.ref ? s.base.ref : "",
+				       c->workloads, s.subject, &id);
+		if (!ret) {
+			info("queued job %lld: v%d %s <%s>", id, s.version,
+			     s.subject, first->msgid);
+			c->queued++;
+		}
+	}
+	series_release(&s);
+out:
+	strbuf_release(&thread);
+	reply_thread_release(&t);
+}
+
+static char *expand_since(const char *query, long long since)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = query, *hit;
+
+	while ((hit = strstr(p, "<since>"))) {
+		strbuf_add(&sb, p, hit - p);
+		strbuf_addf(&sb, "%lld", since);
+		p = hit + strlen("<since>");
+	}
+	strbuf_addstr(&sb, p);
+	return strbuf_detach(&sb, NULL);
+}
+
+struct query_ctx {
+	struct poll_ctx *poll;
+	long long since;
+	int failed;
+	message_fn fn;
+	void *data;
+};
+
+static int run_query(const char *query, void *data)
+{
+	struct query_ctx *q = data;
+	struct strbuf mbox = STRBUF_INIT;
+	char *qs = expand_since(query, q->since);
+	int ret;
+
+	info("polling lore: %s", qs);
+	ret = lore_search(qs, 0, &mbox);
+	/* EXIT_NOTFOUND: no hits */
+	if (!ret)
+		for_each_message(mbox.buf, mbox.len, q->fn, q->data);
+	else if (ret != EXIT_NOTFOUND)
+		q->failed = 1;
+	free(qs);
+	strbuf_release(&mbox);
+	return 0;
+}
+
+/* ---- email commands ---- */
+
+struct cmd_ctx {
+	struct state *st;
+	int send;
+	int queued;
+};
+
+/* An error reply to a command mail: threaded under the command. */
+static void answer_command(struct cmd_ctx *c, const char *msg, size_t len,
+			   const char *why)
+{
+	struct reply_thread t;
+	struct reply_vars v = { 0 };
+	struct strbuf tmpl = STRBUF_INIT, body = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, q = STRBUF_INIT;
+	char *msgid = NULL, *dir = outbox_default_dir(), *path = NULL;
+	char *first;
+
+	if (reply_thread_from_mail(msg, len, &t) < 0)
+		goto out_free;
+	if (reply_load_template("command-error", &tmpl) < 0)
+		goto out;
+	reply_quote(&t, 6, &q);
+	reply_var_set(&v, "quote", q.buf);
+	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
+	reply_var_set(&v, "greeting", first);
+	free(first);
+	reply_var_setf(&v, "log", "    %s", why);
+	reply_var_set(&v, "workloads", config_get("bot.knownWorkloads",
+						  "spawn,pingpong,hackbench"));
+	reply_var_set(&v, "signature", config_get("reply.signature",
+		      "sched-bot " SCHED_BOT_VERSION
+		      ", scheduler benchmarks on posted patches"));
+	if (reply_expand(tmpl.buf, &v, &body) < 0 ||
+	    reply_compose(&t, body.buf, &out, &msgid) < 0)
+		goto out;
+	if (outbox_put(dir, msgid, out.buf, out.len, &path) < 0)
+		goto out;
+	if (c->send)
+		state_mail_intent(c->st, msgid, 0, t.msgid, path);
+	info("answered the bad command in <%s>: %s", t.msgid, why);
+out:
+	reply_thread_release(&t);
+out_free:
+	reply_vars_release(&v);
+	strbuf_release(&tmpl);
+	strbuf_release(&body);
+	strbuf_release(&out);
+	strbuf_release(&q);
+	free(msgid);
+	free(dir);
+	free(path);
+}
+
+static void handle_command(const char *msg, size_t len, void *data)
+{
+	struct cmd_ctx *c = data;
+	struct mailcmd_result r;
+	int i;
+
+	mailcmd_parse(msg, len, &r);
+	if (r.status == MAILCMD_NONE || !r.msgid ||
+	    state_command_seen(c->st, r.msgid) != 0)
+		goto out;
+	switch (r.status) {
+	case MAILCMD_IGNORED:
+		info("command in <%s> from %s ignored: %s", r.msgid,
+		     r.sender, r.why);
+		state_command_add(c->st, r.msgid, r.sender, "ignored");
+		break;
+	case MAILCMD_ERROR:
+		answer_command(c, msg, len, r.why);
+		state_command_add(c->st, r.msgid, r.sender, "error");
+		break;
+	case MAILCMD_OK:
+		for (i = 0; i < r.nr; i++) {
+			long long id;
+
+			if (state_job_add(c->st, r.target, r.cmds[i].workloads,
+					  r.cmds[i].runs, r.sender, r.msgid,
+					  &id) < 0)
+				continue;
+			info("queued job %lld for %s: <%s> %s runs=%d", id,
+			     r.sender, r.target, *r.cmds[i].workloads ?
+			     r.cmds[i].workloads : "(default workloads)",
+			     r.cmds[i].runs);
+			c->queued++;
+		}
+		state_command_add(c->st, r.msgid, r.sender, "queued");
+		break;
+	default:
+		break;
+	}
+out:
+	mailcmd_release(&r);
+}
+
+/* ---- the queue ---- */
+
+static int process_queue(struct state *st, const struct cron_opts *o,
+			 double deadline)
+{
+	long max_attempts = config_get_int("cron.maxAttempts", 3);
+	long long after = 0;
+	int done = 0;
+
+	for (;;) {
+		struct state_job job;
+		struct job_opts jo = { 0 };
+		char *dir, *outcome = NULL;
+		int n, ret;
+
+		if (now_monotonic() >= deadline) {
+			info("time budget used up; the rest waits for the "
+			     "next run");
+			break;
+		}
+		if (o->max_jobs && done >= o->max_jobs)
+			break;
+		if (state_job_next(st, &job, after) <= 0)
+			break;
+		after = job.id;
+		n = state_job_attempt(st, job.id);
+		if (n > max_attempts) {
+			warning("job %lld failed %ld times; giving up",
+				job.id, max_attempts);
+			state_job_update(st, job.id, NULL, "error", NULL);
+			state_job_release(&job);
+			continue;
+		}
+		if (job.job_dir) {
+			dir = xstrdup(job.job_dir);
+		} else {
+			char *name = xasprintf("job-%lld", job.id);
+
+			dir = job_default_dir(name);
+			free(name);
+		}
+		jo.msgid = job.msgid;
+		jo.dir = dir;
+		jo.workloads = job.workloads;
+		jo.runs = job.runs;
+		jo.send = o->send;
+		jo.db_id = job.id;
+		info("job %lld: <%s> (attempt %d)", job.id, job.msgid, n);
+		ret = job_run(&jo, st, &outcome, NULL);
+		info("job %lld: %s", job.id, outcome && *outcome ? outcome :
+		     ret ? "stopped" : "done");
+		free(outcome);
+		free(dir);
+		state_job_release(&job);
+		done++;
+	}
+	return done;
+}
+
+int cron_add(const char *msgid, const char *workloads, int runs)
+{
+	struct state *st = state_open(NULL);
+	long long id;
+	int ret;
+
+	if (!st)
+		return EXIT_FAIL;
+	ret = state_job_add(st, msgid, workloads, runs, NULL, NULL, &id);
+	if (!ret)
+		printf("%lld\n", id);
+	state_close(st);
+	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
+int cron_run(const struct cron_opts *o)
+{
+	long budget = o->budget ? o->budget :
+		      config_get_int("cron.budget", 3000);
+	double deadline = now_monotonic() + budget;
+	char *db = state_default_path(), *box = outbox_default_dir();
+	struct state *st = NULL;
+	int lock, ret = EXIT_OK;
+
+	lock = state_lock(db);
+	if (lock < 0)
+		goto out_nolock;
+	st = state_open(db);
+	if (!st) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (o->send && outbox_flush(st, box) < 0)
+		ret = EXIT_NETWORK;
+
+	if (o->poll) {
+		long long start = (long long)time(NULL), since = o->since;
+		struct poll_ctx pc = { .st = st };
+		struct cmd_ctx cc = { .st = st, .send = o->send };
+		struct query_ctx q = { .poll = &pc };
+		char *last;
+
+		pc.workloads = config_get("bot.workloads", "spawn,pingpong");
+		if (!since) {
+			last = state_meta_get(st, "last_poll");
+			since = last ? atoll(last) -
+				config_get_int("cron.overlap", 600) :
+				start - config_get_int("cron.firstWindow",
+						       86400);
+			free(last);
+		}
+		if (!lore_search || !lore_fetch_thread || !series_from_mbox) {
+			error("polling is not available in this build "
+			      "(lore_search/series_from_mbox missing)");
+			ret = EXIT_FAIL;
+		} else {
+			q.since = since;
+			q.fn = queue_series;
+			q.data = &pc;
+			if (config_get("cron.query", NULL))
+				config_get_all("cron.query", run_query, &q);
+			else
+				run_query(DEFAULT_QUERY, &q);
+			q.fn = handle_command;
+			q.data = &cc;
+			if (!config_get("cron.commandQuery", NULL))
+				run_query(DEFAULT_COMMAND_QUERY, &q);
+			else
+				config_get_all("cron.commandQuery", run_query,
+					       &q);
+			if (q.failed) {
+				ret = EXIT_NETWORK;
+			} else {
+				char *s = xasprintf("%lld", start);
+
+				state_meta_set(st, "last_poll", s);
+				free(s);
+			}
+			info("poll: %d new series, %d commands queued",
+			     pc.queued, cc.queued);
+		}
+		while (pc.nr_seen)
+			free(pc.seen[--pc.nr_seen]);
+		free(pc.seen);
+	}
+
+	process_queue(st, o, deadline);
+	if (o->send && outbox_flush(st, box) < 0)
+		ret = EXIT_NETWORK;
+out:
+	state_close(st);
+	close(lock);
+out_nolock:
+	free(db);
+	free(box);
+	return ret;
+}

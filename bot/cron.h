@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cron.h - one run of the bot, as cron or a systemd timer starts it:
+ *
+ *   1. take the lock (one instance at a time; a second exits at once);
+ *   2. send the replies still pending from earlier runs (when sending);
+ *   3. poll lore with each cron.query, "<since>" replaced by the time of
+ *      the last poll (minus cron.overlap seconds), and queue each new
+ *      series revision: once per (message-id, version, base, workloads);
+ *   4. poll lore with cron.commandQuery for "#sched-bot" commands
+ *      (mailcmd.h), queue the allowed ones, answer the bad ones;
+ *   5. run queued jobs until cron.budget seconds have passed (a job
+ *      that fails cron.maxAttempts times is given up);
+ *   6. send the new replies.
+ */
+#ifndef SCHED_BOT_CRON_H
+#define SCHED_BOT_CRON_H
+
+struct cron_opts {
+	int send;		/* send replies (--send, smtp.send) */
+	int poll;		/* 0: --no-poll, only the queue */
+	long budget;		/* seconds; 0: cron.budget */
+	long long since;	/* poll from here (epoch); 0: last poll */
+	int max_jobs;		/* 0: no limit */
+};
+
+int cron_run(const struct cron_opts *o);
+
+/* Queue a test of msgid by hand (`cron --add`); prints the job id. */
+int cron_add(const char *msgid, const char *workloads, int runs);
+
+#endif

@@ -1,0 +1,1073 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * job.c - the pipeline of `sched-bot test` and of cron's jobs, one
+ * stage at a time, each resumable from the job directory (see job.h).
+ *
+ * The other stages' modules are called through their headers; a stage
+ * whose header is not in this build fails with a clear message.  The
+ * contract headers lore.h and series.h exist before their code, so
+ * their functions are weak references, NULL until linked in.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "job.h"
+#include "json.h"
+#include "lore.h"
+#include "outbox.h"
+#include "reply.h"
+#include "samples.h"
+#include "series.h"
+#include "state.h"
+#include "util.h"
+#include "version.h"
+
+#pragma weak lore_fetch_thread
+#pragma weak series_from_mbox
+#pragma weak series_release
+
+#if __has_include("apply.h") && __has_include("tree.h")
+#include "apply.h"
+#include "tree.h"
+#define HAVE_APPLY 1
+#endif
+#if __has_include("build.h")
+#include "build.h"
+#define HAVE_BUILD 1
+#endif
+#if __has_include("target.h")
+#include "target.h"
+#define HAVE_TARGET 1
+#endif
+#if __has_include("compare.h")
+#include "compare.h"
+#define HAVE_COMPARE 1
+#endif
+
+static const char *const stage_names[] = {
+	[JOB_FETCH] = "fetch",
+	[JOB_SERIES] = "series",
+	[JOB_APPLY] = "apply",
+	[JOB_BUILD] = "build",
+	[JOB_RUN] = "run",
+	[JOB_COMPARE] = "compare",
+	[JOB_REPLY] = "reply",
+	[JOB_SEND] = "send",
+	[JOB_DONE] = "done",
+};
+
+const char *job_stage_name(enum job_stage stage)
+{
+	if ((size_t)stage >= ARRAY_SIZE(stage_names))
+		return "?";
+	return stage_names[stage];
+}
+
+int job_stage_from_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stage_names); i++)
+		if (!strcmp(stage_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* A running job: its directory and its state file's keys. */
+struct job {
+	char *dir;
+	struct reply_vars kv;	/* the "state" file */
+	enum job_stage stage;
+	int send;
+	long long db_id;
+	struct state *st;
+};
+
+static const char *jget(struct job *j, const char *key)
+{
+	const char *v = reply_var_get(&j->kv, key);
+
+	return v ? v : "";
+}
+
+/* Values are single lines: a newline in hostile input is flattened. */
+static void jset(struct job *j, const char *key, const char *val)
+{
+	char *v = xstrdup(val ? val : ""), *p;
+
+	for (p = v; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	reply_var_set(&j->kv, key, v);
+	free(v);
+}
+
+static char *jpath(struct job *j, const char *name)
+{
+	return xasprintf("%s/%s", j->dir, name);
+}
+
+static int job_save(struct job *j)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = jpath(j, "state");
+	size_t i;
+	int ret;
+
+	jset(j, "stage", job_stage_name(j->stage));
+	for (i = 0; i < j->kv.nr; i++)
+		strbuf_addf(&sb, "%s=%s\n", j->kv.keys[i], j->kv.vals[i]);
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	if (ret < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	strbuf_release(&sb);
+	if (!ret && j->st && j->db_id)
+		state_job_update(j->st, j->db_id, job_stage_name(j->stage),
+				 NULL, j->dir);
+	return ret;
+}
+
+static int job_load(struct job *j)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = jpath(j, "state");
+	const char *p;
+	int stage;
+
+	if (strbuf_read_file(&sb, path) < 0) {
+		free(path);
+		strbuf_release(&sb);
+		return 1;	/* a new job */
+	}
+	for (p = sb.buf; *p;) {
+		size_t n = strcspn(p, "\n");
+		const char *eq = memchr(p, '=', n);
+
+		if (eq) {
+			char *k = xstrndup(p, eq - p);
+			char *v = xstrndup(eq + 1, p + n - eq - 1);
+
+			reply_var_set(&j->kv, k, v);
+			free(k);
+			free(v);
+		}
+		p += n + (p[n] == '\n');
+	}
+	strbuf_release(&sb);
+	stage = job_stage_from_name(jget(j, "stage"));
+	if (stage < 0) {
+		error("%s: unknown stage '%s'", path, jget(j, "stage"));
+		free(path);
+		return -1;
+	}
+	free(path);
+	j->stage = stage;
+	return 0;
+}
+
+static int write_job_file(struct job *j, const char *name, const char *data,
+			  size_t len)
+{
+	char *path = jpath(j, name);
+	int ret = write_file_atomic(path, data, len);
+
+	if (ret < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	return ret;
+}
+
+static int read_job_file(struct job *j, const char *name, struct strbuf *sb)
+{
+	char *path = jpath(j, name);
+	int ret = strbuf_read_file(sb, path) < 0 ? -1 : 0;
+
+	free(path);
+	return ret;
+}
+
+static int unavailable(const char *stage, const char *what)
+{
+	return error("stage %s is not available in this build (%s is "
+		     "missing)", stage, what);
+}
+
+/* Something went wrong that a reply should explain: go to reply. */
+static UNUSED void fail_with(struct job *j, const char *outcome,
+			     const char *log)
+{
+	jset(j, "outcome", outcome);
+	write_job_file(j, "failure.txt", log, strlen(log));
+	j->stage = JOB_REPLY;
+}
+
+/* Indent every line by four spaces: a code block, kept as is. */
+static void indent_block(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n)
+			strbuf_addstr(out, "    ");
+		strbuf_add(out, p, n);
+		strbuf_addch(out, '\n');
+		p += n + (p[n] == '\n');
+	}
+	while (out->len && out->buf[out->len - 1] == '\n')
+		strbuf_setlen(out, out->len - 1);
+}
+
+/* ---- fetch ---- */
+
+static int stage_fetch(struct job *j)
+{
+	struct strbuf mbox = STRBUF_INIT;
+	const char *src = jget(j, "mbox");
+	int ret;
+
+	if (*src) {
+		if (strbuf_read_file(&mbox, src) < 0) {
+			strbuf_release(&mbox);
+			error("cannot read %s: %s", src, strerror(errno));
+			return EXIT_NOTFOUND;
+		}
+	} else {
+		if (!lore_fetch_thread) {
+			strbuf_release(&mbox);
+			return unavailable("fetch", "lore_fetch_thread()");
+		}
+		ret = lore_fetch_thread(jget(j, "msgid"), &mbox);
+		if (ret) {
+			strbuf_release(&mbox);
+			return ret;
+		}
+	}
+	ret = write_job_file(j, "thread.mbox", mbox.buf, mbox.len);
+	strbuf_release(&mbox);
+	if (ret < 0)
+		return EXIT_FAIL;
+	j->stage = JOB_SERIES;
+	return 0;
+}
+
+/* ---- series ---- */
+
+static int load_series(struct job *j, struct series *s)
+{
+	struct strbuf mbox = STRBUF_INIT;
+	const char *mid = jget(j, "msgid");
+	int ret;
+
+	if (!series_from_mbox)
+		return unavailable("series", "series_from_mbox()");
+	if (read_job_file(j, "thread.mbox", &mbox) < 0) {
+		strbuf_release(&mbox);
+		return error("job %s has no thread.mbox", j->dir);
+	}
+	ret = series_from_mbox(mbox.buf, mbox.len, 0, *mid ? mid : NULL, s);
+	strbuf_release(&mbox);
+	return ret ? EXIT_FAIL : 0;
+}
+
+static int stage_series(struct job *j)
+{
+	struct series s;
+	struct strbuf out = STRBUF_INIT;
+	struct json js;
+	const struct patch *first;
+	size_t i;
+	int ret;
+
+	ret = load_series(j, &s);
+	if (ret)
+		return ret;
+	if (!s.nr_patches) {
+		series_release(&s);
+		return error("the thread holds no patch");
+	}
+	first = s.cover ? s.cover : &s.patches[0];
+	jset(j, "cover_msgid", first->msgid);
+	jset(j, "subject", s.subject);
+	jset(j, "author", s.author_name);
+	jset(j, "author_email", s.author_email);
+	reply_var_setf(&j->kv, "version", "%d", s.version);
+	reply_var_setf(&j->kv, "nr_patches", "%zu", s.nr_patches);
+	jset(j, "series_base", s.base.commit ? s.base.commit :
+	     s.base.ref ? s.base.ref : "");
+
+	json_init(&js, &out, 1);
+	json_object_begin(&js, NULL);
+	json_string(&js, "subject", s.subject);
+	json_int(&js, "version", s.version);
+	json_string(&js, "author", s.author_name);
+	json_string(&js, "email", s.author_email);
+	json_string(&js, "cover", s.cover ? s.cover->msgid : NULL);
+	json_string(&js, "base_commit", s.base.commit);
+	json_string(&js, "base_ref", s.base.ref);
+	json_int(&js, "total", s.total);
+	json_array_begin(&js, "patches");
+	for (i = 0; i < s.nr_patches; i++) {
+		json_object_begin(&js, NULL);
+		json_int(&js, "index", s.patches[i].index);
+		json_string(&js, "msgid", s.patches[i].msgid);
+		json_string(&js, "subject", s.patches[i].subject);
+		json_object_end(&js);
+	}
+	json_array_end(&js);
+	json_array_begin(&js, "missing");
+	for (i = 0; i < s.nr_missing; i++)
+		json_int(&js, NULL, s.missing[i]);
+	json_array_end(&js);
+	json_object_end(&js);
+	strbuf_addch(&out, '\n');
+	series_release(&s);
+	ret = write_job_file(j, "series.json", out.buf, out.len);
+	strbuf_release(&out);
+	if (ret < 0)
+		return EXIT_FAIL;
+	j->stage = JOB_APPLY;
+	return 0;
+}
+
+/* ---- apply ---- */
+
+static int stage_apply(struct job *j)
+{
+#ifdef HAVE_APPLY
+	struct apply_opts ao = { 0 };
+	struct apply_result ar;
+	git_repository *repo = NULL;
+	struct series s;
+	struct strbuf log = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], *tp;
+	int ret;
+
+	ret = load_series(j, &s);
+	if (ret)
+		return ret;
+	tp = tree_default_path();
+	if (tree_open(&repo, tp) < 0) {
+		free(tp);
+		series_release(&s);
+		return EXIT_FAIL;
+	}
+	memset(&ar, 0, sizeof(ar));
+	if (*jget(j, "base"))
+		ao.base = jget(j, "base");
+	ret = apply_series(repo, &s, &ao, &ar);
+	if (ret && (ar.fail.reason || ar.fail.index)) {
+		strbuf_addf(&log, "Patch %d/%d (%s) did not apply",
+			    ar.fail.index, ar.fail.total,
+			    ar.fail.subject ? ar.fail.subject : "?");
+		if (ar.fail.file)
+			strbuf_addf(&log, " to %s", ar.fail.file);
+		strbuf_addf(&log, ":\n\n    %s\n",
+			    ar.fail.reason ? ar.fail.reason : "failed");
+		if (ar.fail.hunk_header)
+			strbuf_addf(&log, "    hunk %d: %s\n", ar.fail.hunk,
+				    ar.fail.hunk_header);
+		if (ar.fail.three_way)
+			strbuf_addf(&log, "    3-way: %s\n",
+				    ar.fail.three_way);
+		if (ar.fail.hint)
+			jset(j, "base_hint", ar.fail.hint);
+		jset(j, "base_desc", ar.base_desc ? ar.base_desc : "the base");
+		write_job_file(j, "apply.log", log.buf, log.len);
+		fail_with(j, "apply-failed", log.buf);
+		ret = 0;
+	} else if (ret) {
+		ret = EXIT_FAIL;
+	} else {
+		git_oid_tostr(hex, sizeof(hex), &ar.base);
+		jset(j, "base_commit", hex);
+		git_oid_tostr(hex, sizeof(hex), &ar.head);
+		jset(j, "head_commit", hex);
+		jset(j, "base_desc", ar.base_desc ? ar.base_desc : "");
+		jset(j, "base_warning", ar.base_warning);
+		strbuf_addf(&log, "base %s %s\nhead %s (%zu patches, %zu "
+			    "with a 3-way merge)\n", jget(j, "base_commit"),
+			    jget(j, "base_desc"), hex, ar.nr_applied,
+			    ar.nr_3way);
+		write_job_file(j, "apply.log", log.buf, log.len);
+		j->stage = JOB_BUILD;
+	}
+	strbuf_release(&log);
+	apply_result_release(&ar);
+	git_repository_free(repo);
+	free(tp);
+	series_release(&s);
+	return ret;
+#else
+	return unavailable("apply", "apply.h");
+#endif
+}
+
+/* ---- build ---- */
+
+static UNUSED void copy_into_job(struct job *j, const char *src,
+				 const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (src && strbuf_read_file(&sb, src) >= 0)
+		write_job_file(j, name, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+/* The .config lines a scheduler person looks at first. */
+static UNUSED void config_highlights(const char *config_path,
+				     struct strbuf *out)
+{
+	static const char *const keys[] = {
+		"CONFIG_SMP", "CONFIG_NR_CPUS", "CONFIG_HZ",
+		"CONFIG_NO_HZ_IDLE", "CONFIG_NO_HZ_FULL", "CONFIG_PREEMPT",
+		"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT_NONE",
+		"CONFIG_PREEMPT_DYNAMIC", "CONFIG_SCHED_AUTOGROUP",
+		"CONFIG_CGROUP_SCHED", "CONFIG_FAIR_GROUP_SCHED",
+		"CONFIG_SCHED_MC", "CONFIG_SCHED_SMT",
+	};
+	struct strbuf cfg = STRBUF_INIT;
+	size_t i;
+	int first = 1;
+
+	if (!config_path || strbuf_read_file(&cfg, config_path) < 0) {
+		strbuf_release(&cfg);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *needle = xasprintf("\n%s=", keys[i]);
+		const char *hit = strstr(cfg.buf, needle);
+
+		if (hit) {
+			size_t n = strcspn(hit + 1, "\n");
+
+			strbuf_addf(out, "%s%.*s", first ? "" : " ",
+				    (int)n, hit + 1);
+			first = 0;
+		}
+		free(needle);
+	}
+	strbuf_release(&cfg);
+}
+
+static int stage_build(struct job *j)
+{
+#ifdef HAVE_BUILD
+	static const char *const sides[] = { "base", "head" };
+	struct strbuf kernels = STRBUF_INIT;
+	char *tp;
+	size_t i;
+	int ret = 0;
+
+	tp = tree_default_path();
+	for (i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
+		struct build_opts bo = { 0 };
+		struct build_result br;
+		char *key = xasprintf("%s_commit", sides[i]);
+		char *log = xasprintf("build-%s.log", sides[i]);
+		int rc;
+
+		bo.tree = tp;
+		bo.rev = jget(j, key);
+		bo.progress = verbosity >= 0;
+		memset(&br, 0, sizeof(br));
+		info("building the %s kernel (%.12s)", sides[i], bo.rev);
+		rc = build_kernel(&bo, &br);
+		copy_into_job(j, br.log, log);
+		if (rc == 1) {
+			struct strbuf f = STRBUF_INIT;
+
+			strbuf_addf(&f, "The first errors:\n\n");
+			if (br.errors)
+				indent_block(br.errors, &f);
+			jset(j, "failed_which", i ? "patched" : "base");
+			fail_with(j, "build-failed", f.buf);
+			strbuf_release(&f);
+			ret = -2;
+		} else if (rc < 0) {
+			ret = EXIT_FAIL;
+		} else {
+			char *k = xasprintf("kernel_%s", sides[i]);
+			char *r = xasprintf("release_%s", sides[i]);
+			char *c = xasprintf("config_%s", sides[i]);
+
+			jset(j, k, br.kernel);
+			jset(j, r, br.release);
+			jset(j, c, br.config);
+			free(k);
+			free(r);
+			free(c);
+		}
+		build_result_release(&br);
+		free(key);
+		free(log);
+	}
+	free(tp);
+	if (ret == -2)
+		return 0;
+	if (ret)
+		return ret;
+	strbuf_addf(&kernels, "- base:    %.12s %s (%s)\n",
+		    jget(j, "base_commit"), jget(j, "base_desc"),
+		    jget(j, "release_base"));
+	strbuf_addf(&kernels, "- patched: %.12s base + %s patch(es) of v%s "
+		    "(%s)\n", jget(j, "head_commit"), jget(j, "nr_patches"),
+		    jget(j, "version"), jget(j, "release_head"));
+	strbuf_addstr(&kernels, "- config:  ");
+	config_highlights(jget(j, "config_head"), &kernels);
+	strbuf_addch(&kernels, '\n');
+	write_job_file(j, "kernels.txt", kernels.buf, kernels.len);
+	strbuf_release(&kernels);
+	j->stage = JOB_RUN;
+	return 0;
+#else
+	return unavailable("build", "build.h");
+#endif
+}
+
+/* ---- run ---- */
+
+static char *host_cpu_model(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	char *ret = NULL;
+
+	p = NULL;
+	if (strbuf_read_file(&sb, "/proc/cpuinfo") >= 0)
+		p = strstr(sb.buf, "model name");
+	if (p) {
+		p = strchr(p, ':');
+		if (p) {
+			p++;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			ret = xstrndup(p, strcspn(p, "\n"));
+		}
+	}
+	strbuf_release(&sb);
+	return ret ? ret : xstrdup("unknown CPU");
+}
+
+static long host_mem_mb(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && size > 0 ? (long)((long long)pages * size >> 20) :
+	       0;
+}
+
+static UNUSED void write_machine(struct job *j, const char *accel,
+			  const struct sample *s)
+{
+	const char *target = jget(j, "target");
+	struct strbuf m = STRBUF_INIT;
+	char *cpu = host_cpu_model(), *k;
+
+	strbuf_addf(&m, "- CPU:     %s (host: %ld CPUs, %ld MB)\n", cpu,
+		    sysconf(_SC_NPROCESSORS_ONLN), host_mem_mb());
+	strbuf_addf(&m, "- target:  %s", target);
+	k = xasprintf("target.%s.smp", target);
+	if (!strcmp(target, "qemu") || config_get(k, NULL)) {
+		char *mem = xasprintf("target.%s.mem", target);
+
+		strbuf_addf(&m, " (QEMU, %ld vCPUs, %ld MB%s%s)",
+			    config_get_int(k, 2), config_get_int(mem, 1024),
+			    accel && *accel ? ", " : "",
+			    accel ? accel : "");
+		free(mem);
+	}
+	free(k);
+	strbuf_addch(&m, '\n');
+	if (s) {
+		strbuf_addf(&m, "- sched:   autogroup config=%s enabled=%s, "
+			    "cgroup %s, %d CPUs seen by the workload\n",
+			    s->autogroup_config && *s->autogroup_config ?
+			    s->autogroup_config : "?",
+			    s->autogroup_enabled && *s->autogroup_enabled ?
+			    s->autogroup_enabled : "?",
+			    s->cgroup && *s->cgroup ? s->cgroup : "?",
+			    s->nr_cpus);
+	}
+	write_job_file(j, "machine.txt", m.buf, m.len);
+	strbuf_release(&m);
+	free(cpu);
+}
+
+static int stage_run(struct job *j)
+{
+#ifdef HAVE_TARGET
+	static const char *const sides[] = { "base", "head" };
+	int runs = atoi(jget(j, "runs")), done = atoi(jget(j, "runs_done"));
+	char *csv = jpath(j, "results.csv");
+	int ret = 0;
+
+	if (runs < 1)
+		runs = 1;
+	/* A B A B ...: slow drift of the machine hits both sides alike. */
+	for (; done < runs && !ret; done++) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
+			struct boot_req req = { 0 };
+			struct boot_res res;
+			char *kkey = xasprintf("kernel_%s", sides[i]);
+			char *rkey = xasprintf("release_%s", sides[i]);
+			char *wdir = xasprintf("%s/run-%d-%s", j->dir,
+					       done + 1, sides[i]);
+			size_t k;
+			int rc;
+
+			req.kernel = jget(j, kkey);
+			req.release = jget(j, rkey);
+			req.workloads = jget(j, "workloads");
+			req.runs = 1;
+			req.seconds = (int)config_get_int("job.seconds", 0);
+			req.label = i ? "patched" : "base";
+			req.autogroup = -1;
+			req.workdir = wdir;
+			req.progress = verbosity >= 0;
+			mkdir_p(wdir, 0755);
+			memset(&res, 0, sizeof(res));
+			info("run %d/%d: %s kernel on %s", done + 1, runs,
+			     req.label, jget(j, "target"));
+			rc = target_run(jget(j, "target"), &req, &res);
+			if (rc) {
+				error("run %d of the %s kernel failed: %s",
+				      done + 1, req.label,
+				      res.reason ? res.reason : "see above");
+				ret = EXIT_FAIL;
+			} else {
+				for (k = 0; k < res.samples.nr; k++)
+					res.samples.v[k].run = done + 1;
+				if (samples_append_file(csv, res.samples.v,
+							res.samples.nr) < 0)
+					ret = EXIT_FAIL;
+				if (!done && i)
+					write_machine(j, res.accel,
+						      res.samples.nr ?
+						      &res.samples.v[0] : NULL);
+			}
+			boot_res_release(&res);
+			free(kkey);
+			free(rkey);
+			free(wdir);
+		}
+		if (!ret) {
+			reply_var_setf(&j->kv, "runs_done", "%d", done + 1);
+			job_save(j);
+		}
+	}
+	free(csv);
+	if (ret)
+		return ret;
+	j->stage = JOB_COMPARE;
+	return 0;
+#else
+	return unavailable("run", "target.h");
+#endif
+}
+
+/* ---- compare ---- */
+
+static int stage_compare(struct job *j)
+{
+#ifdef HAVE_COMPARE
+	const char *format = config_get("reply.format", "lkp");
+	struct sample_set set = { 0 };
+	struct compare_opts co;
+	struct compare_result cr;
+	struct strbuf tables = STRBUF_INIT, json = STRBUF_INIT;
+	struct strbuf verdict = STRBUF_INIT, regs = STRBUF_INIT;
+	char *csv = jpath(j, "results.csv");
+	size_t i, nr_reg = 0, nr_imp = 0;
+	int ret = EXIT_FAIL;
+
+	if (samples_read_file(csv, &set) < 0)
+		goto out;
+	compare_opts_init(&co);
+	memset(&cr, 0, sizeof(cr));
+	if (compare_run(&set, &co, &cr) < 0)
+		goto out;
+	compare_json(&cr, &json);
+	if (compare_render(&cr, format, &tables) < 0) {
+		compare_result_release(&cr);
+		goto out;
+	}
+	for (i = 0; i < cr.nr; i++) {
+		const struct compare_metric *m = &cr.m[i];
+		const struct compare_side *s;
+
+		if (cr.nr_kernels < 2)
+			break;
+		s = &m->side[1];
+		if (s->verdict == VERDICT_IMPROVEMENT)
+			nr_imp++;
+		if (s->verdict != VERDICT_REGRESSION)
+			continue;
+		nr_reg++;
+		strbuf_addf(&regs, "- %s %s%s%s%s%s%s: %+.1f%%, %s is better\n"
+			    "  (Welch p = %.2g, Mann-Whitney p = %.2g)\n",
+			    m->workload, m->metric, *m->params ? " " : "",
+			    m->params, *m->machine ? " (" : "", m->machine,
+			    *m->machine ? ")" : "", s->change_pct,
+			    m->higher_is_better ? "higher" : "lower",
+			    s->p_welch, s->p_mwu);
+	}
+	if (cr.verdict == VERDICT_REGRESSION)
+		strbuf_addf(&verdict, "Verdict: regression, %zu of %zu "
+			    "metrics got significantly worse (at least "
+			    "%.0f%%, Welch p < %g).", nr_reg, cr.nr,
+			    co.min_effect, co.alpha);
+	else if (cr.verdict == VERDICT_IMPROVEMENT)
+		strbuf_addf(&verdict, "Verdict: improvement, %zu of %zu "
+			    "metrics got significantly better and none "
+			    "worse.", nr_imp, cr.nr);
+	else if (cr.verdict == VERDICT_NOISY)
+		strbuf_addf(&verdict, "Verdict: no significant regression, "
+			    "but some results were too noisy to judge "
+			    "changes below %.0f%%.", co.noisy_pct);
+	else
+		strbuf_addf(&verdict, "Verdict: no significant change in "
+			    "the %zu metrics measured.", cr.nr);
+	strbuf_addch(&verdict, '\n');
+	jset(j, "outcome", cr.verdict == VERDICT_REGRESSION ? "regression" :
+	     "tested");
+	compare_result_release(&cr);
+	if (write_job_file(j, "compare.json", json.buf, json.len) < 0 ||
+	    write_job_file(j, "tables.txt", tables.buf, tables.len) < 0 ||
+	    write_job_file(j, "verdict.txt", verdict.buf, verdict.len) < 0 ||
+	    write_job_file(j, "regressions.txt", regs.buf, regs.len) < 0)
+		goto out;
+	j->stage = JOB_REPLY;
+	ret = 0;
+out:
+	sample_set_release(&set);
+	strbuf_release(&tables);
+	strbuf_release(&json);
+	strbuf_release(&verdict);
+	strbuf_release(&regs);
+	free(csv);
+	return ret;
+#else
+	return unavailable("compare", "compare.h");
+#endif
+}
+
+/* ---- reply ---- */
+
+static void set_file_var(struct job *j, struct reply_vars *v,
+			 const char *key, const char *file, int indent)
+{
+	struct strbuf sb = STRBUF_INIT, ind = STRBUF_INIT;
+
+	if (read_job_file(j, file, &sb) < 0) {
+		strbuf_release(&sb);
+		return;
+	}
+	if (indent) {
+		indent_block(sb.buf, &ind);
+		reply_var_set(v, key, ind.buf);
+	} else {
+		strbuf_trim(&sb);
+		reply_var_set(v, key, sb.buf);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&ind);
+}
+
+static void reproduce_block(struct job *j, struct strbuf *out)
+{
+	const char *mid = jget(j, "msgid");
+
+	if (!*mid)
+		mid = jget(j, "cover_msgid");
+	strbuf_addf(out, "    sched-bot test '%s' \\\n", mid);
+	strbuf_addf(out, "        --target %s --workloads %s --runs %s",
+		    jget(j, "target"), jget(j, "workloads"), jget(j, "runs"));
+	if (*jget(j, "base"))
+		strbuf_addf(out, " --base %s", jget(j, "base"));
+	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
+		      "it reports:\n");
+	strbuf_addstr(out, "    sched-bot compare JOB-DIR/results.csv");
+}
+
+static int stage_reply(struct job *j)
+{
+	const char *outcome = jget(j, "outcome");
+	const char *tmpl_name;
+	struct reply_thread t;
+	struct reply_vars v = { 0 };
+	struct strbuf mbox = STRBUF_INIT, tmpl = STRBUF_INIT;
+	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, sb = STRBUF_INIT;
+	char *msgid = NULL, *eml = jpath(j, "reply.eml"), *first;
+	int ret = EXIT_FAIL;
+
+	/* composed before a crash: keep it, with its Message-ID */
+	if (!access(eml, R_OK) && *jget(j, "reply_msgid")) {
+		free(eml);
+		j->stage = JOB_SEND;
+		return 0;
+	}
+	if (!strcmp(outcome, "regression"))
+		tmpl_name = "regression";
+	else if (!strcmp(outcome, "tested"))
+		tmpl_name = "tested";
+	else if (!strcmp(outcome, "apply-failed"))
+		tmpl_name = "apply-failed";
+	else if (!strcmp(outcome, "build-failed"))
+		tmpl_name = "build-failed";
+	else {
+		free(eml);
+		return error("job %s: no outcome to report ('%s')", j->dir,
+			     outcome);
+	}
+	if (read_job_file(j, "thread.mbox", &mbox) < 0 ||
+	    reply_thread_from_mbox(mbox.buf, mbox.len,
+				   jget(j, "cover_msgid"), &t)) {
+		error("job %s: cannot find <%s> in thread.mbox", j->dir,
+		      jget(j, "cover_msgid"));
+		goto out_nothread;
+	}
+	if (reply_load_template(tmpl_name, &tmpl) < 0)
+		goto out;
+
+	reply_quote(&t, (int)config_get_int("reply.quoteLines", 4), &sb);
+	reply_var_set(&v, "quote", sb.buf);
+	strbuf_reset(&sb);
+	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
+	reply_var_set(&v, "greeting", *first ? first : "all");
+	free(first);
+	reply_var_setf(&v, "series", "v%s, %s patch%s", jget(j, "version"),
+		       jget(j, "nr_patches"),
+		       strcmp(jget(j, "nr_patches"), "1") ? "es" : "");
+	set_file_var(j, &v, "machine", "machine.txt", 0);
+	set_file_var(j, &v, "kernels", "kernels.txt", 0);
+	set_file_var(j, &v, "tables", "tables.txt", 1);
+	set_file_var(j, &v, "verdict", "verdict.txt", 0);
+	set_file_var(j, &v, "regressions", "regressions.txt", 0);
+	set_file_var(j, &v, "log", "failure.txt", 0);
+	reply_var_set(&v, "base", *jget(j, "base_desc") ?
+		      jget(j, "base_desc") : jget(j, "series_base"));
+	reply_var_set(&v, "base_hint", jget(j, "base_hint"));
+	reply_var_set(&v, "which", jget(j, "failed_which"));
+	reproduce_block(j, &sb);
+	reply_var_set(&v, "reproduce", sb.buf);
+	strbuf_reset(&sb);
+	reply_var_setf(&v, "tested_by", "%s <%s>",
+		       config_get("bot.name", "sched-bot"),
+		       config_get("bot.email", "sched-bot@localhost"));
+	reply_var_set(&v, "signature", config_get("reply.signature",
+		      "sched-bot " SCHED_BOT_VERSION
+		      ", scheduler benchmarks on posted patches"));
+	/* the tested template is the only one with a Tested-by line */
+	if (reply_expand(tmpl.buf, &v, &body) < 0)
+		goto out;
+	if (reply_compose(&t, body.buf, &msg, &msgid) < 0)
+		goto out;
+	jset(j, "reply_msgid", msgid);
+	if (write_file_atomic(eml, msg.buf, msg.len) < 0) {
+		error("cannot write %s", eml);
+		goto out;
+	}
+	j->stage = JOB_SEND;
+	ret = 0;
+out:
+	reply_thread_release(&t);
+out_nothread:
+	reply_vars_release(&v);
+	strbuf_release(&mbox);
+	strbuf_release(&tmpl);
+	strbuf_release(&body);
+	strbuf_release(&msg);
+	strbuf_release(&sb);
+	free(msgid);
+	free(eml);
+	return ret;
+}
+
+/* ---- send ---- */
+
+static int stage_send(struct job *j)
+{
+	struct strbuf msg = STRBUF_INIT;
+	char *eml = jpath(j, "reply.eml"), *dir = outbox_default_dir();
+	char *path = NULL;
+	const char *mid = jget(j, "reply_msgid");
+	int ret = EXIT_FAIL;
+
+	if (strbuf_read_file(&msg, eml) < 0) {
+		error("job %s has no reply.eml", j->dir);
+		goto out;
+	}
+	if (j->send) {
+		if (!j->st) {
+			error("sending needs the state database");
+			goto out;
+		}
+		state_crash_point("before-intent");
+		if (state_mail_intent(j->st, mid, j->db_id,
+				      jget(j, "cover_msgid"), eml) < 0)
+			goto out;
+		state_crash_point("intent-recorded");
+	}
+	if (outbox_put(dir, mid, msg.buf, msg.len, &path) < 0)
+		goto out;
+	if (!j->send)
+		printf("%s\n", path);
+	jset(j, "outbox", path);
+	j->stage = JOB_DONE;
+	ret = 0;
+out:
+	strbuf_release(&msg);
+	free(eml);
+	free(dir);
+	free(path);
+	return ret;
+}
+
+/* ---- the driver ---- */
+
+char *job_default_dir(const char *msgid)
+{
+	const char *base = config_get("job.dir", NULL);
+	char *root = base && *base ? xstrdup(base) : data_path("jobs");
+	char *safe = xstrdup(msgid), *p, *ret;
+
+	for (p = safe; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("@.-_+=", *p))
+			*p = '_';
+	if (safe[0] == '.')
+		safe[0] = '_';
+	ret = xasprintf("%s/%s", root, safe);
+	free(root);
+	free(safe);
+	return ret;
+}
+
+static int job_setup(struct job *j, const struct job_opts *o)
+{
+	int fresh;
+
+	if (o->dir)
+		j->dir = xstrdup(o->dir);
+	else if (o->msgid)
+		j->dir = job_default_dir(o->msgid);
+	else
+		return error("a job needs a message-id, --mbox or --job-dir");
+	if (mkdir_p(j->dir, 0755) < 0)
+		return error("cannot create %s: %s", j->dir, strerror(errno));
+	fresh = job_load(j);
+	if (fresh < 0)
+		return -1;
+	if (!fresh) {
+		const char *mine = *jget(j, "msgid") ? jget(j, "msgid") :
+				   jget(j, "cover_msgid");
+
+		if (o->msgid && strcmp(o->msgid, jget(j, "msgid")) &&
+		    strcmp(o->msgid, jget(j, "cover_msgid")))
+			return error("%s belongs to <%s>, not <%s>", j->dir,
+				     *mine ? mine : "?", o->msgid);
+		info("resuming job %s at stage %s", j->dir,
+		     job_stage_name(j->stage));
+		return 0;
+	}
+	if (!o->msgid && !o->mbox)
+		return error("%s holds no job; give a message-id or --mbox",
+			     j->dir);
+	j->stage = JOB_FETCH;
+	jset(j, "msgid", o->msgid);
+	if (o->mbox) {
+		char *abs = realpath(o->mbox, NULL);
+
+		if (!abs)
+			return error("cannot read %s: %s", o->mbox,
+				     strerror(errno));
+		jset(j, "mbox", abs);
+		free(abs);
+	}
+	jset(j, "target", o->target ? o->target :
+	     config_get("job.target", "qemu"));
+	jset(j, "workloads", o->workloads && *o->workloads ? o->workloads :
+	     config_get("bot.workloads", "spawn,pingpong"));
+	reply_var_setf(&j->kv, "runs", "%d", o->runs > 0 ? o->runs :
+		       (int)config_get_int("bot.runs", 5));
+	jset(j, "base", o->base);
+	return job_save(j);
+}
+
+typedef int (*stage_fn)(struct job *j);
+
+static const stage_fn stage_fns[] = {
+	[JOB_FETCH] = stage_fetch,
+	[JOB_SERIES] = stage_series,
+	[JOB_APPLY] = stage_apply,
+	[JOB_BUILD] = stage_build,
+	[JOB_RUN] = stage_run,
+	[JOB_COMPARE] = stage_compare,
+	[JOB_REPLY] = stage_reply,
+	[JOB_SEND] = stage_send,
+};
+
+int job_run(const struct job_opts *o, struct state *st, char **outcome,
+	    char **dir_out)
+{
+	struct job j = { 0 };
+	const char *oc;
+	int ret = 0;
+
+	j.send = o->send;
+	j.db_id = o->db_id;
+	j.st = st;
+	if (job_setup(&j, o) < 0) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	while (j.stage != JOB_DONE) {
+		enum job_stage before = j.stage;
+		char *point;
+
+		debug("job %s: stage %s", j.dir, job_stage_name(j.stage));
+		ret = stage_fns[j.stage](&j);
+		if (ret < 0)
+			ret = EXIT_FAIL;
+		if (ret) {
+			error("job %s stopped at stage %s; run it again to "
+			      "resume", j.dir, job_stage_name(before));
+			goto out;
+		}
+		if (job_save(&j) < 0) {
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		point = xasprintf("after-%s", job_stage_name(before));
+		state_crash_point(point);
+		free(point);
+	}
+	oc = jget(&j, "outcome");
+	if (st && j.db_id)
+		state_job_update(st, j.db_id, "done", oc, j.dir);
+	if (!strcmp(oc, "regression"))
+		ret = EXIT_REGRESSION;
+	else if (!strcmp(oc, "tested"))
+		ret = EXIT_OK;
+	else
+		ret = EXIT_FAIL;
+out:
+	if (outcome)
+		*outcome = xstrdup(jget(&j, "outcome"));
+	if (dir_out)
+		*dir_out = j.dir ? xstrdup(j.dir) : NULL;
+	reply_vars_release(&j.kv);
+	free(j.dir);
+	return ret;
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * outbox.c - the Maildir outbox and the delivery loop over recorded
+ * intents (see state.h for the exactly-once rule).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "lore.h"
+#include "outbox.h"
+#include "reply.h"
+#include "smtp.h"
+#include "state.h"
+#include "util.h"
+
+#pragma weak lore_fetch_raw
+
+char *outbox_default_dir(void)
+{
+	const char *d = config_get("outbox.dir", NULL);
+
+	if (d && *d)
+		return xstrdup(d);
+	return data_path("outbox");
+}
+
+/* A Message-ID as a file name: no '/', no ':' (Maildir's flag mark). */
+static char *safe_name(const char *msgid)
+{
+	char *s = xstrdup(msgid), *p;
+
+	for (p = s; *p; p++)
+		if (*p == '/' || *p == ':' || *p == '\\' ||
+		    (unsigned char)*p < 33 || (unsigned char)*p > 126)
+			*p = '_';
+	return s;
+}
+
+static int maildir_init(const char *dir)
+{
+	static const char *const subs[] = { "tmp", "new", "cur" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(subs); i++) {
+		char *p = xasprintf("%s/%s", dir, subs[i]);
+		int ret = mkdir_p(p, 0700);
+
+		free(p);
+		if (ret < 0)
+			return error("cannot create outbox %s: %s", dir,
+				     strerror(errno));
+	}
+	return 0;
+}
+
+char *outbox_find(const char *dir, const char *msgid, int *sent)
+{
+	char *name = safe_name(msgid), *path;
+
+	path = xasprintf("%s/new/%s", dir, name);
+	if (!access(path, F_OK)) {
+		if (sent)
+			*sent = 0;
+		goto out;
+	}
+	free(path);
+	path = xasprintf("%s/cur/%s:2,S", dir, name);
+	if (!access(path, F_OK)) {
+		if (sent)
+			*sent = 1;
+		goto out;
+	}
+	free(path);
+	path = NULL;
+out:
+	free(name);
+	return path;
+}
+
+int outbox_put(const char *dir, const char *msgid, const char *data,
+	       size_t len, char **path)
+{
+	char *name, *tmp, *dst;
+	int ret;
+
+	if (maildir_init(dir) < 0)
+		return -1;
+	dst = outbox_find(dir, msgid, NULL);
+	if (dst) {
+		if (path)
+			*path = dst;
+		else
+			free(dst);
+		return 0;
+	}
+	name = safe_name(msgid);
+	tmp = xasprintf("%s/tmp/%s", dir, name);
+	dst = xasprintf("%s/new/%s", dir, name);
+	/* write_file_atomic renames within tmp/; then one more rename */
+	ret = write_file_atomic(tmp, data, len);
+	if (!ret && rename(tmp, dst) < 0)
+		ret = error("cannot move %s to new/: %s", tmp, strerror(errno));
+	free(name);
+	free(tmp);
+	if (ret < 0) {
+		free(dst);
+		return -1;
+	}
+	if (path)
+		*path = dst;
+	else
+		free(dst);
+	return 0;
+}
+
+int outbox_mark_sent(const char *dir, const char *msgid)
+{
+	char *name = safe_name(msgid);
+	char *src = xasprintf("%s/new/%s", dir, name);
+	char *dst = xasprintf("%s/cur/%s:2,S", dir, name);
+	int ret = 0;
+
+	if (rename(src, dst) < 0 && errno != ENOENT)
+		ret = error("cannot move %s to cur/: %s", src, strerror(errno));
+	free(name);
+	free(src);
+	free(dst);
+	return ret;
+}
+
+/* The caps are counts of mails sent; 0 disables a cap. */
+static int over_cap(struct state *st, const char *thread)
+{
+	long per_hour = config_get_int("bot.maxPerHour", 20);
+	long per_day = config_get_int("bot.maxPerDay", 100);
+	long per_thread = config_get_int("bot.maxPerThread", 3);
+	long long t = (long long)time(NULL);
+
+	if (per_hour > 0 && state_mails_sent_since(st, t - 3600, NULL) >=
+	    per_hour)
+		return info("rate cap: %ld mails in the last hour "
+			    "(bot.maxPerHour)", per_hour), 1;
+	if (per_day > 0 && state_mails_sent_since(st, t - 86400, NULL) >=
+	    per_day)
+		return info("rate cap: %ld mails in the last day "
+			    "(bot.maxPerDay)", per_day), 1;
+	if (per_thread > 0 && thread &&
+	    state_mails_sent_since(st, 0, thread) >= per_thread)
+		return info("rate cap: %ld mails to <%s> (bot.maxPerThread)",
+			    per_thread, thread), 1;
+	return 0;
+}
+
+/* Make sure the outbox holds the mail, copying it from the job. */
+static char *ensure_queued(const char *dir, const struct state_mail *m,
+			   int *sent)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = outbox_find(dir, m->message_id, sent);
+
+	if (path)
+		return path;
+	*sent = 0;
+	if (!m->path || strbuf_read_file(&sb, m->path) < 0) {
+		error("mail <%s>: neither in the outbox nor at %s",
+		      m->message_id, m->path ? m->path : "(no path)");
+		strbuf_release(&sb);
+		return NULL;
+	}
+	if (outbox_put(dir, m->message_id, sb.buf, sb.len, &path) < 0)
+		path = NULL;
+	strbuf_release(&sb);
+	return path;
+}
+
+/*
+ * A send that was under way when the process died: SMTP may or may not
+ * have taken it.  The list archive is the witness: when lore has the
+ * Message-ID, the mail went out.  When lore does not (yet) have it, or
+ * cannot be asked, it is sent again with the same Message-ID.
+ */
+static int on_lore(const char *msgid)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int found;
+
+	if (!lore_fetch_raw || !config_get_bool("outbox.checkLore", 1))
+		return 0;
+	found = lore_fetch_raw(msgid, &sb) == 0;
+	strbuf_release(&sb);
+	return found;
+}
+
+int outbox_flush(struct state *st, const char *dir)
+{
+	struct state_mail *mails;
+	size_t nr, i;
+	int sent_count = 0, failed = 0;
+
+	if (state_mails_pending(st, &mails, &nr) < 0)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		const struct state_mail *m = &mails[i];
+		struct strbuf msg = STRBUF_INIT;
+		char *path;
+		int sent = 0, ret;
+
+		path = ensure_queued(dir, m, &sent);
+		if (!path) {
+			failed = 1;
+			continue;
+		}
+		if (sent) {
+			/* sent before a crash, result not yet recorded */
+			info("mail <%s> was already sent; recording it",
+			     m->message_id);
+			state_mail_sent(st, m->message_id);
+			free(path);
+			continue;
+		}
+		if (m->uncertain && on_lore(m->message_id)) {
+			info("mail <%s> is on lore already; recording it "
+			     "as sent", m->message_id);
+			outbox_mark_sent(dir, m->message_id);
+			state_mail_sent(st, m->message_id);
+			free(path);
+			continue;
+		}
+		if (over_cap(st, m->thread)) {
+			free(path);
+			continue;
+		}
+		if (strbuf_read_file(&msg, path) < 0) {
+			error("cannot read %s", path);
+			failed = 1;
+			free(path);
+			strbuf_release(&msg);
+			continue;
+		}
+		state_mail_sending(st, m->message_id);
+		state_crash_point("smtp-sending");
+		ret = smtp_send(msg.buf, msg.len);
+		strbuf_release(&msg);
+		if (ret) {
+			warning("mail <%s> stays in %s for the next run",
+				m->message_id, path);
+			state_mail_failed(st, m->message_id, ret == EXIT_NETWORK
+					  ? "server unreachable or busy" :
+					  "refused by the server");
+			failed = 1;
+			free(path);
+			continue;
+		}
+		state_crash_point("smtp-accepted");
+		outbox_mark_sent(dir, m->message_id);
+		state_crash_point("outbox-moved");
+		state_mail_sent(st, m->message_id);
+		info("sent <%s>", m->message_id);
+		sent_count++;
+		free(path);
+	}
+	state_mails_release(mails, nr);
+	return failed ? -1 : sent_count;
+}

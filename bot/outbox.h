@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * outbox.h - replies waiting to be sent, as a Maildir (outbox.dir,
+ * default $XDG_DATA_HOME/sched-bot/outbox): written in tmp/, renamed
+ * into new/ (atomic), moved to cur/ with the Maildir "S" flag once the
+ * SMTP server accepted it.  Any mail reader can open it; a dry run
+ * stops at new/.
+ */
+#ifndef SCHED_BOT_OUTBOX_H
+#define SCHED_BOT_OUTBOX_H
+
+#include <stddef.h>
+
+struct state;
+
+char *outbox_default_dir(void);
+
+/*
+ * Put a message (LF line ends) in new/, named after its Message-ID;
+ * when that Message-ID is already there (new/ or cur/) nothing is
+ * written.  *path (may be NULL) receives the file name.
+ */
+int outbox_put(const char *dir, const char *msgid, const char *data,
+	       size_t len, char **path);
+
+/* The file holding msgid; *sent says whether it is in cur/. NULL: none. */
+char *outbox_find(const char *dir, const char *msgid, int *sent);
+
+/* Move msgid's file from new/ to cur/ (flag S). */
+int outbox_mark_sent(const char *dir, const char *msgid);
+
+/*
+ * Send every mail whose intent is recorded in st and not yet sent,
+ * within the rate caps (bot.maxPerHour, bot.maxPerDay,
+ * bot.maxPerThread), recording each result.  Returns the number sent,
+ * or -1 when a send failed (the mail stays pending for the next run).
+ */
+int outbox_flush(struct state *st, const char *dir);
+
+#endif

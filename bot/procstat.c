@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * procstat.c - /proc parsers shared by sched-bot and sched-bench (libc
+ * only: see procstat.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procstat.h"
+
+int procstat_read(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	if (!size)
+		return -1;
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (len + 1 < size) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return (int)len;
+}
+
+/* The start of the line beginning with prefix, or NULL. */
+static const char *find_line(const char *text, const char *prefix)
+{
+	size_t plen = strlen(prefix);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, plen))
+			return p;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+int procstat_parse_cpu(const char *text, struct cpu_times *out)
+{
+	unsigned long long v[8] = { 0 };
+	const char *p = find_line(text, "cpu ");
+	char *end;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	if (!p)
+		return -1;
+	p += 4;
+	/* Old kernels have fewer columns: missing ones stay 0. */
+	for (i = 0; i < 8; i++) {
+		while (*p == ' ')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			break;
+		v[i] = strtoull(p, &end, 10);
+		p = end;
+	}
+	if (i < 4)
+		return -1;
+	out->user = v[0];
+	out->nice = v[1];
+	out->system = v[2];
+	out->idle = v[3];
+	out->iowait = v[4];
+	out->irq = v[5];
+	out->softirq = v[6];
+	out->steal = v[7];
+	return 0;
+}
+
+static unsigned long long tick_delta(unsigned long long a,
+				     unsigned long long b)
+{
+	/* iowait may go backwards on some kernels: clamp, never wrap. */
+	return b > a ? b - a : 0;
+}
+
+int procstat_util(const struct cpu_times *a, const struct cpu_times *b,
+		  struct cpu_util *u)
+{
+	double usr = tick_delta(a->user, b->user) + tick_delta(a->nice, b->nice);
+	double sys = tick_delta(a->system, b->system);
+	double idle = tick_delta(a->idle, b->idle);
+	double iowait = tick_delta(a->iowait, b->iowait);
+	double softirq = tick_delta(a->softirq, b->softirq);
+	double other = tick_delta(a->irq, b->irq) +
+		       tick_delta(a->steal, b->steal);
+	double total = usr + sys + idle + iowait + softirq + other;
+
+	memset(u, 0, sizeof(*u));
+	if (total <= 0)
+		return -1;
+	u->usr = 100.0 * usr / total;
+	u->sys = 100.0 * sys / total;
+	u->idle = 100.0 * idle / total;
+	u->iowait = 100.0 * iowait / total;
+	u->softirq = 100.0 * softirq / total;
+	u->other = 100.0 * other / total;
+	return 0;
+}
+
+static void copy_field(char *dst, size_t size, const char *src, size_t len)
+{
+	if (!size)
+		return;
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* Does the comma-separated controller list [p, end) name "cpu"? */
+static int has_cpu_controller(const char *p, const char *end)
+{
+	while (p < end) {
+		const char *c = memchr(p, ',', end - p);
+		size_t n = c ? (size_t)(c - p) : (size_t)(end - p);
+
+		if (n == 3 && !strncmp(p, "cpu", 3))
+			return 1;
+		p += n + 1;
+	}
+	return 0;
+}
+
+int procstat_cgroup_cpu(const char *text, char *path, size_t size,
+			int *version)
+{
+	const char *line = text, *v2 = NULL, *v2end = NULL;
+
+	if (size)
+		path[0] = '\0';
+	*version = 0;
+	while (line && *line) {
+		const char *eol = strchr(line, '\n');
+		const char *c1, *c2;
+
+		if (!eol)
+			eol = line + strlen(line);
+		c1 = memchr(line, ':', eol - line);
+		c2 = c1 ? memchr(c1 + 1, ':', eol - c1 - 1) : NULL;
+		if (c2) {
+			if (c1 == line + 1 && line[0] == '0' && c2 == c1 + 1) {
+				v2 = c2 + 1;
+				v2end = eol;
+			} else if (has_cpu_controller(c1 + 1, c2)) {
+				copy_field(path, size, c2 + 1, eol - c2 - 1);
+				*version = 1;
+				return 0;
+			}
+		}
+		line = *eol ? eol + 1 : NULL;
+	}
+	if (!v2)
+		return -1;
+	copy_field(path, size, v2, v2end - v2);
+	*version = 2;
+	return 0;
+}
+
+int procstat_autogroup(const char *text, char *name, size_t size, int *nice)
+{
+	const char *sp;
+
+	*nice = 0;
+	if (size)
+		name[0] = '\0';
+	if (strncmp(text, "/autogroup-", 11))
+		return -1;
+	sp = strchr(text, ' ');
+	if (!sp)
+		sp = text + strcspn(text, "\n");
+	copy_field(name, size, text, sp - text);
+	if (!strncmp(sp, " nice ", 6))
+		*nice = atoi(sp + 6);
+	return 0;
+}
+
+int procstat_config(const char *text, const char *option, char *val,
+		    size_t size)
+{
+	size_t olen = strlen(option);
+	const char *line = text;
+
+	if (size)
+		val[0] = '\0';
+	while (line && *line) {
+		const char *eol = strchr(line, '\n');
+
+		if (!eol)
+			eol = line + strlen(line);
+		if (!strncmp(line, option, olen) && line[olen] == '=') {
+			copy_field(val, size, line + olen + 1,
+				   eol - line - olen - 1);
+			return 0;
+		}
+		if (!strncmp(line, "# ", 2) &&
+		    !strncmp(line + 2, option, olen) &&
+		    !strncmp(line + 2 + olen, " is not set", 11)) {
+			copy_field(val, size, "n", 1);
+			return 0;
+		}
+		line = *eol ? eol + 1 : NULL;
+	}
+	return -1;
+}
+
+long long procstat_sched_field(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *line = text;
+
+	while (line && *line) {
+		const char *p;
+
+		if (!strncmp(line, key, klen) &&
+		    (line[klen] == ' ' || line[klen] == ':')) {
+			p = line + klen;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p == ':') {
+				p++;
+				while (*p == ' ' || *p == '\t')
+					p++;
+				if (isdigit((unsigned char)*p) || *p == '-')
+					return strtoll(p, NULL, 10);
+			}
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -1;
+}
+
+int procstat_schedstat(const char *text, struct schedstat *out)
+{
+	const char *line = text;
+	int cpus = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (line && *line) {
+		/* cpuN yld_count legacy sched_count sched_goidle ttwu_count
+		 * ttwu_local rq_cpu_time run_delay pcount */
+		if (!strncmp(line, "cpu", 3) &&
+		    isdigit((unsigned char)line[3])) {
+			unsigned long long v[6];
+			const char *p = strchr(line, ' ');
+			char *end;
+			int i;
+
+			for (i = 0; p && i < 6; i++) {
+				v[i] = strtoull(p, &end, 10);
+				if (end == p)
+					break;
+				p = end;
+			}
+			if (i == 6) {
+				out->sched_count += v[2];
+				out->ttwu_count += v[4];
+				out->ttwu_local += v[5];
+				cpus++;
+			}
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return cpus ? 0 : -1;
+}
+
+long long procstat_status_field(const char *text, const char *key)
+{
+	return procstat_sched_field(text, key);
+}
+
+int procstat_cpulist_count(const char *list)
+{
+	const char *p = list;
+	int n = 0;
+
+	while (*p == ' ')
+		p++;
+	if (*p == '\n' || !*p)
+		return 0;
+	while (*p && *p != '\n') {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			return -1;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return -1;
+			p = end;
+		}
+		n += b - a + 1;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+	}
+	return n;
+}

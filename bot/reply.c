@@ -1,0 +1,1249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reply.c - compose the bot's reply: template expansion, wrapping,
+ * threading headers, address lists, RFC 2047 and quoted-printable.
+ *
+ * The parsing here is only what a reply needs (a few headers of one
+ * message); full mail parsing is intake's job (mail.h, series.h).
+ * Everything is hostile input: malformed headers give empty values,
+ * never a crash.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "reply.h"
+#include "util.h"
+#include "version.h"
+
+/* ---- template variables and expansion ---- */
+
+void reply_var_set(struct reply_vars *v, const char *key, const char *val)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++) {
+		if (!strcmp(v->keys[i], key)) {
+			free(v->vals[i]);
+			v->vals[i] = xstrdup(val ? val : "");
+			return;
+		}
+	}
+	if (v->nr >= v->alloc) {
+		v->alloc = v->alloc ? 2 * v->alloc : 16;
+		v->keys = xrealloc(v->keys, v->alloc * sizeof(*v->keys));
+		v->vals = xrealloc(v->vals, v->alloc * sizeof(*v->vals));
+	}
+	v->keys[v->nr] = xstrdup(key);
+	v->vals[v->nr] = xstrdup(val ? val : "");
+	v->nr++;
+}
+
+void reply_var_setf(struct reply_vars *v, const char *key,
+		    const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	reply_var_set(v, key, sb.buf);
+	strbuf_release(&sb);
+}
+
+const char *reply_var_get(const struct reply_vars *v, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		if (!strcmp(v->keys[i], key))
+			return v->vals[i];
+	return NULL;
+}
+
+void reply_vars_release(struct reply_vars *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++) {
+		free(v->keys[i]);
+		free(v->vals[i]);
+	}
+	free(v->keys);
+	free(v->vals);
+	memset(v, 0, sizeof(*v));
+}
+
+#define MAX_IF_DEPTH 16
+
+struct if_frame {
+	int parent;		/* was the enclosing text emitted */
+	int cond;		/* the variable is set and non-empty */
+	int in_else;
+};
+
+static int frame_emits(const struct if_frame *f)
+{
+	return f->parent && (f->in_else ? !f->cond : f->cond);
+}
+
+static char *tag_word(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return xstrndup(s, len);
+}
+
+int reply_expand(const char *tmpl, const struct reply_vars *v,
+		 struct strbuf *out)
+{
+	struct if_frame stack[MAX_IF_DEPTH];
+	int depth = 0, emit = 1;
+	const char *p = tmpl;
+
+	while (*p) {
+		const char *open = strstr(p, "{{"), *close;
+		char *tag;
+
+		if (!open) {
+			if (emit)
+				strbuf_addstr(out, p);
+			break;
+		}
+		if (emit)
+			strbuf_add(out, p, open - p);
+		close = strstr(open + 2, "}}");
+		if (!close)
+			return error("template: '{{' without '}}'");
+		tag = tag_word(open + 2, close - open - 2);
+		p = close + 2;
+		if (starts_with(tag, "#if ")) {
+			const char *name = tag + 4, *val;
+
+			while (isspace((unsigned char)*name))
+				name++;
+			val = reply_var_get(v, name);
+
+			if (depth == MAX_IF_DEPTH) {
+				free(tag);
+				return error("template: {{#if}} nested too "
+					     "deep");
+			}
+			stack[depth].parent = emit;
+			stack[depth].cond = val && *val;
+			stack[depth].in_else = 0;
+			emit = frame_emits(&stack[depth++]);
+		} else if (!strcmp(tag, "else")) {
+			if (!depth) {
+				free(tag);
+				return error("template: {{else}} without "
+					     "{{#if}}");
+			}
+			stack[depth - 1].in_else = 1;
+			emit = frame_emits(&stack[depth - 1]);
+		} else if (!strcmp(tag, "/if")) {
+			if (!depth) {
+				free(tag);
+				return error("template: {{/if}} without "
+					     "{{#if}}");
+			}
+			emit = stack[--depth].parent;
+		} else if (emit) {
+			const char *val = reply_var_get(v, tag);
+
+			if (val)
+				strbuf_addstr(out, val);
+		}
+		free(tag);
+		/* A block tag alone on its line leaves no empty line. */
+		if (*p == '\n' && (open == tmpl || open[-1] == '\n') &&
+		    (open[2] == '#' || open[2] == '/' ||
+		     !strncmp(open + 2, "else", 4)))
+			p++;
+	}
+	if (depth)
+		return error("template: {{#if}} without {{/if}}");
+	return 0;
+}
+
+static char *exe_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(buf);
+}
+
+int reply_load_template(const char *name, struct strbuf *out)
+{
+	const char *dir = config_get("reply.templateDir", NULL);
+	static const char *const rel[] = {
+		"../templates", "../share/sched-bot/templates",
+		"../../../templates",	/* build/tests/unit/ */
+	};
+	char *exe = NULL, *path;
+	size_t i;
+
+	if (!dir || !*dir)
+		dir = getenv("SCHED_BOT_TEMPLATES");
+	if (dir && *dir) {
+		path = xasprintf("%s/mail-%s.md", dir, name);
+		goto read;
+	}
+	exe = exe_dir();
+	for (i = 0; exe && i < ARRAY_SIZE(rel); i++) {
+		path = xasprintf("%s/%s/mail-%s.md", exe, rel[i], name);
+		if (!access(path, R_OK))
+			goto read;
+		free(path);
+	}
+	free(exe);
+	return error("template mail-%s.md not found (set reply.templateDir)",
+		     name);
+read:
+	free(exe);
+	if (strbuf_read_file(out, path) < 0) {
+		error("cannot read template %s", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+/* ---- wrapping ---- */
+
+static size_t utf8_width(const char *s, size_t len)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Prose can be re-flowed; code, tables, quotes and trailers cannot. */
+static int is_prose(const char *line, size_t len)
+{
+	if (!len || line[0] == ' ' || line[0] == '\t' || line[0] == '>' ||
+	    line[0] == '|' || line[0] == '#')
+		return 0;
+	if (!memchr(line, ' ', len))
+		return 0;
+	return 1;
+}
+
+/* "- ", "* ", "1. ": continuation lines are indented under the text. */
+static size_t list_indent(const char *line, size_t len)
+{
+	size_t i = 0;
+
+	if (len > 2 && (line[0] == '-' || line[0] == '*') && line[1] == ' ')
+		return 2;
+	while (i < len && isdigit((unsigned char)line[i]))
+		i++;
+	if (i && i + 1 < len && line[i] == '.' && line[i + 1] == ' ')
+		return i + 2;
+	return 0;
+}
+
+static void wrap_line(const char *line, size_t len, int width,
+		      struct strbuf *out)
+{
+	size_t indent = list_indent(line, len), col = 0, i = 0;
+	int first_word = 1;
+
+	while (i < len) {
+		size_t start, wlen, ww, gap = 0;
+
+		while (i < len && line[i] == ' ' && !first_word) {
+			i++;
+			gap++;
+		}
+		start = i;
+		while (i < len && line[i] != ' ')
+			i++;
+		wlen = i - start;
+		if (!wlen)
+			continue;
+		ww = utf8_width(line + start, wlen);
+		if (!first_word && col + gap + ww > (size_t)width) {
+			strbuf_addch(out, '\n');
+			strbuf_addf(out, "%*s", (int)indent, "");
+			col = indent;
+		} else if (!first_word) {
+			strbuf_addf(out, "%*s", (int)gap, "");
+			col += gap;
+		}
+		strbuf_add(out, line + start, wlen);
+		col += ww;
+		first_word = 0;
+	}
+	strbuf_addch(out, '\n');
+}
+
+void reply_wrap(const char *text, int width, struct strbuf *out)
+{
+	const char *p = text;
+	int fence = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len >= 3 && (!strncmp(p, "```", 3) ||
+				 !strncmp(p, "~~~", 3)))
+			fence = !fence;
+		if (!fence && utf8_width(p, len) > (size_t)width &&
+		    is_prose(p, len)) {
+			wrap_line(p, len, width, out);
+		} else {
+			strbuf_add(out, p, len);
+			strbuf_addch(out, '\n');
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+/* ---- reading the message we answer ---- */
+
+static size_t header_end(const char *msg, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i++) {
+		if (msg[i] != '\n')
+			continue;
+		if (msg[i + 1] == '\n')
+			return i + 1;
+		if (msg[i + 1] == '\r' && i + 2 < len && msg[i + 2] == '\n')
+			return i + 1;
+	}
+	return len;
+}
+
+char *reply_header(const char *msg, size_t len, const char *name)
+{
+	size_t end = header_end(msg, len), nlen = strlen(name), i = 0;
+	struct strbuf sb = STRBUF_INIT;
+	int found = 0;
+
+	while (i < end) {
+		const char *line = msg + i;
+		const char *nl = memchr(line, '\n', end - i);
+		size_t llen = nl ? (size_t)(nl - line) : end - i;
+
+		if (llen && line[llen - 1] == '\r')
+			llen--;
+		if (found && llen && (line[0] == ' ' || line[0] == '\t')) {
+			strbuf_addch(&sb, ' ');
+			while (llen && (*line == ' ' || *line == '\t')) {
+				line++;
+				llen--;
+			}
+			strbuf_add(&sb, line, llen);
+		} else if (found) {
+			break;
+		} else if (llen > nlen && line[nlen] == ':' &&
+			   !strncasecmp(line, name, nlen)) {
+			found = 1;
+			strbuf_add(&sb, line + nlen + 1, llen - nlen - 1);
+		}
+		if (!nl)
+			break;
+		i = nl - msg + 1;
+	}
+	if (!found) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	strbuf_trim(&sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *bare_msgid(const char *s)
+{
+	const char *lt, *gt;
+
+	if (!s)
+		return NULL;
+	lt = strchr(s, '<');
+	if (!lt)
+		return tag_word(s, strlen(s));
+	gt = strchr(lt, '>');
+	if (!gt)
+		return NULL;
+	return xstrndup(lt + 1, gt - lt - 1);
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static void latin1_to_utf8(const char *s, size_t len, struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c < 0x80) {
+			strbuf_addch(out, c);
+		} else {
+			strbuf_addch(out, 0xc0 | (c >> 6));
+			strbuf_addch(out, 0x80 | (c & 0x3f));
+		}
+	}
+}
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+static void b64_decode(const char *s, size_t len, struct strbuf *out)
+{
+	unsigned int acc = 0;
+	int bits = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		int v = b64val((unsigned char)s[i]);
+
+		if (v < 0)
+			continue;
+		acc = (acc << 6) | v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			strbuf_addch(out, (acc >> bits) & 0xff);
+		}
+	}
+}
+
+/* =?charset?B|Q?text?= words; unknown charsets are left encoded. */
+static char *decode_words(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = s;
+	int last_was_word = 0;
+
+	while (*p) {
+		const char *q1, *q2, *end;
+		struct strbuf raw = STRBUF_INIT;
+		int utf8, latin1;
+
+		if (strncmp(p, "=?", 2)) {
+			const char *ws = p;
+
+			/* whitespace between two encoded words vanishes */
+			while (*ws == ' ' || *ws == '\t')
+				ws++;
+			if (last_was_word && ws != p && !strncmp(ws, "=?", 2)) {
+				p = ws;
+				continue;
+			}
+			strbuf_addch(&sb, *p++);
+			last_was_word = 0;
+			continue;
+		}
+		q1 = strchr(p + 2, '?');
+		q2 = q1 ? strchr(q1 + 1, '?') : NULL;
+		end = q2 ? strstr(q2 + 1, "?=") : NULL;
+		if (!q1 || !q2 || q2 != q1 + 2 || !end) {
+			strbuf_addch(&sb, *p++);
+			last_was_word = 0;
+			continue;
+		}
+		utf8 = !strncasecmp(p + 2, "utf-8", q1 - p - 2) ||
+		       !strncasecmp(p + 2, "us-ascii", q1 - p - 2);
+		latin1 = !strncasecmp(p + 2, "iso-8859-1", q1 - p - 2) ||
+			 !strncasecmp(p + 2, "iso-8859-15", q1 - p - 2);
+		if ((q1 - p - 2) <= 0 || (!utf8 && !latin1)) {
+			strbuf_add(&sb, p, end + 2 - p);
+			p = end + 2;
+			last_was_word = 0;
+			continue;
+		}
+		if (toupper((unsigned char)q1[1]) == 'B') {
+			b64_decode(q2 + 1, end - q2 - 1, &raw);
+		} else {
+			const char *c;
+
+			for (c = q2 + 1; c < end; c++) {
+				if (*c == '_') {
+					strbuf_addch(&raw, ' ');
+				} else if (*c == '=' && c + 2 < end + 1 &&
+					   hexval(c[1]) >= 0 &&
+					   hexval(c[2]) >= 0) {
+					strbuf_addch(&raw, hexval(c[1]) * 16 +
+						     hexval(c[2]));
+					c += 2;
+				} else {
+					strbuf_addch(&raw, *c);
+				}
+			}
+		}
+		if (latin1)
+			latin1_to_utf8(raw.buf, raw.len, &sb);
+		else
+			strbuf_add(&sb, raw.buf, raw.len);
+		strbuf_release(&raw);
+		p = end + 2;
+		last_was_word = 1;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void qp_decode(const char *s, size_t len, struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] != '=') {
+			strbuf_addch(out, s[i]);
+		} else if (i + 1 < len && s[i + 1] == '\n') {
+			i++;
+		} else if (i + 2 < len && s[i + 1] == '\r' &&
+			   s[i + 2] == '\n') {
+			i += 2;
+		} else if (i + 2 < len && hexval(s[i + 1]) >= 0 &&
+			   hexval(s[i + 2]) >= 0) {
+			strbuf_addch(out, hexval(s[i + 1]) * 16 +
+				     hexval(s[i + 2]));
+			i += 2;
+		} else {
+			strbuf_addch(out, s[i]);
+		}
+	}
+}
+
+/* The display name of a From: value, decoded; the address otherwise. */
+static char *display_name(const char *from)
+{
+	const char *lt = strchr(from, '<');
+	char *name, *dec;
+	size_t len;
+
+	if (!lt)
+		return tag_word(from, strlen(from));
+	len = lt - from;
+	name = tag_word(from, len);
+	if (name[0] == '"' && strlen(name) > 1 &&
+	    name[strlen(name) - 1] == '"') {
+		memmove(name, name + 1, strlen(name));
+		name[strlen(name) - 1] = '\0';
+	}
+	if (!*name) {
+		const char *gt = strchr(lt, '>');
+
+		free(name);
+		return xstrndup(lt + 1, gt ? (size_t)(gt - lt - 1) :
+				strlen(lt + 1));
+	}
+	dec = decode_words(name);
+	free(name);
+	return dec;
+}
+
+int reply_thread_from_mail(const char *mail, size_t len,
+			   struct reply_thread *t)
+{
+	size_t body = header_end(mail, len);
+	char *mid = reply_header(mail, len, "Message-ID");
+	char *cte, *subj, *ctype;
+
+	memset(t, 0, sizeof(*t));
+	t->msgid = bare_msgid(mid);
+	free(mid);
+	if (!t->msgid || !*t->msgid) {
+		reply_thread_release(t);
+		return error("the message has no Message-ID");
+	}
+	t->references = reply_header(mail, len, "References");
+	subj = reply_header(mail, len, "Subject");
+	t->subject = decode_words(subj ? subj : "");
+	free(subj);
+	t->from = reply_header(mail, len, "From");
+	if (!t->from)
+		t->from = xstrdup("");
+	t->author_name = display_name(t->from);
+	t->to = reply_header(mail, len, "To");
+	t->cc = reply_header(mail, len, "Cc");
+	t->date = reply_header(mail, len, "Date");
+	if (body < len && mail[body] == '\r')
+		body++;
+	if (body < len && mail[body] == '\n')
+		body++;
+	cte = reply_header(mail, len, "Content-Transfer-Encoding");
+	ctype = reply_header(mail, len, "Content-Type");
+	if (ctype && strncasecmp(ctype, "text/plain", 10)) {
+		/* multipart or HTML: quote nothing rather than garbage */
+		t->body = xstrdup("");
+	} else if (cte && !strncasecmp(cte, "quoted-printable", 16)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		qp_decode(mail + body, len - body, &sb);
+		t->body = strbuf_detach(&sb, NULL);
+	} else if (cte && !strncasecmp(cte, "base64", 6)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		b64_decode(mail + body, len - body, &sb);
+		t->body = strbuf_detach(&sb, NULL);
+	} else {
+		t->body = xstrndup(mail + body, len - body);
+	}
+	free(cte);
+	free(ctype);
+	return 0;
+}
+
+int reply_thread_from_mbox(const char *mbox, size_t len, const char *msgid,
+			   struct reply_thread *t)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		const char *start, *next;
+		size_t mlen;
+		char *mid, *bare;
+		int match;
+
+		/* skip the "From " separator line */
+		if (len - i > 5 && !strncmp(mbox + i, "From ", 5)) {
+			const char *nl = memchr(mbox + i, '\n', len - i);
+
+			if (!nl)
+				break;
+			i = nl - mbox + 1;
+		}
+		start = mbox + i;
+		next = start;
+		for (;;) {
+			next = memchr(next, '\n', mbox + len - next);
+			if (!next || next + 1 >= mbox + len) {
+				next = mbox + len;
+				break;
+			}
+			next++;
+			if (!strncmp(next, "From ", 5) && next - 2 >= start &&
+			    next[-2] == '\n')
+				break;
+		}
+		mlen = next - start;
+		mid = reply_header(start, mlen, "Message-ID");
+		bare = bare_msgid(mid);
+		match = bare && !strcmp(bare, msgid);
+		free(mid);
+		free(bare);
+		if (match)
+			return reply_thread_from_mail(start, mlen, t);
+		i = next - mbox;
+	}
+	memset(t, 0, sizeof(*t));
+	error("message <%s> is not in the thread", msgid);
+	return EXIT_NOTFOUND;
+}
+
+void reply_thread_release(struct reply_thread *t)
+{
+	free(t->msgid);
+	free(t->references);
+	free(t->subject);
+	free(t->from);
+	free(t->to);
+	free(t->cc);
+	free(t->date);
+	free(t->author_name);
+	free(t->body);
+	memset(t, 0, sizeof(*t));
+}
+
+void reply_quote(const struct reply_thread *t, int max_lines,
+		 struct strbuf *out)
+{
+	struct strbuf excerpt = STRBUF_INIT, wrapped = STRBUF_INIT;
+	const char *p = t->body ? t->body : "";
+	int n = 0, truncated = 0;
+
+	while (*p == '\n' || *p == '\r')
+		p++;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t llen = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (llen && p[llen - 1] == '\r')
+			llen--;
+		if ((llen == 3 && !strncmp(p, "---", 3)) ||
+		    (llen == 3 && !strncmp(p, "-- ", 3)) ||
+		    !strncmp(p, "diff --git ", 11))
+			break;
+		if (n == max_lines) {
+			truncated = 1;
+			break;
+		}
+		/* mboxrd: ">From " was "From " */
+		if (llen > 5 && p[0] == '>' && !strncmp(p + strspn(p, ">"),
+						     "From ", 5)) {
+			p++;
+			llen--;
+		}
+		strbuf_add(&excerpt, p, llen);
+		strbuf_addch(&excerpt, '\n');
+		n++;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	/* drop trailing blank lines */
+	while (excerpt.len > 1 && excerpt.buf[excerpt.len - 2] == '\n')
+		strbuf_setlen(&excerpt, excerpt.len - 1);
+	if (t->date && *t->date)
+		strbuf_addf(out, "On %s, %s wrote:\n", t->date,
+			    t->author_name ? t->author_name : "you");
+	else
+		strbuf_addf(out, "%s wrote:\n",
+			    t->author_name ? t->author_name : "You");
+	reply_wrap(excerpt.buf, 70, &wrapped);
+	for (p = wrapped.buf; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t llen = nl ? (size_t)(nl - p) : strlen(p);
+
+		strbuf_addstr(out, llen ? "> " : ">");
+		strbuf_add(out, p, llen);
+		strbuf_addch(out, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (truncated)
+		strbuf_addstr(out, "> [...]\n");
+	strbuf_release(&excerpt);
+	strbuf_release(&wrapped);
+}
+
+/* ---- headers we write ---- */
+
+char *reply_new_msgid(const char *domain)
+{
+	unsigned char rnd[8];
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd)) {
+		/* never fails for 8 bytes once booted; be safe anyway */
+		for (i = 0; i < sizeof(rnd); i++)
+			rnd[i] = (unsigned char)(rand() ^ getpid() ^ i);
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	strbuf_addf(&sb, "%s.", stamp);
+	for (i = 0; i < sizeof(rnd); i++)
+		strbuf_addf(&sb, "%02x", rnd[i]);
+	strbuf_addf(&sb, "@%s", domain && *domain ? domain : "localhost");
+	return strbuf_detach(&sb, NULL);
+}
+
+char *reply_date(long long t)
+{
+	static const char *const days[] = {
+		"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"
+	};
+	static const char *const months[] = {
+		"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+		"Jul", "Aug", "Sep", "Oct", "Nov", "Dec"
+	};
+	time_t tt = (time_t)t;
+	struct tm tm;
+	long off;
+
+	localtime_r(&tt, &tm);
+	off = tm.tm_gmtoff / 60;
+	return xasprintf("%s, %d %s %d %02d:%02d:%02d %c%02ld%02ld",
+			 days[tm.tm_wday], tm.tm_mday, months[tm.tm_mon],
+			 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 off < 0 ? '-' : '+', labs(off) / 60, labs(off) % 60);
+}
+
+static int is_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return 0;
+	return 1;
+}
+
+static void b64_encode(const unsigned char *s, size_t len,
+		       struct strbuf *out)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i;
+
+	for (i = 0; i < len; i += 3) {
+		unsigned int v = s[i] << 16;
+
+		if (i + 1 < len)
+			v |= s[i + 1] << 8;
+		if (i + 2 < len)
+			v |= s[i + 2];
+		strbuf_addch(out, tab[(v >> 18) & 63]);
+		strbuf_addch(out, tab[(v >> 12) & 63]);
+		strbuf_addch(out, i + 1 < len ? tab[(v >> 6) & 63] : '=');
+		strbuf_addch(out, i + 2 < len ? tab[v & 63] : '=');
+	}
+}
+
+/* Fold a long ASCII header value at spaces (RFC 5322 2.2.3). */
+static void fold_ascii(const char *value, size_t col, struct strbuf *out)
+{
+	const char *p = value;
+
+	while (*p) {
+		const char *sp = strchr(p + 1, ' ');
+		size_t wlen = sp ? (size_t)(sp - p) : strlen(p);
+
+		if (p != value && *p == ' ' && col + wlen > 78) {
+			strbuf_addstr(out, "\n");
+			col = 0;
+		}
+		strbuf_add(out, p, wlen);
+		col += wlen;
+		p += wlen;
+	}
+}
+
+void reply_encode_header(const char *value, struct strbuf *out)
+{
+	size_t len = strlen(value), i = 0;
+
+	if (is_ascii(value)) {
+		/* the field name takes up to 12 columns ("References: ") */
+		fold_ascii(value, 12, out);
+		return;
+	}
+	/* 45 octets -> 60 base64 chars: each word fits a folded line */
+	while (i < len) {
+		size_t n = len - i > 45 ? 45 : len - i;
+
+		while (n > 1 && i + n < len &&
+		       ((unsigned char)value[i + n] & 0xc0) == 0x80)
+			n--;
+		if (i)
+			strbuf_addstr(out, "\n ");
+		strbuf_addstr(out, "=?UTF-8?B?");
+		b64_encode((const unsigned char *)value + i, n, out);
+		strbuf_addstr(out, "?=");
+		i += n;
+	}
+}
+
+/* One element of an address list: as written, and its bare address. */
+struct addr {
+	char *text;
+	char *email;
+};
+
+static size_t split_addresses(const char *list, struct addr **out)
+{
+	struct addr *a = NULL;
+	size_t nr = 0, alloc = 0;
+	const char *p = list, *start = list;
+	int quote = 0, angle = 0, paren = 0;
+
+	if (!list) {
+		*out = NULL;
+		return 0;
+	}
+	for (;; p++) {
+		if (*p == '"' && (p == list || p[-1] != '\\'))
+			quote = !quote;
+		else if (!quote && *p == '<')
+			angle = 1;
+		else if (!quote && *p == '>')
+			angle = 0;
+		else if (!quote && *p == '(')
+			paren++;
+		else if (!quote && *p == ')' && paren)
+			paren--;
+		if (*p && (*p != ',' || quote || angle || paren))
+			continue;
+		{
+			char *text = tag_word(start, p - start);
+			char *email, *lt = strchr(text, '<'), *c;
+			char *gt = lt ? strchr(lt, '>') : NULL;
+
+			if (gt)
+				email = xstrndup(lt + 1, gt - lt - 1);
+			else
+				email = tag_word(text, strcspn(text, "( "));
+			for (c = email; *c; c++)
+				*c = tolower((unsigned char)*c);
+			if (strchr(email, '@') &&
+			    !strpbrk(email, " \t\r\n<>,;")) {
+				ALLOC_GROW(a, nr, alloc);
+				a[nr].text = text;
+				a[nr].email = email;
+				nr++;
+			} else {
+				free(text);
+				free(email);
+			}
+		}
+		if (!*p)
+			break;
+		start = p + 1;
+	}
+	*out = a;
+	return nr;
+}
+
+static void free_addrs(struct addr *a, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(a[i].text);
+		free(a[i].email);
+	}
+	free(a);
+}
+
+size_t reply_parse_addresses(const char *list, char ***addrs)
+{
+	struct addr *a;
+	size_t nr = split_addresses(list, &a), i;
+
+	*addrs = nr ? xcalloc(nr, sizeof(char *)) : NULL;
+	for (i = 0; i < nr; i++) {
+		(*addrs)[i] = a[i].email;
+		a[i].email = NULL;
+	}
+	free_addrs(a, nr);
+	return nr;
+}
+
+void reply_free_addresses(char **addrs, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(addrs[i]);
+	free(addrs);
+}
+
+static int list_cb(const char *value, void *data)
+{
+	const char *email = ((const char **)data)[0];
+
+	if (!strcasecmp(value, email))
+		((const char **)data)[1] = value;
+	return 0;
+}
+
+/* Mailing lists, for reply.cc = lists. */
+static int is_list_address(const char *email)
+{
+	const char *at = strchr(email, '@');
+	const char *data[2] = { email, NULL };
+
+	config_get_all("reply.list", list_cb, data);
+	if (data[1])
+		return 1;
+	if (!at)
+		return 0;
+	at++;
+	return !strcmp(at, "vger.kernel.org") || starts_with(at, "lists.") ||
+	       strstr(at, ".lists.") || !strcmp(at, "lists.linux.dev") ||
+	       strstr(email, "-list@") != NULL;
+}
+
+static int seen_addr(char **seen, size_t nr, const char *email)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(seen[i], email))
+			return 1;
+	return 0;
+}
+
+/* "Name, Jr." needs quotes; an encoded word must not be quoted. */
+static void add_mailbox(struct strbuf *out, const char *name,
+			const char *email)
+{
+	if (!name || !*name) {
+		strbuf_addstr(out, email);
+		return;
+	}
+	if (!is_ascii(name))
+		reply_encode_header(name, out);
+	else if (strpbrk(name, "()<>[]:;@\\,.\""))
+		strbuf_addf(out, "\"%s\"", name);
+	else
+		strbuf_addstr(out, name);
+	strbuf_addf(out, " <%s>", email);
+}
+
+static void add_address_header(struct strbuf *out, const char *field,
+			       struct addr *a, size_t nr)
+{
+	size_t col = strlen(field) + 2, i;
+
+	strbuf_addf(out, "%s: ", field);
+	for (i = 0; i < nr; i++) {
+		size_t w = strlen(a[i].text);
+
+		if (i) {
+			strbuf_addch(out, ',');
+			if (col + 2 + w > 78) {
+				strbuf_addstr(out, "\n\t");
+				col = 8;
+			} else {
+				strbuf_addch(out, ' ');
+				col += 2;
+			}
+		}
+		strbuf_addstr(out, a[i].text);
+		col += w;
+	}
+	strbuf_addch(out, '\n');
+}
+
+static int needs_qp(const char *body)
+{
+	const char *p = body;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len > 998)
+			return 1;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return 0;
+}
+
+static void qp_encode(const char *body, struct strbuf *out)
+{
+	const unsigned char *p = (const unsigned char *)body;
+	size_t col = 0;
+
+	for (; *p; p++) {
+		int enc;
+
+		if (*p == '\n') {
+			/* a space before the line break must be encoded */
+			strbuf_addch(out, '\n');
+			col = 0;
+			continue;
+		}
+		enc = *p == '=' || *p < 32 || *p >= 127 ||
+		      ((*p == ' ' || *p == '\t') && (p[1] == '\n' || !p[1]));
+		if (col + (enc ? 3 : 1) > 75) {
+			strbuf_addstr(out, "=\n");
+			col = 0;
+		}
+		if (enc) {
+			strbuf_addf(out, "=%02X", *p);
+			col += 3;
+		} else {
+			strbuf_addch(out, *p);
+			col++;
+		}
+	}
+}
+
+int reply_compose(const struct reply_thread *t, const char *body,
+		  struct strbuf *out, char **msgid_out)
+{
+	const char *name = config_get("bot.name", "sched-bot");
+	const char *email = config_get("bot.email", "sched-bot@localhost");
+	const char *cc_mode = config_get("reply.cc", "all");
+	const char *at = strchr(email, '@');
+	struct addr *to = NULL, *orig_to = NULL, *orig_cc = NULL, *cc = NULL;
+	size_t nr_to, nr_orig_to, nr_orig_cc, nr_cc = 0, i;
+	char **seen = NULL, *msgid, *date, *lc_email, *c;
+	size_t nr_seen = 0, alloc_seen = 0;
+	struct strbuf wrapped = STRBUF_INIT;
+	int lists_only;
+
+	if (strcmp(cc_mode, "all") && strcmp(cc_mode, "lists") &&
+	    strcmp(cc_mode, "none"))
+		return error("reply.cc must be all, lists or none, not '%s'",
+			     cc_mode);
+	lists_only = !strcmp(cc_mode, "lists");
+	nr_to = split_addresses(t->from, &to);
+	if (!nr_to)
+		return error("<%s> has no usable From: address", t->msgid);
+	lc_email = xstrdup(email);
+	for (c = lc_email; *c; c++)
+		*c = tolower((unsigned char)*c);
+	ALLOC_GROW(seen, nr_seen, alloc_seen);
+	seen[nr_seen++] = lc_email;
+	ALLOC_GROW(seen, nr_seen, alloc_seen);
+	seen[nr_seen++] = to[0].email;
+	nr_orig_to = split_addresses(t->to, &orig_to);
+	nr_orig_cc = split_addresses(t->cc, &orig_cc);
+	if (strcmp(cc_mode, "none")) {
+		for (i = 0; i < nr_orig_to + nr_orig_cc; i++) {
+			struct addr *a = i < nr_orig_to ? &orig_to[i] :
+					 &orig_cc[i - nr_orig_to];
+
+			if (seen_addr(seen, nr_seen, a->email))
+				continue;
+			if (lists_only && !is_list_address(a->email))
+				continue;
+			ALLOC_GROW(seen, nr_seen, alloc_seen);
+			seen[nr_seen++] = a->email;
+			cc = xrealloc(cc, (nr_cc + 1) * sizeof(*cc));
+			cc[nr_cc++] = *a;
+		}
+	}
+
+	msgid = reply_new_msgid(at ? at + 1 : NULL);
+	date = reply_date(time(NULL));
+	strbuf_addstr(out, "From: ");
+	add_mailbox(out, name, email);
+	strbuf_addch(out, '\n');
+	add_address_header(out, "To", to, 1);
+	if (nr_cc)
+		add_address_header(out, "Cc", cc, nr_cc);
+	strbuf_addstr(out, "Subject: ");
+	{
+		char *subj = xasprintf("%s%s", skip_prefix_ci(t->subject, "re:")
+				       ? "" : "Re: ", t->subject);
+
+		reply_encode_header(subj, out);
+		free(subj);
+	}
+	strbuf_addf(out, "\nDate: %s\nMessage-ID: <%s>\n", date, msgid);
+	strbuf_addf(out, "In-Reply-To: <%s>\n", t->msgid);
+	strbuf_addstr(out, "References: ");
+	if (t->references && *t->references) {
+		/* one id per line keeps every header line short */
+		const char *p = t->references;
+
+		while ((p = strchr(p, '<'))) {
+			const char *gt = strchr(p, '>');
+
+			if (!gt)
+				break;
+			strbuf_add(out, p, gt - p + 1);
+			strbuf_addstr(out, "\n ");
+			p = gt + 1;
+		}
+	}
+	strbuf_addf(out, "<%s>\n", t->msgid);
+	reply_wrap(body, 72, &wrapped);
+	strbuf_addf(out, "MIME-Version: 1.0\n"
+		    "Content-Type: text/plain; charset=utf-8\n"
+		    "Content-Transfer-Encoding: %s\n"
+		    "User-Agent: sched-bot/%s\n\n",
+		    needs_qp(wrapped.buf) ? "quoted-printable" : "8bit",
+		    SCHED_BOT_VERSION);
+	if (needs_qp(wrapped.buf))
+		qp_encode(wrapped.buf, out);
+	else
+		strbuf_addstr(out, wrapped.buf);
+	if (out->len && out->buf[out->len - 1] != '\n')
+		strbuf_addch(out, '\n');
+
+	if (msgid_out)
+		*msgid_out = msgid;
+	else
+		free(msgid);
+	free(date);
+	free(lc_email);
+	free(seen);
+	free(cc);		/* its elements belong to orig_to/orig_cc */
+	free_addrs(to, nr_to);
+	free_addrs(orig_to, nr_orig_to);
+	free_addrs(orig_cc, nr_orig_cc);
+	strbuf_release(&wrapped);
+	return 0;
+}
+
+int reply_envelope(const char *msg, size_t len, char **from, char ***rcpts)
+{
+	static const char *const fields[] = { "To", "Cc", "Bcc" };
+	char *hdr = reply_header(msg, len, "From");
+	char **addrs, **all = NULL;
+	size_t n, i, j, nr = 0;
+
+	n = reply_parse_addresses(hdr, &addrs);
+	free(hdr);
+	if (!n)
+		return error("the message has no From: address");
+	*from = addrs[0];
+	for (i = 1; i < n; i++)
+		free(addrs[i]);
+	free(addrs);
+	for (j = 0; j < ARRAY_SIZE(fields); j++) {
+		hdr = reply_header(msg, len, fields[j]);
+		n = reply_parse_addresses(hdr, &addrs);
+		free(hdr);
+		all = xrealloc(all, (nr + n + 1) * sizeof(*all));
+		for (i = 0; i < n; i++) {
+			if (seen_addr(all, nr, addrs[i]))
+				free(addrs[i]);
+			else
+				all[nr++] = addrs[i];
+		}
+		free(addrs);
+	}
+	if (!nr) {
+		free(all);
+		free(*from);
+		*from = NULL;
+		return error("the message has no recipient");
+	}
+	all[nr] = NULL;
+	*rcpts = all;
+	return (int)nr;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * reply.h - the bot's answer on the thread: an RFC 5322 message, UTF-8
+ * plain text wrapped at 72 columns, threaded under the cover letter (or
+ * patch 1), its body rendered from templates/mail-<name>.md.
+ *
+ * The templates are CommonMark that reads as plain text.  The template
+ * language is tiny: {{var}} is replaced by the variable's value (empty
+ * when unset), {{#if var}}...{{else}}...{{/if}} keeps one branch
+ * depending on whether var is set and non-empty.  No nesting of #if
+ * inside #if of the same variable is needed, but nesting works.
+ */
+#ifndef SCHED_BOT_REPLY_H
+#define SCHED_BOT_REPLY_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+/* Variables for a template: key -> value, both copied. */
+struct reply_vars {
+	char **keys;
+	char **vals;
+	size_t nr, alloc;
+};
+
+void reply_var_set(struct reply_vars *v, const char *key, const char *val);
+void reply_var_setf(struct reply_vars *v, const char *key,
+		    const char *fmt, ...) PRINTF(3, 4);
+const char *reply_var_get(const struct reply_vars *v, const char *key);
+void reply_vars_release(struct reply_vars *v);
+
+/* Expand tmpl into out; -1 with an error on an unbalanced {{#if}}. */
+int reply_expand(const char *tmpl, const struct reply_vars *v,
+		 struct strbuf *out);
+
+/*
+ * Read templates/mail-<name>.md.  The directory is reply.templateDir,
+ * else $SCHED_BOT_TEMPLATES, else ../templates or
+ * ../share/sched-bot/templates next to the executable.
+ */
+int reply_load_template(const char *name, struct strbuf *out);
+
+/* Word-wrap prose lines at width; code blocks, tables, quotes kept. */
+void reply_wrap(const char *text, int width, struct strbuf *out);
+
+/* What the reply answers: taken from the cover (or patch 1) mail. */
+struct reply_thread {
+	char *msgid;		/* bare message-id of the cover / patch 1 */
+	char *references;	/* its References: header, raw, or NULL */
+	char *subject;		/* its Subject:, decoded UTF-8 */
+	char *from;		/* its From:, raw (the series author) */
+	char *to;		/* its To:, raw, or NULL */
+	char *cc;		/* its Cc:, raw, or NULL */
+	char *date;		/* its Date:, raw */
+	char *author_name;	/* decoded display name, for "On ... wrote" */
+	char *body;		/* its text body, QP/base64 decoded */
+};
+
+/*
+ * Find the message msgid in an mboxrd text and fill t from it.
+ * Returns 0, EXIT_NOTFOUND when it is not there.
+ */
+int reply_thread_from_mbox(const char *mbox, size_t len, const char *msgid,
+			   struct reply_thread *t);
+/* The same from a single raw message. */
+int reply_thread_from_mail(const char *mail, size_t len,
+			   struct reply_thread *t);
+void reply_thread_release(struct reply_thread *t);
+
+/* "On <date>, <name> wrote:" and the first lines of the body quoted. */
+void reply_quote(const struct reply_thread *t, int max_lines,
+		 struct strbuf *out);
+
+/* A fresh <YYYYMMDDHHMMSS.<hex>@domain> without the angle brackets. */
+char *reply_new_msgid(const char *domain);
+/* RFC 5322 date of t, in the local zone. */
+char *reply_date(long long t);
+
+/* Encode a header value as RFC 2047 words when it is not plain ASCII. */
+void reply_encode_header(const char *value, struct strbuf *out);
+
+/*
+ * Every bare address (lowercase) in an address-list header value, for
+ * the SMTP envelope and the Cc trimming.  Returns the count.
+ */
+size_t reply_parse_addresses(const char *list, char ***addrs);
+void reply_free_addresses(char **addrs, size_t nr);
+
+/*
+ * The whole message.  Identity from bot.name/bot.email, Cc trimming from
+ * reply.cc (all | lists | none).  msgid_out (may be NULL) receives the
+ * generated Message-ID; body is the rendered text (wrapped here).
+ */
+int reply_compose(const struct reply_thread *t, const char *body,
+		  struct strbuf *out, char **msgid_out);
+
+/*
+ * The envelope of a composed message: the From: address and every To:
+ * and Cc: recipient.  Returns the number of recipients or -1.
+ */
+int reply_envelope(const char *msg, size_t len, char **from,
+		   char ***rcpts);
+/* A header of a composed or received message, unfolded, or NULL. */
+char *reply_header(const char *msg, size_t len, const char *name);
+
+#endif

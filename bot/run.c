@@ -1,0 +1,1020 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c - run workloads (sched-bench, hackbench, perf bench, schbench)
+ * and turn their output into result rows.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "procstat.h"
+#include "run.h"
+#include "util.h"
+
+/* ---- sched-bench output ------------------------------------------- */
+
+struct kv {
+	char *key, *value, *unit;
+};
+
+struct kv_list {
+	struct kv *v;
+	size_t nr, alloc;
+};
+
+static void kv_set(struct kv_list *l, const char *key, const char *value,
+		   const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (!strcmp(l->v[i].key, key))
+			break;
+	if (i == l->nr) {
+		ALLOC_GROW(l->v, l->nr, l->alloc);
+		l->v[l->nr].key = xstrdup(key);
+		l->nr++;
+	} else {
+		free(l->v[i].value);
+		free(l->v[i].unit);
+	}
+	l->v[i].value = xstrdup(value);
+	l->v[i].unit = unit ? xstrdup(unit) : NULL;
+}
+
+static const char *kv_get(const struct kv_list *l, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (!strcmp(l->v[i].key, key))
+			return strcmp(l->v[i].value, "unknown") ?
+			       l->v[i].value : NULL;
+	return NULL;
+}
+
+static void kv_release(struct kv_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		free(l->v[i].key);
+		free(l->v[i].value);
+		free(l->v[i].unit);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Records of one (workload, params, run) until its "end". */
+struct group {
+	char *workload, *params;
+	int run;
+	int count;
+	struct sample_set samples;
+	struct kv_list stats;
+};
+
+struct parser {
+	struct kv_list env;
+	struct group *groups;
+	size_t nr, alloc;
+	struct run_parse_report rep;
+};
+
+static int is_token(const char *s, const char *extra, int allow_empty)
+{
+	if (!*s)
+		return allow_empty;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
+			return 0;
+	return 1;
+}
+
+static int parse_num(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (*end || errno || !isfinite(*v))
+		return -1;
+	return 0;
+}
+
+static int parse_nonneg_int(const char *s, int *v)
+{
+	char *end;
+	long n;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (*end || errno || n > INT_MAX)
+		return -1;
+	*v = (int)n;
+	return 0;
+}
+
+/* Split at commas into at most max fields; the last takes the rest. */
+static int split(char *line, char **f, int max)
+{
+	int n = 0;
+
+	f[n++] = line;
+	while (n < max) {
+		char *c = strchr(f[n - 1], ',');
+
+		if (!c)
+			break;
+		*c = '\0';
+		f[n++] = c + 1;
+	}
+	return n;
+}
+
+static struct group *find_group(struct parser *p, const char *workload,
+				const char *params, int run, int create)
+{
+	struct group *g;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		g = &p->groups[i];
+		if (g->run == run && !strcmp(g->workload, workload) &&
+		    !strcmp(g->params, params))
+			return g;
+	}
+	if (!create)
+		return NULL;
+	ALLOC_GROW(p->groups, p->nr, p->alloc);
+	g = &p->groups[p->nr++];
+	memset(g, 0, sizeof(*g));
+	g->workload = xstrdup(workload);
+	g->params = xstrdup(params);
+	g->run = run;
+	return g;
+}
+
+static void group_release(struct group *g)
+{
+	free(g->workload);
+	free(g->params);
+	sample_set_release(&g->samples);
+	kv_release(&g->stats);
+}
+
+static void remove_group(struct parser *p, struct group *g)
+{
+	size_t i = g - p->groups;
+
+	group_release(g);
+	memmove(&p->groups[i], &p->groups[i + 1],
+		(p->nr - i - 1) * sizeof(*g));
+	p->nr--;
+}
+
+static const char *pick(const char *a, const char *b)
+{
+	return a && *a ? a : b;
+}
+
+/* Label, kernel, env columns of a row. */
+static void fill_context(struct sample *s, const struct run_meta *meta,
+			 const struct kv_list *env)
+{
+	const char *v;
+
+	s->label = (char *)pick(meta ? meta->label : NULL, "");
+	s->kernel = (char *)pick(meta ? meta->kernel : NULL,
+				 kv_get(env, "kernel_release"));
+	s->target = (char *)(meta ? meta->target : NULL);
+	s->machine = (char *)pick(meta ? meta->machine : NULL,
+				  kv_get(env, "hostname"));
+	s->time = (char *)pick(meta ? meta->time : NULL, kv_get(env, "time"));
+	v = kv_get(env, "nr_cpus");
+	s->nr_cpus = v ? atoi(v) : 0;
+	s->autogroup_config = (char *)kv_get(env, "config_sched_autogroup");
+	s->autogroup_enabled = (char *)kv_get(env, "sched_autogroup_enabled");
+	s->cgroup = (char *)kv_get(env, "cgroup");
+}
+
+static void set_cpu(struct sample *s, const struct kv_list *stats)
+{
+	static const struct { const char *key; size_t off; } cols[] = {
+		{ "cpu_usr", offsetof(struct sample, cpu_usr) },
+		{ "cpu_sys", offsetof(struct sample, cpu_sys) },
+		{ "cpu_idle", offsetof(struct sample, cpu_idle) },
+		{ "cpu_iowait", offsetof(struct sample, cpu_iowait) },
+		{ "cpu_softirq", offsetof(struct sample, cpu_softirq) },
+	};
+	size_t i;
+	double v;
+
+	for (i = 0; i < ARRAY_SIZE(cols); i++) {
+		const char *t = kv_get(stats, cols[i].key);
+
+		if (t && !parse_num(t, &v))
+			*(double *)((char *)s + cols[i].off) = v;
+	}
+}
+
+/* A complete run: its rows, then diag rows for the stat records. */
+static void finish_group(struct parser *p, struct group *g,
+			 const struct run_meta *meta, struct sample_set *out)
+{
+	const char *placement = "";
+	struct sample s;
+	size_t i;
+
+	for (i = 0; i < g->samples.nr; i++) {
+		s = g->samples.v[i];
+		placement = s.placement ? s.placement : "";
+		fill_context(&s, meta, &p->env);
+		set_cpu(&s, &g->stats);
+		sample_set_add(out, &s);
+	}
+	for (i = 0; i < g->stats.nr; i++) {
+		const struct kv *k = &g->stats.v[i];
+		char *metric;
+		double v;
+
+		if (starts_with(k->key, "cpu_") || parse_num(k->value, &v))
+			continue;
+		metric = xasprintf("diag.%s", k->key);
+		sample_init(&s);
+		fill_context(&s, meta, &p->env);
+		set_cpu(&s, &g->stats);
+		s.workload = g->workload;
+		s.params = g->params;
+		s.run = g->run;
+		s.sample = 0;
+		s.metric = metric;
+		s.value = v;
+		s.unit = k->unit;
+		s.higher_is_better = 0;
+		s.placement = (char *)placement;
+		sample_set_add(out, &s);
+		free(metric);
+	}
+	p->rep.runs++;
+}
+
+static int parse_record(struct parser *p, char *line,
+			const struct run_meta *meta, struct sample_set *out)
+{
+	char *f[12];
+	struct group *g;
+	int n, run, num;
+	double v;
+
+	if (starts_with(line, "env,")) {
+		n = split(line, f, 3);
+		if (n != 3 || !is_token(f[1], "_.-", 0))
+			return -1;
+		kv_set(&p->env, f[1], f[2], NULL);
+		p->rep.env++;
+		return 0;
+	}
+	n = split(line, f, 12);
+	if (n < 5 || !is_token(f[1], "_.-", 0) ||
+	    !is_token(f[2], " _.=:/+-", 1) || parse_nonneg_int(f[3], &run) ||
+	    run < 1)
+		return -1;
+	if (!strcmp(f[0], "end")) {
+		if (n != 5 || parse_nonneg_int(f[4], &num))
+			return -1;
+		g = find_group(p, f[1], f[2], run, 0);
+		if (!g)
+			return -1;
+		if (g->count != num) {
+			p->rep.dropped++;
+			warning("sched-bench run %s (%s) run %d: %d of %d records, dropped",
+				f[1], f[2], run, g->count, num);
+		} else {
+			finish_group(p, g, meta, out);
+		}
+		remove_group(p, g);
+		return 0;
+	}
+	if (!strcmp(f[0], "sample")) {
+		struct sample s;
+		int sample, hib;
+
+		if (n != 10 || parse_nonneg_int(f[4], &sample) ||
+		    !is_token(f[5], "_.-", 0) || parse_num(f[6], &v) ||
+		    !is_token(f[7], "_/%.-", 0) ||
+		    parse_nonneg_int(f[8], &hib) || hib > 1 ||
+		    !is_token(f[9], "_.-", 1))
+			return -1;
+		g = find_group(p, f[1], f[2], run, 1);
+		sample_init(&s);
+		s.workload = f[1];
+		s.params = f[2];
+		s.run = run;
+		s.sample = sample;
+		s.metric = f[5];
+		s.value = v;
+		s.unit = f[7];
+		s.higher_is_better = hib;
+		s.placement = f[9];
+		sample_set_add(&g->samples, &s);
+		g->count++;
+		return 0;
+	}
+	if (!strcmp(f[0], "stat")) {
+		if (n != 8 || !is_token(f[4], "_.-", 0) ||
+		    parse_num(f[5], &v) || !is_token(f[6], "_/%.-", 0))
+			return -1;
+		g = find_group(p, f[1], f[2], run, 1);
+		kv_set(&g->stats, f[4], f[5], f[6]);
+		g->count++;
+		return 0;
+	}
+	if (!strcmp(f[0], "copy") || !strcmp(f[0], "inst")) {
+		int want = !strcmp(f[0], "copy") ? 9 : 7, i;
+
+		if (n != want)
+			return -1;
+		for (i = 4; i < n; i++)
+			if (parse_num(f[i], &v))
+				return -1;
+		g = find_group(p, f[1], f[2], run, 1);
+		g->count++;
+		return 0;
+	}
+	return -1;
+}
+
+static const char *const kinds[] = {
+	"env,", "sample,", "stat,", "copy,", "inst,", "end,",
+};
+
+static void parse_text(struct parser *p, const char *text, size_t len,
+		       const struct run_meta *meta, struct sample_set *out)
+{
+	const char *pos = text, *end = text + len;
+	struct strbuf line = STRBUF_INIT;
+
+	while (pos < end) {
+		const char *nl = memchr(pos, '\n', end - pos);
+		size_t n = nl ? (size_t)(nl - pos) : (size_t)(end - pos);
+		size_t i;
+
+		strbuf_reset(&line);
+		strbuf_add(&line, pos, n);
+		pos += n + 1;
+		while (line.len && (line.buf[line.len - 1] == '\r' ||
+				    line.buf[line.len - 1] == ' '))
+			strbuf_setlen(&line, line.len - 1);
+		if (strlen(line.buf) != line.len)
+			continue;	/* NUL bytes: line noise */
+		for (i = 0; i < ARRAY_SIZE(kinds); i++)
+			if (starts_with(line.buf, kinds[i]))
+				break;
+		if (i == ARRAY_SIZE(kinds))
+			continue;	/* console noise, header, comment */
+		if (parse_record(p, line.buf, meta, out))
+			p->rep.bad_records++;
+	}
+	strbuf_release(&line);
+}
+
+static void parser_release(struct parser *p)
+{
+	while (p->nr)
+		remove_group(p, &p->groups[p->nr - 1]);
+	free(p->groups);
+	kv_release(&p->env);
+}
+
+int run_parse_bench_output_report(const char *text, size_t len,
+				  const struct run_meta *meta,
+				  struct sample_set *out,
+				  struct run_parse_report *report)
+{
+	struct parser p;
+
+	memset(&p, 0, sizeof(p));
+	parse_text(&p, text, len, meta, out);
+	/* A run without its end record was cut short: drop it whole. */
+	p.rep.dropped += p.nr;
+	if (report)
+		*report = p.rep;
+	parser_release(&p);
+	if (!p.rep.runs) {
+		error("no complete sched-bench run in the output (%d incomplete, %d bad records)",
+		      p.rep.dropped, p.rep.bad_records);
+		return -1;
+	}
+	return p.rep.runs;
+}
+
+int run_parse_bench_output(const char *text, size_t len,
+			   const struct run_meta *meta,
+			   struct sample_set *out)
+{
+	return run_parse_bench_output_report(text, len, meta, out, NULL);
+}
+
+/* ---- sched-bench command lines ------------------------------------ */
+
+void bench_spec_init(struct bench_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->gap = -1;
+	spec->warmup = -1;
+	spec->pin = -1;
+}
+
+int bench_spec_check(const struct bench_spec *spec)
+{
+	if (!spec->workload || (strcmp(spec->workload, "spawn") &&
+				strcmp(spec->workload, "pingpong")))
+		return error("'%s' is not a sched-bench workload",
+			     spec->workload ? spec->workload : "");
+	if (spec->sweep && !is_token(spec->sweep, ",", 0))
+		return error("bad sweep list '%s'", spec->sweep);
+	if (spec->autogroup && strcmp(spec->autogroup, "on") &&
+	    strcmp(spec->autogroup, "off"))
+		return error("autogroup must be on or off");
+	if (spec->cgroup && strcmp(spec->cgroup, "root") &&
+	    strcmp(spec->cgroup, "new"))
+		return error("cgroup must be root or new");
+	if (spec->copies < 0 || spec->duration < 0 || spec->passes < 0 ||
+	    spec->run < 0)
+		return error("negative workload parameter");
+	return 0;
+}
+
+struct argv_builder {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void add_arg(struct argv_builder *b, const char *s)
+{
+	ALLOC_GROW(b->v, b->nr, b->alloc);
+	b->v[b->nr++] = s ? xstrdup(s) : NULL;
+}
+
+static void add_int(struct argv_builder *b, const char *opt, int v)
+{
+	char *s = xasprintf("%d", v);
+
+	add_arg(b, opt);
+	add_arg(b, s);
+	free(s);
+}
+
+char **run_bench_argv(const struct bench_spec *spec, const char *prog)
+{
+	struct argv_builder b = { 0 };
+	int spawn;
+
+	if (bench_spec_check(spec))
+		return NULL;
+	spawn = !strcmp(spec->workload, "spawn");
+	add_arg(&b, prog ? prog : "sched-bench");
+	add_arg(&b, spec->workload);
+	if (spec->copies)
+		add_int(&b, spawn ? "-c" : "-n", spec->copies);
+	if (spec->duration)
+		add_int(&b, "-t", spec->duration);
+	if (spawn && spec->passes)
+		add_int(&b, "--passes", spec->passes);
+	if (spawn && spec->gap >= 0)
+		add_int(&b, "--gap", spec->gap);
+	if (!spawn && spec->warmup >= 0)
+		add_int(&b, "--warmup", spec->warmup);
+	if (!spawn && spec->threads)
+		add_arg(&b, "--threads");
+	if (!spawn && spec->pin >= 0)
+		add_arg(&b, spec->pin ? "--pin" : "--no-pin");
+	if (!spawn && spec->sweep) {
+		add_arg(&b, "--sweep");
+		add_arg(&b, spec->sweep);
+	}
+	if (spec->run)
+		add_int(&b, "--run", spec->run);
+	if (spec->autogroup) {
+		add_arg(&b, "--autogroup");
+		add_arg(&b, spec->autogroup);
+	}
+	if (spec->cgroup) {
+		add_arg(&b, "--cgroup");
+		add_arg(&b, spec->cgroup);
+	}
+	if (spec->setsid)
+		add_arg(&b, "--setsid");
+	add_arg(&b, NULL);
+	return b.v;
+}
+
+void run_argv_free(char **argv)
+{
+	char **p;
+
+	if (!argv)
+		return;
+	for (p = argv; *p; p++)
+		free(*p);
+	free(argv);
+}
+
+char *run_bench_cmdline(const struct bench_spec *spec)
+{
+	char **argv = run_bench_argv(spec, "x"), **p;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!argv)
+		return NULL;
+	for (p = argv + 1; *p; p++) {
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, *p);
+	}
+	run_argv_free(argv);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* ---- finding and running programs --------------------------------- */
+
+static int is_executable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+char *run_find_in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (strchr(name, '/'))
+		return is_executable(name) ? xstrdup(name) : NULL;
+	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", *dir ? dir : ".", name);
+
+		if (is_executable(p))
+			found = p;
+		else
+			free(p);
+	}
+	free(copy);
+	return found;
+}
+
+char *run_find_sched_bench(void)
+{
+	const char *conf = config_get("run.schedBench", NULL);
+	char self[4096], *slash, *p;
+	ssize_t n;
+
+	if (conf && *conf)
+		return is_executable(conf) ? xstrdup(conf) : NULL;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			p = xasprintf("%s/sched-bench", self);
+			if (is_executable(p))
+				return p;
+			free(p);
+		}
+	}
+	return run_find_in_path("sched-bench");
+}
+
+int run_capture(char *const argv[], struct strbuf *out, struct strbuf *err)
+{
+	int ofd[2], efd[2], status, open_fds = 2;
+	char buf[8192];
+	pid_t pid;
+
+	if (pipe2(ofd, O_CLOEXEC))
+		return -1;
+	if (pipe2(efd, O_CLOEXEC)) {
+		close(ofd[0]);
+		close(ofd[1]);
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(ofd[0]);
+		close(ofd[1]);
+		close(efd[0]);
+		close(efd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(ofd[1], 1);
+		dup2(efd[1], 2);
+		execv(argv[0], argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(ofd[1]);
+	close(efd[1]);
+	while (open_fds) {
+		struct pollfd pfd[2] = {
+			{ .fd = ofd[0], .events = POLLIN },
+			{ .fd = efd[0], .events = POLLIN },
+		};
+		int i;
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (pfd[i].fd < 0 || !(pfd[i].revents &
+					       (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(pfd[i].fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				close(i ? efd[0] : ofd[0]);
+				if (i)
+					efd[0] = -1;
+				else
+					ofd[0] = -1;
+				open_fds--;
+				continue;
+			}
+			if (i == 0 && out)
+				strbuf_add(out, buf, n);
+			else if (i == 1 && err)
+				strbuf_add(err, buf, n);
+		}
+		if (ofd[0] < 0 && efd[0] < 0)
+			break;
+	}
+	if (ofd[0] >= 0)
+		close(ofd[0]);
+	if (efd[0] >= 0)
+		close(efd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+/* ---- external tools ----------------------------------------------- */
+
+struct tool {
+	const char *workload;
+	const char *prog;
+	const char *package;	/* Debian package, for the skip line */
+};
+
+static const struct tool tools[] = {
+	{ "hackbench", "hackbench", "rt-tests" },
+	{ "perf-pipe", "perf", "linux-perf" },
+	{ "perf-messaging", "perf", "linux-perf" },
+	{ "schbench", "schbench", "schbench (build from source)" },
+};
+
+static const struct tool *find_tool(const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tools); i++)
+		if (!strcmp(tools[i].workload, workload))
+			return &tools[i];
+	return NULL;
+}
+
+int run_is_tool_workload(const char *name)
+{
+	return find_tool(name) != NULL;
+}
+
+/* The number right after the first occurrence of marker. */
+static int number_after(const char *text, const char *marker, double *v)
+{
+	const char *p = strstr(text, marker);
+	char *end;
+
+	if (!p)
+		return -1;
+	p += strlen(marker);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	*v = strtod(p, &end);
+	return end == p || !isfinite(*v) ? -1 : 0;
+}
+
+/* The number right before the first occurrence of marker on its line. */
+static int number_before(const char *text, const char *marker, double *v)
+{
+	const char *p = strstr(text, marker), *q;
+	char *end;
+
+	if (!p)
+		return -1;
+	q = p;
+	while (q > text && q[-1] == ' ')
+		q--;
+	while (q > text && (isdigit((unsigned char)q[-1]) || q[-1] == '.'))
+		q--;
+	*v = strtod(q, &end);
+	return end == q || end > p || !isfinite(*v) ? -1 : 0;
+}
+
+struct tool_value {
+	const char *metric;
+	double value;
+	const char *unit;
+	int hib;
+};
+
+static int parse_tool(const char *workload, const char *text,
+		      struct tool_value *tv)
+{
+	int n = 0;
+	double v;
+
+	if (!strcmp(workload, "hackbench")) {
+		if (!number_after(text, "\nTime:", &v) ||
+		    !number_after(text, "Time:", &v))
+			tv[n++] = (struct tool_value){ "time", v, "s", 0 };
+	} else if (!strcmp(workload, "perf-pipe")) {
+		if (!number_before(text, " ops/sec", &v))
+			tv[n++] = (struct tool_value){ "ops", v,
+						       "roundtrips/s", 1 };
+		if (!number_before(text, " usecs/op", &v))
+			tv[n++] = (struct tool_value){ "usecs_per_op", v,
+						       "us", 0 };
+	} else if (!strcmp(workload, "perf-messaging")) {
+		if (!number_after(text, "Total time:", &v))
+			tv[n++] = (struct tool_value){ "time", v, "s", 0 };
+	} else if (!strcmp(workload, "schbench")) {
+		if (!number_after(text, "average rps:", &v))
+			tv[n++] = (struct tool_value){ "rps", v, "rps", 1 };
+		if (!number_after(text, "99.0th:", &v))
+			tv[n++] = (struct tool_value){ "p99_latency", v,
+						       "us", 0 };
+	}
+	/* A tool reporting a zero or negative time did not run. */
+	if (n && !strcmp(tv[0].unit, "s") && !(tv[0].value > 0))
+		n = 0;
+	return n;
+}
+
+int run_parse_tool_output(const char *workload, const char *params,
+			  int run, const char *text,
+			  const struct run_meta *meta, const char *env_text,
+			  struct sample_set *out)
+{
+	struct tool_value tv[4];
+	struct parser p;
+	struct sample s;
+	int i, n = parse_tool(workload, text, tv);
+
+	if (!n)
+		return error("%s: no result in its output", workload);
+	memset(&p, 0, sizeof(p));
+	if (env_text)
+		parse_text(&p, env_text, strlen(env_text), meta, out);
+	for (i = 0; i < n; i++) {
+		sample_init(&s);
+		fill_context(&s, meta, &p.env);
+		s.workload = (char *)workload;
+		s.params = (char *)params;
+		s.run = run;
+		s.sample = 0;
+		s.metric = (char *)tv[i].metric;
+		s.value = tv[i].value;
+		s.unit = (char *)tv[i].unit;
+		s.higher_is_better = tv[i].hib;
+		s.placement = "free";
+		sample_set_add(out, &s);
+	}
+	parser_release(&p);
+	return n;
+}
+
+/* The command line of a tool workload; params gets its canonical text. */
+static char **tool_argv(const char *workload, const char *prog,
+			int duration, char **params)
+{
+	struct argv_builder b = { 0 };
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+	add_arg(&b, prog);
+	if (!strcmp(workload, "hackbench")) {
+		/* rt-tests defaults but for more loops: ~1 s here. */
+		add_arg(&b, "-P");
+		add_arg(&b, "-g");
+		add_arg(&b, "4");
+		add_arg(&b, "-l");
+		add_arg(&b, "500");
+		*params = xstrdup("groups=4 fds=20 loops=500 size=100 mode=process ipc=socket");
+	} else if (!strcmp(workload, "perf-pipe")) {
+		add_arg(&b, "bench");
+		add_arg(&b, "sched");
+		add_arg(&b, "pipe");
+		add_arg(&b, "-l");
+		add_arg(&b, "100000");
+		*params = xstrdup("loops=100000 mode=processes");
+	} else if (!strcmp(workload, "perf-messaging")) {
+		add_arg(&b, "bench");
+		add_arg(&b, "sched");
+		add_arg(&b, "messaging");
+		add_arg(&b, "-g");
+		add_arg(&b, "4");
+		add_arg(&b, "-l");
+		add_arg(&b, "100");
+		*params = xstrdup("groups=4 loops=100 mode=process ipc=socket");
+	} else {
+		char *t = xasprintf("%d", ncpu > 0 ? ncpu : 1);
+		char *r = xasprintf("%d", duration);
+
+		add_arg(&b, "-m");
+		add_arg(&b, "1");
+		add_arg(&b, "-t");
+		add_arg(&b, t);
+		add_arg(&b, "-r");
+		add_arg(&b, r);
+		*params = xasprintf("messengers=1 threads=%s duration=%s", t,
+				    r);
+		free(t);
+		free(r);
+	}
+	add_arg(&b, NULL);
+	return b.v;
+}
+
+static int read_cpu(struct cpu_times *t)
+{
+	char buf[8192];
+
+	if (procstat_read("/proc/stat", buf, sizeof(buf)) < 0)
+		return -1;
+	return procstat_parse_cpu(buf, t);
+}
+
+static void show_failure(const char *what, int status,
+			 const struct strbuf *err)
+{
+	if (status < 0)
+		error("%s: %s", what, strerror(errno));
+	else if (WIFSIGNALED(status))
+		error("%s: killed by signal %d", what, WTERMSIG(status));
+	else
+		error("%s: exit code %d", what, WEXITSTATUS(status));
+	if (err->len)
+		fprintf(stderr, "%s", err->buf);
+}
+
+static int run_tool(const char *workload, int run,
+		    const struct run_local *opt, const struct run_meta *meta,
+		    struct sample_set *out)
+{
+	const struct tool *t = find_tool(workload);
+	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
+	struct cpu_times c0, c1;
+	struct cpu_util u;
+	char *prog, *params = NULL, **argv;
+	size_t first = out->nr, i;
+	int status, have_cpu, rc = RUN_FAILED;
+	double t0, wall;
+
+	prog = run_find_in_path(t->prog);
+	if (!prog) {
+		fprintf(stderr, "skip: %s: '%s' is not installed (package %s)\n",
+			workload, t->prog, t->package);
+		return RUN_SKIPPED;
+	}
+	argv = tool_argv(workload, prog, opt->duration ? opt->duration : 10,
+			 &params);
+	have_cpu = !read_cpu(&c0);
+	t0 = now_monotonic();
+	status = run_capture(argv, &o, &e);
+	wall = now_monotonic() - t0;
+	have_cpu = have_cpu && !read_cpu(&c1) && !procstat_util(&c0, &c1, &u);
+	if (status != 0) {
+		show_failure(workload, status, &e);
+		goto out;
+	}
+	/* perf prints its result on stdout, hackbench too; be lenient. */
+	strbuf_addstr(&o, "\n");
+	strbuf_add(&o, e.buf, e.len);
+	if (opt->verbose)
+		fprintf(stderr, "%s", o.buf);
+	if (run_parse_tool_output(workload, params, run, o.buf, meta,
+				  opt->env_text, out) < 0)
+		goto out;
+	for (i = first; i < out->nr && have_cpu; i++) {
+		out->v[i].cpu_usr = u.usr;
+		out->v[i].cpu_sys = u.sys;
+		out->v[i].cpu_idle = u.idle;
+		out->v[i].cpu_iowait = u.iowait;
+		out->v[i].cpu_softirq = u.softirq;
+	}
+	if (out->nr > first) {
+		struct sample s = out->v[first];
+
+		s.metric = "diag.wall_s";
+		s.value = wall;
+		s.unit = "s";
+		s.higher_is_better = 0;
+		sample_set_add(out, &s);
+	}
+	rc = RUN_OK;
+out:
+	free(prog);
+	free(params);
+	run_argv_free(argv);
+	strbuf_release(&o);
+	strbuf_release(&e);
+	return rc;
+}
+
+static int run_sched_bench(const char *workload, int run,
+			   const struct run_local *opt,
+			   const struct run_meta *meta, struct sample_set *out)
+{
+	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
+	struct bench_spec spec;
+	char **argv;
+	int status, rc = RUN_FAILED;
+
+	if (!opt->sched_bench)
+		return error("sched-bench not found (set run.schedBench)");
+	if (opt->spec)
+		spec = *opt->spec;
+	else
+		bench_spec_init(&spec);
+	spec.workload = workload;
+	spec.run = run;
+	spec.duration = opt->duration ? opt->duration : 10;
+	if (!strcmp(workload, "spawn")) {
+		/* Repetition comes from --runs: one pass per run. */
+		if (!spec.passes)
+			spec.passes = 1;
+		if (spec.gap < 0)
+			spec.gap = 1;
+	} else if (spec.warmup < 0) {
+		spec.warmup = 2;
+	}
+	argv = run_bench_argv(&spec, opt->sched_bench);
+	if (!argv)
+		return RUN_FAILED;
+	status = run_capture(argv, &o, &e);
+	if (status != 0) {
+		show_failure(workload, status, &e);
+		goto out;
+	}
+	if (opt->verbose)
+		fprintf(stderr, "%s", e.buf);
+	if (run_parse_bench_output(o.buf, o.len, meta, out) < 0)
+		goto out;
+	rc = RUN_OK;
+out:
+	run_argv_free(argv);
+	strbuf_release(&o);
+	strbuf_release(&e);
+	return rc;
+}
+
+int run_workload_local(const char *workload, int run,
+		       const struct run_local *opt,
+		       const struct run_meta *meta, struct sample_set *out)
+{
+	if (run_is_tool_workload(workload))
+		return run_tool(workload, run, opt, meta, out);
+	if (!strcmp(workload, "spawn") || !strcmp(workload, "pingpong"))
+		return run_sched_bench(workload, run, opt, meta, out);
+	return error("unknown workload '%s'", workload);
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run.h - running workloads and turning their output into result rows
+ * (struct sample, see samples.h).
+ *
+ * sched-bench's output format is documented in bot/workloads/bench.h;
+ * run_parse_bench_output() is the one reader of it, whether the text came
+ * from a local pipe, ssh, or a QEMU serial console with kernel messages
+ * between the records.  run_bench_argv()/run_bench_cmdline() build the
+ * sched-bench command line for a workload spec, so that every target runs
+ * exactly the same thing.
+ */
+#ifndef SCHED_BOT_RUN_H
+#define SCHED_BOT_RUN_H
+
+#include <stddef.h>
+
+#include "samples.h"
+
+/* What the rows are labelled with; NULL fields are taken from the env
+ * records of the output (kernel_release, hostname, time) or left empty. */
+struct run_meta {
+	const char *label;
+	const char *kernel;
+	const char *target;
+	const char *machine;
+	const char *time;
+};
+
+/* What a parse found, for error messages and tests. */
+struct run_parse_report {
+	int runs;		/* complete runs turned into rows */
+	int dropped;		/* runs without a valid "end" record */
+	int bad_records;	/* lines of a known kind that did not parse */
+	int env;		/* env records seen */
+};
+
+/*
+ * Parse sched-bench output (possibly with foreign lines in between) and
+ * append one row per sample record, plus "diag.<key>" rows (sample 0,
+ * higher_is_better 0) for the per-run stat records other than cpu_*,
+ * which fill the rows' cpu_* columns.  Returns the number of complete
+ * runs (>= 1), or -1 after printing an error when there is none.
+ * report may be NULL.
+ */
+int run_parse_bench_output(const char *text, size_t len,
+			   const struct run_meta *meta,
+			   struct sample_set *out);
+int run_parse_bench_output_report(const char *text, size_t len,
+				  const struct run_meta *meta,
+				  struct sample_set *out,
+				  struct run_parse_report *report);
+
+/* A sched-bench workload and its options; 0/-1/NULL = sched-bench's
+ * default (which follows UnixBench / will-it-scale). */
+struct bench_spec {
+	const char *workload;	/* "spawn" or "pingpong" */
+	int copies;		/* spawn -c, pingpong -n */
+	int duration;		/* -t seconds */
+	int passes;		/* spawn --passes */
+	int gap;		/* spawn --gap seconds, -1 default */
+	int warmup;		/* pingpong --warmup seconds, -1 default */
+	int threads;		/* pingpong --threads */
+	int pin;		/* pingpong: 1 --pin, 0 --no-pin, -1 default */
+	const char *sweep;	/* pingpong --sweep "1,2,4" */
+	int run;		/* --run K, 0 = omit */
+	const char *autogroup;	/* "on", "off" */
+	const char *cgroup;	/* "root", "new" */
+	int setsid;
+};
+
+void bench_spec_init(struct bench_spec *spec);
+/* -1 with an error for a spec sched-bench would refuse. */
+int bench_spec_check(const struct bench_spec *spec);
+/* NULL-terminated argv starting with prog; free with run_argv_free(). */
+char **run_bench_argv(const struct bench_spec *spec, const char *prog);
+void run_argv_free(char **argv);
+/* The same arguments (without prog) joined by single spaces; no argument
+ * contains white space, so this is safe for a kernel command line. */
+char *run_bench_cmdline(const struct bench_spec *spec);
+
+/* The sched-bench binary: config run.schedBench, next to sched-bot, or
+ * PATH.  Returns an allocated path or NULL. */
+char *run_find_sched_bench(void);
+/* An executable in PATH, allocated, or NULL. */
+char *run_find_in_path(const char *name);
+
+/* Workloads of external tools: "hackbench", "perf-pipe",
+ * "perf-messaging", "schbench". */
+int run_is_tool_workload(const char *name);
+
+/*
+ * Parse an external tool's output into rows (label etc. from meta, env
+ * fields from env_text = `sched-bench env` output, may be NULL).  -1 when
+ * the output has no result.
+ */
+int run_parse_tool_output(const char *workload, const char *params,
+			  int run, const char *text,
+			  const struct run_meta *meta, const char *env_text,
+			  struct sample_set *out);
+
+/* Options of one local run of a workload. */
+struct run_local {
+	const char *sched_bench;	/* path; NULL for tools only */
+	int duration;			/* seconds, 0 = default */
+	int verbose;			/* pass stderr of the workload */
+	const char *env_text;		/* cached `sched-bench env` output */
+	/* Options for the sched-bench workloads (copies, pin, threads,
+	 * autogroup, cgroup, setsid); workload, run and duration are set
+	 * per run.  NULL: the defaults. */
+	const struct bench_spec *spec;
+};
+
+enum run_status { RUN_OK = 0, RUN_FAILED = -1, RUN_SKIPPED = 1 };
+
+/* Run one workload once on this machine and append its rows.  A missing
+ * tool prints one "skip" line and returns RUN_SKIPPED. */
+int run_workload_local(const char *workload, int run,
+		       const struct run_local *opt,
+		       const struct run_meta *meta, struct sample_set *out);
+
+/* Run argv, capturing stdout (and stderr into err when not NULL);
+ * returns the exit status as from waitpid, or -1. */
+int run_capture(char *const argv[], struct strbuf *out, struct strbuf *err);
+
+#endif

@@ -1,0 +1,879 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * series.c - from a thread to the series in it, with b4's rules: the
+ * newest revision (or the one asked for), patches in order, what is
+ * missing, trailers from replies whose sender is the trailer's person,
+ * cover-letter trailers for every patch, and the base the author named.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mail.h"
+#include "mbox.h"
+#include "series.h"
+#include "trailer.h"
+#include "util.h"
+
+enum kind { K_REPLY, K_COVER, K_PATCH };
+
+struct tmsg {
+	struct mail m;
+	struct subject_info si;
+	enum kind kind;
+	int parsed;
+};
+
+struct thread {
+	struct tmsg *msgs;
+	size_t nr;
+};
+
+/* ---- subjects ---------------------------------------------------- */
+
+static int parse_uint(const char *s, size_t n, int *out)
+{
+	long v = 0;
+	size_t i;
+
+	if (!n || n > 6)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return 0;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = (int)v;
+	return 1;
+}
+
+/* One word inside [...]: PATCH, RFC, RESEND, vN, n/m or anything else. */
+static void subject_word(struct subject_info *si, const char *w, size_t n)
+{
+	const char *slash = memchr(w, '/', n);
+	int a, b;
+
+	if (n >= 5 && !strncasecmp(w, "PATCH", 5)) {
+		si->patch = 1;
+		w += 5;
+		n -= 5;
+		if (!n)
+			return;
+	}
+	if (n == 3 && !strncasecmp(w, "RFC", 3)) {
+		si->rfc = 1;
+		si->patch = 1;
+	} else if (n == 6 && !strncasecmp(w, "RESEND", 6)) {
+		si->resend = 1;
+	} else if (n >= 2 && (w[0] == 'v' || w[0] == 'V') &&
+		   parse_uint(w + 1, n - 1, &a) && a > 0) {
+		si->version = a;
+	} else if (slash && parse_uint(w, slash - w, &a) &&
+		   parse_uint(slash + 1, n - (slash - w) - 1, &b) && b > 0) {
+		si->index = a;
+		si->total = b;
+	}
+}
+
+void subject_parse(const char *raw, struct subject_info *si)
+{
+	struct strbuf prefix = STRBUF_INIT;
+	const char *p = raw ? raw : "", *q;
+
+	memset(si, 0, sizeof(*si));
+	si->version = 1;
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if ((q = skip_prefix_ci(p, "re:")) ||
+		    (q = skip_prefix_ci(p, "aw:")) ||
+		    (q = skip_prefix_ci(p, "fwd:")) ||
+		    (q = skip_prefix_ci(p, "fw:"))) {
+			si->reply = 1;
+			p = q;
+			continue;
+		}
+		if (*p != '[')
+			break;
+		q = strchr(p, ']');
+		if (!q)
+			break;
+		/* Words split on blanks and commas: "[net,v2,1/2]" too. */
+		for (const char *w = p + 1; w < q;) {
+			const char *e = w;
+
+			while (e < q && !isspace((unsigned char)*e) && *e != ',')
+				e++;
+			if (e > w) {
+				subject_word(si, w, e - w);
+				if (prefix.len)
+					strbuf_addch(&prefix, ' ');
+				strbuf_add(&prefix, w, e - w);
+			}
+			w = e + 1;
+		}
+		p = q + 1;
+	}
+	si->prefix = strbuf_detach(&prefix, NULL);
+	si->subject = xstrdup(p);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, si->subject);
+		strbuf_trim(&sb);
+		free(si->subject);
+		si->subject = strbuf_detach(&sb, NULL);
+	}
+}
+
+void subject_release(struct subject_info *si)
+{
+	free(si->prefix);
+	free(si->subject);
+	memset(si, 0, sizeof(*si));
+}
+
+/* ---- bodies ------------------------------------------------------ */
+
+static size_t line_len(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+
+	return nl ? (size_t)(nl - p) : strlen(p);
+}
+
+static const char *next_line(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+
+	return nl ? nl + 1 : p + strlen(p);
+}
+
+/* Where the diff part starts: "---", "diff --git", "Index: ", "--- a". */
+static const char *find_diff(const char *body)
+{
+	const char *p;
+
+	for (p = body; *p; p = next_line(p)) {
+		size_t l = line_len(p);
+
+		if ((l == 3 && !strncmp(p, "---", 3)) ||
+		    (l == 4 && !strncmp(p, "--- ", 4)))
+			return p;
+		if (starts_with(p, "diff --git ") || starts_with(p, "Index: "))
+			return p;
+		if (starts_with(p, "--- ") && starts_with(next_line(p), "+++ "))
+			return p;
+	}
+	return NULL;
+}
+
+static int has_diff(const char *body)
+{
+	const char *p;
+
+	for (p = body; *p; p = next_line(p))
+		/* b4's DIFF_RE: a git diff, a unified diff or a binary patch. */
+		if (starts_with(p, "diff --git ") ||
+		    starts_with(p, "GIT binary patch") ||
+		    (starts_with(p, "--- ") && starts_with(next_line(p), "+++ ")))
+			return 1;
+	return 0;
+}
+
+static int has_trailer(const struct trailer *list, size_t nr,
+		       const struct trailer *t)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (trailer_same(&list[i], t))
+			return 1;
+	return 0;
+}
+
+static void add_trailer(struct patch *p, size_t *alloc, const struct trailer *t)
+{
+	if (has_trailer(p->trailers, p->nr_trailers, t))
+		return;
+	ALLOC_GROW(p->trailers, p->nr_trailers, *alloc);
+	trailer_copy(&p->trailers[p->nr_trailers++], t);
+}
+
+/*
+ * Fill body, diff and the patch's own trailers (its last paragraph when
+ * every line there is a trailer), and an in-body From: if any.
+ */
+static void split_patch(struct patch *p, const char *body, size_t *talloc)
+{
+	const char *d = find_diff(body), *msg = body, *para, *q;
+	struct strbuf sb = STRBUF_INIT;
+	size_t mlen;
+	int all_trailers = 1, any = 0;
+
+	/* git format-patch puts "From: author" first when someone else sends. */
+	while (starts_with(msg, "From: ") || starts_with(msg, "Date: ") ||
+	       starts_with(msg, "Subject: ")) {
+		if (starts_with(msg, "From: ")) {
+			char *v = xstrndup(msg + 6, line_len(msg) - 6);
+			char *lt = strchr(v, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+			if (lt && gt) {
+				free(p->author_email);
+				free(p->author_name);
+				p->author_email = xstrndup(lt + 1, gt - lt - 1);
+				*lt = 0;
+				p->author_name = mail_decode_header(v);
+				strbuf_addstr(&sb, p->author_name);
+				strbuf_trim(&sb);
+				free(p->author_name);
+				p->author_name = strbuf_detach(&sb, NULL);
+			}
+			free(v);
+		}
+		msg = next_line(msg);
+		if (*msg == '\n') {
+			msg++;
+			break;
+		}
+	}
+	p->diff = xstrdup(d ? d : "");
+	mlen = d ? (size_t)(d - msg) : strlen(msg);
+	if (d && d < msg)
+		mlen = 0;
+	strbuf_add(&sb, msg, mlen);
+	/* Trim trailing blank lines (and blanks at line ends there). */
+	while (sb.len && isspace((unsigned char)sb.buf[sb.len - 1]))
+		sb.len--;
+	sb.buf[sb.len] = 0;
+	/* The last paragraph. */
+	para = sb.buf;
+	for (q = sb.buf; *q; q = next_line(q))
+		if (line_len(q) == 0 && q[1])
+			para = q + 1;
+	for (q = para; *q; q = next_line(q)) {
+		struct trailer t;
+		size_t l = line_len(q);
+
+		if (!l)
+			continue;
+		if (trailer_parse(q, l, &t)) {
+			any = 1;
+			trailer_release(&t);
+		} else if (q[0] != '[' && q[0] != ' ' && q[0] != '\t' &&
+			   q[0] != '(') {
+			all_trailers = 0;
+			break;
+		}
+	}
+	if (any && all_trailers) {
+		for (q = para; *q; q = next_line(q)) {
+			struct trailer t;
+			size_t l = line_len(q);
+
+			if (!l || !trailer_parse(q, l, &t)) {
+				/* "[ upstream note ]": keep it as written. */
+				if (l) {
+					memset(&t, 0, sizeof(t));
+					t.tag = xstrdup("");
+					t.name = xstrndup(q, l);
+					t.email = xstrdup("");
+					t.raw = xstrndup(q, l);
+					ALLOC_GROW(p->trailers, p->nr_trailers,
+						   *talloc);
+					p->trailers[p->nr_trailers++] = t;
+				}
+				continue;
+			}
+			t.raw = xstrndup(q, l);
+			ALLOC_GROW(p->trailers, p->nr_trailers, *talloc);
+			p->trailers[p->nr_trailers++] = t;
+		}
+		strbuf_setlen(&sb, para - sb.buf);
+		while (sb.len && isspace((unsigned char)sb.buf[sb.len - 1]))
+			sb.len--;
+		sb.buf[sb.len] = 0;
+	}
+	if (sb.len)
+		strbuf_addch(&sb, '\n');
+	p->body = strbuf_detach(&sb, NULL);
+}
+
+/* ---- the thread ---------------------------------------------------- */
+
+static struct tmsg *find_msg(struct thread *t, const char *id)
+{
+	size_t i;
+
+	if (!id)
+		return NULL;
+	for (i = 0; i < t->nr; i++)
+		if (t->msgs[i].m.msgid && !strcmp(t->msgs[i].m.msgid, id))
+			return &t->msgs[i];
+	return NULL;
+}
+
+/*
+ * The patch or cover a reply belongs to: up the In-Reply-To chain
+ * through replies we have, else the nearest References entry that is a
+ * patch.  NULL when it hangs under nothing we know.
+ */
+static struct tmsg *reply_target(struct thread *t, struct tmsg *r)
+{
+	struct tmsg *cur = r, *parent;
+	size_t i;
+	int depth;
+
+	for (depth = 0; depth < 256; depth++) {
+		parent = find_msg(t, cur->m.in_reply_to);
+		if (!parent && cur->m.nr_refs)
+			parent = find_msg(t, cur->m.refs[cur->m.nr_refs - 1]);
+		if (!parent || parent == r)
+			break;
+		if (parent->kind != K_REPLY)
+			return parent;
+		cur = parent;
+	}
+	for (i = r->m.nr_refs; i > 0; i--) {
+		parent = find_msg(t, r->m.refs[i - 1]);
+		if (parent && parent->kind != K_REPLY)
+			return parent;
+	}
+	return NULL;
+}
+
+static const char *const bad_followup_tags[] = {
+	"from", "author", "cc", "to", "phone", "email", "subject", "date",
+};
+
+static const char *const nonperson_tags[] = {
+	"fixes", "link", "buglink", "obsoleted-by", "change-id",
+	"base-commit",
+};
+
+static int in_list(const char *tag, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcasecmp(tag, list[i]))
+			return 1;
+	return 0;
+}
+
+/* Trailers a reply gives (b4's follow-up rules), appended to out. */
+static void reply_trailers(const struct tmsg *r, struct trailer **out,
+			   size_t *nr, size_t *alloc)
+{
+	const char *p;
+
+	for (p = r->m.body; *p; p = next_line(p)) {
+		size_t l = line_len(p);
+		struct trailer t;
+
+		/* Nothing below the signature marker counts. */
+		if (l == 3 && !strncmp(p, "-- ", 3))
+			break;
+		if (!trailer_parse(p, l, &t))
+			continue;
+		if (in_list(t.tag, bad_followup_tags,
+			    ARRAY_SIZE(bad_followup_tags)) ||
+		    (!trailer_is_person(&t) &&
+		     !in_list(t.tag, nonperson_tags,
+			      ARRAY_SIZE(nonperson_tags))) ||
+		    strstr(t.name, "http://") || strstr(t.name, "https://") ||
+		    !trailer_from_matches(&t, r->m.from_name,
+					  r->m.from_email)) {
+			trailer_release(&t);
+			continue;
+		}
+		t.from_msgid = xstrdup(r->m.msgid ? r->m.msgid : "");
+		ALLOC_GROW(*out, *nr, *alloc);
+		(*out)[(*nr)++] = t;
+	}
+}
+
+static void fill_patch(struct patch *p, const struct tmsg *tm, size_t *talloc)
+{
+	memset(p, 0, sizeof(*p));
+	p->index = tm->si.index;
+	p->total = tm->si.total;
+	p->msgid = xstrdup(tm->m.msgid ? tm->m.msgid : "");
+	p->raw_subject = xstrdup(tm->m.subject);
+	p->subject = xstrdup(tm->si.subject);
+	p->author_name = xstrdup(tm->m.from_name);
+	p->author_email = xstrdup(tm->m.from_email);
+	p->date = xstrdup(tm->m.date);
+	p->timestamp = tm->m.timestamp;
+	p->tz_offset = tm->m.tz_offset;
+	if (tm->kind == K_COVER) {
+		p->body = xstrdup(tm->m.body);
+		p->diff = xstrdup("");
+		return;
+	}
+	split_patch(p, tm->m.body, talloc);
+}
+
+/* ---- base ---------------------------------------------------------- */
+
+static int is_hex_word(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 7 || n > 40)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+static size_t word_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && !isspace((unsigned char)s[n]))
+		n++;
+	return n;
+}
+
+static int find_base_commit(const char *text, struct series *s)
+{
+	const char *p;
+
+	for (p = text; *p; p = next_line(p)) {
+		const char *v;
+		size_t n;
+
+		if (!starts_with(p, "base-commit:"))
+			continue;
+		v = p + 12;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		n = word_len(v);
+		if (!is_hex_word(v, n))
+			continue;
+		s->base.commit = xstrndup(v, n);
+		s->base.source = xstrdup("base-commit");
+		return 1;
+	}
+	return 0;
+}
+
+/* "v6.1-rc6", "v6.13", "v6.6.10": a kernel tag at s, its length or 0. */
+static size_t tag_len(const char *s)
+{
+	size_t n = 1;
+
+	if (s[0] != 'v' || !isdigit((unsigned char)s[1]))
+		return 0;
+	while (isdigit((unsigned char)s[n]))
+		n++;
+	if (s[n] != '.' || !isdigit((unsigned char)s[n + 1]))
+		return 0;
+	n++;
+	while (isdigit((unsigned char)s[n]) ||
+	       (s[n] == '.' && isdigit((unsigned char)s[n + 1])))
+		n++;
+	if (!strncmp(s + n, "-rc", 3) && isdigit((unsigned char)s[n + 3])) {
+		n += 3;
+		while (isdigit((unsigned char)s[n]))
+			n++;
+	}
+	return n;
+}
+
+static const char *const base_words[] = {
+	"baseline is", "based on", "based against", "on top of",
+	"rebased to", "rebased onto", "rebased on", "applies to",
+	"applies on", "against",
+};
+
+/* Free text as sched authors write it, one unquoted line at a time. */
+static int find_base_text(const char *text, const char *source,
+			  struct series *s)
+{
+	const char *p;
+
+	for (p = text; *p; p = next_line(p)) {
+		size_t l = line_len(p), i, k;
+		char *line, *lower, *at = NULL;
+
+		if (*p == '>' || l > 400)
+			continue;
+		if (starts_with(p, "diff --git "))
+			break;
+		line = xstrndup(p, l);
+		lower = xstrdup(line);
+		for (i = 0; lower[i]; i++)
+			lower[i] = tolower((unsigned char)lower[i]);
+		for (k = 0; k < ARRAY_SIZE(base_words) && !at; k++)
+			at = strstr(lower, base_words[k]);
+		if (!at) {
+			free(line);
+			free(lower);
+			continue;
+		}
+		/* A ref (tag or tree:branch) and a commit after the words. */
+		for (i = at - lower; line[i]; i++) {
+			size_t n;
+
+			if (i && !isspace((unsigned char)line[i - 1]) &&
+			    line[i - 1] != '(' && line[i - 1] != '\'' &&
+			    line[i - 1] != '"')
+				continue;
+			n = tag_len(line + i);
+			if (n && !s->base.ref) {
+				s->base.ref = xstrndup(line + i, n);
+				i += n - 1;
+				continue;
+			}
+			n = word_len(line + i);
+			while (n && strchr(".,;:)'\"", line[i + n - 1]))
+				n--;
+			if (!s->base.commit && is_hex_word(line + i, n) &&
+			    n >= 12) {
+				s->base.commit = xstrndup(line + i, n);
+				i += n - 1;
+				continue;
+			}
+			if (!s->base.ref && n > 4 && memchr(line + i, '/', n) &&
+			    !memchr(line + i, '@', n) &&
+			    !strstr(line + i, "://") &&
+			    (!strncmp(line + i, "tip:", 4) ||
+			     !strncmp(line + i, "tip/", 4) ||
+			     memchr(line + i, ':', n) ||
+			     !strncmp(line + i, "sched/", 6) ||
+			     strstr(lower + i, "linux-next") ||
+			     strstr(lower + i, "next/"))) {
+				char *r = xstrndup(line + i, n), *c;
+
+				/* "tip:sched/core" is the branch tip/sched/core. */
+				c = strchr(r, ':');
+				if (c)
+					*c = '/';
+				s->base.ref = r;
+				i += n - 1;
+			}
+		}
+		free(line);
+		free(lower);
+		if (s->base.ref || s->base.commit) {
+			s->base.source = xstrdup(source);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void find_base(struct series *s)
+{
+	size_t i;
+
+	if (s->cover && find_base_commit(s->cover->body, s))
+		return;
+	for (i = 0; i < s->nr_patches; i++)
+		if (find_base_commit(s->patches[i].diff, s) ||
+		    find_base_commit(s->patches[i].body, s))
+			return;
+	if (s->cover && find_base_text(s->cover->body, "cover text", s))
+		return;
+	for (i = 0; i < s->nr_patches; i++)
+		if (find_base_text(s->patches[i].body, "patch text", s))
+			return;
+}
+
+/* ---- selection ----------------------------------------------------- */
+
+static void classify(struct tmsg *tm)
+{
+	int diff = has_diff(tm->m.body);
+
+	subject_parse(tm->m.subject, &tm->si);
+	tm->kind = K_REPLY;
+	if (tm->si.reply)
+		return;
+	if (tm->si.index == 0 && tm->si.total > 0 && tm->si.patch) {
+		tm->kind = K_COVER;
+	} else if (diff && (tm->si.patch || !tm->m.in_reply_to)) {
+		tm->kind = K_PATCH;
+		if (!tm->si.index) {
+			tm->si.index = 1;
+			tm->si.total = 1;
+		}
+	}
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static int cmp_patch(const void *a, const void *b)
+{
+	return ((const struct patch *)a)->index -
+	       ((const struct patch *)b)->index;
+}
+
+static void thread_release(struct thread *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		if (t->msgs[i].parsed) {
+			mail_release(&t->msgs[i].m);
+			subject_release(&t->msgs[i].si);
+		}
+	}
+	free(t->msgs);
+}
+
+int series_from_mbox(const char *text, size_t len, int version,
+		     const char *thread_msgid, struct series *s)
+{
+	struct mbox mb;
+	struct thread t = { 0 };
+	struct tmsg *cover = NULL, **chosen = NULL;
+	size_t i, j, valloc = 0, cover_nr = 0, cover_alloc = 0;
+	struct trailer *cover_tr = NULL;
+	int newest = 0, maxindex = 0, ret = -1;
+	size_t *talloc = NULL;
+
+	memset(s, 0, sizeof(*s));
+	mbox_split(text, len, &mb);
+	t.msgs = xcalloc(mb.nr ? mb.nr : 1, sizeof(*t.msgs));
+	for (i = 0; i < mb.nr; i++) {
+		struct tmsg *tm = &t.msgs[t.nr];
+
+		if (mail_parse(mb.msgs[i].data, mb.msgs[i].len, &tm->m))
+			continue;
+		tm->parsed = 1;
+		classify(tm);
+		t.nr++;
+	}
+	mbox_release(&mb);
+
+	/* Every revision seen. */
+	for (i = 0; i < t.nr; i++) {
+		int v = t.msgs[i].si.version, seen = 0;
+
+		if (t.msgs[i].kind == K_REPLY)
+			continue;
+		for (j = 0; j < s->nr_versions; j++)
+			seen |= s->versions[j] == v;
+		if (!seen) {
+			ALLOC_GROW(s->versions, s->nr_versions, valloc);
+			s->versions[s->nr_versions++] = v;
+		}
+		if (v > newest)
+			newest = v;
+	}
+	if (!s->nr_versions) {
+		error("no patches in the thread (%zu messages)", t.nr);
+		goto out;
+	}
+	qsort(s->versions, s->nr_versions, sizeof(int), cmp_int);
+	if (!version) {
+		version = newest;
+	} else {
+		int found = 0;
+
+		for (j = 0; j < s->nr_versions; j++)
+			found |= s->versions[j] == version;
+		if (!found) {
+			error("no v%d in the thread (newest is v%d)", version,
+			      newest);
+			goto out;
+		}
+	}
+	s->version = version;
+
+	/* The cover and one mail per index (the first sent wins). */
+	chosen = xcalloc(t.nr + 1, sizeof(*chosen));
+	for (i = 0; i < t.nr; i++) {
+		struct tmsg *tm = &t.msgs[i];
+
+		if (tm->kind == K_REPLY || tm->si.version != version)
+			continue;
+		if (tm->kind == K_COVER) {
+			if (!cover)
+				cover = tm;
+			if (tm->si.total > s->total)
+				s->total = tm->si.total;
+			continue;
+		}
+		if (tm->si.total > s->total)
+			s->total = tm->si.total;
+		if (tm->si.index > maxindex)
+			maxindex = tm->si.index;
+		for (j = 0; j < s->nr_patches; j++)
+			if (chosen[j]->si.index == tm->si.index)
+				break;
+		if (j == s->nr_patches)
+			chosen[s->nr_patches++] = tm;
+	}
+	/* "[PATCH v2 3/2]" extends the series, as b4 does. */
+	if (maxindex > s->total)
+		s->total = maxindex;
+
+	s->patches = xcalloc(s->nr_patches ? s->nr_patches : 1,
+			     sizeof(*s->patches));
+	talloc = xcalloc(s->nr_patches ? s->nr_patches : 1, sizeof(*talloc));
+	for (j = 0; j < s->nr_patches; j++)
+		fill_patch(&s->patches[j], chosen[j], &talloc[j]);
+	if (cover) {
+		size_t dummy = 0;
+
+		s->cover = xcalloc(1, sizeof(*s->cover));
+		fill_patch(s->cover, cover, &dummy);
+	}
+
+	/* Trailers from replies, each to the patch it hangs under. */
+	for (i = 0; i < t.nr; i++) {
+		struct tmsg *r = &t.msgs[i], *target;
+		struct trailer *tr = NULL;
+		size_t nr = 0, alloc = 0, k;
+
+		if (r->kind != K_REPLY)
+			continue;
+		target = reply_target(&t, r);
+		if (!target || target->si.version != version)
+			continue;
+		reply_trailers(r, &tr, &nr, &alloc);
+		for (k = 0; k < nr; k++) {
+			if (target == cover && !has_trailer(cover_tr, cover_nr,
+							    &tr[k])) {
+				ALLOC_GROW(cover_tr, cover_nr, cover_alloc);
+				trailer_copy(&cover_tr[cover_nr++], &tr[k]);
+			}
+			for (j = 0; j < s->nr_patches; j++)
+				if (chosen[j] == target)
+					add_trailer(&s->patches[j], &talloc[j],
+						    &tr[k]);
+			trailer_release(&tr[k]);
+		}
+		free(tr);
+	}
+	/* Cover-letter trailers go to every patch. */
+	for (j = 0; j < s->nr_patches; j++)
+		for (i = 0; i < cover_nr; i++)
+			add_trailer(&s->patches[j], &talloc[j], &cover_tr[i]);
+	if (s->cover) {
+		s->cover->trailers = cover_tr;
+		s->cover->nr_trailers = cover_nr;
+		cover_tr = NULL;
+		cover_nr = 0;
+	}
+
+	qsort(s->patches, s->nr_patches, sizeof(*s->patches), cmp_patch);
+	for (int n = 1; n <= s->total; n++) {
+		int have = 0;
+
+		for (j = 0; j < s->nr_patches; j++)
+			have |= s->patches[j].index == n;
+		if (!have) {
+			s->missing = xrealloc(s->missing, (s->nr_missing + 1) *
+					      sizeof(int));
+			s->missing[s->nr_missing++] = n;
+		}
+	}
+
+	{
+		struct tmsg *first = cover ? cover : NULL;
+
+		if (!first)
+			for (j = 0; j < s->nr_patches; j++)
+				if (!first || chosen[j]->si.index <
+					      first->si.index)
+					first = chosen[j];
+		s->subject = xstrdup(first ? first->si.subject : "");
+		s->prefix = xstrdup(first ? first->si.prefix : "");
+		s->author_name = xstrdup(first ? first->m.from_name : "");
+		s->author_email = xstrdup(first ? first->m.from_email : "");
+		for (j = 0; j < s->nr_patches; j++) {
+			s->rfc |= chosen[j]->si.rfc;
+			s->resend |= chosen[j]->si.resend;
+		}
+		if (cover) {
+			s->rfc |= cover->si.rfc;
+			s->resend |= cover->si.resend;
+		}
+	}
+	s->thread_msgid = thread_msgid ? xstrdup(thread_msgid) : NULL;
+	find_base(s);
+	ret = 0;
+out:
+	for (i = 0; i < cover_nr; i++)
+		trailer_release(&cover_tr[i]);
+	free(cover_tr);
+	free(talloc);
+	free(chosen);
+	thread_release(&t);
+	if (ret)
+		series_release(s);
+	return ret;
+}
+
+static void patch_release(struct patch *p)
+{
+	size_t i;
+
+	free(p->msgid);
+	free(p->raw_subject);
+	free(p->subject);
+	free(p->author_name);
+	free(p->author_email);
+	free(p->date);
+	free(p->body);
+	free(p->diff);
+	for (i = 0; i < p->nr_trailers; i++)
+		trailer_release(&p->trailers[i]);
+	free(p->trailers);
+}
+
+void series_release(struct series *s)
+{
+	size_t i;
+
+	free(s->subject);
+	free(s->prefix);
+	free(s->author_name);
+	free(s->author_email);
+	free(s->thread_msgid);
+	if (s->cover) {
+		patch_release(s->cover);
+		free(s->cover);
+	}
+	for (i = 0; i < s->nr_patches; i++)
+		patch_release(&s->patches[i]);
+	free(s->patches);
+	free(s->missing);
+	free(s->base.commit);
+	free(s->base.ref);
+	free(s->base.source);
+	free(s->versions);
+	memset(s, 0, sizeof(*s));
+}
+
+char *series_slug(const struct series *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	int dash = 0;
+
+	for (p = s->subject ? s->subject : ""; *p && sb.len < 40; p++) {
+		if (isalnum((unsigned char)*p)) {
+			if (dash && sb.len)
+				strbuf_addch(&sb, '-');
+			strbuf_addch(&sb, tolower((unsigned char)*p));
+			dash = 0;
+		} else {
+			dash = 1;
+		}
+	}
+	while (sb.len && sb.buf[sb.len - 1] == '-')
+		strbuf_setlen(&sb, sb.len - 1);
+	if (!sb.len)
+		strbuf_addstr(&sb, "series");
+	return strbuf_detach(&sb, NULL);
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smtp.c - SMTP submission through libcurl.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "config.h"
+#include "reply.h"
+#include "smtp.h"
+#include "util.h"
+
+struct upload {
+	const char *data;
+	size_t len;
+	size_t pos;
+};
+
+static size_t read_cb(char *buf, size_t size, size_t nmemb, void *arg)
+{
+	struct upload *u = arg;
+	size_t n = size * nmemb;
+
+	if (n > u->len - u->pos)
+		n = u->len - u->pos;
+	memcpy(buf, u->data + u->pos, n);
+	u->pos += n;
+	return n;
+}
+
+/* SMTP wants CRLF; our files have LF. */
+static void to_crlf(const char *msg, size_t len, struct strbuf *out)
+{
+	size_t i;
+
+	strbuf_grow(out, len + len / 40);
+	for (i = 0; i < len; i++) {
+		if (msg[i] == '\n' && (i == 0 || msg[i - 1] != '\r'))
+			strbuf_addch(out, '\r');
+		strbuf_addch(out, msg[i]);
+	}
+}
+
+/* The password, from a file or the environment; never logged. */
+static char *smtp_password(void)
+{
+	const char *file = config_get("smtp.passwordFile", NULL);
+	const char *env = getenv("SCHED_BOT_SMTP_PASSWORD");
+	const char *cfg = config_get("smtp.password", NULL);
+
+	if (file && *file) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (strbuf_read_file(&sb, file) < 0) {
+			strbuf_release(&sb);
+			error("cannot read smtp.passwordFile %s", file);
+			return NULL;
+		}
+		/* one line; the newline an editor adds is not part of it */
+		sb.len = strcspn(sb.buf, "\r\n");
+		sb.buf[sb.len] = '\0';
+		return strbuf_detach(&sb, NULL);
+	}
+	if (env && *env)
+		return xstrdup(env);
+	if (cfg && *cfg)
+		return xstrdup(cfg);
+	return NULL;
+}
+
+int smtp_send(const char *msg, size_t len)
+{
+	const char *url = config_get("smtp.url", "smtp://127.0.0.1:25");
+	const char *user = config_get("smtp.user", NULL);
+	const char *tls = config_get("smtp.tls", NULL);
+	const char *ca = config_get("smtp.caFile", NULL);
+	long timeout = config_get_int("smtp.timeout", 60);
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct curl_slist *rcpt_list = NULL;
+	struct strbuf data = STRBUF_INIT;
+	char *from = NULL, **rcpts = NULL, *password = NULL, *mail_from;
+	struct upload up;
+	long code = 0;
+	int nr, i, ret = EXIT_FAIL;
+	CURLcode rc;
+	CURL *curl;
+
+	nr = reply_envelope(msg, len, &from, &rcpts);
+	if (nr < 0)
+		return EXIT_FAIL;
+	if (!starts_with(url, "smtp://") && !starts_with(url, "smtps://")) {
+		error("smtp.url must start with smtp:// or smtps://");
+		goto out;
+	}
+	if (user && *user) {
+		password = smtp_password();
+		if (!password) {
+			error("smtp.user is set but no password "
+			      "(smtp.passwordFile or SCHED_BOT_SMTP_PASSWORD)");
+			goto out;
+		}
+	}
+	if (!tls || !*tls)
+		tls = password && starts_with(url, "smtp://") ? "starttls" :
+		      "try";
+	curl = curl_easy_init();
+	if (!curl) {
+		error("curl_easy_init failed");
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		char *r = xasprintf("<%s>", rcpts[i]);
+
+		rcpt_list = curl_slist_append(rcpt_list, r);
+		free(r);
+	}
+	mail_from = xasprintf("<%s>", config_get("smtp.from", from));
+	to_crlf(msg, len, &data);
+	up.data = data.buf;
+	up.len = data.len;
+	up.pos = 0;
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_MAIL_FROM, mail_from);
+	curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt_list);
+	curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_cb);
+	curl_easy_setopt(curl, CURLOPT_READDATA, &up);
+	curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)up.len);
+	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, timeout);
+	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	if (!strcmp(tls, "starttls"))
+		curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+	else if (!strcmp(tls, "try"))
+		curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
+	if (ca && *ca)
+		curl_easy_setopt(curl, CURLOPT_CAINFO, ca);
+	if (password) {
+		curl_easy_setopt(curl, CURLOPT_USERNAME, user);
+		curl_easy_setopt(curl, CURLOPT_PASSWORD, password);
+	}
+	rc = curl_easy_perform(curl);
+	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+	if (rc == CURLE_OK) {
+		debug("smtp: %s accepted the mail for %d recipient(s)",
+		      url, nr);
+		ret = 0;
+	} else {
+		error("smtp: sending to %s failed: %s (server said %ld)", url,
+		      *errbuf ? errbuf : curl_easy_strerror(rc), code);
+		ret = code >= 500 && code < 600 ? EXIT_FAIL : EXIT_NETWORK;
+	}
+	curl_slist_free_all(rcpt_list);
+	curl_easy_cleanup(curl);
+	free(mail_from);
+out:
+	if (password) {
+		explicit_bzero(password, strlen(password));
+		free(password);
+	}
+	strbuf_release(&data);
+	free(from);
+	reply_free_addresses(rcpts, nr > 0 ? nr : 0);
+	return ret;
+}

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * state.c - SQLite state of the bot; see state.h for the exactly-once
+ * rule.  Every write is one statement or one explicit transaction, so
+ * a kill -9 leaves the database at a statement boundary (SQLite's
+ * journal does the rest).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "config.h"
+#include "state.h"
+#include "util.h"
+
+struct state {
+	sqlite3 *db;
+};
+
+static const char schema[] =
+"CREATE TABLE IF NOT EXISTS series ("
+"  id INTEGER PRIMARY KEY,"
+"  msgid TEXT NOT NULL, version INTEGER NOT NULL,"
+"  base TEXT NOT NULL DEFAULT '', workloads TEXT NOT NULL DEFAULT '',"
+"  subject TEXT, seen_at INTEGER,"
+"  UNIQUE (msgid, version, base, workloads));"
+"CREATE TABLE IF NOT EXISTS jobs ("
+"  id INTEGER PRIMARY KEY, series_id INTEGER,"
+"  msgid TEXT NOT NULL, workloads TEXT NOT NULL DEFAULT '',"
+"  runs INTEGER NOT NULL DEFAULT 0, requested_by TEXT,"
+"  command_msgid TEXT, stage TEXT NOT NULL DEFAULT 'queued',"
+"  outcome TEXT, job_dir TEXT, created_at INTEGER, updated_at INTEGER,"
+"  attempts INTEGER NOT NULL DEFAULT 0);"
+"CREATE TABLE IF NOT EXISTS mails ("
+"  message_id TEXT PRIMARY KEY, job_id INTEGER, thread TEXT,"
+"  path TEXT, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,"
+"  last_error TEXT, created_at INTEGER, sent_at INTEGER,"
+"  sending_at INTEGER);"
+"CREATE TABLE IF NOT EXISTS commands ("
+"  msgid TEXT PRIMARY KEY, sender TEXT, outcome TEXT, seen_at INTEGER);"
+"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);";
+
+void state_crash_point(const char *point)
+{
+	const char *at = getenv("SCHED_BOT_CRASH_AT");
+
+	if (at && !strcmp(at, point)) {
+		fprintf(stderr, "sched-bot: crash point '%s' reached\n", point);
+		_exit(137);
+	}
+}
+
+char *state_default_path(void)
+{
+	const char *p = config_get("state.db", NULL);
+
+	if (p && *p)
+		return xstrdup(p);
+	return data_path("state.db");
+}
+
+static int db_error(struct state *st, const char *what)
+{
+	return error("state database: %s: %s", what, sqlite3_errmsg(st->db));
+}
+
+struct state *state_open(const char *path)
+{
+	struct state *st = xcalloc(1, sizeof(*st));
+	char *p = path ? xstrdup(path) : state_default_path();
+	char *slash = strrchr(p, '/');
+
+	if (slash && slash != p) {
+		*slash = '\0';
+		mkdir_p(p, 0700);
+		*slash = '/';
+	}
+	if (sqlite3_open(p, &st->db) != SQLITE_OK) {
+		error("cannot open state database %s: %s", p,
+		      st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL;"
+			 "PRAGMA synchronous=FULL;", NULL, NULL, NULL) ||
+	    sqlite3_exec(st->db, schema, NULL, NULL, NULL)) {
+		db_error(st, p);
+		goto fail;
+	}
+	free(p);
+	return st;
+fail:
+	free(p);
+	sqlite3_close(st->db);
+	free(st);
+	return NULL;
+}
+
+void state_close(struct state *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st);
+}
+
+int state_lock(const char *db_path)
+{
+	char *lock = xasprintf("%s.lock", db_path);
+	char *slash = strrchr(lock, '/');
+	int fd;
+
+	if (slash && slash != lock) {
+		*slash = '\0';
+		mkdir_p(lock, 0700);
+		*slash = '/';
+	}
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		error("cannot open lock %s: %s", lock, strerror(errno));
+		free(lock);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		info("another sched-bot holds %s; nothing to do", lock);
+		close(fd);
+		free(lock);
+		return -1;
+	}
+	free(lock);
+	return fd;
+}
+
+/* Prepare, bind text/int arguments by a tiny format ("tti"), step once. */
+static sqlite3_stmt *prepare(struct state *st, const char *sql,
+			     const char *fmt, ...)
+{
+	sqlite3_stmt *stmt;
+	va_list ap;
+	int i;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		db_error(st, "prepare");
+		return NULL;
+	}
+	va_start(ap, fmt);
+	for (i = 0; fmt[i]; i++) {
+		if (fmt[i] == 't') {
+			const char *s = va_arg(ap, const char *);
+
+			if (s)
+				sqlite3_bind_text(stmt, i + 1, s, -1,
+						  SQLITE_TRANSIENT);
+			else
+				sqlite3_bind_null(stmt, i + 1);
+		} else {
+			sqlite3_bind_int64(stmt, i + 1,
+					   va_arg(ap, long long));
+		}
+	}
+	va_end(ap);
+	return stmt;
+}
+
+static int exec_stmt(struct state *st, sqlite3_stmt *stmt)
+{
+	int rc;
+
+	if (!stmt)
+		return -1;
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_error(st, "write");
+	return 0;
+}
+
+static char *col_text(sqlite3_stmt *stmt, int i)
+{
+	const unsigned char *s = sqlite3_column_text(stmt, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+static long long now(void)
+{
+	return (long long)time(NULL);
+}
+
+int state_series_add(struct state *st, const char *msgid, int version,
+		     const char *base, const char *workloads,
+		     const char *subject, long long *job_id)
+{
+	sqlite3_stmt *stmt;
+	long long series_id;
+
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
+		return db_error(st, "begin");
+	stmt = prepare(st, "INSERT OR IGNORE INTO series (msgid, version, "
+		       "base, workloads, subject, seen_at) "
+		       "VALUES (?, ?, ?, ?, ?, ?)", "tittti", msgid,
+		       (long long)version, base ? base : "",
+		       workloads ? workloads : "", subject, now());
+	if (exec_stmt(st, stmt) < 0)
+		goto fail;
+	if (!sqlite3_changes(st->db)) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return 1;
+	}
+	series_id = sqlite3_last_insert_rowid(st->db);
+	stmt = prepare(st, "INSERT INTO jobs (series_id, msgid, workloads, "
+		       "created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+		       "ittii", series_id, msgid, workloads ? workloads : "",
+		       now(), now());
+	if (exec_stmt(st, stmt) < 0)
+		goto fail;
+	if (job_id)
+		*job_id = sqlite3_last_insert_rowid(st->db);
+	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return db_error(st, "series");
+}
+
+int state_job_add(struct state *st, const char *msgid, const char *workloads,
+		  int runs, const char *requested_by,
+		  const char *command_msgid, long long *job_id)
+{
+	sqlite3_stmt *stmt = prepare(st, "INSERT INTO jobs (msgid, workloads, "
+			"runs, requested_by, command_msgid, created_at, "
+			"updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", "ttittii",
+			msgid, workloads ? workloads : "", (long long)runs,
+			requested_by, command_msgid, now(), now());
+
+	if (exec_stmt(st, stmt) < 0)
+		return -1;
+	if (job_id)
+		*job_id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+#define JOB_COLS "id, msgid, workloads, runs, requested_by, command_msgid, " \
+		 "stage, outcome, job_dir"
+
+static void fill_job(sqlite3_stmt *stmt, struct state_job *job)
+{
+	job->id = sqlite3_column_int64(stmt, 0);
+	job->msgid = col_text(stmt, 1);
+	job->workloads = col_text(stmt, 2);
+	job->runs = sqlite3_column_int(stmt, 3);
+	job->requested_by = col_text(stmt, 4);
+	job->command_msgid = col_text(stmt, 5);
+	job->stage = col_text(stmt, 6);
+	job->outcome = col_text(stmt, 7);
+	job->job_dir = col_text(stmt, 8);
+}
+
+static int query_job(struct state *st, sqlite3_stmt *stmt,
+		     struct state_job *job)
+{
+	int rc;
+
+	memset(job, 0, sizeof(*job));
+	if (!stmt)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		fill_job(stmt, job);
+	sqlite3_finalize(stmt);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return db_error(st, "read job");
+}
+
+int state_job_next(struct state *st, struct state_job *job,
+		   long long after_id)
+{
+	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs "
+				     "WHERE outcome IS NULL AND id > ? "
+				     "ORDER BY id LIMIT 1", "i", after_id),
+			 job);
+}
+
+int state_job_get(struct state *st, long long id, struct state_job *job)
+{
+	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs "
+				     "WHERE id = ?", "i", id), job);
+}
+
+int state_job_update(struct state *st, long long id, const char *stage,
+		     const char *outcome, const char *job_dir)
+{
+	return exec_stmt(st, prepare(st, "UPDATE jobs SET "
+			 "stage = COALESCE(?, stage), outcome = ?, "
+			 "job_dir = COALESCE(?, job_dir), updated_at = ? "
+			 "WHERE id = ?", "tttii", stage, outcome, job_dir,
+			 now(), id));
+}
+
+void state_job_release(struct state_job *job)
+{
+	free(job->msgid);
+	free(job->workloads);
+	free(job->requested_by);
+	free(job->command_msgid);
+	free(job->stage);
+	free(job->outcome);
+	free(job->job_dir);
+	memset(job, 0, sizeof(*job));
+}
+
+int state_mail_intent(struct state *st, const char *message_id,
+		      long long job_id, const char *thread, const char *path)
+{
+	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO mails "
+			 "(message_id, job_id, thread, path, state, "
+			 "created_at) VALUES (?, ?, ?, ?, 'intent', ?)",
+			 "titti", message_id, job_id, thread, path, now()));
+}
+
+int state_mail_sent(struct state *st, const char *message_id)
+{
+	return exec_stmt(st, prepare(st, "UPDATE mails SET state = 'sent', "
+			 "sent_at = ?, attempts = attempts + 1 "
+			 "WHERE message_id = ?", "it", now(), message_id));
+}
+
+int state_mail_failed(struct state *st, const char *message_id,
+		      const char *why)
+{
+	return exec_stmt(st, prepare(st, "UPDATE mails SET "
+			 "attempts = attempts + 1, last_error = ?, "
+			 "sending_at = NULL "
+			 "WHERE message_id = ?", "tt", why, message_id));
+}
+
+enum mail_status state_mail_status(struct state *st, const char *message_id)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT state FROM mails "
+				     "WHERE message_id = ?", "t", message_id);
+	enum mail_status ret = MAIL_UNKNOWN;
+
+	if (!stmt)
+		return MAIL_UNKNOWN;
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(stmt, 0);
+
+		ret = s && !strcmp(s, "sent") ? MAIL_SENT : MAIL_INTENT;
+	}
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int state_mails_pending(struct state *st, struct state_mail **mails,
+			size_t *nr)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT message_id, job_id, thread, "
+				     "path, attempts, sending_at FROM mails "
+				     "WHERE state = 'intent' "
+				     "ORDER BY created_at, rowid", "");
+	size_t alloc = 0;
+	int rc;
+
+	*mails = NULL;
+	*nr = 0;
+	if (!stmt)
+		return -1;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct state_mail *m;
+
+		ALLOC_GROW(*mails, *nr, alloc);
+		m = &(*mails)[(*nr)++];
+		m->message_id = col_text(stmt, 0);
+		m->job_id = sqlite3_column_int64(stmt, 1);
+		m->thread = col_text(stmt, 2);
+		m->path = col_text(stmt, 3);
+		m->attempts = sqlite3_column_int(stmt, 4);
+		m->uncertain = sqlite3_column_type(stmt, 5) != SQLITE_NULL;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "read mails");
+	return 0;
+}
+
+void state_mails_release(struct state_mail *mails, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(mails[i].message_id);
+		free(mails[i].thread);
+		free(mails[i].path);
+	}
+	free(mails);
+}
+
+long state_mails_sent_since(struct state *st, long long since,
+			    const char *thread)
+{
+	sqlite3_stmt *stmt;
+	long n = -1;
+
+	if (thread)
+		stmt = prepare(st, "SELECT COUNT(*) FROM mails WHERE "
+			       "state = 'sent' AND sent_at >= ? AND thread = ?",
+			       "it", since, thread);
+	else
+		stmt = prepare(st, "SELECT COUNT(*) FROM mails WHERE "
+			       "state = 'sent' AND sent_at >= ?", "i", since);
+	if (!stmt)
+		return -1;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		n = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return n;
+}
+
+int state_command_seen(struct state *st, const char *msgid)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT 1 FROM commands "
+				     "WHERE msgid = ?", "t", msgid);
+	int seen;
+
+	if (!stmt)
+		return -1;
+	seen = sqlite3_step(stmt) == SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	return seen;
+}
+
+int state_command_add(struct state *st, const char *msgid,
+		      const char *sender, const char *outcome)
+{
+	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO commands "
+			 "(msgid, sender, outcome, seen_at) "
+			 "VALUES (?, ?, ?, ?)", "ttti", msgid, sender,
+			 outcome, now()));
+}
+
+char *state_meta_get(struct state *st, const char *key)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT value FROM meta "
+				     "WHERE key = ?", "t", key);
+	char *v = NULL;
+
+	if (!stmt)
+		return NULL;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		v = col_text(stmt, 0);
+	sqlite3_finalize(stmt);
+	return v;
+}
+
+int state_meta_set(struct state *st, const char *key, const char *value)
+{
+	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO meta "
+			 "(key, value) VALUES (?, ?)", "tt", key, value));
+}
+
+int state_mail_sending(struct state *st, const char *message_id)
+{
+	return exec_stmt(st, prepare(st, "UPDATE mails SET sending_at = ? "
+			 "WHERE message_id = ?", "it", now(), message_id));
+}
+
+int state_job_attempt(struct state *st, long long id)
+{
+	sqlite3_stmt *stmt;
+	int n = -1;
+
+	if (exec_stmt(st, prepare(st, "UPDATE jobs SET attempts = "
+			  "attempts + 1 WHERE id = ?", "i", id)) < 0)
+		return -1;
+	stmt = prepare(st, "SELECT attempts FROM jobs WHERE id = ?", "i", id);
+	if (!stmt)
+		return -1;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		n = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return n;
+}

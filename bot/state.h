@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * state.h - the bot's memory, in SQLite (state.db, config state.db,
+ * default $XDG_DATA_HOME/sched-bot/state.db): every series seen, every
+ * job with its stage and outcome, every mail with its Message-ID, and
+ * the email commands already handled.
+ *
+ * Exactly-once replies.  A reply is written to the job directory first
+ * (reply.eml, with its Message-ID), then its intent is recorded
+ * (state_mail_intent, one transaction), then it is sent, then the result
+ * is recorded (state_mail_sent).  On restart, an intent without a result
+ * is sent again WITH THE SAME Message-ID, unless the outbox shows it was
+ * already sent (the file moved to cur/ after SMTP accepted it), or, when
+ * the crash happened during the SMTP transaction (state_mail_sending),
+ * lore already has that Message-ID (outbox.checkLore).  The only window
+ * left for a duplicate is a crash between the server's "250" to DATA
+ * and that rename, when lore has not archived the mail yet.  We prefer
+ * this (at-least-once, same Message-ID, which public-inbox, lore and b4
+ * deduplicate) over at-most-once, which would silently lose a reply.
+ *
+ * Crash testing: with SCHED_BOT_CRASH_AT=<point> in the environment,
+ * state_crash_point(<point>) makes the process _exit(137) there, as a
+ * kill -9 would; without the variable it does nothing.  Points:
+ * after-<stage> (job.c, after each stage is saved), before-intent,
+ * intent-recorded (job.c), smtp-sending, smtp-accepted, outbox-moved
+ * (outbox.c).
+ */
+#ifndef SCHED_BOT_STATE_H
+#define SCHED_BOT_STATE_H
+
+struct state;
+
+/* Open (creating) the database; path NULL: state.db from the config. */
+struct state *state_open(const char *path);
+void state_close(struct state *st);
+char *state_default_path(void);
+
+/*
+ * One instance at a time: flock(LOCK_EX|LOCK_NB) on <db>.lock.  Returns
+ * the descriptor (keep it open), or -1 when another instance holds it.
+ */
+int state_lock(const char *db_path);
+
+/* Exit as if killed when SCHED_BOT_CRASH_AT names this point. */
+void state_crash_point(const char *point);
+
+/*
+ * Record a series revision; 0 when new (a job is queued for it and
+ * *job_id set), 1 when (msgid, version, base, workloads) was seen.
+ */
+int state_series_add(struct state *st, const char *msgid, int version,
+		     const char *base, const char *workloads,
+		     const char *subject, long long *job_id);
+
+struct state_job {
+	long long id;
+	char *msgid;		/* what to test (cover or patch 1) */
+	char *workloads;	/* "" for the configured default */
+	int runs;		/* 0 for the configured default */
+	char *requested_by;	/* email command sender, or NULL */
+	char *command_msgid;	/* the command mail, or NULL */
+	char *stage;		/* "queued", then job.h's stage names */
+	/* NULL while pending, else "tested", "regression", "apply-failed"... */
+	char *outcome;
+	char *job_dir;
+};
+
+/* Queue a job by hand (email commands, `test`); sets *job_id. */
+int state_job_add(struct state *st, const char *msgid, const char *workloads,
+		  int runs, const char *requested_by,
+		  const char *command_msgid, long long *job_id);
+/* The oldest job without an outcome; 1 when found, 0 when none. */
+int state_job_next(struct state *st, struct state_job *job,
+		   long long after_id);
+int state_job_get(struct state *st, long long id, struct state_job *job);
+int state_job_update(struct state *st, long long id, const char *stage,
+		     const char *outcome, const char *job_dir);
+/* Count one more attempt at a job; returns the count. */
+int state_job_attempt(struct state *st, long long id);
+void state_job_release(struct state_job *job);
+
+enum mail_status {
+	MAIL_UNKNOWN = 0,
+	MAIL_INTENT,		/* recorded, not known to be sent */
+	MAIL_SENT,
+};
+
+/* Record the intent to send; idempotent per Message-ID. */
+int state_mail_intent(struct state *st, const char *message_id,
+		      long long job_id, const char *thread, const char *path);
+/* Just before SMTP: after a crash past this point, delivery is unknown. */
+int state_mail_sending(struct state *st, const char *message_id);
+int state_mail_sent(struct state *st, const char *message_id);
+int state_mail_failed(struct state *st, const char *message_id,
+		      const char *why);
+enum mail_status state_mail_status(struct state *st, const char *message_id);
+
+struct state_mail {
+	char *message_id;
+	long long job_id;
+	char *thread;
+	char *path;		/* the job's reply.eml */
+	int attempts;
+	int uncertain;		/* a send started, its end unknown */
+};
+
+/* Every intent without a result, oldest first. */
+int state_mails_pending(struct state *st, struct state_mail **mails,
+			size_t *nr);
+void state_mails_release(struct state_mail *mails, size_t nr);
+/* Mails sent since the time given (and to the thread, if not NULL). */
+long state_mails_sent_since(struct state *st, long long since,
+			    const char *thread);
+
+/* Email commands already handled (by the command's Message-ID). */
+int state_command_seen(struct state *st, const char *msgid);
+int state_command_add(struct state *st, const char *msgid,
+		      const char *sender, const char *outcome);
+
+/* Small key-value store: last poll time and the like. */
+char *state_meta_get(struct state *st, const char *key);
+int state_meta_set(struct state *st, const char *key, const char *value);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - descriptive statistics and two-sample tests for `compare`.
+ *
+ * Everything is computed here from first principles (no statistics
+ * library is allowed): the Student t distribution through the
+ * regularized incomplete beta function (continued fraction, modified
+ * Lentz), Welch's unequal-variance t-test, and the Mann-Whitney U test
+ * with its exact null distribution for small samples without ties and
+ * the normal approximation with tie correction otherwise.
+ */
+#ifndef SCHED_BOT_STATS_H
+#define SCHED_BOT_STATS_H
+
+#include <stddef.h>
+
+struct stats {
+	size_t n;
+	double mean;		/* arithmetic */
+	double hmean;		/* harmonic; NAN unless every value > 0 */
+	double median;
+	double stddev;		/* sample (n - 1); 0 when n < 2 */
+	double cv;		/* 100 * stddev / |mean|, in percent */
+	double min, max;
+	double ci_low, ci_high;	/* 95% CI of the mean (Student t) */
+};
+
+/* Fill st from v[0..n-1]; n == 0 gives n = 0 and every value NAN. */
+void stats_compute(const double *v, size_t n, struct stats *st);
+
+/* Regularized incomplete beta I_x(a, b), a, b > 0, 0 <= x <= 1. */
+double stats_betai(double a, double b, double x);
+/* Student t with df degrees of freedom (df > 0, may be fractional). */
+double stats_t_cdf(double t, double df);
+/* Two-sided tail P(|T| >= |t|). */
+double stats_t_p2(double t, double df);
+/* Quantile: the t with stats_t_cdf(t, df) == p, 0 < p < 1. */
+double stats_t_quantile(double p, double df);
+/* Standard normal CDF. */
+double stats_norm_cdf(double z);
+
+struct welch {
+	double t;		/* (mean_b - mean_a) / se */
+	double df;		/* Welch-Satterthwaite */
+	double p;		/* two-sided */
+};
+
+/*
+ * Welch's t-test of b against a.  Needs na, nb >= 2; returns -1
+ * otherwise.  Two constant samples give p = 1 if their means are equal
+ * and p = 0 if not (the difference is then certain, not random).
+ */
+int stats_welch(const double *a, size_t na, const double *b, size_t nb,
+		struct welch *w);
+
+struct mann_whitney {
+	double u;		/* pairs (x in a, y in b) with x > y */
+	double z;		/* normal score (0 when exact) */
+	double p;		/* two-sided */
+	int exact;		/* p from the exact null distribution */
+};
+
+/*
+ * Mann-Whitney U (Wilcoxon rank-sum) test.  Needs na, nb >= 1.  The
+ * exact distribution is used when there are no ties and
+ * na, nb <= STATS_MWU_EXACT_MAX; otherwise the normal approximation with
+ * continuity and tie correction.
+ */
+#define STATS_MWU_EXACT_MAX 25
+int stats_mann_whitney(const double *a, size_t na, const double *b,
+		       size_t nb, struct mann_whitney *m);
+
+/*
+ * P(U <= u) under the null for sample sizes m, n (no ties), exact.
+ * m, n <= STATS_MWU_EXACT_MAX.
+ */
+double stats_mwu_cdf(double u, size_t m, size_t n);
+
+#endif

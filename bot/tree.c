@@ -1,0 +1,802 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tree.c - the kernel tree: import of a linux-source tarball into a bare
+ * repository, revision lookup and export of a revision to a directory.
+ *
+ * The import streams the tarball through `xz -dc` and parses tar itself,
+ * writing each file straight into the object database: nothing is
+ * extracted to disk, and no .gitignore is consulted (Debian's ends with a
+ * block ignoring everything but debian/, so `git add` would skip the
+ * whole tree; the tarball is the tree, whatever it ignores).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "tree.h"
+#include "util.h"
+
+#define TAR_BLOCK 512
+
+int tree_git_error(const char *msg)
+{
+	const git_error *e = git_error_last();
+
+	return error("%s: %s", msg, e && e->message ? e->message : "unknown");
+}
+
+char *tree_default_path(void)
+{
+	const char *p = config_get("tree.path", NULL);
+
+	if (p && *p)
+		return xstrdup(p);
+	return data_path("linux.git");
+}
+
+struct tar_entry {
+	char *path;
+	git_oid oid;
+	unsigned int mode;
+	size_t seq;		/* order in the archive: later wins */
+};
+
+struct importer {
+	git_odb *odb;
+	struct tar_entry *ents;
+	size_t nr, alloc;
+	int version[3];
+	char extra[16];
+	long long max_mtime;
+};
+
+/* Spawn the decompressor; returns a FILE reading the plain tar. */
+static FILE *open_tarball(const char *tarball, pid_t *pid)
+{
+	const char *prog = NULL;
+	int fds[2];
+	FILE *f;
+
+	*pid = -1;
+	if (ends_with(tarball, ".xz"))
+		prog = "xz";
+	else if (ends_with(tarball, ".gz") || ends_with(tarball, ".tgz"))
+		prog = "gzip";
+	if (access(tarball, R_OK) < 0) {
+		error("cannot read %s: %s", tarball, strerror(errno));
+		return NULL;
+	}
+	if (!prog) {
+		f = fopen(tarball, "rb");
+		if (!f)
+			error("cannot open %s: %s", tarball, strerror(errno));
+		return f;
+	}
+	if (pipe(fds) < 0) {
+		error("pipe: %s", strerror(errno));
+		return NULL;
+	}
+	*pid = fork();
+	if (*pid < 0) {
+		error("fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (!*pid) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execlp(prog, prog, "-dc", "--", tarball, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "rb");
+	if (!f)
+		close(fds[0]);
+	return f;
+}
+
+static int close_tarball(FILE *f, pid_t pid)
+{
+	int status = 0;
+	char buf[4096];
+
+	/* Drain so the decompressor does not die of SIGPIPE. */
+	while (pid > 0 && fread(buf, 1, sizeof(buf), f) > 0)
+		;
+	fclose(f);
+	if (pid <= 0)
+		return 0;
+	if (waitpid(pid, &status, 0) < 0)
+		return error("waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return error("decompressor failed (status %d)", status);
+	return 0;
+}
+
+/* Octal (or GNU base-256) number of a tar header field. */
+static long long tar_number(const unsigned char *p, size_t n)
+{
+	long long v = 0;
+	size_t i;
+
+	if (p[0] & 0x80) {
+		for (i = 1; i < n; i++)
+			v = (v << 8) | p[i];
+		return v;
+	}
+	for (i = 0; i < n && (p[i] == ' ' || p[i] == '\0'); i++)
+		;
+	for (; i < n && p[i] >= '0' && p[i] <= '7'; i++)
+		v = v * 8 + (p[i] - '0');
+	return v;
+}
+
+static int read_data(FILE *f, struct strbuf *sb, long long size)
+{
+	long long padded = (size + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
+
+	if (size < 0 || size > (1LL << 34))
+		return error("tar: bad member size %lld", size);
+	strbuf_reset(sb);
+	strbuf_grow(sb, padded);
+	if (fread(sb->buf, 1, padded, f) != (size_t)padded)
+		return error("tar: truncated archive");
+	strbuf_setlen(sb, size);
+	return 0;
+}
+
+/* Value of key in a pax extended header ("len key=value\n" records). */
+static char *pax_value(const struct strbuf *sb, const char *key)
+{
+	const char *p = sb->buf, *end = sb->buf + sb->len;
+	size_t klen = strlen(key);
+
+	while (p < end) {
+		char *sp;
+		long len = strtol(p, &sp, 10);
+
+		if (len <= 0 || p + len > end || *sp != ' ')
+			return NULL;
+		sp++;
+		if (!strncmp(sp, key, klen) && sp[klen] == '=')
+			return xstrndup(sp + klen + 1,
+					p + len - 1 - (sp + klen + 1));
+		p += len;
+	}
+	return NULL;
+}
+
+/* Drop the leading "linux-source-6.1/"; refuse what is no tree path. */
+static const char *tree_relative(const char *path)
+{
+	const char *p = strchr(path, '/');
+	const char *c;
+
+	if (!p || !p[1])
+		return NULL;
+	p++;
+	for (c = p; *c; ) {
+		size_t n = strcspn(c, "/");
+
+		if ((n == 2 && !strncmp(c, "..", 2)) ||
+		    (n == 4 && !strncmp(c, ".git", 4)) || n == 0)
+			return NULL;
+		c += n;
+		if (*c == '/')
+			c++;
+	}
+	return p;
+}
+
+static void parse_makefile(struct importer *im, const char *buf, size_t len)
+{
+	static const char *const keys[] = { "VERSION", "PATCHLEVEL",
+					    "SUBLEVEL" };
+	const char *p = buf, *end = buf + len;
+	size_t i;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
+			size_t k = strlen(keys[i]);
+
+			if (n > k + 2 && !strncmp(p, keys[i], k) &&
+			    !strncmp(p + k, " = ", 3))
+				im->version[i] = atoi(p + k + 3);
+		}
+		if (n > 15 && !strncmp(p, "EXTRAVERSION = ", 15) && n - 15 <
+		    sizeof(im->extra)) {
+			memcpy(im->extra, p + 15, n - 15);
+			im->extra[n - 15] = '\0';
+		}
+		if (!strncmp(p, "# *DOCUMENTATION*", 17))
+			break;
+		p += n + 1;
+	}
+}
+
+static int add_entry(struct importer *im, const char *path,
+		     const git_oid *oid, unsigned int mode)
+{
+	struct tar_entry *e;
+
+	ALLOC_GROW(im->ents, im->nr, im->alloc);
+	e = &im->ents[im->nr];
+	e->path = xstrdup(path);
+	git_oid_cpy(&e->oid, oid);
+	e->mode = mode;
+	e->seq = im->nr++;
+	return 0;
+}
+
+static int hardlink_target(struct importer *im, const char *target,
+			   git_oid *oid, unsigned int *mode)
+{
+	size_t i = im->nr;
+
+	while (i--) {
+		if (!strcmp(im->ents[i].path, target)) {
+			git_oid_cpy(oid, &im->ents[i].oid);
+			*mode = im->ents[i].mode;
+			return 0;
+		}
+	}
+	return error("tar: hard link to unknown %s", target);
+}
+
+static int read_tar(struct importer *im, FILE *f)
+{
+	unsigned char h[TAR_BLOCK];
+	struct strbuf data = STRBUF_INIT;
+	char *longname = NULL, *longlink = NULL;
+	int zero_blocks = 0, ret = -1;
+
+	for (;;) {
+		char name[257], link[101];
+		const char *rel, *path, *target;
+		long long size, mtime;
+		unsigned int mode;
+		git_oid oid;
+		int type;
+
+		if (fread(h, 1, TAR_BLOCK, f) != TAR_BLOCK) {
+			if (zero_blocks)
+				break;	/* some tars end after one */
+			error("tar: truncated archive");
+			goto out;
+		}
+		if (!h[0]) {
+			if (++zero_blocks == 2)
+				break;
+			continue;
+		}
+		zero_blocks = 0;
+		size = tar_number(h + 124, 12);
+		mtime = tar_number(h + 136, 12);
+		mode = tar_number(h + 100, 8);
+		type = h[156];
+		name[0] = '\0';
+		if (!memcmp(h + 257, "ustar\0", 6) && h[345]) {
+			/* POSIX ustar: prefix "/" name. */
+			snprintf(name, sizeof(name), "%.155s/%.100s",
+				 (char *)h + 345, (char *)h);
+		} else {
+			snprintf(name, sizeof(name), "%.100s", (char *)h);
+		}
+		snprintf(link, sizeof(link), "%.100s", (char *)h + 157);
+		if (type == 'L' || type == 'K' || type == 'x' || type == 'g') {
+			if (read_data(f, &data, size) < 0)
+				goto out;
+			if (type == 'L') {
+				free(longname);
+				longname = xstrndup(data.buf, data.len);
+			} else if (type == 'K') {
+				free(longlink);
+				longlink = xstrndup(data.buf, data.len);
+			} else if (type == 'x') {
+				char *v = pax_value(&data, "path");
+
+				if (v) {
+					free(longname);
+					longname = v;
+				}
+				v = pax_value(&data, "linkpath");
+				if (v) {
+					free(longlink);
+					longlink = v;
+				}
+			}
+			continue;
+		}
+		path = longname ? longname : name;
+		target = longlink ? longlink : link;
+		if (mtime > im->max_mtime)
+			im->max_mtime = mtime;
+		rel = tree_relative(path);
+		if (type == '0' || type == '\0' || type == '7') {
+			if (read_data(f, &data, size) < 0)
+				goto out;
+			if (!rel)
+				goto next;
+			if (git_odb_write(&oid, im->odb, data.buf, data.len,
+					  GIT_OBJECT_BLOB) < 0) {
+				tree_git_error("writing a blob");
+				goto out;
+			}
+			if (!strcmp(rel, "Makefile"))
+				parse_makefile(im, data.buf, data.len);
+			add_entry(im, rel, &oid, (mode & 0111) ?
+				  GIT_FILEMODE_BLOB_EXECUTABLE :
+				  GIT_FILEMODE_BLOB);
+		} else if (type == '2' && rel) {
+			if (git_odb_write(&oid, im->odb, target, strlen(target),
+					  GIT_OBJECT_BLOB) < 0) {
+				tree_git_error("writing a symlink");
+				goto out;
+			}
+			add_entry(im, rel, &oid, GIT_FILEMODE_LINK);
+		} else if (type == '1' && rel) {
+			const char *trel = tree_relative(target);
+
+			if (!trel || hardlink_target(im, trel, &oid, &mode) < 0)
+				goto out;
+			add_entry(im, rel, &oid, mode);
+		} else if (type != '5') {
+			/* Devices, fifos: no place in a source tree. */
+			if (size && read_data(f, &data, size) < 0)
+				goto out;
+			if (rel)
+				warning("tar: skipping %s (type %c)", rel,
+					type);
+		}
+next:
+		free(longname);
+		free(longlink);
+		longname = longlink = NULL;
+	}
+	ret = 0;
+out:
+	free(longname);
+	free(longlink);
+	strbuf_release(&data);
+	return ret;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct tar_entry *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Entries lo..hi (sorted by path, so each directory is contiguous) all
+ * start with the same prefix of plen bytes: write their tree.
+ */
+static int build_tree(git_repository *repo, struct tar_entry *ents,
+		      size_t lo, size_t hi, size_t plen, git_oid *out)
+{
+	git_treebuilder *tb;
+	size_t i = lo;
+	int ret = -1;
+
+	if (git_treebuilder_new(&tb, repo, NULL) < 0)
+		return tree_git_error("treebuilder");
+	while (i < hi) {
+		const char *name = ents[i].path + plen;
+		const char *slash = strchr(name, '/');
+		size_t j, n;
+		git_oid sub;
+		char *dir;
+
+		if (!slash) {
+			/* Duplicates: the last one in the archive wins. */
+			if (i + 1 < hi && !strcmp(ents[i + 1].path,
+						  ents[i].path)) {
+				i++;
+				continue;
+			}
+			if (git_treebuilder_insert(NULL, tb, name,
+						   &ents[i].oid,
+						   ents[i].mode) < 0) {
+				tree_git_error(ents[i].path);
+				goto out;
+			}
+			i++;
+			continue;
+		}
+		n = slash - name + 1;
+		for (j = i + 1; j < hi; j++)
+			if (strncmp(ents[j].path + plen, name, n))
+				break;
+		if (build_tree(repo, ents, i, j, plen + n, &sub) < 0)
+			goto out;
+		dir = xstrndup(name, n - 1);
+		if (git_treebuilder_insert(NULL, tb, dir, &sub,
+					   GIT_FILEMODE_TREE) < 0) {
+			free(dir);
+			tree_git_error(ents[i].path);
+			goto out;
+		}
+		free(dir);
+		i = j;
+	}
+	if (git_treebuilder_write(out, tb) < 0) {
+		tree_git_error("writing a tree");
+		goto out;
+	}
+	ret = 0;
+out:
+	git_treebuilder_free(tb);
+	return ret;
+}
+
+static int has_debian_tag(git_repository *repo, git_oid *commit)
+{
+	git_reference *ref;
+
+	if (git_reference_lookup(&ref, repo,
+				 "refs/tags/" TREE_DEBIAN_TAG) < 0)
+		return 0;
+	git_oid_cpy(commit, git_reference_target(ref));
+	git_reference_free(ref);
+	return 1;
+}
+
+static void fill_cached(git_repository *repo, struct tree_import *res)
+{
+	git_oid oid;
+	git_strarray tags = { 0 };
+	size_t i;
+
+	res->cached = 1;
+	if (has_debian_tag(repo, &oid))
+		git_oid_tostr(res->commit, sizeof(res->commit), &oid);
+	if (git_tag_list_match(&tags, "v*", repo) < 0)
+		return;
+	for (i = 0; i < tags.count; i++)
+		if (strlen(tags.strings[i]) < sizeof(res->version))
+			snprintf(res->version, sizeof(res->version), "%s",
+				 tags.strings[i] + 1);
+	git_strarray_dispose(&tags);
+}
+
+static int write_commit(git_repository *repo, struct importer *im,
+			const git_oid *tree_oid, const char *tarball,
+			struct tree_import *res)
+{
+	git_signature *sig = NULL;
+	git_tree *tree = NULL;
+	git_reference *ref = NULL;
+	char *msg, *tag;
+	const char *base = strrchr(tarball, '/');
+	git_oid commit;
+	int ret = -1;
+
+	base = base ? base + 1 : tarball;
+	snprintf(res->version, sizeof(res->version), "%d.%d.%d%s",
+		 im->version[0], im->version[1], im->version[2], im->extra);
+	/* A fixed identity and the newest mtime: the same tarball gives
+	 * the same commit everywhere. */
+	if (git_signature_new(&sig, "sched-bot", "sched-bot@localhost",
+			      im->max_mtime, 0) < 0 ||
+	    git_tree_lookup(&tree, repo, tree_oid) < 0) {
+		tree_git_error("import commit");
+		goto out;
+	}
+	msg = xasprintf("Import %s (Linux %s)\n\n"
+			"All %zu files of the tarball, as shipped: this is "
+			"the distribution's\nkernel source with its patches, "
+			"not upstream v%s.\n", base, res->version,
+			im->nr, res->version);
+	ret = git_commit_create(&commit, repo, NULL, sig, sig, NULL, msg,
+				tree, 0, NULL);
+	free(msg);
+	if (ret < 0) {
+		tree_git_error("import commit");
+		goto out;
+	}
+	ret = -1;
+	git_oid_tostr(res->commit, sizeof(res->commit), &commit);
+	tag = xasprintf("refs/tags/v%s", res->version);
+	if (git_reference_create(&ref, repo, tag, &commit, 1, NULL) < 0) {
+		free(tag);
+		tree_git_error("tagging the import");
+		goto out;
+	}
+	free(tag);
+	git_reference_free(ref);
+	if (git_reference_create(&ref, repo, "refs/heads/" TREE_DEBIAN_BRANCH,
+				 &commit, 1, NULL) < 0) {
+		tree_git_error("branch of the import");
+		goto out;
+	}
+	git_reference_free(ref);
+	if (git_repository_set_head(repo, "refs/heads/" TREE_DEBIAN_BRANCH)
+	    < 0) {
+		tree_git_error("HEAD of the import");
+		goto out;
+	}
+	/* Last: its presence says the import is complete. */
+	if (git_reference_create(&ref, repo, "refs/tags/" TREE_DEBIAN_TAG,
+				 &commit, 1, NULL) < 0) {
+		tree_git_error("tagging the import");
+		goto out;
+	}
+	git_reference_free(ref);
+	ret = 0;
+out:
+	git_tree_free(tree);
+	git_signature_free(sig);
+	return ret;
+}
+
+int tree_import_tarball(const char *path, const char *tarball,
+			struct tree_import *res)
+{
+	struct importer im = { 0 };
+	git_repository *repo = NULL;
+	double t0 = now_monotonic();
+	char *tmp = NULL;
+	git_oid tree_oid;
+	FILE *f = NULL;
+	pid_t pid = -1;
+	size_t i;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	git_libgit2_init();
+	if (!git_repository_open_bare(&repo, path) ||
+	    !git_repository_open(&repo, path)) {
+		fill_cached(repo, res);
+		git_repository_free(repo);
+		git_libgit2_shutdown();
+		return 0;
+	}
+	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	remove_tree(tmp);
+	if (mkdir_p(tmp, 0777) < 0) {
+		error("cannot create %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (git_repository_init(&repo, tmp, 1) < 0 ||
+	    git_repository_odb(&im.odb, repo) < 0) {
+		tree_git_error(tmp);
+		goto out;
+	}
+	f = open_tarball(tarball, &pid);
+	if (!f)
+		goto out;
+	ret = read_tar(&im, f);
+	if (close_tarball(f, pid) < 0)
+		ret = -1;
+	if (ret < 0)
+		goto out;
+	ret = -1;
+	if (!im.nr) {
+		error("%s: no files", tarball);
+		goto out;
+	}
+	if (!im.version[0])
+		warning("%s: no kernel version in its Makefile", tarball);
+	qsort(im.ents, im.nr, sizeof(*im.ents), cmp_entry);
+	if (build_tree(repo, im.ents, 0, im.nr, 0, &tree_oid) < 0 ||
+	    write_commit(repo, &im, &tree_oid, tarball, res) < 0)
+		goto out;
+	res->files = im.nr;
+	git_odb_free(im.odb);
+	im.odb = NULL;
+	git_repository_free(repo);
+	repo = NULL;
+	if (rename(tmp, path) < 0) {
+		/* Another import finished first: use it. */
+		if (!git_repository_open_bare(&repo, path)) {
+			remove_tree(tmp);
+			fill_cached(repo, res);
+			ret = 0;
+			goto out;
+		}
+		error("cannot rename %s to %s: %s", tmp, path,
+		      strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret < 0 && tmp)
+		remove_tree(tmp);
+	res->seconds = now_monotonic() - t0;
+	for (i = 0; i < im.nr; i++)
+		free(im.ents[i].path);
+	free(im.ents);
+	git_odb_free(im.odb);
+	git_repository_free(repo);
+	free(tmp);
+	git_libgit2_shutdown();
+	return ret;
+}
+
+int tree_open(git_repository **repo, const char *path)
+{
+	git_libgit2_init();
+	if (git_repository_open_ext(repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				    NULL) < 0) {
+		git_libgit2_shutdown();
+		*repo = NULL;
+		error("%s is not a kernel tree (run `sched-bot tree init`)",
+		      path);
+		return -1;
+	}
+	/* libgit2 stays initialised while the repository is open. */
+	return 0;
+}
+
+int tree_resolve(git_repository *repo, const char *rev, git_oid *commit)
+{
+	git_object *obj, *peeled;
+	int ret;
+
+	if (git_revparse_single(&obj, repo, rev) < 0)
+		return -1;
+	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (ret < 0)
+		return -1;
+	git_oid_cpy(commit, git_object_id(peeled));
+	git_object_free(peeled);
+	return 0;
+}
+
+struct export {
+	git_repository *repo;
+	const char *dir;
+	struct strbuf path;
+	size_t files;
+};
+
+static int safe_name(const char *name)
+{
+	return *name && strcmp(name, ".") && strcmp(name, "..") &&
+		strcasecmp(name, ".git") && !strchr(name, '/');
+}
+
+static int write_blob(struct export *ex, const git_tree_entry *e)
+{
+	git_filemode_t mode = git_tree_entry_filemode(e);
+	const char *p = ex->path.buf;
+	git_blob *blob;
+	const char *data;
+	size_t len, off = 0;
+	int fd, ret = -1;
+
+	if (git_blob_lookup(&blob, ex->repo, git_tree_entry_id(e)) < 0)
+		return tree_git_error(p);
+	data = git_blob_rawcontent(blob);
+	len = git_blob_rawsize(blob);
+	if (mode == GIT_FILEMODE_LINK) {
+		char *target = xstrndup(data, len);
+
+		ret = symlink(target, p);
+		if (ret < 0)
+			error("symlink %s: %s", p, strerror(errno));
+		free(target);
+		goto out;
+	}
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0777 : 0666);
+	if (fd < 0) {
+		error("cannot create %s: %s", p, strerror(errno));
+		goto out;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			error("writing %s: %s", p, strerror(errno));
+			close(fd);
+			goto out;
+		}
+		off += n;
+	}
+	if (close(fd) < 0) {
+		error("writing %s: %s", p, strerror(errno));
+		goto out;
+	}
+	ex->files++;
+	ret = 0;
+out:
+	git_blob_free(blob);
+	return ret;
+}
+
+static int export_cb(const char *root, const git_tree_entry *e, void *data)
+{
+	struct export *ex = data;
+	const char *name = git_tree_entry_name(e);
+
+	if (!safe_name(name)) {
+		error("refusing tree entry '%s%s'", root, name);
+		return -1;
+	}
+	strbuf_reset(&ex->path);
+	strbuf_addf(&ex->path, "%s/%s%s", ex->dir, root, name);
+	switch (git_tree_entry_type(e)) {
+	case GIT_OBJECT_TREE:
+		if (mkdir(ex->path.buf, 0777) < 0) {
+			error("mkdir %s: %s", ex->path.buf, strerror(errno));
+			return -1;
+		}
+		return 0;
+	case GIT_OBJECT_BLOB:
+		return write_blob(ex, e) < 0 ? -1 : 0;
+	default:
+		return 1;	/* submodules: skip */
+	}
+}
+
+int tree_export(git_repository *repo, const char *rev, const char *dir)
+{
+	struct export ex = { .repo = repo, .dir = dir, .path = STRBUF_INIT };
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_oid oid;
+	int ret = -1;
+
+	if (tree_resolve(repo, rev, &oid) < 0)
+		return error("%s: no such revision in the tree", rev);
+	if (mkdir_p(dir, 0777) < 0)
+		return error("cannot create %s: %s", dir, strerror(errno));
+	if (rmdir(dir) < 0 || mkdir(dir, 0777) < 0)
+		return error("%s: must be an empty directory", dir);
+	if (git_commit_lookup(&commit, repo, &oid) < 0 ||
+	    git_commit_tree(&tree, commit) < 0) {
+		tree_git_error(rev);
+		goto out;
+	}
+	if (git_tree_walk(tree, GIT_TREEWALK_PRE, export_cb, &ex) < 0) {
+		error("export of %s to %s failed", rev, dir);
+		goto out;
+	}
+	debug("exported %zu files of %s to %s", ex.files, rev, dir);
+	ret = 0;
+out:
+	strbuf_release(&ex.path);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return ret;
+}
+
+int tree_fetch(git_repository *repo, const char *url)
+{
+	git_remote *remote = NULL;
+	git_fetch_options opts;
+	char *refspec = "+refs/heads/*:refs/remotes/origin/*";
+	char *tagspec = "+refs/tags/*:refs/tags/*";
+	char *specs[] = { refspec, tagspec };
+	git_strarray refspecs = { specs, 2 };
+	int ret;
+
+	git_fetch_options_init(&opts, GIT_FETCH_OPTIONS_VERSION);
+	if (git_remote_create_anonymous(&remote, repo, url) < 0)
+		return tree_git_error(url);
+	ret = git_remote_fetch(remote, &refspecs, &opts, "sched-bot fetch");
+	if (ret < 0)
+		tree_git_error(url);
+	git_remote_free(remote);
+	return ret < 0 ? -1 : 0;
+}

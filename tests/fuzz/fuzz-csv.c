@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz-csv - hostile results CSVs through the reader, the comparison
+ * and every renderer: errors are fine, crashes, leaks and UB are not.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compare.h"
+#include "samples.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The fuzz build links every bot .c file but main.c, whose helpers
+ * the cmd_*.c files call: weak stand-ins, never reached from here.
+ */
+__attribute__((weak)) int usage_error(const char *cmd, const char *fmt, ...);
+__attribute__((weak)) int show_usage(const char *cmd);
+
+__attribute__((weak)) int usage_error(const char *cmd, const char *fmt, ...)
+{
+	return 2;
+}
+
+__attribute__((weak)) int show_usage(const char *cmd)
+{
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const formats[] = {
+		"intel", "amd", "lkp", "mmtests", "matrix", "simple", "plot",
+	};
+	struct sample_set set = { 0 };
+	struct compare_result r;
+	struct compare_opts o;
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	if (samples_read_buf("fuzz.csv", (const char *)data, size, &set) < 0)
+		goto out;
+	compare_opts_init(&o);
+	if (compare_run(&set, &o, &r) < 0)
+		goto out;
+	compare_json(&r, &out);
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		compare_render(&r, formats[i], &out);
+	compare_result_release(&r);
+out:
+	strbuf_release(&out);
+	sample_set_release(&set);
+	return 0;
+}

@@ -1,0 +1,75 @@
+# tests/lib-bot.sh - helpers for the bot's tests (t6xxx): a real SMTP
+# server (postfix's smtp-sink) on 127.0.0.1, job directories made from
+# fixtures, and a config for the bot.  Source after lib.sh.
+
+SMTP_SINK_TOOLS=${SCHED_BOT_TOOLS:-/var/cache/sched-bot/tools}
+SMTP_SINK=$SMTP_SINK_TOOLS/usr/sbin/smtp-sink
+
+# bot_sink_start: smtp-sink on a free port; mail lands in $TRASH/sink/.
+# Sets SINK_PORT.  The caller skips when smtp-sink is not installed.
+bot_sink_start() {
+	mkdir -p "$TRASH/sink" && chmod 1777 "$TRASH/sink" || return 1
+	SINK_PORT=$(free_port)
+	LD_LIBRARY_PATH=$SMTP_SINK_TOOLS/usr/lib/postfix "$SMTP_SINK" \
+		-u nobody -d "$TRASH/sink/%Y%m%d%H%M%S." \
+		127.0.0.1:$SINK_PORT 64 >"$TRASH/sink.log" 2>&1 &
+	SINK_PID=$!
+	test_atexit "kill $SINK_PID 2>/dev/null"
+	# ready when the port answers (bounded, not a timed assertion)
+	i=0
+	while [ $i -lt 100 ]; do
+		if perl -MIO::Socket::INET -e \
+			"exit !IO::Socket::INET->new('127.0.0.1:$SINK_PORT')"
+		then
+			return 0
+		fi
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo "smtp-sink did not start"
+	return 1
+}
+
+bot_sink_stop() {
+	kill "$SINK_PID" 2>/dev/null
+	wait "$SINK_PID" 2>/dev/null
+	return 0
+}
+
+# Number of mails captured, and of distinct Message-IDs among them.
+bot_sink_count() {
+	ls "$TRASH/sink" | grep -c . || true
+}
+
+bot_sink_msgids() {
+	cat "$TRASH"/sink/* 2>/dev/null | grep -i '^Message-ID:' | sort -u |
+		grep -c . || true
+}
+
+# bot_config FILE [PORT]: a config with a bot identity, state and outbox
+# under $TRASH/bot-data, and smtp.url at PORT (default: the sink's).
+bot_config() {
+	cat >"$1" <<-EOC
+	[bot]
+		name = Sched Bot
+		email = bot@sched-bot.example.org
+		maxPerHour = 50
+	[smtp]
+		url = smtp://127.0.0.1:${2:-${SINK_PORT:-1}}
+	[state]
+		db = $TRASH/bot-data/state.db
+	[outbox]
+		dir = $TRASH/bot-data/outbox
+		checkLore = false
+	[job]
+		dir = $TRASH/bot-data/jobs
+	EOC
+}
+
+# bot_job NAME DIR: a job directory stopped before its reply, from the
+# fixture tests/data/bot/NAME and the bundled Chen Yu v3 thread.
+bot_job() {
+	rm -rf "$2" && mkdir -p "$(dirname "$2")" &&
+	cp -R "$DATA/bot/$1" "$2" &&
+	cp "$DATA/bot/short-task-wakeup-v3.mbox" "$2/thread.mbox"
+}

@@ -1,0 +1,181 @@
+#!/bin/sh
+# sched-bot compare: golden tables per format, JSON, exit codes, and
+# clear errors for bad CSVs.
+. "$(dirname "$0")/lib.sh"
+
+C=$DATA/compare
+E=$C/expect
+HDR='label,kernel,workload,params,run,metric,value,unit,higher_is_better,sample'
+
+# golden NAME EXIT ARGS...: the output must match $E/NAME.txt exactly.
+golden() {
+	name=$1 code=$2
+	shift 2
+	rc=0
+	"$SCHED_BOT" compare "$@" >"$name.out" || rc=$?
+	test_cmp "$E/$name.txt" "$name.out" &&
+	if [ $rc -ne "$code" ]; then echo "exit $rc, expected $code"; false; fi
+}
+
+test_expect_success 'matrix: fork table with (N% drop) and %Cpu(s)' '
+	golden matrix 5 "$C/fork-matrix.csv" --format matrix
+'
+
+test_expect_success 'simple: w/o patch and w/ patch columns, two files' '
+	golden simple 0 "$C/simple-base.csv" "$C/simple-new.csv"
+'
+
+for f in intel amd lkp mmtests plot; do
+	test_expect_success "$f: golden table of a sweep" "
+		golden $f 0 \"\$C/sweep.csv\" -f $f
+	"
+done
+
+test_expect_success 'intel: three kernels, first is the baseline' '
+	golden three-intel 5 "$C/three.csv" -f intel
+'
+
+test_expect_success 'mmtests: three kernels, *pct%* on significant rows' '
+	golden three-mmtests 5 "$C/three.csv" --format=mmtests
+'
+
+test_expect_success 'noisy data: ±NN% in lkp, (noisy) in matrix, exit 0' '
+	golden noisy-lkp 0 "$C/noisy.csv" -f lkp &&
+	golden noisy-matrix 0 "$C/noisy.csv" -f matrix &&
+	grep -q "^verdict: noisy" noisy-lkp.out
+'
+
+test_expect_success 'two-kernel tables stay within 80 columns' '
+	for f in intel amd lkp mmtests matrix simple plot; do
+		expand "$E/$f.txt" | awk -v f=$f "length > 80 { print f\": \"\$0; bad = 1 }
+			END { exit bad }" || exit 1
+	done
+'
+
+test_expect_success 'plot fits 72 columns' '
+	expand "$E/plot.txt" | awk "length > 72 { bad = 1 } END { exit bad }"
+'
+
+test_expect_success 'every table states the direction' '
+	for f in intel amd lkp mmtests matrix simple plot; do
+		grep -qi "\(higher\|lower\) is better" "$E/$f.txt" ||
+		{ echo "$f: no direction"; exit 1; }
+	done
+'
+
+test_expect_success 'the layout comes from templates.dir' '
+	mkdir tmpl &&
+	cp "$TOP"/templates/report-*.txt tmpl/ &&
+	sed "s/^Test          :/Benchmark     :/" "$TOP/templates/report-amd.txt" \
+		>tmpl/report-amd.txt &&
+	printf "[templates]\n\tdir = %s/tmpl\n" "$PWD" >cfg &&
+	"$SCHED_BOT" --config cfg compare "$C/sweep.csv" -f amd >out &&
+	grep -q "^Benchmark     : hackbench" out &&
+	! grep -q "^Test          :" out
+'
+
+test_expect_success '--json has the documented fields' '
+	rc=0 &&
+	"$SCHED_BOT" compare "$C/fork-matrix.csv" --json >out.json || rc=$? &&
+	test $rc -eq 5 &&
+	for k in kernels metrics workload params metric unit higher_is_better \
+		stats kernel n mean stddev cv ci_low ci_high change_pct p_value \
+		verdict; do
+		grep -q "\"$k\":" out.json || { echo "no $k"; exit 1; }
+	done &&
+	grep -q "\"verdict\": \"regression\"" out.json &&
+	grep -q "\"base\"" out.json && grep -q "\"patched\"" out.json
+'
+
+test_expect_success '--min-effect and --alpha change the verdict' '
+	"$SCHED_BOT" compare "$C/fork-matrix.csv" --min-effect 40 >out &&
+	grep -q "^verdict: no significant change" out &&
+	"$SCHED_BOT" compare "$C/fork-matrix.csv" --alpha 0.000000000001 >out &&
+	grep -q "^verdict: no significant change" out
+'
+
+test_expect_success 'diag.* metrics are shown by lkp but never judged' '
+	"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv" -f lkp >out &&
+	grep -q "+99.6%.*spawn.diag.wall_s$" out &&
+	grep -q "^verdict: improvement" out &&
+	"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv" --json >j &&
+	grep -q "\"diagnostic\": true" j &&
+	! grep -q diag "$E/simple.txt"
+'
+
+test_expect_success 'two files with the same label are told apart by name' '
+	sed "s/^patched,/base,/" "$C/simple-new.csv" >new.csv &&
+	cp "$C/simple-base.csv" old.csv &&
+	"$SCHED_BOT" compare old.csv new.csv --format mmtests >out &&
+	grep -q " old  *new$" out
+'
+
+test_expect_failure_code 'an improvement exits 0' 0 \
+	'"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv"'
+
+test_expect_failure_code 'a regression exits 5' 5 \
+	'"$SCHED_BOT" compare "$C/simple-new.csv" "$C/simple-base.csv"'
+
+test_expect_failure_code 'an unknown format is a usage error' 2 \
+	'"$SCHED_BOT" compare "$C/sweep.csv" -f html'
+
+test_expect_failure_code 'no file is a usage error' 2 '"$SCHED_BOT" compare'
+
+# bad NAME 'expected error' : compare NAME must exit 1 saying so.
+bad() {
+	rc=0
+	"$SCHED_BOT" compare "$@" >out 2>err || rc=$?
+	cat err
+	test $rc -eq 1 && test ! -s out
+}
+
+test_expect_success 'missing column: file, line and column named' '
+	printf "label,kernel,workload,params,run,metric,unit,higher_is_better\n" >nocol.csv &&
+	bad nocol.csv && grep -q "nocol.csv:1: column .value.: missing from the header" err
+'
+
+test_expect_success 'non-numeric value: file, line and column named' '
+	{ echo "$HDR"
+	  echo "a,k,w,,1,m,1.5,s,1,0"
+	  echo "a,k,w,,2,m,fast,s,1,0"; } >nan.csv &&
+	bad nan.csv && grep -q "nan.csv:3: column .value.: not a number" err
+'
+
+test_expect_success 'a kernel with one run: file, line and column named' '
+	{ echo "$HDR"
+	  echo "a,k,w,,1,m,1.5,s,1,0"
+	  echo "a,k,w,,2,m,1.6,s,1,0"
+	  echo "b,k,w,,1,m,1.7,s,1,0"; } >one.csv &&
+	bad one.csv &&
+	grep -q "one.csv:4: column .run.: kernel .b. has one run of w m" err
+'
+
+test_expect_success 'one run in the second file is found there' '
+	{ echo "$HDR"
+	  echo "a,k,w,,1,m,1.5,s,1,0"
+	  echo "a,k,w,,2,m,1.6,s,1,0"; } >a.csv &&
+	{ echo "$HDR"
+	  echo "b,k,w,,1,m,1.7,s,1,1"
+	  echo "b,k,w,,1,m,1.8,s,1,2"; } >b.csv &&
+	bad a.csv b.csv && grep -q "b.csv:2: column .run.: kernel .b." err
+'
+
+test_expect_success 'empty file and header-only file' '
+	: >empty.csv &&
+	bad empty.csv && grep -q "empty.csv: empty file" err &&
+	echo "$HDR" >hdr.csv &&
+	bad hdr.csv && grep -q "hdr.csv: no samples" err
+'
+
+test_expect_success 'a single label is nothing to compare' '
+	{ echo "$HDR"
+	  echo "a,k,w,,1,m,1.5,s,1,0"
+	  echo "a,k,w,,2,m,1.6,s,1,0"; } >single.csv &&
+	bad single.csv && grep -q "nothing to compare" err
+'
+
+test_expect_success 'a missing file is an error, not a crash' '
+	bad nonexistent.csv && grep -q "nonexistent.csv" err
+'
+
+test_done

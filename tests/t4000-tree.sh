@@ -1,0 +1,91 @@
+#!/bin/sh
+# sched-bot tree: import of a linux-source style tarball, once; status;
+# export of a revision to a directory.
+. "$(dirname "$0")/lib.sh"
+
+# A small tarball shaped like Debian's: one top directory, a Makefile
+# with the version, an executable, a symlink, a name longer than tar's
+# 100 bytes, and Debian's .gitignore block that hides everything from
+# `git add`.
+test_expect_success 'make a small linux-source tarball' '
+	mkdir -p src/linux-source-6.1/scripts src/linux-source-6.1/kernel &&
+	cd src/linux-source-6.1 &&
+	printf "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 7\nEXTRAVERSION =\n" \
+		>Makefile &&
+	printf "#!/bin/sh\necho hi\n" >scripts/run.sh && chmod +x scripts/run.sh &&
+	echo "int x;" >kernel/fair.c &&
+	ln -s ../kernel/fair.c scripts/link.c &&
+	long=kernel/$(printf "%0120d" 0).c &&
+	echo long >"$long" &&
+	printf "*.o\n/*\n!/debian/\n" >.gitignore &&
+	cd .. && tar cJf ../linux-source-6.1.tar.xz linux-source-6.1
+'
+
+test_expect_success 'tree init imports it with a version tag' '
+	"$SCHED_BOT" tree init --tarball linux-source-6.1.tar.xz repo.git >out &&
+	cat out &&
+	grep -q "imported 6 files of Linux 6.1.7" out &&
+	git --git-dir=repo.git rev-parse -q --verify refs/tags/v6.1.7 &&
+	git --git-dir=repo.git rev-parse -q --verify \
+		refs/tags/debian-linux-source-6.1 &&
+	test "$(git --git-dir=repo.git symbolic-ref HEAD)" = refs/heads/linux-6.1
+'
+
+test_expect_success 'the imported tree is what git add -f -A makes' '
+	rm -rf plain && cp -R src/linux-source-6.1 plain && cd plain &&
+	git init -q && git add -f -A && want=$(git write-tree) &&
+	got=$(git --git-dir=../repo.git rev-parse "v6.1.7^{tree}") &&
+	test "$want" = "$got"
+'
+
+test_expect_success 'a second init finds it and imports nothing' '
+	"$SCHED_BOT" tree init --tarball /nonexistent.tar.xz repo.git >out &&
+	grep -q "already there (v6.1.7)" out
+'
+
+test_expect_success 'the same tarball gives the same commit' '
+	"$SCHED_BOT" tree init --tarball linux-source-6.1.tar.xz again.git &&
+	test "$(git --git-dir=again.git rev-parse v6.1.7)" = \
+		"$(git --git-dir=repo.git rev-parse v6.1.7)"
+'
+
+test_expect_success 'tree.path is the default DIR' '
+	printf "[tree]\n\tpath = %s/repo.git\n" "$TRASH" >cfg &&
+	"$SCHED_BOT" --config cfg tree status >out &&
+	grep -q "^path $TRASH/repo.git$" out &&
+	grep -q "refs/tags/v6.1.7$" out
+'
+
+test_expect_success 'tree export writes the files, no .git' '
+	"$SCHED_BOT" tree export --tree repo.git v6.1.7 out-dir &&
+	diff -r src/linux-source-6.1 out-dir &&
+	test -x out-dir/scripts/run.sh &&
+	test "$(readlink out-dir/scripts/link.c)" = ../kernel/fair.c &&
+	test ! -e out-dir/.git
+'
+
+test_expect_failure_code 'tree export refuses a non-empty directory' 1 \
+	'"$SCHED_BOT" tree export --tree repo.git v6.1.7 out-dir'
+
+test_expect_failure_code 'tree export of an unknown revision' 1 \
+	'"$SCHED_BOT" tree export --tree repo.git v9.9 other-dir'
+
+test_expect_failure_code 'tree status of a missing tree is not found' 3 \
+	'"$SCHED_BOT" tree status nowhere.git'
+
+test_expect_failure_code 'tree init of a missing tarball fails' 1 \
+	'"$SCHED_BOT" tree init --tarball missing.tar.xz new.git'
+
+test_expect_success 'a failed import leaves nothing behind' '
+	! ls -d new.git* 2>/dev/null
+'
+
+test_expect_failure_code 'a truncated tarball fails cleanly' 1 '
+	head -c 300 linux-source-6.1.tar.xz >bad.tar.xz &&
+	"$SCHED_BOT" tree init --tarball bad.tar.xz bad.git
+'
+
+test_expect_failure_code 'unknown subcommand is a usage error' 2 \
+	'"$SCHED_BOT" tree frob'
+
+test_done

@@ -1,0 +1,52 @@
+#!/bin/sh
+# `sched-bot archive`: job directories to HTML pages (cmark) and an
+# index, with the raw CSV linked, and nothing from mail executed.
+. "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-bot.sh"
+
+bot_config "$TRASH/bot.cfg" 1
+export SCHED_BOT_CONFIG=$TRASH/bot.cfg
+
+test_expect_success 'setup: a finished job and a hostile one' '
+	bot_job job-tested jobs/good &&
+	printf "label,kernel,workload,params,run,metric,value,unit,higher_is_better\n" \
+		>jobs/good/results.csv &&
+	"$SCHED_BOT" test --job-dir jobs/good >/dev/null &&
+	mkdir -p jobs/evil &&
+	printf "stage=done\nsubject=<script>alert(1)</script>\noutcome=tested\n" \
+		>jobs/evil/state &&
+	printf "From: x@y\nSubject: s\n\n<script>alert(2)</script>\n[click](javascript:alert(3))\n" \
+		>jobs/evil/reply.eml &&
+	mkdir -p jobs/notajob
+'
+
+test_expect_success 'archive writes a page per job and an index' '
+	"$SCHED_BOT" archive --jobs jobs --out html 2>err &&
+	grep -q "2 job page" err &&
+	test -f html/index.html &&
+	test -f html/good.html &&
+	test -f html/evil.html &&
+	test ! -f html/notajob.html &&
+	grep -q "href=\"good.html\"" html/index.html &&
+	grep -q "sched/fair: Choose the CPU" html/index.html
+'
+
+test_expect_success 'the page has the tables as <pre> and links the raw CSV' '
+	grep -q "<pre><code>" html/good.html &&
+	grep -q "spawn.lps" html/good.html &&
+	grep -q "href=\"good/results.csv\"" html/good.html &&
+	cmp jobs/good/results.csv html/good/results.csv &&
+	grep -q "Tested-by: Sched Bot" html/good.html
+'
+
+test_expect_success 'HTML and javascript: links from mail are not passed through' '
+	! grep -q "<script>" html/evil.html &&
+	! grep -q "<script>" html/index.html &&
+	! grep -q "href=\"javascript:" html/evil.html &&
+	grep -q "&lt;script&gt;alert(1)" html/index.html
+'
+
+test_expect_failure_code 'a missing jobs directory is an error' 1 \
+	'"$SCHED_BOT" archive --jobs nowhere --out html2'
+
+test_done

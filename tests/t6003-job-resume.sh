@@ -1,0 +1,88 @@
+#!/bin/sh
+# `sched-bot test` keeps each stage's output in the job directory and
+# resumes where a killed run stopped, like git am's state directory.
+# b4's small test repository stands in for the kernel tree: the series
+# applies, and the build stage then fails (it is not a kernel), which
+# is where these tests stop.
+. "$(dirname "$0")/lib.sh"
+
+MBOX=$DATA/apply/shazam-git1-just-series.mbox
+[ -f "$DATA/apply/gitdir.bundle" ] || test_skip_all "tests/data/apply/gitdir.bundle is missing"
+command -v make >/dev/null || test_skip_all "make is not installed"
+[ -f "$TOP/bot/apply.h" ] || test_skip_all "stage apply is not merged yet"
+
+cat >"$TRASH/bot.cfg" <<EOF
+[tree]
+	path = $TRASH/repo.git
+[job]
+	dir = $TRASH/jobs
+[state]
+	db = $TRASH/state.db
+[outbox]
+	dir = $TRASH/outbox
+[build]
+	cacheDir = $TRASH/builds
+EOF
+export SCHED_BOT_CONFIG=$TRASH/bot.cfg
+J=$TRASH/jobs/one
+
+test_expect_success 'setup: the tree' '
+	git clone -q --bare "$DATA/apply/gitdir.bundle" repo.git
+'
+
+test_expect_success 'killed after fetch: the thread is kept, next stage recorded' '
+	rc=0 &&
+	SCHED_BOT_CRASH_AT=after-fetch "$SCHED_BOT" test --mbox "$MBOX" \
+		--job-dir "$J" --runs 3 --workloads spawn 2>err || rc=$? &&
+	test $rc -eq 137 &&
+	cmp "$MBOX" "$J/thread.mbox" &&
+	grep -q "^stage=series$" "$J/state" &&
+	test ! -f "$J/series.json"
+'
+
+test_expect_success 'killed after series: series.json written' '
+	rc=0 &&
+	SCHED_BOT_CRASH_AT=after-series "$SCHED_BOT" test --job-dir "$J" \
+		2>err || rc=$? &&
+	test $rc -eq 137 &&
+	grep -q "resuming job .* at stage series" err &&
+	grep -q "^stage=apply$" "$J/state" &&
+	grep -q "\"version\": 1" "$J/series.json" &&
+	grep -q "\"cover\": \"20221025-test1-v1-0-e4f28f57990c@linuxfoundation.org\"" "$J/series.json" &&
+	test "$(grep -c "\"index\":" "$J/series.json")" -eq 4
+'
+
+test_expect_failure_code 'resumed: applies, then stops at the build' 1 '
+	"$SCHED_BOT" test --job-dir "$J" 2>err
+'
+
+test_expect_success '... keeping the commits and the options of the first run' '
+	grep -q "resuming job .* at stage apply" err &&
+	grep -q "stopped at stage build" err &&
+	grep -q "^stage=build$" "$J/state" &&
+	grep -q "^base_commit=f435c12df7c0ecf20ab8937859e63cddffacabb4$" "$J/state" &&
+	head=$(sed -n "s/^head_commit=//p" "$J/state") &&
+	git --git-dir=repo.git cat-file -e "$head^{commit}" &&
+	test "$(git --git-dir=repo.git rev-list --count f435c12..$head)" -eq 4 &&
+	grep -q "^runs=3$" "$J/state" &&
+	grep -q "^workloads=spawn$" "$J/state" &&
+	test -s "$J/apply.log"
+'
+
+test_expect_failure_code 'a job directory of another thread is refused' 2 '
+	"$SCHED_BOT" test --job-dir "$J" other@example.org
+'
+
+test_expect_failure_code 'no series to test is a usage error' 2 '
+	"$SCHED_BOT" test
+'
+
+test_expect_failure_code '--runs must be positive' 2 '
+	"$SCHED_BOT" test --runs 0 x@y
+'
+
+test_expect_failure_code 'a missing mbox is an error' 2 '
+	"$SCHED_BOT" test --mbox nowhere.mbox --job-dir "$TRASH/jobs/two"
+'
+
+test_done

@@ -1,0 +1,143 @@
+#!/bin/sh
+# The whole bot, end to end, with real peers only: a public-inbox-httpd
+# on 127.0.0.1 serves Chen Yu's v3 series (sched/fair, two patches with
+# a cover letter); `sched-bot cron` finds it with a dfn:kernel/sched/
+# search, applies it to Debian's linux-source-6.1 tree, builds the base
+# and the patched kernel, boots both in QEMU (runs interleaved), runs
+# spawn and ping-pong, compares, and sends the reply to smtp-sink.  The
+# captured mail is checked; a second cron run sends nothing.
+#
+# Slow on a cold cache (two kernel builds); the tree and the builds are
+# kept in $SCHED_BOT_TEST_CACHE (default /var/tmp/sched-bot-test-cache)
+# and shared with t4002 and t5000.
+. "$(dirname "$0")/lib.sh"
+
+TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+CACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}
+TREE=$CACHE/tree/linux-source-6.1.git
+WORK=$CACHE/bot-e2e.git
+COVER=cover.1669862147.git.yu.c.chen@intel.com
+
+# Every prerequisite, with the reason when one is missing.
+[ -f "$TESTS/lib-lore.sh" ] ||
+	test_skip_all "tests/lib-lore.sh (public-inbox harness) is not merged yet"
+"$SCHED_BOT" fetch --help 2>&1 | grep -q "not implemented" &&
+	test_skip_all "stage fetch (lore) is not merged yet"
+"$SCHED_BOT" compare --help 2>&1 | grep -q "not implemented" &&
+	test_skip_all "stage compare is not merged yet"
+for stage in apply build boot; do
+	"$SCHED_BOT" $stage --help 2>&1 | grep -q "not implemented" &&
+		test_skip_all "stage $stage is not merged yet"
+done
+[ -r "$TARBALL" ] || test_skip_all "no $TARBALL (apt-get install linux-source-6.1)"
+command -v qemu-system-x86_64 >/dev/null ||
+	test_skip_all "qemu-system-x86_64 is not installed"
+for t in make gcc flex bison bc; do
+	command -v $t >/dev/null || test_skip_all "$t is not installed"
+done
+. "$TESTS/lib-lore.sh"
+[ -x "$SMTP_SINK" ] || test_skip_all "smtp-sink not installed (contrib/install-deps)"
+export GIT_CONFIG_NOSYSTEM=1
+
+# lore's rt: is the time of the top Received: header: make the series
+# look freshly received, as a poll would see it on lore.
+now=$(date -R)
+awk -v now="$now" '
+	/^From mboxrd@z / { print; print "Received: from test by 127.0.0.1; " now; next }
+	{ print }
+' "$DATA/bot/short-task-wakeup-v3-complete.mbox" >"$TRASH/series.mbox"
+lore_start "$TRASH/series.mbox"
+smtp_start
+
+CFG=$XDG_CONFIG_HOME/sched-bot/config
+mkdir -p "$CACHE/builds" "$CACHE/ccache"
+export CCACHE_DIR=$CACHE/ccache
+git config -f "$CFG" bot.name "Sched Bot"
+git config -f "$CFG" bot.email bot@sched-bot.example.org
+git config -f "$CFG" bot.workloads spawn,pingpong
+git config -f "$CFG" bot.runs 2
+git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
+git config -f "$CFG" smtp.send true
+git config -f "$CFG" outbox.checkLore false
+git config -f "$CFG" tree.path "$WORK"
+git config -f "$CFG" build.cacheDir "$CACHE/builds"
+git config -f "$CFG" build.fragmentDir "$TOP/kernel/configs"
+git config -f "$CFG" build.jobs 2
+git config -f "$CFG" job.target qemu
+git config -f "$CFG" job.seconds 3
+git config -f "$CFG" target.qemu.smp 2
+git config -f "$CFG" target.qemu.mem 512
+git config -f "$CFG" target.qemu.timeout 600
+
+test_expect_success 'the cached 6.1 tree and a work repository borrowing it' '
+	mkdir -p "$CACHE/tree" &&
+	"$SCHED_BOT" tree init --tarball "$TARBALL" "$TREE" &&
+	if ! test -d "$WORK"; then
+		git init -q --bare "$WORK.tmp" &&
+		echo "$TREE/objects" >"$WORK.tmp/objects/info/alternates" &&
+		git --git-dir="$TREE" for-each-ref --format="%(refname) %(objectname)" |
+		while read ref oid; do
+			git --git-dir="$WORK.tmp" update-ref "$ref" "$oid" || exit 1
+		done &&
+		git --git-dir="$WORK.tmp" symbolic-ref HEAD refs/heads/linux-6.1 &&
+		mv "$WORK.tmp" "$WORK"
+	fi
+'
+
+test_expect_success 'cron finds the series on lore, tests it and replies' '
+	"$SCHED_BOT" cron >cron.out 2>cron.err || { cat cron.err; false; } &&
+	grep -q "queued job 1: v3 " cron.err &&
+	smtp_wait 1 &&
+	test "$(ls "$SMTP_DIR" | grep -c .)" -eq 1
+'
+
+test_expect_success 'the reply is threaded under the cover letter' '
+	m=$(ls "$SMTP_DIR"/*) &&
+	grep -q "^In-Reply-To: <$COVER>$" "$m" &&
+	grep -q "^References: <$COVER>$" "$m" &&
+	grep -q "^Subject: Re: \[PATCH v3 0/2\] sched/fair: Choose the CPU" "$m" &&
+	grep -q "^From: Sched Bot <bot@sched-bot.example.org>$" "$m" &&
+	grep -q "^To: Chen Yu <yu.c.chen@intel.com>$" "$m" &&
+	grep -q "^X-Rcpt-Args: <linux-kernel@vger.kernel.org>" "$m" &&
+	grep -q "^X-Rcpt-Args: <peterz@infradead.org>" "$m"
+'
+
+test_expect_success 'it has the machine, kernels, tables, verdict and reproduce block' '
+	m=$(ls "$SMTP_DIR"/*) &&
+	grep -q "^- target:  qemu" "$m" &&
+	grep -q "^- base: " "$m" &&
+	grep -q "^- patched: " "$m" &&
+	grep -q "spawn" "$m" &&
+	grep -q "pingpong" "$m" &&
+	grep -q "^Verdict: " "$m" &&
+	grep -q "^    sched-bot test .$COVER. " "$m"
+'
+
+test_expect_success 'Tested-by exactly when nothing regressed' '
+	m=$(ls "$SMTP_DIR"/*) &&
+	if grep -q "^Verdict: regression" "$m"; then
+		! grep -q "^Tested-by:" "$m" &&
+		grep -q "noticed a significant regression" "$m"
+	else
+		test "$(grep -c "^Tested-by: Sched Bot <bot@sched-bot.example.org>$" "$m")" -eq 1
+	fi
+'
+
+test_expect_success 'the job directory kept every stage' '
+	j=$(ls -d "$XDG_DATA_HOME"/sched-bot/jobs/job-1) &&
+	for f in thread.mbox series.json apply.log build-base.log \
+		 build-head.log results.csv compare.json reply.eml; do
+		test -s "$j/$f" || { echo "no $f"; exit 1; }
+	done &&
+	grep -q "^stage=done" "$j/state" &&
+	grep -q "^base," "$j/results.csv" &&
+	grep -q "^patched," "$j/results.csv"
+'
+
+test_expect_success 'a second cron run sends nothing' '
+	"$SCHED_BOT" cron 2>cron2.err &&
+	! grep -q "queued job" cron2.err &&
+	test "$(ls "$SMTP_DIR" | grep -c .)" -eq 1
+'
+
+test_done

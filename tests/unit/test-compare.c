@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of bot/compare.c: grouping, run values, errors, and the
+ * statistical behaviour of the verdict with a fixed-seed generator.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "render.h"
+#include "test.h"
+
+/* xorshift64* and Box-Muller: reproducible normal deviates. */
+static uint64_t rng_state;
+
+static double rng_uniform(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return ((rng_state * 2685821657736338717ULL) >> 11) *
+	       (1.0 / 9007199254740992.0);
+}
+
+static double rng_normal(void)
+{
+	double u = rng_uniform(), v = rng_uniform();
+
+	if (u < 1e-300)
+		u = 1e-300;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+static void add(struct sample_set *set, const char *label, int run,
+		int sample, double value, int hib)
+{
+	struct sample s;
+
+	sample_init(&s);
+	s.label = (char *)label;
+	s.kernel = (char *)"6.1";
+	s.workload = (char *)"pingpong";
+	s.params = (char *)"instances=2";
+	s.metric = (char *)"ops";
+	s.unit = (char *)"ops/s";
+	s.run = run;
+	s.sample = sample;
+	s.value = value;
+	s.higher_is_better = hib;
+	sample_set_add(set, &s);
+}
+
+/* n runs per side, relative noise cv (%), patched mean shifted (%). */
+static enum verdict trial(int n, double cv, double shift, int hib)
+{
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+	enum verdict v;
+	int i;
+
+	for (i = 1; i <= n; i++)
+		add(&set, "base", i, 0, 1000 * (1 + cv / 100 * rng_normal()),
+		    hib);
+	for (i = 1; i <= n; i++)
+		add(&set, "patched", i, 0, 1000 * (1 + shift / 100) *
+		    (1 + cv / 100 * rng_normal()), hib);
+	compare_opts_init(&o);
+	if (compare_run(&set, &o, &r) < 0) {
+		sample_set_release(&set);
+		return (enum verdict)-1;
+	}
+	v = r.m[0].side[1].verdict;
+	compare_result_release(&r);
+	sample_set_release(&set);
+	return v;
+}
+
+static int count(int trials, int n, double cv, double shift, int hib,
+		 enum verdict want)
+{
+	int i, c = 0;
+
+	for (i = 0; i < trials; i++)
+		c += trial(n, cv, shift, hib) == want;
+	return c;
+}
+
+static void test_aa_false_positives(void)
+{
+	int i, bad = 0;
+
+	rng_state = 0x5eed5eed12345678ULL;
+	for (i = 0; i < 1000; i++) {
+		enum verdict v = trial(5, 2, 0, 1);
+
+		bad += v == VERDICT_IMPROVEMENT || v == VERDICT_REGRESSION;
+	}
+	printf("# A/A n=5 CV 2%%: %d of 1000 called a change\n", bad);
+	CHECK(bad <= 10);
+}
+
+static void test_power(void)
+{
+	int found5, found8, up;
+
+	rng_state = 0x0123456789abcdefULL;
+	found5 = count(1000, 5, 2, -5, 1, VERDICT_REGRESSION);
+	found8 = count(1000, 8, 2, -5, 1, VERDICT_REGRESSION);
+	printf("# 5%% drop, CV 2%%: found %d/1000 at n=5, %d/1000 at n=8\n",
+	       found5, found8);
+	/*
+	 * No rule reaches 95% at n=5 while keeping A/A under 1%: even a
+	 * one-sided z-test with the true sigma has power 94.8% there.
+	 */
+	CHECK(found5 >= 600);
+	CHECK(found8 >= 950);
+	/* Direction: a faster time is an improvement, a slower one not. */
+	up = count(200, 8, 2, -5, 0, VERDICT_IMPROVEMENT);
+	CHECK(up >= 190);
+	up = count(200, 8, 2, 5, 0, VERDICT_REGRESSION);
+	CHECK(up >= 190);
+}
+
+static void test_noisy(void)
+{
+	int noisy;
+
+	rng_state = 42;
+	noisy = count(1000, 5, 50, 0, 1, VERDICT_NOISY);
+	printf("# CV 50%%: %d/1000 noisy\n", noisy);
+	CHECK(noisy >= 990);
+	noisy = count(1000, 5, 2, 0, 1, VERDICT_NOISY);
+	CHECK_INT(noisy, 0);
+}
+
+static void test_run_values(void)
+{
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+
+	/* run 1: summary 10 wins over samples; run 2: mean of 3 and 5 */
+	add(&set, "a", 1, 1, 99, 1);
+	add(&set, "a", 1, 0, 10, 1);
+	add(&set, "a", 2, 1, 3, 1);
+	add(&set, "a", 2, 2, 5, 1);
+	add(&set, "b", 1, 0, 7, 1);
+	add(&set, "b", 2, 0, 9, 1);
+	add(&set, "c", 1, 0, 8, 1);
+	add(&set, "c", 2, 0, 8, 1);
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	CHECK_INT(r.nr_kernels, 3);
+	CHECK_STR(r.kernels[0], "a");
+	CHECK_INT(r.nr, 1);
+	if (r.nr == 1) {
+		CHECK_INT(r.m[0].side[0].n, 2);
+		CHECK_NEAR(r.m[0].side[0].st.mean, 7, 1e-12);
+		CHECK_NEAR(r.m[0].side[1].change_pct, 100.0 * (8 - 7) / 7,
+			   1e-12);
+		CHECK_NEAR(r.m[0].side[2].change_pct, 100.0 / 7, 1e-12);
+		CHECK(isnan(r.m[0].side[0].change_pct));
+	}
+	compare_result_release(&r);
+	sample_set_release(&set);
+}
+
+static void test_one_run_is_an_error(void)
+{
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+
+	add(&set, "a", 1, 0, 10, 1);
+	add(&set, "a", 2, 0, 11, 1);
+	add(&set, "b", 1, 1, 7, 1);
+	add(&set, "b", 1, 2, 9, 1);
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) < 0);
+	sample_set_release(&set);
+	add(&set, "a", 1, 0, 10, 1);
+	add(&set, "a", 2, 0, 11, 1);
+	CHECK(compare_run(&set, &o, &r) < 0);	/* one label only */
+	sample_set_release(&set);
+}
+
+static void test_infinite_is_noisy(void)
+{
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+
+	add(&set, "a", 1, 0, 10, 1);
+	add(&set, "a", 2, 0, INFINITY, 1);
+	add(&set, "b", 1, 0, 10, 1);
+	add(&set, "b", 2, 0, 11, 1);
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	CHECK_INT(r.verdict, VERDICT_NOISY);
+	compare_result_release(&r);
+	sample_set_release(&set);
+}
+
+static void test_json(void)
+{
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+	struct strbuf sb = STRBUF_INIT;
+	static const char *const keys[] = {
+		"\"kernels\"", "\"metrics\"", "\"workload\"", "\"params\"",
+		"\"metric\"", "\"unit\"", "\"higher_is_better\"", "\"stats\"",
+		"\"kernel\"", "\"n\"", "\"mean\"", "\"stddev\"", "\"cv\"",
+		"\"ci_low\"", "\"ci_high\"", "\"change_pct\"", "\"p_value\"",
+		"\"verdict\": \"regression\"",
+	};
+	size_t i;
+	int run;
+
+	for (run = 1; run <= 5; run++) {
+		add(&set, "base", run, 0, 100 + run, 1);
+		add(&set, "patched", run, 0, 80 + run, 1);
+	}
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	CHECK_INT(r.verdict, VERDICT_REGRESSION);
+	compare_json(&r, &sb);
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strstr(sb.buf, keys[i])) {
+			printf("# missing %s in\n%s", keys[i], sb.buf);
+			CHECK(0);
+		}
+	strbuf_release(&sb);
+	compare_result_release(&r);
+	sample_set_release(&set);
+}
+
+static void test_template_engine(void)
+{
+	struct rdoc d = { 0 };
+	struct rblock *b;
+	struct rvars *row;
+	struct strbuf out = STRBUF_INIT;
+
+	d.nr_kernels = 3;
+	rvars_set(&d.vars, "label", 0, "base");
+	rvars_set(&d.vars, "label", 1, "new");
+	rvars_set(&d.vars, "label", 2, "newer");
+	b = rdoc_block(&d);
+	rvars_set(&b->vars, "title", -1, "fork");
+	rvars_set(&b->vars, "empty", -1, "%s", "");
+	row = rblock_row(b);
+	rvars_set(row, "name", -1, "a");
+	rvars_set(row, "v", 0, "1");
+	rvars_set(row, "v", 1, "22");
+	rvars_set(row, "v", 2, "333");
+	row = rblock_row(b);
+	rvars_set(row, "name", -1, "b\xc2\xb1");	/* one column wide */
+	rvars_set(row, "v", 0, "4444");
+	rvars_set(row, "v", 1, "5");
+	rvars_set(row, "v", 2, "6");
+	CHECK(render_template_text("t",
+		"## comment\n[block]\n{title}\n{title==}\n?gone {empty}\n"
+		"{name<|N}|{v>|$label}[[|{v>|$label}]]\n"
+		"{name=-}+{v=-}[[+{v=-}]]\n[row]\n{name<}|{v>}[[|{v>}]]  \n"
+		"[footer]\n{{end}\n", &d, &out) == 0);
+	CHECK_STR(out.buf,
+		  "fork\n====\n"
+		  "N |base|new|newer\n"
+		  "--+----+---+-----\n"
+		  "a |   1| 22|  333\n"
+		  "b\xc2\xb1|4444|  5|    6\n"
+		  "{end}\n");
+	strbuf_reset(&out);
+	CHECK(render_template_text("bad", "{x<|y", &d, &out) < 0);
+	strbuf_release(&out);
+	rdoc_release(&d);
+}
+
+int main(void)
+{
+	TEST_NAME("test-compare");
+	RUN(test_run_values);
+	RUN(test_one_run_is_an_error);
+	RUN(test_infinite_is_noisy);
+	RUN(test_json);
+	RUN(test_template_engine);
+	RUN(test_aa_false_positives);
+	RUN(test_power);
+	RUN(test_noisy);
+	return test_done();
+}

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-reply.c - composing the reply: templates, wrapping, threading
+ * headers, Cc trimming, encodings, the Tested-by line.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "reply.h"
+#include "test.h"
+#include "util.h"
+
+static const char *data_file(const char *name)
+{
+	static char path[4096];
+	const char *top = getenv("TOP");
+
+	snprintf(path, sizeof(path), "%s/tests/data/bot/%s",
+		 top ? top : ".", name);
+	return path;
+}
+
+static void test_expand(void)
+{
+	struct reply_vars v = { 0 };
+	struct strbuf out = STRBUF_INIT;
+
+	reply_var_set(&v, "name", "Chen Yu");
+	reply_var_set(&v, "empty", "");
+	CHECK_INT(reply_expand("Hello {{name}}, {{missing}}!\n"
+			       "{{#if name}}\nyes\n{{else}}\nno\n{{/if}}\n"
+			       "{{#if empty}}\nE\n{{else}}\nnot E\n{{/if}}\n",
+			       &v, &out), 0);
+	CHECK_STR(out.buf, "Hello Chen Yu, !\nyes\nnot E\n");
+	strbuf_reset(&out);
+	CHECK(reply_expand("{{#if name}}x", &v, &out) < 0);
+	strbuf_reset(&out);
+	CHECK(reply_expand("{{/if}}", &v, &out) < 0);
+	strbuf_reset(&out);
+	CHECK(reply_expand("{{name", &v, &out) < 0);
+	strbuf_release(&out);
+	reply_vars_release(&v);
+}
+
+static void test_wrap(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p;
+	char *line;
+
+	reply_wrap("This is a long line of prose that must be wrapped at "
+		   "seventy-two columns because mail readers expect it.\n"
+		   "    an indented code line that is much longer than "
+		   "seventy-two columns stays as it is\n"
+		   "> a quoted line stays too, however long it is, yes "
+		   "indeed, really long\n"
+		   "- a list item that is long enough to be wrapped onto a "
+		   "second line under its text\n", 72, &out);
+	for (p = out.buf; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		line = strndup(p, len);
+		if (line[0] != ' ' && line[0] != '>')
+			CHECK(len <= 72);
+		free(line);
+		p += len + (p[len] == '\n');
+	}
+	CHECK(strstr(out.buf, "This is a long line of prose that must be "
+		     "wrapped at seventy-two columns\nbecause") != NULL);
+	CHECK(strstr(out.buf, "    an indented code line that is much longer "
+		     "than seventy-two columns stays as it is\n") != NULL);
+	CHECK(strstr(out.buf, "\n  second line") != NULL ||
+	      strstr(out.buf, "\n  under") != NULL ||
+	      strstr(out.buf, "\n  its") != NULL);
+	strbuf_release(&out);
+}
+
+static int load_thread(struct reply_thread *t)
+{
+	struct strbuf mbox = STRBUF_INIT;
+	int ret;
+
+	if (strbuf_read_file(&mbox, data_file("short-task-wakeup-v3.mbox")) < 0)
+		return -1;
+	ret = reply_thread_from_mbox(mbox.buf, mbox.len,
+				     "cover.1669862147.git.yu.c.chen@intel.com",
+				     t);
+	strbuf_release(&mbox);
+	return ret;
+}
+
+static void test_thread(void)
+{
+	struct reply_thread t;
+	struct strbuf mbox = STRBUF_INIT, q = STRBUF_INIT;
+
+	CHECK_INT(load_thread(&t), 0);
+	CHECK_STR(t.subject, "[PATCH v3 0/2] sched/fair: Choose the CPU where "
+		  "short task is running during wake up");
+	CHECK_STR(t.author_name, "Chen Yu");
+	CHECK(strstr(t.cc, "linux-kernel@vger.kernel.org") != NULL);
+	reply_quote(&t, 3, &q);
+	CHECK(starts_with(q.buf, "On Thu,  1 Dec 2022 16:43:46 +0800, "
+			  "Chen Yu wrote:\n> The main purpose"));
+	CHECK(strstr(q.buf, "> [...]\n") != NULL);
+	CHECK(strstr(q.buf, "inhibits") == NULL);
+	reply_thread_release(&t);
+
+	CHECK(strbuf_read_file(&mbox,
+			       data_file("short-task-wakeup-v3.mbox")) > 0);
+	CHECK_INT(reply_thread_from_mbox(mbox.buf, mbox.len, "nope@x", &t),
+		  EXIT_NOTFOUND);
+	strbuf_release(&mbox);
+	strbuf_release(&q);
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+static void test_compose(void)
+{
+	struct reply_thread t;
+	struct strbuf out = STRBUF_INIT;
+	char *msgid = NULL, *from = NULL, **rcpts = NULL, *h;
+	const char *p;
+	int n, i;
+
+	config_set_override("bot.name", "Sched Bot");
+	config_set_override("bot.email", "bot@sched-bot.example.org");
+	config_set_override("reply.cc", "all");
+	CHECK_INT(load_thread(&t), 0);
+	CHECK_INT(reply_compose(&t, "Hello Chen Yu,\n\nAll good.\n\n"
+				"Tested-by: Sched Bot "
+				"<bot@sched-bot.example.org>\n",
+				&out, &msgid), 0);
+	CHECK(starts_with(out.buf, "From: Sched Bot "
+			  "<bot@sched-bot.example.org>\n"));
+	CHECK(strstr(out.buf, "\nTo: Chen Yu <yu.c.chen@intel.com>\n") != NULL);
+	h = reply_header(out.buf, out.len, "Subject");
+	CHECK_STR(h, "Re: [PATCH v3 0/2] sched/fair: Choose the CPU where "
+		  "short task is running during wake up");
+	free(h);
+	CHECK(strstr(out.buf, "\nIn-Reply-To: "
+		     "<cover.1669862147.git.yu.c.chen@intel.com>\n") != NULL);
+	CHECK(strstr(out.buf, "\nReferences: "
+		     "<cover.1669862147.git.yu.c.chen@intel.com>\n") != NULL);
+	CHECK(strstr(out.buf, "\nContent-Type: text/plain; charset=utf-8\n"));
+	CHECK(strstr(out.buf, "\nContent-Transfer-Encoding: 8bit\n"));
+	CHECK(msgid && strstr(msgid, "@sched-bot.example.org"));
+	CHECK(msgid && strlen(msgid) > 15 && msgid[14] == '.');
+	h = reply_header(out.buf, out.len, "Message-ID");
+	CHECK(h && msgid && strstr(h, msgid));
+	free(h);
+	/* the author is To, not Cc; the list is Cc; no header line > 78 */
+	h = reply_header(out.buf, out.len, "Cc");
+	CHECK(h && strstr(h, "linux-kernel@vger.kernel.org"));
+	CHECK(h && strstr(h, "peterz@infradead.org"));
+	CHECK(h && !strstr(h, "<yu.c.chen@intel.com>"));
+	free(h);
+	for (p = out.buf; *p && *p != '\n';) {
+		size_t len = strcspn(p, "\n");
+
+		CHECK(len <= 78);
+		p += len + 1;
+	}
+	CHECK(strstr(out.buf, "\n\nHello Chen Yu,\n") != NULL);
+	CHECK_INT(count(out.buf, "\nTested-by: Sched Bot "
+			"<bot@sched-bot.example.org>\n"), 1);
+	n = reply_envelope(out.buf, out.len, &from, &rcpts);
+	CHECK(n > 10);
+	CHECK_STR(from, "bot@sched-bot.example.org");
+	for (i = 0; i < n; i++)
+		CHECK(strcmp(rcpts[i], "bot@sched-bot.example.org"));
+	CHECK_STR(rcpts[0], "yu.c.chen@intel.com");
+	reply_free_addresses(rcpts, n);
+	free(from);
+	free(msgid);
+
+	/* lists only */
+	config_set_override("reply.cc", "lists");
+	strbuf_reset(&out);
+	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
+	h = reply_header(out.buf, out.len, "Cc");
+	CHECK_STR(h, "linux-kernel@vger.kernel.org");
+	free(h);
+	config_set_override("reply.cc", "none");
+	strbuf_reset(&out);
+	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
+	CHECK(reply_header(out.buf, out.len, "Cc") == NULL);
+	config_set_override("reply.cc", "bogus");
+	strbuf_reset(&out);
+	CHECK(reply_compose(&t, "x\n", &out, NULL) < 0);
+	config_set_override("reply.cc", "all");
+	reply_thread_release(&t);
+	strbuf_release(&out);
+}
+
+static void test_encodings(void)
+{
+	struct reply_thread t;
+	struct strbuf out = STRBUF_INIT, body = STRBUF_INIT;
+	const char *mail =
+		"From: =?UTF-8?B?SsO2cmcgUsO2ZGVs?= <joro@example.org>\n"
+		"Subject: =?utf-8?q?=5BPATCH=5D_sched=3A_f=C3=BCr?= x\n"
+		"Message-ID: <a@b>\n"
+		"References: <r1@b>\n  <r2@b>\n"
+		"Date: Mon, 1 Jan 2024 00:00:00 +0000\n"
+		"Content-Transfer-Encoding: quoted-printable\n"
+		"\n"
+		"Caf=C3=A9 =\nsoft\n";
+	int i;
+
+	config_set_override("bot.name", "Bot Ümlaut");
+	config_set_override("bot.email", "bot@example.org");
+	CHECK_INT(reply_thread_from_mail(mail, strlen(mail), &t), 0);
+	CHECK_STR(t.author_name, "Jörg Rödel");
+	CHECK_STR(t.subject, "[PATCH] sched: für x");
+	CHECK_STR(t.body, "Café soft\n");
+	for (i = 0; i < 1200; i++)
+		strbuf_addch(&body, 'x');
+	strbuf_addstr(&body, "\nTested-by: Bot Ümlaut <bot@example.org>\n");
+	CHECK_INT(reply_compose(&t, body.buf, &out, NULL), 0);
+	CHECK(strstr(out.buf, "\nSubject: =?UTF-8?B?") != NULL);
+	CHECK(starts_with(out.buf, "From: =?UTF-8?B?"));
+	CHECK(strstr(out.buf, "\nReferences: <r1@b>\n <r2@b>\n <a@b>\n"));
+	CHECK(strstr(out.buf, "Content-Transfer-Encoding: quoted-printable"));
+	CHECK(strstr(out.buf, "Tested-by: Bot =C3=9Cmlaut <bot@example.org>"));
+	{
+		const char *p = out.buf;
+
+		while (*p) {
+			size_t len = strcspn(p, "\n");
+
+			CHECK(len <= 998);
+			p += len + (p[len] == '\n');
+		}
+	}
+	reply_thread_release(&t);
+	strbuf_release(&out);
+	strbuf_release(&body);
+	/* invalid UTF-8 (a run of continuation bytes) still terminates */
+	{
+		char bad[120];
+
+		strbuf_reset(&out);
+		bad[0] = (char)0xc3;
+		memset(bad + 1, 0x80, sizeof(bad) - 2);
+		bad[sizeof(bad) - 1] = '\0';
+		reply_encode_header(bad, &out);
+		CHECK(starts_with(out.buf, "=?UTF-8?B?"));
+		CHECK(out.len > 150);
+		strbuf_release(&out);
+	}
+	/* hostile: no Message-ID, garbage */
+	CHECK(reply_thread_from_mail("garbage", 7, &t) < 0);
+	CHECK(reply_thread_from_mail("", 0, &t) < 0);
+}
+
+static void test_templates(void)
+{
+	static const char *const names[] = {
+		"tested", "regression", "apply-failed", "build-failed",
+		"command-error",
+	};
+	struct reply_vars v = { 0 };
+	size_t i;
+
+	reply_var_set(&v, "tested_by", "Sched Bot <bot@example.org>");
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct strbuf t = STRBUF_INIT, out = STRBUF_INIT;
+
+		CHECK_INT(reply_load_template(names[i], &t), 0);
+		CHECK_INT(reply_expand(t.buf, &v, &out), 0);
+		if (!strcmp(names[i], "tested"))
+			CHECK(strstr(out.buf, "\nTested-by: Sched Bot "
+				     "<bot@example.org>\n") != NULL);
+		else
+			CHECK(strstr(out.buf, "Tested-by") == NULL);
+		strbuf_release(&t);
+		strbuf_release(&out);
+	}
+	reply_vars_release(&v);
+}
+
+int main(void)
+{
+	TEST_NAME("test-reply");
+	RUN(test_expand);
+	RUN(test_wrap);
+	RUN(test_thread);
+	RUN(test_compose);
+	RUN(test_encodings);
+	RUN(test_templates);
+	config_free();
+	return test_done();
+}

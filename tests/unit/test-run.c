@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c: the sched-bench record parser (clean, console noise, cut short),
+ * the tool output parsers, the sched-bench command lines, and the rows
+ * surviving a CSV round trip.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "test.h"
+#include "util.h"
+
+static struct strbuf text = STRBUF_INIT;
+
+static const char *fixture(const char *name)
+{
+	const char *data = getenv("DATA");
+	char *path = xasprintf("%s/bench/%s", data ? data : "tests/data", name);
+
+	strbuf_reset(&text);
+	if (strbuf_read_file(&text, path) < 0)
+		printf("#   cannot read %s\n", path);
+	free(path);
+	return text.buf;
+}
+
+static const struct sample *find(const struct sample_set *set,
+				 const char *params, int sample,
+				 const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < set->nr; i++)
+		if (set->v[i].sample == sample &&
+		    !strcmp(set->v[i].metric, metric) &&
+		    (!params || !strcmp(set->v[i].params, params)))
+			return &set->v[i];
+	return NULL;
+}
+
+static const struct run_meta meta = { .label = "base", .target = "local" };
+
+static void check_spawn(const struct sample_set *set)
+{
+	const struct sample *s = find(set, NULL, 0, "lps");
+	int passes = 0;
+	size_t i;
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK_STR(s->workload, "spawn");
+	CHECK_STR(s->params, "copies=2 duration=1 passes=3");
+	CHECK_STR(s->label, "base");
+	CHECK_STR(s->target, "local");
+	CHECK_STR(s->machine, "testbox");
+	CHECK_STR(s->kernel, "6.18.44-fc-v669");
+	CHECK_STR(s->autogroup_config, "y");
+	CHECK_STR(s->autogroup_enabled, "1");
+	CHECK_STR(s->cgroup, "/");
+	CHECK_STR(s->placement, "free");
+	CHECK_INT(s->nr_cpus, 2);
+	CHECK_INT(s->higher_is_better, 1);
+	CHECK(s->value > 0);
+	CHECK(s->cpu_usr >= 0 && s->cpu_usr <= 100);
+	CHECK_NEAR(s->cpu_usr + s->cpu_sys + s->cpu_idle + s->cpu_iowait +
+		   s->cpu_softirq, 100, 5);
+	for (i = 0; i < set->nr; i++)
+		if (!strcmp(set->v[i].metric, "lps") && set->v[i].sample > 0)
+			passes++;
+	CHECK_INT(passes, 3);
+	s = find(set, NULL, 0, "diag.ctx_voluntary");
+	CHECK(s && s->higher_is_better == 0 && s->value > 0);
+	CHECK(find(set, NULL, 0, "diag.wall_s") != NULL);
+	CHECK(find(set, NULL, 0, "cpu_usr") == NULL);
+}
+
+static void test_parse_spawn(void)
+{
+	struct sample_set set = { 0 };
+	struct run_parse_report rep;
+
+	fixture("spawn.out");
+	CHECK_INT(run_parse_bench_output_report(text.buf, text.len, &meta,
+						&set, &rep), 1);
+	CHECK_INT(rep.runs, 1);
+	CHECK_INT(rep.dropped, 0);
+	CHECK_INT(rep.bad_records, 0);
+	CHECK(rep.env > 20);
+	check_spawn(&set);
+	sample_set_release(&set);
+}
+
+static void test_parse_console(void)
+{
+	struct sample_set set = { 0 };
+	struct run_parse_report rep;
+
+	/* CRLF, kernel messages and one mangled record in between. */
+	fixture("console.out");
+	CHECK_INT(run_parse_bench_output_report(text.buf, text.len, &meta,
+						&set, &rep), 1);
+	CHECK_INT(rep.bad_records, 1);
+	check_spawn(&set);
+	sample_set_release(&set);
+}
+
+static void test_parse_pingpong_sweep(void)
+{
+	struct sample_set set = { 0 };
+	const struct sample *s1, *s2;
+	struct run_parse_report rep;
+	char *cut;
+
+	fixture("pingpong.out");
+	CHECK_INT(run_parse_bench_output_report(text.buf, text.len, &meta,
+						&set, &rep), 2);
+	s1 = find(&set, "pairs=1 mode=processes duration=2 warmup=1", 0,
+		  "handoffs");
+	s2 = find(&set, "pairs=2 mode=processes duration=2 warmup=1", 0,
+		  "handoffs");
+	CHECK(s1 && s2);
+	if (s1 && s2) {
+		CHECK_STR(s1->placement, "pinned");
+		CHECK_STR(s1->unit, "handoffs/s");
+		CHECK(s1->value > 0 && s2->value > 0);
+	}
+	CHECK(find(&set, "pairs=2 mode=processes duration=2 warmup=1", 2,
+		   "handoffs") != NULL);
+	sample_set_release(&set);
+
+	/* Cut before the last end record: that run is dropped whole. */
+	cut = strstr(text.buf, "end,pingpong,pairs=2");
+	CHECK(cut != NULL);
+	if (!cut)
+		return;
+	CHECK_INT(run_parse_bench_output_report(text.buf, cut - text.buf,
+						&meta, &set, &rep), 1);
+	CHECK_INT(rep.dropped, 1);
+	CHECK(find(&set, "pairs=2 mode=processes duration=2 warmup=1", 0,
+		   "handoffs") == NULL);
+	sample_set_release(&set);
+
+	/* A lost record makes the count wrong: dropped too. */
+	fixture("pingpong.out");
+	cut = strstr(text.buf, "inst,pingpong,pairs=1");
+	CHECK(cut != NULL);
+	if (!cut)
+		return;
+	*cut = 'X';
+	CHECK_INT(run_parse_bench_output_report(text.buf, text.len, &meta,
+						&set, &rep), 1);
+	CHECK_INT(rep.dropped, 1);
+	sample_set_release(&set);
+}
+
+static void test_parse_garbage(void)
+{
+	static const char *const bad[] = {
+		"",
+		"sample,spawn,x,1,0,lps,nan,lps,1,free\nend,spawn,x,1,1\n",
+		"sample,spawn,x,0,0,lps,5,lps,1,free\nend,spawn,x,0,1\n",
+		"sample,spawn,x,1,0,lps,5,lps,2,free\nend,spawn,x,1,1\n",
+		"sample,spawn,a;b,1,0,lps,5,lps,1,free\nend,spawn,a;b,1,1\n",
+		"sample,spawn,x,1,0,lps,5,lps,1,free,extra\nend,spawn,x,1,1\n",
+		"end,spawn,x,1,0\n",
+		"env,kernel_release\n\xff\xfe\n",
+	};
+	struct sample_set set = { 0 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		CHECK_INT(run_parse_bench_output(bad[i], strlen(bad[i]), &meta,
+						 &set), -1);
+		CHECK_INT(set.nr, 0);
+	}
+	sample_set_release(&set);
+}
+
+static void test_tool_parsers(void)
+{
+	struct sample_set set = { 0 };
+	const struct sample *s;
+
+	CHECK_INT(run_parse_tool_output("perf-pipe", "loops=20000", 1,
+					fixture("perf-pipe.out"), &meta, NULL,
+					&set), 2);
+	s = find(&set, NULL, 0, "ops");
+	CHECK(s && s->value == 276468 && s->higher_is_better == 1);
+	s = find(&set, NULL, 0, "usecs_per_op");
+	CHECK(s && fabs(s->value - 3.61705) < 1e-9);
+	CHECK_INT(run_parse_tool_output("perf-messaging", "g=1", 1,
+					fixture("perf-messaging.out"), &meta,
+					NULL, &set), 1);
+	CHECK_INT(run_parse_tool_output("hackbench", "g=1", 1,
+					fixture("hackbench.out"), &meta, NULL,
+					&set), 1);
+	CHECK_INT(run_parse_tool_output("schbench", "m=1", 1,
+					fixture("schbench.out"), &meta, NULL,
+					&set), 2);
+	s = find(&set, "m=1", 0, "p99_latency");
+	CHECK(s && s->value == 26 && s->higher_is_better == 0);
+	s = find(&set, "m=1", 0, "rps");
+	CHECK(s && fabs(s->value - 4126.2) < 1e-9);
+	s = find(&set, "g=1", 0, "time");
+	CHECK(s && fabs(s->value - 0.023) < 1e-12);
+	CHECK_INT(run_parse_tool_output("hackbench", "", 1, "Segfault\n",
+					&meta, NULL, &set), -1);
+	CHECK_INT(run_parse_tool_output("hackbench", "", 1, "Time: 0.000\n",
+					&meta, NULL, &set), -1);
+	sample_set_release(&set);
+}
+
+static void test_argv(void)
+{
+	struct bench_spec spec;
+	char **argv, *line;
+
+	bench_spec_init(&spec);
+	spec.workload = "pingpong";
+	spec.copies = 2;
+	spec.duration = 5;
+	spec.pin = 0;
+	spec.threads = 1;
+	spec.warmup = 0;
+	spec.sweep = "1,2,4";
+	spec.run = 3;
+	spec.cgroup = "new";
+	argv = run_bench_argv(&spec, "/x/sched-bench");
+	CHECK(argv != NULL);
+	if (argv) {
+		CHECK_STR(argv[0], "/x/sched-bench");
+		CHECK_STR(argv[1], "pingpong");
+		CHECK(argv[16] == NULL);
+	}
+	run_argv_free(argv);
+	line = run_bench_cmdline(&spec);
+	CHECK_STR(line, "pingpong -n 2 -t 5 --warmup 0 --threads --no-pin --sweep 1,2,4 --run 3 --cgroup new");
+	free(line);
+
+	bench_spec_init(&spec);
+	spec.workload = "spawn";
+	spec.copies = 4;
+	spec.passes = 3;
+	spec.gap = 0;
+	spec.threads = 1;		/* not a spawn option: ignored */
+	spec.setsid = 1;
+	spec.autogroup = "off";
+	line = run_bench_cmdline(&spec);
+	CHECK_STR(line, "spawn -c 4 --passes 3 --gap 0 --autogroup off --setsid");
+	free(line);
+
+	spec.workload = "rm -rf";
+	CHECK(run_bench_cmdline(&spec) == NULL);
+	spec.workload = "pingpong";
+	spec.sweep = "1 2";
+	CHECK(run_bench_argv(&spec, NULL) == NULL);
+}
+
+static void test_csv_round_trip(void)
+{
+	char path[] = "/tmp/sched-bot-run.XXXXXX";
+	struct sample_set set = { 0 }, back = { 0 };
+	size_t i;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	close(fd);
+	unlink(path);
+	fixture("spawn.out");
+	CHECK_INT(run_parse_bench_output(text.buf, text.len, &meta, &set), 1);
+	/* A label and cgroup that need quoting. */
+	for (i = 0; i < set.nr; i++) {
+		free(set.v[i].label);
+		set.v[i].label = xstrdup("v6.13, \"patched\"");
+	}
+	CHECK_INT(samples_append_file(path, set.v, set.nr), 0);
+	CHECK_INT(samples_append_file(path, set.v, 2), 0);
+	CHECK_INT(samples_read_file(path, &back), 0);
+	CHECK_INT(back.nr, set.nr + 2);
+	for (i = 0; i < set.nr && i < back.nr; i++) {
+		CHECK_STR(back.v[i].label, "v6.13, \"patched\"");
+		CHECK_STR(back.v[i].metric, set.v[i].metric);
+		CHECK_STR(back.v[i].params, set.v[i].params);
+		CHECK(back.v[i].value == set.v[i].value);
+		CHECK(back.v[i].cpu_sys == set.v[i].cpu_sys);
+		CHECK_INT(back.v[i].sample, set.v[i].sample);
+		CHECK_INT(back.v[i].higher_is_better,
+			  set.v[i].higher_is_better);
+	}
+	unlink(path);
+	sample_set_release(&set);
+	sample_set_release(&back);
+}
+
+int main(void)
+{
+	TEST_NAME("test-run");
+	RUN(test_parse_spawn);
+	RUN(test_parse_console);
+	RUN(test_parse_pingpong_sweep);
+	RUN(test_parse_garbage);
+	RUN(test_tool_parsers);
+	RUN(test_argv);
+	RUN(test_csv_round_trip);
+	strbuf_release(&text);
+	return test_done();
+}
