@@ -429,7 +429,8 @@ int cron_run(const struct cron_opts *o)
 		free(pc.seen);
 	}
 
-	process_queue(st, o, deadline);
+	if (!o->no_jobs)
+		process_queue(st, o, deadline);
 	if (o->send && outbox_flush(st, box) < 0)
 		ret = EXIT_NETWORK;
 out:
