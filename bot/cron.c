@@ -331,6 +331,7 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		jo.runs = job.runs;
 		jo.send = o->send;
 		jo.db_id = job.id;
+		jo.requested_by = job.requested_by;
 		info("job %lld: <%s> (attempt %d)", job.id, job.msgid, n);
 		ret = job_run(&jo, st, &outcome, NULL);
 		info("job %lld: %s", job.id, outcome && *outcome ? outcome :

@@ -862,6 +862,7 @@ static int stage_reply(struct job *j)
 		      jget(j, "base_desc") : jget(j, "series_base"));
 	reply_var_set(&v, "base_hint", jget(j, "base_hint"));
 	reply_var_set(&v, "which", jget(j, "failed_which"));
+	reply_var_set(&v, "requested_by", jget(j, "requested_by"));
 	reproduce_block(j, !strcmp(tmpl_name, "tested") ||
 			!strcmp(tmpl_name, "regression"), &sb);
 	reply_var_set(&v, "reproduce", sb.buf);
@@ -1005,6 +1006,7 @@ static int job_setup(struct job *j, const struct job_opts *o)
 	reply_var_setf(&j->kv, "runs", "%d", o->runs > 0 ? o->runs :
 		       (int)config_get_int("bot.runs", 5));
 	jset(j, "base", o->base);
+	jset(j, "requested_by", o->requested_by);
 	return job_save(j);
 }
 
