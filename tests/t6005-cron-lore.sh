@@ -90,4 +90,15 @@ test_expect_success 'even polling from the beginning of time' '
 	test "$(ls "$SMTP_DIR" | grep -c .)" -eq 1
 '
 
+test_expect_success 'lore down: cron fails with a network error, the job is kept' '
+	lore_stop &&
+	rc=0 && "$SCHED_BOT" cron --send --max-jobs 1 2>err4 || rc=$? &&
+	cat err4 &&
+	test $rc -eq 4 &&
+	grep -q "stopped at stage fetch" err4 &&
+	j=$XDG_DATA_HOME/sched-bot/jobs/job-1 &&
+	grep -q "^stage=fetch$" "$j/state" &&
+	test "$(ls "$SMTP_DIR" | grep -c .)" -eq 1
+'
+
 test_done
