@@ -9,7 +9,9 @@
  * polling every few minutes asks for each thread once.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,10 +412,12 @@ static int http_fetch(const char *url, int post, const char *what,
 	long delay = config_get_int("lore.retryDelay", 500);
 	long timeout = config_get_int("lore.timeout", 120);
 	long ctimeout = config_get_int("lore.connectTimeout", 10);
+	const char *cainfo = config_get("lore.caInfo", NULL);
 	char errbuf[CURL_ERROR_SIZE];
 	struct body b = { body, max_size(), 0 };
 	CURL *curl;
 	long attempt, tries = 0, code = 0;
+	double deadline, left;
 	CURLcode c = CURLE_OK;
 	int ret = EXIT_NETWORK;
 
@@ -421,6 +425,10 @@ static int http_fetch(const char *url, int post, const char *what,
 		retries = 0;
 	if (delay < 0)
 		delay = 0;
+	if (delay > 60000)
+		delay = 60000;
+	/* lore.timeout bounds the whole request, retries and waits included */
+	deadline = now_monotonic() + (timeout > 0 ? (double)timeout : 1e9);
 	curl = curl_easy_init();
 	if (!curl) {
 		error("lore: cannot initialise libcurl");
@@ -439,10 +447,11 @@ static int http_fetch(const char *url, int post, const char *what,
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &b);
 	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	if (timeout > 0)
-		curl_easy_setopt(curl, CURLOPT_TIMEOUT, timeout);
 	if (ctimeout > 0)
 		curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, ctimeout);
+	/* a private lore mirror may use its own CA */
+	if (cainfo && *cainfo)
+		curl_easy_setopt(curl, CURLOPT_CAINFO, cainfo);
 	/* a stalled server is a timeout, not a hang */
 	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 60L);
@@ -457,10 +466,20 @@ static int http_fetch(const char *url, int post, const char *what,
 			int shift = attempt - 1 > 16 ? 16 : (int)attempt - 1;
 			long ms = delay << shift;
 
+			if (now_monotonic() + ms / 1e3 >= deadline) {
+				debug("lore: no time left for a retry");
+				break;
+			}
 			debug("lore: retry %ld of %ld in %ld ms", attempt,
 			      retries, ms);
 			sleep_ms(ms);
 		}
+		left = deadline - now_monotonic();
+		if (left < 1e-3)
+			left = 1e-3;
+		if (left < 1e8)
+			curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+					 (long)(left * 1e3));
 		strbuf_reset(body);
 		errbuf[0] = '\0';
 		code = 0;
@@ -603,6 +622,39 @@ static int cache_read(const char *path, int mbox, struct strbuf *out)
 	return 0;
 }
 
+/*
+ * A bot fetches new threads all day: drop entries that can no longer be
+ * served (older than the max age, an hour at least, for leftovers of
+ * interrupted writes), so the cache does not grow without bound.  Only
+ * our own file names are touched.
+ */
+static void cache_prune(const char *dir, long max_age)
+{
+	time_t now = time(NULL);
+	struct dirent *de;
+	DIR *d;
+
+	if (max_age < 3600)
+		max_age = 3600;
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!starts_with(de->d_name, "t-") &&
+		    !starts_with(de->d_name, "raw-"))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st,
+			    AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (now - st.st_mtime > max_age &&
+		    unlinkat(dirfd(d), de->d_name, 0) == 0)
+			debug("lore: pruned %s/%s", dir, de->d_name);
+	}
+	closedir(d);
+}
+
 static void cache_write(const char *path, const struct strbuf *data)
 {
 	char *dir;
@@ -614,6 +666,8 @@ static void cache_write(const char *path, const struct strbuf *data)
 	    write_file_atomic(path, data->buf, data->len) < 0)
 		warning("lore: cannot write cache %s: %s", path,
 			strerror(errno));
+	else
+		cache_prune(dir, cache_max_age());
 	free(dir);
 }
 

@@ -12,12 +12,15 @@
  * Configuration (git-config keys, all optional):
  *   lore.url             base URL (default https://lore.kernel.org)
  *   lore.cacheMaxAge     seconds a cached thread stays fresh (600; 0: off)
+ *                        (older entries are pruned after an hour)
  *   lore.retries         retries after a 5xx, timeout or refused
  *                        connection (3)
  *   lore.retryDelay      first retry delay in ms, doubled each time (500)
- *   lore.timeout         seconds one request may take in all (120)
+ *   lore.timeout         seconds one request may take, retries and
+ *                        their waits included (120)
  *   lore.connectTimeout  seconds to connect (10)
  *   lore.maxSize         largest mbox accepted, in MiB, after gunzip (256)
+ *   lore.caInfo          CA bundle for an HTTPS lore with its own CA
  */
 #ifndef SCHED_BOT_LORE_H
 #define SCHED_BOT_LORE_H

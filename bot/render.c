@@ -3,6 +3,7 @@
  * render.c - the table template language (see render.h) and the
  * documents behind each report format of `compare`.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -630,24 +631,68 @@ static void block_common(struct rblock *b, const struct compare_metric *m,
 	strbuf_release(&env);
 }
 
+/*
+ * Params split into a sweep's instance count and the rest, so that a
+ * sweep reads like the seeds' "1 group" / "2 groups" loads and their
+ * "Clients:" columns.
+ */
+struct load {
+	long count;		/* 0: the params hold no count */
+	const char *key;	/* "pairs", "groups", ... */
+	char *rest;		/* params without the count, "" if none */
+};
+
+static void load_split(const struct compare_metric *m, struct load *l)
+{
+	if (plot_sweep_key(m->params, &l->count, &l->rest, &l->key) < 0) {
+		l->count = 0;
+		l->key = NULL;
+		l->rest = xstrdup(m->params);
+	}
+}
+
+/* "1 group", "8 groups", "1 copy", "4 tasks" */
+static void load_name(const struct load *l, char *buf, size_t size)
+{
+	const char *k = l->key;
+	size_t n;
+
+	if (starts_with(k, "nr_"))
+		k += 3;
+	n = strlen(k);
+	if (l->count != 1)
+		snprintf(buf, size, "%ld %s", l->count, k);
+	else if (n > 3 && !strcmp(k + n - 3, "ies"))
+		snprintf(buf, size, "1 %.*sy", (int)(n - 3), k);
+	else if (n > 1 && k[n - 1] == 's')
+		snprintf(buf, size, "1 %.*s", (int)(n - 1), k);
+	else
+		snprintf(buf, size, "1 %s", k);
+}
+
 /* Chen Yu's cover letter (seed 004). */
 static void doc_intel(struct rdoc *d, const struct compare_result *r)
 {
 	size_t i, k;
+	char buf[64];
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		const struct compare_side *b = &m->side[0];
-		char *ek = env_key(m);
-		char *key = xasprintf("%s\x1f%d\x1f%s", m->workload,
-				      m->higher_is_better, ek);
+		char *ek = env_key(m), *key;
 		struct rblock *bl;
 		struct rvars *row;
+		struct load l;
 		int fresh;
 
+		load_split(m, &l);
+		key = xasprintf("%s\x1f%s\x1f%d\x1f%s", m->workload, l.rest,
+				m->higher_is_better, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
+			rvars_set(&bl->vars, "title", -1, "%s%s%s",
+				  m->workload, *l.rest ? " " : "", l.rest);
 			for (k = 1; k < r->nr_kernels; k++)
 				rvars_set(&bl->vars, "cmphdr", (int)k,
 					  "%s%%( std%%)", r->nr_kernels > 2 ?
@@ -655,7 +700,13 @@ static void doc_intel(struct rdoc *d, const struct compare_result *r)
 		}
 		row = rblock_row(bl);
 		rvars_set(row, "case", -1, "%s", m->metric);
-		rvars_set(row, "load", -1, "%s", *m->params ? m->params : "-");
+		if (l.count) {
+			load_name(&l, buf, sizeof(buf));
+			rvars_set(row, "load", -1, "%s", buf);
+		} else {
+			rvars_set(row, "load", -1, "%s",
+				  *m->params ? m->params : "-");
+		}
 		rvars_set(row, "base", -1, "%5.2f (%6.2f)", 1.0, b->st.cv);
 		for (k = 1; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
@@ -666,6 +717,7 @@ static void doc_intel(struct rdoc *d, const struct compare_result *r)
 				rvars_set(row, "cmp", (int)k, "%+6.2f (%6.2f)",
 					  s->better_pct, s->st.cv);
 		}
+		free(l.rest);
 		free(key);
 		free(ek);
 	}
@@ -678,26 +730,45 @@ static void doc_amd(struct rdoc *d, const struct compare_result *r)
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
-		char *ek = env_key(m);
-		char *key = xasprintf("%s\x1f%s\x1f%d\x1f%s", m->workload,
-				      m->unit, m->higher_is_better, ek);
+		char *ek = env_key(m), *key;
 		struct rblock *bl;
 		struct rvars *row;
+		struct load l;
 		int fresh;
 
+		load_split(m, &l);
+		key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%s",
+				m->workload, l.rest, m->metric, m->unit,
+				m->higher_is_better, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
+			rvars_set(&bl->vars, "title", -1, "%s%s%s%s",
+				  m->workload, *l.rest ? " (" : "", l.rest,
+				  *l.rest ? ")" : "");
+			if (!*m->unit || !strcmp(m->unit, m->metric))
+				rvars_set(&bl->vars, "units", -1, "%s",
+					  m->metric);
+			else
+				rvars_set(&bl->vars, "units", -1, "%s in %s",
+					  m->metric, m->unit);
+			/* "Clients:", "#workers:" in the seed */
+			if (l.count)
+				rvars_set(&bl->vars, "casehdr", -1, "%c%s:",
+					  toupper((unsigned char)l.key[0]),
+					  l.key + 1);
+			else
+				rvars_set(&bl->vars, "casehdr", -1, "Case:");
 			for (k = 0; k < r->nr_kernels; k++)
 				rvars_set(&bl->vars, "hdr", (int)k,
 					  "%s[pct imp](CV)", r->kernels[k]);
 		}
 		row = rblock_row(bl);
-		if (*m->params)
-			rvars_set(row, "case", -1, "%s %s", m->params,
-				  m->metric);
+		if (l.count)
+			rvars_set(row, "case", -1, "%ld", l.count);
 		else
-			rvars_set(row, "case", -1, "%s", m->metric);
+			rvars_set(row, "case", -1, "%s",
+				  *m->params ? m->params : m->metric);
 		for (k = 0; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
 			const struct compare_side *b = &m->side[0];
@@ -714,6 +785,7 @@ static void doc_amd(struct rdoc *d, const struct compare_result *r)
 					  s->st.mean / b->st.mean, imp,
 					  s->st.cv);
 		}
+		free(l.rest);
 		free(key);
 		free(ek);
 	}
@@ -790,17 +862,20 @@ static void doc_lkp(struct rdoc *d, const struct compare_result *r)
 			  r->kernels[k]);
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
-		char *ek = env_key(m);
-		char *key = xasprintf("%s\x1f%s", m->workload, ek);
+		char *ek = env_key(m), *key;
 		struct rblock *bl;
 		struct rvars *row;
+		struct load l;
 		int fresh;
 
+		/* like LKP: fixed params in the path, the sweep in the name */
+		load_split(m, &l);
+		key = xasprintf("%s\x1f%s\x1f%s", m->workload, l.rest, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
 			rvars_set(&bl->vars, "envpath", -1,
-				  "%s/%s/%s/%s/%s/%s",
+				  "%s/%s/%s/%s/%s/%s/%s",
 				  *m->machine ? m->machine : "-",
 				  *m->placement ? m->placement : "-",
 				  *m->autogroup_config ?
@@ -808,7 +883,7 @@ static void doc_lkp(struct rdoc *d, const struct compare_result *r)
 				  *m->autogroup_enabled ?
 				  m->autogroup_enabled : "-",
 				  *m->cgroup ? m->cgroup : "-",
-				  m->workload);
+				  *l.rest ? l.rest : "-", m->workload);
 		}
 		row = rblock_row(bl);
 		lkp_value(buf, sizeof(buf), m->side[0].st.mean);
@@ -826,9 +901,14 @@ static void doc_lkp(struct rdoc *d, const struct compare_result *r)
 				rvars_set(row, "chg", (int)k, "%+.1f%%",
 					  s->change_pct);
 		}
-		rvars_set(row, "name", -1, "%s.%s%s%s", m->workload,
-			  m->metric, *m->params ? "." : "", m->params);
+		if (l.count)
+			rvars_set(row, "name", -1, "%s.%s.%s=%ld", m->workload,
+				  m->metric, l.key, l.count);
+		else
+			rvars_set(row, "name", -1, "%s.%s", m->workload,
+				  m->metric);
 		lkp_direction(bl, m, row);
+		free(l.rest);
 		free(key);
 		free(ek);
 	}
@@ -847,27 +927,35 @@ static void doc_mmtests(struct rdoc *d, const struct compare_result *r)
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
-		char *ek = env_key(m);
-		char *key = xasprintf("%s\x1f%s\x1f%d\x1f%s", m->workload,
-				      m->metric, m->higher_is_better, ek);
+		char *ek = env_key(m), *key;
 		int hmean = m->higher_is_better;
 		double base;
 		struct rblock *bl;
 		struct rvars *row;
+		struct load l;
 		int fresh;
 
 		for (k = 0; k < r->nr_kernels; k++)
 			if (m->side[k].n && isnan(m->side[k].st.hmean))
 				hmean = 0;
+		load_split(m, &l);
+		key = xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%s", m->workload,
+				l.rest, m->metric, m->higher_is_better, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
-			rvars_set(&bl->vars, "title", -1, "%s-%s",
-				  m->workload, m->metric);
+			rvars_set(&bl->vars, "title", -1, "%s-%s%s%s",
+				  m->workload, m->metric, *l.rest ? " " : "",
+				  l.rest);
 		}
 		row = rblock_row(bl);
 		rvars_set(row, "stat", -1, "%s", hmean ? "Hmean" : "Amean");
-		rvars_set(row, "op", -1, "%s", *m->params ? m->params : "-");
+		if (l.count)
+			rvars_set(row, "op", -1, "%ld", l.count);
+		else
+			rvars_set(row, "op", -1, "%s",
+				  *m->params ? m->params : "-");
+		free(l.rest);
 		base = hmean ? m->side[0].st.hmean : m->side[0].st.mean;
 		for (k = 0; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];

@@ -262,7 +262,7 @@ static int cmp_ranked(const void *pa, const void *pb)
 int stats_mann_whitney(const double *a, size_t na, const double *b,
 		       size_t nb, struct mann_whitney *m)
 {
-	size_t n = na + nb, i, j;
+	size_t n = na + nb, i, j, k;
 	struct ranked *r;
 	double ra = 0, ties = 0, mu, sigma, d;
 
@@ -282,7 +282,7 @@ int stats_mann_whitney(const double *a, size_t na, const double *b,
 		rank = (i + 1 + j) / 2.0;	/* mean of ranks i+1..j */
 		t = (double)(j - i);
 		ties += t * t * t - t;
-		for (size_t k = i; k < j; k++)
+		for (k = i; k < j; k++)
 			if (r[k].from_a)
 				ra += rank;
 	}

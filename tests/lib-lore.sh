@@ -89,6 +89,9 @@ if (fileno($s) != 3) {
 }
 $ENV{LISTEN_FDS} = 1;
 $ENV{LISTEN_PID} = $$;
+# @PORT@ in an argument: the port bound here (for -l https://...)
+my $port = $s->sockport;
+s/\@PORT\@/$port/g for @ARGV;
 exec @ARGV or die "exec $ARGV[0]: $!\n";
 EOF
 	cat >"$LORE_DIR/http.pl" <<'EOF'
@@ -97,12 +100,19 @@ use warnings;
 use IO::Socket::INET;
 
 my ($method, $url, $out) = @ARGV;
-my ($host, $port, $path) = $url =~ m{^http://([^/:]+):(\d+)(/.*)?$}
+my ($tls, $host, $port, $path) = $url =~ m{^http(s?)://([^/:]+):(\d+)(/.*)?$}
 	or die "bad URL $url\n";
 die "not loopback: $host\n" unless $host eq '127.0.0.1';
 $path //= '/';
-my $s = IO::Socket::INET->new(PeerAddr => $host, PeerPort => $port,
-			      Timeout => 30);
+my $s;
+if ($tls) {
+	require IO::Socket::SSL;
+	$s = IO::Socket::SSL->new(PeerAddr => $host, PeerPort => $port,
+		Timeout => 30, SSL_ca_file => $ENV{LORE_CA});
+} else {
+	$s = IO::Socket::INET->new(PeerAddr => $host, PeerPort => $port,
+				   Timeout => 30);
+}
 unless ($s) { print "000\n"; exit 0; }
 print $s "$method $path HTTP/1.0\r\nHost: $host:$port\r\n",
 	"Content-Length: 0\r\nConnection: close\r\n\r\n";
@@ -151,6 +161,7 @@ lore_import_() {
 
 # Wait until /all/ search sees the last Message-ID imported.
 lore_wait_searchable_() {
+	local mid q i code
 	mid=$(tail -n 1 "$LORE_DIR/imported")
 	[ -n "$mid" ] || return 0
 	q=$(printf '%s' "m:$mid" | perl -pe 's/([^A-Za-z0-9_.~@-])/sprintf("%%%02X", ord $1)/ge')
@@ -165,11 +176,27 @@ lore_wait_searchable_() {
 	return 1
 }
 
-lore_start() {
-	command -v public-inbox-httpd >/dev/null 2>&1 ||
-		test_skip_all "public-inbox is not installed"
-	lore_write_helpers_
-	export PI_CONFIG="$LORE_DIR/pi-config"
+# The inbox for a set of files is built once and kept under
+# $LORE_INBOX_CACHE (default $BUILD/lore-inboxes; "none" turns it off),
+# keyed by the files' contents, the importer and public-inbox's own
+# code.  Only the extindex's git alternates and the config hold
+# absolute paths (the newsgroup name keys the extindex), so a copy is
+# usable once those are rewritten.
+lore_cache_key_() {
+	local pm f
+	pm=$(perl -MPublicInbox::V2Writable \
+		-e 'print $INC{"PublicInbox/V2Writable.pm"}')
+	{
+		echo "lib-lore v1"
+		stat -c '%s %Y' "$pm" "$(command -v public-inbox-httpd)"
+		cat "$LORE_DIR/import.pl"
+		for f in "$@"; do
+			sha1sum <"$f"
+		done
+	} | sha1sum | cut -c1-20
+}
+
+lore_build_inbox_() {
 	public-inbox-init -V2 -j1 test "$LORE_DIR/inboxes/test" \
 		http://127.0.0.1/test test-list@example.org \
 		>"$LORE_DIR/init.log" 2>&1 || {
@@ -177,6 +204,7 @@ lore_start() {
 		return 1
 	}
 	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none &&
+	git config -f "$PI_CONFIG" publicinbox.test.newsgroup test.inbox &&
 	git config -f "$PI_CONFIG" extindex.all.topdir "$LORE_DIR/extindex-all" &&
 	git config -f "$PI_CONFIG" extindex.all.url all || return 1
 	: >"$LORE_DIR/imported"
@@ -186,8 +214,69 @@ lore_start() {
 		public-inbox-extindex --all "$LORE_DIR/extindex-all" \
 			>>"$LORE_DIR/import.err" 2>&1 || return 1
 	fi
+}
+
+lore_prepare_inbox_() {
+	local root key old tmp=
+	root=${LORE_INBOX_CACHE:-$BUILD/lore-inboxes}
+	if [ "$root" = none ]; then
+		lore_build_inbox_ "$@"
+		return
+	fi
+	key=$(lore_cache_key_ "$@") || return 1
+	if [ -f "$root/$key/done" ]; then
+		cp -a "$root/$key/inboxes" "$root/$key/extindex-all" \
+			"$root/$key/pi-config" "$root/$key/imported" \
+			"$LORE_DIR/" || return 1
+		old=$(cat "$root/$key/done")
+		sed -i "s|$old|$LORE_DIR|g" "$PI_CONFIG" \
+			"$LORE_DIR/extindex-all/ALL.git/objects/info/alternates"
+		return
+	fi
+	lore_build_inbox_ "$@" || return 1
+	# publish atomically: a parallel test may build the same key
+	mkdir -p "$root" &&
+	tmp=$(mktemp -d "$root/tmp.XXXXXX") &&
+	cp -a "$LORE_DIR/inboxes" "$LORE_DIR/extindex-all" \
+		"$LORE_DIR/pi-config" "$LORE_DIR/imported" "$tmp/" &&
+	echo "$LORE_DIR" >"$tmp/done" &&
+	mv -T "$tmp" "$root/$key" 2>/dev/null || rm -rf "${tmp:-}"
+	return 0
+}
+
+# A self-signed certificate for 127.0.0.1, for LORE_TLS=1 lore_start.
+lore_make_cert_() {
+	command -v openssl >/dev/null 2>&1 ||
+		test_skip_all "openssl is not installed"
+	mkdir -p "$LORE_DIR/tls"
+	LORE_CA=$LORE_DIR/tls/cert.pem
+	export LORE_CA
+	openssl req -x509 -newkey rsa:2048 -nodes -days 3650 \
+		-subj /CN=127.0.0.1 \
+		-addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+		-keyout "$LORE_DIR/tls/key.pem" -out "$LORE_CA" \
+		>"$LORE_DIR/tls/log" 2>&1 || {
+		cat "$LORE_DIR/tls/log" >&2
+		return 1
+	}
+}
+
+lore_start() {
+	local i code cfg listen
+	command -v public-inbox-httpd >/dev/null 2>&1 ||
+		test_skip_all "public-inbox is not installed"
+	lore_write_helpers_
+	export PI_CONFIG="$LORE_DIR/pi-config"
+	lore_prepare_inbox_ "$@" || return 1
 	rm -f "$LORE_DIR/port"
+	# -l names the inherited socket (@PORT@ is filled in by listen.pl)
+	listen=http://127.0.0.1:@PORT@
+	if [ -n "${LORE_TLS:-}" ]; then
+		lore_make_cert_ || return 1
+		listen="https://127.0.0.1:@PORT@?cert=$LORE_CA,key=$LORE_DIR/tls/key.pem"
+	fi
 	perl "$LORE_DIR/listen.pl" "$LORE_DIR/port" public-inbox-httpd -W0 \
+		-l "$listen" \
 		-1 "$LORE_DIR/httpd.out" -2 "$LORE_DIR/httpd.err" \
 		</dev/null >>"$LORE_DIR/httpd.err" 2>&1 &
 	LORE_PID=$!
@@ -204,7 +293,7 @@ lore_start() {
 		[ $i -lt 500 ] || return 1
 	done
 	LORE_PORT=$(cat "$LORE_DIR/port")
-	LORE_URL=http://127.0.0.1:$LORE_PORT
+	LORE_URL=http${LORE_TLS:+s}://127.0.0.1:$LORE_PORT
 	export LORE_PORT LORE_URL LORE_PID LORE_DIR
 	# an empty /all/ has no new.atom (404): any answer but 5xx will do
 	code=$(lore_http GET "$LORE_URL/all/new.atom")
@@ -218,6 +307,9 @@ lore_start() {
 	git config -f "$cfg" lore.url "$LORE_URL" &&
 	git config -f "$cfg" lore.retries 2 &&
 	git config -f "$cfg" lore.retryDelay 50
+	if [ -n "${LORE_TLS:-}" ]; then
+		git config -f "$cfg" lore.caInfo "$LORE_CA"
+	fi
 }
 
 lore_add() {
@@ -235,6 +327,7 @@ lore_stop() {
 }
 
 smtp_start() {
+	local tries i
 	[ -x "$SMTP_SINK" ] || test_skip_all "no smtp-sink at $SMTP_SINK"
 	SMTP_DIR=$TRASH/smtp
 	mkdir -p "$SMTP_DIR" && chmod 1777 "$SMTP_DIR" || return 1
@@ -277,6 +370,7 @@ smtp_count() {
 }
 
 smtp_wait() {
+	local i
 	i=0
 	while [ "$(smtp_count)" -lt "$1" ]; do
 		sleep 0.05
@@ -304,6 +398,7 @@ smtp_stop() {
 # Exports FAKE_URL, FAKE_PORT, FAKE_PID, FAKE_LOG (one line per request:
 # "METHOD PATH-AND-QUERY<TAB>User-Agent").
 fake_http_start() {
+	local i
 	FAKE_DIR=$TRASH/fake-http
 	mkdir -p "$FAKE_DIR"
 	cat >"$FAKE_DIR/server.pl" <<'EOF'

@@ -39,6 +39,12 @@ test_expect_success 'mmtests: three kernels, *pct%* on significant rows' '
 	golden three-mmtests 5 "$C/three.csv" --format=mmtests
 '
 
+test_expect_success 'noisy data: ±NN% in lkp, (noisy) in matrix, exit 0' '
+	golden noisy-lkp 0 "$C/noisy.csv" -f lkp &&
+	golden noisy-matrix 0 "$C/noisy.csv" -f matrix &&
+	grep -q "^verdict: noisy" noisy-lkp.out
+'
+
 test_expect_success 'two-kernel tables stay within 80 columns' '
 	for f in intel amd lkp mmtests matrix simple plot; do
 		expand "$E/$f.txt" | awk -v f=$f "length > 80 { print f\": \"\$0; bad = 1 }

@@ -101,6 +101,8 @@ void stats_end(struct run_stats *st);	/* may alternate with begin */
 /* Prints the stat records; a count < 0 is unknown and left out. */
 void stats_print(struct run_stats *st, struct bench_rec *r,
 		 long long nvcsw, long long nivcsw, long long migrations);
+/* CPU time sched-bench itself (this thread: sampling, records) used. */
+void harness_stat(struct bench_rec *r);
 /* se.nr_migrations of a task (pid, or tid of this process); -1 unknown. */
 long long task_migrations(int pid, int is_thread);
 

@@ -393,3 +393,15 @@ void knobs_restore(struct bench_knobs *k)
 		k->saved_autogroup = -1;
 	}
 }
+
+void harness_stat(struct bench_rec *r)
+{
+	struct rusage ru;
+
+	/* The calling thread only: in threads mode the workers are threads
+	 * of this process, and RUSAGE_SELF would count them too. */
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return;
+	rec_stat(r, "harness_cpu_s", ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6, "s");
+}

@@ -355,6 +355,7 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 	stats_print(&st, rec, v0 >= 0 && v1 >= v0 ? v1 - v0 : -1,
 		    iv0 >= 0 && iv1 >= iv0 ? iv1 - iv0 : -1,
 		    m0 >= 0 && m1 >= m0 ? m1 - m0 : -1);
+	harness_stat(rec);
 	rec_end(rec);
 	fprintf(stderr, "pingpong: %d %s pair%s, %s, %d s (+%d s warm-up): %llu hand-offs/s (%.0f per pair)\n",
 		pp->pairs, pp->threads ? "thread" : "process",
@@ -410,6 +411,8 @@ int bench_pingpong(int argc, char **argv)
 	int sweep[64];
 	char *p, *end;
 
+	/* Reset getopt: init.c may call several workloads in one process. */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, "n:t:h", opts, &idx)) != -1) {
 		switch (c) {
 		case 'n':

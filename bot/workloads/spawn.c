@@ -179,6 +179,8 @@ int bench_spawn(int argc, char **argv)
 	long long migr = 0;
 	int rc = 1;
 
+	/* Reset getopt: init.c may call several workloads in one process. */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, "c:t:i:h", opts, &idx)) != -1) {
 		switch (c) {
 		case 'c':
@@ -264,6 +266,7 @@ int bench_spawn(int argc, char **argv)
 	rec_stat(&rec, "passes_kept", agg.kept, "count");
 	stats_print(&st, &rec, ru1.ru_nvcsw - ru0.ru_nvcsw,
 		    ru1.ru_nivcsw - ru0.ru_nivcsw, migr);
+	harness_stat(&rec);
 	rec_end(&rec);
 	fprintf(stderr, "spawn: %d copies, %d x %g s: %.1f lps (%.1f s, %d samples)\n",
 		copies, passes, duration, agg.score, agg.time, agg.kept);
