@@ -20,6 +20,7 @@ const char cmd_run_usage[] =
 "                     [--label NAME] [--duration S] [-o FILE] [-v]\n"
 "                     [--copies N] [--no-pin] [--threads]\n"
 "                     [--autogroup on|off] [--cgroup root|new] [--setsid]\n"
+"                     [--child-cpu]\n"
 "\n"
 "    --workloads LIST  comma-separated: spawn, pingpong (sched-bench),\n"
 "                      hackbench, perf-pipe, perf-messaging, schbench\n"
@@ -33,6 +34,8 @@ const char cmd_run_usage[] =
 "    --threads         pingpong with threads instead of processes\n"
 "    --autogroup on|off, --cgroup root|new, --setsid\n"
 "                      run sched-bench workloads in that environment\n"
+"    --child-cpu       spawn records how often children ran on another\n"
+"                      CPU than their parent (diag.child_other_cpu_pct)\n"
 "    -v                show the workloads' own output\n"
 "\n"
 "Each finished workload run's rows are appended at once, so an\n"
@@ -89,6 +92,7 @@ int cmd_run(int argc, char **argv)
 		{ "autogroup", required_argument, NULL, 'A' },
 		{ "cgroup", required_argument, NULL, 'G' },
 		{ "setsid", no_argument, NULL, 'S' },
+		{ "child-cpu", no_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -156,6 +160,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'S':
 			spec.setsid = 1;
+			break;
+		case 'C':
+			spec.child_cpu = 1;
 			break;
 		case 'h':
 			return show_usage("run");
