@@ -17,6 +17,7 @@ const char cmd_fetch_usage[] =
 "usage: sched-bot fetch [-o FILE] [--no-cache] [--raw] <msgid | lore URL>\n"
 "   or: sched-bot fetch --check <msgid | lore URL>\n"
 "   or: sched-bot fetch [-o FILE] --search QUERY [--threads | --atom]\n"
+"   or: sched-bot fetch [-o FILE] --atom\n"
 "\n"
 "Download the whole thread holding a message from lore\n"
 "(<lore.url>/all/<msgid>/t.mbox.gz) and write it as an mboxrd.\n"
@@ -37,8 +38,9 @@ const char cmd_fetch_usage[] =
 "\n"
 "Threads are cached under $XDG_CACHE_HOME/sched-bot/lore for\n"
 "lore.cacheMaxAge seconds (default 600); searches never are.  Failed\n"
-"requests are retried lore.retries times (default 3), lore.retryDelay ms\n"
-"apart (default 500), doubling each time.\n"
+"requests (5xx, timeouts, refused connections) are retried lore.retries\n"
+"times (default 3), lore.retryDelay ms apart (default 500) doubling each\n"
+"time or as Retry-After asks, within lore.timeout seconds (default 120).\n"
 "Exit codes: 3 unknown message-id or no search hits, 4 lore unreachable,\n"
 "1 truncated or corrupt data.\n";
 

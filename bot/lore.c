@@ -461,6 +461,11 @@ static int http_fetch(const char *url, int post, const char *what,
 	CURLcode c = CURLE_OK;
 	int ret = EXIT_NETWORK;
 
+	if (!skip_prefix_ci(url, "http://") &&
+	    !skip_prefix_ci(url, "https://")) {
+		error("lore: lore.url must be an http:// or https:// URL");
+		return EXIT_USAGE;
+	}
 	if (retries < 0)
 		retries = 0;
 	if (delay < 0)

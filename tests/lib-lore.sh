@@ -240,7 +240,8 @@ lore_prune_inboxes_() {
 	local d
 	find "$1" -mindepth 1 -maxdepth 1 -name 'tmp.*' -mmin +60 \
 		-exec rm -rf {} + 2>/dev/null
-	ls -1t "$1" | grep -v '^tmp\.' | tail -n +25 | while read -r d; do
+	ls -1t "$1" 2>/dev/null | grep -v '^tmp\.' | tail -n +25 |
+	while read -r d; do
 		if [ -n "$(find "$1/$d" -maxdepth 0 -mmin +60)" ]; then
 			rm -rf "${1:?}/$d"
 		fi
@@ -255,20 +256,25 @@ lore_prepare_inbox_() {
 		return
 	fi
 	key=$(lore_cache_key_ "$@") || return 1
-	if [ -f "$root/$key/done" ]; then
-		touch "$root/$key"
-		cp -a "$root/$key/inboxes" "$root/$key/extindex-all" \
-			"$root/$key/pi-config" "$root/$key/imported" \
-			"$LORE_DIR/" || return 1
+	if [ -r "$root/$key/done" ] &&
+	   cp -a "$root/$key/inboxes" "$root/$key/extindex-all" \
+		"$root/$key/pi-config" "$root/$key/imported" \
+		"$LORE_DIR/" 2>/dev/null; then
+		touch "$root/$key" 2>/dev/null
 		old=$(cat "$root/$key/done")
 		sed -i "s|$old|$LORE_DIR|g" "$PI_CONFIG" \
 			"$LORE_DIR/extindex-all/ALL.git/objects/info/alternates"
 		return
 	fi
+	# not cached, broken, or not readable by us: build it afresh
+	[ -e "$root/$key" ] && rm -rf "$root/$key" 2>/dev/null
+	rm -rf "$LORE_DIR/inboxes" "$LORE_DIR/extindex-all" "$LORE_DIR/imported"
+	rm -f "$PI_CONFIG"
 	lore_build_inbox_ "$@" || return 1
 	# publish atomically: a parallel test may build the same key
 	mkdir -p "$root" &&
 	tmp=$(mktemp -d "$root/tmp.XXXXXX") &&
+	chmod 755 "$tmp" &&
 	cp -a "$LORE_DIR/inboxes" "$LORE_DIR/extindex-all" \
 		"$LORE_DIR/pi-config" "$LORE_DIR/imported" "$tmp/" &&
 	echo "$LORE_DIR" >"$tmp/done" &&

@@ -101,6 +101,11 @@ test_expect_success 'credentials in lore.url are sent, never printed' '
 	rm -rf "$CACHE"
 '
 
+test_expect_failure_code 'a lore.url that is not http(s) is a usage error' 2 '
+	printf "[lore]\n\turl = file:///etc\n" >file.cfg &&
+	"$SCHED_BOT" --config file.cfg fetch --no-cache "$MID" >out 2>err
+'
+
 test_expect_failure_code 'truncated gzip exits 1' 1 \
 	'fake_http_script "200 $F/truncated.gz" &&
 	"$SCHED_BOT" fetch "$MID" >out 2>err'

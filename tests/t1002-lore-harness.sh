@@ -72,4 +72,19 @@ test_expect_success 'the inbox cache keeps the 24 inboxes used last' '
 	test -d ic/tmp.new && ! test -d ic/tmp.old
 '
 
+# A broken inbox cache entry (interrupted copy, other owner) is rebuilt.
+export LORE_INBOX_CACHE=$TRASH/ic2
+KEY=$(lore_cache_key_ "$DATA/lore/odd-msgid.eml")
+mkdir -p "$LORE_INBOX_CACHE/$KEY"
+echo /nonexistent >"$LORE_INBOX_CACHE/$KEY/done"
+lore_start "$DATA/lore/odd-msgid.eml" || echo "lore_start failed" >&2
+unset LORE_INBOX_CACHE
+
+test_expect_success 'a broken inbox cache entry is rebuilt and replaced' '
+	"$SCHED_BOT" fetch "odd/id+x%41=y@example.org" >out &&
+	test "$(grep -c "^From mboxrd@z" out)" = 1 &&
+	test -d "$TRASH/ic2/$KEY/inboxes" &&
+	test "$(cat "$TRASH/ic2/$KEY/done")" = "$LORE_DIR"
+'
+
 test_done
