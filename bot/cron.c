@@ -331,6 +331,7 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		jo.runs = job.runs;
 		jo.send = o->send;
 		jo.db_id = job.id;
+		jo.requested_by = job.requested_by;
 		info("job %lld: <%s> (attempt %d)", job.id, job.msgid, n);
 		ret = job_run(&jo, st, &outcome, NULL);
 		info("job %lld: %s", job.id, outcome && *outcome ? outcome :
@@ -429,7 +430,8 @@ int cron_run(const struct cron_opts *o)
 		free(pc.seen);
 	}
 
-	process_queue(st, o, deadline);
+	if (!o->no_jobs)
+		process_queue(st, o, deadline);
 	if (o->send && outbox_flush(st, box) < 0)
 		ret = EXIT_NETWORK;
 out:

@@ -785,7 +785,7 @@ static void set_file_var(struct job *j, struct reply_vars *v,
 	strbuf_release(&ind);
 }
 
-static void reproduce_block(struct job *j, struct strbuf *out)
+static void reproduce_block(struct job *j, int results, struct strbuf *out)
 {
 	const char *mid = jget(j, "msgid");
 
@@ -796,6 +796,8 @@ static void reproduce_block(struct job *j, struct strbuf *out)
 		    jget(j, "target"), jget(j, "workloads"), jget(j, "runs"));
 	if (*jget(j, "base"))
 		strbuf_addf(out, " --base %s", jget(j, "base"));
+	if (!results)
+		return;
 	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
 		      "it reports:\n");
 	strbuf_addstr(out, "    sched-bot compare JOB-DIR/results.csv");
@@ -860,7 +862,9 @@ static int stage_reply(struct job *j)
 		      jget(j, "base_desc") : jget(j, "series_base"));
 	reply_var_set(&v, "base_hint", jget(j, "base_hint"));
 	reply_var_set(&v, "which", jget(j, "failed_which"));
-	reproduce_block(j, &sb);
+	reply_var_set(&v, "requested_by", jget(j, "requested_by"));
+	reproduce_block(j, !strcmp(tmpl_name, "tested") ||
+			!strcmp(tmpl_name, "regression"), &sb);
 	reply_var_set(&v, "reproduce", sb.buf);
 	strbuf_reset(&sb);
 	reply_var_setf(&v, "tested_by", "%s <%s>",
@@ -1002,6 +1006,7 @@ static int job_setup(struct job *j, const struct job_opts *o)
 	reply_var_setf(&j->kv, "runs", "%d", o->runs > 0 ? o->runs :
 		       (int)config_get_int("bot.runs", 5));
 	jset(j, "base", o->base);
+	jset(j, "requested_by", o->requested_by);
 	return job_save(j);
 }
 
