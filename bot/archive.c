@@ -54,9 +54,10 @@ static char *state_value(const char *state, const char *key)
 	const char *hit;
 	char *ret;
 
+	hit = strstr(state, needle);
 	if (starts_with(state, needle + 1))
 		hit = state;
-	else if ((hit = strstr(state, needle)))
+	else if (hit)
 		hit++;
 	free(needle);
 	if (!hit)

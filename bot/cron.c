@@ -19,6 +19,7 @@
 #include "series.h"
 #include "state.h"
 #include "util.h"
+#include "version.h"
 
 #pragma weak lore_search
 #pragma weak lore_fetch_thread
@@ -29,9 +30,10 @@
 #define DEFAULT_COMMAND_QUERY "nq:\"sched-bot test\" AND rt:<since>.."
 
 /* Call fn on each message of an mboxrd text. */
-static void for_each_message(const char *mbox, size_t len,
-			     void (*fn)(const char *msg, size_t len,
-					void *data), void *data)
+typedef void (*message_fn)(const char *msg, size_t len, void *data);
+
+static void for_each_message(const char *mbox, size_t len, message_fn fn,
+			     void *data)
 {
 	size_t i = 0;
 
@@ -161,7 +163,7 @@ struct query_ctx {
 	struct poll_ctx *poll;
 	long long since;
 	int failed;
-	void (*fn)(const char *msg, size_t len, void *data);
+	message_fn fn;
 	void *data;
 };
 
@@ -174,13 +176,11 @@ static int run_query(const char *query, void *data)
 
 	info("polling lore: %s", qs);
 	ret = lore_search(qs, 0, &mbox);
-	if (ret == EXIT_NOTFOUND) {
-		ret = 0;	/* no hits */
-	} else if (ret) {
-		q->failed = 1;
-	} else {
+	/* EXIT_NOTFOUND: no hits */
+	if (!ret)
 		for_each_message(mbox.buf, mbox.len, q->fn, q->data);
-	}
+	else if (ret != EXIT_NOTFOUND)
+		q->failed = 1;
 	free(qs);
 	strbuf_release(&mbox);
 	return 0;
@@ -331,6 +331,7 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		jo.runs = job.runs;
 		jo.send = o->send;
 		jo.db_id = job.id;
+		jo.requested_by = job.requested_by;
 		info("job %lld: <%s> (attempt %d)", job.id, job.msgid, n);
 		ret = job_run(&jo, st, &outcome, NULL);
 		info("job %lld: %s", job.id, outcome && *outcome ? outcome :
@@ -429,7 +430,8 @@ int cron_run(const struct cron_opts *o)
 		free(pc.seen);
 	}
 
-	process_queue(st, o, deadline);
+	if (!o->no_jobs)
+		process_queue(st, o, deadline);
 	if (o->send && outbox_flush(st, box) < 0)
 		ret = EXIT_NETWORK;
 out:

@@ -26,6 +26,7 @@
 #include "series.h"
 #include "state.h"
 #include "util.h"
+#include "version.h"
 
 #pragma weak lore_fetch_thread
 #pragma weak series_from_mbox
@@ -199,11 +200,30 @@ static int unavailable(const char *stage, const char *what)
 }
 
 /* Something went wrong that a reply should explain: go to reply. */
-static UNUSED void fail_with(struct job *j, const char *outcome, const char *log)
+static UNUSED void fail_with(struct job *j, const char *outcome,
+			     const char *log)
 {
 	jset(j, "outcome", outcome);
 	write_job_file(j, "failure.txt", log, strlen(log));
 	j->stage = JOB_REPLY;
+}
+
+/* Indent every line by four spaces: a code block, kept as is. */
+static void indent_block(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n)
+			strbuf_addstr(out, "    ");
+		strbuf_add(out, p, n);
+		strbuf_addch(out, '\n');
+		p += n + (p[n] == '\n');
+	}
+	while (out->len && out->buf[out->len - 1] == '\n')
+		strbuf_setlen(out, out->len - 1);
 }
 
 /* ---- fetch ---- */
@@ -393,7 +413,8 @@ static int stage_apply(struct job *j)
 
 /* ---- build ---- */
 
-static UNUSED void copy_into_job(struct job *j, const char *src, const char *name)
+static UNUSED void copy_into_job(struct job *j, const char *src,
+				 const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -403,7 +424,8 @@ static UNUSED void copy_into_job(struct job *j, const char *src, const char *nam
 }
 
 /* The .config lines a scheduler person looks at first. */
-static UNUSED void config_highlights(const char *config_path, struct strbuf *out)
+static UNUSED void config_highlights(const char *config_path,
+				     struct strbuf *out)
 {
 	static const char *const keys[] = {
 		"CONFIG_SMP", "CONFIG_NR_CPUS", "CONFIG_HZ",
@@ -465,16 +487,8 @@ static int stage_build(struct job *j)
 			struct strbuf f = STRBUF_INIT;
 
 			strbuf_addf(&f, "The first errors:\n\n");
-			if (br.errors) {
-				const char *p = br.errors;
-
-				while (*p) {
-					size_t n = strcspn(p, "\n");
-
-					strbuf_addf(&f, "    %.*s\n", (int)n, p);
-					p += n + (p[n] == '\n');
-				}
-			}
+			if (br.errors)
+				indent_block(br.errors, &f);
 			jset(j, "failed_which", i ? "patched" : "base");
 			fail_with(j, "build-failed", f.buf);
 			strbuf_release(&f);
@@ -528,8 +542,10 @@ static char *host_cpu_model(void)
 	const char *p;
 	char *ret = NULL;
 
-	if (strbuf_read_file(&sb, "/proc/cpuinfo") >= 0 &&
-	    (p = strstr(sb.buf, "model name"))) {
+	p = NULL;
+	if (strbuf_read_file(&sb, "/proc/cpuinfo") >= 0)
+		p = strstr(sb.buf, "model name");
+	if (p) {
 		p = strchr(p, ':');
 		if (p) {
 			p++;
@@ -699,10 +715,11 @@ static int stage_compare(struct job *j)
 		if (s->verdict != VERDICT_REGRESSION)
 			continue;
 		nr_reg++;
-		strbuf_addf(&regs, "- %s %s%s%s: %+.1f%% (%s is better; "
-			    "Welch p = %.2g, Mann-Whitney p = %.2g)\n",
+		strbuf_addf(&regs, "- %s %s%s%s%s%s%s: %+.1f%%, %s is better\n"
+			    "  (Welch p = %.2g, Mann-Whitney p = %.2g)\n",
 			    m->workload, m->metric, *m->params ? " " : "",
-			    m->params, s->change_pct,
+			    m->params, *m->machine ? " (" : "", m->machine,
+			    *m->machine ? ")" : "", s->change_pct,
 			    m->higher_is_better ? "higher" : "lower",
 			    s->p_welch, s->p_mwu);
 	}
@@ -748,24 +765,6 @@ out:
 
 /* ---- reply ---- */
 
-/* Indent every line by four spaces: a code block, kept as is. */
-static void indent_block(const char *text, struct strbuf *out)
-{
-	const char *p = text;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		if (n)
-			strbuf_addstr(out, "    ");
-		strbuf_add(out, p, n);
-		strbuf_addch(out, '\n');
-		p += n + (p[n] == '\n');
-	}
-	while (out->len && out->buf[out->len - 1] == '\n')
-		strbuf_setlen(out, out->len - 1);
-}
-
 static void set_file_var(struct job *j, struct reply_vars *v,
 			 const char *key, const char *file, int indent)
 {
@@ -786,7 +785,7 @@ static void set_file_var(struct job *j, struct reply_vars *v,
 	strbuf_release(&ind);
 }
 
-static void reproduce_block(struct job *j, struct strbuf *out)
+static void reproduce_block(struct job *j, int results, struct strbuf *out)
 {
 	const char *mid = jget(j, "msgid");
 
@@ -797,6 +796,8 @@ static void reproduce_block(struct job *j, struct strbuf *out)
 		    jget(j, "target"), jget(j, "workloads"), jget(j, "runs"));
 	if (*jget(j, "base"))
 		strbuf_addf(out, " --base %s", jget(j, "base"));
+	if (!results)
+		return;
 	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
 		      "it reports:\n");
 	strbuf_addstr(out, "    sched-bot compare JOB-DIR/results.csv");
@@ -861,7 +862,9 @@ static int stage_reply(struct job *j)
 		      jget(j, "base_desc") : jget(j, "series_base"));
 	reply_var_set(&v, "base_hint", jget(j, "base_hint"));
 	reply_var_set(&v, "which", jget(j, "failed_which"));
-	reproduce_block(j, &sb);
+	reply_var_set(&v, "requested_by", jget(j, "requested_by"));
+	reproduce_block(j, !strcmp(tmpl_name, "tested") ||
+			!strcmp(tmpl_name, "regression"), &sb);
 	reply_var_set(&v, "reproduce", sb.buf);
 	strbuf_reset(&sb);
 	reply_var_setf(&v, "tested_by", "%s <%s>",
@@ -1003,6 +1006,7 @@ static int job_setup(struct job *j, const struct job_opts *o)
 	reply_var_setf(&j->kv, "runs", "%d", o->runs > 0 ? o->runs :
 		       (int)config_get_int("bot.runs", 5));
 	jset(j, "base", o->base);
+	jset(j, "requested_by", o->requested_by);
 	return job_save(j);
 }
 

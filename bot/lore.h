@@ -10,14 +10,19 @@
  * data).  Errors are printed; nothing bad is ever cached.
  *
  * Configuration (git-config keys, all optional):
- *   lore.url             base URL (default https://lore.kernel.org)
+ *   lore.url             base URL (default https://lore.kernel.org); a
+ *                        private mirror may take "user:password@" in it,
+ *                        which is handed to libcurl and never printed
  *   lore.cacheMaxAge     seconds a cached thread stays fresh (600; 0: off)
+ *                        (older entries are pruned after an hour)
  *   lore.retries         retries after a 5xx, timeout or refused
  *                        connection (3)
  *   lore.retryDelay      first retry delay in ms, doubled each time (500)
- *   lore.timeout         seconds one request may take in all (120)
+ *   lore.timeout         seconds one request may take, retries and
+ *                        their waits included (120)
  *   lore.connectTimeout  seconds to connect (10)
  *   lore.maxSize         largest mbox accepted, in MiB, after gunzip (256)
+ *   lore.caInfo          CA bundle for an HTTPS lore with its own CA
  */
 #ifndef SCHED_BOT_LORE_H
 #define SCHED_BOT_LORE_H
@@ -37,6 +42,12 @@ int lore_fetch_thread(const char *msgid, struct strbuf *mbox);
 
 /* One raw message (<base>/all/<msgid>/raw). */
 int lore_fetch_raw(const char *msgid, struct strbuf *mail);
+
+/*
+ * Whether lore has a message (did our reply reach the list?): 0 when it
+ * does, EXIT_NOTFOUND, silently, when it does not, else as above.
+ */
+int lore_check_message(const char *msgid);
 
 /*
  * Search (public-inbox query syntax, e.g. "dfn:kernel/sched/ AND

@@ -118,10 +118,10 @@ static char *parse_args(const char *args, struct mailcmd *cmd)
 				if (wn > (size_t)(end - w))
 					wn = end - w;
 				if (!wn || !known_workload(w, wn)) {
+					int shown = wn > 40 ? 40 : (int)wn;
+
 					err = xasprintf("unknown workload "
-							"'%.*s'",
-							(int)(wn > 40 ? 40 : wn),
-							w);
+							"'%.*s'", shown, w);
 					goto out;
 				}
 				if (wl.len)

@@ -24,7 +24,7 @@
 enum mailcmd_status {
 	MAILCMD_NONE,		/* no command in the mail */
 	MAILCMD_IGNORED,	/* not for us, or a sender not allowed */
-	MAILCMD_ERROR,		/* allowed sender, bad command: answer why */
+	MAILCMD_ERROR,		/* allowed sender, bad command: say why */
 	MAILCMD_OK,		/* cmds[] to queue */
 };
 
@@ -37,8 +37,8 @@ struct mailcmd_result {
 	enum mailcmd_status status;
 	char *sender;		/* bare address, lowercase */
 	char *msgid;		/* the command mail's Message-ID */
-	char *target;		/* the thread it answers: first
-				 * References: entry, else In-Reply-To: */
+	/* the thread it answers: first References: entry, else In-Reply-To: */
+	char *target;
 	struct mailcmd cmds[MAILCMD_MAX];
 	int nr;
 	char *why;		/* for IGNORED and ERROR */

@@ -144,10 +144,12 @@ static void plot_one(const struct compare_result *r, struct point *pt,
 			put(&grid[lvl][col[i]], mark_for(k));
 		}
 	}
-	strbuf_addf(out, "%s %s%s%s (%s, %s)\n", m0->workload, m0->metric,
-		    *rest ? ", " : "", rest, *m0->unit ? m0->unit : "value",
+	strbuf_addf(out, "%s %s (%s, %s)\n", m0->workload, m0->metric,
+		    *m0->unit ? m0->unit : "value",
 		    m0->higher_is_better ? "higher is better" :
 					   "lower is better");
+	if (*rest)
+		strbuf_addf(out, "%s\n", rest);
 	strbuf_addf(out, "%*s^\n", MARGIN, "");
 	strbuf_addf(out, "%*.*s|\n", MARGIN, MARGIN,
 		    m0->higher_is_better ? "throughput" : m0->metric);

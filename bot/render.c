@@ -3,6 +3,7 @@
  * render.c - the table template language (see render.h) and the
  * documents behind each report format of `compare`.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -630,24 +631,68 @@ static void block_common(struct rblock *b, const struct compare_metric *m,
 	strbuf_release(&env);
 }
 
+/*
+ * Params split into a sweep's instance count and the rest, so that a
+ * sweep reads like the seeds' "1 group" / "2 groups" loads and their
+ * "Clients:" columns.
+ */
+struct load {
+	long count;		/* 0: the params hold no count */
+	const char *key;	/* "pairs", "groups", ... */
+	char *rest;		/* params without the count, "" if none */
+};
+
+static void load_split(const struct compare_metric *m, struct load *l)
+{
+	if (plot_sweep_key(m->params, &l->count, &l->rest, &l->key) < 0) {
+		l->count = 0;
+		l->key = NULL;
+		l->rest = xstrdup(m->params);
+	}
+}
+
+/* "1 group", "8 groups", "1 copy", "4 tasks" */
+static void load_name(const struct load *l, char *buf, size_t size)
+{
+	const char *k = l->key;
+	size_t n;
+
+	if (starts_with(k, "nr_"))
+		k += 3;
+	n = strlen(k);
+	if (l->count != 1)
+		snprintf(buf, size, "%ld %s", l->count, k);
+	else if (n > 3 && !strcmp(k + n - 3, "ies"))
+		snprintf(buf, size, "1 %.*sy", (int)(n - 3), k);
+	else if (n > 1 && k[n - 1] == 's')
+		snprintf(buf, size, "1 %.*s", (int)(n - 1), k);
+	else
+		snprintf(buf, size, "1 %s", k);
+}
+
 /* Chen Yu's cover letter (seed 004). */
 static void doc_intel(struct rdoc *d, const struct compare_result *r)
 {
 	size_t i, k;
+	char buf[64];
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		const struct compare_side *b = &m->side[0];
-		char *ek = env_key(m);
-		char *key = xasprintf("%s\x1f%d\x1f%s", m->workload,
-				      m->higher_is_better, ek);
+		char *ek = env_key(m), *key;
 		struct rblock *bl;
 		struct rvars *row;
+		struct load l;
 		int fresh;
 
+		load_split(m, &l);
+		key = xasprintf("%s\x1f%s\x1f%d\x1f%s", m->workload, l.rest,
+				m->higher_is_better, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
+			rvars_set(&bl->vars, "title", -1, "%s%s%s",
+				  m->workload, *l.rest ? " " : "", l.rest);
 			for (k = 1; k < r->nr_kernels; k++)
 				rvars_set(&bl->vars, "cmphdr", (int)k,
 					  "%s%%( std%%)", r->nr_kernels > 2 ?
@@ -655,8 +700,18 @@ static void doc_intel(struct rdoc *d, const struct compare_result *r)
 		}
 		row = rblock_row(bl);
 		rvars_set(row, "case", -1, "%s", m->metric);
-		rvars_set(row, "load", -1, "%s", *m->params ? m->params : "-");
-		rvars_set(row, "base", -1, "%5.2f (%6.2f)", 1.0, b->st.cv);
+		if (l.count) {
+			load_name(&l, buf, sizeof(buf));
+			rvars_set(row, "load", -1, "%s", buf);
+		} else {
+			rvars_set(row, "load", -1, "%s",
+				  *m->params ? m->params : "-");
+		}
+		if (b->n)
+			rvars_set(row, "base", -1, "%5.2f (%6.2f)", 1.0,
+				  b->st.cv);
+		else
+			rvars_set(row, "base", -1, "%s", "-");
 		for (k = 1; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
 
@@ -666,6 +721,7 @@ static void doc_intel(struct rdoc *d, const struct compare_result *r)
 				rvars_set(row, "cmp", (int)k, "%+6.2f (%6.2f)",
 					  s->better_pct, s->st.cv);
 		}
+		free(l.rest);
 		free(key);
 		free(ek);
 	}
@@ -678,26 +734,45 @@ static void doc_amd(struct rdoc *d, const struct compare_result *r)
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
-		char *ek = env_key(m);
-		char *key = xasprintf("%s\x1f%s\x1f%d\x1f%s", m->workload,
-				      m->unit, m->higher_is_better, ek);
+		char *ek = env_key(m), *key;
 		struct rblock *bl;
 		struct rvars *row;
+		struct load l;
 		int fresh;
 
+		load_split(m, &l);
+		key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%s",
+				m->workload, l.rest, m->metric, m->unit,
+				m->higher_is_better, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
+			rvars_set(&bl->vars, "title", -1, "%s%s%s%s",
+				  m->workload, *l.rest ? " (" : "", l.rest,
+				  *l.rest ? ")" : "");
+			if (!*m->unit || !strcmp(m->unit, m->metric))
+				rvars_set(&bl->vars, "units", -1, "%s",
+					  m->metric);
+			else
+				rvars_set(&bl->vars, "units", -1, "%s in %s",
+					  m->metric, m->unit);
+			/* "Clients:", "#workers:" in the seed */
+			if (l.count)
+				rvars_set(&bl->vars, "casehdr", -1, "%c%s:",
+					  toupper((unsigned char)l.key[0]),
+					  l.key + 1);
+			else
+				rvars_set(&bl->vars, "casehdr", -1, "Case:");
 			for (k = 0; k < r->nr_kernels; k++)
 				rvars_set(&bl->vars, "hdr", (int)k,
 					  "%s[pct imp](CV)", r->kernels[k]);
 		}
 		row = rblock_row(bl);
-		if (*m->params)
-			rvars_set(row, "case", -1, "%s %s", m->params,
-				  m->metric);
+		if (l.count)
+			rvars_set(row, "case", -1, "%ld", l.count);
 		else
-			rvars_set(row, "case", -1, "%s", m->metric);
+			rvars_set(row, "case", -1, "%s",
+				  *m->params ? m->params : m->metric);
 		for (k = 0; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
 			const struct compare_side *b = &m->side[0];
@@ -714,6 +789,7 @@ static void doc_amd(struct rdoc *d, const struct compare_result *r)
 					  s->st.mean / b->st.mean, imp,
 					  s->st.cv);
 		}
+		free(l.rest);
 		free(key);
 		free(ek);
 	}
@@ -741,43 +817,39 @@ static void lkp_err(struct rvars *row, int k, const struct stats *st)
 }
 
 /*
- * The direction note under an LKP table: one phrase when every row
- * agrees, else the lower-is-better rows by name.
+ * The direction note under an LKP table, once all rows are in: one
+ * phrase when the judged rows agree, else the lower-is-better ones by
+ * name; diag.* rows are only said to be diagnostics.
  */
-static void lkp_direction(struct rblock *bl, const struct compare_metric *m,
-			  const struct rvars *row)
+static void lkp_directions(struct rblock *bl)
 {
-	const char *note = rvars_get(&bl->vars, "dirnote", 7, -1);
-	const char *name = rvars_get(row, "name", 4, -1);
-	const char *all_low = "lower is better for every row";
-	const char *all_high = "higher is better for every row";
+	struct strbuf low = STRBUF_INIT, note = STRBUF_INIT;
+	size_t i, nr_high = 0, nr_low = 0, nr_diag = 0;
 
-	if (!note) {
-		rvars_set(&bl->vars, "dirnote", -1, "%s",
-			  m->higher_is_better ? all_high : all_low);
-		return;
-	}
-	if (!strcmp(note, m->higher_is_better ? all_high : all_low))
-		return;
-	if (!strcmp(note, all_low) || !strcmp(note, all_high)) {
-		struct strbuf sb = STRBUF_INIT;
-		size_t i;
+	for (i = 0; i < bl->nr; i++) {
+		const struct rvars *row = &bl->rows[i];
 
-		/* list the lower-is-better rows seen so far */
-		for (i = 0; i + 1 < bl->nr; i++)
-			if (!strcmp(note, all_low))
-				strbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
-					    rvars_get(&bl->rows[i], "name", 4,
-						      -1));
-		if (!m->higher_is_better)
-			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", name);
-		rvars_set(&bl->vars, "dirnote", -1,
-			  "higher is better except for: %s", sb.buf);
-		strbuf_release(&sb);
-		return;
+		if (*rvars_get(row, "_diag", 5, -1) == '1') {
+			nr_diag++;
+		} else if (*rvars_get(row, "_hib", 4, -1) == '1') {
+			nr_high++;
+		} else {
+			nr_low++;
+			strbuf_addf(&low, "%s%s", low.len ? ", " : "",
+				    rvars_get(row, "name", 4, -1));
+		}
 	}
-	if (!m->higher_is_better)
-		rvars_set(&bl->vars, "dirnote", -1, "%s, %s", note, name);
+	if (nr_high && nr_low)
+		strbuf_addf(&note, "higher is better except for %s", low.buf);
+	else if (nr_high || nr_low)
+		strbuf_addstr(&note, nr_high ? "higher is better" :
+					       "lower is better");
+	if (nr_diag)
+		strbuf_addf(&note, "%sdiag.* rows are not judged",
+			    note.len ? "; " : "");
+	rvars_set(&bl->vars, "dirnote", -1, "%s", note.buf);
+	strbuf_release(&low);
+	strbuf_release(&note);
 }
 
 static void doc_lkp(struct rdoc *d, const struct compare_result *r)
@@ -790,17 +862,20 @@ static void doc_lkp(struct rdoc *d, const struct compare_result *r)
 			  r->kernels[k]);
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
-		char *ek = env_key(m);
-		char *key = xasprintf("%s\x1f%s", m->workload, ek);
+		char *ek = env_key(m), *key;
 		struct rblock *bl;
 		struct rvars *row;
+		struct load l;
 		int fresh;
 
+		/* like LKP: fixed params in the path, the sweep in the name */
+		load_split(m, &l);
+		key = xasprintf("%s\x1f%s\x1f%s", m->workload, l.rest, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
 			rvars_set(&bl->vars, "envpath", -1,
-				  "%s/%s/%s/%s/%s/%s",
+				  "%s/%s/%s/%s/%s/%s/%s",
 				  *m->machine ? m->machine : "-",
 				  *m->placement ? m->placement : "-",
 				  *m->autogroup_config ?
@@ -808,7 +883,7 @@ static void doc_lkp(struct rdoc *d, const struct compare_result *r)
 				  *m->autogroup_enabled ?
 				  m->autogroup_enabled : "-",
 				  *m->cgroup ? m->cgroup : "-",
-				  m->workload);
+				  *l.rest ? l.rest : "-", m->workload);
 		}
 		row = rblock_row(bl);
 		lkp_value(buf, sizeof(buf), m->side[0].st.mean);
@@ -826,12 +901,20 @@ static void doc_lkp(struct rdoc *d, const struct compare_result *r)
 				rvars_set(row, "chg", (int)k, "%+.1f%%",
 					  s->change_pct);
 		}
-		rvars_set(row, "name", -1, "%s.%s%s%s", m->workload,
-			  m->metric, *m->params ? "." : "", m->params);
-		lkp_direction(bl, m, row);
+		if (l.count)
+			rvars_set(row, "name", -1, "%s.%s.%s=%ld", m->workload,
+				  m->metric, l.key, l.count);
+		else
+			rvars_set(row, "name", -1, "%s.%s", m->workload,
+				  m->metric);
+		rvars_set(row, "_hib", -1, "%d", m->higher_is_better);
+		rvars_set(row, "_diag", -1, "%d", m->diagnostic);
+		free(l.rest);
 		free(key);
 		free(ek);
 	}
+	for (i = 0; i < d->nr; i++)
+		lkp_directions(&d->b[i]);
 }
 
 static int significant(enum verdict v)
@@ -847,27 +930,35 @@ static void doc_mmtests(struct rdoc *d, const struct compare_result *r)
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
-		char *ek = env_key(m);
-		char *key = xasprintf("%s\x1f%s\x1f%d\x1f%s", m->workload,
-				      m->metric, m->higher_is_better, ek);
+		char *ek = env_key(m), *key;
 		int hmean = m->higher_is_better;
 		double base;
 		struct rblock *bl;
 		struct rvars *row;
+		struct load l;
 		int fresh;
 
 		for (k = 0; k < r->nr_kernels; k++)
 			if (m->side[k].n && isnan(m->side[k].st.hmean))
 				hmean = 0;
+		load_split(m, &l);
+		key = xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%s", m->workload,
+				l.rest, m->metric, m->higher_is_better, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
-			rvars_set(&bl->vars, "title", -1, "%s-%s",
-				  m->workload, m->metric);
+			rvars_set(&bl->vars, "title", -1, "%s-%s%s%s",
+				  m->workload, m->metric, *l.rest ? " " : "",
+				  l.rest);
 		}
 		row = rblock_row(bl);
 		rvars_set(row, "stat", -1, "%s", hmean ? "Hmean" : "Amean");
-		rvars_set(row, "op", -1, "%s", *m->params ? m->params : "-");
+		if (l.count)
+			rvars_set(row, "op", -1, "%ld", l.count);
+		else
+			rvars_set(row, "op", -1, "%s",
+				  *m->params ? m->params : "-");
+		free(l.rest);
 		base = hmean ? m->side[0].st.hmean : m->side[0].st.mean;
 		for (k = 0; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];

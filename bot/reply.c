@@ -20,6 +20,7 @@
 #include "config.h"
 #include "reply.h"
 #include "util.h"
+#include "version.h"
 
 /* ---- template variables and expansion ---- */
 
@@ -136,7 +137,8 @@ int reply_expand(const char *tmpl, const struct reply_vars *v,
 
 			if (depth == MAX_IF_DEPTH) {
 				free(tag);
-				return error("template: {{#if}} nested too deep");
+				return error("template: {{#if}} nested too "
+					     "deep");
 			}
 			stack[depth].parent = emit;
 			stack[depth].cond = val && *val;
@@ -145,14 +147,16 @@ int reply_expand(const char *tmpl, const struct reply_vars *v,
 		} else if (!strcmp(tag, "else")) {
 			if (!depth) {
 				free(tag);
-				return error("template: {{else}} without {{#if}}");
+				return error("template: {{else}} without "
+					     "{{#if}}");
 			}
 			stack[depth - 1].in_else = 1;
 			emit = frame_emits(&stack[depth - 1]);
 		} else if (!strcmp(tag, "/if")) {
 			if (!depth) {
 				free(tag);
-				return error("template: {{/if}} without {{#if}}");
+				return error("template: {{/if}} without "
+					     "{{#if}}");
 			}
 			emit = stack[--depth].parent;
 		} else if (emit) {
@@ -298,28 +302,69 @@ static void wrap_line(const char *line, size_t len, int width,
 	strbuf_addch(out, '\n');
 }
 
+static int is_fence(const char *line, size_t len)
+{
+	return len >= 3 && (!strncmp(line, "```", 3) || !strncmp(line, "~~~", 3));
+}
+
+/* A line that continues a paragraph (CommonMark would join it). */
+static int continues_paragraph(const char *line, size_t len)
+{
+	return len && !strchr(" \t>|#", line[0]) && !is_fence(line, len) &&
+	       !list_indent(line, len);
+}
+
+static size_t line_len(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+
+	return nl ? (size_t)(nl - p) : strlen(p);
+}
+
+/*
+ * Paragraphs whose lines all fit are kept as written; a paragraph with a
+ * longer line is refilled as a whole, so no short stub line is left.
+ */
 void reply_wrap(const char *text, int width, struct strbuf *out)
 {
 	const char *p = text;
 	int fence = 0;
 
 	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		size_t len = line_len(p);
+		const char *q = p + len + (p[len] == '\n');
 
-		if (len >= 3 && (!strncmp(p, "```", 3) ||
-				 !strncmp(p, "~~~", 3)))
+		if (is_fence(p, len))
 			fence = !fence;
-		if (!fence && utf8_width(p, len) > (size_t)width &&
-		    is_prose(p, len)) {
-			wrap_line(p, len, width, out);
-		} else {
-			strbuf_add(out, p, len);
-			strbuf_addch(out, '\n');
+		if (!fence && is_prose(p, len)) {
+			struct strbuf para = STRBUF_INIT;
+			int over = utf8_width(p, len) > (size_t)width;
+
+			strbuf_add(&para, p, len);
+			while (*q) {
+				size_t ql = line_len(q);
+
+				if (!continues_paragraph(q, ql))
+					break;
+				strbuf_addch(&para, ' ');
+				strbuf_add(&para, q, ql);
+				over |= utf8_width(q, ql) > (size_t)width;
+				q += ql + (q[ql] == '\n');
+			}
+			if (over) {
+				wrap_line(para.buf, para.len, width, out);
+			} else {
+				strbuf_add(out, p, q - p);
+				if (q[-1] != '\n')
+					strbuf_addch(out, '\n');
+			}
+			strbuf_release(&para);
+			p = q;
+			continue;
 		}
-		if (!nl)
-			break;
-		p = nl + 1;
+		strbuf_add(out, p, len);
+		strbuf_addch(out, '\n');
+		p = q;
 	}
 }
 
@@ -559,9 +604,8 @@ static char *display_name(const char *from)
 	char *name, *dec;
 	size_t len;
 
-	if (!lt) {
+	if (!lt)
 		return tag_word(from, strlen(from));
-	}
 	len = lt - from;
 	name = tag_word(from, len);
 	if (name[0] == '"' && strlen(name) > 1 &&
@@ -815,8 +859,8 @@ static void b64_encode(const unsigned char *s, size_t len,
 		       struct strbuf *out)
 {
 	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		"0123456789+/";
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789+/";
 	size_t i;
 
 	for (i = 0; i < len; i += 3) {
@@ -865,7 +909,7 @@ void reply_encode_header(const char *value, struct strbuf *out)
 	while (i < len) {
 		size_t n = len - i > 45 ? 45 : len - i;
 
-		while (i + n < len &&
+		while (n > 1 && i + n < len &&
 		       ((unsigned char)value[i + n] & 0xc0) == 0x80)
 			n--;
 		if (i)
@@ -910,14 +954,16 @@ static size_t split_addresses(const char *list, struct addr **out)
 		{
 			char *text = tag_word(start, p - start);
 			char *email, *lt = strchr(text, '<'), *c;
+			char *gt = lt ? strchr(lt, '>') : NULL;
 
-			if (lt && strchr(lt, '>'))
-				email = xstrndup(lt + 1, strchr(lt, '>') - lt - 1);
+			if (gt)
+				email = xstrndup(lt + 1, gt - lt - 1);
 			else
 				email = tag_word(text, strcspn(text, "( "));
 			for (c = email; *c; c++)
 				*c = tolower((unsigned char)*c);
-			if (strchr(email, '@') && !strpbrk(email, " \t\r\n<>,;")) {
+			if (strchr(email, '@') &&
+			    !strpbrk(email, " \t\r\n<>,;")) {
 				ALLOC_GROW(a, nr, alloc);
 				a[nr].text = text;
 				a[nr].email = email;

@@ -54,7 +54,7 @@ struct reply_thread {
 	char *cc;		/* its Cc:, raw, or NULL */
 	char *date;		/* its Date:, raw */
 	char *author_name;	/* decoded display name, for "On ... wrote" */
-	char *body;		/* its text body (decoded as far as 8bit/QP) */
+	char *body;		/* its text body, QP/base64 decoded */
 };
 
 /*

@@ -499,6 +499,8 @@ char **run_bench_argv(const struct bench_spec *spec, const char *prog)
 		add_int(&b, "--passes", spec->passes);
 	if (spawn && spec->gap >= 0)
 		add_int(&b, "--gap", spec->gap);
+	if (spawn && spec->child_cpu)
+		add_arg(&b, "--child-cpu");
 	if (!spawn && spec->warmup >= 0)
 		add_int(&b, "--warmup", spec->warmup);
 	if (!spawn && spec->threads)
@@ -912,9 +914,8 @@ static int run_tool(const char *workload, int run,
 
 	prog = run_find_in_path(t->prog);
 	if (!prog) {
-		printf("skip: %s: '%s' is not installed (package %s)\n",
-		       workload, t->prog, t->package);
-		fflush(stdout);
+		fprintf(stderr, "skip: %s: '%s' is not installed (package %s)\n",
+			workload, t->prog, t->package);
 		return RUN_SKIPPED;
 	}
 	argv = tool_argv(workload, prog, opt->duration ? opt->duration : 10,
@@ -973,15 +974,20 @@ static int run_sched_bench(const char *workload, int run,
 
 	if (!opt->sched_bench)
 		return error("sched-bench not found (set run.schedBench)");
-	bench_spec_init(&spec);
+	if (opt->spec)
+		spec = *opt->spec;
+	else
+		bench_spec_init(&spec);
 	spec.workload = workload;
 	spec.run = run;
 	spec.duration = opt->duration ? opt->duration : 10;
 	if (!strcmp(workload, "spawn")) {
 		/* Repetition comes from --runs: one pass per run. */
-		spec.passes = 1;
-		spec.gap = 1;
-	} else {
+		if (!spec.passes)
+			spec.passes = 1;
+		if (spec.gap < 0)
+			spec.gap = 1;
+	} else if (spec.warmup < 0) {
 		spec.warmup = 2;
 	}
 	argv = run_bench_argv(&spec, opt->sched_bench);

@@ -67,6 +67,7 @@ struct bench_spec {
 	const char *autogroup;	/* "on", "off" */
 	const char *cgroup;	/* "root", "new" */
 	int setsid;
+	int child_cpu;		/* spawn --child-cpu */
 };
 
 void bench_spec_init(struct bench_spec *spec);
@@ -105,6 +106,10 @@ struct run_local {
 	int duration;			/* seconds, 0 = default */
 	int verbose;			/* pass stderr of the workload */
 	const char *env_text;		/* cached `sched-bench env` output */
+	/* Options for the sched-bench workloads (copies, pin, threads,
+	 * autogroup, cgroup, setsid); workload, run and duration are set
+	 * per run.  NULL: the defaults. */
+	const struct bench_spec *spec;
 };
 
 enum run_status { RUN_OK = 0, RUN_FAILED = -1, RUN_SKIPPED = 1 };

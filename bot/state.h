@@ -60,8 +60,8 @@ struct state_job {
 	char *requested_by;	/* email command sender, or NULL */
 	char *command_msgid;	/* the command mail, or NULL */
 	char *stage;		/* "queued", then job.h's stage names */
-	char *outcome;		/* NULL while pending, else "tested",
-				 * "regression", "apply-failed", ... */
+	/* NULL while pending, else "tested", "regression", "apply-failed"... */
+	char *outcome;
 	char *job_dir;
 };
 
@@ -101,7 +101,7 @@ struct state_mail {
 	char *thread;
 	char *path;		/* the job's reply.eml */
 	int attempts;
-	int uncertain;		/* a send started and its end is unknown */
+	int uncertain;		/* a send started, its end unknown */
 };
 
 /* Every intent without a result, oldest first. */

@@ -1,27 +1,44 @@
 # tests/lib-lore.sh - real local peers for tests: a public-inbox-httpd
-# serving mail like lore.kernel.org, and postfix's smtp-sink.
+# serving mail like lore.kernel.org, postfix's smtp-sink, and a tiny
+# HTTP server for the faults a real lore will not produce on demand.
 # Source it after lib.sh, and call the start functions at the top level
 # of a test script (not inside test_expect_success: they export
-# variables and leave a server running until the script ends).
+# variables; a watchdog still stops a server started in a subshell when
+# the script ends).
 #
 #   . "$TESTS/lib-lore.sh"
-#   lore_start "$DATA/lore/thread.mbox" ...   # skips all if no public-inbox
-#       exports LORE_URL (http://127.0.0.1:PORT, no trailing slash),
-#       LORE_PORT, LORE_PID, LORE_DIR; writes lore.url (and small
-#       lore.retries/lore.retryDelay) into $XDG_CONFIG_HOME/sched-bot/config
-#   lore_add FILE...        import more mail into the running server
+#   lore_start [FILE...]    a fresh inbox holding FILEs, served; skips
+#       all tests if public-inbox is missing.  Exports LORE_URL
+#       (http://127.0.0.1:PORT, no trailing slash), LORE_PORT, LORE_PID,
+#       LORE_DIR; sets lore.url, lore.retries=2, lore.retryDelay=50 in
+#       $XDG_CONFIG_HOME/sched-bot/config.  LORE_TLS=1: HTTPS with a
+#       self-signed certificate (LORE_CA; lore.caInfo set too).
+#       Built inboxes are kept in $LORE_INBOX_CACHE (default
+#       $BUILD/lore-inboxes, "none" to turn off): ~1 s to start again.
+#   lore_add FILE...        import more mail into the running server;
+#                           returns once /all/ search finds it
 #   lore_stop               stop it (also done when the script ends)
 #   lore_msgids FILE...     the Message-IDs in mboxes/.eml files, no <>
-#   lore_http METHOD URL [OUT]  prints the HTTP status (000: no answer)
+#   lore_http METHOD URL [OUT]  prints the HTTP status (000: no answer),
+#                           the body into OUT
 #
-#   smtp_start              exports SMTP_PORT, SMTP_DIR, SMTP_PID
+#   smtp_start              exports SMTP_PORT, SMTP_DIR (one file per
+#                           mail, envelope in X-Mail-Args:/X-Rcpt-Args:),
+#                           SMTP_PID
 #   smtp_wait N             wait until SMTP_DIR holds N messages
+#   smtp_count              how many it holds
 #   smtp_stop
+#
+#   fake_http_start         exports FAKE_URL, FAKE_PORT, FAKE_LOG
+#   fake_http_script LINE...  what it answers (see fake_http_start)
+#   fake_http_stop
 #
 # Files given to lore_start/lore_add are mboxrd ("From " lines, as lore
 # serves them) or single raw messages.  The inbox is public-inbox v2
 # named "test" (list test-list@example.org) with an extindex giving
-# /all/, exactly lore's URL layout.  Everything listens on 127.0.0.1.
+# /all/, exactly lore's URL layout.  lore's rt: (received time) comes
+# from the top Received: header, else Date: give polled mail a fresh
+# Received: line.  Everything listens on 127.0.0.1.
 
 LORE_DIR=$TRASH/lore
 SMTP_SINK=${SCHED_BOT_TOOLS:-/var/cache/sched-bot/tools}/usr/sbin/smtp-sink
@@ -89,6 +106,9 @@ if (fileno($s) != 3) {
 }
 $ENV{LISTEN_FDS} = 1;
 $ENV{LISTEN_PID} = $$;
+# @PORT@ in an argument: the port bound here (for -l https://...)
+my $port = $s->sockport;
+s/\@PORT\@/$port/g for @ARGV;
 exec @ARGV or die "exec $ARGV[0]: $!\n";
 EOF
 	cat >"$LORE_DIR/http.pl" <<'EOF'
@@ -97,12 +117,19 @@ use warnings;
 use IO::Socket::INET;
 
 my ($method, $url, $out) = @ARGV;
-my ($host, $port, $path) = $url =~ m{^http://([^/:]+):(\d+)(/.*)?$}
+my ($tls, $host, $port, $path) = $url =~ m{^http(s?)://([^/:]+):(\d+)(/.*)?$}
 	or die "bad URL $url\n";
 die "not loopback: $host\n" unless $host eq '127.0.0.1';
 $path //= '/';
-my $s = IO::Socket::INET->new(PeerAddr => $host, PeerPort => $port,
-			      Timeout => 30);
+my $s;
+if ($tls) {
+	require IO::Socket::SSL;
+	$s = IO::Socket::SSL->new(PeerAddr => $host, PeerPort => $port,
+		Timeout => 30, SSL_ca_file => $ENV{LORE_CA});
+} else {
+	$s = IO::Socket::INET->new(PeerAddr => $host, PeerPort => $port,
+				   Timeout => 30);
+}
 unless ($s) { print "000\n"; exit 0; }
 print $s "$method $path HTTP/1.0\r\nHost: $host:$port\r\n",
 	"Content-Length: 0\r\nConnection: close\r\n\r\n";
@@ -151,6 +178,7 @@ lore_import_() {
 
 # Wait until /all/ search sees the last Message-ID imported.
 lore_wait_searchable_() {
+	local mid q i code
 	mid=$(tail -n 1 "$LORE_DIR/imported")
 	[ -n "$mid" ] || return 0
 	q=$(printf '%s' "m:$mid" | perl -pe 's/([^A-Za-z0-9_.~@-])/sprintf("%%%02X", ord $1)/ge')
@@ -165,11 +193,27 @@ lore_wait_searchable_() {
 	return 1
 }
 
-lore_start() {
-	command -v public-inbox-httpd >/dev/null 2>&1 ||
-		test_skip_all "public-inbox is not installed"
-	lore_write_helpers_
-	export PI_CONFIG="$LORE_DIR/pi-config"
+# The inbox for a set of files is built once and kept under
+# $LORE_INBOX_CACHE (default $BUILD/lore-inboxes; "none" turns it off),
+# keyed by the files' contents, the importer and public-inbox's own
+# code.  Only the extindex's git alternates and the config hold
+# absolute paths (the newsgroup name keys the extindex), so a copy is
+# usable once those are rewritten.
+lore_cache_key_() {
+	local pm f
+	pm=$(perl -MPublicInbox::V2Writable \
+		-e 'print $INC{"PublicInbox/V2Writable.pm"}')
+	{
+		echo "lib-lore v1"
+		stat -c '%s %Y' "$pm" "$(command -v public-inbox-httpd)"
+		cat "$LORE_DIR/import.pl"
+		for f in "$@"; do
+			sha1sum <"$f"
+		done
+	} | sha1sum | cut -c1-20
+}
+
+lore_build_inbox_() {
 	public-inbox-init -V2 -j1 test "$LORE_DIR/inboxes/test" \
 		http://127.0.0.1/test test-list@example.org \
 		>"$LORE_DIR/init.log" 2>&1 || {
@@ -177,6 +221,7 @@ lore_start() {
 		return 1
 	}
 	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none &&
+	git config -f "$PI_CONFIG" publicinbox.test.newsgroup test.inbox &&
 	git config -f "$PI_CONFIG" extindex.all.topdir "$LORE_DIR/extindex-all" &&
 	git config -f "$PI_CONFIG" extindex.all.url all || return 1
 	: >"$LORE_DIR/imported"
@@ -186,8 +231,88 @@ lore_start() {
 		public-inbox-extindex --all "$LORE_DIR/extindex-all" \
 			>>"$LORE_DIR/import.err" 2>&1 || return 1
 	fi
+}
+
+# Inputs made at run time (a fresh Received: date) give a new key each
+# run: keep the 24 inboxes used last, and any used within the hour (a
+# parallel test may be copying it).
+lore_prune_inboxes_() {
+	local d
+	find "$1" -mindepth 1 -maxdepth 1 -name 'tmp.*' -mmin +60 \
+		-exec rm -rf {} + 2>/dev/null
+	ls -1t "$1" | grep -v '^tmp\.' | tail -n +25 | while read -r d; do
+		if [ -n "$(find "$1/$d" -maxdepth 0 -mmin +60)" ]; then
+			rm -rf "${1:?}/$d"
+		fi
+	done
+}
+
+lore_prepare_inbox_() {
+	local root key old tmp=
+	root=${LORE_INBOX_CACHE:-$BUILD/lore-inboxes}
+	if [ "$root" = none ]; then
+		lore_build_inbox_ "$@"
+		return
+	fi
+	key=$(lore_cache_key_ "$@") || return 1
+	if [ -f "$root/$key/done" ]; then
+		touch "$root/$key"
+		cp -a "$root/$key/inboxes" "$root/$key/extindex-all" \
+			"$root/$key/pi-config" "$root/$key/imported" \
+			"$LORE_DIR/" || return 1
+		old=$(cat "$root/$key/done")
+		sed -i "s|$old|$LORE_DIR|g" "$PI_CONFIG" \
+			"$LORE_DIR/extindex-all/ALL.git/objects/info/alternates"
+		return
+	fi
+	lore_build_inbox_ "$@" || return 1
+	# publish atomically: a parallel test may build the same key
+	mkdir -p "$root" &&
+	tmp=$(mktemp -d "$root/tmp.XXXXXX") &&
+	cp -a "$LORE_DIR/inboxes" "$LORE_DIR/extindex-all" \
+		"$LORE_DIR/pi-config" "$LORE_DIR/imported" "$tmp/" &&
+	echo "$LORE_DIR" >"$tmp/done" &&
+	mv -T "$tmp" "$root/$key" 2>/dev/null || rm -rf "${tmp:-}"
+	lore_prune_inboxes_ "$root"
+	return 0
+}
+
+# A self-signed certificate for 127.0.0.1, for LORE_TLS=1 lore_start.
+lore_make_cert_() {
+	command -v openssl >/dev/null 2>&1 ||
+		test_skip_all "openssl is not installed"
+	mkdir -p "$LORE_DIR/tls"
+	LORE_CA=$LORE_DIR/tls/cert.pem
+	export LORE_CA
+	openssl req -x509 -newkey rsa:2048 -nodes -days 3650 \
+		-subj /CN=127.0.0.1 \
+		-addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+		-keyout "$LORE_DIR/tls/key.pem" -out "$LORE_CA" \
+		>"$LORE_DIR/tls/log" 2>&1 || {
+		cat "$LORE_DIR/tls/log" >&2
+		return 1
+	}
+}
+
+lore_start() {
+	local i code cfg listen
+	command -v public-inbox-httpd >/dev/null 2>&1 ||
+		test_skip_all "public-inbox is not installed"
+	# a fresh inbox each time (lore_stop; lore_start starts over)
+	lore_stop
+	rm -rf "$LORE_DIR"
+	lore_write_helpers_
+	export PI_CONFIG="$LORE_DIR/pi-config"
+	lore_prepare_inbox_ "$@" || return 1
 	rm -f "$LORE_DIR/port"
+	# -l names the inherited socket (@PORT@ is filled in by listen.pl)
+	listen=http://127.0.0.1:@PORT@
+	if [ -n "${LORE_TLS:-}" ]; then
+		lore_make_cert_ || return 1
+		listen="https://127.0.0.1:@PORT@?cert=$LORE_CA,key=$LORE_DIR/tls/key.pem"
+	fi
 	perl "$LORE_DIR/listen.pl" "$LORE_DIR/port" public-inbox-httpd -W0 \
+		-l "$listen" \
 		-1 "$LORE_DIR/httpd.out" -2 "$LORE_DIR/httpd.err" \
 		</dev/null >>"$LORE_DIR/httpd.err" 2>&1 &
 	LORE_PID=$!
@@ -204,7 +329,7 @@ lore_start() {
 		[ $i -lt 500 ] || return 1
 	done
 	LORE_PORT=$(cat "$LORE_DIR/port")
-	LORE_URL=http://127.0.0.1:$LORE_PORT
+	LORE_URL=http${LORE_TLS:+s}://127.0.0.1:$LORE_PORT
 	export LORE_PORT LORE_URL LORE_PID LORE_DIR
 	# an empty /all/ has no new.atom (404): any answer but 5xx will do
 	code=$(lore_http GET "$LORE_URL/all/new.atom")
@@ -218,6 +343,9 @@ lore_start() {
 	git config -f "$cfg" lore.url "$LORE_URL" &&
 	git config -f "$cfg" lore.retries 2 &&
 	git config -f "$cfg" lore.retryDelay 50
+	if [ -n "${LORE_TLS:-}" ]; then
+		git config -f "$cfg" lore.caInfo "$LORE_CA"
+	fi
 }
 
 lore_add() {
@@ -235,6 +363,7 @@ lore_stop() {
 }
 
 smtp_start() {
+	local tries i
 	[ -x "$SMTP_SINK" ] || test_skip_all "no smtp-sink at $SMTP_SINK"
 	SMTP_DIR=$TRASH/smtp
 	mkdir -p "$SMTP_DIR" && chmod 1777 "$SMTP_DIR" || return 1
@@ -277,6 +406,7 @@ smtp_count() {
 }
 
 smtp_wait() {
+	local i
 	i=0
 	while [ "$(smtp_count)" -lt "$1" ]; do
 		sleep 0.05
@@ -300,10 +430,12 @@ smtp_stop() {
 #   redirect URL         302 to URL
 #   close                close the connection without an answer
 #   sleep SECONDS        answer nothing for SECONDS, then close
+#   retry-after SECONDS  503 with a Retry-After header
 #   short FILE           announce FILE's length, send half, close
 # Exports FAKE_URL, FAKE_PORT, FAKE_PID, FAKE_LOG (one line per request:
-# "METHOD PATH-AND-QUERY<TAB>User-Agent").
+# "METHOD PATH-AND-QUERY<TAB>User-Agent[<TAB>user:password]").
 fake_http_start() {
+	local i
 	FAKE_DIR=$TRASH/fake-http
 	mkdir -p "$FAKE_DIR"
 	cat >"$FAKE_DIR/server.pl" <<'EOF'
@@ -329,8 +461,14 @@ while (my $c = $s->accept) {
 	}
 	my ($m, $p) = $req =~ /^(\S+) (\S+)/;
 	my ($ua) = $req =~ /^User-Agent: ([^\r\n]*)/mi;
+	my ($auth) = $req =~ /^Authorization: Basic ([^\r\n]*)/mi;
+	if (defined $auth) {
+		require MIME::Base64;
+		$auth = MIME::Base64::decode_base64($auth);
+	}
 	if (open my $lf, '>>', $log) {
-		print $lf ($m // '?'), ' ', ($p // '?'), "\t", ($ua // ''), "\n";
+		print $lf ($m // q(?)), q( ), ($p // q(?)), "\t", ($ua // q()),
+			(defined $auth ? "\t$auth" : q()), "\n";
 		close $lf;
 	}
 	open my $sf, q(<), $script or die "$script: $!\n";
@@ -345,7 +483,7 @@ while (my $c = $s->accept) {
 	my ($cmd, $arg, $type) = split ' ', $line;
 	$type //= 'application/gzip';
 	my $body = '';
-	if (defined $arg && $arg ne q(-) && $cmd !~ /^(redirect|sleep)$/) {
+	if (defined $arg && $arg ne q(-) && $cmd !~ /^(redirect|sleep|retry-after)$/) {
 		open my $bf, '<', $arg or die "$arg: $!\n";
 		binmode $bf;
 		local $/;
@@ -354,6 +492,9 @@ while (my $c = $s->accept) {
 	if ($cmd eq q(close)) {
 	} elsif ($cmd eq q(sleep)) {
 		sleep($arg);
+	} elsif ($cmd eq q(retry-after)) {
+		print $c "HTTP/1.1 503 Busy\r\nRetry-After: $arg\r\n",
+			"Content-Length: 0\r\nConnection: close\r\n\r\n";
 	} elsif ($cmd eq 'redirect') {
 		print $c "HTTP/1.1 302 Found\r\nLocation: $arg\r\n",
 			"Content-Length: 0\r\nConnection: close\r\n\r\n";

@@ -57,6 +57,50 @@ test_expect_success 'the request: path escaped as b4 does, our User-Agent' '
 	rm -rf "$CACHE"
 '
 
+if command -v b4 >/dev/null 2>&1; then
+test_expect_success 'b4 asks for the same path (newer b4 keeps @ as we do)' '
+	fake_http_script "200 $F/good.gz" &&
+	: >"$FAKE_LOG" &&
+	(
+		export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_COUNT=5 \
+			GIT_CONFIG_KEY_0=b4.midmask \
+			GIT_CONFIG_VALUE_0="$FAKE_URL/all/%s" \
+			GIT_CONFIG_KEY_1=b4.attestation-policy \
+			GIT_CONFIG_VALUE_1=off \
+			GIT_CONFIG_KEY_2=user.name GIT_CONFIG_VALUE_2=T \
+			GIT_CONFIG_KEY_3=user.email \
+			GIT_CONFIG_VALUE_3=t@example.org \
+			GIT_CONFIG_KEY_4=b4.cache-expire GIT_CONFIG_VALUE_4=0 &&
+		b4 mbox -o - "odd/id+x%41=y@example.org" >b4.out 2>b4.err
+	)
+	grep "	b4/" "$FAKE_LOG" | cut -f1 | sed "s/%40/@/g" >b4.path &&
+	: >"$FAKE_LOG" &&
+	"$SCHED_BOT" fetch --no-cache "odd/id+x%41=y@example.org" >out &&
+	cut -f1 "$FAKE_LOG" >our.path &&
+	test -s b4.path &&
+	test_cmp b4.path our.path &&
+	rm -rf "$CACHE"
+'
+fi
+
+test_expect_success 'credentials in lore.url are sent, never printed' '
+	printf "[lore]\n\turl = http://bot:s3cr%%40t@127.0.0.1:%s/\n\tretries = 0\n" \
+		"$FAKE_PORT" >auth.cfg &&
+	fake_http_script "503 -" &&
+	: >"$FAKE_LOG" &&
+	rc=0 &&
+	"$SCHED_BOT" -v --config auth.cfg fetch "$MID" >out 2>err || rc=$? &&
+	test $rc = 4 &&
+	grep -q "	bot:s3cr@t$" "$FAKE_LOG" &&
+	grep -q "http://127.0.0.1:$FAKE_PORT/all/" err &&
+	! grep -q "s3cr" err &&
+	fake_http_script "200 $F/good.gz" &&
+	"$SCHED_BOT" --config auth.cfg fetch "$MID" >out &&
+	! grep -rq "s3cr" "$CACHE" &&
+	! ls "$CACHE" | grep -q "s3cr" &&
+	rm -rf "$CACHE"
+'
+
 test_expect_failure_code 'truncated gzip exits 1' 1 \
 	'fake_http_script "200 $F/truncated.gz" &&
 	"$SCHED_BOT" fetch "$MID" >out 2>err'
@@ -109,6 +153,24 @@ test_expect_success 'a cached thread is not asked for again' '
 	rm -rf "$CACHE"
 '
 
+test_expect_success 'old cache entries are pruned, other files kept' '
+	mkdir -p "$CACHE" &&
+	echo "From x" >"$CACHE/t-old@example.org-00000000" &&
+	echo "From x" >"$CACHE/raw-old@example.org-00000000" &&
+	echo "From x" >"$CACHE/t-recent@example.org-00000000" &&
+	echo notes >"$CACHE/notes.txt" &&
+	touch -d "2 days ago" "$CACHE/t-old@example.org-00000000" \
+		"$CACHE/raw-old@example.org-00000000" "$CACHE/notes.txt" &&
+	fake_http_script "200 $F/good.gz" &&
+	"$SCHED_BOT" fetch --no-cache "$MID" >out &&
+	! test -e "$CACHE/t-old@example.org-00000000" &&
+	! test -e "$CACHE/raw-old@example.org-00000000" &&
+	test -e "$CACHE/t-recent@example.org-00000000" &&
+	test -e "$CACHE/notes.txt" &&
+	ls "$CACHE" | grep -q "^t-$MID-" &&
+	rm -rf "$CACHE"
+'
+
 test_expect_success 'multi-member gzip is read whole' '
 	fake_http_script "200 $F/multi.gz" &&
 	"$SCHED_BOT" fetch --no-cache "$MID" >out &&
@@ -143,6 +205,39 @@ test_expect_success 'always 503: 1 + lore.retries requests, a clear error' '
 	test "$(requests)" = 3 &&
 	grep -q "HTTP 503 after 3 attempt" err &&
 	not_cached
+'
+
+test_expect_success 'lore.timeout bounds the retries and their waits' '
+	fake_http_script "503 -" &&
+	: >"$FAKE_LOG" &&
+	printf "[lore]\n\turl = %s\n\ttimeout = 2\n\tretries = 10\n\tretryDelay = 800\n" \
+		"$FAKE_URL" >total.cfg &&
+	rc=0 &&
+	"$SCHED_BOT" --config total.cfg fetch --no-cache "$MID" >out 2>err ||
+	rc=$? &&
+	test $rc = 4 &&
+	test "$(requests)" -ge 1 && test "$(requests)" -le 3
+'
+
+test_expect_success 'Retry-After longer than lore.timeout: no retry at all' '
+	fake_http_script "retry-after 30" "200 $F/good.gz" &&
+	: >"$FAKE_LOG" &&
+	printf "[lore]\n\turl = %s\n\ttimeout = 5\n\tretries = 3\n\tretryDelay = 10\n" \
+		"$FAKE_URL" >busy.cfg &&
+	rc=0 &&
+	"$SCHED_BOT" --config busy.cfg fetch --no-cache "$MID" >out 2>err ||
+	rc=$? &&
+	test $rc = 4 &&
+	test "$(requests)" = 1 &&
+	grep -q "HTTP 503" err
+'
+
+test_expect_success 'a short Retry-After is waited out, then fetched' '
+	fake_http_script "retry-after 1" "200 $F/good.gz" &&
+	: >"$FAKE_LOG" &&
+	"$SCHED_BOT" --config busy.cfg fetch --no-cache "$MID" >out &&
+	test_cmp "$MBOX" out &&
+	test "$(requests)" = 2
 '
 
 test_expect_failure_code '404 exits 3' 3 \

@@ -58,4 +58,18 @@ test_expect_success 'lore_add: the thread is served and searchable at once' '
 	test "$(grep -c "^From mboxrd@z" hits)" -ge 1
 '
 
+test_expect_success 'the inbox cache keeps the 24 inboxes used last' '
+	mkdir -p ic &&
+	for n in $(seq 1 30); do
+		mkdir ic/key$n && touch -d "$((100 - n)) hours ago" ic/key$n
+	done &&
+	mkdir ic/tmp.old ic/tmp.new ic/key31 &&
+	touch -d "2 hours ago" ic/tmp.old &&
+	lore_prune_inboxes_ "$TRASH/ic" &&
+	ls ic | grep -c "^key" >n &&
+	test "$(cat n)" = 24 &&
+	test -d ic/key31 && test -d ic/key30 && ! test -d ic/key7 &&
+	test -d ic/tmp.new && ! test -d ic/tmp.old
+'
+
 test_done

@@ -181,6 +181,8 @@ int bench_env(int argc, char **argv)
 	struct bench_knobs k = { .saved_autogroup = -1 };
 	int c, idx;
 
+	/* Reset getopt: init.c may call several workloads in one process. */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		if (c == 'h') {
 			puts("usage: sched-bench env [--autogroup on|off] [--cgroup root|new]");

@@ -521,6 +521,13 @@ static const struct hostile hostile[] = {
 	  "diff --git a/link/evil b/link/evil\nnew file mode 100644\n"
 	  "--- /dev/null\n+++ b/link/evil\n@@ -0,0 +1 @@\n+evil\n",
 	  "symbolic link" },
+	{ "symlink-made-by-the-patch",
+	  "diff --git a/esc b/esc\nnew file mode 120000\n"
+	  "--- /dev/null\n+++ b/esc\n@@ -0,0 +1 @@\n+/etc\n"
+	  "\\ No newline at end of file\n"
+	  "diff --git a/esc/passwd b/esc/passwd\nnew file mode 100644\n"
+	  "--- /dev/null\n+++ b/esc/passwd\n@@ -0,0 +1 @@\n+evil\n",
+	  "symbolic link the patch creates" },
 	{ "binary-without-data",
 	  "diff --git a/g b/g\nindex 587be6b..e69de29 100644\n"
 	  "Binary files a/g and b/g differ\n", "binary" },

@@ -70,6 +70,17 @@ static void test_wrap(void)
 		     "wrapped at seventy-two columns\nbecause") != NULL);
 	CHECK(strstr(out.buf, "    an indented code line that is much longer "
 		     "than seventy-two columns stays as it is\n") != NULL);
+	/* a paragraph with a long line is refilled as a whole */
+	{
+		struct strbuf para = STRBUF_INIT;
+
+		reply_wrap("one two three four five six seven eight nine ten "
+			   "eleven twelve thirteen fourteen\nfifteen.\n"
+			   "\nshort\nlines stay\n", 72, &para);
+		CHECK(strstr(para.buf, "\nfifteen.\n") == NULL);
+		CHECK(strstr(para.buf, " fifteen.\n\nshort\nlines stay\n"));
+		strbuf_release(&para);
+	}
 	CHECK(strstr(out.buf, "\n  second line") != NULL ||
 	      strstr(out.buf, "\n  under") != NULL ||
 	      strstr(out.buf, "\n  its") != NULL);
@@ -107,8 +118,8 @@ static void test_thread(void)
 	CHECK(strstr(q.buf, "inhibits") == NULL);
 	reply_thread_release(&t);
 
-	CHECK_INT(strbuf_read_file(&mbox,
-				   data_file("short-task-wakeup-v3.mbox")) > 0, 1);
+	CHECK(strbuf_read_file(&mbox,
+			       data_file("short-task-wakeup-v3.mbox")) > 0);
 	CHECK_INT(reply_thread_from_mbox(mbox.buf, mbox.len, "nope@x", &t),
 		  EXIT_NOTFOUND);
 	strbuf_release(&mbox);
@@ -140,7 +151,8 @@ static void test_compose(void)
 	CHECK_INT(load_thread(&t), 0);
 	CHECK_INT(reply_compose(&t, "Hello Chen Yu,\n\nAll good.\n\n"
 				"Tested-by: Sched Bot "
-				"<bot@sched-bot.example.org>\n", &out, &msgid), 0);
+				"<bot@sched-bot.example.org>\n",
+				&out, &msgid), 0);
 	CHECK(starts_with(out.buf, "From: Sched Bot "
 			  "<bot@sched-bot.example.org>\n"));
 	CHECK(strstr(out.buf, "\nTo: Chen Yu <yu.c.chen@intel.com>\n") != NULL);
@@ -246,6 +258,19 @@ static void test_encodings(void)
 	reply_thread_release(&t);
 	strbuf_release(&out);
 	strbuf_release(&body);
+	/* invalid UTF-8 (a run of continuation bytes) still terminates */
+	{
+		char bad[120];
+
+		strbuf_reset(&out);
+		bad[0] = (char)0xc3;
+		memset(bad + 1, 0x80, sizeof(bad) - 2);
+		bad[sizeof(bad) - 1] = '\0';
+		reply_encode_header(bad, &out);
+		CHECK(starts_with(out.buf, "=?UTF-8?B?"));
+		CHECK(out.len > 150);
+		strbuf_release(&out);
+	}
 	/* hostile: no Message-ID, garbage */
 	CHECK(reply_thread_from_mail("garbage", 7, &t) < 0);
 	CHECK(reply_thread_from_mail("", 0, &t) < 0);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates the compare fixtures (deterministic; run from this dir).
-# Values are mean * (1 + cv * e) with e from a fixed list of normal
+# Params use ~ for a space.  Values are mean * (1 + cv * e) with e from a fixed list of normal
 # deviates, so the files never change unless this script does.
 set -eu
 hdr='label,kernel,workload,params,run,metric,value,unit,higher_is_better,sample,placement,cpu_usr,cpu_sys,cpu_idle,cpu_iowait,cpu_softirq,nr_cpus,autogroup_config,autogroup_enabled,cgroup,target,machine,time'
@@ -15,6 +15,7 @@ gen() {
 			u = a[15] == "-" ? "" : sprintf("%.1f", a[15] + d / 10)
 			s = a[16] == "-" ? "" : sprintf("%.1f", a[16] - d / 10)
 			p = a[4] == "-" ? "" : a[4]
+			gsub(/~/, " ", p)
 			cg = a[14] == "-" ? "" : a[14]
 			agc = a[12] == "-" ? "" : a[12]
 			age = a[13] == "-" ? "" : a[13]
@@ -47,8 +48,8 @@ done
 for i in 1 8 16 24 32 40 48 56 64 72 80 88 96 104 112; do
 	if [ $i -le 56 ]; then t=$((i * 1000)); else t=$((56000 - (i - 56) * 500)); fi
 	if [ $i -le 56 ]; then pt=$t; else pt=$((56000 - (i - 56) * 100)); fi
-	gen base 6.1.0-rc6 pingpong "instances=$i" ops $t 1 ops/s 1 5 lkp-spr - - - - - $i
-	gen patched 6.1.0-rc6+ pingpong "instances=$i" ops $pt 1 ops/s 1 5 lkp-spr - - - - - $((i + 3))
+	gen base 6.1.0-rc6 pingpong "pairs=$i~mode=process~duration=10~warmup=2" ops $t 1 ops/s 1 5 lkp-spr - - - - - $i
+	gen patched 6.1.0-rc6+ pingpong "pairs=$i~mode=process~duration=10~warmup=2" ops $pt 1 ops/s 1 5 lkp-spr - - - - - $((i + 3))
 done
 } >sweep.csv
 
@@ -74,3 +75,11 @@ for g in 1 4; do
 	gen v3 6.1.0+v3 hackbench "groups=$g" time $((g * 100 - 10)) 1 s 0 4 box - - - - - $((g + 7))
 done
 } >three.csv
+
+{
+echo "$hdr"
+gen base 6.13 spawn copies=4 lps 1000 4 lps 1 5 vm y 1 / 1.0 50.0 1
+gen patched 6.13+ spawn copies=4 lps 1000 40 lps 1 5 vm y 1 / 1.0 50.0 3
+gen base 6.13 pingpong pairs=2 ops 5000 3 ops/s 1 5 vm y 1 / 1.0 50.0 5
+gen patched 6.13+ pingpong pairs=2 ops 5100 3 ops/s 1 5 vm y 1 / 1.0 50.0 9
+} >noisy.csv

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz-bench-output: sched-bench output as it may arrive from a serial
+ * console or a hostile machine over ssh.  Rows that come out must be
+ * complete (a metric, a finite value).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "run.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The fuzz build links every bot .c file but main.c, whose helpers
+ * the cmd_*.c files call: weak stand-ins, never reached from here.
+ */
+__attribute__((weak)) int usage_error(const char *cmd, const char *fmt, ...);
+__attribute__((weak)) int show_usage(const char *cmd);
+
+__attribute__((weak)) int usage_error(const char *cmd, const char *fmt, ...)
+{
+	return 2;
+}
+
+__attribute__((weak)) int show_usage(const char *cmd)
+{
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct run_meta meta = { .label = "fuzz" };
+	struct sample_set set = { 0 };
+	size_t i;
+
+	run_parse_bench_output((const char *)data, size, &meta, &set);
+	for (i = 0; i < set.nr; i++)
+		if (!set.v[i].metric || !isfinite(set.v[i].value))
+			abort();
+	sample_set_release(&set);
+	return 0;
+}

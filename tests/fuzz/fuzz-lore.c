@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz-lore.c - lore's parsers of hostile input: message-ids and lore
+ * URLs from the command line or from mail, and gzip from the network.
+ * The first byte picks the target.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "lore.h"
+#include "util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The fuzz build links every bot source but main.c, and the commands
+ * call these two from main.c; they are never reached from here.
+ */
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	abort();
+}
+
+int show_usage(const char *cmd)
+{
+	abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *why;
+	char *s, *id, *q;
+
+	if (!size)
+		return 0;
+	if (data[0] & 1) {
+		s = xstrndup((const char *)data + 1, size - 1);
+		id = lore_msgid_from_arg(s);
+		if (id) {
+			/* an accepted id is safe in a URL path */
+			q = lore_quote_msgid(id);
+			if (strchr(q, '/') || strchr(q, ' ') || !*q)
+				abort();
+			free(q);
+			free(id);
+		}
+		free(s);
+		return 0;
+	}
+	if (!lore_gunzip(data + 1, size - 1, 1 << 20, &out, &why))
+		lore_mbox_count(out.buf, out.len);
+	else if (!why)
+		abort();
+	strbuf_release(&out);
+	return 0;
+}

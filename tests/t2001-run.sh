@@ -1,0 +1,101 @@
+#!/bin/sh
+# sched-bot run: interleaved runs into one CSV, append, a killed run,
+# missing tools.  Workloads run for about a second each.
+. "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-bench.sh"
+
+test_expect_success 'run writes a valid CSV with interleaved runs' '
+	"$SCHED_BOT" run --workloads spawn,pingpong --runs 2 --duration 1 \
+		--label base -o res.csv 2>err &&
+	csv_check res.csv &&
+	test $(grep -c "^label," res.csv) = 1 &&
+	awk -F, "NR > 1 && \$10 == 0 && (\$6 == \"lps\" || \$6 == \"handoffs\") { print \$3 \$5 }" res.csv >order &&
+	printf "spawn1\npingpong1\nspawn2\npingpong2\n" >expect &&
+	test_cmp expect order &&
+	! grep -v "^label," res.csv | grep -v "^base,$(uname -r),"
+'
+
+test_expect_success 'rows carry utilisation and environment columns' '
+	awk -F, "NR > 1 && \$6 == \"lps\" && \$10 == 0 {
+		s = \$12 + \$13 + \$14 + \$15 + \$16
+		if (s < 95 || s > 100.5) { print \"util \" s; bad = 1 }
+		if (\$7 <= 0) { print \"rate \" \$7; bad = 1 }
+		if (\$17 != n) { print \"nr_cpus \" \$17; bad = 1 }
+		if (\$18 == \"\" || \$21 != \"local\" || \$23 == \"\") { print; bad = 1 }
+		rows++
+	} END { exit bad || rows != 2 }" n=$(getconf _NPROCESSORS_ONLN) res.csv
+'
+
+test_expect_success 'no progress output when stderr is not a TTY' '
+	! grep -q "run 1/2" err
+'
+
+test_expect_success 'appending keeps one header and both labels' '
+	before=$(wc -l <res.csv) &&
+	"$SCHED_BOT" run --workloads spawn --runs 1 --duration 1 \
+		--label patched -o res.csv &&
+	csv_check res.csv &&
+	test $(grep -c "^label," res.csv) = 1 &&
+	test $(wc -l <res.csv) -gt "$before" &&
+	grep -q "^patched,.*,spawn," res.csv
+'
+
+test_expect_success 'CSV on stdout without -o' '
+	"$SCHED_BOT" run --workloads spawn --duration 1 >stdout.csv &&
+	csv_check stdout.csv &&
+	head -n 1 stdout.csv | grep -q "^label,kernel,workload,params,run,"
+'
+
+test_expect_success 'pingpong options reach sched-bench: --copies, --no-pin' '
+	"$SCHED_BOT" run --workloads pingpong --copies 2 --no-pin --duration 1 \
+		-o free.csv &&
+	csv_check free.csv &&
+	grep -q ",pingpong,pairs=2 mode=processes duration=1 warmup=2,1,handoffs,[0-9.]*,handoffs/s,1,0,free," free.csv
+'
+
+test_expect_success 'kill -9 in the middle leaves whole rows' '
+	"$SCHED_BOT" run --workloads spawn,pingpong --runs 100 \
+		--duration 1 -o killed.csv 2>/dev/null &
+	pid=$! &&
+	i=0 &&
+	while [ $(cat killed.csv 2>/dev/null | wc -l) -lt 20 ] && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1))
+	done &&
+	kill -9 $pid; wait $pid 2>/dev/null
+	csv_check killed.csv &&
+	test $(wc -l <killed.csv) -ge 20
+'
+
+test_expect_success 'a missing tool is a skip, not a failure' '
+	mkdir -p emptybin &&
+	PATH="$TRASH/emptybin" "$SCHED_BOT" run --workloads hackbench,schbench \
+		-o skip.csv 2>skip.err &&
+	grep -q "^skip: hackbench: .hackbench. is not installed" skip.err &&
+	grep -q "^skip: schbench: " skip.err &&
+	! test -s skip.csv
+'
+
+if command -v hackbench >/dev/null && command -v perf >/dev/null &&
+   perf bench sched pipe -l 10 >/dev/null 2>&1; then
+	test_expect_success 'hackbench and perf bench rows' '
+		"$SCHED_BOT" run --workloads hackbench,perf-pipe,perf-messaging \
+			-o tools.csv &&
+		csv_check tools.csv &&
+		grep -q ",hackbench,.*,time,[0-9.]*,s,0,0," tools.csv &&
+		grep -q ",perf-pipe,.*,ops,[0-9.]*,roundtrips/s,1,0,free," tools.csv &&
+		grep -q ",perf-messaging,.*,time,[0-9.]*,s,0,0," tools.csv
+	'
+fi
+
+test_expect_failure_code 'unknown workload is a usage error' 2 \
+	'"$SCHED_BOT" run --workloads spawn,frob'
+test_expect_failure_code 'missing --workloads is a usage error' 2 \
+	'"$SCHED_BOT" run'
+test_expect_failure_code 'only the local target runs here' 2 \
+	'"$SCHED_BOT" run --target qemu --workloads spawn'
+test_expect_failure_code 'a sched-bench that fails is a failure' 1 \
+	'mkdir -p "$XDG_CONFIG_HOME/sched-bot" && printf "#!/bin/sh\nexit 3\n" >fake && chmod +x fake &&
+	 printf "[run]\n\tschedBench = %s/fake\n" "$TRASH" >"$XDG_CONFIG_HOME/sched-bot/config" &&
+	 "$SCHED_BOT" run --workloads spawn --duration 1 -o fail.csv'
+
+test_done

@@ -1,0 +1,68 @@
+#!/bin/sh
+# The compare and reply stages of a job: from results.csv (base and
+# patched runs) to tables, verdict and the reply, Tested-by only when no
+# metric regressed, exit 5 when one did.
+. "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-bot.sh"
+
+[ -f "$TOP/bot/compare.h" ] || test_skip_all "stage compare is not merged yet"
+[ -f "$DATA/compare/simple-base.csv" ] || test_skip_all "compare's test data is missing"
+
+bot_config "$TRASH/bot.cfg" 1
+export SCHED_BOT_CONFIG=$TRASH/bot.cfg
+
+# job_at_compare DIR BASE.csv NEW.csv: a job stopped before compare,
+# the runs of BASE labelled base and those of NEW labelled patched.
+job_at_compare() {
+	bot_job job-tested "$1" &&
+	rm -f "$1/tables.txt" "$1/verdict.txt" "$1/regressions.txt" &&
+	sed -i -e 's/^stage=reply$/stage=compare/' -e '/^outcome=/d' "$1/state" &&
+	{
+		head -n 1 "$2"
+		tail -n +2 "$2" | sed 's/^[^,]*,/base,/'
+		tail -n +2 "$3" | sed 's/^[^,]*,/patched,/'
+	} >"$1/results.csv"
+}
+
+test_expect_success 'an improvement: tables, verdict and Tested-by' '
+	job_at_compare better "$DATA/compare/simple-base.csv" \
+		"$DATA/compare/simple-new.csv" &&
+	echo requested_by=dev@kernel.example >>better/state &&
+	"$SCHED_BOT" test --job-dir better >out &&
+	m=$(cat out) &&
+	test -s better/compare.json &&
+	grep -q "spawn.lps" better/tables.txt &&
+	grep -q "^    .*spawn.lps" "$m" &&
+	grep -q "^Verdict: improvement" "$m" &&
+	grep -q "^Tested-by: Sched Bot <bot@sched-bot.example.org>$" "$m" &&
+	grep -q "^This test was requested by dev@kernel.example.$" "$m" &&
+	grep -q "^outcome=tested$" better/state
+'
+
+test_expect_failure_code 'the same runs the other way round: a regression, exit 5' 5 '
+	job_at_compare worse "$DATA/compare/simple-new.csv" \
+		"$DATA/compare/simple-base.csv" &&
+	"$SCHED_BOT" test --job-dir worse >out
+'
+
+test_expect_success '... reported without Tested-by, naming the metric' '
+	m=$(cat out) &&
+	! grep -q "Tested-by" "$m" &&
+	grep -q "^Verdict: regression" "$m" &&
+	grep -q "^- spawn lps (m7gd.16xlarge): -22.4%, higher is better$" "$m" &&
+	grep -q "^outcome=regression$" worse/state
+'
+
+test_expect_failure_code 'unreadable results stop the job at compare' 1 '
+	job_at_compare broken "$DATA/compare/simple-base.csv" \
+		"$DATA/compare/simple-new.csv" &&
+	echo "garbage,line" >>broken/results.csv &&
+	"$SCHED_BOT" test --job-dir broken 2>err
+'
+
+test_expect_success '... which is resumable, nothing sent' '
+	grep -q "^stage=compare$" broken/state &&
+	test ! -f broken/reply.eml
+'
+
+test_done
