@@ -108,6 +108,13 @@ test_expect_success 'a pasted format-patch From line does not split a patch' '
 	test "$(git log -1 --format=%an)" = "A U Thor"
 '
 
+test_expect_success 'an in-body From: names the author, not the sender' '
+	"$SCHED_BOT" am --mbox "$I/patchwork/series/revision-basic.mbox" -o pw.mbox &&
+	test $(grep -c "^From: Stephen Finucane <stephenfinucane@hotmail.com>$" pw.mbox) -eq 2 &&
+	! grep -q "^From: .*@gmail.com" pw.mbox &&
+	grep -q "^Subject: \[PATCH v2 2/2\] test: Convert to Markdown$" pw.mbox
+'
+
 test_expect_failure_code 'am without -o is a usage error' 2 \
 	'"$SCHED_BOT" am --mbox "$I/short-task-wakeup-v3-complete.mbox"'
 

@@ -272,6 +272,18 @@ static void test_hostile(void)
 	mail_release(&m);
 	strbuf_release(&big);
 
+	/* 60000 nested multiparts would overflow libetpan's stack. */
+	strbuf_addstr(&big, "Message-ID: <deep@x>\nSubject: deep\n"
+		      "Content-Type: multipart/mixed; boundary=b0\n\n");
+	for (i = 0; i < 60000; i++)
+		strbuf_addf(&big, "--b%d\nContent-Type: multipart/mixed; boundary=b%d\n\n",
+			    i, i + 1);
+	CHECK_INT(mail_parse(big.buf, big.len, &m), 0);
+	CHECK_STR(m.msgid, "deep@x");
+	CHECK_STR(m.subject, "deep");
+	mail_release(&m);
+	strbuf_release(&big);
+
 	CHECK(mail_parse("", 0, &m) == -1 || (mail_release(&m), 1));
 }
 
