@@ -9,9 +9,7 @@
 #include <zlib.h>
 
 #include "console.h"
-#if __has_include("run.h")
 #include "run.h"
-#endif
 
 static const char *const status_names[] = {
 	[CONSOLE_OK] = "ok",
@@ -300,7 +298,6 @@ void console_result_release(struct console_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-#if __has_include("run.h")
 /* sched-bench's record format has one reader: run.c's. */
 static int parse_run(const struct console_run *r, const char *label,
 		     const char *target, const char *release,
@@ -313,41 +310,6 @@ static int parse_run(const struct console_run *r, const char *label,
 	return run_parse_bench_output(r->out.buf, r->out.len, &meta, set) < 0
 		? -1 : 0;
 }
-#else
-/* Until run.h exists: rows given as results CSV with its header. */
-static int parse_run(const struct console_run *r, const char *label,
-		     const char *target, const char *release,
-		     struct sample_set *set)
-{
-	struct strbuf csv = STRBUF_INIT;
-	const char *l = r->out.buf, *nl;
-	size_t j, before = set->nr;
-	int ret;
-
-	for (; *l; l = nl + 1) {
-		nl = strchrnul(l, '\n');
-		if (memchr(l, ',', nl - l))
-			strbuf_add(&csv, l, nl - l + (*nl ? 1 : 0));
-		if (!*nl)
-			break;
-	}
-	ret = samples_read_buf(r->workload, csv.buf, csv.len, set);
-	strbuf_release(&csv);
-	for (j = before; j < set->nr; j++) {
-		struct sample *s = &set->v[j];
-
-		if (label) {
-			free(s->label);
-			s->label = xstrdup(label);
-		}
-		if (!s->target && target)
-			s->target = xstrdup(target);
-		if (!s->kernel && release)
-			s->kernel = xstrdup(release);
-	}
-	return ret;
-}
-#endif
 
 int console_to_samples(const struct console_result *res, const char *label,
 		       const char *target, struct sample_set *set)

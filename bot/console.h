@@ -82,8 +82,8 @@ const char *console_info(const struct console_result *res, const char *key);
 void console_tail(const char *buf, size_t len, int n, struct strbuf *out);
 
 /*
- * Turn each run's OUT text into result rows (the CSV that sched-bench
- * prints).  Rows get label, target and kernel filled in when empty.
+ * Turn each run's OUT text (sched-bench's records) into result rows with
+ * run_parse_bench_output(); label, target and kernel come from here.
  * Returns 0, or -1 (printed) when a run's output is not parseable.
  */
 int console_to_samples(const struct console_result *res, const char *label,

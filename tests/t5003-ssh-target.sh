@@ -31,7 +31,10 @@ test_expect_success 'the kernel is copied and the boot command run' '
 	cmp "$TRASH/remote/bzImage" "$TRASH/bzImage" &&
 	grep -qx "booting $TRASH/remote/bzImage" "$TRASH/booted" &&
 	grep -qx restored "$TRASH/restored" &&
-	cmp "$TRASH/remote/sched-bench" "$SCHED_BENCH"
+	cmp "$TRASH/remote/sched-bench" "$SCHED_BENCH" &&
+	grep -q "^status: ok" stdout &&
+	grep -q "^lab,$(uname -r),spawn,.*,lab," out.csv &&
+	grep -q "^lab,$(uname -r),pingpong,.*,lab," out.csv
 '
 
 test_expect_failure_code 'a machine on another kernel is a failure' 1 '

@@ -60,6 +60,28 @@ static void test_ok(void)
 	console_result_release(&r);
 }
 
+static void test_rows(void)
+{
+	struct console_result r;
+	struct sample_set set = { 0 };
+
+	CHECK_INT(parse_fixture("ok.log", 0, &r), CONSOLE_OK);
+	CHECK_INT(console_to_samples(&r, "base", "qemu", &set), 0);
+	CHECK_INT(set.nr, 2);
+	if (set.nr == 2) {
+		CHECK_STR(set.v[0].label, "base");
+		CHECK_STR(set.v[0].kernel, "6.1.192");
+		CHECK_STR(set.v[0].workload, "spawn");
+		CHECK_STR(set.v[0].target, "qemu");
+		CHECK_NEAR(set.v[0].value, 6812.5, 1e-9);
+		CHECK_INT(set.v[0].run, 1);
+		CHECK_STR(set.v[1].workload, "pingpong");
+		CHECK_NEAR(set.v[1].value, 180000, 1e-9);
+	}
+	sample_set_release(&set);
+	console_result_release(&r);
+}
+
 static void test_stray_prefix(void)
 {
 	struct console_result r;
@@ -191,6 +213,7 @@ static void test_tail(void)
 int main(void)
 {
 	RUN(test_ok);
+	RUN(test_rows);
 	RUN(test_stray_prefix);
 	RUN(test_interleaved);
 	RUN(test_truncated);
