@@ -83,11 +83,14 @@ check: all units
 	@BUILD=$(abspath $(BUILD)) sh tests/run-tests $(T)
 
 # The fuzzers link the library sources, compiled by clang with libFuzzer.
+# main.c is linked too (its main() is left out under FUZZING) so that the
+# command files find usage_error() and the command table.
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Ibot $(PKG_CFLAGS) \
+	-DSCHED_BOT_VERSION='"$(VERSION)"' \
 	-fsanitize=fuzzer,address,undefined -DFUZZING
-build-fuzz/%: %.c $(BOT_SRCS)
+build-fuzz/%: %.c $(BOT_SRCS) bot/main.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(BOT_SRCS) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(BOT_SRCS) bot/main.c $(LIBS)
 
 fuzz: $(FUZZ_BINS)
 	@sh tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)

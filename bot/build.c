@@ -136,16 +136,16 @@ void build_merge_config(struct strbuf *config, const char *fragment)
 			struct strbuf sb = STRBUF_INIT;
 
 			strbuf_add(&sb, config->buf, old - config->buf);
-			strbuf_add(&sb, line, nl - line);
-			strbuf_addstr(&sb, old + olen);
+			strbuf_addstr(&sb, old[olen] ? old + olen + 1 : "");
 			strbuf_release(config);
 			*config = sb;
-		} else {
-			if (config->len && config->buf[config->len - 1] != '\n')
-				strbuf_addch(config, '\n');
-			strbuf_add(config, line, nl - line);
-			strbuf_addch(config, '\n');
 		}
+		/* At the end, as merge_config.sh does: kconfig lets the last
+		 * line of a choice (SLUB after tinyconfig's SLOB) win. */
+		if (config->len && config->buf[config->len - 1] != '\n')
+			strbuf_addch(config, '\n');
+		strbuf_add(config, line, nl - line);
+		strbuf_addch(config, '\n');
 	}
 }
 
@@ -477,7 +477,7 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 {
 	const char *argv[16];
 	char *alloc[8] = { 0 };
-	const char *env[8];
+	const char *env[12];
 	int n = 0, na = 0, ne = 0, ret, use_ccache;
 	const char *cc = config_get("build.cc", "gcc");
 	struct subproc p = { .stdin_fd = -1 };
@@ -501,6 +501,12 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 					  KBUILD_TIMESTAMP);
 	env[ne++] = "KBUILD_BUILD_USER=sched-bot";
 	env[ne++] = "KBUILD_BUILD_HOST=sched-bot";
+	/* A make above us (make check) must not make the kernel build
+	 * silent or hand it a jobserver it does not own. */
+	env[ne++] = "MAKEFLAGS";
+	env[ne++] = "MFLAGS";
+	env[ne++] = "MAKELEVEL";
+	env[ne++] = "MAKEOVERRIDES";
 	/* ccache hits across slots: paths relative below the cache. */
 	if (use_ccache && !getenv("CCACHE_BASEDIR"))
 		env[ne++] = alloc[na++] = env_kv("CCACHE_BASEDIR",
@@ -547,7 +553,10 @@ static int read_fragments(struct job *j)
 		j->frag_names[i] = xstrdup(path);
 		j->frag_text[i] = strbuf_detach(&sb, NULL);
 		j->nr_frags = i + 1;
-		strbuf_addf(&j->frags, "fragment %s\n%s\n", f,
+		/* Name and text, not the path: the same fragment anywhere
+		 * is the same config. */
+		strbuf_addf(&j->frags, "fragment %s\n%s\n",
+			    strrchr(f, '/') ? strrchr(f, '/') + 1 : f,
 			    j->frag_text[i]);
 		free(buf);
 	}

@@ -9,6 +9,9 @@
 #include <zlib.h>
 
 #include "console.h"
+#if __has_include("run.h")
+#include "run.h"
+#endif
 
 static const char *const status_names[] = {
 	[CONSOLE_OK] = "ok",
@@ -297,57 +300,70 @@ void console_result_release(struct console_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static void fill(char **field, const char *v)
+#if __has_include("run.h")
+/* sched-bench's record format has one reader: run.c's. */
+static int parse_run(const struct console_run *r, const char *label,
+		     const char *target, const char *release,
+		     struct sample_set *set)
 {
-	if ((!*field || !**field) && v) {
-		free(*field);
-		*field = xstrdup(v);
-	}
+	struct run_meta meta = {
+		.label = label, .kernel = release, .target = target,
+	};
+
+	return run_parse_bench_output(r->out.buf, r->out.len, &meta, set) < 0
+		? -1 : 0;
 }
+#else
+/* Until run.h exists: rows given as results CSV with its header. */
+static int parse_run(const struct console_run *r, const char *label,
+		     const char *target, const char *release,
+		     struct sample_set *set)
+{
+	struct strbuf csv = STRBUF_INIT;
+	const char *l = r->out.buf, *nl;
+	size_t j, before = set->nr;
+	int ret;
+
+	for (; *l; l = nl + 1) {
+		nl = strchrnul(l, '\n');
+		if (memchr(l, ',', nl - l))
+			strbuf_add(&csv, l, nl - l + (*nl ? 1 : 0));
+		if (!*nl)
+			break;
+	}
+	ret = samples_read_buf(r->workload, csv.buf, csv.len, set);
+	strbuf_release(&csv);
+	for (j = before; j < set->nr; j++) {
+		struct sample *s = &set->v[j];
+
+		if (label) {
+			free(s->label);
+			s->label = xstrdup(label);
+		}
+		if (!s->target && target)
+			s->target = xstrdup(target);
+		if (!s->kernel && release)
+			s->kernel = xstrdup(release);
+	}
+	return ret;
+}
+#endif
 
 int console_to_samples(const struct console_result *res, const char *label,
 		       const char *target, struct sample_set *set)
 {
 	const char *release = console_info(res, "release");
-	size_t i, j, before;
+	size_t i;
 
 	for (i = 0; i < res->nr; i++) {
 		const struct console_run *r = &res->runs[i];
-		struct strbuf csv = STRBUF_INIT;
-		const char *l = r->out.buf, *nl;
 
-		/* sched-bench prints CSV with a header plus human lines:
-		 * keep the header and the lines with the header's commas. */
-		for (; *l; l = nl + 1) {
-			nl = strchrnul(l, '\n');
-			if (memchr(l, ',', nl - l))
-				strbuf_add(&csv, l, nl - l + 1);
-			if (!*nl)
-				break;
-		}
-		before = set->nr;
-		if (!csv.len) {
-			strbuf_release(&csv);
-			continue;	/* env and the like carry no rows */
-		}
-		if (samples_read_buf(r->workload, csv.buf, csv.len, set) < 0) {
-			strbuf_release(&csv);
+		/* env describes the machine; its records carry no rows. */
+		if (!strcmp(r->workload, "env"))
+			continue;
+		if (parse_run(r, label, target, release, set) < 0)
 			return error("%s run %d: output is not result rows",
 				     r->workload, r->run);
-		}
-		strbuf_release(&csv);
-		for (j = before; j < set->nr; j++) {
-			struct sample *s = &set->v[j];
-
-			if (label) {
-				free(s->label);
-				s->label = xstrdup(label);
-			}
-			fill(&s->target, target);
-			fill(&s->kernel, release);
-			if (s->run <= 0)
-				s->run = r->run;
-		}
 	}
 	return 0;
 }

@@ -41,7 +41,8 @@ static void entry(struct initramfs *fs, const char *name, unsigned int mode,
 		    (unsigned int)strlen(name) + 1, 0);
 	strbuf_add(&fs->cpio, name, strlen(name) + 1);
 	pad4(&fs->cpio);
-	strbuf_add(&fs->cpio, data, len);
+	if (len)
+		strbuf_add(&fs->cpio, data, len);
 	pad4(&fs->cpio);
 }
 

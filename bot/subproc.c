@@ -32,8 +32,12 @@ static void child(const struct subproc *p, int out)
 	dup2(out, 1);
 	if (!p->split_stderr)
 		dup2(out, 2);
-	for (i = 0; p->env && p->env[i]; i++)
-		putenv((char *)p->env[i]);
+	for (i = 0; p->env && p->env[i]; i++) {
+		if (strchr(p->env[i], '='))
+			putenv((char *)p->env[i]);
+		else
+			unsetenv(p->env[i]);
+	}
 	if (p->cwd && chdir(p->cwd) < 0) {
 		dprintf(2, "cannot chdir to %s: %s\n", p->cwd, strerror(errno));
 		_exit(127);

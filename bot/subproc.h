@@ -10,7 +10,7 @@
 
 struct subproc {
 	const char *const *argv;	/* argv[0] is looked up in PATH */
-	const char *const *env;		/* "K=V" added to the environment */
+	const char *const *env;		/* "K=V" set, "K" unset in the child */
 	const char *cwd;		/* NULL: ours */
 	int stdin_fd;			/* -1: /dev/null */
 	int log_fd;			/* -1: none; stdout+stderr copied here */

@@ -62,7 +62,7 @@ test_expect_success 'am -o - writes to stdout, --no-link leaves Link: out' '
 '
 
 # b4's own expected output (a newer b4 than Debian's) for its samples.
-for t in bare-address name-parens nore single with-cover with-diffstat \
+for t in bare-address name-parens nore single with-cover with-diffstat partial-reroll \
 	 htmljunk stripped-lines; do
 	test_expect_success "trailers as in b4's reference: $t" "
 		\"\$SCHED_BOT\" am --mbox \"\$I/b4/trailers-followup-$t.mbox\" \

@@ -110,7 +110,7 @@ static void frame(const char *fmt, ...)
 
 static void parse_word(struct init_opts *o, char *w)
 {
-	char *v = strchr(w, '='), *s;
+	char *v = strchr(w, '='), *s, *save;
 	size_t i;
 
 	if (!v || strncmp(w, "sb.", 3))
@@ -119,8 +119,9 @@ static void parse_word(struct init_opts *o, char *w)
 	w += 3;
 	if (!strcmp(w, "workloads")) {
 		o->nr_workloads = 0;
-		for (s = strtok(v, ","); s && o->nr_workloads < MAX_WORKLOADS;
-		     s = strtok(NULL, ","))
+		for (s = strtok_r(v, ",", &save);
+		     s && o->nr_workloads < MAX_WORKLOADS;
+		     s = strtok_r(NULL, ",", &save))
 			o->workloads[o->nr_workloads++] = s;
 	} else if (!strcmp(w, "runs")) {
 		o->runs = atoi(v);
@@ -242,8 +243,9 @@ static int pump(int fd, const char *tag, char *buf, size_t *len, size_t cap)
 static int run_one(int idx, int run, const struct init_opts *o)
 {
 	static char obuf[LINE_MAX_FRAME], ebuf[LINE_MAX_FRAME];
-	char secs[16], argbuf[256], *argv[MAX_ARGS], *s;
+	char secs[16], runbuf[16], argbuf[256], argline[512], *argv[MAX_ARGS], *s, *save;
 	int out[2], err[2], argc = 0, status = 0, open_fds = 2;
+	int i;
 	size_t olen = 0, elen = 0;
 	pid_t pid;
 
@@ -253,17 +255,24 @@ static int run_one(int idx, int run, const struct init_opts *o)
 		argv[argc++] = "-t";
 		argv[argc++] = secs;
 	}
+	if (strcmp(workloads[idx].name, "env")) {
+		/* Records carry the run number: rows keep it. */
+		snprintf(runbuf, sizeof(runbuf), "%d", run);
+		argv[argc++] = "--run";
+		argv[argc++] = runbuf;
+	}
 	if (o->extra[idx]) {
 		snprintf(argbuf, sizeof(argbuf), "%s", o->extra[idx]);
-		for (s = strtok(argbuf, ","); s && argc < MAX_ARGS - 1;
-		     s = strtok(NULL, ","))
+		for (s = strtok_r(argbuf, ",", &save); s && argc < MAX_ARGS - 1;
+		     s = strtok_r(NULL, ",", &save))
 			argv[argc++] = s;
 	}
 	argv[argc] = NULL;
-	frame("RUN %s %d%s%s%s%s%s%s", workloads[idx].name, run,
-	      argc > 1 ? " " : "", argc > 1 ? argv[1] : "",
-	      argc > 2 ? " " : "", argc > 2 ? argv[2] : "",
-	      argc > 3 ? " " : "", argc > 3 ? argv[3] : "");
+	argline[0] = 0;
+	for (i = 1; i < argc; i++)
+		snprintf(argline + strlen(argline), sizeof(argline) - strlen(argline),
+			 " %s", argv[i]);
+	frame("RUN %s %d%s", workloads[idx].name, run, argline);
 	if (pipe(out) < 0 || pipe(err) < 0) {
 		frame("ERR pipe: %s", strerror(errno));
 		frame("RC 1");
@@ -336,13 +345,14 @@ int bench_init(int argc, char **argv)
 	static char cmdline[4096];
 	struct init_opts o = { .runs = 1, .seconds = 5, .autogroup = -1 };
 	struct utsname u;
-	char buf[64], *w;
+	char buf[64], *w, *save;
 	int pid1 = getpid() == 1, i, r, idx, rc = 0;
 
 	if (pid1) {
 		setup_pid1();
 		read_str("/proc/cmdline", cmdline, sizeof(cmdline));
-		for (w = strtok(cmdline, " "); w; w = strtok(NULL, " "))
+		for (w = strtok_r(cmdline, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save))
 			parse_word(&o, w);
 	} else {
 		for (i = 1; i < argc; i++)
@@ -353,7 +363,8 @@ int bench_init(int argc, char **argv)
 		frame("INFO release=%s", u.release);
 	frame("INFO nr_cpus=%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	read_str("/proc/uptime", buf, sizeof(buf));
-	frame("INFO uptime=%s", strtok(buf, " ") ? buf : "");
+	buf[strcspn(buf, " ")] = 0;
+	frame("INFO uptime=%s", buf);
 	if (o.autogroup >= 0 && pid1 &&
 	    write_str("/proc/sys/kernel/sched_autogroup_enabled",
 		      o.autogroup ? "1" : "0") < 0)

@@ -17,8 +17,8 @@ static void test_merge(void)
 		      "CONFIG_NR_CPUS=1\nCONFIG_SMP_X=y\n");
 	build_merge_config(&cfg, "# comment\nCONFIG_SMP=y\nCONFIG_NR_CPUS=8\n"
 			   "# CONFIG_A is not set\nCONFIG_NEW=\"x y\"\n\n");
-	CHECK_STR(cfg.buf, "# CONFIG_A is not set\nCONFIG_SMP=y\n"
-		  "CONFIG_NR_CPUS=8\nCONFIG_SMP_X=y\nCONFIG_NEW=\"x y\"\n");
+	CHECK_STR(cfg.buf, "CONFIG_SMP_X=y\nCONFIG_SMP=y\nCONFIG_NR_CPUS=8\n"
+		  "# CONFIG_A is not set\nCONFIG_NEW=\"x y\"\n");
 	strbuf_release(&cfg);
 }
 

@@ -1,0 +1,82 @@
+# tests/lib-kernel.sh - the Debian linux-source-6.1 tree as a git
+# repository, made once and kept in a cache shared between test runs (and
+# CI jobs): $KCACHE (SCHED_BOT_TEST_CACHE, default
+# /var/tmp/sched-bot-test-cache) holds
+#   linux.git   the tarball's files committed as branch "base"
+#   builds/     build.cacheDir for the tests (slots, O= dirs, artifacts)
+#   ccache/     CCACHE_DIR for the tests
+# A cold first run costs the extraction, one commit and a full kernel
+# build (minutes); later runs reuse all of it.
+
+KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KCACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}
+KREPO=$KCACHE/linux.git
+
+# Skip the whole script unless the tarball and the tools are here.
+kernel_prereqs() {
+	[ -r "$KERNEL_TARBALL" ] ||
+		test_skip_all "$KERNEL_TARBALL is missing (apt-get install linux-source-6.1)"
+	for t in git make gcc flex bison bc tar xz; do
+		command -v $t >/dev/null || test_skip_all "$t is not installed"
+	done
+}
+
+# Make $KREPO (branch base) unless it is there; serialised with flock.
+kernel_repo() {
+	mkdir -p "$KCACHE" || return 1
+	(
+		flock 9
+		if git -C "$KREPO" rev-parse -q --verify base >/dev/null 2>&1
+		then
+			exit 0
+		fi
+		rm -rf "$KREPO.tmp"
+		mkdir -p "$KREPO.tmp" &&
+		tar -xJf "$KERNEL_TARBALL" -C "$KREPO.tmp" \
+			--strip-components=1 &&
+		cd "$KREPO.tmp" &&
+		git init -q &&
+		# Debian's .gitignore ignores everything but debian/: -f.
+		git add -f -A . &&
+		GIT_AUTHOR_DATE="1970-01-01T00:00:00Z" \
+		GIT_COMMITTER_DATE="1970-01-01T00:00:00Z" \
+		git -c user.name=test -c user.email=test@localhost \
+			commit -q -m "linux-source-6.1" &&
+		git branch -f base &&
+		cd .. && mv "$KREPO.tmp" "$KREPO"
+	) 9>"$KCACHE/linux.git.lock"
+}
+
+# kernel_commit REV FILE SED-EXPR BRANCH: commit REV with FILE edited by
+# SED-EXPR as BRANCH, without touching any work tree.
+kernel_commit() {
+	idx=$TRASH/kernel-index.$$
+	blob=$(git -C "$KREPO" show "$1:$2" | sed "$3" |
+		git -C "$KREPO" hash-object -w --stdin) &&
+	GIT_INDEX_FILE=$idx git -C "$KREPO" read-tree "$1" &&
+	GIT_INDEX_FILE=$idx git -C "$KREPO" update-index \
+		--cacheinfo "100644,$blob,$2" &&
+	tree=$(GIT_INDEX_FILE=$idx git -C "$KREPO" write-tree) &&
+	c=$(GIT_AUTHOR_DATE="1970-01-01T00:00:00Z" \
+	    GIT_COMMITTER_DATE="1970-01-01T00:00:00Z" \
+	    git -C "$KREPO" -c user.name=test -c user.email=test@localhost \
+		commit-tree "$tree" -p "$1" -m "$4") &&
+	git -C "$KREPO" branch -f "$4" "$c" &&
+	rm -f "$idx"
+}
+
+# sched-bot's configuration for the kernel tests.
+kernel_config() {
+	mkdir -p "$XDG_CONFIG_HOME/sched-bot" "$KCACHE/builds" "$KCACHE/ccache"
+	cat >"$XDG_CONFIG_HOME/sched-bot/config" <<-CFG
+	[build]
+		cacheDir = $KCACHE/builds
+		fragmentDir = $TOP/kernel/configs
+		jobs = 2
+	[target "qemu"]
+		smp = 2
+		mem = 512
+		timeout = 300
+	CFG
+	export CCACHE_DIR="$KCACHE/ccache"
+}
