@@ -603,6 +603,22 @@ static UNUSED void write_machine(struct job *j, const char *accel,
 	free(cpu);
 }
 
+#ifdef HAVE_TARGET
+/* The patched kernel did not boot or crashed where the base ran. */
+static void boot_failure(struct job *j, const struct boot_res *res)
+{
+	struct strbuf f = STRBUF_INIT;
+
+	strbuf_addf(&f, "%s\n\n", res->reason ? res->reason :
+		    "the patched kernel failed on the target");
+	if (res->last_lines)
+		indent_block(res->last_lines, &f);
+	strbuf_addch(&f, '\n');
+	fail_with(j, "boot-failed", f.buf);
+	strbuf_release(&f);
+}
+#endif
+
 static int stage_run(struct job *j)
 {
 #ifdef HAVE_TARGET
@@ -641,7 +657,11 @@ static int stage_run(struct job *j)
 			info("run %d/%d: %s kernel on %s", done + 1, runs,
 			     req.label, jget(j, "target"));
 			rc = target_run(jget(j, "target"), &req, &res);
-			if (rc) {
+			if (rc == 1 && i && done == 0) {
+				/* base ran, patched did not: report it */
+				boot_failure(j, &res);
+				ret = -2;
+			} else if (rc) {
 				error("run %d of the %s kernel failed: %s",
 				      done + 1, req.label,
 				      res.reason ? res.reason : "see above");
@@ -668,6 +688,8 @@ static int stage_run(struct job *j)
 		}
 	}
 	free(csv);
+	if (ret == -2)
+		return 0;
 	if (ret)
 		return ret;
 	j->stage = JOB_COMPARE;
@@ -828,6 +850,8 @@ static int stage_reply(struct job *j)
 		tmpl_name = "apply-failed";
 	else if (!strcmp(outcome, "build-failed"))
 		tmpl_name = "build-failed";
+	else if (!strcmp(outcome, "boot-failed"))
+		tmpl_name = "boot-failed";
 	else {
 		free(eml);
 		return error("job %s: no outcome to report ('%s')", j->dir,

@@ -51,6 +51,7 @@ git config -f "$CFG" bot.email bot@sched-bot.example.org
 git config -f "$CFG" bot.allow dev@kernel.example
 git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
 git config -f "$CFG" outbox.checkLore false
+git config -f "$CFG" lore.cacheMaxAge 0
 
 test_expect_success 'cron queues the series and the allowed command' '
 	"$SCHED_BOT" cron --poll-only --send 2>err &&
@@ -88,6 +89,17 @@ test_expect_success 'even polling from the beginning of time' '
 	"$SCHED_BOT" cron --poll-only --send --since 1 2>err3 &&
 	! grep -q "queued job" err3 &&
 	test "$(ls "$SMTP_DIR" | grep -c .)" -eq 1
+'
+
+test_expect_success 'test <msgid> fetches the thread from lore and selects the series' '
+	git config -f "$CFG" tree.path "$TRASH/no-tree.git" &&
+	rc=0 && "$SCHED_BOT" test "<$COVER>" --job-dir jt 2>errt || rc=$? &&
+	test $rc -eq 1 &&
+	test "$(grep -c "^From mboxrd@z" jt/thread.mbox)" -ge 3 &&
+	grep -q "\"version\": 3" jt/series.json &&
+	grep -q "^cover_msgid=$COVER$" jt/state &&
+	grep -q "^stage=apply$" jt/state &&
+	grep -q "stopped at stage apply" errt
 '
 
 test_expect_success 'lore down: cron fails with a network error, the job is kept' '

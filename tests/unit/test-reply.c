@@ -280,6 +280,7 @@ static void test_templates(void)
 {
 	static const char *const names[] = {
 		"tested", "regression", "apply-failed", "build-failed",
+		"boot-failed",
 		"command-error",
 	};
 	struct reply_vars v = { 0 };
