@@ -627,25 +627,64 @@ static char *fix_offsets(git_repository *repo, git_tree *tree,
 }
 
 /*
+ * An extended header line given twice for one file is malformed, and
+ * libgit2 1.5 leaks memory parsing some of them (a second "rename
+ * from"): refuse such a patch before libgit2 sees it.  Returns -1 with
+ * the reason set when line i repeats a header of the current file.
+ */
+static int check_repeated_header(const struct lines *t, size_t i,
+				 unsigned int *seen, struct apply_failure *f)
+{
+	static const char *const once[] = { "rename from ", "rename to ",
+		"copy from ", "copy to ", "old mode ", "new mode ",
+		"similarity index ", "dissimilarity index ", "index ",
+		"new file mode ", "deleted file mode " };
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(once); k++) {
+		size_t kl = strlen(once[k]);
+
+		if (t->len[i] <= kl || strncmp(t->ptr[i], once[k], kl))
+			continue;
+		if (*seen & (1u << k)) {
+			set_reason(f, "malformed patch: '%.*s' given twice "
+				   "for one file", (int)kl - 1, once[k]);
+			return -1;
+		}
+		*seen |= 1u << k;
+		return 0;
+	}
+	return 0;
+}
+
+/*
  * Paths as written in the mail, before libgit2 normalises them: a
  * "+++ b//etc/passwd" must be refused, not quietly made relative.
+ * Repeated extended headers are refused here too.
  */
 static int check_raw_paths(const char *text, struct apply_failure *f)
 {
 	static const char *const keys[] = { "--- ", "+++ ", "rename from ",
 		"rename to ", "copy from ", "copy to " };
 	struct lines t = { 0 };
+	unsigned int seen = 0;
 	size_t i, k;
 	int ret = 0, in_header = 0;
 
 	split_lines(&t, text, strlen(text));
 	for (i = 0; i < t.nr && !ret; i++) {
-		if (t.len[i] >= 11 && !strncmp(t.ptr[i], "diff --git ", 11))
+		if (t.len[i] >= 11 && !strncmp(t.ptr[i], "diff --git ", 11)) {
 			in_header = 1;
-		else if (t.len[i] > 4 && !strncmp(t.ptr[i], "@@ -", 4))
+			seen = 0;
+		} else if (t.len[i] > 4 && !strncmp(t.ptr[i], "@@ -", 4)) {
 			in_header = 0;
+		}
 		if (!in_header)
 			continue;
+		if (check_repeated_header(&t, i, &seen, f) < 0) {
+			ret = -1;
+			break;
+		}
 		for (k = 0; k < ARRAY_SIZE(keys); k++) {
 			size_t kl = strlen(keys[k]);
 			char *path;
@@ -825,13 +864,15 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 		set_reason(f, "the mail carries no diff");
 		return -1;
 	}
+	if (check_raw_paths(text, f) < 0)
+		return -1;
 	if (git_diff_from_buffer(&diff, text, strlen(text)) < 0) {
 		m = git_errmsg();
 		set_reason(f, "cannot parse the diff: %s", m);
 		free(m);
 		return -1;
 	}
-	if (check_raw_paths(text, f) < 0 || check_diff(diff, tree, f) < 0)
+	if (check_diff(diff, tree, f) < 0)
 		goto out;
 	touched_from_diff(&t, diff);
 	if (small_tree(repo, tree, &t, &small) < 0) {

@@ -525,6 +525,9 @@ static const struct hostile hostile[] = {
 	  "diff --git a/esc/passwd b/esc/passwd\nnew file mode 100644\n"
 	  "--- /dev/null\n+++ b/esc/passwd\n@@ -0,0 +1 @@\n+evil\n",
 	  "symbolic link the patch creates" },
+	{ "repeated-rename-header",
+	  "diff --git a/f b/g\nsimilarity index 80%\nrename from f\n"
+	  "rename to g\nrename from f\n", "given twice" },
 	{ "binary-without-data",
 	  "diff --git a/g b/g\nindex 587be6b..e69de29 100644\n"
 	  "Binary files a/g and b/g differ\n", "binary" },
