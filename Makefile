@@ -83,11 +83,23 @@ check: all units
 	@BUILD=$(abspath $(BUILD)) sh tests/run-tests $(T)
 
 # The fuzzers link the library sources, compiled by clang with libFuzzer.
+# main.c is linked too (its main() is left out under FUZZING) so that the
+# command files find usage_error() and the command table.
+# The library is compiled once, instrumented, and each target linked to it.
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Ibot $(PKG_CFLAGS) \
-	-fsanitize=fuzzer,address,undefined -DFUZZING
-build-fuzz/%: %.c $(BOT_SRCS)
+	-DSCHED_BOT_VERSION='"$(VERSION)"' -DFUZZING \
+	-fsanitize=address,undefined
+FUZZ_OBJS := $(patsubst %.c,build-fuzz/%.o,$(BOT_SRCS) bot/main.c)
+build-fuzz/bot/%.o: bot/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(BOT_SRCS) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+build-fuzz/libfuzz.a: $(FUZZ_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+build-fuzz/%: %.c build-fuzz/libfuzz.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
+		build-fuzz/libfuzz.a $(LIBS)
 
 fuzz: $(FUZZ_BINS)
 	@sh tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)

@@ -122,6 +122,23 @@ static int binary_cb(const git_diff_delta *delta,
 	return 0;
 }
 
+/* Does the diff make a leading directory of path a symlink? */
+static int symlink_in_diff(git_diff *diff, const char *path)
+{
+	size_t i, n = git_diff_num_deltas(diff);
+
+	for (i = 0; path && i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *l = d->new_file.path;
+		size_t len = l ? strlen(l) : 0;
+
+		if (d->new_file.mode == GIT_FILEMODE_LINK && len &&
+		    !strncmp(path, l, len) && path[len] == '/')
+			return 1;
+	}
+	return 0;
+}
+
 /* Refuse what must never be applied, before anything is written. */
 static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 {
@@ -156,6 +173,12 @@ static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 		     d->new_file.mode == GIT_FILEMODE_COMMIT)) {
 			set_file(f, paths[1]);
 			set_reason(f, "refusing to apply: submodule change");
+			return -1;
+		}
+		if (symlink_in_diff(diff, d->new_file.path)) {
+			set_file(f, d->new_file.path);
+			set_reason(f, "refusing to apply: path goes through a "
+				   "symbolic link the patch creates");
 			return -1;
 		}
 	}
@@ -653,12 +676,149 @@ static int check_raw_paths(const char *text, struct apply_failure *f)
 	return ret;
 }
 
+/*
+ * Small trees.  git_apply_to_tree() loads the whole base tree into an
+ * index, 78,000 entries for a kernel, for every attempt.  So patches are
+ * applied to a tree holding only the files the diff touches, and the
+ * result is written back into the full tree with git_tree_create_updated
+ * (which rewrites only the trees on those paths).
+ */
+struct touched {
+	const char **paths;
+	size_t nr, alloc;
+};
+
+static void touched_add(struct touched *t, const char *path)
+{
+	size_t i;
+
+	if (!path)
+		return;
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->paths[i], path))
+			return;
+	ALLOC_GROW(t->paths, t->nr, t->alloc);
+	t->paths[t->nr++] = path;
+}
+
+static void touched_from_diff(struct touched *t, git_diff *diff)
+{
+	size_t i, n = git_diff_num_deltas(diff);
+
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		touched_add(t, d->old_file.path);
+		touched_add(t, d->new_file.path);
+	}
+}
+
+/* The entries of full at the touched paths, in a tree of their own. */
+static int small_tree(git_repository *repo, git_tree *full,
+		      const struct touched *t, git_tree **out)
+{
+	git_tree_update *up = xcalloc(t->nr ? t->nr : 1, sizeof(*up));
+	git_treebuilder *tb = NULL;
+	git_oid empty, oid;
+	size_t i, nr = 0;
+	int ret = -1;
+
+	for (i = 0; i < t->nr; i++) {
+		git_tree_entry *e;
+
+		if (git_tree_entry_bypath(&e, full, t->paths[i]) < 0)
+			continue;
+		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+			up[nr].action = GIT_TREE_UPDATE_UPSERT;
+			git_oid_cpy(&up[nr].id, git_tree_entry_id(e));
+			up[nr].filemode = git_tree_entry_filemode(e);
+			up[nr++].path = t->paths[i];
+		}
+		git_tree_entry_free(e);
+	}
+	if (git_treebuilder_new(&tb, repo, NULL) < 0 ||
+	    git_treebuilder_write(&empty, tb) < 0 ||
+	    git_tree_lookup(out, repo, &empty) < 0)
+		goto out;
+	if (nr) {
+		git_tree *e = *out;
+
+		*out = NULL;
+		ret = git_tree_create_updated(&oid, repo, e, nr, up);
+		git_tree_free(e);
+		if (ret < 0 || git_tree_lookup(out, repo, &oid) < 0) {
+			ret = -1;
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	if (ret < 0)
+		tree_git_error("building a tree for the patch");
+	git_treebuilder_free(tb);
+	free(up);
+	return ret;
+}
+
+/* full with the touched paths as they are in the small result. */
+static int write_back(git_repository *repo, git_tree *full,
+		      const struct touched *t, const git_oid *result,
+		      git_oid *out)
+{
+	git_tree_update *up = xcalloc(t->nr ? t->nr : 1, sizeof(*up));
+	git_tree *res = NULL;
+	size_t i, nr = 0;
+	int ret = -1;
+
+	if (git_tree_lookup(&res, repo, result) < 0)
+		goto out;
+	for (i = 0; i < t->nr; i++) {
+		git_tree_entry *e;
+
+		if (!git_tree_entry_bypath(&e, res, t->paths[i])) {
+			up[nr].action = GIT_TREE_UPDATE_UPSERT;
+			git_oid_cpy(&up[nr].id, git_tree_entry_id(e));
+			up[nr].filemode = git_tree_entry_filemode(e);
+			up[nr++].path = t->paths[i];
+			git_tree_entry_free(e);
+		} else if (!git_tree_entry_bypath(&e, full, t->paths[i])) {
+			up[nr].action = GIT_TREE_UPDATE_REMOVE;
+			up[nr++].path = t->paths[i];
+			git_tree_entry_free(e);
+		}
+	}
+	/* Removals first: a file may become a directory's place. */
+	for (i = 0; i < nr; i++) {
+		size_t k;
+
+		for (k = i + 1; k < nr; k++) {
+			if (up[k].action == GIT_TREE_UPDATE_REMOVE &&
+			    up[i].action != GIT_TREE_UPDATE_REMOVE) {
+				git_tree_update tmp = up[i];
+
+				up[i] = up[k];
+				up[k] = tmp;
+			}
+		}
+	}
+	ret = git_tree_create_updated(out, repo, full, nr, up);
+out:
+	if (ret < 0)
+		tree_git_error("writing the patched tree");
+	git_tree_free(res);
+	free(up);
+	return ret < 0 ? -1 : 0;
+}
+
 int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 	       int allow_3way, git_oid *out, struct apply_failure *f)
 {
 	struct progress pr = { 0 };
+	struct touched t = { 0 };
 	git_diff *diff = NULL, *moved = NULL;
-	char *strict_reason, *fixed = NULL;
+	git_tree *small = NULL;
+	char *fixed = NULL, *m;
+	git_oid result;
 	int ret = -1;
 
 	if (!text || !*text) {
@@ -666,33 +826,31 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 		return -1;
 	}
 	if (git_diff_from_buffer(&diff, text, strlen(text)) < 0) {
-		char *m = git_errmsg();
-
+		m = git_errmsg();
 		set_reason(f, "cannot parse the diff: %s", m);
 		free(m);
 		return -1;
 	}
 	if (check_raw_paths(text, f) < 0 || check_diff(diff, tree, f) < 0)
 		goto out;
-	if (!apply_strict(repo, tree, diff, out, &pr)) {
-		ret = 0;
+	touched_from_diff(&t, diff);
+	if (small_tree(repo, tree, &t, &small) < 0) {
+		set_reason(f, "cannot read the files the patch touches");
 		goto out;
 	}
-	strict_reason = git_errmsg();
-	fixed = fix_offsets(repo, tree, text);
-	if (fixed) {
-		/* Report the hunk that fails after the offset search. */
-		memset(&pr, 0, sizeof(pr));
-		if (!git_diff_from_buffer(&moved, fixed, strlen(fixed))) {
-			if (!apply_strict(repo, tree, moved, out, &pr)) {
-				ret = 0;
-				free(strict_reason);
-				goto out;
-			}
-			free(strict_reason);
-			strict_reason = git_errmsg();
-		}
+	/* Hunks whose context moved, found where git apply finds them. */
+	fixed = fix_offsets(repo, small, text);
+	if (fixed && git_diff_from_buffer(&moved, fixed, strlen(fixed)) < 0) {
+		git_diff_free(moved);
+		moved = NULL;
 	}
+	if (!apply_strict(repo, small, moved ? moved : diff, &result, &pr)) {
+		ret = write_back(repo, tree, &t, &result, out);
+		if (ret < 0)
+			set_reason(f, "cannot write the patched tree");
+		goto out;
+	}
+	m = git_errmsg();
 	set_file(f, pr.path);
 	f->hunk = pr.hunk;
 	free(f->hunk_header);
@@ -702,21 +860,23 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 			   "removed lines are not in the file, there or "
 			   "nearby", pr.hunk);
 	else
-		set_reason(f, "%s", strict_reason);
-	free(strict_reason);
+		set_reason(f, "%s", m);
+	free(m);
 	if (!allow_3way)
 		goto out;
 	{
 		/* Keep the strict failure as the headline. */
 		struct apply_failure g = { 0 };
 
-		if (!apply_3way(repo, tree, diff, out, &g)) {
+		if (!apply_3way(repo, small, diff, &result, &g) &&
+		    !write_back(repo, tree, &t, &result, out)) {
 			free(f->reason);
 			f->reason = NULL;
 			ret = 1;
 		} else {
 			free(f->three_way);
-			f->three_way = g.reason;
+			f->three_way = g.reason ? g.reason :
+				xstrdup("cannot write the merged tree");
 			g.reason = NULL;
 		}
 		free(g.reason);
@@ -727,6 +887,8 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 		free(g.three_way);
 	}
 out:
+	git_tree_free(small);
+	free(t.paths);
 	git_diff_free(moved);
 	git_diff_free(diff);
 	free(fixed);
@@ -747,7 +909,7 @@ static void add_trailer(struct strbuf *sb, const struct trailer *t)
 		strbuf_addf(sb, "%s: %s\n", t->tag, *name ? name : email);
 }
 
-char *apply_commit_message(const struct patch *p)
+char *apply_commit_message(const struct patch *p, int link)
 {
 	struct strbuf sb = STRBUF_INIT;
 	git_buf out = { 0 };
@@ -762,6 +924,21 @@ char *apply_commit_message(const struct patch *p)
 	}
 	for (i = 0; i < p->nr_trailers; i++)
 		add_trailer(&sb, &p->trailers[i]);
+	if (link && p->msgid && *p->msgid) {
+		/*
+		 * series_link() writes the same, but lives with the lore
+		 * fetching code in cmd_series.c, which the library must
+		 * not pull in.
+		 */
+		const char *url = config_get("lore.url",
+					     "https://lore.kernel.org");
+		size_t n = strlen(url);
+
+		while (n && url[n - 1] == '/')
+			n--;
+		strbuf_addf(&sb, "Link: %.*s/all/%s/\n", (int)n, url,
+			    p->msgid);
+	}
 	/* git am cleans the message the same way (stripspace). */
 	if (git_message_prettify(&out, sb.buf, 0, '#') < 0) {
 		strbuf_addch(&sb, '\n');
@@ -803,7 +980,7 @@ static void fill_failure(struct apply_failure *f, const struct patch *p,
 }
 
 int apply_patches(git_repository *repo, const struct patch *patches,
-		  size_t n, const char *branch, int allow_3way,
+		  size_t n, const char *branch, unsigned int flags,
 		  struct apply_result *r)
 {
 	git_commit *parent = NULL;
@@ -826,8 +1003,8 @@ int apply_patches(git_repository *repo, const struct patch *patches,
 			tree_git_error("base tree");
 			goto out;
 		}
-		rc = apply_diff(repo, tree, p->diff, allow_3way, &tree_oid,
-				&r->fail);
+		rc = apply_diff(repo, tree, p->diff, flags & APPLY_3WAY,
+				&tree_oid, &r->fail);
 		git_tree_free(tree);
 		tree = NULL;
 		if (rc < 0) {
@@ -841,7 +1018,7 @@ int apply_patches(git_repository *repo, const struct patch *patches,
 		}
 		if (make_signatures(p, &author, &committer) < 0)
 			goto out;
-		msg = apply_commit_message(p);
+		msg = apply_commit_message(p, flags & APPLY_LINK);
 		rc = git_tree_lookup(&tree, repo, &tree_oid);
 		if (!rc)
 			rc = git_commit_create(&commit_oid, repo, NULL, author,
@@ -1032,24 +1209,6 @@ int apply_resolve_base(git_repository *repo, const struct series *s,
 	return 0;
 }
 
-static char *slugify(const char *subject)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *c;
-
-	for (c = subject ? subject : ""; *c && sb.len < 48; c++) {
-		if (isalnum((unsigned char)*c))
-			strbuf_addch(&sb, tolower((unsigned char)*c));
-		else if (sb.len && sb.buf[sb.len - 1] != '-')
-			strbuf_addch(&sb, '-');
-	}
-	while (sb.len && sb.buf[sb.len - 1] == '-')
-		strbuf_setlen(&sb, sb.len - 1);
-	if (!sb.len)
-		strbuf_addstr(&sb, "series");
-	return strbuf_detach(&sb, NULL);
-}
-
 int apply_series(git_repository *repo, const struct series *s,
 		 const struct apply_opts *opts, struct apply_result *r)
 {
@@ -1070,13 +1229,14 @@ int apply_series(git_repository *repo, const struct series *s,
 	if (opts && opts->branch) {
 		branch = xstrdup(opts->branch);
 	} else {
-		slug = slugify(s->subject);
+		slug = series_slug(s);
 		branch = xasprintf("sched-bot/%s-v%d", slug,
 				   s->version ? s->version : 1);
 		free(slug);
 	}
 	ret = apply_patches(repo, s->patches, s->nr_patches, branch,
-			    !(opts && opts->no_3way), r);
+			    (opts && opts->no_3way ? 0 : APPLY_3WAY) |
+			    (opts && opts->no_link ? 0 : APPLY_LINK), r);
 	if (ret < 0 && !r->fail.hint && s->base.commit && *s->base.commit &&
 	    !strstr(r->base_desc, "(base-commit)"))
 		set_hint(&r->fail, "the series says base-commit %.12s, which "
@@ -1086,9 +1246,9 @@ int apply_series(git_repository *repo, const struct series *s,
 	else if (ret < 0 && !r->fail.hint && r->fail.three_way &&
 		 strstr(r->fail.three_way, "not in this tree"))
 		set_hint(&r->fail, "the patch was written for another "
-			 "version of %s (the series names no base this tree "
-			 "has): try --base, or `sched-bot tree fetch` of the "
-			 "tree it was made for",
+			 "version of %s than the base has: apply it onto the "
+			 "tree it was made for (--base REF, after `sched-bot "
+			 "tree fetch` if this tree lacks it)",
 			 r->fail.file ? r->fail.file : "the file");
 	free(branch);
 	return ret;
@@ -1100,6 +1260,11 @@ void apply_report_failure(const struct apply_result *r)
 	char hex[13];
 
 	git_oid_tostr(hex, sizeof(hex), &r->base);
+	if (!f->subject && f->reason) {
+		/* Not one patch's fault (e.g. the series is incomplete). */
+		error("%s; nothing applied", f->reason);
+		return;
+	}
 	if (f->total)
 		error("patch %d/%d \"%s\" does not apply", f->index, f->total,
 		      f->subject ? f->subject : "");

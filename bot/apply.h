@@ -24,7 +24,12 @@ struct apply_opts {
 	const char *base;	/* --base REF, or NULL */
 	const char *branch;	/* NULL: sched-bot/<slug>-v<N> */
 	int no_3way;		/* strict only */
+	int no_link;		/* no "Link: <lore>/all/<msgid>/" trailer */
 };
+
+/* apply_patches() flags */
+#define APPLY_3WAY 1		/* fall back to a 3-way merge */
+#define APPLY_LINK 2		/* add a Link: trailer, as `sched-bot am` */
 
 /* Why a patch did not apply; every field may be NULL/0. */
 struct apply_failure {
@@ -73,15 +78,18 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *diff,
  * unreferenced objects is written and r->fail says why.
  */
 int apply_patches(git_repository *repo, const struct patch *patches,
-		  size_t n, const char *branch, int allow_3way,
+		  size_t n, const char *branch, unsigned int flags,
 		  struct apply_result *r);
 
 /* The whole job: resolve the base, then apply_patches. */
 int apply_series(git_repository *repo, const struct series *s,
 		 const struct apply_opts *opts, struct apply_result *r);
 
-/* The commit message git am would write for p. Caller frees. */
-char *apply_commit_message(const struct patch *p);
+/*
+ * The commit message git am writes for p (link: with the Link: trailer
+ * `sched-bot am` adds).  Caller frees.
+ */
+char *apply_commit_message(const struct patch *p, int link);
 
 /* Print r->fail as the multi-line report (stderr). */
 void apply_report_failure(const struct apply_result *r);

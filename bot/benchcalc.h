@@ -15,7 +15,7 @@ struct ub_pass {
 };
 
 struct ub_result {
-	double score;		/* geometric mean of count/elapsed, kept passes */
+	double score;		/* geometric mean of kept count/elapsed */
 	double time;		/* arithmetic mean elapsed of kept passes */
 	int kept;
 };

@@ -80,27 +80,6 @@ static void print_json(const struct apply_result *r, int ok)
 	strbuf_release(&sb);
 }
 
-/* Each patch gets a Link: to its mail, as `sched-bot am` writes it. */
-static void add_links(struct series *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr_patches; i++) {
-		struct patch *p = &s->patches[i];
-		struct trailer *t;
-
-		if (!p->msgid || !*p->msgid)
-			continue;
-		p->trailers = xrealloc(p->trailers, (p->nr_trailers + 1) *
-				       sizeof(*p->trailers));
-		t = &p->trailers[p->nr_trailers++];
-		memset(t, 0, sizeof(*t));
-		t->tag = xstrdup("Link");
-		t->name = series_link(p->msgid);
-		t->email = xstrdup("");
-	}
-}
-
 int cmd_apply(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -120,9 +99,9 @@ int cmd_apply(int argc, char **argv)
 	struct apply_opts o = { 0 };
 	struct apply_result r = { 0 };
 	git_repository *repo = NULL;
-	char *tree_dir = NULL, *branch = NULL, *end;
+	char *tree_dir = NULL, *end;
 	struct series s;
-	int version = 0, json = 0, link = 1, c, ret;
+	int version = 0, json = 0, c, ret;
 	char hex[GIT_OID_HEXSZ + 1];
 
 	optind = 1;
@@ -154,7 +133,7 @@ int cmd_apply(int argc, char **argv)
 			o.no_3way = 1;
 			break;
 		case 'L':
-			link = 0;
+			o.no_link = 1;
 			break;
 		case 'j':
 			json = 1;
@@ -187,15 +166,6 @@ int cmd_apply(int argc, char **argv)
 		free(tree_dir);
 		return ret;
 	}
-	if (link)
-		add_links(&s);
-	if (!o.branch) {
-		char *slug = series_slug(&s);
-
-		branch = xasprintf("sched-bot/%s-v%d", slug, s.version);
-		o.branch = branch;
-		free(slug);
-	}
 	ret = apply_series(repo, &s, &o, &r) < 0 ? EXIT_FAIL : EXIT_OK;
 	if (ret == EXIT_OK && worktree &&
 	    tree_export(repo, r.branch, worktree) < 0)
@@ -213,7 +183,6 @@ int cmd_apply(int argc, char **argv)
 	}
 	if (!r.branch && ret == EXIT_FAIL && r.fail.reason)
 		apply_report_failure(&r);
-	free(branch);
 	apply_result_release(&r);
 	series_release(&s);
 	git_repository_free(repo);

@@ -13,7 +13,8 @@
 
 const char cmd_cron_usage[] =
 "usage: sched-bot cron [--send | --no-send] [--budget SECONDS]\n"
-"                      [--no-poll] [--since EPOCH] [--max-jobs N]\n"
+"                      [--no-poll | --poll-only] [--since EPOCH]\n"
+"                      [--max-jobs N]\n"
 "   or: sched-bot cron --add <message-id> [--workloads LIST] [--runs N]\n"
 "\n"
 "Poll lore for new scheduler series (cron.query) and for\n"
@@ -26,6 +27,7 @@ const char cmd_cron_usage[] =
 "  --send, --no-send  override smtp.send\n"
 "  --budget SECONDS   stop starting jobs after this (cron.budget, 3000)\n"
 "  --no-poll          only run queued jobs and send pending mail\n"
+"  --poll-only        only poll and queue (and answer bad commands)\n"
 "  --since EPOCH      poll from this time instead of the last poll\n"
 "  --max-jobs N       run at most N jobs\n"
 "  --add MSGID        queue a test of that thread by hand and exit\n";
@@ -39,6 +41,7 @@ int cmd_cron(int argc, char **argv)
 		{ "no-poll", no_argument, NULL, 'P' },
 		{ "since", required_argument, NULL, 'i' },
 		{ "max-jobs", required_argument, NULL, 'm' },
+		{ "poll-only", no_argument, NULL, 'p' },
 		{ "add", required_argument, NULL, 'a' },
 		{ "workloads", required_argument, NULL, 'w' },
 		{ "runs", required_argument, NULL, 'r' },
@@ -78,6 +81,9 @@ int cmd_cron(int argc, char **argv)
 			o.max_jobs = (int)strtol(optarg, &end, 10);
 			if (*end || o.max_jobs < 1)
 				return usage_error("cron", "bad --max-jobs");
+			break;
+		case 'p':
+			o.no_jobs = 1;
 			break;
 		case 'a':
 			add = optarg;

@@ -15,7 +15,9 @@
 
 const char cmd_fetch_usage[] =
 "usage: sched-bot fetch [-o FILE] [--no-cache] [--raw] <msgid | lore URL>\n"
+"   or: sched-bot fetch --check <msgid | lore URL>\n"
 "   or: sched-bot fetch [-o FILE] --search QUERY [--threads | --atom]\n"
+"   or: sched-bot fetch [-o FILE] --atom\n"
 "\n"
 "Download the whole thread holding a message from lore\n"
 "(<lore.url>/all/<msgid>/t.mbox.gz) and write it as an mboxrd.\n"
@@ -26,6 +28,8 @@ const char cmd_fetch_usage[] =
 "    -o, --output FILE   write to FILE (default: stdout)\n"
 "        --no-cache      do not use a cached copy (the cache is refreshed)\n"
 "        --raw           only the message itself, not its thread\n"
+"        --check         only say by the exit code whether lore has the\n"
+"                        message (0 yes, 3 no), printing nothing\n"
 "    -s, --search QUERY  messages matching a public-inbox QUERY, e.g.\n"
 "                        's:PATCH AND dfn:kernel/sched/ AND rt:1.day.ago..'\n"
 "    -t, --threads       with --search: the whole threads of the hits\n"
@@ -34,8 +38,9 @@ const char cmd_fetch_usage[] =
 "\n"
 "Threads are cached under $XDG_CACHE_HOME/sched-bot/lore for\n"
 "lore.cacheMaxAge seconds (default 600); searches never are.  Failed\n"
-"requests are retried lore.retries times (default 3), lore.retryDelay ms\n"
-"apart (default 500), doubling each time.\n"
+"requests (5xx, timeouts, refused connections) are retried lore.retries\n"
+"times (default 3), lore.retryDelay ms apart (default 500) doubling each\n"
+"time or as Retry-After asks, within lore.timeout seconds (default 120).\n"
 "Exit codes: 3 unknown message-id or no search hits, 4 lore unreachable,\n"
 "1 truncated or corrupt data.\n";
 
@@ -60,7 +65,20 @@ static int write_out(const char *path, const struct strbuf *sb)
 	return 0;
 }
 
-enum fetch_mode { FETCH_THREAD, FETCH_RAW, FETCH_SEARCH, FETCH_ATOM };
+/* An argument as it may be shown: control characters made harmless. */
+static char *printable(const char *s)
+{
+	char *p, *out = xstrndup(s, 200);
+
+	for (p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return out;
+}
+
+enum fetch_mode {
+	FETCH_THREAD, FETCH_RAW, FETCH_CHECK, FETCH_SEARCH, FETCH_ATOM
+};
 
 int cmd_fetch(int argc, char **argv)
 {
@@ -68,6 +86,7 @@ int cmd_fetch(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "raw", no_argument, NULL, 'R' },
+		{ "check", no_argument, NULL, 'C' },
 		{ "search", required_argument, NULL, 's' },
 		{ "threads", no_argument, NULL, 't' },
 		{ "atom", no_argument, NULL, 'A' },
@@ -77,7 +96,7 @@ int cmd_fetch(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	const char *output = NULL, *query = NULL;
 	enum fetch_mode mode = FETCH_THREAD;
-	int threads = 0, raw = 0, atom = 0;
+	int threads = 0, raw = 0, atom = 0, check = 0;
 	char *msgid = NULL;
 	size_t n;
 	int c, ret;
@@ -93,6 +112,9 @@ int cmd_fetch(int argc, char **argv)
 			break;
 		case 'R':
 			raw = 1;
+			break;
+		case 'C':
+			check = 1;
 			break;
 		case 's':
 			query = optarg;
@@ -113,9 +135,9 @@ int cmd_fetch(int argc, char **argv)
 		if (optind != argc)
 			return usage_error("fetch",
 					   "--search takes no message-id");
-		if (raw)
-			return usage_error("fetch",
-					   "--raw is for a message-id");
+		if (raw || check)
+			return usage_error("fetch", "--raw and --check "
+					   "are for a message-id");
 		if (query && !*query)
 			return usage_error("fetch", "empty --search query");
 		if (threads && atom)
@@ -127,14 +149,22 @@ int cmd_fetch(int argc, char **argv)
 	} else {
 		if (threads)
 			return usage_error("fetch", "--threads needs --search");
+		if (raw && check)
+			return usage_error("fetch",
+					   "--raw or --check, not both");
 		if (optind != argc - 1)
 			return usage_error("fetch",
 					   "give one message-id or lore URL");
 		msgid = lore_msgid_from_arg(argv[optind]);
-		if (!msgid)
-			return usage_error("fetch", "'%s' holds no message-id",
-					   argv[optind]);
-		mode = raw ? FETCH_RAW : FETCH_THREAD;
+		if (!msgid) {
+			char *shown = printable(argv[optind]);
+
+			ret = usage_error("fetch", "'%s' holds no message-id",
+					  shown);
+			free(shown);
+			return ret;
+		}
+		mode = check ? FETCH_CHECK : raw ? FETCH_RAW : FETCH_THREAD;
 	}
 
 	switch (mode) {
@@ -144,6 +174,9 @@ int cmd_fetch(int argc, char **argv)
 	case FETCH_RAW:
 		ret = lore_fetch_raw(msgid, &out);
 		break;
+	case FETCH_CHECK:
+		ret = lore_check_message(msgid);
+		goto out;
 	case FETCH_SEARCH:
 		ret = lore_search(query, threads, &out);
 		break;

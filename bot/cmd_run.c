@@ -20,6 +20,7 @@ const char cmd_run_usage[] =
 "                     [--label NAME] [--duration S] [-o FILE] [-v]\n"
 "                     [--copies N] [--no-pin] [--threads]\n"
 "                     [--autogroup on|off] [--cgroup root|new] [--setsid]\n"
+"                     [--child-cpu]\n"
 "\n"
 "    --workloads LIST  comma-separated: spawn, pingpong (sched-bench),\n"
 "                      hackbench, perf-pipe, perf-messaging, schbench\n"
@@ -33,6 +34,8 @@ const char cmd_run_usage[] =
 "    --threads         pingpong with threads instead of processes\n"
 "    --autogroup on|off, --cgroup root|new, --setsid\n"
 "                      run sched-bench workloads in that environment\n"
+"    --child-cpu       spawn records how often children ran on another\n"
+"                      CPU than their parent (diag.child_other_cpu_pct)\n"
 "    -v                show the workloads' own output\n"
 "\n"
 "Each finished workload run's rows are appended at once, so an\n"
@@ -52,6 +55,21 @@ static int known_workload(const char *w)
 		if (!strcmp(known[i], w))
 			return 1;
 	return 0;
+}
+
+/* Other load during a run biases it either way: say so, once per run. */
+static void busy_warning(const char *workload, int run,
+			 const struct sample_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nr; i++)
+		if (!strcmp(set->v[i].metric, "diag.foreign_cpu_pct") &&
+		    set->v[i].value > 1) {
+			warning("%s run %d: other load used %.0f%% of the machine; the result is not trustworthy",
+				workload, run, set->v[i].value);
+			return;
+		}
 }
 
 static int emit(const char *out, const struct sample_set *set,
@@ -89,6 +107,7 @@ int cmd_run(int argc, char **argv)
 		{ "autogroup", required_argument, NULL, 'A' },
 		{ "cgroup", required_argument, NULL, 'G' },
 		{ "setsid", no_argument, NULL, 'S' },
+		{ "child-cpu", no_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -157,6 +176,9 @@ int cmd_run(int argc, char **argv)
 		case 'S':
 			spec.setsid = 1;
 			break;
+		case 'C':
+			spec.child_cpu = 1;
+			break;
 		case 'h':
 			return show_usage("run");
 		default:
@@ -221,11 +243,14 @@ int cmd_run(int argc, char **argv)
 			} else if (st != RUN_OK) {
 				error("%s run %d failed", wl[i], r);
 				failed++;
-			} else if (emit(out, &set, &header_done)) {
-				error("cannot write %s", out);
-				sample_set_release(&set);
-				rc = EXIT_FAIL;
-				goto out;
+			} else {
+				busy_warning(wl[i], r, &set);
+				if (emit(out, &set, &header_done)) {
+					error("cannot write %s", out);
+					sample_set_release(&set);
+					rc = EXIT_FAIL;
+					goto out;
+				}
 			}
 			sample_set_release(&set);
 		}

@@ -15,13 +15,6 @@
 #include "series.h"
 #include "util.h"
 
-/*
- * Until lore.c is merged the fetch path is optional: the references are
- * weak, so this links either way, and cmd_fetch.c pulls lore.o in.
- */
-#pragma weak lore_msgid_from_arg
-#pragma weak lore_fetch_thread
-
 const char cmd_series_usage[] =
 "usage: sched-bot series <msgid|lore URL> [--json] [-v N]\n"
 "       sched-bot series --mbox FILE [--json] [-v N]\n"
@@ -31,7 +24,10 @@ const char cmd_series_usage[] =
 "missing ones, the trailers collected from replies (only when the reply's\n"
 "From is the trailer's person; cover-letter trailers count for every\n"
 "patch) and the base the author named (base-commit:, or text such as\n"
-"\"The baseline is v6.1-rc6\").\n"
+"\"The baseline is v6.1-rc6\"). When the newest revision resends only\n"
+"some patches, the others come from the previous one, as b4 does.\n"
+"Exit codes: 0 ok, 1 no series or no such revision, 2 usage, 3 unknown\n"
+"message-id or file, 4 lore unreachable.\n"
 "\n"
 "    --mbox FILE   read the thread from FILE (mbox, mboxrd or one .eml)\n"
 "    --json        machine-readable output\n"
@@ -62,10 +58,6 @@ int series_load(const char *arg, const char *mbox_path, int version,
 			return ret;
 		}
 	} else {
-		if (!lore_msgid_from_arg || !lore_fetch_thread) {
-			error("this build cannot fetch from lore; use --mbox FILE");
-			return EXIT_FAIL;
-		}
 		msgid = lore_msgid_from_arg(arg);
 		if (!msgid) {
 			error("'%s' is no message-id or lore URL", arg);
@@ -121,6 +113,10 @@ static void print_json(const struct series *s)
 	json_bool(&j, "rfc", s->rfc);
 	json_bool(&j, "resend", s->resend);
 	json_string(&j, "prefix", s->prefix);
+	if (s->thread_msgid)
+		json_string(&j, "thread_msgid", s->thread_msgid);
+	else
+		json_null(&j, "thread_msgid");
 	json_object_begin(&j, "author");
 	json_string(&j, "name", s->author_name);
 	json_string(&j, "email", s->author_email);
@@ -141,6 +137,7 @@ static void print_json(const struct series *s)
 
 		json_object_begin(&j, NULL);
 		json_int(&j, "index", p->index);
+		json_int(&j, "version", p->version);
 		json_string(&j, "msgid", p->msgid);
 		json_string(&j, "subject", p->subject);
 		json_object_begin(&j, "author");
@@ -223,7 +220,10 @@ static void print_human(const struct series *s)
 		}
 		printf("  ");
 		print_prefix(s, n, p->total ? p->total : s->total);
-		printf(" %s\n", p->subject);
+		printf(" %s", p->subject);
+		if (p->version != s->version)
+			printf(" (from v%d, not resent)", p->version);
+		printf("\n");
 		if (!*p->diff)
 			printf("    (no diff in this message)\n");
 		for (k = 0; k < p->nr_trailers; k++) {

@@ -17,7 +17,6 @@
 #include "state.h"
 #include "util.h"
 
-#pragma weak lore_msgid_from_arg
 
 const char cmd_test_usage[] =
 "usage: sched-bot test [<message-id> | --mbox FILE] [options]\n"
@@ -41,18 +40,6 @@ const char cmd_test_usage[] =
 "\n"
 "Exit: 0 tested, 5 regression, 1 apply/build failure or a stage\n"
 "failed (run again to resume), 3 message not found, 4 network.\n";
-
-static char *bare_msgid(const char *arg)
-{
-	size_t n;
-
-	if (lore_msgid_from_arg)
-		return lore_msgid_from_arg(arg);
-	while (*arg == '<' || *arg == ' ')
-		arg++;
-	n = strcspn(arg, "> ");
-	return n ? xstrndup(arg, n) : NULL;
-}
 
 int cmd_test(int argc, char **argv)
 {
@@ -112,7 +99,7 @@ int cmd_test(int argc, char **argv)
 	if (optind < argc - 1)
 		return usage_error("test", "one message-id at most");
 	if (optind == argc - 1) {
-		msgid = bare_msgid(argv[optind]);
+		msgid = lore_msgid_from_arg(argv[optind]);
 		if (!msgid)
 			return usage_error("test", "'%s' holds no message-id",
 					   argv[optind]);

@@ -511,6 +511,7 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 
 			json_object_begin(&j, NULL);
 			json_string(&j, "kernel", r->kernels[k]);
+			json_string(&j, "uname", r->unames[k]);
 			json_int(&j, "n", (long long)s->n);
 			json_double(&j, "mean", s->st.mean);
 			json_double(&j, "hmean", s->st.hmean);
@@ -521,6 +522,8 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 			json_double(&j, "max", s->st.max);
 			json_double(&j, "ci_low", s->st.ci_low);
 			json_double(&j, "ci_high", s->st.ci_high);
+			json_double(&j, "cpu_usr", s->cpu_usr);
+			json_double(&j, "cpu_sys", s->cpu_sys);
 			if (k) {
 				json_double(&j, "change_pct", s->change_pct);
 				json_double(&j, "p_welch", s->p_welch);

@@ -197,6 +197,31 @@ static int is_secret(const char *key)
 	       strstr(key, "secret");
 }
 
+/*
+ * Print key=value with secrets masked: whole values of secret keys, and
+ * the "user:password@" part of any URL (lore.url may carry one).
+ */
+static void print_entry(const char *key, const char *value)
+{
+	const char *scheme, *at, *slash;
+
+	if (is_secret(key)) {
+		printf("%s=<hidden>\n", key);
+		return;
+	}
+	scheme = strstr(value, "://");
+	if (scheme) {
+		at = strchr(scheme + 3, '@');
+		slash = strchr(scheme + 3, '/');
+		if (at && (!slash || at < slash)) {
+			printf("%s=%.*s<hidden>%s\n", key,
+			       (int)(scheme + 3 - value), value, at);
+			return;
+		}
+	}
+	printf("%s=%s\n", key, value);
+}
+
 int config_list(void)
 {
 	git_config_iterator *it;
@@ -204,16 +229,13 @@ int config_list(void)
 	size_t i;
 
 	for (i = 0; i < nr_overrides; i++)
-		printf("%s=%s\n", overrides[i].key,
-		       is_secret(overrides[i].key) ? "<hidden>" :
-		       overrides[i].value);
+		print_entry(overrides[i].key, overrides[i].value);
 	if (!cfg)
 		return 0;
 	if (git_config_iterator_new(&it, cfg) < 0)
 		return error("cannot list config %s", cfg_path);
 	while (!git_config_next(&e, it))
-		printf("%s=%s\n", e->name,
-		       is_secret(e->name) ? "<hidden>" : e->value);
+		print_entry(e->name, e->value);
 	git_config_iterator_free(it);
 	return 0;
 }

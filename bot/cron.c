@@ -21,10 +21,6 @@
 #include "util.h"
 #include "version.h"
 
-#pragma weak lore_search
-#pragma weak lore_fetch_thread
-#pragma weak series_from_mbox
-#pragma weak series_release
 
 #define DEFAULT_QUERY "dfn:kernel/sched/ AND s:PATCH AND rt:<since>.."
 #define DEFAULT_COMMAND_QUERY "nq:\"sched-bot test\" AND rt:<since>.."
@@ -331,6 +327,7 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		jo.runs = job.runs;
 		jo.send = o->send;
 		jo.db_id = job.id;
+		jo.requested_by = job.requested_by;
 		info("job %lld: <%s> (attempt %d)", job.id, job.msgid, n);
 		ret = job_run(&jo, st, &outcome, NULL);
 		info("job %lld: %s", job.id, outcome && *outcome ? outcome :
@@ -394,42 +391,36 @@ int cron_run(const struct cron_opts *o)
 						       86400);
 			free(last);
 		}
-		if (!lore_search || !lore_fetch_thread || !series_from_mbox) {
-			error("polling is not available in this build "
-			      "(lore_search/series_from_mbox missing)");
-			ret = EXIT_FAIL;
+		q.since = since;
+		q.fn = queue_series;
+		q.data = &pc;
+		if (config_get("cron.query", NULL))
+			config_get_all("cron.query", run_query, &q);
+		else
+			run_query(DEFAULT_QUERY, &q);
+		q.fn = handle_command;
+		q.data = &cc;
+		if (!config_get("cron.commandQuery", NULL))
+			run_query(DEFAULT_COMMAND_QUERY, &q);
+		else
+			config_get_all("cron.commandQuery", run_query, &q);
+		if (q.failed) {
+			ret = EXIT_NETWORK;
 		} else {
-			q.since = since;
-			q.fn = queue_series;
-			q.data = &pc;
-			if (config_get("cron.query", NULL))
-				config_get_all("cron.query", run_query, &q);
-			else
-				run_query(DEFAULT_QUERY, &q);
-			q.fn = handle_command;
-			q.data = &cc;
-			if (!config_get("cron.commandQuery", NULL))
-				run_query(DEFAULT_COMMAND_QUERY, &q);
-			else
-				config_get_all("cron.commandQuery", run_query,
-					       &q);
-			if (q.failed) {
-				ret = EXIT_NETWORK;
-			} else {
-				char *s = xasprintf("%lld", start);
+			char *s = xasprintf("%lld", start);
 
-				state_meta_set(st, "last_poll", s);
-				free(s);
-			}
-			info("poll: %d new series, %d commands queued",
-			     pc.queued, cc.queued);
+			state_meta_set(st, "last_poll", s);
+			free(s);
 		}
+		info("poll: %d new series, %d commands queued",
+		     pc.queued, cc.queued);
 		while (pc.nr_seen)
 			free(pc.seen[--pc.nr_seen]);
 		free(pc.seen);
 	}
 
-	process_queue(st, o, deadline);
+	if (!o->no_jobs)
+		process_queue(st, o, deadline);
 	if (o->send && outbox_flush(st, box) < 0)
 		ret = EXIT_NETWORK;
 out:

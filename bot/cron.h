@@ -22,6 +22,7 @@ struct cron_opts {
 	long budget;		/* seconds; 0: cron.budget */
 	long long since;	/* poll from here (epoch); 0: last poll */
 	int max_jobs;		/* 0: no limit */
+	int no_jobs;		/* --poll-only: queue, run nothing */
 };
 
 int cron_run(const struct cron_opts *o);

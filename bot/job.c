@@ -2,11 +2,6 @@
 /*
  * job.c - the pipeline of `sched-bot test` and of cron's jobs, one
  * stage at a time, each resumable from the job directory (see job.h).
- *
- * The other stages' modules are called through their headers; a stage
- * whose header is not in this build fails with a clear message.  The
- * contract headers lore.h and series.h exist before their code, so
- * their functions are weak references, NULL until linked in.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -28,27 +23,11 @@
 #include "util.h"
 #include "version.h"
 
-#pragma weak lore_fetch_thread
-#pragma weak series_from_mbox
-#pragma weak series_release
-
-#if __has_include("apply.h") && __has_include("tree.h")
 #include "apply.h"
 #include "tree.h"
-#define HAVE_APPLY 1
-#endif
-#if __has_include("build.h")
 #include "build.h"
-#define HAVE_BUILD 1
-#endif
-#if __has_include("target.h")
 #include "target.h"
-#define HAVE_TARGET 1
-#endif
-#if __has_include("compare.h")
 #include "compare.h"
-#define HAVE_COMPARE 1
-#endif
 
 static const char *const stage_names[] = {
 	[JOB_FETCH] = "fetch",
@@ -193,14 +172,8 @@ static int read_job_file(struct job *j, const char *name, struct strbuf *sb)
 	return ret;
 }
 
-static int unavailable(const char *stage, const char *what)
-{
-	return error("stage %s is not available in this build (%s is "
-		     "missing)", stage, what);
-}
-
 /* Something went wrong that a reply should explain: go to reply. */
-static UNUSED void fail_with(struct job *j, const char *outcome,
+static void fail_with(struct job *j, const char *outcome,
 			     const char *log)
 {
 	jset(j, "outcome", outcome);
@@ -241,10 +214,6 @@ static int stage_fetch(struct job *j)
 			return EXIT_NOTFOUND;
 		}
 	} else {
-		if (!lore_fetch_thread) {
-			strbuf_release(&mbox);
-			return unavailable("fetch", "lore_fetch_thread()");
-		}
 		ret = lore_fetch_thread(jget(j, "msgid"), &mbox);
 		if (ret) {
 			strbuf_release(&mbox);
@@ -267,8 +236,6 @@ static int load_series(struct job *j, struct series *s)
 	const char *mid = jget(j, "msgid");
 	int ret;
 
-	if (!series_from_mbox)
-		return unavailable("series", "series_from_mbox()");
 	if (read_job_file(j, "thread.mbox", &mbox) < 0) {
 		strbuf_release(&mbox);
 		return error("job %s has no thread.mbox", j->dir);
@@ -342,7 +309,6 @@ static int stage_series(struct job *j)
 
 static int stage_apply(struct job *j)
 {
-#ifdef HAVE_APPLY
 	struct apply_opts ao = { 0 };
 	struct apply_result ar;
 	git_repository *repo = NULL;
@@ -406,14 +372,11 @@ static int stage_apply(struct job *j)
 	free(tp);
 	series_release(&s);
 	return ret;
-#else
-	return unavailable("apply", "apply.h");
-#endif
 }
 
 /* ---- build ---- */
 
-static UNUSED void copy_into_job(struct job *j, const char *src,
+static void copy_into_job(struct job *j, const char *src,
 				 const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -424,7 +387,7 @@ static UNUSED void copy_into_job(struct job *j, const char *src,
 }
 
 /* The .config lines a scheduler person looks at first. */
-static UNUSED void config_highlights(const char *config_path,
+static void config_highlights(const char *config_path,
 				     struct strbuf *out)
 {
 	static const char *const keys[] = {
@@ -461,7 +424,6 @@ static UNUSED void config_highlights(const char *config_path,
 
 static int stage_build(struct job *j)
 {
-#ifdef HAVE_BUILD
 	static const char *const sides[] = { "base", "head" };
 	struct strbuf kernels = STRBUF_INIT;
 	char *tp;
@@ -529,9 +491,6 @@ static int stage_build(struct job *j)
 	strbuf_release(&kernels);
 	j->stage = JOB_RUN;
 	return 0;
-#else
-	return unavailable("build", "build.h");
-#endif
 }
 
 /* ---- run ---- */
@@ -566,7 +525,7 @@ static long host_mem_mb(void)
 	       0;
 }
 
-static UNUSED void write_machine(struct job *j, const char *accel,
+static void write_machine(struct job *j, const char *accel,
 			  const struct sample *s)
 {
 	const char *target = jget(j, "target");
@@ -603,9 +562,22 @@ static UNUSED void write_machine(struct job *j, const char *accel,
 	free(cpu);
 }
 
+/* The patched kernel did not boot or crashed where the base ran. */
+static void boot_failure(struct job *j, const struct boot_res *res)
+{
+	struct strbuf f = STRBUF_INIT;
+
+	strbuf_addf(&f, "%s\n\n", res->reason ? res->reason :
+		    "the patched kernel failed on the target");
+	if (res->last_lines)
+		indent_block(res->last_lines, &f);
+	strbuf_addch(&f, '\n');
+	fail_with(j, "boot-failed", f.buf);
+	strbuf_release(&f);
+}
+
 static int stage_run(struct job *j)
 {
-#ifdef HAVE_TARGET
 	static const char *const sides[] = { "base", "head" };
 	int runs = atoi(jget(j, "runs")), done = atoi(jget(j, "runs_done"));
 	char *csv = jpath(j, "results.csv");
@@ -641,7 +613,11 @@ static int stage_run(struct job *j)
 			info("run %d/%d: %s kernel on %s", done + 1, runs,
 			     req.label, jget(j, "target"));
 			rc = target_run(jget(j, "target"), &req, &res);
-			if (rc) {
+			if (rc == 1 && i && done == 0) {
+				/* base ran, patched did not: report it */
+				boot_failure(j, &res);
+				ret = -2;
+			} else if (rc) {
 				error("run %d of the %s kernel failed: %s",
 				      done + 1, req.label,
 				      res.reason ? res.reason : "see above");
@@ -668,20 +644,18 @@ static int stage_run(struct job *j)
 		}
 	}
 	free(csv);
+	if (ret == -2)
+		return 0;
 	if (ret)
 		return ret;
 	j->stage = JOB_COMPARE;
 	return 0;
-#else
-	return unavailable("run", "target.h");
-#endif
 }
 
 /* ---- compare ---- */
 
 static int stage_compare(struct job *j)
 {
-#ifdef HAVE_COMPARE
 	const char *format = config_get("reply.format", "lkp");
 	struct sample_set set = { 0 };
 	struct compare_opts co;
@@ -758,9 +732,6 @@ out:
 	strbuf_release(&regs);
 	free(csv);
 	return ret;
-#else
-	return unavailable("compare", "compare.h");
-#endif
 }
 
 /* ---- reply ---- */
@@ -785,7 +756,7 @@ static void set_file_var(struct job *j, struct reply_vars *v,
 	strbuf_release(&ind);
 }
 
-static void reproduce_block(struct job *j, struct strbuf *out)
+static void reproduce_block(struct job *j, int results, struct strbuf *out)
 {
 	const char *mid = jget(j, "msgid");
 
@@ -796,6 +767,8 @@ static void reproduce_block(struct job *j, struct strbuf *out)
 		    jget(j, "target"), jget(j, "workloads"), jget(j, "runs"));
 	if (*jget(j, "base"))
 		strbuf_addf(out, " --base %s", jget(j, "base"));
+	if (!results)
+		return;
 	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
 		      "it reports:\n");
 	strbuf_addstr(out, "    sched-bot compare JOB-DIR/results.csv");
@@ -826,6 +799,8 @@ static int stage_reply(struct job *j)
 		tmpl_name = "apply-failed";
 	else if (!strcmp(outcome, "build-failed"))
 		tmpl_name = "build-failed";
+	else if (!strcmp(outcome, "boot-failed"))
+		tmpl_name = "boot-failed";
 	else {
 		free(eml);
 		return error("job %s: no outcome to report ('%s')", j->dir,
@@ -860,7 +835,9 @@ static int stage_reply(struct job *j)
 		      jget(j, "base_desc") : jget(j, "series_base"));
 	reply_var_set(&v, "base_hint", jget(j, "base_hint"));
 	reply_var_set(&v, "which", jget(j, "failed_which"));
-	reproduce_block(j, &sb);
+	reply_var_set(&v, "requested_by", jget(j, "requested_by"));
+	reproduce_block(j, !strcmp(tmpl_name, "tested") ||
+			!strcmp(tmpl_name, "regression"), &sb);
 	reply_var_set(&v, "reproduce", sb.buf);
 	strbuf_reset(&sb);
 	reply_var_setf(&v, "tested_by", "%s <%s>",
@@ -1002,6 +979,7 @@ static int job_setup(struct job *j, const struct job_opts *o)
 	reply_var_setf(&j->kv, "runs", "%d", o->runs > 0 ? o->runs :
 		       (int)config_get_int("bot.runs", 5));
 	jset(j, "base", o->base);
+	jset(j, "requested_by", o->requested_by);
 	return job_save(j);
 }
 

@@ -50,6 +50,7 @@ struct job_opts {
 	const char *base;	/* NULL: from the series */
 	int send;		/* really send (else the outbox only) */
 	long long db_id;	/* the job's row in state, 0: none */
+	const char *requested_by;	/* email command sender, or NULL */
 };
 
 /*

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,7 +99,7 @@ static char *checked(char *id)
  * Lore URL paths: /r/<id>, /<list>/<id>/..., /all/<id>/T/#u,
  * patch.msgid.link/<id>, lkml.kernel.org/r/<id>.  The message-id is the
  * first segment holding an '@'; failing that, the one after /r/ or after
- * the list name.
+ * the list name (ids without '@' are rare but exist).
  */
 static char *msgid_from_path(const char *path)
 {
@@ -128,28 +129,39 @@ static char *msgid_from_path(const char *path)
 			return checked(seg);
 		free(seg);
 	}
+	/* "/lkml/" alone is a list, not a message-id */
 	if (nr >= 2)
 		return checked(percent_decode(segs[1], lens[1]));
-	if (nr == 1)
-		return checked(percent_decode(segs[0], lens[0]));
 	return NULL;
 }
 
-/* "lore.kernel.org/r/x@y" without a scheme: a host name, then a path. */
+/*
+ * "lore.kernel.org/r/x@y" without a scheme.  A message-id may hold '/'
+ * too ("a.b/c@d"), so only the hosts of lore links, and that of
+ * lore.url, count as a URL.
+ */
 static const char *schemeless_url_path(const char *s)
 {
+	static const char *const hosts[] = {
+		"lore.kernel.org", "lkml.kernel.org", "patch.msgid.link",
+		"msgid.link",
+	};
 	const char *slash = strchr(s, '/');
-	const char *p;
+	const char *url, *h;
+	size_t len, i;
 
 	if (!slash || slash == s)
 		return NULL;
-	for (p = s; p < slash; p++)
-		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-' &&
-		    *p != ':')
-			return NULL;
-	if (!memchr(s, '.', (size_t)(slash - s)))
-		return NULL;
-	return slash;
+	len = (size_t)(slash - s);
+	for (i = 0; i < ARRAY_SIZE(hosts); i++)
+		if (strlen(hosts[i]) == len && !strncasecmp(s, hosts[i], len))
+			return slash;
+	url = config_get("lore.url", LORE_DEFAULT_URL);
+	h = strstr(url, "://");
+	h = h ? h + 3 : url;
+	if (!strncasecmp(h, s, len) && (h[len] == '/' || !h[len]))
+		return slash;
+	return NULL;
 }
 
 char *lore_msgid_from_arg(const char *arg)
@@ -219,7 +231,7 @@ static char *quote_plus(const char *s, const char *safe)
 	const unsigned char *p;
 
 	for (p = (const unsigned char *)s; *p; p++) {
-		if (isalnum(*p) || strchr("_.-~", *p) ||
+		if ((*p < 0x80 && isalnum(*p)) || strchr("_.-~", *p) ||
 		    (safe && *p && strchr(safe, *p))) {
 			strbuf_addch(&sb, *p);
 		} else if (*p == ' ') {
@@ -238,14 +250,39 @@ char *lore_quote_msgid(const char *msgid)
 	return quote_plus(msgid, "@");
 }
 
-static char *lore_base(void)
+/*
+ * lore.url without a trailing '/' and without any "user:password@": a
+ * private mirror's credentials go to libcurl apart (*userpwd, decoded),
+ * so that no URL we print or cache by ever holds them.
+ */
+static char *lore_base_auth(char **userpwd)
 {
 	char *base = xstrdup(config_get("lore.url", LORE_DEFAULT_URL));
-	size_t len = strlen(base);
+	char *host = strstr(base, "://");
+	size_t len;
 
+	if (userpwd)
+		*userpwd = NULL;
+	if (host) {
+		char *end = host + 3 + strcspn(host + 3, "/?#");
+		char *at = memrchr(host + 3, '@', (size_t)(end - host - 3));
+
+		if (at) {
+			if (userpwd)
+				*userpwd = percent_decode(host + 3,
+						(size_t)(at - host - 3));
+			memmove(host + 3, at + 1, strlen(at + 1) + 1);
+		}
+	}
+	len = strlen(base);
 	while (len && base[len - 1] == '/')
 		base[--len] = '\0';
 	return base;
+}
+
+static char *lore_base(void)
+{
+	return lore_base_auth(NULL);
 }
 
 char *lore_msgid_url(const char *msgid)
@@ -401,7 +438,8 @@ static size_t max_size(void)
 
 /*
  * One GET or empty-body POST, retried with exponential backoff while
- * the failure looks transient (5xx, 429, timeout, refused connection).
+ * the failure looks transient (5xx, 429, timeout, refused connection),
+ * waiting at least what a Retry-After header asks.
  * The body of a 2xx answer ends in *body; other codes are reported
  * here with what the user should check.
  */
@@ -416,11 +454,18 @@ static int http_fetch(const char *url, int post, const char *what,
 	char errbuf[CURL_ERROR_SIZE];
 	struct body b = { body, max_size(), 0 };
 	CURL *curl;
+	char *userpwd = NULL, *base;
 	long attempt, tries = 0, code = 0;
+	curl_off_t retry_after = 0;
 	double deadline, left;
 	CURLcode c = CURLE_OK;
 	int ret = EXIT_NETWORK;
 
+	if (!skip_prefix_ci(url, "http://") &&
+	    !skip_prefix_ci(url, "https://")) {
+		error("lore: lore.url must be an http:// or https:// URL");
+		return EXIT_USAGE;
+	}
 	if (retries < 0)
 		retries = 0;
 	if (delay < 0)
@@ -435,6 +480,11 @@ static int http_fetch(const char *url, int post, const char *what,
 		return EXIT_FAIL;
 	}
 	curl_easy_setopt(curl, CURLOPT_URL, url);
+	/* credentials only for URLs under lore.url (ours all are) */
+	base = lore_base_auth(&userpwd);
+	if (userpwd && starts_with(url, base))
+		curl_easy_setopt(curl, CURLOPT_USERPWD, userpwd);
+	free(base);
 	curl_easy_setopt(curl, CURLOPT_USERAGENT,
 			 "sched-bot/" SCHED_BOT_VERSION);
 	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
@@ -466,6 +516,11 @@ static int http_fetch(const char *url, int post, const char *what,
 			int shift = attempt - 1 > 16 ? 16 : (int)attempt - 1;
 			long ms = delay << shift;
 
+			/* a busy lore says how long to stay away */
+			if (retry_after > 86400)
+				retry_after = 86400;
+			if (retry_after * 1000 > ms)
+				ms = (long)retry_after * 1000;
 			if (now_monotonic() + ms / 1e3 >= deadline) {
 				debug("lore: no time left for a retry");
 				break;
@@ -487,6 +542,12 @@ static int http_fetch(const char *url, int post, const char *what,
 		tries++;
 		if (c == CURLE_OK)
 			curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+#if LIBCURL_VERSION_NUM >= 0x074200
+		retry_after = 0;
+		if (c == CURLE_OK)
+			curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER,
+					  &retry_after);
+#endif
 		if (b.too_big) {
 			error("lore: %s is larger than lore.maxSize (%zu MiB)",
 			      url, b.max >> 20);
@@ -527,6 +588,10 @@ static int http_fetch(const char *url, int post, const char *what,
 	ret = EXIT_NETWORK;
 out:
 	curl_easy_cleanup(curl);
+	if (userpwd) {
+		explicit_bzero(userpwd, strlen(userpwd));
+		free(userpwd);
+	}
 	if (ret)
 		strbuf_reset(body);
 	return ret;
@@ -674,13 +739,16 @@ static void cache_write(const char *path, const struct strbuf *data)
 /* ---- the public calls ---- */
 
 static int fetch_cached(const char *kind, const char *msgid,
-			const char *suffix, int gz, struct strbuf *out)
+			const char *suffix, int gz, int quiet,
+			struct strbuf *out)
 {
 	char *file, *url, *base, *q;
 	int ret;
 
 	if (!valid_msgid(msgid)) {
-		error("lore: '%s' is not a message-id", msgid);
+		/* never echo it: it may hold terminal escapes */
+		error("lore: not a message-id (empty, too long, or holding "
+		      "spaces, <> or control characters)");
 		return EXIT_USAGE;
 	}
 	file = cache_file(kind, msgid);
@@ -697,7 +765,7 @@ static int fetch_cached(const char *kind, const char *msgid,
 		ret = fetch_mbox_gz(url, 0, "a thread", out);
 	else
 		ret = http_fetch(url, 0, "a message", out);
-	if (ret == EXIT_NOTFOUND)
+	if (ret == EXIT_NOTFOUND && !quiet)
 		error("lore: no message <%s> at %s (HTTP 404); check the "
 		      "message-id", msgid, base);
 	if (!ret && !out->len) {
@@ -715,7 +783,7 @@ static int fetch_cached(const char *kind, const char *msgid,
 
 int lore_fetch_thread(const char *msgid, struct strbuf *mbox)
 {
-	return fetch_cached("t", msgid, "t.mbox.gz", 1, mbox);
+	return fetch_cached("t", msgid, "t.mbox.gz", 1, 0, mbox);
 }
 
 int lore_fetch_raw(const char *msgid, struct strbuf *mail)
@@ -723,7 +791,7 @@ int lore_fetch_raw(const char *msgid, struct strbuf *mail)
 	struct strbuf raw = STRBUF_INIT;
 	int ret;
 
-	ret = fetch_cached("raw", msgid, "raw", 0, &raw);
+	ret = fetch_cached("raw", msgid, "raw", 0, 0, &raw);
 	strbuf_reset(mail);
 	if (!ret)
 		strbuf_add(mail, raw.buf, raw.len);
@@ -785,5 +853,15 @@ int lore_atom(const char *query, struct strbuf *atom)
 		ret = EXIT_FAIL;
 	}
 	free(url);
+	return ret;
+}
+
+int lore_check_message(const char *msgid)
+{
+	struct strbuf raw = STRBUF_INIT;
+	int ret;
+
+	ret = fetch_cached("raw", msgid, "raw", 0, 1, &raw);
+	strbuf_release(&raw);
 	return ret;
 }

@@ -10,7 +10,9 @@
  * data).  Errors are printed; nothing bad is ever cached.
  *
  * Configuration (git-config keys, all optional):
- *   lore.url             base URL (default https://lore.kernel.org)
+ *   lore.url             base URL (default https://lore.kernel.org); a
+ *                        private mirror may take "user:password@" in it,
+ *                        which is handed to libcurl and never printed
  *   lore.cacheMaxAge     seconds a cached thread stays fresh (600; 0: off)
  *                        (older entries are pruned after an hour)
  *   lore.retries         retries after a 5xx, timeout or refused
@@ -40,6 +42,12 @@ int lore_fetch_thread(const char *msgid, struct strbuf *mbox);
 
 /* One raw message (<base>/all/<msgid>/raw). */
 int lore_fetch_raw(const char *msgid, struct strbuf *mail);
+
+/*
+ * Whether lore has a message (did our reply reach the list?): 0 when it
+ * does, EXIT_NOTFOUND, silently, when it does not, else as above.
+ */
+int lore_check_message(const char *msgid);
 
 /*
  * Search (public-inbox query syntax, e.g. "dfn:kernel/sched/ AND

@@ -13,6 +13,9 @@
 #include "mbox.h"
 #include "util.h"
 
+/* More MIME containers than any list mail has; see count_containers(). */
+#define MAX_CONTAINERS 256
+
 /* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
 {
@@ -436,6 +439,42 @@ static void tidy_name(char *s)
 	memmove(s, s + i, n - i + 1);
 }
 
+/*
+ * How many MIME containers the text announces.  libetpan parses nested
+ * parts recursively, so a hostile mail with tens of thousands of them
+ * would overflow the stack.
+ */
+static size_t count_containers(const char *raw, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i + 10 <= len; i++) {
+		if ((raw[i] | 0x20) != 'm')
+			continue;
+		if (!strncasecmp(raw + i, "multipart/", 10) ||
+		    (i + 14 <= len && !strncasecmp(raw + i, "message/rfc822", 14)))
+			n++;
+	}
+	return n;
+}
+
+/* Headers by hand, the body as plain text: for mail libetpan must not see. */
+static void parse_plain(struct mail *m, const char *raw, size_t len)
+{
+	const char *p = raw, *end = raw + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		p += l + (nl != NULL);
+		if (!l || (l == 1 && p[-2] == '\r'))
+			break;
+	}
+	raw_fallbacks(m, raw, len);
+	m->body = sanitize(p, end - p);
+}
+
 int mail_parse(const char *raw, size_t len, struct mail *m)
 {
 	struct mailmime *mime = NULL;
@@ -446,6 +485,13 @@ int mail_parse(const char *raw, size_t len, struct mail *m)
 	memset(m, 0, sizeof(*m));
 	m->from_name = xstrdup("");
 	m->from_email = xstrdup("");
+	if (count_containers(raw, len) > MAX_CONTAINERS) {
+		warning("%zu MIME parts nested or not: reading the mail as plain text",
+			count_containers(raw, len));
+		parse_plain(m, raw, len);
+		tidy_name(m->from_name);
+		return 0;
+	}
 	r = mailmime_parse(raw, len, &idx, &mime);
 	if (r != MAILIMF_NO_ERROR || !mime) {
 		raw_fallbacks(m, raw, len);

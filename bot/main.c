@@ -123,6 +123,7 @@ static int cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
+#ifndef FUZZING	/* libFuzzer brings its own main() */
 int main(int argc, char **argv)
 {
 	const char *config_file = NULL;
@@ -179,3 +180,4 @@ int main(int argc, char **argv)
 	git_libgit2_shutdown();
 	return ret;
 }
+#endif

@@ -23,7 +23,8 @@ static size_t line_len(const char *p, const char *end)
 
 int mbox_is_from_line(const char *line, size_t len)
 {
-	const char *colon, *start;
+	const char *colon, *start, *p;
+	long year;
 
 	while (len && (line[len - 1] == '\r' || line[len - 1] == '\n'))
 		len--;
@@ -46,10 +47,13 @@ int mbox_is_from_line(const char *line, size_t len)
 	    !isdigit((unsigned char)colon[1]) ||
 	    !isdigit((unsigned char)colon[2]))
 		return 0;
-	/* The year after the seconds. */
-	if (atoi(colon + 3) <= 90)
-		return 0;
-	return 1;
+	/* The year after the seconds (the line need not be NUL-terminated). */
+	for (p = colon + 3; p < line + len && *p == ' '; p++)
+		;
+	for (year = 0; p < line + len && isdigit((unsigned char)*p) &&
+	     year < 100000; p++)
+		year = year * 10 + (*p - '0');
+	return year > 90;
 }
 
 /* A header line "Name: ..." (RFC 5322 ftext name, then a colon). */
@@ -128,17 +132,69 @@ char *mbox_header(const char *msg, size_t len, const char *name)
 	return NULL;
 }
 
-static int msgid_seen(const struct mbox *mb, const char *id)
+/* FNV-1a */
+static size_t hash_id(const char *s)
+{
+	size_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void map_insert(struct msgid_slot *slot, size_t cap, const char *id,
+		       size_t val)
+{
+	size_t i = hash_id(id) & (cap - 1);
+
+	while (slot[i].id && strcmp(slot[i].id, id))
+		i = (i + 1) & (cap - 1);
+	slot[i].id = id;
+	slot[i].val = val;
+}
+
+void msgid_map_put(struct msgid_map *m, const char *id, size_t val)
+{
+	if (2 * (m->nr + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64, i;
+		struct msgid_slot *slot = xcalloc(cap, sizeof(*slot));
+
+		for (i = 0; i < m->cap; i++)
+			if (m->slot[i].id)
+				map_insert(slot, cap, m->slot[i].id, m->slot[i].val);
+		free(m->slot);
+		m->slot = slot;
+		m->cap = cap;
+	}
+	if (!msgid_map_get(m, id, &(size_t){ 0 }))
+		m->nr++;
+	map_insert(m->slot, m->cap, id, val);
+}
+
+int msgid_map_get(const struct msgid_map *m, const char *id, size_t *val)
 {
 	size_t i;
 
-	for (i = 0; i < mb->nr; i++)
-		if (mb->msgs[i].msgid && !strcmp(mb->msgs[i].msgid, id))
+	if (!m->cap || !id)
+		return 0;
+	for (i = hash_id(id) & (m->cap - 1); m->slot[i].id;
+	     i = (i + 1) & (m->cap - 1)) {
+		if (!strcmp(m->slot[i].id, id)) {
+			*val = m->slot[i].val;
 			return 1;
+		}
+	}
 	return 0;
 }
 
-static void add_message(struct mbox *mb, struct strbuf *sb)
+void msgid_map_release(struct msgid_map *m)
+{
+	free(m->slot);
+	memset(m, 0, sizeof(*m));
+}
+
+static void add_message(struct mbox *mb, struct strbuf *sb,
+			struct msgid_map *seen)
 {
 	struct mbox_msg m;
 	char *hdr;
@@ -154,12 +210,14 @@ static void add_message(struct mbox *mb, struct strbuf *sb)
 	hdr = mbox_header(sb->buf, sb->len, "Message-ID");
 	m.msgid = mbox_bare_msgid(hdr);
 	free(hdr);
-	if (m.msgid && msgid_seen(mb, m.msgid)) {
+	if (m.msgid && msgid_map_get(seen, m.msgid, &(size_t){ 0 })) {
 		mb->nr_dups++;
 		free(m.msgid);
 		strbuf_reset(sb);
 		return;
 	}
+	if (m.msgid)
+		msgid_map_put(seen, m.msgid, mb->nr);
 	m.data = strbuf_detach(sb, &m.len);
 	ALLOC_GROW(mb->msgs, mb->nr, mb->alloc);
 	mb->msgs[mb->nr++] = m;
@@ -177,6 +235,7 @@ static void add_line(struct strbuf *sb, const char *p, size_t l)
 size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 {
 	const char *p = text, *end = text + len;
+	struct msgid_map seen = { 0 };
 	struct strbuf cur = STRBUF_INIT;
 	int is_mbox, rd, in_msg = 0;
 	size_t nl0;
@@ -203,8 +262,9 @@ size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 			add_line(&cur, p, l);
 			p += l + (p + l < end);
 		}
-		add_message(mb, &cur);
+		add_message(mb, &cur, &seen);
 		strbuf_release(&cur);
+		msgid_map_release(&seen);
 		return mb->nr;
 	}
 	while (p < end) {
@@ -223,7 +283,7 @@ size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 		}
 		if (sep) {
 			if (in_msg)
-				add_message(mb, &cur);
+				add_message(mb, &cur, &seen);
 			in_msg = 1;
 			p = next;
 			continue;
@@ -242,8 +302,9 @@ size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 		p = next;
 	}
 	if (in_msg)
-		add_message(mb, &cur);
+		add_message(mb, &cur, &seen);
 	strbuf_release(&cur);
+	msgid_map_release(&seen);
 	return mb->nr;
 }
 

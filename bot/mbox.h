@@ -44,6 +44,23 @@ int mbox_is_from_line(const char *line, size_t len);
  */
 char *mbox_header(const char *msg, size_t len, const char *name);
 
+/*
+ * Message-ID to index, for threads of thousands of mails.  Keys are
+ * borrowed: they must outlive the map.
+ */
+struct msgid_map {
+	struct msgid_slot {
+		const char *id;
+		size_t val;
+	} *slot;
+	size_t cap, nr;
+};
+
+void msgid_map_put(struct msgid_map *m, const char *id, size_t val);
+/* 1 and *val set when id is there, else 0. */
+int msgid_map_get(const struct msgid_map *m, const char *id, size_t *val);
+void msgid_map_release(struct msgid_map *m);
+
 /* The bare id inside the first <...> of s (or s trimmed), or NULL. */
 char *mbox_bare_msgid(const char *s);
 

@@ -19,7 +19,6 @@
 #include "state.h"
 #include "util.h"
 
-#pragma weak lore_fetch_raw
 
 char *outbox_default_dir(void)
 {
@@ -190,7 +189,7 @@ static int on_lore(const char *msgid)
 	struct strbuf sb = STRBUF_INIT;
 	int found;
 
-	if (!lore_fetch_raw || !config_get_bool("outbox.checkLore", 1))
+	if (!config_get_bool("outbox.checkLore", 1))
 		return 0;
 	found = lore_fetch_raw(msgid, &sb) == 0;
 	strbuf_release(&sb);

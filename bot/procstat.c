@@ -97,7 +97,8 @@ static unsigned long long tick_delta(unsigned long long a,
 int procstat_util(const struct cpu_times *a, const struct cpu_times *b,
 		  struct cpu_util *u)
 {
-	double usr = tick_delta(a->user, b->user) + tick_delta(a->nice, b->nice);
+	double usr = tick_delta(a->user, b->user) +
+		     tick_delta(a->nice, b->nice);
 	double sys = tick_delta(a->system, b->system);
 	double idle = tick_delta(a->idle, b->idle);
 	double iowait = tick_delta(a->iowait, b->iowait);
@@ -323,4 +324,33 @@ int procstat_cpulist_count(const char *list)
 			return -1;
 	}
 	return n;
+}
+
+long long procstat_pid_cputicks(const char *text)
+{
+	/* The command name may hold spaces and parentheses: fields are
+	 * counted from the last ')'.  utime and stime are fields 14, 15. */
+	const char *p = strrchr(text, ')');
+	long long ut, st;
+	char *end;
+	int field;
+
+	if (!p)
+		return -1;
+	p++;
+	for (field = 3; field < 14; field++) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return -1;
+		p += strcspn(p, " ");
+	}
+	ut = strtoll(p, &end, 10);
+	if (end == p)
+		return -1;
+	p = end;
+	st = strtoll(p, &end, 10);
+	if (end == p || ut < 0 || st < 0)
+		return -1;
+	return ut + st;
 }

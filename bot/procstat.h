@@ -73,6 +73,9 @@ int procstat_schedstat(const char *text, struct schedstat *out);
 /* "voluntary_ctxt_switches:  12" style fields of /proc/PID/status. */
 long long procstat_status_field(const char *text, const char *key);
 
+/* utime + stime (clock ticks) from /proc/PID/stat text; -1 if malformed. */
+long long procstat_pid_cputicks(const char *text);
+
 /* Number of CPUs in a list like "0-3,8,10-11"; -1 on a malformed list. */
 int procstat_cpulist_count(const char *list);
 

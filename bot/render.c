@@ -707,7 +707,11 @@ static void doc_intel(struct rdoc *d, const struct compare_result *r)
 			rvars_set(row, "load", -1, "%s",
 				  *m->params ? m->params : "-");
 		}
-		rvars_set(row, "base", -1, "%5.2f (%6.2f)", 1.0, b->st.cv);
+		if (b->n)
+			rvars_set(row, "base", -1, "%5.2f (%6.2f)", 1.0,
+				  b->st.cv);
+		else
+			rvars_set(row, "base", -1, "%s", "-");
 		for (k = 1; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
 
@@ -813,43 +817,39 @@ static void lkp_err(struct rvars *row, int k, const struct stats *st)
 }
 
 /*
- * The direction note under an LKP table: one phrase when every row
- * agrees, else the lower-is-better rows by name.
+ * The direction note under an LKP table, once all rows are in: one
+ * phrase when the judged rows agree, else the lower-is-better ones by
+ * name; diag.* rows are only said to be diagnostics.
  */
-static void lkp_direction(struct rblock *bl, const struct compare_metric *m,
-			  const struct rvars *row)
+static void lkp_directions(struct rblock *bl)
 {
-	const char *note = rvars_get(&bl->vars, "dirnote", 7, -1);
-	const char *name = rvars_get(row, "name", 4, -1);
-	const char *all_low = "lower is better for every row";
-	const char *all_high = "higher is better for every row";
+	struct strbuf low = STRBUF_INIT, note = STRBUF_INIT;
+	size_t i, nr_high = 0, nr_low = 0, nr_diag = 0;
 
-	if (!note) {
-		rvars_set(&bl->vars, "dirnote", -1, "%s",
-			  m->higher_is_better ? all_high : all_low);
-		return;
-	}
-	if (!strcmp(note, m->higher_is_better ? all_high : all_low))
-		return;
-	if (!strcmp(note, all_low) || !strcmp(note, all_high)) {
-		struct strbuf sb = STRBUF_INIT;
-		size_t i;
+	for (i = 0; i < bl->nr; i++) {
+		const struct rvars *row = &bl->rows[i];
 
-		/* list the lower-is-better rows seen so far */
-		for (i = 0; i + 1 < bl->nr; i++)
-			if (!strcmp(note, all_low))
-				strbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
-					    rvars_get(&bl->rows[i], "name", 4,
-						      -1));
-		if (!m->higher_is_better)
-			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", name);
-		rvars_set(&bl->vars, "dirnote", -1,
-			  "higher is better except for: %s", sb.buf);
-		strbuf_release(&sb);
-		return;
+		if (*rvars_get(row, "_diag", 5, -1) == '1') {
+			nr_diag++;
+		} else if (*rvars_get(row, "_hib", 4, -1) == '1') {
+			nr_high++;
+		} else {
+			nr_low++;
+			strbuf_addf(&low, "%s%s", low.len ? ", " : "",
+				    rvars_get(row, "name", 4, -1));
+		}
 	}
-	if (!m->higher_is_better)
-		rvars_set(&bl->vars, "dirnote", -1, "%s, %s", note, name);
+	if (nr_high && nr_low)
+		strbuf_addf(&note, "higher is better except for %s", low.buf);
+	else if (nr_high || nr_low)
+		strbuf_addstr(&note, nr_high ? "higher is better" :
+					       "lower is better");
+	if (nr_diag)
+		strbuf_addf(&note, "%sdiag.* rows are not judged",
+			    note.len ? "; " : "");
+	rvars_set(&bl->vars, "dirnote", -1, "%s", note.buf);
+	strbuf_release(&low);
+	strbuf_release(&note);
 }
 
 static void doc_lkp(struct rdoc *d, const struct compare_result *r)
@@ -907,11 +907,14 @@ static void doc_lkp(struct rdoc *d, const struct compare_result *r)
 		else
 			rvars_set(row, "name", -1, "%s.%s", m->workload,
 				  m->metric);
-		lkp_direction(bl, m, row);
+		rvars_set(row, "_hib", -1, "%d", m->higher_is_better);
+		rvars_set(row, "_diag", -1, "%d", m->diagnostic);
 		free(l.rest);
 		free(key);
 		free(ek);
 	}
+	for (i = 0; i < d->nr; i++)
+		lkp_directions(&d->b[i]);
 }
 
 static int significant(enum verdict v)

@@ -302,28 +302,69 @@ static void wrap_line(const char *line, size_t len, int width,
 	strbuf_addch(out, '\n');
 }
 
+static int is_fence(const char *line, size_t len)
+{
+	return len >= 3 && (!strncmp(line, "```", 3) || !strncmp(line, "~~~", 3));
+}
+
+/* A line that continues a paragraph (CommonMark would join it). */
+static int continues_paragraph(const char *line, size_t len)
+{
+	return len && !strchr(" \t>|#", line[0]) && !is_fence(line, len) &&
+	       !list_indent(line, len);
+}
+
+static size_t line_len(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+
+	return nl ? (size_t)(nl - p) : strlen(p);
+}
+
+/*
+ * Paragraphs whose lines all fit are kept as written; a paragraph with a
+ * longer line is refilled as a whole, so no short stub line is left.
+ */
 void reply_wrap(const char *text, int width, struct strbuf *out)
 {
 	const char *p = text;
 	int fence = 0;
 
 	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		size_t len = line_len(p);
+		const char *q = p + len + (p[len] == '\n');
 
-		if (len >= 3 && (!strncmp(p, "```", 3) ||
-				 !strncmp(p, "~~~", 3)))
+		if (is_fence(p, len))
 			fence = !fence;
-		if (!fence && utf8_width(p, len) > (size_t)width &&
-		    is_prose(p, len)) {
-			wrap_line(p, len, width, out);
-		} else {
-			strbuf_add(out, p, len);
-			strbuf_addch(out, '\n');
+		if (!fence && is_prose(p, len)) {
+			struct strbuf para = STRBUF_INIT;
+			int over = utf8_width(p, len) > (size_t)width;
+
+			strbuf_add(&para, p, len);
+			while (*q) {
+				size_t ql = line_len(q);
+
+				if (!continues_paragraph(q, ql))
+					break;
+				strbuf_addch(&para, ' ');
+				strbuf_add(&para, q, ql);
+				over |= utf8_width(q, ql) > (size_t)width;
+				q += ql + (q[ql] == '\n');
+			}
+			if (over) {
+				wrap_line(para.buf, para.len, width, out);
+			} else {
+				strbuf_add(out, p, q - p);
+				if (q[-1] != '\n')
+					strbuf_addch(out, '\n');
+			}
+			strbuf_release(&para);
+			p = q;
+			continue;
 		}
-		if (!nl)
-			break;
-		p = nl + 1;
+		strbuf_add(out, p, len);
+		strbuf_addch(out, '\n');
+		p = q;
 	}
 }
 

@@ -499,6 +499,8 @@ char **run_bench_argv(const struct bench_spec *spec, const char *prog)
 		add_int(&b, "--passes", spec->passes);
 	if (spawn && spec->gap >= 0)
 		add_int(&b, "--gap", spec->gap);
+	if (spawn && spec->child_cpu)
+		add_arg(&b, "--child-cpu");
 	if (!spawn && spec->warmup >= 0)
 		add_int(&b, "--warmup", spec->warmup);
 	if (!spawn && spec->threads)

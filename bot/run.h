@@ -67,6 +67,7 @@ struct bench_spec {
 	const char *autogroup;	/* "on", "off" */
 	const char *cgroup;	/* "root", "new" */
 	int setsid;
+	int child_cpu;		/* spawn --child-cpu */
 };
 
 void bench_spec_init(struct bench_spec *spec);

@@ -95,7 +95,8 @@ static int parse_double(const char *s, double *out)
 	}
 	errno = 0;
 	*out = strtod(s, &end);
-	return (errno || *end) ? -1 : 0;
+	/* "inf" and "nan" parse, but no measurement is infinite. */
+	return (errno || *end || !isfinite(*out)) ? -1 : 0;
 }
 
 static int parse_int(const char *s, int *out, int def)

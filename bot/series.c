@@ -27,6 +27,7 @@ struct tmsg {
 struct thread {
 	struct tmsg *msgs;
 	size_t nr;
+	struct msgid_map ids;	/* Message-ID to index in msgs */
 };
 
 /* ---- subjects ---------------------------------------------------- */
@@ -305,12 +306,7 @@ static struct tmsg *find_msg(struct thread *t, const char *id)
 {
 	size_t i;
 
-	if (!id)
-		return NULL;
-	for (i = 0; i < t->nr; i++)
-		if (t->msgs[i].m.msgid && !strcmp(t->msgs[i].m.msgid, id))
-			return &t->msgs[i];
-	return NULL;
+	return msgid_map_get(&t->ids, id, &i) ? &t->msgs[i] : NULL;
 }
 
 /*
@@ -398,6 +394,7 @@ static void fill_patch(struct patch *p, const struct tmsg *tm, size_t *talloc)
 	memset(p, 0, sizeof(*p));
 	p->index = tm->si.index;
 	p->total = tm->si.total;
+	p->version = tm->si.version;
 	p->msgid = xstrdup(tm->m.msgid ? tm->m.msgid : "");
 	p->raw_subject = xstrdup(tm->m.subject);
 	p->subject = xstrdup(tm->si.subject);
@@ -615,6 +612,51 @@ static int cmp_patch(const void *a, const void *b)
 	       ((const struct patch *)b)->index;
 }
 
+/*
+ * A partial re-roll (b4): v3 of only some patches, sent into the v2
+ * thread.  The patches it did not resend, and the cover, come from the
+ * newest older revision with the same n/m.
+ */
+static void backfill(struct thread *t, int version, struct series *s,
+		     struct tmsg **chosen, struct tmsg **cover)
+{
+	size_t i, j;
+	int v;
+
+	for (v = version - 1; v >= 1; v--) {
+		for (i = 0; i < t->nr; i++) {
+			struct tmsg *tm = &t->msgs[i];
+
+			if (tm->kind == K_REPLY || tm->si.version != v ||
+			    tm->si.total != s->total)
+				continue;
+			if (tm->kind == K_COVER) {
+				if (!*cover)
+					*cover = tm;
+				continue;
+			}
+			for (j = 0; j < s->nr_patches; j++)
+				if (chosen[j]->si.index == tm->si.index)
+					break;
+			if (j == s->nr_patches)
+				chosen[s->nr_patches++] = tm;
+		}
+	}
+}
+
+static int is_chosen(const struct tmsg *tm, const struct tmsg *cover,
+		     struct tmsg *const *chosen, size_t nr)
+{
+	size_t j;
+
+	if (tm == cover)
+		return 1;
+	for (j = 0; j < nr; j++)
+		if (chosen[j] == tm)
+			return 1;
+	return 0;
+}
+
 static void thread_release(struct thread *t)
 {
 	size_t i;
@@ -626,6 +668,7 @@ static void thread_release(struct thread *t)
 		}
 	}
 	free(t->msgs);
+	msgid_map_release(&t->ids);
 }
 
 int series_from_mbox(const char *text, size_t len, int version,
@@ -637,6 +680,7 @@ int series_from_mbox(const char *text, size_t len, int version,
 	size_t i, j, valloc = 0, cover_nr = 0, cover_alloc = 0;
 	struct trailer *cover_tr = NULL;
 	int newest = 0, maxindex = 0, ret = -1;
+	int asked = version;
 	size_t *talloc = NULL;
 
 	memset(s, 0, sizeof(*s));
@@ -649,6 +693,8 @@ int series_from_mbox(const char *text, size_t len, int version,
 			continue;
 		tm->parsed = 1;
 		classify(tm);
+		if (tm->m.msgid)
+			msgid_map_put(&t.ids, tm->m.msgid, t.nr);
 		t.nr++;
 	}
 	mbox_release(&mb);
@@ -715,6 +761,8 @@ int series_from_mbox(const char *text, size_t len, int version,
 	/* "[PATCH v2 3/2]" extends the series, as b4 does. */
 	if (maxindex > s->total)
 		s->total = maxindex;
+	if (!asked)
+		backfill(&t, version, s, chosen, &cover);
 
 	s->patches = xcalloc(s->nr_patches ? s->nr_patches : 1,
 			     sizeof(*s->patches));
@@ -737,7 +785,7 @@ int series_from_mbox(const char *text, size_t len, int version,
 		if (r->kind != K_REPLY)
 			continue;
 		target = reply_target(&t, r);
-		if (!target || target->si.version != version)
+		if (!target || !is_chosen(target, cover, chosen, s->nr_patches))
 			continue;
 		reply_trailers(r, &tr, &nr, &alloc);
 		for (k = 0; k < nr; k++) {

@@ -18,6 +18,8 @@
 struct patch {
 	int index;		/* n of n/m; 0 for the cover letter */
 	int total;		/* m */
+	int version;		/* its revision: older than the series' when
+				 * a partial re-roll left it unchanged */
 	char *msgid;		/* bare message-id */
 	char *raw_subject;	/* the Subject: header, decoded */
 	char *subject;		/* without the [PATCH ...] prefix */

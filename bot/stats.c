@@ -228,23 +228,34 @@ static double *mwu_counts(size_t m, size_t n)
 	return res;
 }
 
+/* P(U <= u) and P(U <= mn - u) = P(U >= u) from one table of counts. */
+static void mwu_tails(double u, size_t m, size_t n, double *lo, double *hi)
+{
+	double *c = mwu_counts(m, n), below = 0, above = 0, total = 0;
+	size_t k;
+
+	for (k = 0; k <= m * n; k++) {
+		total += c[k];
+		if ((double)k <= u)
+			below += c[k];
+		if ((double)k <= (double)(m * n) - u)
+			above += c[k];
+	}
+	free(c);
+	*lo = below / total;
+	*hi = above / total;
+}
+
 double stats_mwu_cdf(double u, size_t m, size_t n)
 {
-	double *c, below = 0, total = 0;
-	size_t k;
+	double lo, hi;
 
 	if (m > STATS_MWU_EXACT_MAX || n > STATS_MWU_EXACT_MAX || isnan(u))
 		return NAN;
 	if (u < 0)
 		return 0;
-	c = mwu_counts(m, n);
-	for (k = 0; k <= m * n; k++) {
-		total += c[k];
-		if ((double)k <= u)
-			below += c[k];
-	}
-	free(c);
-	return below / total;
+	mwu_tails(u, m, n, &lo, &hi);
+	return lo;
 }
 
 struct ranked {
@@ -291,8 +302,9 @@ int stats_mann_whitney(const double *a, size_t na, const double *b,
 	mu = na * (double)nb / 2;
 	if (ties == 0 && na <= STATS_MWU_EXACT_MAX &&
 	    nb <= STATS_MWU_EXACT_MAX) {
-		double lo = stats_mwu_cdf(m->u, na, nb);
-		double hi = stats_mwu_cdf(na * nb - m->u, na, nb);
+		double lo, hi;
+
+		mwu_tails(m->u, na, nb, &lo, &hi);
 
 		m->exact = 1;
 		m->z = 0;

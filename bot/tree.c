@@ -9,8 +9,10 @@
  * block ignoring everything but debian/, so `git add` would skip the
  * whole tree; the tarball is the tree, whatever it ignores).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -545,8 +547,129 @@ out:
 	return ret;
 }
 
+/* 1 when path already holds a repository (res filled), else 0. */
+static int open_cached(const char *path, struct tree_import *res)
+{
+	git_repository *repo;
+
+	if (git_repository_open_bare(&repo, path) &&
+	    git_repository_open(&repo, path))
+		return 0;
+	fill_cached(repo, res);
+	git_repository_free(repo);
+	return 1;
+}
+
+/*
+ * One import per path at a time: the test cache is shared by every
+ * checkout on the machine, and two imports would only double the work.
+ * A lock whose process is gone is stale; one without a pid yet (just
+ * created) is trusted for a minute.
+ */
+static int take_lock(const char *lock)
+{
+	long waited = 0, holder;
+	struct stat st;
+	char buf[32];
+	int fd;
+
+	for (;;) {
+		fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+			if (write(fd, buf, strlen(buf)) < 0 || close(fd) < 0)
+				return error("cannot write %s", lock);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return error("cannot create %s: %s", lock,
+				     strerror(errno));
+		holder = 0;
+		fd = open(lock, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t n = read(fd, buf, sizeof(buf) - 1);
+
+			buf[n > 0 ? n : 0] = '\0';
+			holder = atol(buf);
+			close(fd);
+		}
+		if ((holder > 0 && kill(holder, 0) < 0 && errno == ESRCH) ||
+		    (holder <= 0 && !stat(lock, &st) &&
+		     st.st_mtime < time(NULL) - 60)) {
+			warning("removing the stale lock %s", lock);
+			unlink(lock);
+			continue;
+		}
+		if (!waited)
+			info("waiting for the import running as pid %ld",
+			     holder);
+		if (++waited > 3600)
+			return error("gave up waiting for %s", lock);
+		sleep(1);
+	}
+}
+
+/* Temporary repositories of imports that were killed. */
+static void remove_stale_tmp(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *prefix = xasprintf("%s.tmp.", base);
+	struct dirent *de;
+	DIR *d;
+
+	if (slash)
+		*slash = '\0';
+	d = opendir(slash ? (*dir ? dir : "/") : ".");
+	while (d && (de = readdir(d))) {
+		char *p;
+
+		if (!starts_with(de->d_name, prefix))
+			continue;
+		p = slash ? xasprintf("%s/%s", dir, de->d_name) :
+			xstrdup(de->d_name);
+		warning("removing %s, left by an interrupted import", p);
+		remove_tree(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	free(prefix);
+	free(dir);
+}
+
+static int import_new(const char *path, const char *tarball,
+		      struct tree_import *res);
+
 int tree_import_tarball(const char *path, const char *tarball,
 			struct tree_import *res)
+{
+	char *lock;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	git_libgit2_init();
+	if (open_cached(path, res)) {
+		git_libgit2_shutdown();
+		return 0;
+	}
+	lock = xasprintf("%s.lock", path);
+	ret = take_lock(lock);
+	if (!ret) {
+		/* The import we waited for may have made it. */
+		if (!open_cached(path, res)) {
+			remove_stale_tmp(path);
+			ret = import_new(path, tarball, res);
+		}
+		unlink(lock);
+	}
+	free(lock);
+	git_libgit2_shutdown();
+	return ret;
+}
+
+static int import_new(const char *path, const char *tarball,
+		      struct tree_import *res)
 {
 	struct importer im = { 0 };
 	git_repository *repo = NULL;
@@ -558,15 +681,6 @@ int tree_import_tarball(const char *path, const char *tarball,
 	size_t i;
 	int ret = -1;
 
-	memset(res, 0, sizeof(*res));
-	git_libgit2_init();
-	if (!git_repository_open_bare(&repo, path) ||
-	    !git_repository_open(&repo, path)) {
-		fill_cached(repo, res);
-		git_repository_free(repo);
-		git_libgit2_shutdown();
-		return 0;
-	}
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	remove_tree(tmp);
 	if (mkdir_p(tmp, 0777) < 0) {
@@ -625,7 +739,6 @@ out:
 	git_odb_free(im.odb);
 	git_repository_free(repo);
 	free(tmp);
-	git_libgit2_shutdown();
 	return ret;
 }
 

@@ -39,7 +39,9 @@ char *tree_default_path(void);
  * happens when path already holds a repository with the tag
  * TREE_DEBIAN_TAG (res->cached = 1).  The repository is built in a
  * temporary directory next to path and renamed into place, so a killed
- * import leaves no half tree and two concurrent imports both succeed.
+ * import leaves no half tree (its leftovers are removed by the next
+ * one); path.lock makes a concurrent import wait for the first and use
+ * its result.
  */
 int tree_import_tarball(const char *path, const char *tarball,
 			struct tree_import *res);

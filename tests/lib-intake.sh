@@ -29,3 +29,39 @@ trailer_sets() {
 json_flat() {
 	tr -d " \n" <"$1"
 }
+
+# review_trailers MBOX: "subject<TAB>trailer" for every Tested/Reviewed/
+# Acked/Reported-by line of every message, the subject without its
+# [PATCH ...] or [tip: ...] prefix; sorted, unique.  For checking our am
+# output against the tip-bot mails (what the maintainers applied).
+review_trailers() {
+	perl -ne '
+		if (/^From (mboxrd|git)\@z /) { $s = ""; $hdr = 1; $last = ""; next }
+		if ($hdr) {
+			if (/^\s*$/) { $hdr = 0; next }
+			if (/^[ \t]/ && $last eq "s") { chomp; s/^\s+/ /; $s .= $_; next }
+			$last = "";
+			if (/^Subject:\s*(.*)/i) { $s = $1; $last = "s" }
+			next;
+		}
+		if (/^((Tested|Reviewed|Acked|Reported)-by: .*)/) {
+			my $t = $1; my $x = $s;
+			$x =~ s/^\s+//;
+			$x =~ s/^(\[[^\]]*\]\s*)+//;
+			print "$x\t$t\n";
+		}' "$1" | sort -u
+}
+
+# tip_check OURS TIP: every patch the tip mails name carries exactly the
+# trailers tip applied.
+tip_check() {
+	review_trailers "$1" >ours.rt &&
+	review_trailers "$2" >tip.rt &&
+	test -s tip.rt &&
+	cut -f1 tip.rt | sort -u >tip.subjects &&
+	while read -r subj; do
+		grep -F "$subj	" tip.rt >want
+		grep -F "$subj	" ours.rt >have
+		test_cmp want have || return 1
+	done <tip.subjects
+}

@@ -1,27 +1,44 @@
 # tests/lib-lore.sh - real local peers for tests: a public-inbox-httpd
-# serving mail like lore.kernel.org, and postfix's smtp-sink.
+# serving mail like lore.kernel.org, postfix's smtp-sink, and a tiny
+# HTTP server for the faults a real lore will not produce on demand.
 # Source it after lib.sh, and call the start functions at the top level
 # of a test script (not inside test_expect_success: they export
-# variables and leave a server running until the script ends).
+# variables; a watchdog still stops a server started in a subshell when
+# the script ends).
 #
 #   . "$TESTS/lib-lore.sh"
-#   lore_start "$DATA/lore/thread.mbox" ...   # skips all if no public-inbox
-#       exports LORE_URL (http://127.0.0.1:PORT, no trailing slash),
-#       LORE_PORT, LORE_PID, LORE_DIR; writes lore.url (and small
-#       lore.retries/lore.retryDelay) into $XDG_CONFIG_HOME/sched-bot/config
-#   lore_add FILE...        import more mail into the running server
+#   lore_start [FILE...]    a fresh inbox holding FILEs, served; skips
+#       all tests if public-inbox is missing.  Exports LORE_URL
+#       (http://127.0.0.1:PORT, no trailing slash), LORE_PORT, LORE_PID,
+#       LORE_DIR; sets lore.url, lore.retries=2, lore.retryDelay=50 in
+#       $XDG_CONFIG_HOME/sched-bot/config.  LORE_TLS=1: HTTPS with a
+#       self-signed certificate (LORE_CA; lore.caInfo set too).
+#       Built inboxes are kept in $LORE_INBOX_CACHE (default
+#       $BUILD/lore-inboxes, "none" to turn off): ~1 s to start again.
+#   lore_add FILE...        import more mail into the running server;
+#                           returns once /all/ search finds it
 #   lore_stop               stop it (also done when the script ends)
 #   lore_msgids FILE...     the Message-IDs in mboxes/.eml files, no <>
-#   lore_http METHOD URL [OUT]  prints the HTTP status (000: no answer)
+#   lore_http METHOD URL [OUT]  prints the HTTP status (000: no answer),
+#                           the body into OUT
 #
-#   smtp_start              exports SMTP_PORT, SMTP_DIR, SMTP_PID
+#   smtp_start              exports SMTP_PORT, SMTP_DIR (one file per
+#                           mail, envelope in X-Mail-Args:/X-Rcpt-Args:),
+#                           SMTP_PID
 #   smtp_wait N             wait until SMTP_DIR holds N messages
+#   smtp_count              how many it holds
 #   smtp_stop
+#
+#   fake_http_start         exports FAKE_URL, FAKE_PORT, FAKE_LOG
+#   fake_http_script LINE...  what it answers (see fake_http_start)
+#   fake_http_stop
 #
 # Files given to lore_start/lore_add are mboxrd ("From " lines, as lore
 # serves them) or single raw messages.  The inbox is public-inbox v2
 # named "test" (list test-list@example.org) with an extindex giving
-# /all/, exactly lore's URL layout.  Everything listens on 127.0.0.1.
+# /all/, exactly lore's URL layout.  lore's rt: (received time) comes
+# from the top Received: header, else Date: give polled mail a fresh
+# Received: line.  Everything listens on 127.0.0.1.
 
 LORE_DIR=$TRASH/lore
 SMTP_SINK=${SCHED_BOT_TOOLS:-/var/cache/sched-bot/tools}/usr/sbin/smtp-sink
@@ -216,6 +233,21 @@ lore_build_inbox_() {
 	fi
 }
 
+# Inputs made at run time (a fresh Received: date) give a new key each
+# run: keep the 24 inboxes used last, and any used within the hour (a
+# parallel test may be copying it).
+lore_prune_inboxes_() {
+	local d
+	find "$1" -mindepth 1 -maxdepth 1 -name 'tmp.*' -mmin +60 \
+		-exec rm -rf {} + 2>/dev/null
+	ls -1t "$1" 2>/dev/null | grep -v '^tmp\.' | tail -n +25 |
+	while read -r d; do
+		if [ -n "$(find "$1/$d" -maxdepth 0 -mmin +60)" ]; then
+			rm -rf "${1:?}/$d"
+		fi
+	done
+}
+
 lore_prepare_inbox_() {
 	local root key old tmp=
 	root=${LORE_INBOX_CACHE:-$BUILD/lore-inboxes}
@@ -224,23 +256,30 @@ lore_prepare_inbox_() {
 		return
 	fi
 	key=$(lore_cache_key_ "$@") || return 1
-	if [ -f "$root/$key/done" ]; then
-		cp -a "$root/$key/inboxes" "$root/$key/extindex-all" \
-			"$root/$key/pi-config" "$root/$key/imported" \
-			"$LORE_DIR/" || return 1
+	if [ -r "$root/$key/done" ] &&
+	   cp -a "$root/$key/inboxes" "$root/$key/extindex-all" \
+		"$root/$key/pi-config" "$root/$key/imported" \
+		"$LORE_DIR/" 2>/dev/null; then
+		touch "$root/$key" 2>/dev/null
 		old=$(cat "$root/$key/done")
 		sed -i "s|$old|$LORE_DIR|g" "$PI_CONFIG" \
 			"$LORE_DIR/extindex-all/ALL.git/objects/info/alternates"
 		return
 	fi
+	# not cached, broken, or not readable by us: build it afresh
+	[ -e "$root/$key" ] && rm -rf "$root/$key" 2>/dev/null
+	rm -rf "$LORE_DIR/inboxes" "$LORE_DIR/extindex-all" "$LORE_DIR/imported"
+	rm -f "$PI_CONFIG"
 	lore_build_inbox_ "$@" || return 1
 	# publish atomically: a parallel test may build the same key
 	mkdir -p "$root" &&
 	tmp=$(mktemp -d "$root/tmp.XXXXXX") &&
+	chmod 755 "$tmp" &&
 	cp -a "$LORE_DIR/inboxes" "$LORE_DIR/extindex-all" \
 		"$LORE_DIR/pi-config" "$LORE_DIR/imported" "$tmp/" &&
 	echo "$LORE_DIR" >"$tmp/done" &&
 	mv -T "$tmp" "$root/$key" 2>/dev/null || rm -rf "${tmp:-}"
+	lore_prune_inboxes_ "$root"
 	return 0
 }
 
@@ -265,6 +304,9 @@ lore_start() {
 	local i code cfg listen
 	command -v public-inbox-httpd >/dev/null 2>&1 ||
 		test_skip_all "public-inbox is not installed"
+	# a fresh inbox each time (lore_stop; lore_start starts over)
+	lore_stop
+	rm -rf "$LORE_DIR"
 	lore_write_helpers_
 	export PI_CONFIG="$LORE_DIR/pi-config"
 	lore_prepare_inbox_ "$@" || return 1
@@ -394,9 +436,10 @@ smtp_stop() {
 #   redirect URL         302 to URL
 #   close                close the connection without an answer
 #   sleep SECONDS        answer nothing for SECONDS, then close
+#   retry-after SECONDS  503 with a Retry-After header
 #   short FILE           announce FILE's length, send half, close
 # Exports FAKE_URL, FAKE_PORT, FAKE_PID, FAKE_LOG (one line per request:
-# "METHOD PATH-AND-QUERY<TAB>User-Agent").
+# "METHOD PATH-AND-QUERY<TAB>User-Agent[<TAB>user:password]").
 fake_http_start() {
 	local i
 	FAKE_DIR=$TRASH/fake-http
@@ -424,8 +467,14 @@ while (my $c = $s->accept) {
 	}
 	my ($m, $p) = $req =~ /^(\S+) (\S+)/;
 	my ($ua) = $req =~ /^User-Agent: ([^\r\n]*)/mi;
+	my ($auth) = $req =~ /^Authorization: Basic ([^\r\n]*)/mi;
+	if (defined $auth) {
+		require MIME::Base64;
+		$auth = MIME::Base64::decode_base64($auth);
+	}
 	if (open my $lf, '>>', $log) {
-		print $lf ($m // '?'), ' ', ($p // '?'), "\t", ($ua // ''), "\n";
+		print $lf ($m // q(?)), q( ), ($p // q(?)), "\t", ($ua // q()),
+			(defined $auth ? "\t$auth" : q()), "\n";
 		close $lf;
 	}
 	open my $sf, q(<), $script or die "$script: $!\n";
@@ -440,7 +489,7 @@ while (my $c = $s->accept) {
 	my ($cmd, $arg, $type) = split ' ', $line;
 	$type //= 'application/gzip';
 	my $body = '';
-	if (defined $arg && $arg ne q(-) && $cmd !~ /^(redirect|sleep)$/) {
+	if (defined $arg && $arg ne q(-) && $cmd !~ /^(redirect|sleep|retry-after)$/) {
 		open my $bf, '<', $arg or die "$arg: $!\n";
 		binmode $bf;
 		local $/;
@@ -449,6 +498,9 @@ while (my $c = $s->accept) {
 	if ($cmd eq q(close)) {
 	} elsif ($cmd eq q(sleep)) {
 		sleep($arg);
+	} elsif ($cmd eq q(retry-after)) {
+		print $c "HTTP/1.1 503 Busy\r\nRetry-After: $arg\r\n",
+			"Content-Length: 0\r\nConnection: close\r\n\r\n";
 	} elsif ($cmd eq 'redirect') {
 		print $c "HTTP/1.1 302 Found\r\nLocation: $arg\r\n",
 			"Content-Length: 0\r\nConnection: close\r\n\r\n";

@@ -28,6 +28,14 @@ test_expect_success 'config --list reads a git-config file' '
 	! grep -q hunter2 out
 '
 
+test_expect_success 'config --list hides credentials inside URLs' '
+	printf "[lore]\n\turl = https://bot:s3cret@127.0.0.1:1/x@y\n" \
+		>"$XDG_CONFIG_HOME/sched-bot/config" &&
+	"$SCHED_BOT" config --list >out &&
+	grep -q "^lore.url=https://<hidden>@127.0.0.1:1/x@y$" out &&
+	! grep -q s3cret out
+'
+
 test_expect_success '--config FILE overrides the default file' '
 	printf "[lore]\n\turl = http://127.0.0.1:2\n" >other &&
 	"$SCHED_BOT" --config other config --get lore.url >out &&

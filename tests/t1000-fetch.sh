@@ -56,6 +56,7 @@ test_expect_success 'lore URL forms' '
 		"https://lore.kernel.org/cgroups/$MID/#r" \
 		"https://patch.msgid.link/$MID" \
 		"lore.kernel.org/all/$MID/" \
+		"${LORE_URL#http://}/all/$MID/" \
 		"https://lore.kernel.org/all/$(echo "$MID" | sed s/@/%40/)/"
 	do
 		"$SCHED_BOT" fetch "$u" >out || { echo "failed: $u"; exit 1; }
@@ -140,6 +141,39 @@ test_expect_success 'raw: one message' '
 	"$SCHED_BOT" fetch --raw "$REPLY" >out &&
 	grep -q "^Message-I[dD]: <$REPLY>" out &&
 	test "$(grep -ic "^Message-ID:" out)" = 1
+'
+
+test_expect_success '--check: lore has the message, nothing printed' '
+	"$SCHED_BOT" fetch --check "$REPLY" >out 2>err &&
+	test ! -s out && test ! -s err
+'
+
+test_expect_failure_code '--check: an unknown message exits 3' 3 \
+	'"$SCHED_BOT" fetch --check nosuchmessage@example.org'
+
+test_expect_success '--check: silent about an unknown message' '
+	"$SCHED_BOT" fetch --check nosuchmessage@example.org >out 2>err
+	test ! -s out && test ! -s err
+'
+
+test_expect_failure_code 'usage: --search with a message-id' 2 \
+	'"$SCHED_BOT" fetch --search s:x "$MID"'
+
+test_expect_failure_code 'usage: --raw with --check' 2 \
+	'"$SCHED_BOT" fetch --raw --check "$MID"'
+
+test_expect_failure_code 'usage: --threads without --search' 2 \
+	'"$SCHED_BOT" fetch -t "$MID"'
+
+test_expect_failure_code 'usage: two message-ids' 2 \
+	'"$SCHED_BOT" fetch "$MID" "$REPLY"'
+
+test_expect_success 'a message-id with control characters is not echoed' '
+	rc=0 &&
+	"$SCHED_BOT" fetch "$(printf "<a\033]2;x\007@b>")" >out 2>err ||
+	rc=$? &&
+	test $rc = 2 &&
+	! grep -q "$(printf "\033")" err
 '
 
 test_expect_success 'new mail imported into the running server is served' '

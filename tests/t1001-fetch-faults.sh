@@ -83,6 +83,29 @@ test_expect_success 'b4 asks for the same path (newer b4 keeps @ as we do)' '
 '
 fi
 
+test_expect_success 'credentials in lore.url are sent, never printed' '
+	printf "[lore]\n\turl = http://bot:s3cr%%40t@127.0.0.1:%s/\n\tretries = 0\n" \
+		"$FAKE_PORT" >auth.cfg &&
+	fake_http_script "503 -" &&
+	: >"$FAKE_LOG" &&
+	rc=0 &&
+	"$SCHED_BOT" -v --config auth.cfg fetch "$MID" >out 2>err || rc=$? &&
+	test $rc = 4 &&
+	grep -q "	bot:s3cr@t$" "$FAKE_LOG" &&
+	grep -q "http://127.0.0.1:$FAKE_PORT/all/" err &&
+	! grep -q "s3cr" err &&
+	fake_http_script "200 $F/good.gz" &&
+	"$SCHED_BOT" --config auth.cfg fetch "$MID" >out &&
+	! grep -rq "s3cr" "$CACHE" &&
+	! ls "$CACHE" | grep -q "s3cr" &&
+	rm -rf "$CACHE"
+'
+
+test_expect_failure_code 'a lore.url that is not http(s) is a usage error' 2 '
+	printf "[lore]\n\turl = file:///etc\n" >file.cfg &&
+	"$SCHED_BOT" --config file.cfg fetch --no-cache "$MID" >out 2>err
+'
+
 test_expect_failure_code 'truncated gzip exits 1' 1 \
 	'fake_http_script "200 $F/truncated.gz" &&
 	"$SCHED_BOT" fetch "$MID" >out 2>err'
@@ -199,6 +222,27 @@ test_expect_success 'lore.timeout bounds the retries and their waits' '
 	rc=$? &&
 	test $rc = 4 &&
 	test "$(requests)" -ge 1 && test "$(requests)" -le 3
+'
+
+test_expect_success 'Retry-After longer than lore.timeout: no retry at all' '
+	fake_http_script "retry-after 30" "200 $F/good.gz" &&
+	: >"$FAKE_LOG" &&
+	printf "[lore]\n\turl = %s\n\ttimeout = 5\n\tretries = 3\n\tretryDelay = 10\n" \
+		"$FAKE_URL" >busy.cfg &&
+	rc=0 &&
+	"$SCHED_BOT" --config busy.cfg fetch --no-cache "$MID" >out 2>err ||
+	rc=$? &&
+	test $rc = 4 &&
+	test "$(requests)" = 1 &&
+	grep -q "HTTP 503" err
+'
+
+test_expect_success 'a short Retry-After is waited out, then fetched' '
+	fake_http_script "retry-after 1" "200 $F/good.gz" &&
+	: >"$FAKE_LOG" &&
+	"$SCHED_BOT" --config busy.cfg fetch --no-cache "$MID" >out &&
+	test_cmp "$MBOX" out &&
+	test "$(requests)" = 2
 '
 
 test_expect_failure_code '404 exits 3' 3 \

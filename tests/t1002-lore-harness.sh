@@ -58,4 +58,33 @@ test_expect_success 'lore_add: the thread is served and searchable at once' '
 	test "$(grep -c "^From mboxrd@z" hits)" -ge 1
 '
 
+test_expect_success 'the inbox cache keeps the 24 inboxes used last' '
+	mkdir -p ic &&
+	for n in $(seq 1 30); do
+		mkdir ic/key$n && touch -d "$((100 - n)) hours ago" ic/key$n
+	done &&
+	mkdir ic/tmp.old ic/tmp.new ic/key31 &&
+	touch -d "2 hours ago" ic/tmp.old &&
+	lore_prune_inboxes_ "$TRASH/ic" &&
+	ls ic | grep -c "^key" >n &&
+	test "$(cat n)" = 24 &&
+	test -d ic/key31 && test -d ic/key30 && ! test -d ic/key7 &&
+	test -d ic/tmp.new && ! test -d ic/tmp.old
+'
+
+# A broken inbox cache entry (interrupted copy, other owner) is rebuilt.
+export LORE_INBOX_CACHE=$TRASH/ic2
+KEY=$(lore_cache_key_ "$DATA/lore/odd-msgid.eml")
+mkdir -p "$LORE_INBOX_CACHE/$KEY"
+echo /nonexistent >"$LORE_INBOX_CACHE/$KEY/done"
+lore_start "$DATA/lore/odd-msgid.eml" || echo "lore_start failed" >&2
+unset LORE_INBOX_CACHE
+
+test_expect_success 'a broken inbox cache entry is rebuilt and replaced' '
+	"$SCHED_BOT" fetch "odd/id+x%41=y@example.org" >out &&
+	test "$(grep -c "^From mboxrd@z" out)" = 1 &&
+	test -d "$TRASH/ic2/$KEY/inboxes" &&
+	test "$(cat "$TRASH/ic2/$KEY/done")" = "$LORE_DIR"
+'
+
 test_done

@@ -2,6 +2,7 @@
 # sched-bot series: revision, cover, patches, missing ones, trailers and
 # base on the real kernel threads in tests/data/intake.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-intake.sh"
 I=$DATA/intake
 
 # The JSON is pretty-printed; compare arrays on one line.
@@ -47,18 +48,26 @@ test_expect_success 'rootdomain v2: 3/2 joins, Waiman (llong@) and Phil on all 3
 	grep -q "^Total patches: 3$" out
 '
 
-test_expect_success 'trailers match what tip applied (rootdomain v2)' '
+test_expect_success 'trailers match what tip applied: rootdomain v2' '
 	"$SCHED_BOT" am --mbox "$I/cgroups/sched-dl-rootdomain-hotplug-v2.mbox" \
 		-o am.mbox --no-link &&
-	for p in Restore Correctly Check; do
-		sed -n "/^Subject: .*$p/,/^---$/p" am.mbox |
-			grep -E "^(Tested|Reviewed)-by:" | sort >mine.$p &&
-		awk -v p="$p" "/^Subject: \[tip: sched\/core\]/ { on = index(\$0, p) > 0 }
-			on && /^(Tested|Reviewed)-by:/ { print }" \
-			"$I/tip/tip-sched-dl-rootdomain-hotplug-v2.mbox" | sort -u >tip.$p &&
-		test -s tip.$p &&
-		test_cmp tip.$p mine.$p || exit 1
-	done
+	tip_check am.mbox "$I/tip/tip-sched-dl-rootdomain-hotplug-v2.mbox" &&
+	test $(wc -l <tip.subjects) -eq 3
+'
+
+test_expect_success 'trailers match what tip applied: sched-dl-suspend v4' '
+	"$SCHED_BOT" am --mbox "$I/cgroups/sched-dl-suspend-v4.mbox" \
+		-o am.mbox --no-link &&
+	tip_check am.mbox "$I/tip/tip-sched-dl-suspend-v4.mbox" &&
+	test $(wc -l <tip.subjects) -eq 8
+'
+
+test_expect_success 'trailers match what tip applied: the sched_move_task revert' '
+	"$SCHED_BOT" am --mbox \
+		"$I/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" \
+		-o am.mbox --no-link &&
+	tip_check am.mbox "$I/tip/tip-revert-sched_move_task.mbox" &&
+	grep -q "Reviewed-by: Vincent Guittot" ours.rt
 '
 
 test_expect_success 'numa-stats: rfc and v1..v6 each pick their revision' '

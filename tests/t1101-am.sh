@@ -62,7 +62,7 @@ test_expect_success 'am -o - writes to stdout, --no-link leaves Link: out' '
 '
 
 # b4's own expected output (a newer b4 than Debian's) for its samples.
-for t in bare-address name-parens nore single with-cover with-diffstat \
+for t in bare-address name-parens nore single with-cover with-diffstat partial-reroll \
 	 htmljunk stripped-lines; do
 	test_expect_success "trailers as in b4's reference: $t" "
 		\"\$SCHED_BOT\" am --mbox \"\$I/b4/trailers-followup-$t.mbox\" \
@@ -106,6 +106,13 @@ test_expect_success 'a pasted format-patch From line does not split a patch' '
 	git log -1 --format=%B | grep -q "^>From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17" &&
 	git log -1 --format=%B | grep -q "^From: Someone <s@example.org>$" &&
 	test "$(git log -1 --format=%an)" = "A U Thor"
+'
+
+test_expect_success 'an in-body From: names the author, not the sender' '
+	"$SCHED_BOT" am --mbox "$I/patchwork/series/revision-basic.mbox" -o pw.mbox &&
+	test $(grep -c "^From: Stephen Finucane <stephenfinucane@hotmail.com>$" pw.mbox) -eq 2 &&
+	! grep -q "^From: .*@gmail.com" pw.mbox &&
+	grep -q "^Subject: \[PATCH v2 2/2\] test: Convert to Markdown$" pw.mbox
 '
 
 test_expect_failure_code 'am without -o is a usage error' 2 \

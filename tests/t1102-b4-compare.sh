@@ -21,7 +21,7 @@ compare() {
 	perl -0pe '1 while s/^(Subject:[^\n]*)\n[ \t]+/$1 /mg' "$mbox" >"$name.in" &&
 	"$SCHED_BOT" series --mbox "$mbox" --json >"$name.json" &&
 	msgid=$(tr -d " \n" <"$name.json" |
-		sed -E 's/.*"cover":\{"msgid":"([^"]*)".*/\1/; t; s/.*"patches":\[\{"index":[0-9]+,"msgid":"([^"]*)".*/\1/') &&
+		sed -E 's/.*"cover":\{"msgid":"([^"]*)".*/\1/; t; s/.*"patches":\[\{"index":[0-9]+,"version":[0-9]+,"msgid":"([^"]*)".*/\1/') &&
 	mkdir -p "b4.$name" &&
 	b4 -q am -t -m "$name.in" -o "b4.$name" "$msgid" >"$name.b4log" 2>&1 &&
 	"$SCHED_BOT" am --mbox "$mbox" -o "$name.ours" --no-link &&

@@ -25,6 +25,9 @@ test_expect_success 'spawn: records complete, rates positive, CPU time adds up' 
 	near "$(util_sum spawn.out)" 100 1 &&
 	positive "$(stat_value spawn.out wall_s)" &&
 	positive "$(stat_value spawn.out ctx_voluntary)" &&
+	positive "$(stat_value spawn.out own_cpu_s)" &&
+	f=$(stat_value spawn.out foreign_cpu_pct) &&
+	awk -v f="$f" "BEGIN { exit !(f >= 0 && f <= 100) }" &&
 	grep -q "^sample,.*,lps,1,free\$" spawn.out
 '
 
@@ -48,6 +51,14 @@ test_expect_success 'spawn: the headline is UnixBench'"'"'s aggregate of the pas
 	test "$(stat_value p3.out passes_kept)" = 2
 '
 
+test_expect_success 'spawn --child-cpu: share of children on another CPU' '
+	"$SCHED_BENCH" spawn -c 1 -t 1 --passes 1 --gap 0 --child-cpu >cc.out 2>/dev/null &&
+	check_records cc.out &&
+	grep -q "^sample,spawn,copies=1 duration=1 passes=1 child_cpu=1,1,0,lps," cc.out &&
+	pct=$(stat_value cc.out child_other_cpu_pct) &&
+	awk -v p="$pct" "BEGIN { exit !(p >= 0 && p <= 100) }"
+'
+
 test_expect_success 'pingpong pinned: per-second samples, instance on CPU 0' '
 	"$SCHED_BENCH" pingpong -n 1 -t 2 --warmup 1 >pp.out 2>pp.err &&
 	check_records pp.out &&
@@ -57,6 +68,7 @@ test_expect_success 'pingpong pinned: per-second samples, instance on CPU 0' '
 	grep -q "^inst,pingpong,[^,]*,1,0,0," pp.out &&
 	! grep -E "^(sample|stat)," pp.out | grep -v ",pinned\$" &&
 	near "$(util_sum pp.out)" 100 1 &&
+	positive "$(stat_value pp.out own_cpu_s)" &&
 	positive "$(stat_value pp.out ctx_voluntary)"
 '
 

@@ -45,6 +45,13 @@ test_expect_success 'noisy data: ±NN% in lkp, (noisy) in matrix, exit 0' '
 	grep -q "^verdict: noisy" noisy-lkp.out
 '
 
+test_expect_success 'real A/A: sched-bench pingpong twice on one kernel is no change' '
+	# 5 interleaved runs per label, 2 s each, on a busy 2-CPU VM
+	"$SCHED_BOT" compare "$C/aa-real.csv" -f mmtests >out &&
+	! grep -q "^verdict: \(regression\|improvement\)" out &&
+	! grep -q "\*" out
+'
+
 test_expect_success 'two-kernel tables stay within 80 columns' '
 	for f in intel amd lkp mmtests matrix simple plot; do
 		expand "$E/$f.txt" | awk -v f=$f "length > 80 { print f\": \"\$0; bad = 1 }
@@ -172,6 +179,22 @@ test_expect_success 'a single label is nothing to compare' '
 	  echo "a,k,w,,1,m,1.5,s,1,0"
 	  echo "a,k,w,,2,m,1.6,s,1,0"; } >single.csv &&
 	bad single.csv && grep -q "nothing to compare" err
+'
+
+test_expect_success 'a metric one kernel lacks is shown as -, not judged' '
+	{ echo "$HDR"
+	  echo "a,k,w,,1,m,10,s,1,0"
+	  echo "a,k,w,,2,m,10.1,s,1,0"
+	  echo "b,k,w,,1,m,10,s,1,0"
+	  echo "b,k,w,,2,m,10.1,s,1,0"
+	  echo "b,k,w,,1,x,1,s,1,0"
+	  echo "b,k,w,,2,x,9,s,1,0"; } >miss.csv &&
+	for f in intel amd lkp mmtests matrix simple plot; do
+		"$SCHED_BOT" compare miss.csv -f $f >$f.out || exit 1
+	done &&
+	t=$(printf "\t") &&
+	grep -q "^x  *$t-  *$t-$t-$" intel.out &&
+	grep -q "^verdict: no significant change" intel.out
 '
 
 test_expect_success 'a missing file is an error, not a crash' '

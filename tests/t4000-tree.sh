@@ -49,6 +49,30 @@ test_expect_success 'the same tarball gives the same commit' '
 		"$(git --git-dir=repo.git rev-parse v6.1.7)"
 '
 
+test_expect_success 'concurrent imports: one imports, the other waits' '
+	"$SCHED_BOT" tree init --tarball linux-source-6.1.tar.xz c.git \
+		>c1.out 2>c1.err &
+	"$SCHED_BOT" tree init --tarball linux-source-6.1.tar.xz c.git \
+		>c2.out 2>c2.err &&
+	wait $! &&
+	cat c1.out c2.out c1.err c2.err &&
+	test "$(cat c1.out c2.out | grep -c "imported 6 files")" -le 1 &&
+	test "$(git --git-dir=c.git rev-parse v6.1.7)" = \
+		"$(git --git-dir=repo.git rev-parse v6.1.7)" &&
+	test ! -e c.git.lock && ! ls -d c.git.tmp.* 2>/dev/null
+'
+
+test_expect_success 'a stale lock and a killed import are cleaned up' '
+	echo 999999999 >s.git.lock &&
+	mkdir -p s.git.tmp.999999999/objects &&
+	"$SCHED_BOT" tree init --tarball linux-source-6.1.tar.xz s.git \
+		>out 2>err &&
+	cat out err &&
+	grep -q "imported 6 files" out &&
+	grep -q "stale lock" err &&
+	test ! -e s.git.lock && test ! -e s.git.tmp.999999999
+'
+
 test_expect_success 'tree.path is the default DIR' '
 	printf "[tree]\n\tpath = %s/repo.git\n" "$TRASH" >cfg &&
 	"$SCHED_BOT" --config cfg tree status >out &&
@@ -83,6 +107,18 @@ test_expect_success 'a failed import leaves nothing behind' '
 test_expect_failure_code 'a truncated tarball fails cleanly' 1 '
 	head -c 300 linux-source-6.1.tar.xz >bad.tar.xz &&
 	"$SCHED_BOT" tree init --tarball bad.tar.xz bad.git
+'
+
+test_expect_failure_code 'tree fetch without URL or tree.remote' 2 \
+	'"$SCHED_BOT" tree fetch --tree repo.git'
+
+test_expect_success 'tree fetch of a local repository (tree.remote)' '
+	git clone -q --bare "$DATA/apply/gitdir.bundle" other.git &&
+	printf "[tree]\n\tremote = %s/other.git\n" "$TRASH" >fcfg &&
+	LSAN_OPTIONS=suppressions=$DATA/apply/lsan.supp \
+		"$SCHED_BOT" --config fcfg tree fetch --tree repo.git &&
+	test "$(git --git-dir=repo.git rev-parse origin/master)" = \
+		"$(git --git-dir=other.git rev-parse master)"
 '
 
 test_expect_failure_code 'unknown subcommand is a usage error' 2 \

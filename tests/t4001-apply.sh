@@ -74,6 +74,15 @@ test_expect_failure_code 'a missing tree is not found' 3 '
 test_expect_failure_code 'no series argument is a usage error' 2 \
 	'"$SCHED_BOT" apply --tree b4.git'
 
+test_expect_success 'an incomplete series is refused, nothing applied' '
+	rc=0 && "$SCHED_BOT" apply --tree b4.git --branch partial \
+		--mbox "$DATA/apply/short-task-wakeup-v3-partial.mbox" \
+		2>err || rc=$? &&
+	cat err && test $rc = 1 &&
+	grep -q "incomplete: patch 2/2 is missing; nothing applied" err &&
+	! git -C b4.git rev-parse -q --verify refs/heads/partial
+'
+
 # A mail carrying a hostile diff, as format-patch would write it.
 mail() {
 	cat <<EOF
@@ -173,6 +182,28 @@ test_expect_success 'a conflicting patch reports file, hunk and 3-way' '
 	grep -q "hunk 1: @@ -1" err &&
 	grep -q "3-way merge: conflicts in file1.txt" err &&
 	grep -q "base: c1 (--base)" err
+'
+
+test_expect_success 'a moved context falls back to the 3-way merge' '
+	cd am && git checkout -q c1 &&
+	git checkout -q $BASE &&
+	sed -i "3s/.*/third line changed/" file1.txt &&
+	git -c user.name=x -c user.email=x@y commit -q -am c3 &&
+	git format-patch -1 --stdout |
+	sed "1s/^From .*/From mboxrd@z Thu Jan  1 00:00:00 1970/" >../c3.mbox &&
+	cd .. &&
+	rc=0 && "$SCHED_BOT" apply --tree b4.git --base c1 --branch strict \
+		--no-3way --mbox c3.mbox 2>err || rc=$? &&
+	cat err && test $rc = 1 &&
+	grep -q "hunk 1: @@ -1,3 +1,3 @@" err && ! grep -q "3-way merge:" err &&
+	"$SCHED_BOT" apply --tree b4.git --base c1 --branch merged \
+		--mbox c3.mbox >out 2>err &&
+	cat out err &&
+	grep -q "applied 1 patch (some with a 3-way merge)" out &&
+	grep -q "applied with a 3-way merge" err &&
+	git -C b4.git show merged:file1.txt >got &&
+	printf "changed first line\nIt has a single line.\nthird line changed\n" >want &&
+	test_cmp want got
 '
 
 test_done

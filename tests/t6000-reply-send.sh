@@ -120,4 +120,20 @@ test_expect_success 'the SMTP password is never printed or stored' '
 	! grep -r "s3cr3t-FiLe" pw.out pw.err bot-data pw
 '
 
+test_expect_success 'with a password, smtp:// insists on STARTTLS: nothing sent in clear' '
+	rm -f sink/* &&
+	bot_job job-tested tls &&
+	bot_config tls.cfg &&
+	git config -f tls.cfg smtp.user bot &&
+	git config -f tls.cfg bot.maxPerThread 0 &&
+	rc=0 &&
+	SCHED_BOT_SMTP_PASSWORD=s3cr3t-TlS SCHED_BOT_CONFIG=tls.cfg \
+		"$SCHED_BOT" test --job-dir tls --send 2>tls.err || rc=$? &&
+	test $rc -eq 4 &&
+	grep -q "STARTTLS" tls.err &&
+	test "$(bot_sink_count)" -eq 0 &&
+	! grep -q s3cr3t-TlS tls.err &&
+	! grep -q "s3cr3t" "$TRASH/sink.log"
+'
+
 test_done

@@ -69,6 +69,22 @@ test_expect_success '... keeping the commits and the options of the first run' '
 	test -s "$J/apply.log"
 '
 
+test_expect_failure_code 'a series that does not apply gets a short report' 1 '
+	"$SCHED_BOT" test --mbox "$DATA/apply/revert-sched_move_task.mbox" \
+		--job-dir "$TRASH/jobs/revert" >out 2>err
+'
+
+test_expect_success '... in the outbox, threaded, saying which patch and file' '
+	grep -q "^outcome=apply-failed$" jobs/revert/state &&
+	grep -q "^stage=done$" jobs/revert/state &&
+	m=$(cat out) &&
+	grep -q "^In-Reply-To: <" "$m" &&
+	grep -q "could not apply this series" "$m" &&
+	grep -q "kernel/sched/core.c" "$m" &&
+	! grep -q "Tested-by" "$m" &&
+	grep -q "^    sched-bot test " "$m"
+'
+
 test_expect_failure_code 'a job directory of another thread is refused' 2 '
 	"$SCHED_BOT" test --job-dir "$J" other@example.org
 '

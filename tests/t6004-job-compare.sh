@@ -27,6 +27,7 @@ job_at_compare() {
 test_expect_success 'an improvement: tables, verdict and Tested-by' '
 	job_at_compare better "$DATA/compare/simple-base.csv" \
 		"$DATA/compare/simple-new.csv" &&
+	echo requested_by=dev@kernel.example >>better/state &&
 	"$SCHED_BOT" test --job-dir better >out &&
 	m=$(cat out) &&
 	test -s better/compare.json &&
@@ -34,6 +35,7 @@ test_expect_success 'an improvement: tables, verdict and Tested-by' '
 	grep -q "^    .*spawn.lps" "$m" &&
 	grep -q "^Verdict: improvement" "$m" &&
 	grep -q "^Tested-by: Sched Bot <bot@sched-bot.example.org>$" "$m" &&
+	grep -q "^This test was requested by dev@kernel.example.$" "$m" &&
 	grep -q "^outcome=tested$" better/state
 '
 

@@ -29,6 +29,9 @@ for stage in apply build boot; do
 	"$SCHED_BOT" $stage --help 2>&1 | grep -q "not implemented" &&
 		test_skip_all "stage $stage is not merged yet"
 done
+# kbuild's own kernel build and boot test comes with a working build stage
+[ -f "$TESTS/t5000-kernel-build-boot.sh" ] ||
+	test_skip_all "kernel build and boot (kbuild's t5000) is not merged yet"
 [ -r "$TARBALL" ] || test_skip_all "no $TARBALL (apt-get install linux-source-6.1)"
 command -v qemu-system-x86_64 >/dev/null ||
 	test_skip_all "qemu-system-x86_64 is not installed"

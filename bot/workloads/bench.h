@@ -14,7 +14,8 @@
  *   # sched-bench 1 <free text>
  *   kind,workload,params,run,sample,metric,value,unit,hib,placement
  *   env,<key>,<value to end of line>
- *   sample,<workload>,<params>,<run>,<sample>,<metric>,<value>,<unit>,<hib>,<placement>
+ *   sample,<workload>,<params>,<run>,<sample>,<metric>,<value>,<unit>,
+ *          <hib>,<placement>            (one line)
  *   stat,<workload>,<params>,<run>,<key>,<value>,<unit>,<placement>
  *   copy,<workload>,<params>,<run>,<pass>,<copy>,<count>,<elapsed_s>,<lps>
  *   inst,<workload>,<params>,<run>,<instance>,<cpu>,<handoffs_per_s>
@@ -34,6 +35,13 @@
  *           (se.nr_migrations of the long-lived tasks, when
  *           /proc/PID/sched exists), wakeups, wakeups_remote
  *           (/proc/schedstat, when it exists)
+ *           harness_cpu_s (CPU time of sched-bench's own sampling
+ *           thread), passes_kept (spawn), child_other_cpu_pct (spawn
+ *           --child-cpu: % of children that ran on another CPU than
+ *           their parent at fork time)
+ *           own_cpu_s (CPU time of the benchmark tasks over the measured
+ *           part), foreign_cpu_pct (the rest of the machine's busy time,
+ *           % of all CPUs: other load that makes the run untrustworthy)
  * copy      spawn: one copy's fork loops, measured elapsed time and rate
  * inst      pingpong: one instance's average hand-offs/s and its CPU
  *           (-1 when free)
@@ -98,9 +106,18 @@ struct run_stats {
 };
 void stats_begin(struct run_stats *st);
 void stats_end(struct run_stats *st);	/* may alternate with begin */
-/* Prints the stat records; a count < 0 is unknown and left out. */
-void stats_print(struct run_stats *st, struct bench_rec *r,
-		 long long nvcsw, long long nivcsw, long long migrations);
+/*
+ * Prints the stat records; a count < 0 is unknown and left out.  own_cpu_s
+ * is the CPU time of the benchmark's tasks over the measured part: the
+ * rest of the machine's busy time is foreign load (foreign_cpu_pct).  Returns
+ * foreign_cpu_pct, or -1 when unknown.
+ */
+double stats_print(struct run_stats *st, struct bench_rec *r,
+		    long long nvcsw, long long nivcsw, long long migrations,
+		    double own_cpu_s);
+/* A warning for the human line when other load took > 1 % of the
+ * machine during the run (the results are then not trustworthy). */
+const char *busy_note(double foreign_pct);
 /* CPU time sched-bench itself (this thread: sampling, records) used. */
 void harness_stat(struct bench_rec *r);
 /* se.nr_migrations of a task (pid, or tid of this process); -1 unknown. */

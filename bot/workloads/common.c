@@ -146,10 +146,13 @@ void stats_end(struct run_stats *st)
 
 #undef ADD
 
-void stats_print(struct run_stats *st, struct bench_rec *r,
-		 long long nvcsw, long long nivcsw, long long migrations)
+double stats_print(struct run_stats *st, struct bench_rec *r,
+		    long long nvcsw, long long nivcsw, long long migrations,
+		    double own_cpu_s)
 {
+	double foreign_pct = -1;
 	struct cpu_times zero = { 0 };
+	long hz = sysconf(_SC_CLK_TCK);
 	struct cpu_util u;
 
 	if (st->have_cpu > 0 && !procstat_util(&zero, &st->cpu, &u)) {
@@ -161,6 +164,19 @@ void stats_print(struct run_stats *st, struct bench_rec *r,
 		rec_stat(r, "cpu_other", u.other, "%");
 	}
 	rec_stat(r, "wall_s", st->wall, "s");
+	if (st->have_cpu > 0 && own_cpu_s >= 0 && hz > 0 && st->wall > 0) {
+		const struct cpu_times *c = &st->cpu;
+		double busy = (double)(c->user + c->nice + c->system + c->irq +
+				       c->softirq + c->steal) / hz;
+		double foreign = busy - own_cpu_s;
+
+		/* Tick sampling makes small negative values: clamp. */
+		if (foreign < 0)
+			foreign = 0;
+		rec_stat(r, "own_cpu_s", own_cpu_s, "s");
+		foreign_pct = 100 * foreign / (st->wall * bench_online_cpus());
+		rec_stat(r, "foreign_cpu_pct", foreign_pct, "%");
+	}
 	if (nvcsw >= 0)
 		rec_stat(r, "ctx_voluntary", nvcsw, "count");
 	if (nivcsw >= 0)
@@ -174,6 +190,7 @@ void stats_print(struct run_stats *st, struct bench_rec *r,
 			 (st->ss.ttwu_count - st->ss.ttwu_local) -
 			 (st->ss0.ttwu_count - st->ss0.ttwu_local), "count");
 	}
+	return foreign_pct;
 }
 
 long long task_migrations(int pid, int is_thread)
@@ -404,4 +421,16 @@ void harness_stat(struct bench_rec *r)
 		return;
 	rec_stat(r, "harness_cpu_s", ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 		 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6, "s");
+}
+
+const char *busy_note(double foreign_pct)
+{
+	static char buf[96];
+
+	if (foreign_pct <= 1)
+		return "";
+	snprintf(buf, sizeof(buf),
+		 " [WARNING: other load used %.0f%% of the machine]",
+		 foreign_pct);
+	return buf;
 }

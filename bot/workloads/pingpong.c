@@ -224,7 +224,8 @@ static int start_instances(struct pp *pp, struct inst_arg *args)
 	return 0;
 }
 
-/* Sum of one /proc field over every task of every instance. */
+/* Sum over every task of every instance of: 0 migrations, 1 voluntary,
+ * 2 involuntary context switches, 3 CPU time in clock ticks. */
 static long long tasks_field(struct pp *pp, int which)
 {
 	long long sum = 0, v;
@@ -239,6 +240,13 @@ static long long tasks_field(struct pp *pp, int which)
 				return -1;
 			if (which == 0) {
 				v = task_migrations(tid, pp->threads);
+			} else if (which == 3) {
+				snprintf(path, sizeof(path), pp->threads ?
+					 "/proc/self/task/%d/stat" :
+					 "/proc/%d/stat", tid);
+				if (procstat_read(path, buf, sizeof(buf)) < 0)
+					return -1;
+				v = procstat_pid_cputicks(buf);
 			} else {
 				snprintf(path, sizeof(path), pp->threads ?
 					 "/proc/self/task/%d/status" :
@@ -286,7 +294,9 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 {
 	int nsamp = warmup + seconds, i, k, start[2], rc = -1;
 	unsigned long long *prev, *totals, *inst_sum, avg;
-	long long m0 = -1, v0 = -1, iv0 = -1, m1, v1, iv1;
+	long long m0 = -1, v0 = -1, iv0 = -1, c0 = -1, m1, v1, iv1, c1;
+	long hz = sysconf(_SC_CLK_TCK);
+	double foreign;
 	struct inst_arg *args;
 	struct run_stats st;
 	double t0;
@@ -322,6 +332,7 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 			m0 = tasks_field(pp, 0);
 			v0 = tasks_field(pp, 1);
 			iv0 = tasks_field(pp, 2);
+			c0 = tasks_field(pp, 3);
 			stats_begin(&st);
 		}
 		/* will-it-scale's sleep(1), but on absolute deadlines so
@@ -341,6 +352,7 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 	m1 = tasks_field(pp, 0);
 	v1 = tasks_field(pp, 1);
 	iv1 = tasks_field(pp, 2);
+	c1 = tasks_field(pp, 3);
 	stop_instances(pp);
 	for (k = warmup; k < nsamp; k++)
 		rec_sample(rec, k - warmup + 1, "handoffs", totals[k],
@@ -352,15 +364,17 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 	for (i = 0; i < pp->pairs; i++)
 		rec_line(rec, "inst", "%d,%d,%.12g", i, pp->slots[i].cpu,
 			 (double)inst_sum[i] / seconds);
-	stats_print(&st, rec, v0 >= 0 && v1 >= v0 ? v1 - v0 : -1,
+	foreign = stats_print(&st, rec, v0 >= 0 && v1 >= v0 ? v1 - v0 : -1,
 		    iv0 >= 0 && iv1 >= iv0 ? iv1 - iv0 : -1,
-		    m0 >= 0 && m1 >= m0 ? m1 - m0 : -1);
+		    m0 >= 0 && m1 >= m0 ? m1 - m0 : -1,
+		    c0 >= 0 && c1 >= c0 && hz > 0 ?
+		    (double)(c1 - c0) / hz : -1);
 	harness_stat(rec);
 	rec_end(rec);
-	fprintf(stderr, "pingpong: %d %s pair%s, %s, %d s (+%d s warm-up): %llu hand-offs/s (%.0f per pair)\n",
+	fprintf(stderr, "pingpong: %d %s pair%s, %s, %d s (+%d s warm-up): %llu hand-offs/s (%.0f per pair)%s\n",
 		pp->pairs, pp->threads ? "thread" : "process",
 		pp->pairs == 1 ? "" : "s", rec->placement, seconds, warmup,
-		avg, (double)avg / pp->pairs);
+		avg, (double)avg / pp->pairs, busy_note(foreign));
 	rc = 0;
 out:
 	close(start[0]);
@@ -471,6 +485,9 @@ int bench_pingpong(int argc, char **argv)
 	if (!nsweep)
 		sweep[nsweep++] = pp.pairs;
 	pp.setsid_inst = knobs.setsid;
+	/* Threads share one session: give the whole process its own. */
+	if (knobs.setsid && pp.threads && getsid(0) != getpid())
+		setsid();
 	rec.placement = pp.pin ? "pinned" : "free";
 	if (knobs_apply(&knobs))
 		return 1;

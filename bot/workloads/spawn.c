@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +20,15 @@
 
 #include "bench.h"
 
+enum { SPAWN_SETSID = 1, SPAWN_CHILD_CPU = 2 };
+
 struct copy_result {
 	int copy;
 	int failed;
 	double count;
 	double elapsed;
 	long long migrations;	/* of the copy itself; -1 unknown */
+	double other_cpu;	/* children that ran on another CPU */
 };
 
 static void write_all(int fd, const void *buf, size_t len)
@@ -45,31 +49,42 @@ static void write_all(int fd, const void *buf, size_t len)
 
 /* One copy: the loop of pgms/spawn, until `duration` seconds passed. */
 static void __attribute__((noreturn)) copy_main(int copy, double duration,
-						int setsid_copy, int fd)
+						int flags, int fd)
 {
 	struct copy_result res = { .copy = copy, .migrations = -1 };
 	long long m0 = task_migrations(getpid(), 0);
 	unsigned long count = 0;
+	int track = flags & SPAWN_CHILD_CPU;
 	double t0, t;
 	int status;
 	pid_t pid;
 
-	if (setsid_copy)
+	if (flags & SPAWN_SETSID)
 		setsid();
 	t0 = bench_now();
 	for (;;) {
+		int cpu = track ? sched_getcpu() : 0;
+
 		pid = fork();
-		if (pid == 0)
+		if (pid == 0) {
+			/* --child-cpu: the child only reads its CPU (vDSO,
+			 * no system call) and returns it in its status. */
+			if (track)
+				_exit(1 + (sched_getcpu() & 0x7f));
 			_exit(0);
+		}
 		if (pid < 0) {
 			res.failed = errno;
 			break;
 		}
 		/* Like spawn: wait for any child; a bad status is fatal. */
-		if (wait(&status) < 0 || status) {
+		if (wait(&status) < 0 || !WIFEXITED(status) ||
+		    (!track && status)) {
 			res.failed = EIO;
 			break;
 		}
+		if (track && WEXITSTATUS(status) - 1 != (cpu & 0x7f))
+			res.other_cpu++;
 		count++;
 		t = bench_now();
 		if (t - t0 >= duration)
@@ -86,7 +101,7 @@ static void __attribute__((noreturn)) copy_main(int copy, double duration,
 	_exit(res.failed ? 2 : 0);
 }
 
-static int run_pass(int copies, double duration, int setsid_copy,
+static int run_pass(int copies, double duration, int flags,
 		    struct copy_result *res)
 {
 	int fds[2], i, got = 0, failed = 0, status;
@@ -108,7 +123,7 @@ static int run_pass(int copies, double duration, int setsid_copy,
 		}
 		if (pid == 0) {
 			close(fds[0]);
-			copy_main(i, duration, setsid_copy, fds[1]);
+			copy_main(i, duration, flags, fds[1]);
 		}
 	}
 	close(fds[1]);
@@ -142,11 +157,18 @@ static int run_pass(int copies, double duration, int setsid_copy,
 	return 0;
 }
 
+static double tv_s(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: sched-bench spawn [-c COPIES] [-t SECONDS] [--passes P | -i ITERATIONS]\n"
 	      "                         [--gap SECONDS] [--run K] [--autogroup on|off]\n"
-	      "                         [--cgroup root|new] [--setsid]\n"
+	      "                         [--cgroup root|new] [--setsid] [--child-cpu]\n"
+	      "  --child-cpu: record how often the child ran on another CPU than\n"
+	      "  its parent (the child reads its CPU before _exit)\n"
 	      "  defaults: -c online CPUs, -t 30, 3 passes, 3 s gap (as ./Run spawn)\n",
 	      f);
 }
@@ -163,6 +185,7 @@ int bench_spawn(int argc, char **argv)
 		{ "autogroup", required_argument, NULL, 'K' },
 		{ "cgroup", required_argument, NULL, 'K' },
 		{ "setsid", no_argument, NULL, 'K' },
+		{ "child-cpu", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -178,6 +201,9 @@ int bench_spawn(int argc, char **argv)
 	struct ub_result agg;
 	long long migr = 0;
 	int rc = 1;
+	int child_cpu = 0;
+	double foreign;
+	double other = 0, loops = 0;
 
 	/* Reset getopt: init.c may call several workloads in one process. */
 	optind = 0;
@@ -204,6 +230,9 @@ int bench_spawn(int argc, char **argv)
 		case 'K':
 			knobs_option(&knobs, opts[idx].name, optarg);
 			break;
+		case 'C':
+			child_cpu = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -219,6 +248,9 @@ int bench_spawn(int argc, char **argv)
 	}
 	snprintf(rec.params, sizeof(rec.params),
 		 "copies=%d duration=%g passes=%d", copies, duration, passes);
+	if (child_cpu)
+		strncat(rec.params, " child_cpu=1",
+			sizeof(rec.params) - strlen(rec.params) - 1);
 	knobs_params(&knobs, rec.params, sizeof(rec.params));
 	if (knobs_apply(&knobs))
 		return 1;
@@ -237,12 +269,16 @@ int bench_spawn(int argc, char **argv)
 			bench_sleep_until(bench_now() + gap);
 		}
 		stats_begin(&st);
-		if (run_pass(copies, duration, knobs.setsid, res))
+		if (run_pass(copies, duration,
+			     (knobs.setsid ? SPAWN_SETSID : 0) |
+			     (child_cpu ? SPAWN_CHILD_CPU : 0), res))
 			goto out;
 		stats_end(&st);
 		sum_elapsed = 0;
 		for (i = 0; i < copies; i++) {
 			pass[p].count += res[i].count;
+			other += res[i].other_cpu;
+			loops += res[i].count;
 			sum_elapsed += res[i].elapsed;
 			if (migr >= 0 && res[i].migrations >= 0)
 				migr += res[i].migrations;
@@ -264,12 +300,17 @@ int bench_spawn(int argc, char **argv)
 	rec_sample(&rec, 0, "lps", agg.score, "lps", 1);
 	getrusage(RUSAGE_CHILDREN, &ru1);
 	rec_stat(&rec, "passes_kept", agg.kept, "count");
-	stats_print(&st, &rec, ru1.ru_nvcsw - ru0.ru_nvcsw,
-		    ru1.ru_nivcsw - ru0.ru_nivcsw, migr);
+	foreign = stats_print(&st, &rec, ru1.ru_nvcsw - ru0.ru_nvcsw,
+		    ru1.ru_nivcsw - ru0.ru_nivcsw, migr,
+		    tv_s(&ru1.ru_utime) + tv_s(&ru1.ru_stime) -
+		    tv_s(&ru0.ru_utime) - tv_s(&ru0.ru_stime));
+	if (child_cpu && loops > 0)
+		rec_stat(&rec, "child_other_cpu_pct", 100 * other / loops, "%");
 	harness_stat(&rec);
 	rec_end(&rec);
-	fprintf(stderr, "spawn: %d copies, %d x %g s: %.1f lps (%.1f s, %d samples)\n",
-		copies, passes, duration, agg.score, agg.time, agg.kept);
+	fprintf(stderr, "spawn: %d copies, %d x %g s: %.1f lps (%.1f s, %d samples)%s\n",
+		copies, passes, duration, agg.score, agg.time, agg.kept,
+		busy_note(foreign));
 	rc = 0;
 out:
 	free(res);

@@ -31,10 +31,16 @@ command -v public-inbox-httpd >/dev/null 2>&1 || {
 nmsg=$(grep -c '^From mboxrd@z' "$MBOX")
 bytes=$(wc -c <"$MBOX")
 
+export LORE_INBOX_CACHE=$TRASH/inbox-cache
 t0=$(now)
 lore_start "$MBOX" || { echo "lore_start failed"; exit 1; }
 t1=$(now)
-echo "lore_start ($nmsg messages, $bytes bytes): $(ms "$t0" "$t1") ms in all"
+echo "lore_start ($nmsg messages, $bytes bytes), building the inbox: $(ms "$t0" "$t1") ms"
+lore_stop
+t0=$(now)
+lore_start "$MBOX" || { echo "lore_start failed"; exit 1; }
+t1=$(now)
+echo "lore_start, the same inbox from the cache: $(ms "$t0" "$t1") ms"
 
 # the parts, on a second inbox: import rate, extindex, server start
 t0=$(now)

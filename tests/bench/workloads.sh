@@ -42,6 +42,11 @@ stat_of() {
 }
 
 # harness OUT: sched-bench's own CPU time as % of the run's wall time
+# foreign OUT: other load during the run, % of the machine
+foreign() {
+	awk -F, '$1 == "stat" && $5 == "foreign_cpu_pct" { printf "%.1f\n", $6; exit }' "$1"
+}
+
 harness() {
 	awk -F, '$1 == "stat" && $5 == "harness_cpu_s" { c = $6 }
 		 $1 == "stat" && $5 == "wall_s" { w = $6 }
@@ -61,6 +66,7 @@ echo "      $RUNS runs of ${T} s each, sched-bench and the reference interleaved
 [ -x "$SB" ] || { echo "no $SB: run make first"; exit 1; }
 
 : >"$tmp/harness"
+: >"$tmp/foreign"
 # A stand-in for UnixBench pgms/spawn built here (same method: alarm(),
 # fork, child exit(0), parent wait(), COUNT line from the handler).
 ub=""
@@ -125,6 +131,7 @@ for place in pinned free; do
 		v=$(value "$tmp/out" handoffs)
 		[ -n "$v" ] && echo "$v / 2" | bc -l >>"$tmp/sb.$place"
 		harness "$tmp/out" >>"$tmp/harness"
+		foreign "$tmp/out" >>"$tmp/foreign"
 		if have perf; then
 			loops=$((T * 100000))
 			if [ $place = pinned ]; then
@@ -147,6 +154,7 @@ for n in 1 "$ncpu"; do
 		"$SB" spawn -c "$n" -t "$T" --passes 1 --gap 0 >"$tmp/out" 2>/dev/null
 		value "$tmp/out" lps >>"$tmp/sb.spawn$n"
 		harness "$tmp/out" >>"$tmp/harness"
+		foreign "$tmp/out" >>"$tmp/foreign"
 		if [ -n "$ub" ]; then
 			ubspawn_run "$n" "$ub" >>"$tmp/ub.spawn$n"
 			ubspawn_run "$n" "$ub-static" >>"$tmp/ubs.spawn$n"
@@ -186,6 +194,7 @@ echo
 echo "pinned / free pingpong (sched-bench): $(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.2f", b ? a / b : 0 }')x"
 set -- $(stats "$tmp/sb.spawn1") $(stats "$tmp/sb.spawn$ncpu")
 echo "spawn -c $ncpu / -c 1 (sched-bench): $(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.2f", a ? b / a : 0 }')x"
+echo "other load during the sched-bench runs: $(stats "$tmp/foreign" | cut -d" " -f1)% of the machine on average"
 echo "sched-bench's own CPU (sampling, records): $(sort -n "$tmp/harness" | tail -n 1)% of one CPU at most"
 have perf || echo "perf not installed: perf columns empty"
 have stress-ng || echo "stress-ng not installed: stress-ng columns empty"

@@ -11,23 +11,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/*
- * The fuzz build links every bot .c file but main.c, whose helpers
- * the cmd_*.c files call: weak stand-ins, never reached from here.
- */
-__attribute__((weak)) int usage_error(const char *cmd, const char *fmt, ...);
-__attribute__((weak)) int show_usage(const char *cmd);
-
-__attribute__((weak)) int usage_error(const char *cmd, const char *fmt, ...)
-{
-	return 2;
-}
-
-__attribute__((weak)) int show_usage(const char *cmd)
-{
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const formats[] = {

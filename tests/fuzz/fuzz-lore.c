@@ -14,21 +14,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/*
- * The fuzz build links every bot source but main.c, and the commands
- * call these two from main.c; they are never reached from here.
- */
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	abort();
-}
-
-int show_usage(const char *cmd)
-{
-	abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strbuf out = STRBUF_INIT;

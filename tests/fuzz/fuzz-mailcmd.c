@@ -16,17 +16,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* main.c is not linked into fuzzers; the commands reference these. */
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	return EXIT_USAGE;
-}
-
-int show_usage(const char *cmd)
-{
-	return EXIT_OK;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* an exact-size copy: any read past the end is caught */

@@ -129,18 +129,17 @@ static void parse_message(struct patch *p, char *msg)
 {
 	struct strbuf body = STRBUF_INIT, diff = STRBUF_INIT;
 	char *line, *save = NULL;
-	int in_headers = 1, in_diff = 0, after_dashes = 0;
+	int in_diff = 0, after_dashes = 0;
 	char **lines = NULL;
 	size_t nr = 0, alloc = 0, i, end;
 
 	memset(p, 0, sizeof(*p));
 	for (line = strtok_r(msg, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		/* strtok_r eats empty lines: recover them from the gap. */
+		/* Empty lines arrive as "\x02" (see read_mbox). */
 		ALLOC_GROW(lines, nr, alloc);
 		lines[nr++] = line;
 	}
-	(void)in_headers;
 	for (i = 0; i < nr; i++) {
 		line = lines[i];
 		if (starts_with(line, "From: "))
@@ -179,7 +178,6 @@ static void parse_message(struct patch *p, char *msg)
 	strbuf_trim(&body);
 	end = body.len;
 	{
-		char *para = strrchr(body.buf, '\n');
 		char *start = body.buf;
 		char *blank = strstr(body.buf, "\n\n");
 
@@ -187,7 +185,6 @@ static void parse_message(struct patch *p, char *msg)
 			start = blank + 2;
 			blank = strstr(start, "\n\n");
 		}
-		(void)para;
 		if (start != body.buf || is_trailer(body.buf)) {
 			char *copy = xstrdup(start), *l, *s2 = NULL;
 			int all = 1;
@@ -521,6 +518,13 @@ static const struct hostile hostile[] = {
 	  "diff --git a/link/evil b/link/evil\nnew file mode 100644\n"
 	  "--- /dev/null\n+++ b/link/evil\n@@ -0,0 +1 @@\n+evil\n",
 	  "symbolic link" },
+	{ "symlink-made-by-the-patch",
+	  "diff --git a/esc b/esc\nnew file mode 120000\n"
+	  "--- /dev/null\n+++ b/esc\n@@ -0,0 +1 @@\n+/etc\n"
+	  "\\ No newline at end of file\n"
+	  "diff --git a/esc/passwd b/esc/passwd\nnew file mode 100644\n"
+	  "--- /dev/null\n+++ b/esc/passwd\n@@ -0,0 +1 @@\n+evil\n",
+	  "symbolic link the patch creates" },
 	{ "binary-without-data",
 	  "diff --git a/g b/g\nindex 587be6b..e69de29 100644\n"
 	  "Binary files a/g and b/g differ\n", "binary" },

@@ -8,7 +8,8 @@ static void test_ub_three_passes(void)
 	/* Run's default for spawn: drop the lowest of 3 by raw count. */
 	struct ub_pass p[3] = {
 		{ .count = 300000, .elapsed = 30.0 },
-		{ .count = 150000, .elapsed = 10.0 },	/* best rate, lowest count */
+		/* the best rate but the lowest count: dropped */
+		{ .count = 150000, .elapsed = 10.0 },
 		{ .count = 270000, .elapsed = 30.0 },
 	};
 	struct ub_result r;

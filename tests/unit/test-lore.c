@@ -38,6 +38,10 @@ static void test_msgid_plain(void)
 	check_mid("odd/id+x%41=y@example.org", "odd/id+x%41=y@example.org");
 	check_mid("<odd/id+x%41=y@example.org>", "odd/id+x%41=y@example.org");
 	check_mid("no-at-sign-id", "no-at-sign-id");
+	/* a "/" in a message-id is not a URL unless the host is lore's */
+	check_mid("20240101.abc/def@host.example",
+		  "20240101.abc/def@host.example");
+	check_mid("<a.b/c@d>", "a.b/c@d");
 }
 
 static void test_msgid_urls(void)
@@ -56,6 +60,8 @@ static void test_msgid_urls(void)
 	check_mid("HTTPS://lore.kernel.org/r/" MID, MID);
 	check_mid("lore.kernel.org/all/" MID "/", MID);
 	check_mid("lore.kernel.org/r/" MID, MID);
+	check_mid("patch.msgid.link/" MID, MID);
+	check_mid("LORE.kernel.org/all/" MID "/T/", MID);
 	check_mid("http://127.0.0.1:8080/all/" MID "/", MID);
 	check_mid("https://lore.kernel.org/all/"
 		  "20241114142810.794657-1-juri.lelli%40redhat.com/", MID);
@@ -77,6 +83,8 @@ static void test_msgid_none(void)
 	check_mid("a\tb@c", NULL);
 	check_mid("https://lore.kernel.org/", NULL);
 	check_mid("https://lore.kernel.org", NULL);
+	check_mid("https://lore.kernel.org/all/", NULL);
+	check_mid("https://lore.kernel.org/lkml/?q=s:sched", NULL);
 	check_mid("https://lore.kernel.org/all/%3Cx%3E@y/", NULL);
 	check_mid("https://lore.kernel.org/all/a%20b@c/", NULL);
 	check_mid("https://lore.kernel.org/all/a%00b@c/", NULL);

@@ -90,6 +90,28 @@ static void test_mboxo_pasted_from(void)
 	mbox_release(&mb);
 }
 
+static void test_msgid_map(void)
+{
+	struct msgid_map m = { 0 };
+	char *ids[3000];
+	size_t i, v;
+	int ok = 1;
+
+	for (i = 0; i < 3000; i++) {
+		ids[i] = xasprintf("%zu-x@example.org", i);
+		msgid_map_put(&m, ids[i], i);
+	}
+	msgid_map_put(&m, ids[7], 9);
+	CHECK_INT(m.nr, 3000);
+	for (i = 0; i < 3000; i++)
+		ok &= msgid_map_get(&m, ids[i], &v) && v == (i == 7 ? 9 : i);
+	CHECK(ok);
+	CHECK(!msgid_map_get(&m, "nope@example.org", &v));
+	msgid_map_release(&m);
+	for (i = 0; i < 3000; i++)
+		free(ids[i]);
+}
+
 static void test_git_samples(void)
 {
 	size_t len;
@@ -247,6 +269,18 @@ static void test_hostile(void)
 			    i, i + 1);
 	CHECK_INT(mail_parse(big.buf, big.len, &m), 0);
 	CHECK_STR(m.msgid, "big@x");
+	mail_release(&m);
+	strbuf_release(&big);
+
+	/* 60000 nested multiparts would overflow libetpan's stack. */
+	strbuf_addstr(&big, "Message-ID: <deep@x>\nSubject: deep\n"
+		      "Content-Type: multipart/mixed; boundary=b0\n\n");
+	for (i = 0; i < 60000; i++)
+		strbuf_addf(&big, "--b%d\nContent-Type: multipart/mixed; boundary=b%d\n\n",
+			    i, i + 1);
+	CHECK_INT(mail_parse(big.buf, big.len, &m), 0);
+	CHECK_STR(m.msgid, "deep@x");
+	CHECK_STR(m.subject, "deep");
 	mail_release(&m);
 	strbuf_release(&big);
 
@@ -514,6 +548,7 @@ int main(void)
 	RUN(test_mboxrd_unquote);
 	RUN(test_mboxo_pasted_from);
 	RUN(test_git_samples);
+	RUN(test_msgid_map);
 	RUN(test_rfc2047);
 	RUN(test_charsets);
 	RUN(test_qp_base64);

@@ -131,6 +131,14 @@ static void test_sched_fields(void)
 	CHECK_INT(procstat_schedstat("version 15\n", &ss), -1);
 }
 
+static void test_pid_cputicks(void)
+{
+	/* a command name with spaces and parentheses */
+	CHECK_INT(procstat_pid_cputicks(fixture("pid-stat.txt")), 325);
+	CHECK_INT(procstat_pid_cputicks("1 (x) R 1 2"), -1);
+	CHECK_INT(procstat_pid_cputicks("garbage"), -1);
+}
+
 static void test_cpulist(void)
 {
 	CHECK_INT(procstat_cpulist_count("0-3,8,10-11\n"), 7);
@@ -149,5 +157,6 @@ int main(void)
 	RUN(test_config);
 	RUN(test_sched_fields);
 	RUN(test_cpulist);
+	RUN(test_pid_cputicks);
 	return test_done();
 }

@@ -70,6 +70,17 @@ static void test_wrap(void)
 		     "wrapped at seventy-two columns\nbecause") != NULL);
 	CHECK(strstr(out.buf, "    an indented code line that is much longer "
 		     "than seventy-two columns stays as it is\n") != NULL);
+	/* a paragraph with a long line is refilled as a whole */
+	{
+		struct strbuf para = STRBUF_INIT;
+
+		reply_wrap("one two three four five six seven eight nine ten "
+			   "eleven twelve thirteen fourteen\nfifteen.\n"
+			   "\nshort\nlines stay\n", 72, &para);
+		CHECK(strstr(para.buf, "\nfifteen.\n") == NULL);
+		CHECK(strstr(para.buf, " fifteen.\n\nshort\nlines stay\n"));
+		strbuf_release(&para);
+	}
 	CHECK(strstr(out.buf, "\n  second line") != NULL ||
 	      strstr(out.buf, "\n  under") != NULL ||
 	      strstr(out.buf, "\n  its") != NULL);
@@ -269,6 +280,7 @@ static void test_templates(void)
 {
 	static const char *const names[] = {
 		"tested", "regression", "apply-failed", "build-failed",
+		"boot-failed",
 		"command-error",
 	};
 	struct reply_vars v = { 0 };

@@ -246,9 +246,10 @@ static void test_argv(void)
 	spec.gap = 0;
 	spec.threads = 1;		/* not a spawn option: ignored */
 	spec.setsid = 1;
+	spec.child_cpu = 1;
 	spec.autogroup = "off";
 	line = run_bench_cmdline(&spec);
-	CHECK_STR(line, "spawn -c 4 --passes 3 --gap 0 --autogroup off --setsid");
+	CHECK_STR(line, "spawn -c 4 --passes 3 --gap 0 --child-cpu --autogroup off --setsid");
 	free(line);
 
 	spec.workload = "rm -rf";

@@ -13,7 +13,8 @@
 
 static int test_failed_checks;
 static int test_nr, test_pass, test_fail;
-static const char *test_name_ = "unit";
+/* Named after the test file unless TEST_NAME() says otherwise. */
+static const char *test_name_ = __BASE_FILE__;
 
 #define CHECK(cond) do {						\
 		if (!(cond)) {						\
@@ -70,7 +71,12 @@ static inline void test_run_(const char *name, void (*fn)(void))
 
 static inline int test_done(void)
 {
-	printf("# %s: passed %d failed %d skipped 0\n", test_name_,
+	const char *name = strrchr(test_name_, '/');
+	int len;
+
+	name = name ? name + 1 : test_name_;
+	len = (int)strcspn(name, ".");
+	printf("# %.*s: passed %d failed %d skipped 0\n", len, name,
 	       test_pass, test_fail);
 	return test_fail ? 1 : 0;
 }
