@@ -782,6 +782,34 @@ static int lock_slot(struct job *j)
 	return fd;
 }
 
+/*
+ * Compiler messages name files as make reached them ("../src/kernel/
+ * sched/fair.c" or an absolute path): report them relative to the tree,
+ * as the patch names them.
+ */
+static char *tree_relative(struct strbuf *errors, const char *srcdir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *line = errors->buf, *nl, *p;
+	char *abs = xasprintf("%s/", srcdir);
+
+	for (; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		p = line;
+		if (starts_with(p, abs))
+			p += strlen(abs);
+		else if (starts_with(p, "../src/"))
+			p += strlen("../src/");
+		strbuf_add(&sb, p, nl - p);
+		strbuf_addch(&sb, '\n');
+		if (!*nl)
+			break;
+	}
+	free(abs);
+	strbuf_release(errors);
+	return strbuf_detach(&sb, NULL);
+}
+
 static int do_build(struct job *j)
 {
 	const struct build_opts *o = j->o;
@@ -855,7 +883,7 @@ static int do_build(struct job *j)
 		r->failed = 1;
 		strbuf_read_file(&log, r->log);
 		build_first_errors(log.buf, log.len, 10, &out);
-		r->errors = strbuf_detach(&out, NULL);
+		r->errors = tree_relative(&out, j->srcdir);
 		strbuf_release(&log);
 		/* Keep the log where the next build will not overwrite it. */
 		if (o->outdir)

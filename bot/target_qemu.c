@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -117,6 +118,9 @@ static const char *choose_accel(const char *name, const char *kernel)
 	static const char *verdict;
 	const char *want = cfg(name, "accel", "auto");
 	struct qemu_run q = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	char *path, *sp, *slash;
+	struct utsname u;
 	int fd;
 
 	if (!strcmp(want, "kvm") || !strcmp(want, "tcg"))
@@ -130,12 +134,35 @@ static const char *choose_accel(const char *name, const char *kernel)
 		return verdict;
 	}
 	close(fd);
+	/* The probe costs seconds: remember it for this host kernel. */
+	if (uname(&u) < 0)
+		memset(&u, 0, sizeof(u));
+	path = cache_path("qemu-accel");
+	if (strbuf_read_file(&sb, path) > 0) {
+		strbuf_trim(&sb);
+		sp = strchr(sb.buf, ' ');
+		if (sp && !strncmp(sb.buf, u.release, sp - sb.buf) &&
+		    !u.release[sp - sb.buf]) {
+			verdict = !strcmp(sp + 1, "kvm") ? "kvm" : "tcg";
+			goto out;
+		}
+	}
 	run_qemu(name, "kvm", kernel, NULL, "console=ttyS0 panic=-1",
 		 cfg_int(name, "kvmProbeTimeout", 5), -1, NULL, &q);
 	if (q.seen_linux)
 		verdict = "kvm";
 	info("KVM %s: using %s", q.seen_linux ? "works" : "does not boot a "
 	     "guest here", verdict);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s %s\n", u.release, verdict);
+	slash = strrchr(path, '/');
+	*slash = 0;
+	mkdir_p(path, 0755);
+	*slash = '/';
+	write_file_atomic(path, sb.buf, sb.len);
+out:
+	strbuf_release(&sb);
+	free(path);
 	return verdict;
 }
 
@@ -148,6 +175,7 @@ int target_qemu_run(const char *name, const struct boot_req *req,
 	const char *accel;
 	double timeout;
 	int fd = -1, rc, ret = -1, nr_w = 1;
+	size_t i;
 	const char *w;
 
 	if (!req->kernel)
@@ -192,6 +220,13 @@ int target_qemu_run(const char *name, const struct boot_req *req,
 		goto out;
 	ret = target_finish(name, req, console.buf, console.len,
 			    rc == SUBPROC_TIMEOUT, res);
+	/* Say in every row how the numbers were made: TCG numbers are not
+	 * KVM numbers. */
+	for (i = 0; i < res->samples.nr; i++) {
+		free(res->samples.v[i].machine);
+		res->samples.v[i].machine = xasprintf("qemu-%s-smp%ld", accel,
+						      cfg_int(name, "smp", 2));
+	}
 	if (!ret && rc) {
 		/* Rows came out but QEMU did not end cleanly: say it. */
 		warning("qemu exited with %d after the results", rc);

@@ -1,0 +1,105 @@
+#!/bin/sh
+# The whole kernel path on Debian's linux-source-6.1: build the minimal
+# sched kernel from a commit with the fragments, boot it in QEMU running
+# spawn and pingpong, read the rows; commit a one-line change to
+# kernel/sched/fair.c, rebuild incrementally and boot again.  Build and
+# config failures are results with clear messages.
+#
+# Heavy: the first run extracts and commits the tree and builds a kernel
+# (minutes); the cache (see lib-kernel.sh) makes later runs cheap.
+. "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-kernel.sh"
+
+kernel_prereqs
+command -v qemu-system-x86_64 >/dev/null || test_skip_all "QEMU is not installed"
+kernel_repo || test_skip_all "could not make the kernel repository"
+kernel_config
+
+# Fixed dates in kernel_commit: the same commits (and cache keys) each run.
+kernel_commit base kernel/sched/fair.c \
+	's/sysctl_sched_migration_cost\t= 500000UL;/sysctl_sched_migration_cost\t= 400000UL;/' \
+	t5000-patched
+kernel_commit base kernel/sched/fair.c \
+	's/sysctl_sched_migration_cost\t= 500000UL;/sysctl_sched_migration_cost\t= 500000UL +;/' \
+	t5000-broken
+
+test_expect_success 'the one-line patch really changes one line' '
+	git -C "$KREPO" diff --numstat base t5000-patched >diff &&
+	test "$(cat diff)" = "$(printf "1\t1\tkernel/sched/fair.c")"
+'
+
+test_expect_success 'build the base kernel from the tree with the fragments' '
+	"$SCHED_BOT" build --tree "$KREPO" --rev base -o base >out &&
+	test -s base/bzImage &&
+	grep -q "^release: 6\.1\." out &&
+	grep -qx "CONFIG_SCHED_AUTOGROUP=y" base/config &&
+	grep -qx "CONFIG_FAIR_GROUP_SCHED=y" base/config &&
+	grep -qx "CONFIG_SERIAL_8250_CONSOLE=y" base/config &&
+	grep -qx "CONFIG_KERNEL_GZIP=y" base/config
+'
+
+test_expect_success 'a second build of the same commit comes from the cache' '
+	"$SCHED_BOT" build --tree "$KREPO" --rev base >out2 &&
+	grep -qx "result: cached" out2 &&
+	cmp "$(sed -n "s/^kernel: //p" out2)" base/bzImage
+'
+
+test_expect_success 'boot the base kernel in QEMU: spawn and pingpong rows' '
+	"$SCHED_BOT" boot --target qemu --kernel base/bzImage \
+		--workloads spawn,pingpong --runs 1 -t 1 --label base \
+		--workdir boot-base -o rows.csv >boot.out &&
+	grep -q "^status: ok" boot.out &&
+	grep -q "@@SB END" boot-base/console.log &&
+	rel=$(sed -n "s/^release: //p" out) &&
+	grep -q ",spawn," rows.csv && grep -q ",pingpong," rows.csv &&
+	grep -q "^base,$rel," rows.csv
+'
+
+test_expect_success 'the patched build recompiles fair.c and little else' '
+	"$SCHED_BOT" build --tree "$KREPO" --rev t5000-patched -o patched \
+		>pout &&
+	grep -q "^  CC      kernel/sched/fair\.o" patched/build.log &&
+	! grep -q "^  CC      kernel/sched/core\.o" patched/build.log &&
+	test "$(grep -c "^  CC " patched/build.log)" -lt 20 &&
+	test "$(sed -n "s/^objdir: //p" pout)" = \
+		"$(sed -n "s/^objdir: //p" out)" &&
+	! cmp -s base/bzImage patched/bzImage
+'
+
+test_expect_success 'boot the patched kernel: rows again' '
+	"$SCHED_BOT" boot --target qemu --kernel patched/bzImage \
+		--workloads spawn,pingpong --runs 1 -t 1 --label patched \
+		--workdir boot-patched -o rows.csv >boot2.out &&
+	grep -q "^patched,.*,spawn," rows.csv &&
+	grep -q "^base,.*,spawn," rows.csv
+'
+
+test_expect_success 'a patch that does not compile is a build failure' '
+	rc=0; "$SCHED_BOT" build --tree "$KREPO" --rev t5000-broken -o broken \
+		>bout 2>berr || rc=$?
+	test $rc -eq 1 &&
+	grep -qx "result: build failed" bout &&
+	grep -q "^kernel/sched/fair\.c:[0-9]*:[0-9]*: error:" bout &&
+	grep -q "build failed" berr &&
+	test -s broken/build.log && ! test -e broken/bzImage
+'
+
+test_expect_success 'a fragment olddefconfig drops is named' '
+	printf "CONFIG_KVM_GUEST=y\n" >kvm.config &&
+	rc=0; "$SCHED_BOT" build --tree "$KREPO" --rev base \
+		--fragment "$TRASH/kvm.config" 2>cerr || rc=$?
+	test $rc -eq 1 &&
+	grep -q "CONFIG_KVM_GUEST=y requested by .*kvm.config" cerr
+'
+
+test_expect_success 'a kernel that panics is reported as a panic' '
+	rc=0; "$SCHED_BOT" boot --target qemu --kernel base/bzImage \
+		--sched-bench /dev/null --workdir boot-panic -o none.csv \
+		>pboot 2>perr || rc=$?
+	test $rc -eq 1 &&
+	grep -q "^status: panic" pboot &&
+	grep -q "Kernel panic" perr &&
+	! test -e none.csv
+'
+
+test_done
