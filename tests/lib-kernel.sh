@@ -2,7 +2,8 @@
 # repository, made once and kept in a cache shared between test runs (and
 # CI jobs): $KCACHE (SCHED_BOT_TEST_CACHE, default
 # /var/tmp/sched-bot-test-cache) holds
-#   linux.git   the tarball's files committed as branch "base"
+#   tree/       the tarball imported by `sched-bot tree init`
+#   kernel.git  branch "base" and the tests' commits, borrowing tree/ objects
 #   builds/     build.cacheDir for the tests (slots, O= dirs, artifacts)
 #   ccache/     CCACHE_DIR for the tests
 # A cold first run costs the extraction, one commit and a full kernel
@@ -10,7 +11,8 @@
 
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 KCACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}
-KREPO=$KCACHE/linux.git
+KTREE=$KCACHE/tree/linux-source-6.1.git
+KREPO=$KCACHE/kernel.git
 
 # Skip the whole script unless the tarball and the tools are here.
 kernel_prereqs() {
@@ -21,30 +23,27 @@ kernel_prereqs() {
 	done
 }
 
-# Make $KREPO (branch base) unless it is there; serialised with flock.
+# Make $KREPO unless it is there: `sched-bot tree init` imports the tarball
+# into $KTREE once (shared with t4002 and t6900, never written after), and
+# $KREPO borrows its objects (alternates) and holds branch "base" plus the
+# tests' own commits.  Serialised with flock.
 kernel_repo() {
-	mkdir -p "$KCACHE" || return 1
+	mkdir -p "$KCACHE/tree" &&
+	"$SCHED_BOT" tree init --tarball "$KERNEL_TARBALL" "$KTREE" \
+		>/dev/null || return 1
 	(
 		flock 9
 		if git -C "$KREPO" rev-parse -q --verify base >/dev/null 2>&1
 		then
 			exit 0
 		fi
-		rm -rf "$KREPO.tmp"
-		mkdir -p "$KREPO.tmp" &&
-		tar -xJf "$KERNEL_TARBALL" -C "$KREPO.tmp" \
-			--strip-components=1 &&
-		cd "$KREPO.tmp" &&
-		git init -q &&
-		# Debian's .gitignore ignores everything but debian/: -f.
-		git add -f -A . &&
-		GIT_AUTHOR_DATE="1970-01-01T00:00:00Z" \
-		GIT_COMMITTER_DATE="1970-01-01T00:00:00Z" \
-		git -c user.name=test -c user.email=test@localhost \
-			commit -q -m "linux-source-6.1" &&
-		git branch -f base &&
-		cd .. && mv "$KREPO.tmp" "$KREPO"
-	) 9>"$KCACHE/linux.git.lock"
+		base=$(git -C "$KTREE" rev-parse --verify linux-6.1) &&
+		rm -rf "$KREPO.tmp" &&
+		git init -q --bare "$KREPO.tmp" &&
+		echo "$KTREE/objects" >"$KREPO.tmp/objects/info/alternates" &&
+		git -C "$KREPO.tmp" update-ref refs/heads/base "$base" &&
+		mv "$KREPO.tmp" "$KREPO"
+	) 9>"$KCACHE/kernel.git.lock"
 }
 
 # kernel_commit REV FILE SED-EXPR BRANCH: commit REV with FILE edited by
