@@ -14,6 +14,7 @@
 
 #include "archive.h"
 #include "config.h"
+#include "mbox.h"
 #include "reply.h"
 #include "util.h"
 
@@ -172,7 +173,7 @@ static int render_job(const char *jobs_dir, const char *name,
 	/* the reply is the report: render its CommonMark body */
 	path = xasprintf("%s/reply.eml", dir);
 	if (strbuf_read_file(&reply, path) >= 0) {
-		char *cte = reply_header(reply.buf, reply.len,
+		char *cte = mbox_header(reply.buf, reply.len,
 					 "Content-Transfer-Encoding");
 
 		if (cte && !strcasecmp(cte, "quoted-printable")) {

@@ -14,6 +14,7 @@
 #include "job.h"
 #include "lore.h"
 #include "mailcmd.h"
+#include "mbox.h"
 #include "outbox.h"
 #include "reply.h"
 #include "series.h"
@@ -25,41 +26,19 @@
 #define DEFAULT_QUERY "dfn:kernel/sched/ AND s:PATCH AND rt:<since>.."
 #define DEFAULT_COMMAND_QUERY "nq:\"sched-bot test\" AND rt:<since>.."
 
-/* Call fn on each message of an mboxrd text. */
+/* Called on each message of a search result. */
 typedef void (*message_fn)(const char *msg, size_t len, void *data);
 
-static void for_each_message(const char *mbox, size_t len, message_fn fn,
+static void for_each_message(const char *text, size_t len, message_fn fn,
 			     void *data)
 {
-	size_t i = 0;
+	struct mbox mb = { 0 };
+	size_t i;
 
-	while (i < len) {
-		const char *start, *next;
-
-		if (len - i > 5 && !strncmp(mbox + i, "From ", 5)) {
-			const char *nl = memchr(mbox + i, '\n', len - i);
-
-			if (!nl)
-				break;
-			i = nl - mbox + 1;
-		}
-		start = mbox + i;
-		next = start;
-		for (;;) {
-			next = memchr(next, '\n', mbox + len - next);
-			if (!next || next + 1 >= mbox + len) {
-				next = mbox + len;
-				break;
-			}
-			next++;
-			if (!strncmp(next, "From ", 5) && next - 2 >= start &&
-			    next[-2] == '\n')
-				break;
-		}
-		if (next > start)
-			fn(start, next - start, data);
-		i = next - mbox;
-	}
+	mbox_split(text, len, &mb);
+	for (i = 0; i < mb.nr; i++)
+		fn(mb.msgs[i].data, mb.msgs[i].len, data);
+	mbox_release(&mb);
 }
 
 /* "[PATCH v3 0/2] ..." or "[PATCH] ...": the first mail of a series. */

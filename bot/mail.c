@@ -475,7 +475,7 @@ static void parse_plain(struct mail *m, const char *raw, size_t len)
 	m->body = sanitize(p, end - p);
 }
 
-int mail_parse(const char *raw, size_t len, struct mail *m)
+static int parse_padded(const char *raw, size_t len, struct mail *m)
 {
 	struct mailmime *mime = NULL;
 	struct strbuf body = STRBUF_INIT;
@@ -512,6 +512,23 @@ int mail_parse(const char *raw, size_t len, struct mail *m)
 	tidy_name(m->from_name);
 	m->body = strbuf_detach(&body, NULL);
 	return 0;
+}
+
+/*
+ * libetpan's decoders read up to two bytes past a part that ends in a
+ * cut escape ("=\xcd" in quoted-printable), and callers' buffers need not
+ * be NUL-terminated: parse a copy with NUL padding.
+ */
+int mail_parse(const char *raw, size_t len, struct mail *m)
+{
+	char *copy = xmalloc(len + 4);
+	int ret;
+
+	memcpy(copy, raw, len);
+	memset(copy + len, 0, 4);
+	ret = parse_padded(copy, len, m);
+	free(copy);
+	return ret;
 }
 
 void mail_release(struct mail *m)

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "mailcmd.h"
+#include "mbox.h"
 #include "reply.h"
 #include "util.h"
 
@@ -46,7 +47,7 @@ static int addressed_to_bot(const char *mail, size_t len)
 	int found = 0;
 
 	for (i = 0; i < ARRAY_SIZE(fields) && !found; i++) {
-		char *h = reply_header(mail, len, fields[i]), **a;
+		char *h = mbox_header(mail, len, fields[i]), **a;
 		size_t n = reply_parse_addresses(h, &a);
 
 		for (j = 0; j < n; j++)
@@ -170,8 +171,8 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 	nfrom = reply_parse_addresses(t.from, &from);
 	r->sender = nfrom ? xstrdup(from[0]) : xstrdup("");
 	reply_free_addresses(from, nfrom);
-	refs = reply_header(mail, len, "References");
-	irt = reply_header(mail, len, "In-Reply-To");
+	refs = mbox_header(mail, len, "References");
+	irt = mbox_header(mail, len, "In-Reply-To");
 	r->target = first_msgid(refs);
 	if (!r->target)
 		r->target = first_msgid(irt);

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "mail.h"
+#include "mbox.h"
 #include "reply.h"
 #include "util.h"
 #include "version.h"
@@ -370,355 +372,54 @@ void reply_wrap(const char *text, int width, struct strbuf *out)
 
 /* ---- reading the message we answer ---- */
 
-static size_t header_end(const char *msg, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i++) {
-		if (msg[i] != '\n')
-			continue;
-		if (msg[i + 1] == '\n')
-			return i + 1;
-		if (msg[i + 1] == '\r' && i + 2 < len && msg[i + 2] == '\n')
-			return i + 1;
-	}
-	return len;
-}
-
-char *reply_header(const char *msg, size_t len, const char *name)
-{
-	size_t end = header_end(msg, len), nlen = strlen(name), i = 0;
-	struct strbuf sb = STRBUF_INIT;
-	int found = 0;
-
-	while (i < end) {
-		const char *line = msg + i;
-		const char *nl = memchr(line, '\n', end - i);
-		size_t llen = nl ? (size_t)(nl - line) : end - i;
-
-		if (llen && line[llen - 1] == '\r')
-			llen--;
-		if (found && llen && (line[0] == ' ' || line[0] == '\t')) {
-			strbuf_addch(&sb, ' ');
-			while (llen && (*line == ' ' || *line == '\t')) {
-				line++;
-				llen--;
-			}
-			strbuf_add(&sb, line, llen);
-		} else if (found) {
-			break;
-		} else if (llen > nlen && line[nlen] == ':' &&
-			   !strncasecmp(line, name, nlen)) {
-			found = 1;
-			strbuf_add(&sb, line + nlen + 1, llen - nlen - 1);
-		}
-		if (!nl)
-			break;
-		i = nl - msg + 1;
-	}
-	if (!found) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	strbuf_trim(&sb);
-	return strbuf_detach(&sb, NULL);
-}
-
-static char *bare_msgid(const char *s)
-{
-	const char *lt, *gt;
-
-	if (!s)
-		return NULL;
-	lt = strchr(s, '<');
-	if (!lt)
-		return tag_word(s, strlen(s));
-	gt = strchr(lt, '>');
-	if (!gt)
-		return NULL;
-	return xstrndup(lt + 1, gt - lt - 1);
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-static void latin1_to_utf8(const char *s, size_t len, struct strbuf *out)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c < 0x80) {
-			strbuf_addch(out, c);
-		} else {
-			strbuf_addch(out, 0xc0 | (c >> 6));
-			strbuf_addch(out, 0x80 | (c & 0x3f));
-		}
-	}
-}
-
-static int b64val(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
-
-static void b64_decode(const char *s, size_t len, struct strbuf *out)
-{
-	unsigned int acc = 0;
-	int bits = 0;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		int v = b64val((unsigned char)s[i]);
-
-		if (v < 0)
-			continue;
-		acc = (acc << 6) | v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			strbuf_addch(out, (acc >> bits) & 0xff);
-		}
-	}
-}
-
-/* =?charset?B|Q?text?= words; unknown charsets are left encoded. */
-static char *decode_words(const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = s;
-	int last_was_word = 0;
-
-	while (*p) {
-		const char *q1, *q2, *end;
-		struct strbuf raw = STRBUF_INIT;
-		int utf8, latin1;
-
-		if (strncmp(p, "=?", 2)) {
-			const char *ws = p;
-
-			/* whitespace between two encoded words vanishes */
-			while (*ws == ' ' || *ws == '\t')
-				ws++;
-			if (last_was_word && ws != p && !strncmp(ws, "=?", 2)) {
-				p = ws;
-				continue;
-			}
-			strbuf_addch(&sb, *p++);
-			last_was_word = 0;
-			continue;
-		}
-		q1 = strchr(p + 2, '?');
-		q2 = q1 ? strchr(q1 + 1, '?') : NULL;
-		end = q2 ? strstr(q2 + 1, "?=") : NULL;
-		if (!q1 || !q2 || q2 != q1 + 2 || !end) {
-			strbuf_addch(&sb, *p++);
-			last_was_word = 0;
-			continue;
-		}
-		utf8 = !strncasecmp(p + 2, "utf-8", q1 - p - 2) ||
-		       !strncasecmp(p + 2, "us-ascii", q1 - p - 2);
-		latin1 = !strncasecmp(p + 2, "iso-8859-1", q1 - p - 2) ||
-			 !strncasecmp(p + 2, "iso-8859-15", q1 - p - 2);
-		if ((q1 - p - 2) <= 0 || (!utf8 && !latin1)) {
-			strbuf_add(&sb, p, end + 2 - p);
-			p = end + 2;
-			last_was_word = 0;
-			continue;
-		}
-		if (toupper((unsigned char)q1[1]) == 'B') {
-			b64_decode(q2 + 1, end - q2 - 1, &raw);
-		} else {
-			const char *c;
-
-			for (c = q2 + 1; c < end; c++) {
-				if (*c == '_') {
-					strbuf_addch(&raw, ' ');
-				} else if (*c == '=' && c + 2 < end + 1 &&
-					   hexval(c[1]) >= 0 &&
-					   hexval(c[2]) >= 0) {
-					strbuf_addch(&raw, hexval(c[1]) * 16 +
-						     hexval(c[2]));
-					c += 2;
-				} else {
-					strbuf_addch(&raw, *c);
-				}
-			}
-		}
-		if (latin1)
-			latin1_to_utf8(raw.buf, raw.len, &sb);
-		else
-			strbuf_add(&sb, raw.buf, raw.len);
-		strbuf_release(&raw);
-		p = end + 2;
-		last_was_word = 1;
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
-static void qp_decode(const char *s, size_t len, struct strbuf *out)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (s[i] != '=') {
-			strbuf_addch(out, s[i]);
-		} else if (i + 1 < len && s[i + 1] == '\n') {
-			i++;
-		} else if (i + 2 < len && s[i + 1] == '\r' &&
-			   s[i + 2] == '\n') {
-			i += 2;
-		} else if (i + 2 < len && hexval(s[i + 1]) >= 0 &&
-			   hexval(s[i + 2]) >= 0) {
-			strbuf_addch(out, hexval(s[i + 1]) * 16 +
-				     hexval(s[i + 2]));
-			i += 2;
-		} else {
-			strbuf_addch(out, s[i]);
-		}
-	}
-}
-
-/* The display name of a From: value, decoded; the address otherwise. */
-static char *display_name(const char *from)
-{
-	const char *lt = strchr(from, '<');
-	char *name, *dec;
-	size_t len;
-
-	if (!lt)
-		return tag_word(from, strlen(from));
-	len = lt - from;
-	name = tag_word(from, len);
-	if (name[0] == '"' && strlen(name) > 1 &&
-	    name[strlen(name) - 1] == '"') {
-		memmove(name, name + 1, strlen(name));
-		name[strlen(name) - 1] = '\0';
-	}
-	if (!*name) {
-		const char *gt = strchr(lt, '>');
-
-		free(name);
-		return xstrndup(lt + 1, gt ? (size_t)(gt - lt - 1) :
-				strlen(lt + 1));
-	}
-	dec = decode_words(name);
-	free(name);
-	return dec;
-}
-
-int reply_thread_from_mail(const char *mail, size_t len,
+/*
+ * The mail is parsed by mail.c (libetpan: MIME, RFC 2047, charsets); the
+ * address headers are kept raw, as the reply repeats them.
+ */
+int reply_thread_from_mail(const char *raw, size_t len,
 			   struct reply_thread *t)
 {
-	size_t body = header_end(mail, len);
-	char *mid = reply_header(mail, len, "Message-ID");
-	char *cte, *subj, *ctype;
+	struct mail m;
 
 	memset(t, 0, sizeof(*t));
-	t->msgid = bare_msgid(mid);
-	free(mid);
-	if (!t->msgid || !*t->msgid) {
-		reply_thread_release(t);
+	if (mail_parse(raw, len, &m) < 0)
+		return error("cannot parse the message to answer");
+	if (!m.msgid || !*m.msgid) {
+		mail_release(&m);
 		return error("the message has no Message-ID");
 	}
-	t->references = reply_header(mail, len, "References");
-	subj = reply_header(mail, len, "Subject");
-	t->subject = decode_words(subj ? subj : "");
-	free(subj);
-	t->from = reply_header(mail, len, "From");
+	t->msgid = xstrdup(m.msgid);
+	t->subject = xstrdup(m.subject);
+	t->author_name = xstrdup(*m.from_name ? m.from_name : m.from_email);
+	t->body = xstrdup(m.body ? m.body : "");
+	t->references = mbox_header(raw, len, "References");
+	t->from = mbox_header(raw, len, "From");
 	if (!t->from)
 		t->from = xstrdup("");
-	t->author_name = display_name(t->from);
-	t->to = reply_header(mail, len, "To");
-	t->cc = reply_header(mail, len, "Cc");
-	t->date = reply_header(mail, len, "Date");
-	if (body < len && mail[body] == '\r')
-		body++;
-	if (body < len && mail[body] == '\n')
-		body++;
-	cte = reply_header(mail, len, "Content-Transfer-Encoding");
-	ctype = reply_header(mail, len, "Content-Type");
-	if (ctype && strncasecmp(ctype, "text/plain", 10)) {
-		/* multipart or HTML: quote nothing rather than garbage */
-		t->body = xstrdup("");
-	} else if (cte && !strncasecmp(cte, "quoted-printable", 16)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		qp_decode(mail + body, len - body, &sb);
-		t->body = strbuf_detach(&sb, NULL);
-	} else if (cte && !strncasecmp(cte, "base64", 6)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		b64_decode(mail + body, len - body, &sb);
-		t->body = strbuf_detach(&sb, NULL);
-	} else {
-		t->body = xstrndup(mail + body, len - body);
-	}
-	free(cte);
-	free(ctype);
+	t->to = mbox_header(raw, len, "To");
+	t->cc = mbox_header(raw, len, "Cc");
+	t->date = mbox_header(raw, len, "Date");
+	mail_release(&m);
 	return 0;
 }
 
-int reply_thread_from_mbox(const char *mbox, size_t len, const char *msgid,
+int reply_thread_from_mbox(const char *text, size_t len, const char *msgid,
 			   struct reply_thread *t)
 {
-	size_t i = 0;
+	struct mbox mb = { 0 };
+	size_t i;
+	int ret;
 
-	while (i < len) {
-		const char *start, *next;
-		size_t mlen;
-		char *mid, *bare;
-		int match;
-
-		/* skip the "From " separator line */
-		if (len - i > 5 && !strncmp(mbox + i, "From ", 5)) {
-			const char *nl = memchr(mbox + i, '\n', len - i);
-
-			if (!nl)
-				break;
-			i = nl - mbox + 1;
-		}
-		start = mbox + i;
-		next = start;
-		for (;;) {
-			next = memchr(next, '\n', mbox + len - next);
-			if (!next || next + 1 >= mbox + len) {
-				next = mbox + len;
-				break;
-			}
-			next++;
-			if (!strncmp(next, "From ", 5) && next - 2 >= start &&
-			    next[-2] == '\n')
-				break;
-		}
-		mlen = next - start;
-		mid = reply_header(start, mlen, "Message-ID");
-		bare = bare_msgid(mid);
-		match = bare && !strcmp(bare, msgid);
-		free(mid);
-		free(bare);
-		if (match)
-			return reply_thread_from_mail(start, mlen, t);
-		i = next - mbox;
+	mbox_split(text, len, &mb);
+	for (i = 0; i < mb.nr; i++) {
+		if (!mb.msgs[i].msgid || strcmp(mb.msgs[i].msgid, msgid))
+			continue;
+		ret = reply_thread_from_mail(mb.msgs[i].data, mb.msgs[i].len,
+					     t);
+		mbox_release(&mb);
+		return ret;
 	}
+	mbox_release(&mb);
 	memset(t, 0, sizeof(*t));
 	error("message <%s> is not in the thread", msgid);
 	return EXIT_NOTFOUND;
@@ -1253,7 +954,7 @@ int reply_compose(const struct reply_thread *t, const char *body,
 int reply_envelope(const char *msg, size_t len, char **from, char ***rcpts)
 {
 	static const char *const fields[] = { "To", "Cc", "Bcc" };
-	char *hdr = reply_header(msg, len, "From");
+	char *hdr = mbox_header(msg, len, "From");
 	char **addrs, **all = NULL;
 	size_t n, i, j, nr = 0;
 
@@ -1266,7 +967,7 @@ int reply_envelope(const char *msg, size_t len, char **from, char ***rcpts)
 		free(addrs[i]);
 	free(addrs);
 	for (j = 0; j < ARRAY_SIZE(fields); j++) {
-		hdr = reply_header(msg, len, fields[j]);
+		hdr = mbox_header(msg, len, fields[j]);
 		n = reply_parse_addresses(hdr, &addrs);
 		free(hdr);
 		all = xrealloc(all, (nr + n + 1) * sizeof(*all));

@@ -101,7 +101,5 @@ int reply_compose(const struct reply_thread *t, const char *body,
  */
 int reply_envelope(const char *msg, size_t len, char **from,
 		   char ***rcpts);
-/* A header of a composed or received message, unfolded, or NULL. */
-char *reply_header(const char *msg, size_t len, const char *name);
 
 #endif

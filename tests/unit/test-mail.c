@@ -542,9 +542,34 @@ static void test_corpus_parses(void)
 	CHECK_INT(bad, 0);
 }
 
+/*
+ * A quoted-printable body cut after "=" and one character, in a buffer
+ * exactly as long as the mail (no NUL after it): libetpan reads past such
+ * an escape, so mail_parse() must not hand it the caller's buffer
+ * (ASan in `make check SANITIZE=1` sees the difference).
+ */
+static void test_qp_cut_escape_unterminated(void)
+{
+	static const char text[] =
+		"From: A <a@example.org>\nMessage-ID: <c@x>\n"
+		"Subject: x\nContent-Transfer-Encoding: quoted-printable\n"
+		"\nbody =C3=A9\n=\xcd";
+	size_t len = sizeof(text) - 1;
+	char *exact = xmalloc(len);
+	struct mail m;
+
+	memcpy(exact, text, len);
+	CHECK_INT(mail_parse(exact, len, &m), 0);
+	CHECK_STR(m.msgid, "c@x");
+	CHECK(m.body && strstr(m.body, "body \xc3\xa9"));
+	mail_release(&m);
+	free(exact);
+}
+
 int main(void)
 {
 	TEST_NAME("test-mail");
+	RUN(test_qp_cut_escape_unterminated);
 	RUN(test_mboxrd_unquote);
 	RUN(test_mboxo_pasted_from);
 	RUN(test_git_samples);

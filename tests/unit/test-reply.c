@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "mbox.h"
 #include "reply.h"
 #include "test.h"
 #include "util.h"
@@ -156,7 +157,7 @@ static void test_compose(void)
 	CHECK(starts_with(out.buf, "From: Sched Bot "
 			  "<bot@sched-bot.example.org>\n"));
 	CHECK(strstr(out.buf, "\nTo: Chen Yu <yu.c.chen@intel.com>\n") != NULL);
-	h = reply_header(out.buf, out.len, "Subject");
+	h = mbox_header(out.buf, out.len, "Subject");
 	CHECK_STR(h, "Re: [PATCH v3 0/2] sched/fair: Choose the CPU where "
 		  "short task is running during wake up");
 	free(h);
@@ -168,11 +169,11 @@ static void test_compose(void)
 	CHECK(strstr(out.buf, "\nContent-Transfer-Encoding: 8bit\n"));
 	CHECK(msgid && strstr(msgid, "@sched-bot.example.org"));
 	CHECK(msgid && strlen(msgid) > 15 && msgid[14] == '.');
-	h = reply_header(out.buf, out.len, "Message-ID");
+	h = mbox_header(out.buf, out.len, "Message-ID");
 	CHECK(h && msgid && strstr(h, msgid));
 	free(h);
 	/* the author is To, not Cc; the list is Cc; no header line > 78 */
-	h = reply_header(out.buf, out.len, "Cc");
+	h = mbox_header(out.buf, out.len, "Cc");
 	CHECK(h && strstr(h, "linux-kernel@vger.kernel.org"));
 	CHECK(h && strstr(h, "peterz@infradead.org"));
 	CHECK(h && !strstr(h, "<yu.c.chen@intel.com>"));
@@ -200,13 +201,13 @@ static void test_compose(void)
 	config_set_override("reply.cc", "lists");
 	strbuf_reset(&out);
 	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
-	h = reply_header(out.buf, out.len, "Cc");
+	h = mbox_header(out.buf, out.len, "Cc");
 	CHECK_STR(h, "linux-kernel@vger.kernel.org");
 	free(h);
 	config_set_override("reply.cc", "none");
 	strbuf_reset(&out);
 	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
-	CHECK(reply_header(out.buf, out.len, "Cc") == NULL);
+	CHECK(mbox_header(out.buf, out.len, "Cc") == NULL);
 	config_set_override("reply.cc", "bogus");
 	strbuf_reset(&out);
 	CHECK(reply_compose(&t, "x\n", &out, NULL) < 0);
