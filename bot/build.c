@@ -926,7 +926,8 @@ int build_kernel(const struct build_opts *o, struct build_result *r)
 		return error("give either a source directory or a tree");
 	git_libgit2_init();
 	j.start = now_monotonic();
-	j.tty = o->progress;
+	/* Status lines are for a person at a terminal, never for a log. */
+	j.tty = o->progress && isatty(2);
 	j.jobs = o->jobs > 0 ? o->jobs : (int)config_get_int("build.jobs", 2);
 	dir = config_get("build.cacheDir", NULL);
 	j.cache_dir = dir ? xstrdup(dir) : cache_path("builds");

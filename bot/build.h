@@ -42,7 +42,7 @@ struct build_opts {
 	size_t nr_fragments;
 	const char *outdir;		/* NULL: none; else copies land here */
 	int jobs;			/* 0: build.jobs, else 2 */
-	int progress;			/* 1: status line on stderr */
+	int progress;			/* 1: status line on stderr, if a tty */
 };
 
 struct build_result {

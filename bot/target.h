@@ -36,7 +36,7 @@ struct boot_req {
 	const char *cgroup;	/* NULL/"root", or a group to create */
 	const char *workdir;	/* console log, initramfs; NULL: a temp dir */
 	const char *sched_bench;/* NULL: next to our own executable */
-	int progress;		/* 1: status on stderr */
+	int progress;		/* 1: status on stderr, if a tty */
 };
 
 struct boot_res {

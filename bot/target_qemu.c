@@ -171,7 +171,7 @@ int target_qemu_run(const char *name, const struct boot_req *req,
 {
 	struct strbuf append = STRBUF_INIT, console = STRBUF_INIT;
 	char *dir = NULL, *initrd = NULL, *bench = NULL;
-	struct qemu_run q = { .progress = req->progress };
+	struct qemu_run q = { .progress = req->progress && isatty(2) };
 	const char *accel;
 	double timeout;
 	int fd = -1, rc, ret = -1, nr_w = 1;
