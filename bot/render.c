@@ -16,6 +16,7 @@
 #include "config.h"
 #include "plot.h"
 #include "render.h"
+#include "templates.h"
 
 /* ---- documents ---------------------------------------------------- */
 
@@ -445,64 +446,12 @@ int render_template_text(const char *name, const char *text,
 	return 0;
 }
 
-static char *exe_dir(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return xstrdup(buf);
-}
-
-char *render_template_path(const char *file)
-{
-	static const char *const rel[] = {
-		"/../share/sched-bot/templates", "/../templates",
-		"/../../templates", "/../../../templates",
-	};
-	const char *dir = config_get("templates.dir", NULL);
-	char *exe, *p;
-	size_t i;
-
-	if (dir) {
-		p = xasprintf("%s/%s", dir, file);
-		if (!access(p, R_OK))
-			return p;
-		error("template %s: %s", p, strerror(errno));
-		free(p);
-		return NULL;
-	}
-	exe = exe_dir();
-	for (i = 0; exe && i < ARRAY_SIZE(rel); i++) {
-		p = xasprintf("%s%s/%s", exe, rel[i], file);
-		if (!access(p, R_OK)) {
-			free(exe);
-			return p;
-		}
-		free(p);
-	}
-	free(exe);
-	p = xasprintf("templates/%s", file);
-	if (!access(p, R_OK))
-		return p;
-	free(p);
-	error("template %s not found (set templates.dir)", file);
-	return NULL;
-}
-
 int render_template(const char *format, const struct rdoc *doc,
 		    struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *file = xasprintf("report-%s.txt", format);
-	char *path = render_template_path(file);
+	char *path = template_path(file, NULL);
 	int ret;
 
 	free(file);

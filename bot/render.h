@@ -72,14 +72,6 @@ void rdoc_release(struct rdoc *d);
 int render_template_text(const char *name, const char *tmpl,
 			 const struct rdoc *doc, struct strbuf *out);
 
-/*
- * The path of templates/<file>: config templates.dir, else
- * <binary dir>/../share/sched-bot/templates, else a templates/ directory
- * in the source tree the binary was built in (up to three levels above
- * the binary), else ./templates.  NULL (after an error) when not found.
- */
-char *render_template_path(const char *file);
-
 /* Load templates/report-<format>.txt and expand it. */
 int render_template(const char *format, const struct rdoc *doc,
 		    struct strbuf *out);

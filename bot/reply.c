@@ -9,6 +9,7 @@
  * never a crash.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "mail.h"
 #include "mbox.h"
 #include "reply.h"
+#include "templates.h"
 #include "util.h"
 #include "version.h"
 
@@ -179,57 +181,20 @@ int reply_expand(const char *tmpl, const struct reply_vars *v,
 	return 0;
 }
 
-static char *exe_dir(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return xstrdup(buf);
-}
-
 int reply_load_template(const char *name, struct strbuf *out)
 {
-	const char *dir = config_get("reply.templateDir", NULL);
-	static const char *const rel[] = {
-		"../templates", "../share/sched-bot/templates",
-		"../../../templates",	/* build/tests/unit/ */
-	};
-	char *exe = NULL, *path;
-	size_t i;
+	char *file = xasprintf("mail-%s.md", name);
+	char *path = template_path(file, "reply.templateDir");
+	int ret = 0;
 
-	if (!dir || !*dir)
-		dir = getenv("SCHED_BOT_TEMPLATES");
-	if (dir && *dir) {
-		path = xasprintf("%s/mail-%s.md", dir, name);
-		goto read;
-	}
-	exe = exe_dir();
-	for (i = 0; exe && i < ARRAY_SIZE(rel); i++) {
-		path = xasprintf("%s/%s/mail-%s.md", exe, rel[i], name);
-		if (!access(path, R_OK))
-			goto read;
-		free(path);
-	}
-	free(exe);
-	return error("template mail-%s.md not found (set reply.templateDir)",
-		     name);
-read:
-	free(exe);
-	if (strbuf_read_file(out, path) < 0) {
-		error("cannot read template %s", path);
-		free(path);
+	free(file);
+	if (!path)
 		return -1;
-	}
+	if (strbuf_read_file(out, path) < 0)
+		ret = error("cannot read template %s: %s", path,
+			    strerror(errno));
 	free(path);
-	return 0;
+	return ret;
 }
 
 /* ---- wrapping ---- */

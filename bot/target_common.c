@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "target_common.h"
 
 char *target_workdir(const struct boot_req *req)
@@ -56,4 +57,22 @@ int target_finish(const char *name, const struct boot_req *req,
 	}
 	console_result_release(&c);
 	return res->status == CONSOLE_OK ? 0 : 1;
+}
+
+const char *target_cfg(const char *name, const char *key, const char *def)
+{
+	char *k = target_key(name, key);
+	const char *v = config_get(k, def);
+
+	free(k);
+	return v;
+}
+
+long target_cfg_int(const char *name, const char *key, long def)
+{
+	char *k = target_key(name, key);
+	long v = config_get_int(k, def);
+
+	free(k);
+	return v;
 }

@@ -18,4 +18,8 @@ int target_finish(const char *name, const struct boot_req *req,
 /* A work directory: req->workdir (created) or a new temporary one. */
 char *target_workdir(const struct boot_req *req);
 
+/* target.NAME.KEY from the configuration, or def. */
+const char *target_cfg(const char *name, const char *key, const char *def);
+long target_cfg_int(const char *name, const char *key, long def);
+
 #endif

@@ -17,7 +17,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "initramfs.h"
 #include "subproc.h"
 #include "target_common.h"
@@ -46,35 +45,17 @@ static void qemu_line(const char *line, void *data)
 	}
 }
 
-static const char *cfg(const char *name, const char *key, const char *def)
-{
-	char *k = target_key(name, key);
-	const char *v = config_get(k, def);
-
-	free(k);
-	return v;
-}
-
-static long cfg_int(const char *name, const char *key, long def)
-{
-	char *k = target_key(name, key);
-	long v = config_get_int(k, def);
-
-	free(k);
-	return v;
-}
-
 static int run_qemu(const char *name, const char *accel, const char *kernel,
 		    const char *initrd, const char *append, double timeout,
 		    int log_fd, struct strbuf *capture, struct qemu_run *q)
 {
-	char *smp = xasprintf("%ld", cfg_int(name, "smp", 2));
-	char *mem = xasprintf("%ld", cfg_int(name, "mem", 1024));
+	char *smp = xasprintf("%ld", target_cfg_int(name, "smp", 2));
+	char *mem = xasprintf("%ld", target_cfg_int(name, "mem", 1024));
 	const char *argv[32];
 	struct subproc p = { .stdin_fd = -1 };
 	int n = 0, ret;
 
-	argv[n++] = cfg(name, "qemu", "qemu-system-x86_64");
+	argv[n++] = target_cfg(name, "qemu", "qemu-system-x86_64");
 	argv[n++] = "-accel";
 	argv[n++] = accel;
 	argv[n++] = "-smp";
@@ -116,7 +97,7 @@ static int run_qemu(const char *name, const char *accel, const char *kernel,
 static const char *choose_accel(const char *name, const char *kernel)
 {
 	static const char *verdict;
-	const char *want = cfg(name, "accel", "auto");
+	const char *want = target_cfg(name, "accel", "auto");
 	struct qemu_run q = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	char *path, *sp, *slash;
@@ -148,7 +129,7 @@ static const char *choose_accel(const char *name, const char *kernel)
 		}
 	}
 	run_qemu(name, "kvm", kernel, NULL, "console=ttyS0 panic=-1",
-		 cfg_int(name, "kvmProbeTimeout", 5), -1, NULL, &q);
+		 target_cfg_int(name, "kvmProbeTimeout", 5), -1, NULL, &q);
 	if (q.seen_linux)
 		verdict = "kvm";
 	info("KVM %s: using %s", q.seen_linux ? "works" : "does not boot a "
@@ -201,12 +182,12 @@ int target_qemu_run(const char *name, const struct boot_req *req,
 	res->accel = xstrdup(accel);
 	strbuf_addstr(&append, "console=ttyS0 panic=-1 ");
 	target_init_args(req, &append);
-	if (*cfg(name, "append", ""))
-		strbuf_addf(&append, " %s", cfg(name, "append", ""));
+	if (*target_cfg(name, "append", ""))
+		strbuf_addf(&append, " %s", target_cfg(name, "append", ""));
 	/* Room for boot plus every run, unless configured. */
 	for (w = req->workloads ? req->workloads : ""; *w; w++)
 		nr_w += *w == ',';
-	timeout = cfg_int(name, "timeout",
+	timeout = target_cfg_int(name, "timeout",
 			  120 + nr_w * (req->runs > 0 ? req->runs : 1) *
 			  ((req->seconds > 0 ? req->seconds : 5) * 3 + 10));
 	debug("qemu: -accel %s -append '%s', timeout %.0fs", accel,
@@ -225,7 +206,7 @@ int target_qemu_run(const char *name, const struct boot_req *req,
 	for (i = 0; i < res->samples.nr; i++) {
 		free(res->samples.v[i].machine);
 		res->samples.v[i].machine = xasprintf("qemu-%s-smp%ld", accel,
-						      cfg_int(name, "smp", 2));
+						      target_cfg_int(name, "smp", 2));
 	}
 	if (!ret && rc) {
 		/* Rows came out but QEMU did not end cleanly: say it. */

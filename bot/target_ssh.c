@@ -29,7 +29,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "subproc.h"
 #include "target_common.h"
 
@@ -41,29 +40,11 @@ struct ssh {
 	char *opts;			/* sshOptions, split in place */
 };
 
-static const char *cfg(const char *name, const char *key, const char *def)
-{
-	char *k = target_key(name, key);
-	const char *v = config_get(k, def);
-
-	free(k);
-	return v;
-}
-
-static long cfg_int(const char *name, const char *key, long def)
-{
-	char *k = target_key(name, key);
-	long v = config_get_int(k, def);
-
-	free(k);
-	return v;
-}
-
 static int ssh_setup(struct ssh *s, const char *name)
 {
-	const char *host = cfg(name, "host", NULL);
-	const char *user = cfg(name, "user", NULL);
-	const char *id = cfg(name, "identity", NULL);
+	const char *host = target_cfg(name, "host", NULL);
+	const char *user = target_cfg(name, "user", NULL);
+	const char *id = target_cfg(name, "identity", NULL);
 	char *w, *save;
 
 	memset(s, 0, sizeof(s[0]));
@@ -75,14 +56,14 @@ static int ssh_setup(struct ssh *s, const char *name)
 	s->argv[s->n++] = "BatchMode=yes";
 	s->argv[s->n++] = "-o";
 	s->argv[s->n++] = "ConnectTimeout=10";
-	s->port = xstrdup(cfg(name, "port", "22"));
+	s->port = xstrdup(target_cfg(name, "port", "22"));
 	s->argv[s->n++] = "-p";
 	s->argv[s->n++] = s->port;
 	if (id) {
 		s->argv[s->n++] = "-i";
 		s->argv[s->n++] = id;
 	}
-	s->opts = xstrdup(cfg(name, "sshOptions", ""));
+	s->opts = xstrdup(target_cfg(name, "sshOptions", ""));
 	for (w = strtok_r(s->opts, " ", &save); w && s->n < 30;
 	     w = strtok_r(NULL, " ", &save))
 		s->argv[s->n++] = w;
@@ -181,12 +162,12 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 		       const char *rdir, struct boot_res *res)
 {
 	char *rk = xasprintf("%s/bzImage", rdir), *cmd, *rel;
-	double wait = cfg_int(s->name, "bootTimeout", 300);
+	double wait = target_cfg_int(s->name, "bootTimeout", 300);
 	int ret = -1;
 
 	if (ssh_copy(s, req->kernel, rk) < 0)
 		goto out;
-	cmd = expand(cfg(s->name, "bootCommand",
+	cmd = expand(target_cfg(s->name, "bootCommand",
 			 "kexec -l {kernel} --reuse-cmdline && kexec -e"),
 		     rk);
 	/* The connection may die with the old kernel: no verdict here. */
@@ -219,10 +200,10 @@ out:
 
 static void restore(struct ssh *s, const char *orig)
 {
-	double wait = cfg_int(s->name, "bootTimeout", 300);
+	double wait = target_cfg_int(s->name, "bootTimeout", 300);
 	char *rel;
 
-	ssh_run(s, cfg(s->name, "restoreCommand", "reboot"), -1, 60, NULL);
+	ssh_run(s, target_cfg(s->name, "restoreCommand", "reboot"), -1, 60, NULL);
 	rel = wait_for(s, orig, wait);
 	if (!rel)
 		warning("%s did not come back on %s within %.0fs", s->dest,
@@ -234,7 +215,7 @@ int target_ssh_run(const char *name, const struct boot_req *req,
 		   struct boot_res *res)
 {
 	struct strbuf args = STRBUF_INIT, out = STRBUF_INIT;
-	const char *rdir = cfg(name, "remoteDir", "/tmp/sched-bot");
+	const char *rdir = target_cfg(name, "remoteDir", "/tmp/sched-bot");
 	char *bench = NULL, *rbench = NULL, *orig = NULL, *cmd = NULL;
 	double start = now_monotonic(), timeout;
 	struct ssh s;
@@ -267,7 +248,7 @@ int target_ssh_run(const char *name, const struct boot_req *req,
 		goto out;
 	strbuf_addf(&args, "'%s' init ", rbench);
 	target_init_args(req, &args);
-	timeout = cfg_int(name, "timeout", 600);
+	timeout = target_cfg_int(name, "timeout", 600);
 	rc = ssh_run(&s, args.buf, -1, timeout, &out);
 	res->seconds = now_monotonic() - start;
 	res->console = NULL;
