@@ -71,5 +71,5 @@ bot_config() {
 bot_job() {
 	rm -rf "$2" && mkdir -p "$(dirname "$2")" &&
 	cp -R "$DATA/bot/$1" "$2" &&
-	cp "$DATA/bot/short-task-wakeup-v3.mbox" "$2/thread.mbox"
+	cp "$DATA/intake/short-task-wakeup-v3-partial.mbox" "$2/thread.mbox"
 }

@@ -4,8 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-lore.sh"
 
-lore_start "$DATA/lore/sched-dl-rootdomain-hotplug-v2.mbox" \
-	"$DATA/lore/revert-sched_move_task.mbox" \
+lore_start "$DATA/intake/cgroups/sched-dl-rootdomain-hotplug-v2.mbox" \
+	"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" \
 	"$DATA/lore/odd-msgid.eml" || {
 	echo "lore_start failed"
 	exit 1
@@ -13,7 +13,7 @@ lore_start "$DATA/lore/sched-dl-rootdomain-hotplug-v2.mbox" \
 
 MID=20241114142810.794657-1-juri.lelli@redhat.com
 # a reply deep in the thread: lore serves the whole thread for it too
-REPLY=$(lore_msgids "$DATA/lore/sched-dl-rootdomain-hotplug-v2.mbox" |
+REPLY=$(lore_msgids "$DATA/intake/cgroups/sched-dl-rootdomain-hotplug-v2.mbox" |
 	sed -n 40p)
 ODD='odd/id+x%41=y@example.org'
 fake_http_start || { echo "fake_http_start failed"; exit 1; }
@@ -124,7 +124,7 @@ test_expect_success 'search with prefixes the bot uses: dfn: and d:' '
 		>out &&
 	grep -q "^Subject: \[PATCH v2 .*/2\]" out &&
 	! grep -q "^Message-I[dD]: <$(lore_msgids \
-		"$DATA/lore/revert-sched_move_task.mbox" | head -n 1)>" out
+		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" | head -n 1)>" out
 '
 
 test_expect_failure_code 'search without hits exits 3' 3 \

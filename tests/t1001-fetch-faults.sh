@@ -13,7 +13,7 @@ git config -f "$CFG" lore.url "$FAKE_URL"
 git config -f "$CFG" lore.retries 2
 git config -f "$CFG" lore.retryDelay 10
 
-MBOX=$DATA/lore/revert-sched_move_task.mbox
+MBOX=$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox
 MID=20250314151345.275739-1-dietmar.eggemann@arm.com
 CACHE=$XDG_CACHE_HOME/sched-bot/lore
 F=$TRASH/files

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-lore.sh"
 
-LORE_TLS=1 lore_start "$DATA/lore/revert-sched_move_task.mbox" || {
+LORE_TLS=1 lore_start "$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" || {
 	echo "lore_start failed"
 	exit 1
 }

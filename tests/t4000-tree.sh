@@ -113,7 +113,7 @@ test_expect_failure_code 'tree fetch without URL or tree.remote' 2 \
 	'"$SCHED_BOT" tree fetch --tree repo.git'
 
 test_expect_success 'tree fetch of a local repository (tree.remote)' '
-	git clone -q --bare "$DATA/apply/gitdir.bundle" other.git &&
+	git clone -q --bare "$DATA/intake/b4/gitdir.bundle" other.git &&
 	printf "[tree]\n\tremote = %s/other.git\n" "$TRASH" >fcfg &&
 	LSAN_OPTIONS=suppressions=$DATA/apply/lsan.supp \
 		"$SCHED_BOT" --config fcfg tree fetch --tree repo.git &&

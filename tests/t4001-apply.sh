@@ -9,7 +9,7 @@ BRANCH=sched-bot/this-is-a-cover-for-test-series-1-v1
 export GIT_CONFIG_NOSYSTEM=1
 
 test_expect_success 'the base repository from b4 bundle' '
-	git clone -q --bare "$DATA/apply/gitdir.bundle" b4.git &&
+	git clone -q --bare "$DATA/intake/b4/gitdir.bundle" b4.git &&
 	git -C b4.git rev-parse -q --verify $BASE^{commit}
 '
 
@@ -76,7 +76,7 @@ test_expect_failure_code 'no series argument is a usage error' 2 \
 
 test_expect_success 'an incomplete series is refused, nothing applied' '
 	rc=0 && "$SCHED_BOT" apply --tree b4.git --branch partial \
-		--mbox "$DATA/apply/short-task-wakeup-v3-partial.mbox" \
+		--mbox "$DATA/intake/short-task-wakeup-v3-partial.mbox" \
 		2>err || rc=$? &&
 	cat err && test $rc = 1 &&
 	grep -q "incomplete: patch 2/2 is missing; nothing applied" err &&

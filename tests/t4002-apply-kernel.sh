@@ -36,7 +36,7 @@ test_expect_success 'a work repository borrowing the cached objects' '
 
 test_expect_success 'Chen Yu v3 applies to 6.1 with offsets' '
 	"$SCHED_BOT" apply --tree k.git \
-		--mbox "$DATA/apply/short-task-wakeup-v3-complete.mbox" \
+		--mbox "$DATA/intake/short-task-wakeup-v3-complete.mbox" \
 		>out 2>err &&
 	cat out err &&
 	grep -q "^applied 2 patches$" out &&
@@ -51,7 +51,7 @@ test_expect_success 'Chen Yu v3 applies to 6.1 with offsets' '
 '
 
 test_expect_success 'the same trees as git apply of sched-bot am output' '
-	"$SCHED_BOT" am --mbox "$DATA/apply/short-task-wakeup-v3-complete.mbox" \
+	"$SCHED_BOT" am --mbox "$DATA/intake/short-task-wakeup-v3-complete.mbox" \
 		-o cy.mbox &&
 	mkdir split && git mailsplit -osplit cy.mbox >/dev/null &&
 	GIT_INDEX_FILE=$TRASH/index &&
@@ -77,7 +77,7 @@ test_expect_success 'commits carry author, date, subject and trailers' '
 
 test_expect_failure_code 'the sched_move_task revert does not apply' 1 '
 	"$SCHED_BOT" apply --tree k.git \
-		--mbox "$DATA/apply/revert-sched_move_task.mbox" 2>err
+		--mbox "$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" 2>err
 '
 
 test_expect_success 'and the report says which patch, file, hunk and why' '

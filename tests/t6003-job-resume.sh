@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 MBOX=$DATA/apply/shazam-git1-just-series.mbox
-[ -f "$DATA/apply/gitdir.bundle" ] || test_skip_all "tests/data/apply/gitdir.bundle is missing"
+[ -f "$DATA/intake/b4/gitdir.bundle" ] || test_skip_all "tests/data/intake/b4/gitdir.bundle is missing"
 command -v make >/dev/null || test_skip_all "make is not installed"
 [ -f "$TOP/bot/apply.h" ] || test_skip_all "stage apply is not merged yet"
 
@@ -27,7 +27,7 @@ export SCHED_BOT_CONFIG=$TRASH/bot.cfg
 J=$TRASH/jobs/one
 
 test_expect_success 'setup: the tree' '
-	git clone -q --bare "$DATA/apply/gitdir.bundle" repo.git
+	git clone -q --bare "$DATA/intake/b4/gitdir.bundle" repo.git
 '
 
 test_expect_success 'killed after fetch: the thread is kept, next stage recorded' '
@@ -70,7 +70,7 @@ test_expect_success '... keeping the commits and the options of the first run' '
 '
 
 test_expect_failure_code 'a series that does not apply gets a short report' 1 '
-	"$SCHED_BOT" test --mbox "$DATA/apply/revert-sched_move_task.mbox" \
+	"$SCHED_BOT" test --mbox "$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" \
 		--job-dir "$TRASH/jobs/revert" >out 2>err
 '
 

@@ -48,7 +48,7 @@ now=$(date -R)
 awk -v now="$now" '
 	/^From mboxrd@z / { print; print "Received: from test by 127.0.0.1; " now; next }
 	{ print }
-' "$DATA/bot/short-task-wakeup-v3-complete.mbox" >"$TRASH/series.mbox"
+' "$DATA/intake/short-task-wakeup-v3-complete.mbox" >"$TRASH/series.mbox"
 lore_start "$TRASH/series.mbox"
 smtp_start
 

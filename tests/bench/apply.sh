@@ -12,7 +12,7 @@ DATA=$top/tests/data/apply
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 CACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}
 TREE=$CACHE/tree/linux-source-6.1.git
-MBOX=$DATA/short-task-wakeup-v3-complete.mbox
+MBOX=$top/tests/data/intake/short-task-wakeup-v3-complete.mbox
 export GIT_CONFIG_NOSYSTEM=1 LC_ALL=C
 
 if [ ! -r "$TARBALL" ]; then

@@ -7,7 +7,7 @@ TESTS=$(cd "$TESTS/.." && pwd)
 DATA=$TESTS/data
 . "$TESTS/lib-lore.sh"
 
-MBOX=$DATA/lore/sched-dl-rootdomain-hotplug-v2.mbox
+MBOX=$DATA/intake/cgroups/sched-dl-rootdomain-hotplug-v2.mbox
 MID=20241114142810.794657-1-juri.lelli@redhat.com
 RUNS=${RUNS:-5}
 
@@ -44,7 +44,7 @@ echo "lore_start, the same inbox from the cache: $(ms "$t0" "$t1") ms"
 
 # the parts, on a second inbox: import rate, extindex, server start
 t0=$(now)
-lore_add "$DATA/lore/sched-dl-suspend-v4.mbox" "$DATA/lore/revert-sched_move_task.mbox"
+lore_add "$DATA/lore/sched-dl-suspend-v4.mbox" "$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox"
 t1=$(now)
 echo "lore_add (14 messages, import + extindex + HUP + searchable): $(ms "$t0" "$t1") ms"
 lore_stop

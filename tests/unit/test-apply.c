@@ -347,7 +347,7 @@ static void test_b4_series_equals_git_am(void)
 	n = read_mbox(mine, &ps);
 	free(mine);
 	CHECK_INT(n, 4);
-	CHECK(!sh("git clone -q --bare '%s/gitdir.bundle' b4.git",
+	CHECK(!sh("git clone -q --bare '%s/../intake/b4/gitdir.bundle' b4.git",
 		  data_dir));
 	repo = open_repo("b4.git");
 	if (!repo)

@@ -93,7 +93,7 @@ static int load_thread(struct reply_thread *t)
 	struct strbuf mbox = STRBUF_INIT;
 	int ret;
 
-	if (strbuf_read_file(&mbox, data_file("short-task-wakeup-v3.mbox")) < 0)
+	if (strbuf_read_file(&mbox, data_file("../intake/short-task-wakeup-v3-partial.mbox")) < 0)
 		return -1;
 	ret = reply_thread_from_mbox(mbox.buf, mbox.len,
 				     "cover.1669862147.git.yu.c.chen@intel.com",
@@ -120,7 +120,7 @@ static void test_thread(void)
 	reply_thread_release(&t);
 
 	CHECK(strbuf_read_file(&mbox,
-			       data_file("short-task-wakeup-v3.mbox")) > 0);
+			       data_file("../intake/short-task-wakeup-v3-partial.mbox")) > 0);
 	CHECK_INT(reply_thread_from_mbox(mbox.buf, mbox.len, "nope@x", &t),
 		  EXIT_NOTFOUND);
 	strbuf_release(&mbox);
