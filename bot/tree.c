@@ -645,6 +645,7 @@ int tree_import_tarball(const char *path, const char *tarball,
 			struct tree_import *res)
 {
 	char *lock;
+	char *parent, *slash;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -653,6 +654,19 @@ int tree_import_tarball(const char *path, const char *tarball,
 		git_libgit2_shutdown();
 		return 0;
 	}
+	/* The default, under $XDG_DATA_HOME, need not exist yet. */
+	parent = xstrdup(path);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent) {
+		*slash = '\0';
+		if (mkdir_p(parent, 0755) < 0) {
+			error("cannot create %s: %s", parent, strerror(errno));
+			free(parent);
+			git_libgit2_shutdown();
+			return -1;
+		}
+	}
+	free(parent);
 	lock = xasprintf("%s.lock", path);
 	ret = take_lock(lock);
 	if (!ret) {

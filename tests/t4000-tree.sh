@@ -80,6 +80,14 @@ test_expect_success 'tree.path is the default DIR' '
 	grep -q "refs/tags/v6.1.7$" out
 '
 
+test_expect_success 'with no DIR and no tree.path, a fresh data dir is made' '
+	rm -rf "$XDG_DATA_HOME" &&
+	XDG_CONFIG_HOME=$TRASH/noconfig "$SCHED_BOT" tree init \
+		--tarball linux-source-6.1.tar.xz &&
+	git --git-dir="$XDG_DATA_HOME/sched-bot/linux.git" rev-parse -q \
+		--verify linux-6.1
+'
+
 test_expect_success 'tree export writes the files, no .git' '
 	"$SCHED_BOT" tree export --tree repo.git v6.1.7 out-dir &&
 	diff -r src/linux-source-6.1 out-dir &&
