@@ -55,30 +55,25 @@ static int git_fail(const char *what)
 char *build_fragment_dir(void)
 {
 	const char *dir = config_get("build.fragmentDir", NULL);
-	char exe[PATH_MAX], *slash, *cand;
+	char *exe, *cand;
 	static const char *const rel[] = {
 		"/../kernel/configs", "/../share/sched-bot/kernel/configs",
 	};
-	ssize_t n;
 	size_t i;
 
 	if (dir)
 		return xstrdup(dir);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = 0;
-		for (i = 0; i < ARRAY_SIZE(rel); i++) {
-			cand = xasprintf("%s%s/sched.config", exe, rel[i]);
-			if (!access(cand, R_OK)) {
-				cand[strlen(cand) - strlen("/sched.config")] = 0;
-				return cand;
-			}
-			free(cand);
+	exe = exe_dir();
+	for (i = 0; exe && i < ARRAY_SIZE(rel); i++) {
+		cand = xasprintf("%s%s/sched.config", exe, rel[i]);
+		if (!access(cand, R_OK)) {
+			cand[strlen(cand) - strlen("/sched.config")] = 0;
+			free(exe);
+			return cand;
 		}
+		free(cand);
 	}
+	free(exe);
 	return xstrdup("kernel/configs");
 }
 

@@ -33,19 +33,16 @@ const char *target_type(const char *name)
 
 char *target_sched_bench(const struct boot_req *req)
 {
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
+	char *exe, *path;
 
 	if (req->sched_bench)
 		return xstrdup(req->sched_bench);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
+	exe = exe_dir();
+	if (!exe)
 		return xstrdup("sched-bench");
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = 0;
-	return xasprintf("%s/sched-bench", exe);
+	path = xasprintf("%s/sched-bench", exe);
+	free(exe);
+	return path;
 }
 
 void target_init_args(const struct boot_req *req, struct strbuf *out)

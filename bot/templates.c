@@ -12,22 +12,6 @@
 #include "templates.h"
 #include "util.h"
 
-static char *exe_dir(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return xstrdup(buf);
-}
-
 char *template_path(const char *file, const char *key)
 {
 	/* installed; build/sched-bot; build/tests/unit and deeper */

@@ -88,6 +88,9 @@ const char *skip_prefix_ci(const char *s, const char *prefix);
 char *cache_path(const char *sub);
 char *data_path(const char *sub);	/* $XDG_DATA_HOME/sched-bot */
 
+/* The directory of the running binary (/proc/self/exe), or NULL. */
+char *exe_dir(void);
+
 /* Monotonic seconds, for elapsed-time reports. */
 double now_monotonic(void);
 
