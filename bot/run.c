@@ -253,7 +253,13 @@ static void finish_group(struct parser *p, struct group *g,
 		char *metric;
 		double v;
 
-		if (starts_with(k->key, "cpu_") || parse_num(k->value, &v))
+		/*
+		 * The cpu_* figures have columns of their own, but for
+		 * cpu_other (nice, irq, steal): a diag row keeps it, so that
+		 * the utilisation of a run still adds up to 100%.
+		 */
+		if ((starts_with(k->key, "cpu_") &&
+		     strcmp(k->key, "cpu_other")) || parse_num(k->value, &v))
 			continue;
 		metric = xasprintf("diag.%s", k->key);
 		sample_init(&s);
@@ -587,22 +593,17 @@ char *run_find_in_path(const char *name)
 char *run_find_sched_bench(void)
 {
 	const char *conf = config_get("run.schedBench", NULL);
-	char self[4096], *slash, *p;
-	ssize_t n;
+	char *dir, *p;
 
 	if (conf && *conf)
 		return is_executable(conf) ? xstrdup(conf) : NULL;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			p = xasprintf("%s/sched-bench", self);
-			if (is_executable(p))
-				return p;
-			free(p);
-		}
+	dir = exe_dir();
+	if (dir) {
+		p = xasprintf("%s/sched-bench", dir);
+		free(dir);
+		if (is_executable(p))
+			return p;
+		free(p);
 	}
 	return run_find_in_path("sched-bench");
 }
