@@ -37,10 +37,17 @@ else
 BUILD := build
 endif
 
-BOT_SRCS := $(filter-out bot/main.c,$(wildcard bot/*.c))
-BOT_OBJS := $(BOT_SRCS:%.c=$(BUILD)/%.o)
+# git's LIB_OBJS / BUILTIN_OBJS split: the library is everything but
+# bot/builtin/, and no library object may need a builtin (check-lib).
+LIB_SRCS := $(wildcard bot/*.c bot/target/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+BUILTIN_SRCS := $(wildcard bot/builtin/*.c)
+BUILTIN_OBJS := $(BUILTIN_SRCS:%.c=$(BUILD)/%.o)
+# The libc-only library modules that sched-bench is built with too.
+BENCH_SHARED := bot/procstat.c bot/benchcalc.c
 BENCH_SRCS := $(wildcard bot/workloads/*.c)
-BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o) \
+	$(BENCH_SHARED:bot/%.c=$(BUILD)/bench-shared/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
@@ -55,11 +62,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/libsched-bot.a: $(BOT_OBJS)
+$(BUILD)/libsched-bot.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
+	@sh tests/check-lib $@
 
-$(BUILD)/sched-bot: $(BUILD)/bot/main.o $(BUILD)/libsched-bot.a
+$(BUILD)/sched-bot: $(BUILTIN_OBJS) $(BUILD)/libsched-bot.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # sched-bench runs inside a tiny initramfs and over SSH: static, libc only,
@@ -68,6 +76,9 @@ BENCH_CFLAGS := -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE -MMD -MP
 $(BUILD)/bot/workloads/%.o: bot/workloads/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+$(BUILD)/bench-shared/%.o: bot/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -Ibot -c -o $@ $<
 
 $(BUILD)/sched-bench: $(BENCH_OBJS)
 	$(CC) -static -o $@ $^ -lm
@@ -82,14 +93,13 @@ units: $(UNIT_BINS)
 check: all units
 	@BUILD=$(abspath $(BUILD)) sh tests/run-tests $(T)
 
-# The fuzzers link the library sources, compiled by clang with libFuzzer.
-# main.c is linked too (its main() is left out under FUZZING) so that the
-# command files find usage_error() and the command table.
-# The library is compiled once, instrumented, and each target linked to it.
+# The fuzzers link the library sources, compiled by clang with libFuzzer:
+# the library alone, as the unit tests do.  It is compiled once,
+# instrumented, and each target linked to it.
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Ibot $(PKG_CFLAGS) \
 	-DSCHED_BOT_VERSION='"$(VERSION)"' -DFUZZING \
 	-fsanitize=address,undefined
-FUZZ_OBJS := $(patsubst %.c,build-fuzz/%.o,$(BOT_SRCS) bot/main.c)
+FUZZ_OBJS := $(patsubst %.c,build-fuzz/%.o,$(LIB_SRCS))
 build-fuzz/bot/%.o: bot/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<

@@ -10,6 +10,7 @@
 
 #include "apply.h"
 #include "config.h"
+#include "lore.h"
 #include "tree.h"
 #include "util.h"
 
@@ -966,19 +967,10 @@ char *apply_commit_message(const struct patch *p, int link)
 	for (i = 0; i < p->nr_trailers; i++)
 		add_trailer(&sb, &p->trailers[i]);
 	if (link && p->msgid && *p->msgid) {
-		/*
-		 * series_link() writes the same, but lives with the lore
-		 * fetching code in cmd_series.c, which the library must
-		 * not pull in.
-		 */
-		const char *url = config_get("lore.url",
-					     "https://lore.kernel.org");
-		size_t n = strlen(url);
+		char *url = lore_link(p->msgid);
 
-		while (n && url[n - 1] == '/')
-			n--;
-		strbuf_addf(&sb, "Link: %.*s/all/%s/\n", (int)n, url,
-			    p->msgid);
+		strbuf_addf(&sb, "Link: %s\n", url);
+		free(url);
 	}
 	/* git am cleans the message the same way (stripspace). */
 	if (git_message_prettify(&out, sb.buf, 0, '#') < 0) {

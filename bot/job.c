@@ -26,7 +26,7 @@
 #include "apply.h"
 #include "tree.h"
 #include "build.h"
-#include "target.h"
+#include "target/target.h"
 #include "compare.h"
 
 static const char *const stage_names[] = {

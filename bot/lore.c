@@ -285,13 +285,11 @@ static char *lore_base(void)
 	return lore_base_auth(NULL);
 }
 
-char *lore_msgid_url(const char *msgid)
+char *lore_link(const char *msgid)
 {
 	char *base = lore_base();
-	char *q = lore_quote_msgid(msgid);
-	char *url = xasprintf("%s/all/%s/", base, q);
+	char *url = xasprintf("%s/all/%s/", base, msgid ? msgid : "");
 
-	free(q);
 	free(base);
 	return url;
 }

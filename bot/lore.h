@@ -66,8 +66,8 @@ int lore_atom(const char *query, struct strbuf *atom);
  * kept). */
 char *lore_quote_msgid(const char *msgid);
 
-/* The URL of a message on lore: <base>/all/<msgid>/ (for Link: etc.). */
-char *lore_msgid_url(const char *msgid);
+/* The link of a message, for Link: trailers: "<lore.url>/all/<msgid>/". */
+char *lore_link(const char *msgid);
 
 /* Skip the cache when reading (it is still refreshed): fetch --no-cache. */
 void lore_cache_bypass(int bypass);

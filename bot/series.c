@@ -6,9 +6,11 @@
  * cover-letter trailers for every patch, and the base the author named.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lore.h"
 #include "mail.h"
 #include "mbox.h"
 #include "series.h"
@@ -924,4 +926,39 @@ char *series_slug(const struct series *s)
 	if (!sb.len)
 		strbuf_addstr(&sb, "series");
 	return strbuf_detach(&sb, NULL);
+}
+
+/* The one place a command line's series is read: lore or a file. */
+int series_load(const char *arg, const char *mbox_path, int version,
+		struct series *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *msgid = NULL;
+	int ret;
+
+	if (mbox_path) {
+		if (strbuf_read_file(&sb, mbox_path) < 0) {
+			ret = errno == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+			error("cannot read %s: %s", mbox_path, strerror(errno));
+			strbuf_release(&sb);
+			return ret;
+		}
+	} else {
+		msgid = lore_msgid_from_arg(arg);
+		if (!msgid) {
+			error("'%s' is no message-id or lore URL", arg);
+			return EXIT_USAGE;
+		}
+		ret = lore_fetch_thread(msgid, &sb);
+		if (ret) {
+			free(msgid);
+			strbuf_release(&sb);
+			return ret;
+		}
+	}
+	ret = series_from_mbox(sb.buf, sb.len, version, msgid, s) ?
+	      EXIT_FAIL : EXIT_OK;
+	free(msgid);
+	strbuf_release(&sb);
+	return ret;
 }

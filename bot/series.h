@@ -91,13 +91,10 @@ void subject_release(struct subject_info *si);
  * The series named on a command line: a message-id (or lore URL),
  * fetched with lore_fetch_thread(), or an mbox file.  Returns an enum
  * exit_code (EXIT_OK, EXIT_NOTFOUND, EXIT_NETWORK, EXIT_FAIL) with an
- * error printed.  Defined in cmd_series.c (the only code that fetches).
+ * error printed.
  */
 int series_load(const char *arg, const char *mbox_path, int version,
 		struct series *s);
-
-/* The lore link of a message: "<lore.url>/all/<msgid>/". */
-char *series_link(const char *msgid);
 
 /* A slug for branch names: "sched-fair-choose-the-cpu-where-short". */
 char *series_slug(const struct series *s);

@@ -8,7 +8,7 @@
  * sb.autogroup=0|1 sb.cgroup=root|NAME sb.<workload>=extra,args), runs
  * the workloads in-process (a fork per run, its stdout and stderr read
  * through pipes), prints everything framed on the console and powers
- * off.  The frame format is described in bot/console.h; the host parses
+ * off.  The frame format is described in bot/target/console.h; the host parses
  * it.  Run by hand (`sched-bench init sb.workloads=spawn ...`) it does
  * the same without mounting or powering off, which is how tests check
  * the frames without a VM.

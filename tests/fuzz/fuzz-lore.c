@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
 #include "lore.h"
 #include "util.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console.h"
+#include "target/console.h"
 #include "test.h"
 #include "util.h"
 

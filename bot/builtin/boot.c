@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_boot.c - `sched-bot boot`: run the workloads on a target (booting
+ * builtin/boot.c - `sched-bot boot`: run the workloads on a target (booting
  * the given kernel where the target boots one) and append the rows.
  */
 #include <getopt.h>
@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "builtin.h"
-#include "initramfs.h"
+#include "builtin/builtin.h"
+#include "target/initramfs.h"
 #include "samples.h"
-#include "target.h"
+#include "target/target.h"
 #include "util.h"
 
 const char cmd_boot_usage[] =

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * target_ssh.c - a real machine over the system's OpenSSH client.
+ * target/ssh.c - a real machine over the system's OpenSSH client.
  *
  * With a kernel to test:
  *   1. note `uname -r` (the machine's default kernel);
@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "subproc.h"
-#include "target_common.h"
+#include "target/common.h"
 
 struct ssh {
 	const char *name;

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "initramfs.h"
+#include "target/initramfs.h"
 
 void initramfs_init(struct initramfs *fs)
 {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_cron.c - `sched-bot cron`: one unattended run (see cron.h).
+ * builtin/cron.c - `sched-bot cron`: one unattended run (see cron.h).
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "config.h"
 #include "cron.h"
 #include "util.h"

@@ -5,7 +5,7 @@
 #ifndef SCHED_BOT_TARGET_COMMON_H
 #define SCHED_BOT_TARGET_COMMON_H
 
-#include "target.h"
+#include "target/target.h"
 
 /*
  * Parse a console (or ssh) transcript into res: status, reason, last

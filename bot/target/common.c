@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * target_common.c - from a transcript of init's frames to rows.
+ * target/common.c - from a transcript of init's frames to rows.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
-#include "target_common.h"
+#include "target/common.h"
 
 char *target_workdir(const struct boot_req *req)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_test.c - `sched-bot test`: one series from message-id (or mbox)
+ * builtin/test.c - `sched-bot test`: one series from message-id (or mbox)
  * to reply, through a resumable job directory (job.h).
  */
 #include <getopt.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "config.h"
 #include "job.h"
 #include "lore.h"

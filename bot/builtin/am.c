@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_am.c - `sched-bot am`: the series as an mbox `git am` applies, each
+ * builtin/am.c - `sched-bot am`: the series as an mbox `git am` applies, each
  * patch with the trailers collected from the thread and a Link: to lore,
  * like `b4 am -t -l`.
  */
@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
+#include "lore.h"
 #include "mbox.h"
 #include "series.h"
 #include "util.h"
@@ -78,7 +79,7 @@ static void add_patch(struct strbuf *out, const struct series *s,
 			free(f);
 		}
 		if (link) {
-			char *l = series_link(p->msgid);
+			char *l = lore_link(p->msgid);
 
 			strbuf_addf(out, "Link: %s\n", l);
 			free(l);

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "target.h"
+#include "target/target.h"
 
 char *target_key(const char *name, const char *key)
 {

@@ -11,7 +11,7 @@
 #include <curl/curl.h>
 #include <git2.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "config.h"
 #include "util.h"
 #include "version.h"
@@ -123,7 +123,6 @@ static int cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-#ifndef FUZZING	/* libFuzzer brings its own main() */
 int main(int argc, char **argv)
 {
 	const char *config_file = NULL;
@@ -180,4 +179,3 @@ int main(int argc, char **argv)
 	git_libgit2_shutdown();
 	return ret;
 }
-#endif

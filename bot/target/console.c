@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "console.h"
+#include "target/console.h"
 #include "run.h"
 
 static const char *const status_names[] = {

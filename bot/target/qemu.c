@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * target_qemu.c - boot a bzImage in qemu-system-x86_64 with sched-bot's
+ * target/qemu.c - boot a bzImage in qemu-system-x86_64 with sched-bot's
  * initramfs and read the results off the serial console.
  *
  * KVM is used only when it demonstrably works: /dev/kvm can exist and
@@ -17,9 +17,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "initramfs.h"
+#include "target/initramfs.h"
 #include "subproc.h"
-#include "target_common.h"
+#include "target/common.h"
 
 struct qemu_run {
 	double start;

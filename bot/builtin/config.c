@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_config.c - `sched-bot config --list | --get KEY | --path`.
+ * builtin/config.c - `sched-bot config --list | --get KEY | --path`.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "config.h"
 #include "util.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_run.c - `sched-bot run`: run workloads on this machine N times,
+ * builtin/run.c - `sched-bot run`: run workloads on this machine N times,
  * interleaved, and append one row per sample to a results CSV.
  */
 #include <getopt.h>
@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "run.h"
 #include "samples.h"
 #include "util.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_compare.c - `sched-bot compare`: statistics and a verdict over
+ * builtin/compare.c - `sched-bot compare`: statistics and a verdict over
  * results CSVs, rendered as one of the LKML table formats or JSON.
  */
 #include <getopt.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "compare.h"
 #include "config.h"
 #include "util.h"

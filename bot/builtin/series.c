@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_series.c - `sched-bot series`: what a thread holds, the way b4
+ * builtin/series.c - `sched-bot series`: what a thread holds, the way b4
  * sees it (revision, cover, patches, missing ones, trailers, base).
  */
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "config.h"
 #include "json.h"
 #include "lore.h"
@@ -32,50 +32,6 @@ const char cmd_series_usage[] =
 "    --mbox FILE   read the thread from FILE (mbox, mboxrd or one .eml)\n"
 "    --json        machine-readable output\n"
 "    -v, --version N  pick revision N instead of the newest\n";
-
-char *series_link(const char *msgid)
-{
-	const char *base = config_get("lore.url", "https://lore.kernel.org");
-	size_t n = strlen(base);
-
-	while (n && base[n - 1] == '/')
-		n--;
-	return xasprintf("%.*s/all/%s/", (int)n, base, msgid ? msgid : "");
-}
-
-int series_load(const char *arg, const char *mbox_path, int version,
-		struct series *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *msgid = NULL;
-	int ret;
-
-	if (mbox_path) {
-		if (strbuf_read_file(&sb, mbox_path) < 0) {
-			ret = errno == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
-			error("cannot read %s: %s", mbox_path, strerror(errno));
-			strbuf_release(&sb);
-			return ret;
-		}
-	} else {
-		msgid = lore_msgid_from_arg(arg);
-		if (!msgid) {
-			error("'%s' is no message-id or lore URL", arg);
-			return EXIT_USAGE;
-		}
-		ret = lore_fetch_thread(msgid, &sb);
-		if (ret) {
-			free(msgid);
-			strbuf_release(&sb);
-			return ret;
-		}
-	}
-	ret = series_from_mbox(sb.buf, sb.len, version, msgid, s) ?
-	      EXIT_FAIL : EXIT_OK;
-	free(msgid);
-	strbuf_release(&sb);
-	return ret;
-}
 
 static void json_trailers(struct json *j, const struct patch *p)
 {
@@ -262,12 +218,12 @@ static void print_human(const struct series *s)
 	for (i = 0; i < s->nr_patches; i++)
 		m += s->patches[i].nr_trailers;
 	if (s->cover) {
-		char *l = series_link(s->cover->msgid);
+		char *l = lore_link(s->cover->msgid);
 
 		printf("Link: %s\n", l);
 		free(l);
 	} else if (s->nr_patches) {
-		char *l = series_link(s->patches[0].msgid);
+		char *l = lore_link(s->patches[0].msgid);
 
 		printf("Link: %s\n", l);
 		free(l);

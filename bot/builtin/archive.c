@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_archive.c - `sched-bot archive`: finished jobs as HTML.
+ * builtin/archive.c - `sched-bot archive`: finished jobs as HTML.
  */
 #include <getopt.h>
 #include <stdlib.h>
 
 #include "archive.h"
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "config.h"
 #include "util.h"
 

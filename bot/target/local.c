@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * target_local.c - the workloads on the running kernel: sched-bench's
+ * target/local.c - the workloads on the running kernel: sched-bench's
  * init, not as PID 1, prints the same frames as in a guest, so the same
  * parser turns them into the same rows.  Autogroup and cgroup requests
  * are only applied by a PID 1 init; here the machine runs as it is.
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "subproc.h"
-#include "target_common.h"
+#include "target/common.h"
 
 int target_local_run(const char *name, const struct boot_req *req,
 		     struct boot_res *res)

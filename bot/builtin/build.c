@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_build.c - `sched-bot build`: one kernel, from a directory or a
+ * builtin/build.c - `sched-bot build`: one kernel, from a directory or a
  * commit, with the sched and qemu config fragments.
  */
 #include <getopt.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "build.h"
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "util.h"
 
 const char cmd_build_usage[] =

@@ -22,7 +22,7 @@
 #ifndef SCHED_BOT_TARGET_H
 #define SCHED_BOT_TARGET_H
 
-#include "console.h"
+#include "target/console.h"
 #include "samples.h"
 
 struct boot_req {
@@ -65,7 +65,7 @@ void boot_res_release(struct boot_res *res);
 /* The target's type ("qemu", "ssh", "local") or NULL when unknown. */
 const char *target_type(const char *name);
 
-/* Per-type entry points (target_qemu.c, target_ssh.c, target_local.c). */
+/* Per-type entry points (target/qemu.c, target/ssh.c, target/local.c). */
 int target_qemu_run(const char *name, const struct boot_req *req,
 		    struct boot_res *res);
 int target_ssh_run(const char *name, const struct boot_req *req,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_tree.c - `sched-bot tree init|status|export|fetch`: the kernel tree
+ * builtin/tree.c - `sched-bot tree init|status|export|fetch`: the kernel tree
  * patches are applied to.
  */
 #include <getopt.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "config.h"
 #include "tree.h"
 #include "util.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_fetch.c - `sched-bot fetch`: a whole thread (or one message, or
+ * builtin/fetch.c - `sched-bot fetch`: a whole thread (or one message, or
  * search results) from lore, as an mboxrd file.
  */
 #include <getopt.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "lore.h"
 #include "util.h"
 

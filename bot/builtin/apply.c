@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_apply.c - `sched-bot apply`: a series from lore (or an mbox) onto
+ * builtin/apply.c - `sched-bot apply`: a series from lore (or an mbox) onto
  * the kernel tree as a branch of commits, like `b4 shazam`, without a
  * checkout (unless --worktree asks for one).
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "apply.h"
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "json.h"
 #include "series.h"
 #include "tree.h"

@@ -1,0 +1,39 @@
+#!/bin/sh
+# The shape of the code: the stage order of bot/README.md and the line
+# between the library and the tool, checked on the real tree and on
+# the built archive, and shown to fail when broken.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'no module includes a header of a later stage' '
+	sh "$TESTS/check-layering" "$TOP"
+'
+
+test_expect_success 'a later-stage include is caught' '
+	mkdir -p tree/bot/target &&
+	cp "$TOP/bot/README.md" tree/bot/ &&
+	printf "#include \"job.h\"\n" >tree/bot/lore.c &&
+	! sh "$TESTS/check-layering" tree 2>err &&
+	grep "lore.c (stage 1) includes job.h (stage 10, later)" err
+'
+
+test_expect_success 'a module missing from the table is caught' '
+	mkdir -p tree2/bot/target &&
+	cp "$TOP/bot/README.md" tree2/bot/ &&
+	: >tree2/bot/newstage.c &&
+	! sh "$TESTS/check-layering" tree2 2>err &&
+	grep "newstage.c is in no stage" err
+'
+
+test_expect_success 'the library archive holds no builtin symbol' '
+	sh "$TESTS/check-lib" "$BUILD/libsched-bot.a" &&
+	! nm "$BUILD/libsched-bot.a" | grep -E " [TtU] cmd_[a-z]+$"
+'
+
+test_expect_success 'check-lib refuses an archive that reaches a builtin' '
+	printf "int cmd_fake(void);\nint f(void) { return cmd_fake(); }\n" >bad.c &&
+	cc -c -o bad.o bad.c && ar rcs bad.a bad.o &&
+	! sh "$TESTS/check-lib" bad.a 2>err &&
+	grep "cmd_fake" err && test ! -e bad.a
+'
+
+test_done
