@@ -174,7 +174,7 @@ static void answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 			   const char *why)
 {
 	struct reply_thread t;
-	struct reply_vars v = { 0 };
+	struct kv v = { 0 };
 	struct strbuf tmpl = STRBUF_INIT, body = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT, q = STRBUF_INIT;
 	char *msgid = NULL, *dir = outbox_default_dir(), *path = NULL;
@@ -185,14 +185,14 @@ static void answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 	if (reply_load_template("command-error", &tmpl) < 0)
 		goto out;
 	reply_quote(&t, 6, &q);
-	reply_var_set(&v, "quote", q.buf);
+	kv_set(&v, "quote", q.buf);
 	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
-	reply_var_set(&v, "greeting", first);
+	kv_set(&v, "greeting", first);
 	free(first);
-	reply_var_setf(&v, "log", "    %s", why);
-	reply_var_set(&v, "workloads", config_get("bot.knownWorkloads",
+	kv_setf(&v, "log", "    %s", why);
+	kv_set(&v, "workloads", config_get("bot.knownWorkloads",
 						  "spawn,pingpong,hackbench"));
-	reply_var_set(&v, "signature", config_get("reply.signature",
+	kv_set(&v, "signature", config_get("reply.signature",
 		      "sched-bot " SCHED_BOT_VERSION
 		      ", scheduler benchmarks on posted patches"));
 	if (reply_expand(tmpl.buf, &v, &body) < 0 ||
@@ -206,7 +206,7 @@ static void answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 out:
 	reply_thread_release(&t);
 out_free:
-	reply_vars_release(&v);
+	kv_release(&v);
 	strbuf_release(&tmpl);
 	strbuf_release(&body);
 	strbuf_release(&out);

@@ -61,7 +61,7 @@ int job_stage_from_name(const char *name)
 /* A running job: its directory and its state file's keys. */
 struct job {
 	char *dir;
-	struct reply_vars kv;	/* the "state" file */
+	struct kv kv;	/* the "state" file */
 	enum job_stage stage;
 	int send;
 	long long db_id;
@@ -70,7 +70,7 @@ struct job {
 
 static const char *jget(struct job *j, const char *key)
 {
-	const char *v = reply_var_get(&j->kv, key);
+	const char *v = kv_get(&j->kv, key);
 
 	return v ? v : "";
 }
@@ -83,7 +83,7 @@ static void jset(struct job *j, const char *key, const char *val)
 	for (p = v; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
-	reply_var_set(&j->kv, key, v);
+	kv_set(&j->kv, key, v);
 	free(v);
 }
 
@@ -133,7 +133,7 @@ static int job_load(struct job *j)
 			char *k = xstrndup(p, eq - p);
 			char *v = xstrndup(eq + 1, p + n - eq - 1);
 
-			reply_var_set(&j->kv, k, v);
+			kv_set(&j->kv, k, v);
 			free(k);
 			free(v);
 		}
@@ -266,8 +266,8 @@ static int stage_series(struct job *j)
 	jset(j, "subject", s.subject);
 	jset(j, "author", s.author_name);
 	jset(j, "author_email", s.author_email);
-	reply_var_setf(&j->kv, "version", "%d", s.version);
-	reply_var_setf(&j->kv, "nr_patches", "%zu", s.nr_patches);
+	kv_setf(&j->kv, "version", "%d", s.version);
+	kv_setf(&j->kv, "nr_patches", "%zu", s.nr_patches);
 	jset(j, "series_base", s.base.commit ? s.base.commit :
 	     s.base.ref ? s.base.ref : "");
 
@@ -639,7 +639,7 @@ static int stage_run(struct job *j)
 			free(wdir);
 		}
 		if (!ret) {
-			reply_var_setf(&j->kv, "runs_done", "%d", done + 1);
+			kv_setf(&j->kv, "runs_done", "%d", done + 1);
 			job_save(j);
 		}
 	}
@@ -736,7 +736,7 @@ out:
 
 /* ---- reply ---- */
 
-static void set_file_var(struct job *j, struct reply_vars *v,
+static void set_file_var(struct job *j, struct kv *v,
 			 const char *key, const char *file, int indent)
 {
 	struct strbuf sb = STRBUF_INIT, ind = STRBUF_INIT;
@@ -747,10 +747,10 @@ static void set_file_var(struct job *j, struct reply_vars *v,
 	}
 	if (indent) {
 		indent_block(sb.buf, &ind);
-		reply_var_set(v, key, ind.buf);
+		kv_set(v, key, ind.buf);
 	} else {
 		strbuf_trim(&sb);
-		reply_var_set(v, key, sb.buf);
+		kv_set(v, key, sb.buf);
 	}
 	strbuf_release(&sb);
 	strbuf_release(&ind);
@@ -779,7 +779,7 @@ static int stage_reply(struct job *j)
 	const char *outcome = jget(j, "outcome");
 	const char *tmpl_name;
 	struct reply_thread t;
-	struct reply_vars v = { 0 };
+	struct kv v = { 0 };
 	struct strbuf mbox = STRBUF_INIT, tmpl = STRBUF_INIT;
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, sb = STRBUF_INIT;
 	char *msgid = NULL, *eml = jpath(j, "reply.eml"), *first;
@@ -817,12 +817,12 @@ static int stage_reply(struct job *j)
 		goto out;
 
 	reply_quote(&t, (int)config_get_int("reply.quoteLines", 4), &sb);
-	reply_var_set(&v, "quote", sb.buf);
+	kv_set(&v, "quote", sb.buf);
 	strbuf_reset(&sb);
 	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
-	reply_var_set(&v, "greeting", *first ? first : "all");
+	kv_set(&v, "greeting", *first ? first : "all");
 	free(first);
-	reply_var_setf(&v, "series", "v%s, %s patch%s", jget(j, "version"),
+	kv_setf(&v, "series", "v%s, %s patch%s", jget(j, "version"),
 		       jget(j, "nr_patches"),
 		       strcmp(jget(j, "nr_patches"), "1") ? "es" : "");
 	set_file_var(j, &v, "machine", "machine.txt", 0);
@@ -831,19 +831,19 @@ static int stage_reply(struct job *j)
 	set_file_var(j, &v, "verdict", "verdict.txt", 0);
 	set_file_var(j, &v, "regressions", "regressions.txt", 0);
 	set_file_var(j, &v, "log", "failure.txt", 0);
-	reply_var_set(&v, "base", *jget(j, "base_desc") ?
+	kv_set(&v, "base", *jget(j, "base_desc") ?
 		      jget(j, "base_desc") : jget(j, "series_base"));
-	reply_var_set(&v, "base_hint", jget(j, "base_hint"));
-	reply_var_set(&v, "which", jget(j, "failed_which"));
-	reply_var_set(&v, "requested_by", jget(j, "requested_by"));
+	kv_set(&v, "base_hint", jget(j, "base_hint"));
+	kv_set(&v, "which", jget(j, "failed_which"));
+	kv_set(&v, "requested_by", jget(j, "requested_by"));
 	reproduce_block(j, !strcmp(tmpl_name, "tested") ||
 			!strcmp(tmpl_name, "regression"), &sb);
-	reply_var_set(&v, "reproduce", sb.buf);
+	kv_set(&v, "reproduce", sb.buf);
 	strbuf_reset(&sb);
-	reply_var_setf(&v, "tested_by", "%s <%s>",
+	kv_setf(&v, "tested_by", "%s <%s>",
 		       config_get("bot.name", "sched-bot"),
 		       config_get("bot.email", "sched-bot@localhost"));
-	reply_var_set(&v, "signature", config_get("reply.signature",
+	kv_set(&v, "signature", config_get("reply.signature",
 		      "sched-bot " SCHED_BOT_VERSION
 		      ", scheduler benchmarks on posted patches"));
 	/* the tested template is the only one with a Tested-by line */
@@ -861,7 +861,7 @@ static int stage_reply(struct job *j)
 out:
 	reply_thread_release(&t);
 out_nothread:
-	reply_vars_release(&v);
+	kv_release(&v);
 	strbuf_release(&mbox);
 	strbuf_release(&tmpl);
 	strbuf_release(&body);
@@ -976,7 +976,7 @@ static int job_setup(struct job *j, const struct job_opts *o)
 	     config_get("job.target", "qemu"));
 	jset(j, "workloads", o->workloads && *o->workloads ? o->workloads :
 	     config_get("bot.workloads", "spawn,pingpong"));
-	reply_var_setf(&j->kv, "runs", "%d", o->runs > 0 ? o->runs :
+	kv_setf(&j->kv, "runs", "%d", o->runs > 0 ? o->runs :
 		       (int)config_get_int("bot.runs", 5));
 	jset(j, "base", o->base);
 	jset(j, "requested_by", o->requested_by);
@@ -1045,7 +1045,7 @@ out:
 		*outcome = xstrdup(jget(&j, "outcome"));
 	if (dir_out)
 		*dir_out = j.dir ? xstrdup(j.dir) : NULL;
-	reply_vars_release(&j.kv);
+	kv_release(&j.kv);
 	free(j.dir);
 	return ret;
 }

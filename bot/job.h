@@ -51,6 +51,7 @@ struct job_opts {
 	int send;		/* really send (else the outbox only) */
 	long long db_id;	/* the job's row in state, 0: none */
 	const char *requested_by;	/* email command sender, or NULL */
+	int restart;		/* options differ from the stored job: start over */
 };
 
 /*

@@ -28,63 +28,6 @@
 
 /* ---- template variables and expansion ---- */
 
-void reply_var_set(struct reply_vars *v, const char *key, const char *val)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr; i++) {
-		if (!strcmp(v->keys[i], key)) {
-			free(v->vals[i]);
-			v->vals[i] = xstrdup(val ? val : "");
-			return;
-		}
-	}
-	if (v->nr >= v->alloc) {
-		v->alloc = v->alloc ? 2 * v->alloc : 16;
-		v->keys = xrealloc(v->keys, v->alloc * sizeof(*v->keys));
-		v->vals = xrealloc(v->vals, v->alloc * sizeof(*v->vals));
-	}
-	v->keys[v->nr] = xstrdup(key);
-	v->vals[v->nr] = xstrdup(val ? val : "");
-	v->nr++;
-}
-
-void reply_var_setf(struct reply_vars *v, const char *key,
-		    const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	reply_var_set(v, key, sb.buf);
-	strbuf_release(&sb);
-}
-
-const char *reply_var_get(const struct reply_vars *v, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr; i++)
-		if (!strcmp(v->keys[i], key))
-			return v->vals[i];
-	return NULL;
-}
-
-void reply_vars_release(struct reply_vars *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr; i++) {
-		free(v->keys[i]);
-		free(v->vals[i]);
-	}
-	free(v->keys);
-	free(v->vals);
-	memset(v, 0, sizeof(*v));
-}
-
 #define MAX_IF_DEPTH 16
 
 struct if_frame {
@@ -109,7 +52,7 @@ static char *tag_word(const char *s, size_t len)
 	return xstrndup(s, len);
 }
 
-int reply_expand(const char *tmpl, const struct reply_vars *v,
+int reply_expand(const char *tmpl, const struct kv *v,
 		 struct strbuf *out)
 {
 	struct if_frame stack[MAX_IF_DEPTH];
@@ -137,7 +80,7 @@ int reply_expand(const char *tmpl, const struct reply_vars *v,
 
 			while (isspace((unsigned char)*name))
 				name++;
-			val = reply_var_get(v, name);
+			val = kv_get(v, name);
 
 			if (depth == MAX_IF_DEPTH) {
 				free(tag);
@@ -164,7 +107,7 @@ int reply_expand(const char *tmpl, const struct reply_vars *v,
 			}
 			emit = stack[--depth].parent;
 		} else if (emit) {
-			const char *val = reply_var_get(v, tag);
+			const char *val = kv_get(v, tag);
 
 			if (val)
 				strbuf_addstr(out, val);

@@ -15,23 +15,11 @@
 
 #include <stddef.h>
 
+#include "kv.h"
 #include "util.h"
 
-/* Variables for a template: key -> value, both copied. */
-struct reply_vars {
-	char **keys;
-	char **vals;
-	size_t nr, alloc;
-};
-
-void reply_var_set(struct reply_vars *v, const char *key, const char *val);
-void reply_var_setf(struct reply_vars *v, const char *key,
-		    const char *fmt, ...) PRINTF(3, 4);
-const char *reply_var_get(const struct reply_vars *v, const char *key);
-void reply_vars_release(struct reply_vars *v);
-
 /* Expand tmpl into out; -1 with an error on an unbalanced {{#if}}. */
-int reply_expand(const char *tmpl, const struct reply_vars *v,
+int reply_expand(const char *tmpl, const struct kv *v,
 		 struct strbuf *out);
 
 /*

@@ -23,16 +23,16 @@
 
 /* ---- sched-bench output ------------------------------------------- */
 
-struct kv {
+struct field {
 	char *key, *value, *unit;
 };
 
-struct kv_list {
-	struct kv *v;
+struct field_list {
+	struct field *v;
 	size_t nr, alloc;
 };
 
-static void kv_set(struct kv_list *l, const char *key, const char *value,
+static void field_set(struct field_list *l, const char *key, const char *value,
 		   const char *unit)
 {
 	size_t i;
@@ -52,7 +52,7 @@ static void kv_set(struct kv_list *l, const char *key, const char *value,
 	l->v[i].unit = unit ? xstrdup(unit) : NULL;
 }
 
-static const char *kv_get(const struct kv_list *l, const char *key)
+static const char *field_get(const struct field_list *l, const char *key)
 {
 	size_t i;
 
@@ -63,7 +63,7 @@ static const char *kv_get(const struct kv_list *l, const char *key)
 	return NULL;
 }
 
-static void kv_release(struct kv_list *l)
+static void field_release(struct field_list *l)
 {
 	size_t i;
 
@@ -82,11 +82,11 @@ struct group {
 	int run;
 	int count;
 	struct sample_set samples;
-	struct kv_list stats;
+	struct field_list stats;
 };
 
 struct parser {
-	struct kv_list env;
+	struct field_list env;
 	struct group *groups;
 	size_t nr, alloc;
 	struct run_parse_report rep;
@@ -175,7 +175,7 @@ static void group_release(struct group *g)
 	free(g->workload);
 	free(g->params);
 	sample_set_release(&g->samples);
-	kv_release(&g->stats);
+	field_release(&g->stats);
 }
 
 static void remove_group(struct parser *p, struct group *g)
@@ -195,25 +195,25 @@ static const char *pick(const char *a, const char *b)
 
 /* Label, kernel, env columns of a row. */
 static void fill_context(struct sample *s, const struct run_meta *meta,
-			 const struct kv_list *env)
+			 const struct field_list *env)
 {
 	const char *v;
 
 	s->label = (char *)pick(meta ? meta->label : NULL, "");
 	s->kernel = (char *)pick(meta ? meta->kernel : NULL,
-				 kv_get(env, "kernel_release"));
+				 field_get(env, "kernel_release"));
 	s->target = (char *)(meta ? meta->target : NULL);
 	s->machine = (char *)pick(meta ? meta->machine : NULL,
-				  kv_get(env, "hostname"));
-	s->time = (char *)pick(meta ? meta->time : NULL, kv_get(env, "time"));
-	v = kv_get(env, "nr_cpus");
+				  field_get(env, "hostname"));
+	s->time = (char *)pick(meta ? meta->time : NULL, field_get(env, "time"));
+	v = field_get(env, "nr_cpus");
 	s->nr_cpus = v ? atoi(v) : 0;
-	s->autogroup_config = (char *)kv_get(env, "config_sched_autogroup");
-	s->autogroup_enabled = (char *)kv_get(env, "sched_autogroup_enabled");
-	s->cgroup = (char *)kv_get(env, "cgroup");
+	s->autogroup_config = (char *)field_get(env, "config_sched_autogroup");
+	s->autogroup_enabled = (char *)field_get(env, "sched_autogroup_enabled");
+	s->cgroup = (char *)field_get(env, "cgroup");
 }
 
-static void set_cpu(struct sample *s, const struct kv_list *stats)
+static void set_cpu(struct sample *s, const struct field_list *stats)
 {
 	static const struct { const char *key; size_t off; } cols[] = {
 		{ "cpu_usr", offsetof(struct sample, cpu_usr) },
@@ -226,7 +226,7 @@ static void set_cpu(struct sample *s, const struct kv_list *stats)
 	double v;
 
 	for (i = 0; i < ARRAY_SIZE(cols); i++) {
-		const char *t = kv_get(stats, cols[i].key);
+		const char *t = field_get(stats, cols[i].key);
 
 		if (t && !parse_num(t, &v))
 			*(double *)((char *)s + cols[i].off) = v;
@@ -249,7 +249,7 @@ static void finish_group(struct parser *p, struct group *g,
 		sample_set_add(out, &s);
 	}
 	for (i = 0; i < g->stats.nr; i++) {
-		const struct kv *k = &g->stats.v[i];
+		const struct field *k = &g->stats.v[i];
 		char *metric;
 		double v;
 
@@ -292,7 +292,7 @@ static int parse_record(struct parser *p, char *line,
 		n = split(line, f, 3);
 		if (n != 3 || !is_token(f[1], "_.-", 0))
 			return -1;
-		kv_set(&p->env, f[1], f[2], NULL);
+		field_set(&p->env, f[1], f[2], NULL);
 		p->rep.env++;
 		return 0;
 	}
@@ -347,7 +347,7 @@ static int parse_record(struct parser *p, char *line,
 		    parse_num(f[5], &v) || !is_token(f[6], "_/%.-", 0))
 			return -1;
 		g = find_group(p, f[1], f[2], run, 1);
-		kv_set(&g->stats, f[4], f[5], f[6]);
+		field_set(&g->stats, f[4], f[5], f[6]);
 		g->count++;
 		return 0;
 	}
@@ -405,7 +405,7 @@ static void parser_release(struct parser *p)
 	while (p->nr)
 		remove_group(p, &p->groups[p->nr - 1]);
 	free(p->groups);
-	kv_release(&p->env);
+	field_release(&p->env);
 }
 
 int run_parse_bench_output_report(const char *text, size_t len,

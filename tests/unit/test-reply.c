@@ -24,11 +24,11 @@ static const char *data_file(const char *name)
 
 static void test_expand(void)
 {
-	struct reply_vars v = { 0 };
+	struct kv v = { 0 };
 	struct strbuf out = STRBUF_INIT;
 
-	reply_var_set(&v, "name", "Chen Yu");
-	reply_var_set(&v, "empty", "");
+	kv_set(&v, "name", "Chen Yu");
+	kv_set(&v, "empty", "");
 	CHECK_INT(reply_expand("Hello {{name}}, {{missing}}!\n"
 			       "{{#if name}}\nyes\n{{else}}\nno\n{{/if}}\n"
 			       "{{#if empty}}\nE\n{{else}}\nnot E\n{{/if}}\n",
@@ -41,7 +41,7 @@ static void test_expand(void)
 	strbuf_reset(&out);
 	CHECK(reply_expand("{{name", &v, &out) < 0);
 	strbuf_release(&out);
-	reply_vars_release(&v);
+	kv_release(&v);
 }
 
 static void test_wrap(void)
@@ -284,10 +284,10 @@ static void test_templates(void)
 		"boot-failed",
 		"command-error",
 	};
-	struct reply_vars v = { 0 };
+	struct kv v = { 0 };
 	size_t i;
 
-	reply_var_set(&v, "tested_by", "Sched Bot <bot@example.org>");
+	kv_set(&v, "tested_by", "Sched Bot <bot@example.org>");
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		struct strbuf t = STRBUF_INIT, out = STRBUF_INIT;
 
@@ -301,7 +301,7 @@ static void test_templates(void)
 		strbuf_release(&t);
 		strbuf_release(&out);
 	}
-	reply_vars_release(&v);
+	kv_release(&v);
 }
 
 int main(void)
