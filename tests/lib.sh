@@ -73,7 +73,14 @@ test_expect_failure_code() {
 }
 
 # test_skip_all REASON: the prerequisite is missing; count nothing as run.
+# Under CI (CI=true) every prerequisite is installed by .ci/run, so a
+# missing one is a failure there, never a silent skip.
 test_skip_all() {
+	if [ "${CI:-}" = true ]; then
+		echo "not ok - prerequisite missing under CI: $1"
+		echo "# $name: passed 0 failed 1 skipped 0"
+		exit 1
+	fi
 	echo "1..0 # SKIP $1"
 	echo "# $name: passed 0 failed 0 skipped 0"
 	exit 0
@@ -92,8 +99,33 @@ test_done() {
 	[ "$test_fail" -eq 0 ]
 }
 
+# test_cmp EXPECTED ACTUAL: equal files, else the diff (git's habit).
 test_cmp() {
 	diff -u "$1" "$2"
+}
+
+# test_grep [GREP-OPTIONS] PATTERN [FILE]: grep that, on a miss, says
+# what it looked for and shows the file, so a failed check explains
+# itself.  "test_grep ! ..." asserts no line matches and shows the
+# lines that did.  Without FILE it reads standard input.
+test_grep() {
+	if [ "$1" = "!" ]; then
+		shift
+		if grep "$@" >"$TRASH/.grep" 2>&1; then
+			echo "test_grep: expected no match for: $*"
+			sed "s/^/| /" "$TRASH/.grep" | head -n 20
+			return 1
+		fi
+		return 0
+	fi
+	grep "$@" >/dev/null 2>&1 && return 0
+	echo "test_grep: no match for: $*"
+	eval "tg_last=\${$#}"
+	if [ $# -gt 1 ] && [ -f "$tg_last" ]; then
+		echo "test_grep: $tg_last holds:"
+		sed "s/^/| /" "$tg_last" | head -n 40
+	fi
+	return 1
 }
 
 # Free TCP port on 127.0.0.1 (bind to 0 and let the kernel choose).

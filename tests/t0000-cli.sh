@@ -9,7 +9,7 @@ test_expect_success 'version prints the version' '
 test_expect_success 'help lists every pipeline command' '
 	"$SCHED_BOT" help >out &&
 	for c in fetch series am tree apply build boot run compare test cron; do
-		grep -q "^   $c " out || { echo "missing $c"; exit 1; }
+		test_grep "^   $c " out || { echo "missing $c"; exit 1; }
 	done
 '
 
@@ -23,17 +23,17 @@ test_expect_success 'config --list reads a git-config file' '
 	printf "[lore]\n\turl = http://127.0.0.1:1\n[smtp]\n\tpassword = hunter2\n" \
 		>"$XDG_CONFIG_HOME/sched-bot/config" &&
 	"$SCHED_BOT" config --list >out &&
-	grep -q "^lore.url=http://127.0.0.1:1$" out &&
-	grep -q "^smtp.password=<hidden>$" out &&
-	! grep -q hunter2 out
+	test_grep "^lore.url=http://127.0.0.1:1$" out &&
+	test_grep "^smtp.password=<hidden>$" out &&
+	test_grep ! hunter2 out
 '
 
 test_expect_success 'config --list hides credentials inside URLs' '
 	printf "[lore]\n\turl = https://bot:s3cret@127.0.0.1:1/x@y\n" \
 		>"$XDG_CONFIG_HOME/sched-bot/config" &&
 	"$SCHED_BOT" config --list >out &&
-	grep -q "^lore.url=https://<hidden>@127.0.0.1:1/x@y$" out &&
-	! grep -q s3cret out
+	test_grep "^lore.url=https://<hidden>@127.0.0.1:1/x@y$" out &&
+	test_grep ! s3cret out
 '
 
 test_expect_success '--config FILE overrides the default file' '

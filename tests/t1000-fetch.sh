@@ -25,8 +25,8 @@ count() {
 test_expect_success 'fetch by message-id gives the whole thread' '
 	"$SCHED_BOT" fetch "$MID" >out 2>err &&
 	test "$(count out)" = 80 &&
-	grep -q "^Message-ID: <$MID>" out &&
-	grep -q "fetched 80 messages" err
+	test_grep "^Message-ID: <$MID>" out &&
+	test_grep "fetched 80 messages" err
 '
 
 test_expect_success 'the mbox is what the server serves, gunzipped' '
@@ -67,7 +67,7 @@ test_expect_success 'lore URL forms' '
 test_expect_success 'a message-id with / + % = is escaped as b4 does' '
 	"$SCHED_BOT" fetch "$ODD" >out 2>err &&
 	test "$(count out)" = 1 &&
-	grep -q "^Message-ID: <odd/id+x%41=y@example.org>" out
+	test_grep "^Message-ID: <odd/id+x%41=y@example.org>" out
 '
 
 test_expect_success 'the same message-id from a percent-escaped URL' '
@@ -88,8 +88,8 @@ test_expect_failure_code 'unknown message-id exits 3' 3 \
 
 test_expect_success 'unknown message-id: the error names it' '
 	"$SCHED_BOT" fetch nosuchmessage@example.org 2>err
-	grep -q "no message <nosuchmessage@example.org>" err &&
-	! ls "$XDG_CACHE_HOME/sched-bot/lore" | grep -q nosuchmessage
+	test_grep "no message <nosuchmessage@example.org>" err &&
+	! ls "$XDG_CACHE_HOME/sched-bot/lore" | test_grep nosuchmessage
 '
 
 test_expect_failure_code 'no message-id is a usage error' 2 \
@@ -103,13 +103,13 @@ test_expect_success 'a redirect to the real server is followed' '
 	printf "[lore]\n\turl = %s\n" "$FAKE_URL" >redirect.cfg &&
 	"$SCHED_BOT" --config redirect.cfg fetch --no-cache "$MID" >out &&
 	test "$(count out)" = 80 &&
-	grep -q "^GET /all/$MID/t.mbox.gz" "$FAKE_LOG"
+	test_grep "^GET /all/$MID/t.mbox.gz" "$FAKE_LOG"
 '
 
 test_expect_success 'search: hits as an mbox' '
 	"$SCHED_BOT" fetch --search "s:\"Revert \\\"sched/core\"" >out 2>err &&
 	test "$(count out)" -ge 1 &&
-	grep -q "^Subject: \[PATCH\] Revert \"sched/core" out
+	test_grep "^Subject: \[PATCH\] Revert \"sched/core" out
 '
 
 test_expect_success 'search -t: the whole threads of the hits' '
@@ -122,8 +122,8 @@ test_expect_success 'search -t: the whole threads of the hits' '
 test_expect_success 'search with prefixes the bot uses: dfn: and d:' '
 	"$SCHED_BOT" fetch --search "dfn:kernel/sched/deadline.c AND d:20241101.." \
 		>out &&
-	grep -q "^Subject: \[PATCH v2 .*/2\]" out &&
-	! grep -q "^Message-I[dD]: <$(lore_msgids \
+	test_grep "^Subject: \[PATCH v2 .*/2\]" out &&
+	test_grep ! "^Message-I[dD]: <$(lore_msgids \
 		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" | head -n 1)>" out
 '
 
@@ -132,14 +132,14 @@ test_expect_failure_code 'search without hits exits 3' 3 \
 
 test_expect_success 'Atom: new.atom and a search feed' '
 	"$SCHED_BOT" fetch --atom >feed &&
-	grep -q "<feed" feed &&
+	test_grep "<feed" feed &&
 	"$SCHED_BOT" fetch --atom --search "m:$MID" >feed &&
 	test "$(grep -c "<entry" feed)" = 1
 '
 
 test_expect_success 'raw: one message' '
 	"$SCHED_BOT" fetch --raw "$REPLY" >out &&
-	grep -q "^Message-I[dD]: <$REPLY>" out &&
+	test_grep "^Message-I[dD]: <$REPLY>" out &&
 	test "$(grep -ic "^Message-ID:" out)" = 1
 '
 
@@ -173,7 +173,7 @@ test_expect_success 'a message-id with control characters is not echoed' '
 	"$SCHED_BOT" fetch "$(printf "<a\033]2;x\007@b>")" >out 2>err ||
 	rc=$? &&
 	test $rc = 2 &&
-	! grep -q "$(printf "\033")" err
+	test_grep ! "$(printf "\033")" err
 '
 
 test_expect_success 'new mail imported into the running server is served' '
@@ -182,13 +182,13 @@ test_expect_success 'new mail imported into the running server is served' '
 	lore_add "$DATA/lore/odd-msgid-reply.eml" &&
 	"$SCHED_BOT" fetch --no-cache "$ODD" >after &&
 	test "$(count after)" = 2 &&
-	grep -q "^Message-ID: <reply-1@example.org>" after
+	test_grep "^Message-ID: <reply-1@example.org>" after
 '
 
 test_expect_success 'cached thread is served while the server is down' '
 	"$SCHED_BOT" fetch "$MID" >expect &&
 	ls "$XDG_CACHE_HOME/sched-bot/lore" >files &&
-	grep -q "juri.lelli@redhat.com" files &&
+	test_grep "juri.lelli@redhat.com" files &&
 	lore_stop &&
 	"$SCHED_BOT" fetch "$MID" >out &&
 	test_cmp expect out
@@ -199,8 +199,8 @@ test_expect_failure_code 'with --no-cache a down server exits 4' 4 \
 
 test_expect_success 'the error says what failed, after the retries' '
 	"$SCHED_BOT" fetch --no-cache "$MID" 2>err
-	grep -q "cannot fetch $LORE_URL/all/" err &&
-	grep -q "after 3 attempts" err
+	test_grep "cannot fetch $LORE_URL/all/" err &&
+	test_grep "after 3 attempts" err
 '
 
 test_expect_success 'a stale cache entry is not used' '

@@ -40,7 +40,7 @@ requests() {
 }
 
 not_cached() {
-	! ls "$CACHE" 2>/dev/null | grep -q .
+	! ls "$CACHE" 2>/dev/null | test_grep .
 }
 
 test_expect_success 'good gzip from the fake server is fetched' '
@@ -53,7 +53,7 @@ test_expect_success 'good gzip from the fake server is fetched' '
 test_expect_success 'the request: path escaped as b4 does, our User-Agent' '
 	: >"$FAKE_LOG" &&
 	"$SCHED_BOT" fetch "odd/id+x%41=y@example.org" >out &&
-	grep -q "^GET /all/odd%2Fid%2Bx%2541%3Dy@example.org/t.mbox.gz	sched-bot/[0-9]" "$FAKE_LOG" &&
+	test_grep "^GET /all/odd%2Fid%2Bx%2541%3Dy@example.org/t.mbox.gz	sched-bot/[0-9]" "$FAKE_LOG" &&
 	rm -rf "$CACHE"
 '
 
@@ -91,13 +91,13 @@ test_expect_success 'credentials in lore.url are sent, never printed' '
 	rc=0 &&
 	"$SCHED_BOT" -v --config auth.cfg fetch "$MID" >out 2>err || rc=$? &&
 	test $rc = 4 &&
-	grep -q "	bot:s3cr@t$" "$FAKE_LOG" &&
-	grep -q "http://127.0.0.1:$FAKE_PORT/all/" err &&
-	! grep -q "s3cr" err &&
+	test_grep "	bot:s3cr@t$" "$FAKE_LOG" &&
+	test_grep "http://127.0.0.1:$FAKE_PORT/all/" err &&
+	test_grep ! "s3cr" err &&
 	fake_http_script "200 $F/good.gz" &&
 	"$SCHED_BOT" --config auth.cfg fetch "$MID" >out &&
 	! grep -rq "s3cr" "$CACHE" &&
-	! ls "$CACHE" | grep -q "s3cr" &&
+	! ls "$CACHE" | test_grep "s3cr" &&
 	rm -rf "$CACHE"
 '
 
@@ -112,7 +112,7 @@ test_expect_failure_code 'truncated gzip exits 1' 1 \
 
 test_expect_success 'truncated gzip: says so, caches nothing, no output' '
 	"$SCHED_BOT" fetch "$MID" >out 2>err
-	grep -q "truncated gzip" err &&
+	test_grep "truncated gzip" err &&
 	test ! -s out &&
 	not_cached
 '
@@ -127,7 +127,7 @@ test_expect_failure_code 'corrupt gzip exits 1' 1 \
 
 test_expect_success 'corrupt gzip: says so and caches nothing' '
 	"$SCHED_BOT" fetch "$MID" >out 2>err
-	grep -q "corrupt gzip" err &&
+	test_grep "corrupt gzip" err &&
 	not_cached
 '
 
@@ -172,14 +172,14 @@ test_expect_success 'old cache entries are pruned, other files kept' '
 	! test -e "$CACHE/raw-old@example.org-00000000" &&
 	test -e "$CACHE/t-recent@example.org-00000000" &&
 	test -e "$CACHE/notes.txt" &&
-	ls "$CACHE" | grep -q "^t-$MID-" &&
+	ls "$CACHE" | test_grep "^t-$MID-" &&
 	rm -rf "$CACHE"
 '
 
 test_expect_success 'multi-member gzip is read whole' '
 	fake_http_script "200 $F/multi.gz" &&
 	"$SCHED_BOT" fetch --no-cache "$MID" >out &&
-	grep -q "^Subject: two" out &&
+	test_grep "^Subject: two" out &&
 	test "$(grep -c "^From " out)" = 2
 '
 
@@ -208,7 +208,7 @@ test_expect_success 'always 503: 1 + lore.retries requests, a clear error' '
 	: >"$FAKE_LOG" &&
 	"$SCHED_BOT" fetch --no-cache "$MID" >out 2>err
 	test "$(requests)" = 3 &&
-	grep -q "HTTP 503 after 3 attempt" err &&
+	test_grep "HTTP 503 after 3 attempt" err &&
 	not_cached
 '
 
@@ -234,7 +234,7 @@ test_expect_success 'Retry-After longer than lore.timeout: no retry at all' '
 	rc=$? &&
 	test $rc = 4 &&
 	test "$(requests)" = 1 &&
-	grep -q "HTTP 503" err
+	test_grep "HTTP 503" err
 '
 
 test_expect_success 'a short Retry-After is waited out, then fetched' '
@@ -253,7 +253,7 @@ test_expect_success '404 is not retried' '
 	: >"$FAKE_LOG" &&
 	"$SCHED_BOT" fetch --no-cache "$MID" 2>err
 	test "$(requests)" = 1 &&
-	grep -q "no message <$MID>" err
+	test_grep "no message <$MID>" err
 '
 
 test_expect_success 'a redirect is followed' '
@@ -262,7 +262,7 @@ test_expect_success 'a redirect is followed' '
 	: >"$FAKE_LOG" &&
 	"$SCHED_BOT" fetch --no-cache "$MID" >out &&
 	test_cmp "$MBOX" out &&
-	sed -n 2p "$FAKE_LOG" | grep -q "^GET /elsewhere/t.mbox.gz"
+	sed -n 2p "$FAKE_LOG" | test_grep "^GET /elsewhere/t.mbox.gz"
 '
 
 test_expect_failure_code 'an HTML page instead of gzip exits 1' 1 \
@@ -287,7 +287,7 @@ test_expect_success 'more than lore.maxSize after gunzip is refused' '
 	git config -f big.cfg lore.maxSize 1 &&
 	"$SCHED_BOT" --config big.cfg fetch --no-cache "$MID" >out 2>err ||
 	rc=$? &&
-	test $rc = 1 && grep -q "lore.maxSize" err && not_cached
+	test $rc = 1 && test_grep "lore.maxSize" err && not_cached
 '
 
 test_expect_success 'a server that never answers times out: exits 4' '
@@ -298,7 +298,7 @@ test_expect_success 'a server that never answers times out: exits 4' '
 	"$SCHED_BOT" --config slow.cfg fetch --no-cache "$MID" >out 2>err ||
 	rc=$? &&
 	test $rc = 4 &&
-	grep -qi "timed out\|timeout" err
+	test_grep -i "timed out\|timeout" err
 '
 
 test_expect_success 'search is a POST with the query escaped, x=m&t=1' '
@@ -306,7 +306,7 @@ test_expect_success 'search is a POST with the query escaped, x=m&t=1' '
 	: >"$FAKE_LOG" &&
 	"$SCHED_BOT" fetch --search "s:PATCH AND dfn:kernel/sched/" -t >out &&
 	test_cmp "$MBOX" out &&
-	grep -q "^POST /all/?q=s%3APATCH+AND+dfn%3Akernel%2Fsched%2F&x=m&t=1	" \
+	test_grep "^POST /all/?q=s%3APATCH+AND+dfn%3Akernel%2Fsched%2F&x=m&t=1	" \
 		"$FAKE_LOG"
 '
 

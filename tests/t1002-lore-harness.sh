@@ -26,7 +26,7 @@ test_expect_success 'smtp-sink listens on loopback and keeps each mail' '
 	smtp_wait 2 &&
 	test "$(smtp_count)" = 2 &&
 	grep -l "^Subject: first" "$SMTP_DIR"/* >f &&
-	grep -q "^X-Rcpt-Args: <list@example.org>" $(cat f)
+	test_grep "^X-Rcpt-Args: <list@example.org>" $(cat f)
 '
 
 test_expect_success 'lore_msgids lists the Message-IDs of mboxes and mail' '

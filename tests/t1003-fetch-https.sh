@@ -32,8 +32,8 @@ test_expect_failure_code 'an untrusted certificate exits 4' 4 '
 
 test_expect_success 'and says it is the certificate, without retrying' '
 	"$SCHED_BOT" fetch --no-cache "$MID" >out 2>err
-	grep -qi "certificate" err &&
-	grep -q "after 1 attempt)" err &&
+	test_grep -i "certificate" err &&
+	test_grep "after 1 attempt)" err &&
 	test ! -s out
 '
 

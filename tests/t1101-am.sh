@@ -13,7 +13,7 @@ test_expect_success 'an incomplete series: "missing 2/2", exit 1, no file' '
 	"$SCHED_BOT" am --mbox "$I/short-task-wakeup-v3-partial.mbox" \
 		-o out.mbox 2>err || rc=$?
 	test $rc -eq 1 &&
-	grep -q "missing 2/2" err &&
+	test_grep "missing 2/2" err &&
 	test ! -e out.mbox
 '
 
@@ -24,9 +24,9 @@ test_expect_success 'the complete series: 2 patches, Link: from lore.url' '
 	"$SCHED_BOT" am --mbox "$I/short-task-wakeup-v3-complete.mbox" -o st.mbox &&
 	rm "$XDG_CONFIG_HOME/sched-bot/config" &&
 	test $(grep -c "^From git@z " st.mbox) -eq 2 &&
-	grep -q "^Link: http://127.0.0.1:1/all/7621888af45a89c3963b39e062695602a3b9499f.1669862147.git.yu.c.chen@intel.com/$" st.mbox &&
-	grep -q "^Subject: \[PATCH v3 2/2\] sched/fair: Choose the CPU where short task is running during wake up$" st.mbox &&
-	grep -q "^Tested-by: kernel test robot <yujie.liu@intel.com>$" st.mbox
+	test_grep "^Link: http://127.0.0.1:1/all/7621888af45a89c3963b39e062695602a3b9499f.1669862147.git.yu.c.chen@intel.com/$" st.mbox &&
+	test_grep "^Subject: \[PATCH v3 2/2\] sched/fair: Choose the CPU where short task is running during wake up$" st.mbox &&
+	test_grep "^Tested-by: kernel test robot <yujie.liu@intel.com>$" st.mbox
 '
 
 test_expect_success 'git am applies it to the v6.1 sources' '
@@ -42,8 +42,8 @@ test_expect_success 'git am applies it to the v6.1 sources' '
 	git commit -qm base &&
 	git am ../st.mbox &&
 	test $(git rev-list --count HEAD) -eq 3 &&
-	git log -1 --format=%B | grep -q "^Signed-off-by: Chen Yu <yu.c.chen@intel.com>$" &&
-	git diff --shortstat HEAD~2 | grep -q "4 files changed, 34 insertions(+)"
+	git log -1 --format=%B | test_grep "^Signed-off-by: Chen Yu <yu.c.chen@intel.com>$" &&
+	git diff --shortstat HEAD~2 | test_grep "4 files changed, 34 insertions(+)"
 '
 
 test_expect_success 'b4 sample series applies on its bundle, cover skipped' '
@@ -58,7 +58,7 @@ test_expect_success 'am -o - writes to stdout, --no-link leaves Link: out' '
 	"$SCHED_BOT" am --mbox "$I/b4/shazam-git1-just-series.mbox" -o - \
 		--no-link >out &&
 	test $(grep -c "^From git@z " out) -eq 4 &&
-	! grep -q "^Link:" out
+	test_grep ! "^Link:" out
 '
 
 # b4's own expected output (a newer b4 than Debian's) for its samples.
@@ -97,22 +97,22 @@ test_expect_success 'a pasted format-patch From line does not split a patch' '
 		echo
 	} >p.mbox &&
 	"$SCHED_BOT" series --mbox p.mbox --json >j &&
-	json_flat j | grep -q "\"total\":1" &&
+	json_flat j | test_grep "\"total\":1" &&
 	"$SCHED_BOT" am --mbox p.mbox -o am.mbox &&
 	git init -q r && cd r && git commit -q --allow-empty -m base &&
 	git am -q ../am.mbox &&
 	# mboxo output: git am keeps the line, quoted once, in one commit.
 	test $(git rev-list --count HEAD) -eq 2 &&
-	git log -1 --format=%B | grep -q "^>From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17" &&
-	git log -1 --format=%B | grep -q "^From: Someone <s@example.org>$" &&
+	git log -1 --format=%B | test_grep "^>From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17" &&
+	git log -1 --format=%B | test_grep "^From: Someone <s@example.org>$" &&
 	test "$(git log -1 --format=%an)" = "A U Thor"
 '
 
 test_expect_success 'an in-body From: names the author, not the sender' '
 	"$SCHED_BOT" am --mbox "$I/patchwork/series/revision-basic.mbox" -o pw.mbox &&
 	test $(grep -c "^From: Stephen Finucane <stephenfinucane@hotmail.com>$" pw.mbox) -eq 2 &&
-	! grep -q "^From: .*@gmail.com" pw.mbox &&
-	grep -q "^Subject: \[PATCH v2 2/2\] test: Convert to Markdown$" pw.mbox
+	test_grep ! "^From: .*@gmail.com" pw.mbox &&
+	test_grep "^Subject: \[PATCH v2 2/2\] test: Convert to Markdown$" pw.mbox
 '
 
 test_expect_failure_code 'am without -o is a usage error' 2 \

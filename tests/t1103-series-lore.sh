@@ -22,17 +22,17 @@ test_expect_success 'series <msgid> matches series --mbox' '
 	"$SCHED_BOT" series --json "$COVER" >lore.json &&
 	"$SCHED_BOT" series --json --mbox "$I/short-task-wakeup-v3-complete.mbox" \
 		>file.json &&
-	json_flat lore.json | grep -q "\"missing\":\[\]" &&
-	json_flat lore.json | grep -q "\"ref\":\"v6.1-rc6\"" &&
-	grep -q "\"thread_msgid\": \"$COVER\"" lore.json &&
+	json_flat lore.json | test_grep "\"missing\":\[\]" &&
+	json_flat lore.json | test_grep "\"ref\":\"v6.1-rc6\"" &&
+	test_grep "\"thread_msgid\": \"$COVER\"" lore.json &&
 	grep -v thread_msgid lore.json >a && grep -v thread_msgid file.json >b &&
 	test_cmp b a
 '
 
 test_expect_success 'series from a patch of the thread, as a lore URL' '
 	"$SCHED_BOT" series "$LORE_URL/all/$PATCH1/" >out &&
-	grep -q "\[PATCH v3 2/2\] sched/fair: Choose the CPU" out &&
-	grep -q "^Total patches: 2$" out
+	test_grep "\[PATCH v3 2/2\] sched/fair: Choose the CPU" out &&
+	test_grep "^Total patches: 2$" out
 '
 
 test_expect_success 'am <msgid>: links point at the configured server' '
@@ -44,7 +44,7 @@ test_expect_success 'am <msgid>: links point at the configured server' '
 
 test_expect_success 'series -v 1 on a thread holding v1 and v2' '
 	"$SCHED_BOT" series -v 1 20231004130908.238992-1-daniel.m.jordan@oracle.com >out &&
-	grep -q "^Versions seen: v1\* v2$" out
+	test_grep "^Versions seen: v1\* v2$" out
 '
 
 test_expect_failure_code 'an unknown message-id is "not found"' 3 \

@@ -7,18 +7,18 @@
 test_expect_success 'env prints the environment record' '
 	"$SCHED_BENCH" env >env.out &&
 	check_records env.out &&
-	grep -q "^env,kernel_release,$(uname -r)\$" env.out &&
-	grep -q "^env,nr_cpus,$(getconf _NPROCESSORS_ONLN)\$" env.out &&
+	test_grep "^env,kernel_release,$(uname -r)\$" env.out &&
+	test_grep "^env,nr_cpus,$(getconf _NPROCESSORS_ONLN)\$" env.out &&
 	for k in config_sched_autogroup sched_autogroup_enabled cgroup \
 		 cgroup_version autogroup cpufreq_governor isolated_cpus smt_active; do
-		grep -q "^env,$k,." env.out || { echo "no $k"; exit 1; }
+		test_grep "^env,$k,." env.out || { echo "no $k"; exit 1; }
 	done
 '
 
 test_expect_success 'spawn: records complete, rates positive, CPU time adds up' '
 	"$SCHED_BENCH" spawn -c 2 -t 1 --passes 1 --gap 0 >spawn.out 2>spawn.err &&
 	check_records spawn.out &&
-	grep -q "^spawn: 2 copies" spawn.err &&
+	test_grep "^spawn: 2 copies" spawn.err &&
 	test $(grep -c "^copy,spawn,copies=2 duration=1 passes=1,1,1," spawn.out) = 2 &&
 	lps=$(awk -F, "\$1 == \"sample\" && \$5 == 0 && \$6 == \"lps\" { print \$7 }" spawn.out) &&
 	positive "$lps" &&
@@ -28,7 +28,7 @@ test_expect_success 'spawn: records complete, rates positive, CPU time adds up' 
 	positive "$(stat_value spawn.out own_cpu_s)" &&
 	f=$(stat_value spawn.out foreign_cpu_pct) &&
 	awk -v f="$f" "BEGIN { exit !(f >= 0 && f <= 100) }" &&
-	grep -q "^sample,.*,lps,1,free\$" spawn.out
+	test_grep "^sample,.*,lps,1,free\$" spawn.out
 '
 
 test_expect_success 'spawn: the headline is UnixBench'"'"'s aggregate of the passes' '
@@ -54,7 +54,7 @@ test_expect_success 'spawn: the headline is UnixBench'"'"'s aggregate of the pas
 test_expect_success 'spawn --child-cpu: share of children on another CPU' '
 	"$SCHED_BENCH" spawn -c 1 -t 1 --passes 1 --gap 0 --child-cpu >cc.out 2>/dev/null &&
 	check_records cc.out &&
-	grep -q "^sample,spawn,copies=1 duration=1 passes=1 child_cpu=1,1,0,lps," cc.out &&
+	test_grep "^sample,spawn,copies=1 duration=1 passes=1 child_cpu=1,1,0,lps," cc.out &&
 	pct=$(stat_value cc.out child_other_cpu_pct) &&
 	awk -v p="$pct" "BEGIN { exit !(p >= 0 && p <= 100) }"
 '
@@ -65,7 +65,7 @@ test_expect_success 'pingpong pinned: per-second samples, instance on CPU 0' '
 	test $(grep -c "^sample,pingpong,[^,]*,1,[12],handoffs," pp.out) = 2 &&
 	v=$(awk -F, "\$1 == \"sample\" && \$5 == 0 && \$6 == \"handoffs\" { print \$7 }" pp.out) &&
 	positive "$v" &&
-	grep -q "^inst,pingpong,[^,]*,1,0,0," pp.out &&
+	test_grep "^inst,pingpong,[^,]*,1,0,0," pp.out &&
 	! grep -E "^(sample|stat)," pp.out | grep -v ",pinned\$" &&
 	near "$(util_sum pp.out)" 100 1 &&
 	positive "$(stat_value pp.out own_cpu_s)" &&
@@ -79,7 +79,7 @@ test_expect_success 'pingpong counts 2 hand-offs per round trip (even per-second
 test_expect_success 'pingpong --no-pin --threads: placement free everywhere' '
 	"$SCHED_BENCH" pingpong -n 1 -t 1 --warmup 0 --no-pin --threads >free.out 2>/dev/null &&
 	check_records free.out &&
-	grep -q "^inst,pingpong,pairs=1 mode=threads[^,]*,1,0,-1," free.out &&
+	test_grep "^inst,pingpong,pairs=1 mode=threads[^,]*,1,0,-1," free.out &&
 	! grep -E "^(sample|stat)," free.out | grep -v ",free\$"
 '
 
@@ -88,7 +88,7 @@ test_expect_success 'pingpong --sweep runs each instance count' '
 	check_records sweep.out &&
 	test $(grep -c "^end,pingpong," sweep.out) = 2 &&
 	test $(grep -c "^inst,pingpong,pairs=2 " sweep.out) = 2 &&
-	grep -q "^inst,pingpong,pairs=2 [^,]*,1,1,1," sweep.out
+	test_grep "^inst,pingpong,pairs=2 [^,]*,1,1,1," sweep.out
 '
 
 test_expect_failure_code 'bad options are usage errors' 2 \
@@ -102,11 +102,11 @@ if [ "$(id -u)" = 0 ] && [ -w /proc/sys/kernel/sched_autogroup_enabled ]; then
 	test_expect_success 'autogroup off is applied and restored' '
 		before=$(cat /proc/sys/kernel/sched_autogroup_enabled) &&
 		"$SCHED_BENCH" env --autogroup off >ag.out &&
-		grep -q "^env,sched_autogroup_enabled,0\$" ag.out &&
+		test_grep "^env,sched_autogroup_enabled,0\$" ag.out &&
 		test "$(cat /proc/sys/kernel/sched_autogroup_enabled)" = "$before"
 	'
 fi
-if [ "$(id -u)" = 0 ] && grep -q " - cgroup[2]* .*cpu" /proc/self/mountinfo; then
+if [ "$(id -u)" = 0 ] && test_grep " - cgroup[2]* .*cpu" /proc/self/mountinfo; then
 	test_expect_success 'cgroup new: runs in a new cpu cgroup, removed after' '
 		"$SCHED_BENCH" env --cgroup new >cg.out &&
 		cg=$(sed -n "s/^env,cgroup,//p" cg.out) &&
@@ -115,7 +115,7 @@ if [ "$(id -u)" = 0 ] && grep -q " - cgroup[2]* .*cpu" /proc/self/mountinfo; the
 	'
 	test_expect_success 'cgroup root: runs in the root cpu cgroup' '
 		"$SCHED_BENCH" env --cgroup root >root.out &&
-		grep -q "^env,cgroup,/\$" root.out
+		test_grep "^env,cgroup,/\$" root.out
 	'
 fi
 

@@ -28,7 +28,7 @@ test_expect_success 'rows carry utilisation and environment columns' '
 '
 
 test_expect_success 'no progress output when stderr is not a TTY' '
-	! grep -q "run 1/2" err
+	test_grep ! "run 1/2" err
 '
 
 test_expect_success 'appending keeps one header and both labels' '
@@ -38,20 +38,20 @@ test_expect_success 'appending keeps one header and both labels' '
 	csv_check res.csv &&
 	test $(grep -c "^label," res.csv) = 1 &&
 	test $(wc -l <res.csv) -gt "$before" &&
-	grep -q "^patched,.*,spawn," res.csv
+	test_grep "^patched,.*,spawn," res.csv
 '
 
 test_expect_success 'CSV on stdout without -o' '
 	"$SCHED_BOT" run --workloads spawn --duration 1 >stdout.csv &&
 	csv_check stdout.csv &&
-	head -n 1 stdout.csv | grep -q "^label,kernel,workload,params,run,"
+	head -n 1 stdout.csv | test_grep "^label,kernel,workload,params,run,"
 '
 
 test_expect_success 'pingpong options reach sched-bench: --copies, --no-pin' '
 	"$SCHED_BOT" run --workloads pingpong --copies 2 --no-pin --duration 1 \
 		-o free.csv &&
 	csv_check free.csv &&
-	grep -q ",pingpong,pairs=2 mode=processes duration=1 warmup=2,1,handoffs,[0-9.]*,handoffs/s,1,0,free," free.csv
+	test_grep ",pingpong,pairs=2 mode=processes duration=1 warmup=2,1,handoffs,[0-9.]*,handoffs/s,1,0,free," free.csv
 '
 
 test_expect_success 'kill -9 in the middle leaves whole rows' '
@@ -71,8 +71,8 @@ test_expect_success 'a missing tool is a skip, not a failure' '
 	mkdir -p emptybin &&
 	PATH="$TRASH/emptybin" "$SCHED_BOT" run --workloads hackbench,schbench \
 		-o skip.csv 2>skip.err &&
-	grep -q "^skip: hackbench: .hackbench. is not installed" skip.err &&
-	grep -q "^skip: schbench: " skip.err &&
+	test_grep "^skip: hackbench: .hackbench. is not installed" skip.err &&
+	test_grep "^skip: schbench: " skip.err &&
 	! test -s skip.csv
 '
 
@@ -82,9 +82,9 @@ if command -v hackbench >/dev/null && command -v perf >/dev/null &&
 		"$SCHED_BOT" run --workloads hackbench,perf-pipe,perf-messaging \
 			-o tools.csv &&
 		csv_check tools.csv &&
-		grep -q ",hackbench,.*,time,[0-9.]*,s,0,0," tools.csv &&
-		grep -q ",perf-pipe,.*,ops,[0-9.]*,roundtrips/s,1,0,free," tools.csv &&
-		grep -q ",perf-messaging,.*,time,[0-9.]*,s,0,0," tools.csv
+		test_grep ",hackbench,.*,time,[0-9.]*,s,0,0," tools.csv &&
+		test_grep ",perf-pipe,.*,ops,[0-9.]*,roundtrips/s,1,0,free," tools.csv &&
+		test_grep ",perf-messaging,.*,time,[0-9.]*,s,0,0," tools.csv
 	'
 fi
 

@@ -42,14 +42,14 @@ test_expect_success 'mmtests: three kernels, *pct%* on significant rows' '
 test_expect_success 'noisy data: ±NN% in lkp, (noisy) in matrix, exit 0' '
 	golden noisy-lkp 0 "$C/noisy.csv" -f lkp &&
 	golden noisy-matrix 0 "$C/noisy.csv" -f matrix &&
-	grep -q "^verdict: noisy" noisy-lkp.out
+	test_grep "^verdict: noisy" noisy-lkp.out
 '
 
 test_expect_success 'real A/A: sched-bench pingpong twice on one kernel is no change' '
 	# 5 interleaved runs per label, 2 s each, on a busy 2-CPU VM
 	"$SCHED_BOT" compare "$C/aa-real.csv" -f mmtests >out &&
-	! grep -q "^verdict: \(regression\|improvement\)" out &&
-	! grep -q "\*" out
+	test_grep ! "^verdict: \(regression\|improvement\)" out &&
+	test_grep ! "\*" out
 '
 
 test_expect_success 'two-kernel tables stay within 80 columns' '
@@ -65,7 +65,7 @@ test_expect_success 'plot fits 72 columns' '
 
 test_expect_success 'every table states the direction' '
 	for f in intel amd lkp mmtests matrix simple plot; do
-		grep -qi "\(higher\|lower\) is better" "$E/$f.txt" ||
+		test_grep -i "\(higher\|lower\) is better" "$E/$f.txt" ||
 		{ echo "$f: no direction"; exit 1; }
 	done
 '
@@ -77,8 +77,8 @@ test_expect_success 'the layout comes from templates.dir' '
 		>tmpl/report-amd.txt &&
 	printf "[templates]\n\tdir = %s/tmpl\n" "$PWD" >cfg &&
 	"$SCHED_BOT" --config cfg compare "$C/sweep.csv" -f amd >out &&
-	grep -q "^Benchmark     : hackbench" out &&
-	! grep -q "^Test          :" out
+	test_grep "^Benchmark     : hackbench" out &&
+	test_grep ! "^Test          :" out
 '
 
 test_expect_success '--json has the documented fields' '
@@ -88,33 +88,33 @@ test_expect_success '--json has the documented fields' '
 	for k in kernels metrics workload params metric unit higher_is_better \
 		stats kernel n mean stddev cv ci_low ci_high change_pct p_value \
 		verdict; do
-		grep -q "\"$k\":" out.json || { echo "no $k"; exit 1; }
+		test_grep "\"$k\":" out.json || { echo "no $k"; exit 1; }
 	done &&
-	grep -q "\"verdict\": \"regression\"" out.json &&
-	grep -q "\"base\"" out.json && grep -q "\"patched\"" out.json
+	test_grep "\"verdict\": \"regression\"" out.json &&
+	test_grep "\"base\"" out.json && test_grep "\"patched\"" out.json
 '
 
 test_expect_success '--min-effect and --alpha change the verdict' '
 	"$SCHED_BOT" compare "$C/fork-matrix.csv" --min-effect 40 >out &&
-	grep -q "^verdict: no significant change" out &&
+	test_grep "^verdict: no significant change" out &&
 	"$SCHED_BOT" compare "$C/fork-matrix.csv" --alpha 0.000000000001 >out &&
-	grep -q "^verdict: no significant change" out
+	test_grep "^verdict: no significant change" out
 '
 
 test_expect_success 'diag.* metrics are shown by lkp but never judged' '
 	"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv" -f lkp >out &&
-	grep -q "+99.6%.*spawn.diag.wall_s$" out &&
-	grep -q "^verdict: improvement" out &&
+	test_grep "+99.6%.*spawn.diag.wall_s$" out &&
+	test_grep "^verdict: improvement" out &&
 	"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv" --json >j &&
-	grep -q "\"diagnostic\": true" j &&
-	! grep -q diag "$E/simple.txt"
+	test_grep "\"diagnostic\": true" j &&
+	test_grep ! diag "$E/simple.txt"
 '
 
 test_expect_success 'two files with the same label are told apart by name' '
 	sed "s/^patched,/base,/" "$C/simple-new.csv" >new.csv &&
 	cp "$C/simple-base.csv" old.csv &&
 	"$SCHED_BOT" compare old.csv new.csv --format mmtests >out &&
-	grep -q " old  *new$" out
+	test_grep " old  *new$" out
 '
 
 test_expect_failure_code 'an improvement exits 0' 0 \
@@ -138,14 +138,14 @@ bad() {
 
 test_expect_success 'missing column: file, line and column named' '
 	printf "label,kernel,workload,params,run,metric,unit,higher_is_better\n" >nocol.csv &&
-	bad nocol.csv && grep -q "nocol.csv:1: column .value.: missing from the header" err
+	bad nocol.csv && test_grep "nocol.csv:1: column .value.: missing from the header" err
 '
 
 test_expect_success 'non-numeric value: file, line and column named' '
 	{ echo "$HDR"
 	  echo "a,k,w,,1,m,1.5,s,1,0"
 	  echo "a,k,w,,2,m,fast,s,1,0"; } >nan.csv &&
-	bad nan.csv && grep -q "nan.csv:3: column .value.: not a number" err
+	bad nan.csv && test_grep "nan.csv:3: column .value.: not a number" err
 '
 
 test_expect_success 'a kernel with one run: file, line and column named' '
@@ -154,7 +154,7 @@ test_expect_success 'a kernel with one run: file, line and column named' '
 	  echo "a,k,w,,2,m,1.6,s,1,0"
 	  echo "b,k,w,,1,m,1.7,s,1,0"; } >one.csv &&
 	bad one.csv &&
-	grep -q "one.csv:4: column .run.: kernel .b. has one run of w m" err
+	test_grep "one.csv:4: column .run.: kernel .b. has one run of w m" err
 '
 
 test_expect_success 'one run in the second file is found there' '
@@ -164,21 +164,21 @@ test_expect_success 'one run in the second file is found there' '
 	{ echo "$HDR"
 	  echo "b,k,w,,1,m,1.7,s,1,1"
 	  echo "b,k,w,,1,m,1.8,s,1,2"; } >b.csv &&
-	bad a.csv b.csv && grep -q "b.csv:2: column .run.: kernel .b." err
+	bad a.csv b.csv && test_grep "b.csv:2: column .run.: kernel .b." err
 '
 
 test_expect_success 'empty file and header-only file' '
 	: >empty.csv &&
-	bad empty.csv && grep -q "empty.csv: empty file" err &&
+	bad empty.csv && test_grep "empty.csv: empty file" err &&
 	echo "$HDR" >hdr.csv &&
-	bad hdr.csv && grep -q "hdr.csv: no samples" err
+	bad hdr.csv && test_grep "hdr.csv: no samples" err
 '
 
 test_expect_success 'a single label is nothing to compare' '
 	{ echo "$HDR"
 	  echo "a,k,w,,1,m,1.5,s,1,0"
 	  echo "a,k,w,,2,m,1.6,s,1,0"; } >single.csv &&
-	bad single.csv && grep -q "nothing to compare" err
+	bad single.csv && test_grep "nothing to compare" err
 '
 
 test_expect_success 'a metric one kernel lacks is shown as -, not judged' '
@@ -193,12 +193,12 @@ test_expect_success 'a metric one kernel lacks is shown as -, not judged' '
 		"$SCHED_BOT" compare miss.csv -f $f >$f.out || exit 1
 	done &&
 	t=$(printf "\t") &&
-	grep -q "^x  *$t-  *$t-$t-$" intel.out &&
-	grep -q "^verdict: no significant change" intel.out
+	test_grep "^x  *$t-  *$t-$t-$" intel.out &&
+	test_grep "^verdict: no significant change" intel.out
 '
 
 test_expect_success 'a missing file is an error, not a crash' '
-	bad nonexistent.csv && grep -q "nonexistent.csv" err
+	bad nonexistent.csv && test_grep "nonexistent.csv" err
 '
 
 test_done

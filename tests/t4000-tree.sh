@@ -24,7 +24,7 @@ test_expect_success 'make a small linux-source tarball' '
 test_expect_success 'tree init imports it with a version tag' '
 	"$SCHED_BOT" tree init --tarball linux-source-6.1.tar.xz repo.git >out &&
 	cat out &&
-	grep -q "imported 6 files of Linux 6.1.7" out &&
+	test_grep "imported 6 files of Linux 6.1.7" out &&
 	git --git-dir=repo.git rev-parse -q --verify refs/tags/v6.1.7 &&
 	git --git-dir=repo.git rev-parse -q --verify \
 		refs/tags/debian-linux-source-6.1 &&
@@ -40,7 +40,7 @@ test_expect_success 'the imported tree is what git add -f -A makes' '
 
 test_expect_success 'a second init finds it and imports nothing' '
 	"$SCHED_BOT" tree init --tarball /nonexistent.tar.xz repo.git >out &&
-	grep -q "already there (v6.1.7)" out
+	test_grep "already there (v6.1.7)" out
 '
 
 test_expect_success 'the same tarball gives the same commit' '
@@ -68,16 +68,16 @@ test_expect_success 'a stale lock and a killed import are cleaned up' '
 	"$SCHED_BOT" tree init --tarball linux-source-6.1.tar.xz s.git \
 		>out 2>err &&
 	cat out err &&
-	grep -q "imported 6 files" out &&
-	grep -q "stale lock" err &&
+	test_grep "imported 6 files" out &&
+	test_grep "stale lock" err &&
 	test ! -e s.git.lock && test ! -e s.git.tmp.999999999
 '
 
 test_expect_success 'tree.path is the default DIR' '
 	printf "[tree]\n\tpath = %s/repo.git\n" "$TRASH" >cfg &&
 	"$SCHED_BOT" --config cfg tree status >out &&
-	grep -q "^path $TRASH/repo.git$" out &&
-	grep -q "refs/tags/v6.1.7$" out
+	test_grep "^path $TRASH/repo.git$" out &&
+	test_grep "refs/tags/v6.1.7$" out
 '
 
 test_expect_success 'with no DIR and no tree.path, a fresh data dir is made' '

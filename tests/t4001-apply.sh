@@ -17,9 +17,9 @@ test_expect_success 'apply the series onto its base-commit' '
 	"$SCHED_BOT" apply --tree b4.git \
 		--mbox "$DATA/apply/shazam-git1-just-series.mbox" >out &&
 	cat out &&
-	grep -q "^base $BASE $(echo $BASE | cut -c1-12) (base-commit)" out &&
-	grep -q "^head [0-9a-f]* refs/heads/$BRANCH" out &&
-	grep -q "^applied 4 patches$" out &&
+	test_grep "^base $BASE $(echo $BASE | cut -c1-12) (base-commit)" out &&
+	test_grep "^head [0-9a-f]* refs/heads/$BRANCH" out &&
+	test_grep "^applied 4 patches$" out &&
 	test "$(git -C b4.git rev-list --count $BASE..$BRANCH)" = 4
 '
 
@@ -33,7 +33,7 @@ test_expect_success 'the commits are what git am makes of sched-bot am' '
 	git log --format="$fmt" $BASE..HEAD >../want &&
 	git -C ../b4.git log --format="$fmt" $BASE..$BRANCH >../got &&
 	cd .. && test_cmp want got &&
-	grep -q "^Link: " got && grep -q "^Signed-off-by: " got
+	test_grep "^Link: " got && test_grep "^Signed-off-by: " got
 '
 
 test_expect_success 'the committer is the bot identity' '
@@ -49,8 +49,8 @@ test_expect_success 'the committer is the bot identity' '
 test_expect_success '--worktree writes the result, --json describes it' '
 	"$SCHED_BOT" apply --tree b4.git --json --worktree wt \
 		--mbox "$DATA/apply/shazam-git1-just-series.mbox" >out.json &&
-	grep -q "\"ok\": true" out.json &&
-	grep -q "\"applied\": 4" out.json &&
+	test_grep "\"ok\": true" out.json &&
+	test_grep "\"applied\": 4" out.json &&
 	git -C am diff --quiet HEAD -- &&
 	diff -r -x .git am wt
 '
@@ -58,7 +58,7 @@ test_expect_success '--worktree writes the result, --json describes it' '
 test_expect_success '--base wins over the base-commit' '
 	"$SCHED_BOT" apply --tree b4.git --base $BASE --branch b2 \
 		--mbox "$DATA/apply/shazam-git1-just-series.mbox" >out &&
-	grep -q "(--base)" out
+	test_grep "(--base)" out
 '
 
 test_expect_failure_code 'an unknown --base is not found' 1 '
@@ -79,7 +79,7 @@ test_expect_success 'an incomplete series is refused, nothing applied' '
 		--mbox "$DATA/intake/short-task-wakeup-v3-partial.mbox" \
 		2>err || rc=$? &&
 	cat err && test $rc = 1 &&
-	grep -q "incomplete: patch 2/2 is missing; nothing applied" err &&
+	test_grep "incomplete: patch 2/2 is missing; nothing applied" err &&
 	! git -C b4.git rev-parse -q --verify refs/heads/partial
 '
 
@@ -106,8 +106,8 @@ hostile() {
 	rc=0 && "$SCHED_BOT" apply --tree b4.git --base $BASE \
 		--mbox "$1.mbox" 2>err || rc=$? &&
 	cat err && test $rc = 1 &&
-	grep -q "$2" err &&
-	grep -q "patch 1/1 \"$1\" does not apply" err &&
+	test_grep "$2" err &&
+	test_grep "patch 1/1 \"$1\" does not apply" err &&
 	! git -C b4.git rev-parse -q --verify "refs/heads/sched-bot/$1-v1"
 }
 
@@ -140,7 +140,7 @@ test_expect_success 'a path through a symlink is refused' '
 	rc=0 && "$SCHED_BOT" apply --tree b4.git --base withlink \
 		--mbox symlink.mbox 2>err || rc=$? &&
 	cat err && test $rc = 1 &&
-	grep -q "symbolic link" err && test ! -e /tmp/evil
+	test_grep "symbolic link" err && test ! -e /tmp/evil
 '
 
 test_expect_success 'a binary change without its data is refused' '
@@ -157,8 +157,8 @@ test_expect_success 'renames, mode changes, new, deleted, binary files' '
 	want=$(git rev-parse HEAD^{tree}) &&
 	git format-patch -1 --binary -M --stdout |
 	sed "1s/^From .*/From mboxrd@z Thu Jan  1 00:00:00 1970/" >../ops.mbox && cd .. &&
-	grep -q "rename from file1.txt" ops.mbox &&
-	grep -q "GIT binary patch" ops.mbox &&
+	test_grep "rename from file1.txt" ops.mbox &&
+	test_grep "GIT binary patch" ops.mbox &&
 	"$SCHED_BOT" apply --tree b4.git --base $BASE --branch ops \
 		--mbox ops.mbox &&
 	test "$(git -C b4.git rev-parse ops^{tree})" = "$want"
@@ -177,11 +177,11 @@ test_expect_success 'a conflicting patch reports file, hunk and 3-way' '
 	rc=0 && "$SCHED_BOT" apply --tree b4.git --base c1 \
 		--mbox c2.mbox 2>err || rc=$? &&
 	cat err && test $rc = 1 &&
-	grep -q "patch 1/1 \"c2\" does not apply" err &&
-	grep -q "file: file1.txt" err &&
-	grep -q "hunk 1: @@ -1" err &&
-	grep -q "3-way merge: conflicts in file1.txt" err &&
-	grep -q "base: c1 (--base)" err
+	test_grep "patch 1/1 \"c2\" does not apply" err &&
+	test_grep "file: file1.txt" err &&
+	test_grep "hunk 1: @@ -1" err &&
+	test_grep "3-way merge: conflicts in file1.txt" err &&
+	test_grep "base: c1 (--base)" err
 '
 
 test_expect_success 'a moved context falls back to the 3-way merge' '
@@ -195,12 +195,12 @@ test_expect_success 'a moved context falls back to the 3-way merge' '
 	rc=0 && "$SCHED_BOT" apply --tree b4.git --base c1 --branch strict \
 		--no-3way --mbox c3.mbox 2>err || rc=$? &&
 	cat err && test $rc = 1 &&
-	grep -q "hunk 1: @@ -1,3 +1,3 @@" err && ! grep -q "3-way merge:" err &&
+	test_grep "hunk 1: @@ -1,3 +1,3 @@" err && test_grep ! "3-way merge:" err &&
 	"$SCHED_BOT" apply --tree b4.git --base c1 --branch merged \
 		--mbox c3.mbox >out 2>err &&
 	cat out err &&
-	grep -q "applied 1 patch (some with a 3-way merge)" out &&
-	grep -q "applied with a 3-way merge" err &&
+	test_grep "applied 1 patch (some with a 3-way merge)" out &&
+	test_grep "applied with a 3-way merge" err &&
 	git -C b4.git show merged:file1.txt >got &&
 	printf "changed first line\nIt has a single line.\nthird line changed\n" >want &&
 	test_cmp want got

@@ -39,15 +39,15 @@ test_expect_success 'Chen Yu v3 applies to 6.1 with offsets' '
 		--mbox "$DATA/intake/short-task-wakeup-v3-complete.mbox" \
 		>out 2>err &&
 	cat out err &&
-	grep -q "^applied 2 patches$" out &&
-	grep -q "^head [0-9a-f]* refs/heads/$BRANCH$" out &&
-	grep -q "(nearest to v6.1-rc6)" out &&
-	grep -q "based on v6.1-rc6, which this tree lacks" err &&
-	grep -q "kernel/sched/core.c: .*(offset +47)" err &&
-	grep -q "kernel/sched/fair.c: .*(offset +184)" err &&
-	grep -q "kernel/sched/fair.c: .*(offset +261)" err &&
+	test_grep "^applied 2 patches$" out &&
+	test_grep "^head [0-9a-f]* refs/heads/$BRANCH$" out &&
+	test_grep "(nearest to v6.1-rc6)" out &&
+	test_grep "based on v6.1-rc6, which this tree lacks" err &&
+	test_grep "kernel/sched/core.c: .*(offset +47)" err &&
+	test_grep "kernel/sched/fair.c: .*(offset +184)" err &&
+	test_grep "kernel/sched/fair.c: .*(offset +261)" err &&
 	git --git-dir=k.git show $BRANCH:kernel/sched/features.h |
-		grep -q "SCHED_FEAT(SIS_SHORT, true)"
+		test_grep "SCHED_FEAT(SIS_SHORT, true)"
 '
 
 test_expect_success 'the same trees as git apply of sched-bot am output' '
@@ -69,10 +69,10 @@ test_expect_success 'the same trees as git apply of sched-bot am output' '
 test_expect_success 'commits carry author, date, subject and trailers' '
 	git --git-dir=k.git log -2 --format="%an <%ae> %aI|%s" $BRANCH >log &&
 	cat log &&
-	grep -q "^Chen Yu <yu.c.chen@intel.com> 2022-12-01T16:4.*+08:00|sched/fair: Introduce short duration task check$" log &&
+	test_grep "^Chen Yu <yu.c.chen@intel.com> 2022-12-01T16:4.*+08:00|sched/fair: Introduce short duration task check$" log &&
 	git --git-dir=k.git log -1 --format=%B $BRANCH~1 >msg &&
-	grep -q "^Suggested-by: Vincent Guittot <vincent.guittot@linaro.org>$" msg &&
-	grep -q "^Signed-off-by: Chen Yu <yu.c.chen@intel.com>$" msg
+	test_grep "^Suggested-by: Vincent Guittot <vincent.guittot@linaro.org>$" msg &&
+	test_grep "^Signed-off-by: Chen Yu <yu.c.chen@intel.com>$" msg
 '
 
 test_expect_failure_code 'the sched_move_task revert does not apply' 1 '
@@ -82,13 +82,13 @@ test_expect_failure_code 'the sched_move_task revert does not apply' 1 '
 
 test_expect_success 'and the report says which patch, file, hunk and why' '
 	cat err &&
-	grep -q "patch 1/1 \"Revert \"sched/core: Reduce cost of sched_move_task" err &&
-	grep -q "file: kernel/sched/core.c" err &&
-	grep -q "hunk 1: @@ -[0-9]*,[0-9]* +[0-9]*,[0-9]* @@" err &&
-	grep -q "base: HEAD (default base), commit [0-9a-f]\{12\}" err &&
-	grep -q "pre-image blob [0-9a-f]* of kernel/sched/core.c is not in this tree" err &&
-	grep -q "hint: " err &&
-	! git --git-dir=k.git for-each-ref refs/heads/sched-bot | grep -q -i revert
+	test_grep "patch 1/1 \"Revert \"sched/core: Reduce cost of sched_move_task" err &&
+	test_grep "file: kernel/sched/core.c" err &&
+	test_grep "hunk 1: @@ -[0-9]*,[0-9]* +[0-9]*,[0-9]* @@" err &&
+	test_grep "base: HEAD (default base), commit [0-9a-f]\{12\}" err &&
+	test_grep "pre-image blob [0-9a-f]* of kernel/sched/core.c is not in this tree" err &&
+	test_grep "hint: " err &&
+	! git --git-dir=k.git for-each-ref refs/heads/sched-bot | test_grep -i revert
 '
 
 test_expect_success 'the cache itself was not written' '

@@ -31,16 +31,16 @@ test_expect_success 'the one-line patch really changes one line' '
 test_expect_success 'build the base kernel from the tree with the fragments' '
 	"$SCHED_BOT" build --tree "$KREPO" --rev base -o base >out &&
 	test -s base/bzImage &&
-	grep -q "^release: 6\.1\." out &&
-	grep -qx "CONFIG_SCHED_AUTOGROUP=y" base/config &&
-	grep -qx "CONFIG_FAIR_GROUP_SCHED=y" base/config &&
-	grep -qx "CONFIG_SERIAL_8250_CONSOLE=y" base/config &&
-	grep -qx "CONFIG_KERNEL_GZIP=y" base/config
+	test_grep "^release: 6\.1\." out &&
+	test_grep -x "CONFIG_SCHED_AUTOGROUP=y" base/config &&
+	test_grep -x "CONFIG_FAIR_GROUP_SCHED=y" base/config &&
+	test_grep -x "CONFIG_SERIAL_8250_CONSOLE=y" base/config &&
+	test_grep -x "CONFIG_KERNEL_GZIP=y" base/config
 '
 
 test_expect_success 'a second build of the same commit comes from the cache' '
 	"$SCHED_BOT" build --tree "$KREPO" --rev base >out2 &&
-	grep -qx "result: cached" out2 &&
+	test_grep -x "result: cached" out2 &&
 	cmp "$(sed -n "s/^kernel: //p" out2)" base/bzImage
 '
 
@@ -48,18 +48,18 @@ test_expect_success 'boot the base kernel in QEMU: spawn and pingpong rows' '
 	"$SCHED_BOT" boot --target qemu --kernel base/bzImage \
 		--workloads spawn,pingpong --runs 1 -t 1 --label base \
 		--workdir boot-base -o rows.csv >boot.out &&
-	grep -q "^status: ok" boot.out &&
-	grep -q "@@SB END" boot-base/console.log &&
+	test_grep "^status: ok" boot.out &&
+	test_grep "@@SB END" boot-base/console.log &&
 	rel=$(sed -n "s/^release: //p" out) &&
-	grep -q ",spawn," rows.csv && grep -q ",pingpong," rows.csv &&
-	grep -q "^base,$rel," rows.csv
+	test_grep ",spawn," rows.csv && test_grep ",pingpong," rows.csv &&
+	test_grep "^base,$rel," rows.csv
 '
 
 test_expect_success 'the patched build recompiles fair.c and little else' '
 	"$SCHED_BOT" build --tree "$KREPO" --rev t5000-patched -o patched \
 		>pout &&
-	grep -q "^  CC      kernel/sched/fair\.o" patched/build.log &&
-	! grep -q "^  CC      kernel/sched/core\.o" patched/build.log &&
+	test_grep "^  CC      kernel/sched/fair\.o" patched/build.log &&
+	test_grep ! "^  CC      kernel/sched/core\.o" patched/build.log &&
 	test "$(grep -c "^  CC " patched/build.log)" -lt 20 &&
 	test "$(sed -n "s/^objdir: //p" pout)" = \
 		"$(sed -n "s/^objdir: //p" out)" &&
@@ -70,17 +70,17 @@ test_expect_success 'boot the patched kernel: rows again' '
 	"$SCHED_BOT" boot --target qemu --kernel patched/bzImage \
 		--workloads spawn,pingpong --runs 1 -t 1 --label patched \
 		--workdir boot-patched -o rows.csv >boot2.out &&
-	grep -q "^patched,.*,spawn," rows.csv &&
-	grep -q "^base,.*,spawn," rows.csv
+	test_grep "^patched,.*,spawn," rows.csv &&
+	test_grep "^base,.*,spawn," rows.csv
 '
 
 test_expect_success 'a patch that does not compile is a build failure' '
 	rc=0; "$SCHED_BOT" build --tree "$KREPO" --rev t5000-broken -o broken \
 		>bout 2>berr || rc=$?
 	test $rc -eq 1 &&
-	grep -qx "result: build failed" bout &&
-	grep -q "^kernel/sched/fair\.c:[0-9]*:[0-9]*: error:" bout &&
-	grep -q "build failed" berr &&
+	test_grep -x "result: build failed" bout &&
+	test_grep "^kernel/sched/fair\.c:[0-9]*:[0-9]*: error:" bout &&
+	test_grep "build failed" berr &&
 	test -s broken/build.log && ! test -e broken/bzImage
 '
 
@@ -89,7 +89,7 @@ test_expect_success 'a fragment olddefconfig drops is named' '
 	rc=0; "$SCHED_BOT" build --tree "$KREPO" --rev base \
 		--fragment "$TRASH/kvm.config" 2>cerr || rc=$?
 	test $rc -eq 1 &&
-	grep -q "CONFIG_KVM_GUEST=y requested by .*kvm.config" cerr
+	test_grep "CONFIG_KVM_GUEST=y requested by .*kvm.config" cerr
 '
 
 test_expect_success 'a kernel that panics is reported as a panic' '
@@ -97,8 +97,8 @@ test_expect_success 'a kernel that panics is reported as a panic' '
 		--sched-bench /dev/null --workdir boot-panic -o none.csv \
 		>pboot 2>perr || rc=$?
 	test $rc -eq 1 &&
-	grep -q "^status: panic" pboot &&
-	grep -q "Kernel panic" perr &&
+	test_grep "^status: panic" pboot &&
+	test_grep "Kernel panic" perr &&
 	! test -e none.csv
 '
 

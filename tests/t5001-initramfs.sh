@@ -9,9 +9,9 @@ test_expect_success 'boot --make-initramfs writes a gzip newc archive' '
 	"$SCHED_BOT" boot --make-initramfs fs.gz --sched-bench "$SCHED_BENCH" &&
 	gzip -t fs.gz &&
 	zcat fs.gz | cpio -it >list 2>/dev/null &&
-	grep -qx init list &&
-	grep -qx dev/console list &&
-	grep -qx proc list
+	test_grep -x init list &&
+	test_grep -x dev/console list &&
+	test_grep -x proc list
 '
 
 test_expect_success '/init is sched-bench, the console a char device 5,1' '
@@ -29,11 +29,11 @@ test_expect_success 'the archive is reproducible' '
 
 test_expect_success 'sched-bench init frames carry valid sequence numbers' '
 	"$SCHED_BENCH" init sb.workloads=nosuch sb.runs=1 >frames; \
-	head -n 1 frames | grep -qx "@@SB BEGIN 1" &&
-	grep -q "^@@SB [0-9]* [0-9a-f]\{8\} INFO error=unknown workload nosuch$" \
+	head -n 1 frames | test_grep -x "@@SB BEGIN 1" &&
+	test_grep "^@@SB [0-9]* [0-9a-f]\{8\} INFO error=unknown workload nosuch$" \
 		frames &&
 	n=$(grep -c "^@@SB [0-9]" frames) &&
-	tail -n 1 frames | grep -qx "@@SB END $n rc=2"
+	tail -n 1 frames | test_grep -x "@@SB END $n rc=2"
 '
 
 test_expect_failure_code 'boot rejects a bad cgroup name' 2 \

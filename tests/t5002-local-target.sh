@@ -6,9 +6,9 @@
 test_expect_success 'boot --target local returns spawn and pingpong rows' '
 	"$SCHED_BOT" boot --target local --workloads spawn,pingpong --runs 1 \
 		-t 1 --label here -o rows.csv >out &&
-	grep -qx "status: ok" out &&
-	grep -q "^here,$(uname -r),spawn,.*,local," rows.csv &&
-	grep -q "^here,$(uname -r),pingpong,.*,local," rows.csv &&
+	test_grep -x "status: ok" out &&
+	test_grep "^here,$(uname -r),spawn,.*,local," rows.csv &&
+	test_grep "^here,$(uname -r),pingpong,.*,local," rows.csv &&
 	test "$(sed -n "s/^rows: //p" out)" -eq "$(($(wc -l <rows.csv) - 1))"
 '
 
@@ -17,7 +17,7 @@ test_expect_success 'rows are appended to an existing file' '
 		--label again -o rows.csv >out2 &&
 	test "$(head -n 1 rows.csv | cut -c1-6)" = "label," &&
 	test "$(grep -c "^label," rows.csv)" -eq 1 &&
-	grep -q "^again," rows.csv && grep -q "^here," rows.csv
+	test_grep "^again," rows.csv && test_grep "^here," rows.csv
 '
 
 test_expect_failure_code 'an unknown workload is a failure, not rows' 1 '
@@ -25,7 +25,7 @@ test_expect_failure_code 'an unknown workload is a failure, not rows' 1 '
 '
 
 test_expect_success '... and says which one' '
-	grep -q "nosuch" err && ! test -s bad.csv
+	test_grep "nosuch" err && ! test -s bad.csv
 '
 
 test_done

@@ -29,12 +29,12 @@ test_expect_success 'the kernel is copied and the boot command run' '
 		--release "$(uname -r)" --workloads spawn,pingpong --runs 1 \
 		-t 1 --label lab -o out.csv >stdout 2>stderr; \
 	cmp "$TRASH/remote/bzImage" "$TRASH/bzImage" &&
-	grep -qx "booting $TRASH/remote/bzImage" "$TRASH/booted" &&
-	grep -qx restored "$TRASH/restored" &&
+	test_grep -x "booting $TRASH/remote/bzImage" "$TRASH/booted" &&
+	test_grep -x restored "$TRASH/restored" &&
 	cmp "$TRASH/remote/sched-bench" "$SCHED_BENCH" &&
-	grep -q "^status: ok" stdout &&
-	grep -q "^lab,$(uname -r),spawn,.*,lab," out.csv &&
-	grep -q "^lab,$(uname -r),pingpong,.*,lab," out.csv
+	test_grep "^status: ok" stdout &&
+	test_grep "^lab,$(uname -r),spawn,.*,lab," out.csv &&
+	test_grep "^lab,$(uname -r),pingpong,.*,lab," out.csv
 '
 
 test_expect_failure_code 'a machine on another kernel is a failure' 1 '

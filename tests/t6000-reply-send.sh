@@ -22,27 +22,27 @@ test_expect_success 'dry run writes the reply to the outbox and prints it' '
 	case "$path" in */bot-data/outbox/new/*) ;; *) false ;; esac &&
 	test -f "$path" &&
 	test "$(bot_sink_count)" -eq 0 &&
-	grep -q "^In-Reply-To: <$COVER>$" "$path"
+	test_grep "^In-Reply-To: <$COVER>$" "$path"
 '
 
 test_expect_success 'the dry-run reply is well formed' '
 	m=$(cat out) &&
-	grep -q "^From: Sched Bot <bot@sched-bot.example.org>$" "$m" &&
-	grep -q "^To: Chen Yu <yu.c.chen@intel.com>$" "$m" &&
-	grep -q "^Cc: Peter Zijlstra <peterz@infradead.org>," "$m" &&
-	grep -q "linux-kernel@vger.kernel.org$" "$m" &&
-	grep -q "^Subject: Re: \[PATCH v3 0/2\] sched/fair: Choose the CPU" "$m" &&
-	grep -q "^References: <$COVER>$" "$m" &&
+	test_grep "^From: Sched Bot <bot@sched-bot.example.org>$" "$m" &&
+	test_grep "^To: Chen Yu <yu.c.chen@intel.com>$" "$m" &&
+	test_grep "^Cc: Peter Zijlstra <peterz@infradead.org>," "$m" &&
+	test_grep "linux-kernel@vger.kernel.org$" "$m" &&
+	test_grep "^Subject: Re: \[PATCH v3 0/2\] sched/fair: Choose the CPU" "$m" &&
+	test_grep "^References: <$COVER>$" "$m" &&
 	grep -Eq "^Message-ID: <[0-9]{14}\.[0-9a-f]{16}@sched-bot.example.org>$" "$m" &&
-	grep -q "^Content-Type: text/plain; charset=utf-8$" "$m" &&
-	grep -q "^> The main purpose of this change" "$m" &&
-	! grep -q "^> This patch set inhibits" "$m" &&
-	grep -q "spawn.lps" "$m" &&
-	grep -q "^Verdict: no significant change" "$m" &&
-	grep -q "^    sched-bot test .$COVER. " "$m" &&
+	test_grep "^Content-Type: text/plain; charset=utf-8$" "$m" &&
+	test_grep "^> The main purpose of this change" "$m" &&
+	test_grep ! "^> This patch set inhibits" "$m" &&
+	test_grep "spawn.lps" "$m" &&
+	test_grep "^Verdict: no significant change" "$m" &&
+	test_grep "^    sched-bot test .$COVER. " "$m" &&
 	test "$(grep -c "^Tested-by: Sched Bot <bot@sched-bot.example.org>$" "$m")" -eq 1 &&
-	! awk "length > 998" "$m" | grep -q . &&
-	! sed "1,/^\$/d" "$m" | grep -v "^    " | grep -v "^>" | awk "length > 72" | grep -q .
+	! awk "length > 998" "$m" | test_grep . &&
+	! sed "1,/^\$/d" "$m" | grep -v "^    " | grep -v "^>" | awk "length > 72" | test_grep .
 '
 
 test_expect_success '--send delivers one mail to the SMTP server' '
@@ -50,15 +50,15 @@ test_expect_success '--send delivers one mail to the SMTP server' '
 	"$SCHED_BOT" test --job-dir sent --send &&
 	test "$(bot_sink_count)" -eq 1 &&
 	m=$(ls sink/*) &&
-	grep -q "^X-Mail-Args: <bot@sched-bot.example.org>" "$m" &&
-	grep -q "^X-Rcpt-Args: <yu.c.chen@intel.com>" "$m" &&
-	grep -q "^X-Rcpt-Args: <linux-kernel@vger.kernel.org>" "$m" &&
-	grep -q "^In-Reply-To: <$COVER>" "$m" &&
-	grep -q "^Tested-by: Sched Bot <bot@sched-bot.example.org>" "$m" &&
+	test_grep "^X-Mail-Args: <bot@sched-bot.example.org>" "$m" &&
+	test_grep "^X-Rcpt-Args: <yu.c.chen@intel.com>" "$m" &&
+	test_grep "^X-Rcpt-Args: <linux-kernel@vger.kernel.org>" "$m" &&
+	test_grep "^In-Reply-To: <$COVER>" "$m" &&
+	test_grep "^Tested-by: Sched Bot <bot@sched-bot.example.org>" "$m" &&
 	from=$(sed -n "s/^From: .*<\(.*\)>$/\1/p" "$m") &&
 	tb=$(sed -n "s/^Tested-by: .*<\(.*\)>$/\1/p" "$m") &&
 	test "$from" = "$tb" &&
-	ls bot-data/outbox/cur | grep -q ":2,S$"
+	ls bot-data/outbox/cur | test_grep ":2,S$"
 '
 
 test_expect_success 'running the finished job again sends nothing' '
@@ -72,10 +72,10 @@ test_expect_success 'a regression gets a report without Tested-by' '
 	rc=0 && "$SCHED_BOT" test --job-dir reg --send || rc=$? &&
 	test $rc -eq 5 &&
 	m=$(ls sink/*) &&
-	! grep -q "Tested-by" "$m" &&
-	grep -q "noticed a significant regression" "$m" &&
-	grep -q "^- spawn lps: -12.4%" "$m" &&
-	grep -q "^    sched-bot test" "$m"
+	test_grep ! "Tested-by" "$m" &&
+	test_grep "noticed a significant regression" "$m" &&
+	test_grep "^- spawn lps: -12.4%" "$m" &&
+	test_grep "^    sched-bot test" "$m"
 '
 
 test_expect_success 'SMTP refusing: the mail stays in the outbox' '
@@ -84,7 +84,7 @@ test_expect_success 'SMTP refusing: the mail stays in the outbox' '
 	bot_config down.cfg "$(free_port)" &&
 	rc=0 && SCHED_BOT_CONFIG=down.cfg "$SCHED_BOT" test --job-dir down --send 2>err || rc=$? &&
 	test $rc -eq 4 &&
-	grep -q "stays in" err &&
+	test_grep "stays in" err &&
 	mid=$(sed -n "s/^reply_msgid=//p" down/state) &&
 	test -f "bot-data/outbox/new/$mid" &&
 	test "$(bot_sink_count)" -eq 0
@@ -94,7 +94,7 @@ test_expect_success '... and the next run delivers it, once' '
 	mid=$(sed -n "s/^reply_msgid=//p" down/state) &&
 	"$SCHED_BOT" test --job-dir down --send &&
 	test "$(bot_sink_count)" -eq 1 &&
-	grep -q "^Message-ID: <$mid>" sink/* &&
+	test_grep "^Message-ID: <$mid>" sink/* &&
 	test ! -f "bot-data/outbox/new/$mid" &&
 	"$SCHED_BOT" test --job-dir down --send &&
 	test "$(bot_sink_count)" -eq 1
@@ -110,7 +110,7 @@ test_expect_success 'the SMTP password is never printed or stored' '
 	SCHED_BOT_SMTP_PASSWORD=s3cr3t-Pa55 SCHED_BOT_CONFIG=pw.cfg \
 		"$SCHED_BOT" -v test --job-dir pw --send >pw.out 2>pw.err || rc=$? &&
 	test $rc -ne 0 &&
-	grep -q "smtp: sending to" pw.err &&
+	test_grep "smtp: sending to" pw.err &&
 	! grep -r "s3cr3t-Pa55" pw.out pw.err bot-data pw &&
 	echo "s3cr3t-FiLe" >pwfile &&
 	git config -f pw.cfg smtp.passwordFile "$TRASH/pwfile" &&
@@ -130,10 +130,10 @@ test_expect_success 'with a password, smtp:// insists on STARTTLS: nothing sent 
 	SCHED_BOT_SMTP_PASSWORD=s3cr3t-TlS SCHED_BOT_CONFIG=tls.cfg \
 		"$SCHED_BOT" test --job-dir tls --send 2>tls.err || rc=$? &&
 	test $rc -eq 4 &&
-	grep -q "STARTTLS" tls.err &&
+	test_grep "STARTTLS" tls.err &&
 	test "$(bot_sink_count)" -eq 0 &&
-	! grep -q s3cr3t-TlS tls.err &&
-	! grep -q "s3cr3t" "$TRASH/sink.log"
+	test_grep ! s3cr3t-TlS tls.err &&
+	test_grep ! "s3cr3t" "$TRASH/sink.log"
 '
 
 test_done

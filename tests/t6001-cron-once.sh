@@ -33,7 +33,7 @@ test_expect_success 'cron runs the queued job and sends its reply' '
 	"$SCHED_BOT" cron --no-poll --send 2>err &&
 	test "$(bot_sink_count)" -eq 1 &&
 	test "$(mails_of bot-data/jobs/job-1)" -eq 1 &&
-	grep -q "^stage=done" bot-data/jobs/job-1/state
+	test_grep "^stage=done" bot-data/jobs/job-1/state
 '
 
 test_expect_success 'a second cron run sends nothing' '
@@ -46,8 +46,8 @@ test_expect_success 'a second instance exits at once while one holds the lock' '
 	test "$(cat id)" = 2 &&
 	bot_job job-tested bot-data/jobs/job-2 &&
 	flock bot-data/state.db.lock "$SCHED_BOT" cron --no-poll --send 2>err &&
-	grep -q "another sched-bot holds" err &&
-	grep -q "^stage=reply" bot-data/jobs/job-2/state &&
+	test_grep "another sched-bot holds" err &&
+	test_grep "^stage=reply" bot-data/jobs/job-2/state &&
 	test "$(bot_sink_count)" -eq 1 &&
 	"$SCHED_BOT" cron --no-poll --send &&
 	test "$(bot_sink_count)" -eq 2
@@ -71,11 +71,11 @@ for point in after-reply before-intent intent-recorded smtp-sending \
 		rc=0 &&
 		SCHED_BOT_CRASH_AT=$point \"\$SCHED_BOT\" cron --no-poll --send 2>err || rc=\$? &&
 		test \$rc -eq 137 &&
-		grep -q \"crash point .$point. reached\" err &&
+		test_grep \"crash point .$point. reached\" err &&
 		\"\$SCHED_BOT\" cron --no-poll --send &&
 		\"\$SCHED_BOT\" cron --no-poll --send &&
 		test \"\$(mails_of cp-$point/jobs/job-1)\" -eq $expect &&
-		grep -q '^stage=done' cp-$point/jobs/job-1/state &&
+		test_grep '^stage=done' cp-$point/jobs/job-1/state &&
 		test \$(ls cp-$point/outbox/new | grep -c .) -eq 0
 	"
 done

@@ -22,28 +22,28 @@ test_expect_success 'setup: a finished job and a hostile one' '
 
 test_expect_success 'archive writes a page per job and an index' '
 	"$SCHED_BOT" archive --jobs jobs --out html 2>err &&
-	grep -q "2 job page" err &&
+	test_grep "2 job page" err &&
 	test -f html/index.html &&
 	test -f html/good.html &&
 	test -f html/evil.html &&
 	test ! -f html/notajob.html &&
-	grep -q "href=\"good.html\"" html/index.html &&
-	grep -q "sched/fair: Choose the CPU" html/index.html
+	test_grep "href=\"good.html\"" html/index.html &&
+	test_grep "sched/fair: Choose the CPU" html/index.html
 '
 
 test_expect_success 'the page has the tables as <pre> and links the raw CSV' '
-	grep -q "<pre><code>" html/good.html &&
-	grep -q "spawn.lps" html/good.html &&
-	grep -q "href=\"good/results.csv\"" html/good.html &&
+	test_grep "<pre><code>" html/good.html &&
+	test_grep "spawn.lps" html/good.html &&
+	test_grep "href=\"good/results.csv\"" html/good.html &&
 	cmp jobs/good/results.csv html/good/results.csv &&
-	grep -q "Tested-by: Sched Bot" html/good.html
+	test_grep "Tested-by: Sched Bot" html/good.html
 '
 
 test_expect_success 'HTML and javascript: links from mail are not passed through' '
-	! grep -q "<script>" html/evil.html &&
-	! grep -q "<script>" html/index.html &&
-	! grep -q "href=\"javascript:" html/evil.html &&
-	grep -q "&lt;script&gt;alert(1)" html/index.html
+	test_grep ! "<script>" html/evil.html &&
+	test_grep ! "<script>" html/index.html &&
+	test_grep ! "href=\"javascript:" html/evil.html &&
+	test_grep "&lt;script&gt;alert(1)" html/index.html
 '
 
 test_expect_failure_code 'a missing jobs directory is an error' 1 \

@@ -9,7 +9,6 @@
 MBOX=$DATA/apply/shazam-git1-just-series.mbox
 [ -f "$DATA/intake/b4/gitdir.bundle" ] || test_skip_all "tests/data/intake/b4/gitdir.bundle is missing"
 command -v make >/dev/null || test_skip_all "make is not installed"
-[ -f "$TOP/bot/apply.h" ] || test_skip_all "stage apply is not merged yet"
 
 cat >"$TRASH/bot.cfg" <<EOF
 [tree]
@@ -36,7 +35,7 @@ test_expect_success 'killed after fetch: the thread is kept, next stage recorded
 		--job-dir "$J" --runs 3 --workloads spawn 2>err || rc=$? &&
 	test $rc -eq 137 &&
 	cmp "$MBOX" "$J/thread.mbox" &&
-	grep -q "^stage=series$" "$J/state" &&
+	test_grep "^stage=series$" "$J/state" &&
 	test ! -f "$J/series.json"
 '
 
@@ -45,10 +44,10 @@ test_expect_success 'killed after series: series.json written' '
 	SCHED_BOT_CRASH_AT=after-series "$SCHED_BOT" test --job-dir "$J" \
 		2>err || rc=$? &&
 	test $rc -eq 137 &&
-	grep -q "resuming job .* at stage series" err &&
-	grep -q "^stage=apply$" "$J/state" &&
-	grep -q "\"version\": 1" "$J/series.json" &&
-	grep -q "\"cover\": \"20221025-test1-v1-0-e4f28f57990c@linuxfoundation.org\"" "$J/series.json" &&
+	test_grep "resuming job .* at stage series" err &&
+	test_grep "^stage=apply$" "$J/state" &&
+	test_grep "\"version\": 1" "$J/series.json" &&
+	test_grep "\"cover\": \"20221025-test1-v1-0-e4f28f57990c@linuxfoundation.org\"" "$J/series.json" &&
 	test "$(grep -c "\"index\":" "$J/series.json")" -eq 4
 '
 
@@ -57,15 +56,15 @@ test_expect_failure_code 'resumed: applies, then stops at the build' 1 '
 '
 
 test_expect_success '... keeping the commits and the options of the first run' '
-	grep -q "resuming job .* at stage apply" err &&
-	grep -q "stopped at stage build" err &&
-	grep -q "^stage=build$" "$J/state" &&
-	grep -q "^base_commit=f435c12df7c0ecf20ab8937859e63cddffacabb4$" "$J/state" &&
+	test_grep "resuming job .* at stage apply" err &&
+	test_grep "stopped at stage build" err &&
+	test_grep "^stage=build$" "$J/state" &&
+	test_grep "^base_commit=f435c12df7c0ecf20ab8937859e63cddffacabb4$" "$J/state" &&
 	head=$(sed -n "s/^head_commit=//p" "$J/state") &&
 	git --git-dir=repo.git cat-file -e "$head^{commit}" &&
 	test "$(git --git-dir=repo.git rev-list --count f435c12..$head)" -eq 4 &&
-	grep -q "^runs=3$" "$J/state" &&
-	grep -q "^workloads=spawn$" "$J/state" &&
+	test_grep "^runs=3$" "$J/state" &&
+	test_grep "^workloads=spawn$" "$J/state" &&
 	test -s "$J/apply.log"
 '
 
@@ -75,14 +74,14 @@ test_expect_failure_code 'a series that does not apply gets a short report' 1 '
 '
 
 test_expect_success '... in the outbox, threaded, saying which patch and file' '
-	grep -q "^outcome=apply-failed$" jobs/revert/state &&
-	grep -q "^stage=done$" jobs/revert/state &&
+	test_grep "^outcome=apply-failed$" jobs/revert/state &&
+	test_grep "^stage=done$" jobs/revert/state &&
 	m=$(cat out) &&
-	grep -q "^In-Reply-To: <" "$m" &&
-	grep -q "could not apply this series" "$m" &&
-	grep -q "kernel/sched/core.c" "$m" &&
-	! grep -q "Tested-by" "$m" &&
-	grep -q "^    sched-bot test " "$m"
+	test_grep "^In-Reply-To: <" "$m" &&
+	test_grep "could not apply this series" "$m" &&
+	test_grep "kernel/sched/core.c" "$m" &&
+	test_grep ! "Tested-by" "$m" &&
+	test_grep "^    sched-bot test " "$m"
 '
 
 test_expect_failure_code 'a job directory of another thread is refused' 2 '

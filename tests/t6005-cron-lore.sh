@@ -56,38 +56,38 @@ git config -f "$CFG" lore.cacheMaxAge 0
 test_expect_success 'cron queues the series and the allowed command' '
 	"$SCHED_BOT" cron --poll-only --send 2>err &&
 	cat err &&
-	grep -q "queued job 1: v3 sched/fair: Choose the CPU where short task is running during wake up <$COVER>" err &&
-	grep -q "queued job 2 for dev@kernel.example: <$COVER> spawn runs=3" err &&
+	test_grep "queued job 1: v3 sched/fair: Choose the CPU where short task is running during wake up <$COVER>" err &&
+	test_grep "queued job 2 for dev@kernel.example: <$COVER> spawn runs=3" err &&
 	test "$(grep -c "^queued job" err)" -eq 2
 '
 
 test_expect_success 'the stranger is ignored and logged, nothing queued' '
-	grep -q "command in <cmd-evil@attacker.example> from evil@attacker.example ignored: sender evil@attacker.example is not in bot.allow" err &&
-	! grep -q "queued job .* for evil" err
+	test_grep "command in <cmd-evil@attacker.example> from evil@attacker.example ignored: sender evil@attacker.example is not in bot.allow" err &&
+	test_grep ! "queued job .* for evil" err
 '
 
 test_expect_success 'the bad command is answered in its thread' '
-	grep -q "answered the bad command in <cmd-bad@kernel.example>" err &&
+	test_grep "answered the bad command in <cmd-bad@kernel.example>" err &&
 	smtp_wait 1 &&
 	test "$(ls "$SMTP_DIR" | grep -c .)" -eq 1 &&
 	m=$(ls "$SMTP_DIR"/*) &&
-	grep -q "^In-Reply-To: <cmd-bad@kernel.example>$" "$m" &&
-	grep -q "^To: Some One <dev@kernel.example>$" "$m" &&
-	grep -q "unknown workload .rm-rf." "$m" &&
-	grep -q "#sched-bot test \[workload,...\] \[runs=N\]" "$m" &&
-	! grep -q "Tested-by" "$m"
+	test_grep "^In-Reply-To: <cmd-bad@kernel.example>$" "$m" &&
+	test_grep "^To: Some One <dev@kernel.example>$" "$m" &&
+	test_grep "unknown workload .rm-rf." "$m" &&
+	test_grep "#sched-bot test \[workload,...\] \[runs=N\]" "$m" &&
+	test_grep ! "Tested-by" "$m"
 '
 
 test_expect_success 'a second poll queues nothing and answers nothing' '
 	"$SCHED_BOT" cron --poll-only --send 2>err2 &&
-	! grep -q "queued job" err2 &&
-	! grep -q "answered" err2 &&
+	test_grep ! "queued job" err2 &&
+	test_grep ! "answered" err2 &&
 	test "$(ls "$SMTP_DIR" | grep -c .)" -eq 1
 '
 
 test_expect_success 'even polling from the beginning of time' '
 	"$SCHED_BOT" cron --poll-only --send --since 1 2>err3 &&
-	! grep -q "queued job" err3 &&
+	test_grep ! "queued job" err3 &&
 	test "$(ls "$SMTP_DIR" | grep -c .)" -eq 1
 '
 
@@ -96,10 +96,10 @@ test_expect_success 'test <msgid> fetches the thread from lore and selects the s
 	rc=0 && "$SCHED_BOT" test "<$COVER>" --job-dir jt 2>errt || rc=$? &&
 	test $rc -eq 1 &&
 	test "$(grep -c "^From mboxrd@z" jt/thread.mbox)" -ge 3 &&
-	grep -q "\"version\": 3" jt/series.json &&
-	grep -q "^cover_msgid=$COVER$" jt/state &&
-	grep -q "^stage=apply$" jt/state &&
-	grep -q "stopped at stage apply" errt
+	test_grep "\"version\": 3" jt/series.json &&
+	test_grep "^cover_msgid=$COVER$" jt/state &&
+	test_grep "^stage=apply$" jt/state &&
+	test_grep "stopped at stage apply" errt
 '
 
 test_expect_success 'lore down: cron fails with a network error, the job is kept' '
@@ -107,9 +107,9 @@ test_expect_success 'lore down: cron fails with a network error, the job is kept
 	rc=0 && "$SCHED_BOT" cron --send --max-jobs 1 2>err4 || rc=$? &&
 	cat err4 &&
 	test $rc -eq 4 &&
-	grep -q "stopped at stage fetch" err4 &&
+	test_grep "stopped at stage fetch" err4 &&
 	j=$XDG_DATA_HOME/sched-bot/jobs/job-1 &&
-	grep -q "^stage=fetch$" "$j/state" &&
+	test_grep "^stage=fetch$" "$j/state" &&
 	test "$(ls "$SMTP_DIR" | grep -c .)" -eq 1
 '
 
