@@ -4,6 +4,7 @@
  * stage at a time, each resumable from the job directory (see job.h).
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 
 #include "config.h"
 #include "job.h"
-#include "json.h"
+#include "jobstate.h"
 #include "lore.h"
 #include "outbox.h"
 #include "reply.h"
@@ -29,62 +30,20 @@
 #include "target/target.h"
 #include "compare.h"
 
-static const char *const stage_names[] = {
-	[JOB_FETCH] = "fetch",
-	[JOB_SERIES] = "series",
-	[JOB_APPLY] = "apply",
-	[JOB_BUILD] = "build",
-	[JOB_RUN] = "run",
-	[JOB_COMPARE] = "compare",
-	[JOB_REPLY] = "reply",
-	[JOB_SEND] = "send",
-	[JOB_DONE] = "done",
-};
-
-const char *job_stage_name(enum job_stage stage)
-{
-	if ((size_t)stage >= ARRAY_SIZE(stage_names))
-		return "?";
-	return stage_names[stage];
-}
-
-int job_stage_from_name(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(stage_names); i++)
-		if (!strcmp(stage_names[i], name))
-			return (int)i;
-	return -1;
-}
-
-/* A running job: its directory and its state file's keys. */
+/* A running job: its directory, its state, its lock. */
 struct job {
 	char *dir;
-	struct kv kv;	/* the "state" file */
-	enum job_stage stage;
+	struct job_state s;	/* the "state" file */
 	int send;
 	long long db_id;
 	struct state *st;
+	int lock;		/* the fd holding dir/lock, or -1 */
 };
 
-static const char *jget(struct job *j, const char *key)
+/* A string field for a format or a callee that wants "" for unset. */
+static const char *str(const char *v)
 {
-	const char *v = kv_get(&j->kv, key);
-
 	return v ? v : "";
-}
-
-/* Values are single lines: a newline in hostile input is flattened. */
-static void jset(struct job *j, const char *key, const char *val)
-{
-	char *v = xstrdup(val ? val : ""), *p;
-
-	for (p = v; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	kv_set(&j->kv, key, v);
-	free(v);
 }
 
 static char *jpath(struct job *j, const char *name)
@@ -94,61 +53,24 @@ static char *jpath(struct job *j, const char *name)
 
 static int job_save(struct job *j)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char *path = jpath(j, "state");
-	size_t i;
-	int ret;
+	int ret = job_state_write(&j->s, path);
 
-	jset(j, "stage", job_stage_name(j->stage));
-	for (i = 0; i < j->kv.nr; i++)
-		strbuf_addf(&sb, "%s=%s\n", j->kv.keys[i], j->kv.vals[i]);
-	ret = write_file_atomic(path, sb.buf, sb.len);
-	if (ret < 0)
-		error("cannot write %s: %s", path, strerror(errno));
 	free(path);
-	strbuf_release(&sb);
 	if (!ret && j->st && j->db_id)
-		state_job_update(j->st, j->db_id, job_stage_name(j->stage),
+		state_job_update(j->st, j->db_id, job_stage_name(j->s.stage),
 				 NULL, j->dir);
 	return ret;
 }
 
+/* 0 loaded, 1 a new job, -1 an unreadable state file. */
 static int job_load(struct job *j)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char *path = jpath(j, "state");
-	const char *p;
-	int stage;
+	int ret = job_state_read(&j->s, path);
 
-	if (strbuf_read_file(&sb, path) < 0) {
-		free(path);
-		strbuf_release(&sb);
-		return 1;	/* a new job */
-	}
-	for (p = sb.buf; *p;) {
-		size_t n = strcspn(p, "\n");
-		const char *eq = memchr(p, '=', n);
-
-		if (eq) {
-			char *k = xstrndup(p, eq - p);
-			char *v = xstrndup(eq + 1, p + n - eq - 1);
-
-			kv_set(&j->kv, k, v);
-			free(k);
-			free(v);
-		}
-		p += n + (p[n] == '\n');
-	}
-	strbuf_release(&sb);
-	stage = job_stage_from_name(jget(j, "stage"));
-	if (stage < 0) {
-		error("%s: unknown stage '%s'", path, jget(j, "stage"));
-		free(path);
-		return -1;
-	}
 	free(path);
-	j->stage = stage;
-	return 0;
+	return ret;
 }
 
 static int write_job_file(struct job *j, const char *name, const char *data,
@@ -176,9 +98,9 @@ static int read_job_file(struct job *j, const char *name, struct strbuf *sb)
 static void fail_with(struct job *j, const char *outcome,
 			     const char *log)
 {
-	jset(j, "outcome", outcome);
+	job_state_set(&j->s.outcome, outcome);
 	write_job_file(j, "failure.txt", log, strlen(log));
-	j->stage = JOB_REPLY;
+	j->s.stage = JOB_REPLY;
 }
 
 /* Indent every line by four spaces: a code block, kept as is. */
@@ -204,17 +126,17 @@ static void indent_block(const char *text, struct strbuf *out)
 static int stage_fetch(struct job *j)
 {
 	struct strbuf mbox = STRBUF_INIT;
-	const char *src = jget(j, "mbox");
+	const char *src = j->s.mbox;
 	int ret;
 
-	if (*src) {
+	if (src) {
 		if (strbuf_read_file(&mbox, src) < 0) {
 			strbuf_release(&mbox);
 			error("cannot read %s: %s", src, strerror(errno));
 			return EXIT_NOTFOUND;
 		}
 	} else {
-		ret = lore_fetch_thread(jget(j, "msgid"), &mbox);
+		ret = lore_fetch_thread(str(j->s.msgid), &mbox);
 		if (ret) {
 			strbuf_release(&mbox);
 			return ret;
@@ -224,7 +146,7 @@ static int stage_fetch(struct job *j)
 	strbuf_release(&mbox);
 	if (ret < 0)
 		return EXIT_FAIL;
-	j->stage = JOB_SERIES;
+	j->s.stage = JOB_SERIES;
 	return 0;
 }
 
@@ -233,14 +155,13 @@ static int stage_fetch(struct job *j)
 static int load_series(struct job *j, struct series *s)
 {
 	struct strbuf mbox = STRBUF_INIT;
-	const char *mid = jget(j, "msgid");
 	int ret;
 
 	if (read_job_file(j, "thread.mbox", &mbox) < 0) {
 		strbuf_release(&mbox);
 		return error("job %s has no thread.mbox", j->dir);
 	}
-	ret = series_from_mbox(mbox.buf, mbox.len, 0, *mid ? mid : NULL, s);
+	ret = series_from_mbox(mbox.buf, mbox.len, 0, j->s.msgid, s);
 	strbuf_release(&mbox);
 	return ret ? EXIT_FAIL : 0;
 }
@@ -249,9 +170,7 @@ static int stage_series(struct job *j)
 {
 	struct series s;
 	struct strbuf out = STRBUF_INIT;
-	struct json js;
 	const struct patch *first;
-	size_t i;
 	int ret;
 
 	ret = load_series(j, &s);
@@ -262,46 +181,21 @@ static int stage_series(struct job *j)
 		return error("the thread holds no patch");
 	}
 	first = s.cover ? s.cover : &s.patches[0];
-	jset(j, "cover_msgid", first->msgid);
-	jset(j, "subject", s.subject);
-	jset(j, "author", s.author_name);
-	jset(j, "author_email", s.author_email);
-	kv_setf(&j->kv, "version", "%d", s.version);
-	kv_setf(&j->kv, "nr_patches", "%zu", s.nr_patches);
-	jset(j, "series_base", s.base.commit ? s.base.commit :
-	     s.base.ref ? s.base.ref : "");
-
-	json_init(&js, &out, 1);
-	json_object_begin(&js, NULL);
-	json_string(&js, "subject", s.subject);
-	json_int(&js, "version", s.version);
-	json_string(&js, "author", s.author_name);
-	json_string(&js, "email", s.author_email);
-	json_string(&js, "cover", s.cover ? s.cover->msgid : NULL);
-	json_string(&js, "base_commit", s.base.commit);
-	json_string(&js, "base_ref", s.base.ref);
-	json_int(&js, "total", s.total);
-	json_array_begin(&js, "patches");
-	for (i = 0; i < s.nr_patches; i++) {
-		json_object_begin(&js, NULL);
-		json_int(&js, "index", s.patches[i].index);
-		json_string(&js, "msgid", s.patches[i].msgid);
-		json_string(&js, "subject", s.patches[i].subject);
-		json_object_end(&js);
-	}
-	json_array_end(&js);
-	json_array_begin(&js, "missing");
-	for (i = 0; i < s.nr_missing; i++)
-		json_int(&js, NULL, s.missing[i]);
-	json_array_end(&js);
-	json_object_end(&js);
-	strbuf_addch(&out, '\n');
+	job_state_set(&j->s.cover_msgid, first->msgid);
+	job_state_set(&j->s.subject, s.subject);
+	job_state_set(&j->s.author, s.author_name);
+	job_state_set(&j->s.author_email, s.author_email);
+	j->s.version = s.version;
+	j->s.nr_patches = (int)s.nr_patches;
+	job_state_set(&j->s.series_base, s.base.commit ? s.base.commit :
+		      s.base.ref);
+	series_json(&s, &out);
 	series_release(&s);
 	ret = write_job_file(j, "series.json", out.buf, out.len);
 	strbuf_release(&out);
 	if (ret < 0)
 		return EXIT_FAIL;
-	j->stage = JOB_APPLY;
+	j->s.stage = JOB_APPLY;
 	return 0;
 }
 
@@ -327,8 +221,7 @@ static int stage_apply(struct job *j)
 		return EXIT_FAIL;
 	}
 	memset(&ar, 0, sizeof(ar));
-	if (*jget(j, "base"))
-		ao.base = jget(j, "base");
+	ao.base = j->s.base;
 	ret = apply_series(repo, &s, &ao, &ar);
 	if (ret && (ar.fail.reason || ar.fail.index)) {
 		strbuf_addf(&log, "Patch %d/%d (%s) did not apply",
@@ -345,8 +238,9 @@ static int stage_apply(struct job *j)
 			strbuf_addf(&log, "    3-way: %s\n",
 				    ar.fail.three_way);
 		if (ar.fail.hint)
-			jset(j, "base_hint", ar.fail.hint);
-		jset(j, "base_desc", ar.base_desc ? ar.base_desc : "the base");
+			job_state_set(&j->s.base_hint, ar.fail.hint);
+		job_state_set(&j->s.base_desc, ar.base_desc ? ar.base_desc :
+			      "the base");
 		write_job_file(j, "apply.log", log.buf, log.len);
 		fail_with(j, "apply-failed", log.buf);
 		ret = 0;
@@ -354,17 +248,18 @@ static int stage_apply(struct job *j)
 		ret = EXIT_FAIL;
 	} else {
 		git_oid_tostr(hex, sizeof(hex), &ar.base);
-		jset(j, "base_commit", hex);
+		job_state_set(&j->s.side[JOB_SIDE_BASE].commit, hex);
 		git_oid_tostr(hex, sizeof(hex), &ar.head);
-		jset(j, "head_commit", hex);
-		jset(j, "base_desc", ar.base_desc ? ar.base_desc : "");
-		jset(j, "base_warning", ar.base_warning);
+		job_state_set(&j->s.side[JOB_SIDE_HEAD].commit, hex);
+		job_state_set(&j->s.base_desc, ar.base_desc);
+		job_state_set(&j->s.base_warning, ar.base_warning);
 		strbuf_addf(&log, "base %s %s\nhead %s (%zu patches, %zu "
-			    "with a 3-way merge)\n", jget(j, "base_commit"),
-			    jget(j, "base_desc"), hex, ar.nr_applied,
+			    "with a 3-way merge)\n",
+			    str(j->s.side[JOB_SIDE_BASE].commit),
+			    str(j->s.base_desc), hex, ar.nr_applied,
 			    ar.nr_3way);
 		write_job_file(j, "apply.log", log.buf, log.len);
-		j->stage = JOB_BUILD;
+		j->s.stage = JOB_BUILD;
 	}
 	strbuf_release(&log);
 	apply_result_release(&ar);
@@ -424,7 +319,9 @@ static void config_highlights(const char *config_path,
 
 static int stage_build(struct job *j)
 {
-	static const char *const sides[] = { "base", "head" };
+	static const char *const sides[] = {
+		[JOB_SIDE_BASE] = "base", [JOB_SIDE_HEAD] = "head",
+	};
 	struct strbuf kernels = STRBUF_INIT;
 	char *tp;
 	size_t i;
@@ -432,14 +329,14 @@ static int stage_build(struct job *j)
 
 	tp = tree_default_path();
 	for (i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
+		struct job_side *side = &j->s.side[i];
 		struct build_opts bo = { 0 };
 		struct build_result br;
-		char *key = xasprintf("%s_commit", sides[i]);
 		char *log = xasprintf("build-%s.log", sides[i]);
 		int rc;
 
 		bo.tree = tp;
-		bo.rev = jget(j, key);
+		bo.rev = str(side->commit);
 		bo.progress = verbosity >= 0;
 		memset(&br, 0, sizeof(br));
 		info("building the %s kernel (%.12s)", sides[i], bo.rev);
@@ -451,26 +348,19 @@ static int stage_build(struct job *j)
 			strbuf_addf(&f, "The first errors:\n\n");
 			if (br.errors)
 				indent_block(br.errors, &f);
-			jset(j, "failed_which", i ? "patched" : "base");
+			job_state_set(&j->s.failed_which,
+				      i ? "patched" : "base");
 			fail_with(j, "build-failed", f.buf);
 			strbuf_release(&f);
 			ret = -2;
 		} else if (rc < 0) {
 			ret = EXIT_FAIL;
 		} else {
-			char *k = xasprintf("kernel_%s", sides[i]);
-			char *r = xasprintf("release_%s", sides[i]);
-			char *c = xasprintf("config_%s", sides[i]);
-
-			jset(j, k, br.kernel);
-			jset(j, r, br.release);
-			jset(j, c, br.config);
-			free(k);
-			free(r);
-			free(c);
+			job_state_set(&side->kernel, br.kernel);
+			job_state_set(&side->release, br.release);
+			job_state_set(&side->config, br.config);
 		}
 		build_result_release(&br);
-		free(key);
 		free(log);
 	}
 	free(tp);
@@ -479,17 +369,18 @@ static int stage_build(struct job *j)
 	if (ret)
 		return ret;
 	strbuf_addf(&kernels, "- base:    %.12s %s (%s)\n",
-		    jget(j, "base_commit"), jget(j, "base_desc"),
-		    jget(j, "release_base"));
-	strbuf_addf(&kernels, "- patched: %.12s base + %s patch(es) of v%s "
-		    "(%s)\n", jget(j, "head_commit"), jget(j, "nr_patches"),
-		    jget(j, "version"), jget(j, "release_head"));
+		    str(j->s.side[JOB_SIDE_BASE].commit), str(j->s.base_desc),
+		    str(j->s.side[JOB_SIDE_BASE].release));
+	strbuf_addf(&kernels, "- patched: %.12s base + %d patch(es) of v%d "
+		    "(%s)\n", str(j->s.side[JOB_SIDE_HEAD].commit),
+		    j->s.nr_patches, j->s.version,
+		    str(j->s.side[JOB_SIDE_HEAD].release));
 	strbuf_addstr(&kernels, "- config:  ");
-	config_highlights(jget(j, "config_head"), &kernels);
+	config_highlights(j->s.side[JOB_SIDE_HEAD].config, &kernels);
 	strbuf_addch(&kernels, '\n');
 	write_job_file(j, "kernels.txt", kernels.buf, kernels.len);
 	strbuf_release(&kernels);
-	j->stage = JOB_RUN;
+	j->s.stage = JOB_RUN;
 	return 0;
 }
 
@@ -528,7 +419,7 @@ static long host_mem_mb(void)
 static void write_machine(struct job *j, const char *accel,
 			  const struct sample *s)
 {
-	const char *target = jget(j, "target");
+	const char *target = str(j->s.target);
 	struct strbuf m = STRBUF_INIT;
 	char *cpu = host_cpu_model(), *k;
 
@@ -578,8 +469,10 @@ static void boot_failure(struct job *j, const struct boot_res *res)
 
 static int stage_run(struct job *j)
 {
-	static const char *const sides[] = { "base", "head" };
-	int runs = atoi(jget(j, "runs")), done = atoi(jget(j, "runs_done"));
+	static const char *const sides[] = {
+		[JOB_SIDE_BASE] = "base", [JOB_SIDE_HEAD] = "head",
+	};
+	int runs = j->s.runs, done = j->s.runs_done;
 	char *csv = jpath(j, "results.csv");
 	int ret = 0;
 
@@ -590,18 +483,17 @@ static int stage_run(struct job *j)
 		size_t i;
 
 		for (i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
+			const struct job_side *side = &j->s.side[i];
 			struct boot_req req = { 0 };
 			struct boot_res res;
-			char *kkey = xasprintf("kernel_%s", sides[i]);
-			char *rkey = xasprintf("release_%s", sides[i]);
 			char *wdir = xasprintf("%s/run-%d-%s", j->dir,
 					       done + 1, sides[i]);
 			size_t k;
 			int rc;
 
-			req.kernel = jget(j, kkey);
-			req.release = jget(j, rkey);
-			req.workloads = jget(j, "workloads");
+			req.kernel = str(side->kernel);
+			req.release = str(side->release);
+			req.workloads = str(j->s.workloads);
 			req.runs = 1;
 			req.seconds = (int)config_get_int("job.seconds", 0);
 			req.label = i ? "patched" : "base";
@@ -611,8 +503,8 @@ static int stage_run(struct job *j)
 			mkdir_p(wdir, 0755);
 			memset(&res, 0, sizeof(res));
 			info("run %d/%d: %s kernel on %s", done + 1, runs,
-			     req.label, jget(j, "target"));
-			rc = target_run(jget(j, "target"), &req, &res);
+			     req.label, str(j->s.target));
+			rc = target_run(str(j->s.target), &req, &res);
 			if (rc == 1 && i && done == 0) {
 				/* base ran, patched did not: report it */
 				boot_failure(j, &res);
@@ -634,12 +526,10 @@ static int stage_run(struct job *j)
 						      &res.samples.v[0] : NULL);
 			}
 			boot_res_release(&res);
-			free(kkey);
-			free(rkey);
 			free(wdir);
 		}
 		if (!ret) {
-			kv_setf(&j->kv, "runs_done", "%d", done + 1);
+			j->s.runs_done = done + 1;
 			job_save(j);
 		}
 	}
@@ -648,7 +538,7 @@ static int stage_run(struct job *j)
 		return 0;
 	if (ret)
 		return ret;
-	j->stage = JOB_COMPARE;
+	j->s.stage = JOB_COMPARE;
 	return 0;
 }
 
@@ -714,15 +604,15 @@ static int stage_compare(struct job *j)
 		strbuf_addf(&verdict, "Verdict: no significant change in "
 			    "the %zu metrics measured.", cr.nr);
 	strbuf_addch(&verdict, '\n');
-	jset(j, "outcome", cr.verdict == VERDICT_REGRESSION ? "regression" :
-	     "tested");
+	job_state_set(&j->s.outcome, cr.verdict == VERDICT_REGRESSION ?
+		      "regression" : "tested");
 	compare_result_release(&cr);
 	if (write_job_file(j, "compare.json", json.buf, json.len) < 0 ||
 	    write_job_file(j, "tables.txt", tables.buf, tables.len) < 0 ||
 	    write_job_file(j, "verdict.txt", verdict.buf, verdict.len) < 0 ||
 	    write_job_file(j, "regressions.txt", regs.buf, regs.len) < 0)
 		goto out;
-	j->stage = JOB_REPLY;
+	j->s.stage = JOB_REPLY;
 	ret = 0;
 out:
 	sample_set_release(&set);
@@ -758,15 +648,13 @@ static void set_file_var(struct job *j, struct kv *v,
 
 static void reproduce_block(struct job *j, int results, struct strbuf *out)
 {
-	const char *mid = jget(j, "msgid");
+	const char *mid = j->s.msgid ? j->s.msgid : str(j->s.cover_msgid);
 
-	if (!*mid)
-		mid = jget(j, "cover_msgid");
 	strbuf_addf(out, "    sched-bot test '%s' \\\n", mid);
-	strbuf_addf(out, "        --target %s --workloads %s --runs %s",
-		    jget(j, "target"), jget(j, "workloads"), jget(j, "runs"));
-	if (*jget(j, "base"))
-		strbuf_addf(out, " --base %s", jget(j, "base"));
+	strbuf_addf(out, "        --target %s --workloads %s --runs %d",
+		    str(j->s.target), str(j->s.workloads), j->s.runs);
+	if (j->s.base)
+		strbuf_addf(out, " --base %s", j->s.base);
 	if (!results)
 		return;
 	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
@@ -776,7 +664,7 @@ static void reproduce_block(struct job *j, int results, struct strbuf *out)
 
 static int stage_reply(struct job *j)
 {
-	const char *outcome = jget(j, "outcome");
+	const char *outcome = str(j->s.outcome);
 	const char *tmpl_name;
 	struct reply_thread t;
 	struct kv v = { 0 };
@@ -786,9 +674,9 @@ static int stage_reply(struct job *j)
 	int ret = EXIT_FAIL;
 
 	/* composed before a crash: keep it, with its Message-ID */
-	if (!access(eml, R_OK) && *jget(j, "reply_msgid")) {
+	if (!access(eml, R_OK) && j->s.reply_msgid) {
 		free(eml);
-		j->stage = JOB_SEND;
+		j->s.stage = JOB_SEND;
 		return 0;
 	}
 	if (!strcmp(outcome, "regression"))
@@ -808,9 +696,9 @@ static int stage_reply(struct job *j)
 	}
 	if (read_job_file(j, "thread.mbox", &mbox) < 0 ||
 	    reply_thread_from_mbox(mbox.buf, mbox.len,
-				   jget(j, "cover_msgid"), &t)) {
+				   str(j->s.cover_msgid), &t)) {
 		error("job %s: cannot find <%s> in thread.mbox", j->dir,
-		      jget(j, "cover_msgid"));
+		      str(j->s.cover_msgid));
 		goto out_nothread;
 	}
 	if (reply_load_template(tmpl_name, &tmpl) < 0)
@@ -822,20 +710,19 @@ static int stage_reply(struct job *j)
 	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
 	kv_set(&v, "greeting", *first ? first : "all");
 	free(first);
-	kv_setf(&v, "series", "v%s, %s patch%s", jget(j, "version"),
-		       jget(j, "nr_patches"),
-		       strcmp(jget(j, "nr_patches"), "1") ? "es" : "");
+	kv_setf(&v, "series", "v%d, %d patch%s", j->s.version,
+		j->s.nr_patches, j->s.nr_patches != 1 ? "es" : "");
 	set_file_var(j, &v, "machine", "machine.txt", 0);
 	set_file_var(j, &v, "kernels", "kernels.txt", 0);
 	set_file_var(j, &v, "tables", "tables.txt", 1);
 	set_file_var(j, &v, "verdict", "verdict.txt", 0);
 	set_file_var(j, &v, "regressions", "regressions.txt", 0);
 	set_file_var(j, &v, "log", "failure.txt", 0);
-	kv_set(&v, "base", *jget(j, "base_desc") ?
-		      jget(j, "base_desc") : jget(j, "series_base"));
-	kv_set(&v, "base_hint", jget(j, "base_hint"));
-	kv_set(&v, "which", jget(j, "failed_which"));
-	kv_set(&v, "requested_by", jget(j, "requested_by"));
+	kv_set(&v, "base", j->s.base_desc ? j->s.base_desc :
+	       j->s.series_base);
+	kv_set(&v, "base_hint", j->s.base_hint);
+	kv_set(&v, "which", j->s.failed_which);
+	kv_set(&v, "requested_by", j->s.requested_by);
 	reproduce_block(j, !strcmp(tmpl_name, "tested") ||
 			!strcmp(tmpl_name, "regression"), &sb);
 	kv_set(&v, "reproduce", sb.buf);
@@ -851,12 +738,12 @@ static int stage_reply(struct job *j)
 		goto out;
 	if (reply_compose(&t, body.buf, &msg, &msgid) < 0)
 		goto out;
-	jset(j, "reply_msgid", msgid);
+	job_state_set(&j->s.reply_msgid, msgid);
 	if (write_file_atomic(eml, msg.buf, msg.len) < 0) {
 		error("cannot write %s", eml);
 		goto out;
 	}
-	j->stage = JOB_SEND;
+	j->s.stage = JOB_SEND;
 	ret = 0;
 out:
 	reply_thread_release(&t);
@@ -879,7 +766,7 @@ static int stage_send(struct job *j)
 	struct strbuf msg = STRBUF_INIT;
 	char *eml = jpath(j, "reply.eml"), *dir = outbox_default_dir();
 	char *path = NULL;
-	const char *mid = jget(j, "reply_msgid");
+	const char *mid = str(j->s.reply_msgid);
 	int ret = EXIT_FAIL;
 
 	if (strbuf_read_file(&msg, eml) < 0) {
@@ -893,7 +780,7 @@ static int stage_send(struct job *j)
 		}
 		state_crash_point("before-intent");
 		if (state_mail_intent(j->st, mid, j->db_id,
-				      jget(j, "cover_msgid"), eml) < 0)
+				      str(j->s.cover_msgid), eml) < 0)
 			goto out;
 		state_crash_point("intent-recorded");
 	}
@@ -901,8 +788,8 @@ static int stage_send(struct job *j)
 		goto out;
 	if (!j->send)
 		printf("%s\n", path);
-	jset(j, "outbox", path);
-	j->stage = JOB_DONE;
+	job_state_set(&j->s.outbox, path);
+	j->s.stage = JOB_DONE;
 	ret = 0;
 out:
 	strbuf_release(&msg);
@@ -931,56 +818,204 @@ char *job_default_dir(const char *msgid)
 	return ret;
 }
 
+static int same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* An option of job_opts: NULL when not given (NULL or ""). */
+static const char *given(const char *v)
+{
+	return v && *v ? v : NULL;
+}
+
+/*
+ * Whether the thread named (a message-id, an mbox) is another one than
+ * the stored job's.  The cover's message-id names the job as well as
+ * the one it was started with.
+ */
+static int other_thread(const struct job_state *s, const char *msgid,
+			const char *mbox)
+{
+	if (msgid && !same(msgid, s->msgid) && !same(msgid, s->cover_msgid))
+		return 1;
+	return mbox && !same(mbox, s->mbox);
+}
+
+/* One option of a job to resume: 1 (and the message) if it differs. */
+static int differs(const char *dir, const char *opt, const char *stored,
+		   const char *want)
+{
+	if (!want || same(stored, want))
+		return 0;
+	if (stored)
+		error("job %s was started with %s %s; run with %s %s, or "
+		      "--restart to start it over with %s %s", dir, opt,
+		      stored, opt, stored, opt, want);
+	else
+		error("job %s was started without %s; run without %s, or "
+		      "--restart to start it over with %s %s", dir, opt, opt,
+		      opt, want);
+	return 1;
+}
+
+/* The options given against the stored ones: how many differ. */
+static int check_opts(struct job *j, const struct job_opts *o,
+		      const char *mbox)
+{
+	const struct job_state *s = &j->s;
+	char stored[16], want[16];
+	int n = 0;
+
+	if (o->msgid && other_thread(s, o->msgid, NULL)) {
+		const char *mine = s->msgid ? s->msgid : s->cover_msgid;
+
+		error("job %s belongs to <%s>, not <%s>; give no message-id "
+		      "to resume it, or --restart to start it over for <%s>",
+		      j->dir, mine ? mine : "?", o->msgid, o->msgid);
+		n++;
+	}
+	n += differs(j->dir, "--mbox", s->mbox, mbox);
+	n += differs(j->dir, "--target", s->target, given(o->target));
+	n += differs(j->dir, "--workloads", s->workloads,
+		     given(o->workloads));
+	snprintf(stored, sizeof(stored), "%d", s->runs);
+	snprintf(want, sizeof(want), "%d", o->runs);
+	n += differs(j->dir, "--runs", s->runs ? stored : NULL,
+		     o->runs > 0 ? want : NULL);
+	n += differs(j->dir, "--base", s->base, given(o->base));
+	return n;
+}
+
+/*
+ * Start a stored job over: its files go, but for thread.mbox when the
+ * thread stays the same, so that no result of the old options can mix
+ * with the new ones (results.csv is appended to, run by run).  They go
+ * before the new state is written: a crash in between leaves the old
+ * state, whose next stage then finds its input missing and stops.
+ */
+static int job_clean(struct job *j, int keep_thread)
+{
+	DIR *d = opendir(j->dir);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d)
+		return error("cannot read %s: %s", j->dir, strerror(errno));
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		char *path;
+
+		if (!strcmp(n, ".") || !strcmp(n, "..") ||
+		    !strcmp(n, "state") || !strcmp(n, "lock") ||
+		    (keep_thread && !strcmp(n, "thread.mbox")))
+			continue;
+		path = jpath(j, n);
+		if (remove_tree(path) < 0)
+			ret = error("cannot remove %s: %s", path,
+				    strerror(errno));
+		free(path);
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * A new job's options: the thread as chosen, the others as given, else
+ * as old had them (a restart), else the configured defaults.
+ */
+static void job_start(struct job_state *s, const char *msgid,
+		      const char *mbox, const struct job_opts *o,
+		      const struct job_state *old)
+{
+	job_state_set(&s->msgid, msgid);
+	job_state_set(&s->mbox, mbox);
+	job_state_set(&s->target, given(o->target) ? o->target :
+		      old->target ? old->target :
+		      config_get("job.target", "qemu"));
+	job_state_set(&s->workloads, given(o->workloads) ? o->workloads :
+		      old->workloads ? old->workloads :
+		      config_get("bot.workloads", "spawn,pingpong"));
+	s->runs = o->runs > 0 ? o->runs : old->runs > 0 ? old->runs :
+		  (int)config_get_int("bot.runs", 5);
+	job_state_set(&s->base, given(o->base) ? o->base : old->base);
+	job_state_set(&s->requested_by, given(o->requested_by) ?
+		      o->requested_by : old->requested_by);
+}
+
+/* Returns 0, or the exit code with the error printed. */
 static int job_setup(struct job *j, const struct job_opts *o)
 {
-	int fresh;
+	struct job_state old;
+	char *mbox = NULL;
+	int fresh, ret = EXIT_USAGE;
 
-	if (o->dir)
+	job_state_init(&old);
+	if (o->dir) {
 		j->dir = xstrdup(o->dir);
-	else if (o->msgid)
+	} else if (o->msgid) {
 		j->dir = job_default_dir(o->msgid);
-	else
-		return error("a job needs a message-id, --mbox or --job-dir");
-	if (mkdir_p(j->dir, 0755) < 0)
-		return error("cannot create %s: %s", j->dir, strerror(errno));
+	} else {
+		error("a job needs a message-id, --mbox or --job-dir");
+		goto out;
+	}
+	if (mkdir_p(j->dir, 0755) < 0) {
+		error("cannot create %s: %s", j->dir, strerror(errno));
+		goto out;
+	}
+	/* before the state is read: until then it may be another's */
+	j->lock = job_state_lock(j->dir);
+	if (j->lock < 0) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (o->mbox) {
+		mbox = realpath(o->mbox, NULL);
+		if (!mbox) {
+			error("cannot read %s: %s", o->mbox, strerror(errno));
+			goto out;
+		}
+	}
 	fresh = job_load(j);
 	if (fresh < 0)
-		return -1;
-	if (!fresh) {
-		const char *mine = *jget(j, "msgid") ? jget(j, "msgid") :
-				   jget(j, "cover_msgid");
-
-		if (o->msgid && strcmp(o->msgid, jget(j, "msgid")) &&
-		    strcmp(o->msgid, jget(j, "cover_msgid")))
-			return error("%s belongs to <%s>, not <%s>", j->dir,
-				     *mine ? mine : "?", o->msgid);
+		goto out;
+	if (fresh) {
+		if (!o->msgid && !mbox) {
+			error("%s holds no job; give a message-id or --mbox",
+			      j->dir);
+			goto out;
+		}
+		job_start(&j->s, o->msgid, mbox, o, &old);
+	} else if (!o->restart) {
+		if (check_opts(j, o, mbox))
+			goto out;
 		info("resuming job %s at stage %s", j->dir,
-		     job_stage_name(j->stage));
-		return 0;
-	}
-	if (!o->msgid && !o->mbox)
-		return error("%s holds no job; give a message-id or --mbox",
-			     j->dir);
-	j->stage = JOB_FETCH;
-	jset(j, "msgid", o->msgid);
-	if (o->mbox) {
-		char *abs = realpath(o->mbox, NULL);
+		     job_stage_name(j->s.stage));
+		ret = 0;
+		goto out;
+	} else {
+		/* another thread is taken as given, message-id and mbox */
+		int other = other_thread(&j->s, o->msgid, mbox);
+		int keep = !other && j->s.stage > JOB_FETCH;
 
-		if (!abs)
-			return error("cannot read %s: %s", o->mbox,
-				     strerror(errno));
-		jset(j, "mbox", abs);
-		free(abs);
+		if (job_clean(j, keep) < 0) {
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		old = j->s;
+		job_state_init(&j->s);
+		job_start(&j->s, other ? o->msgid : old.msgid,
+			  other ? mbox : old.mbox, o, &old);
+		j->s.stage = keep ? JOB_SERIES : JOB_FETCH;
+		info("starting job %s over at stage %s%s", j->dir,
+		     job_stage_name(j->s.stage),
+		     keep ? ", with the thread fetched before" : "");
 	}
-	jset(j, "target", o->target ? o->target :
-	     config_get("job.target", "qemu"));
-	jset(j, "workloads", o->workloads && *o->workloads ? o->workloads :
-	     config_get("bot.workloads", "spawn,pingpong"));
-	kv_setf(&j->kv, "runs", "%d", o->runs > 0 ? o->runs :
-		       (int)config_get_int("bot.runs", 5));
-	jset(j, "base", o->base);
-	jset(j, "requested_by", o->requested_by);
-	return job_save(j);
+	ret = job_save(j) < 0 ? EXIT_FAIL : 0;
+out:
+	job_state_release(&old);
+	free(mbox);
+	return ret;
 }
 
 typedef int (*stage_fn)(struct job *j);
@@ -1003,19 +1038,20 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 	const char *oc;
 	int ret = 0;
 
+	job_state_init(&j.s);
+	j.lock = -1;
 	j.send = o->send;
 	j.db_id = o->db_id;
 	j.st = st;
-	if (job_setup(&j, o) < 0) {
-		ret = EXIT_USAGE;
+	ret = job_setup(&j, o);
+	if (ret)
 		goto out;
-	}
-	while (j.stage != JOB_DONE) {
-		enum job_stage before = j.stage;
+	while (j.s.stage != JOB_DONE) {
+		enum job_stage before = j.s.stage;
 		char *point;
 
-		debug("job %s: stage %s", j.dir, job_stage_name(j.stage));
-		ret = stage_fns[j.stage](&j);
+		debug("job %s: stage %s", j.dir, job_stage_name(j.s.stage));
+		ret = stage_fns[j.s.stage](&j);
 		if (ret < 0)
 			ret = EXIT_FAIL;
 		if (ret) {
@@ -1031,7 +1067,7 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 		state_crash_point(point);
 		free(point);
 	}
-	oc = jget(&j, "outcome");
+	oc = str(j.s.outcome);
 	if (st && j.db_id)
 		state_job_update(st, j.db_id, "done", oc, j.dir);
 	if (!strcmp(oc, "regression"))
@@ -1042,10 +1078,11 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 		ret = EXIT_FAIL;
 out:
 	if (outcome)
-		*outcome = xstrdup(jget(&j, "outcome"));
+		*outcome = xstrdup(str(j.s.outcome));
 	if (dir_out)
 		*dir_out = j.dir ? xstrdup(j.dir) : NULL;
-	kv_release(&j.kv);
+	job_state_unlock(j.lock);
+	job_state_release(&j.s);
 	free(j.dir);
 	return ret;
 }

@@ -16,29 +16,37 @@
  *   reply.eml        reply     the composed reply
  *                    send      intent recorded, mail in the outbox
  *
+ * The file "state" is the job's memory (jobstate.h); series.json has the
+ * schema of `sched-bot series --json` (series_to_json()).
+ *
  * A stage whose module is not built in stops the job with "stage X is
  * not available"; nothing is faked.
+ *
+ * Resuming.  The job keeps the options it was started with.  An option
+ * of job_opts left unset (NULL, "", 0) takes the stored value; one that
+ * differs from it (msgid, mbox, target, workloads, runs, base) is
+ * refused with EXIT_USAGE and a message naming the stored value, so
+ * that results of two settings are never mixed.  With restart the job
+ * starts over with the options given (and the stored ones for those
+ * not given): every file of the directory but "state", "lock" and,
+ * when the thread is the same one, thread.mbox is removed, the state
+ * is cleared, and the job starts at the series stage (the thread kept)
+ * or at fetch (another thread, named by the message-id and mbox given,
+ * not by the stored ones).  A reply already sent stays sent; the new
+ * one is a new mail.
+ *
+ * Locking.  While a process works on a job, it holds flock(2) on the
+ * file "lock" in the job directory (cron, which runs its jobs through
+ * job_run() too, as well).  A second process on the same job does not
+ * wait: job_run() returns EXIT_FAIL at once, with an error naming the
+ * pid that holds the lock.
  */
 #ifndef SCHED_BOT_JOB_H
 #define SCHED_BOT_JOB_H
 
+#include "jobstate.h"
+
 struct state;
-
-enum job_stage {
-	JOB_FETCH,		/* get thread.mbox */
-	JOB_SERIES,		/* select the series, write series.json */
-	JOB_APPLY,		/* base and base+series as commits */
-	JOB_BUILD,		/* both kernels */
-	JOB_RUN,		/* both on the target, interleaved */
-	JOB_COMPARE,		/* statistics, tables, verdict */
-	JOB_REPLY,		/* compose reply.eml */
-	JOB_SEND,		/* record the intent, queue in the outbox */
-	JOB_DONE,
-};
-
-const char *job_stage_name(enum job_stage stage);
-/* -1 for an unknown name. */
-int job_stage_from_name(const char *name);
 
 struct job_opts {
 	const char *msgid;	/* the thread to test, or NULL with mbox */
@@ -51,14 +59,16 @@ struct job_opts {
 	int send;		/* really send (else the outbox only) */
 	long long db_id;	/* the job's row in state, 0: none */
 	const char *requested_by;	/* email command sender, or NULL */
-	int restart;		/* options differ from the stored job: start over */
+	int restart;		/* start the stored job over (see above) */
 };
 
 /*
  * Run (or resume) a job until it is done or a stage fails.  Returns 0
  * (tested, no regression), EXIT_REGRESSION, EXIT_FAIL (the series did
  * not apply or build: a reply says so; or a stage failed: the job can
- * be resumed), EXIT_NETWORK, EXIT_NOTFOUND.  *outcome (may be NULL)
+ * be resumed; or another process holds the job's lock), EXIT_NETWORK,
+ * EXIT_NOTFOUND, EXIT_USAGE (no job to run, or options that differ
+ * from the stored job's without restart).  *outcome (may be NULL)
  * receives the outcome string.
  */
 int job_run(const struct job_opts *o, struct state *st, char **outcome,

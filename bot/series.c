@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "lore.h"
 #include "mail.h"
 #include "mbox.h"
@@ -961,4 +962,96 @@ int series_load(const char *arg, const char *mbox_path, int version,
 	free(msgid);
 	strbuf_release(&sb);
 	return ret;
+}
+
+/* ---- JSON: `series --json` and the job's series.json ---- */
+
+static void json_trailers(struct json *j, const struct patch *p)
+{
+	size_t i;
+
+	json_array_begin(j, "trailers");
+	for (i = 0; i < p->nr_trailers; i++) {
+		const struct trailer *t = &p->trailers[i];
+
+		if (!*t->tag)
+			continue;
+		json_object_begin(j, NULL);
+		json_string(j, "tag", t->tag);
+		json_string(j, "name", t->name);
+		json_string(j, "email", t->email);
+		json_string(j, "from_msgid", t->from_msgid);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+void series_to_json(const struct series *s, struct json *j, const char *key)
+{
+	size_t i;
+
+	json_object_begin(j, key);
+	json_string(j, "subject", s->subject);
+	json_int(j, "version", s->version);
+	json_bool(j, "rfc", s->rfc);
+	json_bool(j, "resend", s->resend);
+	json_string(j, "prefix", s->prefix);
+	json_string(j, "thread_msgid", s->thread_msgid);
+	json_object_begin(j, "author");
+	json_string(j, "name", s->author_name);
+	json_string(j, "email", s->author_email);
+	json_object_end(j);
+	if (s->cover) {
+		json_object_begin(j, "cover");
+		json_string(j, "msgid", s->cover->msgid);
+		json_string(j, "subject", s->cover->subject);
+		json_trailers(j, s->cover);
+		json_object_end(j);
+	} else {
+		json_null(j, "cover");
+	}
+	json_int(j, "total", s->total);
+	json_array_begin(j, "patches");
+	for (i = 0; i < s->nr_patches; i++) {
+		const struct patch *p = &s->patches[i];
+
+		json_object_begin(j, NULL);
+		json_int(j, "index", p->index);
+		json_int(j, "version", p->version);
+		json_string(j, "msgid", p->msgid);
+		json_string(j, "subject", p->subject);
+		json_object_begin(j, "author");
+		json_string(j, "name", p->author_name);
+		json_string(j, "email", p->author_email);
+		json_object_end(j);
+		json_string(j, "date", p->date);
+		json_bool(j, "has_diff", *p->diff != 0);
+		json_trailers(j, p);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "missing");
+	for (i = 0; i < s->nr_missing; i++)
+		json_int(j, NULL, s->missing[i]);
+	json_array_end(j);
+	json_object_begin(j, "base");
+	json_string(j, "commit", s->base.commit);
+	json_string(j, "ref", s->base.ref);
+	json_string(j, "source", s->base.source);
+	json_object_end(j);
+	json_array_begin(j, "versions");
+	for (i = 0; i < s->nr_versions; i++)
+		json_int(j, NULL, s->versions[i]);
+	json_array_end(j);
+	json_object_end(j);
+}
+
+void series_json(const struct series *s, struct strbuf *out)
+{
+	struct json j;
+
+	json_init(&j, out, 1);
+	series_to_json(s, &j, NULL);
+	if (!out->len || out->buf[out->len - 1] != '\n')
+		strbuf_addch(out, '\n');
 }

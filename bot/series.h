@@ -96,6 +96,20 @@ void subject_release(struct subject_info *si);
 int series_load(const char *arg, const char *mbox_path, int version,
 		struct series *s);
 
+/*
+ * The series as JSON, the one schema of `series --json` and of a job's
+ * series.json: an object (named key, or NULL at the top or in an array)
+ * with subject, version, rfc, resend, prefix, thread_msgid, author
+ * {name, email}, cover {msgid, subject, trailers} or null, total,
+ * patches [{index, version, msgid, subject, author, date, has_diff,
+ * trailers [{tag, name, email, from_msgid}]}], missing [n], base
+ * {commit, ref, source}, versions [n].  Absent strings are null.
+ */
+struct json;
+void series_to_json(const struct series *s, struct json *j, const char *key);
+/* The same, pretty-printed on its own, ending in a newline. */
+void series_json(const struct series *s, struct strbuf *out);
+
 /* A slug for branch names: "sched-fair-choose-the-cpu-where-short". */
 char *series_slug(const struct series *s);
 

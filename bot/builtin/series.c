@@ -10,7 +10,6 @@
 
 #include "builtin/builtin.h"
 #include "config.h"
-#include "json.h"
 #include "lore.h"
 #include "series.h"
 #include "util.h"
@@ -33,105 +32,12 @@ const char cmd_series_usage[] =
 "    --json        machine-readable output\n"
 "    -v, --version N  pick revision N instead of the newest\n";
 
-static void json_trailers(struct json *j, const struct patch *p)
-{
-	size_t i;
-
-	json_array_begin(j, "trailers");
-	for (i = 0; i < p->nr_trailers; i++) {
-		const struct trailer *t = &p->trailers[i];
-
-		if (!*t->tag)
-			continue;
-		json_object_begin(j, NULL);
-		json_string(j, "tag", t->tag);
-		json_string(j, "name", t->name);
-		json_string(j, "email", t->email);
-		if (t->from_msgid)
-			json_string(j, "from_msgid", t->from_msgid);
-		else
-			json_null(j, "from_msgid");
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
-
 static void print_json(const struct series *s)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct json j;
-	size_t i;
 
-	json_init(&j, &out, 1);
-	json_object_begin(&j, NULL);
-	json_string(&j, "subject", s->subject);
-	json_int(&j, "version", s->version);
-	json_bool(&j, "rfc", s->rfc);
-	json_bool(&j, "resend", s->resend);
-	json_string(&j, "prefix", s->prefix);
-	if (s->thread_msgid)
-		json_string(&j, "thread_msgid", s->thread_msgid);
-	else
-		json_null(&j, "thread_msgid");
-	json_object_begin(&j, "author");
-	json_string(&j, "name", s->author_name);
-	json_string(&j, "email", s->author_email);
-	json_object_end(&j);
-	if (s->cover) {
-		json_object_begin(&j, "cover");
-		json_string(&j, "msgid", s->cover->msgid);
-		json_string(&j, "subject", s->cover->subject);
-		json_trailers(&j, s->cover);
-		json_object_end(&j);
-	} else {
-		json_null(&j, "cover");
-	}
-	json_int(&j, "total", s->total);
-	json_array_begin(&j, "patches");
-	for (i = 0; i < s->nr_patches; i++) {
-		const struct patch *p = &s->patches[i];
-
-		json_object_begin(&j, NULL);
-		json_int(&j, "index", p->index);
-		json_int(&j, "version", p->version);
-		json_string(&j, "msgid", p->msgid);
-		json_string(&j, "subject", p->subject);
-		json_object_begin(&j, "author");
-		json_string(&j, "name", p->author_name);
-		json_string(&j, "email", p->author_email);
-		json_object_end(&j);
-		json_string(&j, "date", p->date);
-		json_bool(&j, "has_diff", *p->diff != 0);
-		json_trailers(&j, p);
-		json_object_end(&j);
-	}
-	json_array_end(&j);
-	json_array_begin(&j, "missing");
-	for (i = 0; i < s->nr_missing; i++)
-		json_int(&j, NULL, s->missing[i]);
-	json_array_end(&j);
-	json_object_begin(&j, "base");
-	if (s->base.commit)
-		json_string(&j, "commit", s->base.commit);
-	else
-		json_null(&j, "commit");
-	if (s->base.ref)
-		json_string(&j, "ref", s->base.ref);
-	else
-		json_null(&j, "ref");
-	if (s->base.source)
-		json_string(&j, "source", s->base.source);
-	else
-		json_null(&j, "source");
-	json_object_end(&j);
-	json_array_begin(&j, "versions");
-	for (i = 0; i < s->nr_versions; i++)
-		json_int(&j, NULL, s->versions[i]);
-	json_array_end(&j);
-	json_object_end(&j);
+	series_json(s, &out);
 	fwrite(out.buf, 1, out.len, stdout);
-	if (!out.len || out.buf[out.len - 1] != '\n')
-		putchar('\n');
 	strbuf_release(&out);
 }
 

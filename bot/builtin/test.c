@@ -34,12 +34,17 @@ const char cmd_test_usage[] =
 "  --runs N           runs of each kernel (default bot.runs, else 5)\n"
 "  --base REV         apply onto REV instead of the series' base\n"
 "  --job-dir DIR      the job directory (default job.dir/<message-id>);\n"
-"                     alone, resumes the job in DIR\n"
+"                     alone, resumes the job in DIR with its options\n"
+"  --restart          start the job over with the options given (an\n"
+"                     option that differs from the job's is refused\n"
+"                     without it); the thread fetched is kept\n"
 "  --send             send the reply (as smtp.send = true does)\n"
 "  --no-send          only write it to the outbox\n"
 "\n"
 "Exit: 0 tested, 5 regression, 1 apply/build failure or a stage\n"
-"failed (run again to resume), 3 message not found, 4 network.\n";
+"failed (run again to resume) or another process holds the job,\n"
+"2 usage or options that differ from the job's, 3 message not found,\n"
+"4 network.\n";
 
 int cmd_test(int argc, char **argv)
 {
@@ -52,6 +57,7 @@ int cmd_test(int argc, char **argv)
 		{ "job-dir", required_argument, NULL, 'd' },
 		{ "send", no_argument, NULL, 's' },
 		{ "no-send", no_argument, NULL, 'S' },
+		{ "restart", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -89,6 +95,9 @@ int cmd_test(int argc, char **argv)
 			break;
 		case 'S':
 			send = 0;
+			break;
+		case 'R':
+			o.restart = 1;
 			break;
 		case 'h':
 			return show_usage("test");

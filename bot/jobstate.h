@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * jobstate.h - what a job directory remembers between runs, typed, with
+ * its one reader and its one writer, and the lock that keeps a second
+ * process out while one works on the job.
+ *
+ * The file "state" is text, one "key=value" a line, the keys being the
+ * fields below (named in their comments where they differ).  It is
+ * written whole with write_file_atomic() after every stage, so a crash
+ * leaves either the old file or the new one, never half of one.  A
+ * value is a single line: a newline in hostile input (a Subject:, an
+ * author) is flattened to a space when the field is set.  A number is
+ * decimal digits, nothing else ("3x", "", "-1" are refused).  An empty
+ * string and a 0 are not written; a missing key reads as NULL or 0.
+ * Blank lines and lines starting with '#' are skipped.  An unknown key
+ * is refused rather than dropped on the next write: it comes from a
+ * newer sched-bot, whose job this one cannot finish faithfully.
+ *
+ * Files written before the state was typed (every key present, unset
+ * ones as "key=") load unchanged: the key names are the same.
+ */
+#ifndef SCHED_BOT_JOBSTATE_H
+#define SCHED_BOT_JOBSTATE_H
+
+enum job_stage {
+	JOB_FETCH,		/* get thread.mbox */
+	JOB_SERIES,		/* select the series, write series.json */
+	JOB_APPLY,		/* base and base+series as commits */
+	JOB_BUILD,		/* both kernels */
+	JOB_RUN,		/* both on the target, interleaved */
+	JOB_COMPARE,		/* statistics, tables, verdict */
+	JOB_REPLY,		/* compose reply.eml */
+	JOB_SEND,		/* record the intent, queue in the outbox */
+	JOB_DONE,
+};
+
+const char *job_stage_name(enum job_stage stage);
+/* -1 for an unknown name. */
+int job_stage_from_name(const char *name);
+
+/* The two kernels a job compares. */
+enum job_side_id {
+	JOB_SIDE_BASE,		/* "base": the series' base */
+	JOB_SIDE_HEAD,		/* "head": base + the series, "patched" */
+	JOB_NR_SIDES,
+};
+
+struct job_side {
+	char *commit;		/* <side>_commit: what apply made */
+	char *kernel;		/* kernel_<side>: the built image */
+	char *release;		/* release_<side>: its uname -r */
+	char *config;		/* config_<side>: its .config */
+};
+
+struct job_state {
+	enum job_stage stage;	/* stage: the next one to run */
+
+	/* What the job was started with (the options; see job.h). */
+	char *msgid;		/* the message-id asked for, or NULL */
+	char *mbox;		/* absolute path of --mbox, or NULL */
+	char *target;
+	char *workloads;
+	int runs;
+	char *base;		/* --base, or NULL: the series' own */
+	char *requested_by;	/* email command sender, or NULL */
+
+	/* The series (series stage; series.json holds all of it). */
+	char *cover_msgid;	/* the cover letter, else patch 1 */
+	char *subject;
+	char *author;
+	char *author_email;
+	int version;
+	int nr_patches;
+	char *series_base;	/* the base the author named, or NULL */
+
+	/* apply */
+	char *base_desc;	/* "v6.1-rc6 (base-commit:)", ... */
+	char *base_warning;
+	char *base_hint;	/* why it did not apply, what to try */
+	struct job_side side[JOB_NR_SIDES];
+
+	/* build */
+	char *failed_which;	/* "base" or "patched" */
+
+	/* run */
+	int runs_done;		/* A B pairs in results.csv */
+
+	/* compare ("tested", "regression"), or a failure ("apply-failed") */
+	char *outcome;
+
+	/* reply, send */
+	char *reply_msgid;
+	char *outbox;		/* the reply's file in the outbox */
+};
+
+void job_state_init(struct job_state *js);
+void job_state_release(struct job_state *js);
+
+/*
+ * Set a string field: a copy of val, newlines flattened; NULL or ""
+ * leaves it NULL.
+ */
+void job_state_set(char **field, const char *val);
+
+/*
+ * Read path into js (initialised by the caller).  Returns 0, 1 when
+ * there is no such file (a new job), or -1 with an error naming the
+ * file, line and key.
+ */
+int job_state_read(struct job_state *js, const char *path);
+
+/* The text of the state file, appended to out. */
+struct strbuf;
+void job_state_format(const struct job_state *js, struct strbuf *out);
+
+/* Write path atomically; -1 with an error printed. */
+int job_state_write(const struct job_state *js, const char *path);
+
+/*
+ * Lock the job directory dir: flock(LOCK_EX|LOCK_NB) on dir/lock, which
+ * then holds the locker's pid (for people; the lock is flock's, so a
+ * killed process holds nothing).  Returns the descriptor, which the
+ * builds and targets run do not inherit, or -1 with an error naming
+ * the process that holds the lock (from /proc/locks, else the file).
+ */
+int job_state_lock(const char *dir);
+/* Unlock: empty the file, close fd.  fd < 0 is a no-op. */
+void job_state_unlock(int fd);
+
+#endif
