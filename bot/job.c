@@ -536,11 +536,11 @@ static void write_machine(struct job *j, const char *accel,
 		    sysconf(_SC_NPROCESSORS_ONLN), host_mem_mb());
 	strbuf_addf(&m, "- target:  %s", target);
 	k = xasprintf("target.%s.smp", target);
-	if (!strcmp(target, "qemu") || config_get(k, NULL)) {
+	if (!strcmp(target, "qemu") || config_is_set(k)) {
 		char *mem = xasprintf("target.%s.mem", target);
 
 		strbuf_addf(&m, " (QEMU, %ld vCPUs, %ld MB%s%s)",
-			    config_get_int(k, 2), config_get_int(mem, 1024),
+			    config_get_int(k), config_get_int(mem),
 			    accel && *accel ? ", " : "",
 			    accel ? accel : "");
 		free(mem);
@@ -603,7 +603,7 @@ static int stage_run(struct job *j)
 			req.release = jget(j, rkey);
 			req.workloads = jget(j, "workloads");
 			req.runs = 1;
-			req.seconds = (int)config_get_int("job.seconds", 0);
+			req.seconds = (int)config_get_int("job.seconds");
 			req.label = i ? "patched" : "base";
 			req.autogroup = -1;
 			req.workdir = wdir;
@@ -656,7 +656,7 @@ static int stage_run(struct job *j)
 
 static int stage_compare(struct job *j)
 {
-	const char *format = config_get("reply.format", "lkp");
+	const char *format = config_get("reply.format");
 	struct sample_set set = { 0 };
 	struct compare_opts co;
 	struct compare_result cr;
@@ -816,7 +816,7 @@ static int stage_reply(struct job *j)
 	if (reply_load_template(tmpl_name, &tmpl) < 0)
 		goto out;
 
-	reply_quote(&t, (int)config_get_int("reply.quoteLines", 4), &sb);
+	reply_quote(&t, (int)config_get_int("reply.quoteLines"), &sb);
 	kv_set(&v, "quote", sb.buf);
 	strbuf_reset(&sb);
 	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
@@ -841,11 +841,8 @@ static int stage_reply(struct job *j)
 	kv_set(&v, "reproduce", sb.buf);
 	strbuf_reset(&sb);
 	kv_setf(&v, "tested_by", "%s <%s>",
-		       config_get("bot.name", "sched-bot"),
-		       config_get("bot.email", "sched-bot@localhost"));
-	kv_set(&v, "signature", config_get("reply.signature",
-		      "sched-bot " SCHED_BOT_VERSION
-		      ", scheduler benchmarks on posted patches"));
+		       bot_identity()->name, bot_identity()->email);
+	kv_set(&v, "signature", config_get("reply.signature"));
 	/* the tested template is the only one with a Tested-by line */
 	if (reply_expand(tmpl.buf, &v, &body) < 0)
 		goto out;
@@ -916,7 +913,7 @@ out:
 
 char *job_default_dir(const char *msgid)
 {
-	const char *base = config_get("job.dir", NULL);
+	const char *base = config_get("job.dir");
 	char *root = base && *base ? xstrdup(base) : data_path("jobs");
 	char *safe = xstrdup(msgid), *p, *ret;
 
@@ -973,11 +970,11 @@ static int job_setup(struct job *j, const struct job_opts *o)
 		free(abs);
 	}
 	jset(j, "target", o->target ? o->target :
-	     config_get("job.target", "qemu"));
+	     config_get("job.target"));
 	jset(j, "workloads", o->workloads && *o->workloads ? o->workloads :
-	     config_get("bot.workloads", "spawn,pingpong"));
+	     config_get("bot.workloads"));
 	kv_setf(&j->kv, "runs", "%d", o->runs > 0 ? o->runs :
-		       (int)config_get_int("bot.runs", 5));
+		       (int)config_get_int("bot.runs"));
 	jset(j, "base", o->base);
 	jset(j, "requested_by", o->requested_by);
 	return job_save(j);
