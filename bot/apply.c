@@ -986,8 +986,8 @@ char *apply_commit_message(const struct patch *p, int link)
 static int make_signatures(const struct patch *p, git_signature **author,
 			   git_signature **committer)
 {
-	const char *name = config_get("bot.name", "sched-bot");
-	const char *email = config_get("bot.email", "sched-bot@localhost");
+	const char *name = bot_identity()->name;
+	const char *email = bot_identity()->email;
 	const char *aname = p->author_name && *p->author_name ?
 		p->author_name : "unknown";
 	const char *aemail = p->author_email ? p->author_email : "";
@@ -1187,7 +1187,7 @@ static int resolve_ref(git_repository *repo, const char *name, git_oid *oid)
 int apply_resolve_base(git_repository *repo, const struct series *s,
 		       const struct apply_opts *opts, struct apply_result *r)
 {
-	const char *def = config_get("tree.defaultBase", "HEAD");
+	const char *def = config_get("tree.defaultBase");
 	char *near;
 
 	free(r->base_desc);

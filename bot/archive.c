@@ -13,7 +13,7 @@
 #include <cmark.h>
 
 #include "archive.h"
-#include "config.h"
+#include "lore.h"
 #include "mbox.h"
 #include "reply.h"
 #include "util.h"
@@ -105,8 +105,7 @@ static int render_job(const char *jobs_dir, const char *name,
 	char *sub = xasprintf("%s/%s", out_dir, name);
 	struct strbuf state = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT;
 	struct strbuf reply = STRBUF_INIT;
-	char *path, *rendered = NULL, *msgid;
-	const char *lore = config_get("lore.url", "https://lore.kernel.org");
+	char *path, *rendered = NULL, *msgid, *link;
 	size_t i;
 	struct stat stt;
 	int ret = -1;
@@ -139,10 +138,11 @@ static int render_job(const char *jobs_dir, const char *name,
 		    "index.html\">all jobs</a></p>\n<h1>", style);
 	html_escape(*pg->subject ? pg->subject : name, &html);
 	strbuf_addstr(&html, "</h1>\n<ul>\n<li>thread: <a href=\"");
-	html_escape(lore, &html);
-	strbuf_addstr(&html, "/all/");
-	html_escape(msgid, &html);
-	strbuf_addstr(&html, "/\">&lt;");
+	/* lore_link(): lore.url without the user:password@ it may hold */
+	link = lore_link(msgid);
+	html_escape(link, &html);
+	free(link);
+	strbuf_addstr(&html, "\">&lt;");
 	html_escape(msgid, &html);
 	strbuf_addstr(&html, "&gt;</a></li>\n<li>outcome: <span class=\"");
 	html_escape(pg->outcome, &html);

@@ -35,6 +35,33 @@ static const char *const default_fragments[] = {
 	"sched.config", "qemu.config",
 };
 
+static struct build_defaults defaults;
+static int configured;
+
+void build_defaults_from_config(struct build_defaults *d)
+{
+	d->cc = config_get("build.cc");
+	d->ccache = config_get_bool("build.ccache");
+	d->base_config = config_get("build.baseConfig");
+	d->jobs = (int)config_get_int("build.jobs");
+	d->fragment_dir = config_get("build.fragmentDir");
+	d->cache_dir = config_get("build.cacheDir");
+}
+
+void build_configure(const struct build_defaults *d)
+{
+	defaults = *d;
+	configured = 1;
+}
+
+/* Unconfigured (a unit test): the configuration as it is now. */
+static const struct build_defaults *bd(void)
+{
+	if (!configured)
+		build_defaults_from_config(&defaults);
+	return &defaults;
+}
+
 static char *hash_hex(const void *data, size_t len)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -54,7 +81,7 @@ static int git_fail(const char *what)
 
 char *build_fragment_dir(void)
 {
-	const char *dir = config_get("build.fragmentDir", NULL);
+	const char *dir = bd()->fragment_dir;
 	char *exe, *cand;
 	static const char *const rel[] = {
 		"/../kernel/configs", "/../share/sched-bot/kernel/configs",
@@ -474,10 +501,12 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	char *alloc[8] = { 0 };
 	const char *env[12];
 	int n = 0, na = 0, ne = 0, ret, use_ccache;
-	const char *cc = config_get("build.cc", "gcc");
+	const char *cc = bd()->cc;
 	struct subproc p = { .stdin_fd = -1 };
 
-	use_ccache = config_get_bool("build.ccache", subproc_have("ccache"));
+	use_ccache = bd()->ccache;
+	if (use_ccache < 0)
+		use_ccache = subproc_have("ccache");
 	argv[n++] = "make";
 	argv[n++] = alloc[na++] = xasprintf("-j%d", j->jobs);
 	argv[n++] = "-C";
@@ -566,7 +595,7 @@ static int config_inputs(struct job *j)
 	const char *b = j->o->base_config;
 
 	if (!b)
-		b = config_get("build.baseConfig", "tinyconfig");
+		b = bd()->base_config;
 	j->base = b;
 	j->base_is_target = !strchr(b, '/') && ends_with(b, "config") &&
 		access(b, R_OK);
@@ -923,9 +952,9 @@ int build_kernel(const struct build_opts *o, struct build_result *r)
 	j.start = now_monotonic();
 	/* Status lines are for a person at a terminal, never for a log. */
 	j.tty = o->progress && isatty(2);
-	j.jobs = o->jobs > 0 ? o->jobs : (int)config_get_int("build.jobs", 2);
-	dir = config_get("build.cacheDir", NULL);
-	j.cache_dir = dir ? xstrdup(dir) : cache_path("builds");
+	j.jobs = o->jobs > 0 ? o->jobs : bd()->jobs;
+	dir = bd()->cache_dir;
+	j.cache_dir = dir && *dir ? xstrdup(dir) : cache_path("builds");
 	if (mkdir_p(j.cache_dir, 0755) < 0) {
 		ret = error("cannot create %s: %s", j.cache_dir,
 			    strerror(errno));

@@ -22,9 +22,8 @@
  * size and mtime.  A build failure is a result: build_kernel() returns
  * 1, keeps the log and fills in the first compiler errors.
  *
- * Configuration: build.cacheDir, build.jobs, build.ccache (bool,
- * default: when installed), build.baseConfig ("tinyconfig", "defconfig"
- * or a file), build.fragmentDir, build.cc.
+ * Configuration: the build.* keys, read once into struct build_defaults:
+ * what a build_opts leaves unset, and how every build runs.
  */
 #ifndef SCHED_BOT_BUILD_H
 #define SCHED_BOT_BUILD_H
@@ -33,15 +32,33 @@
 
 #include "util.h"
 
+/* The build.* settings; strings must outlive their use. */
+struct build_defaults {
+	const char *cc;			/* build.cc */
+	int ccache;			/* build.ccache; -1: if installed */
+	const char *base_config;	/* build.baseConfig */
+	int jobs;			/* build.jobs */
+	const char *fragment_dir;	/* build.fragmentDir; NULL: found */
+	const char *cache_dir;		/* build.cacheDir; NULL: default */
+};
+
+/* The defaults from the configuration. */
+void build_defaults_from_config(struct build_defaults *d);
+/*
+ * Use d from now on: the tool does so once at start-up.  Until it is
+ * called, each build reads the configuration as it stands.
+ */
+void build_configure(const struct build_defaults *d);
+
 struct build_opts {
 	const char *src;		/* plain source directory, or */
 	const char *tree;		/* a git repository (bare or not) */
 	const char *rev;		/* and a revision in it */
-	const char *base_config;	/* NULL: build.baseConfig */
+	const char *base_config;	/* NULL: build_defaults */
 	const char **fragments;		/* NULL: sched.config + qemu.config */
 	size_t nr_fragments;
 	const char *outdir;		/* NULL: none; else copies land here */
-	int jobs;			/* 0: build.jobs, else 2 */
+	int jobs;			/* 0: build_defaults */
 	int progress;			/* 1: status line on stderr, if a tty */
 };
 

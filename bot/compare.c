@@ -25,31 +25,12 @@ const char *verdict_name(enum verdict v)
 	}
 }
 
-static double config_double(const char *key, double def)
-{
-	const char *v = config_get(key, NULL);
-	char *end;
-	double d;
-
-	if (!v)
-		return def;
-	d = strtod(v, &end);
-	while (*end == ' ' || *end == '%')
-		end++;
-	if (end == v || *end || !isfinite(d) || d < 0) {
-		warning("config %s = '%s' is not a number, using %g", key, v,
-			def);
-		return def;
-	}
-	return d;
-}
-
 void compare_opts_init(struct compare_opts *o)
 {
-	o->min_effect = config_double("compare.minEffect", 2);
-	o->alpha = config_double("compare.alpha", 0.01);
-	o->rank_alpha = config_double("compare.rankAlpha", 0.05);
-	o->noisy_pct = config_double("compare.noisyPct", 10);
+	o->min_effect = config_get_number("compare.minEffect");
+	o->alpha = config_get_number("compare.alpha");
+	o->rank_alpha = config_get_number("compare.rankAlpha");
+	o->noisy_pct = config_get_number("compare.noisyPct");
 }
 
 /*

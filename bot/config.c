@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * config.c - git-config files through libgit2's config API.
+ * config.c - git-config files through libgit2's config API, with the
+ * defaults of config-keys.c.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -10,6 +12,7 @@
 
 #include <git2.h>
 
+#include "config-keys.h"
 #include "config.h"
 #include "util.h"
 
@@ -106,120 +109,296 @@ void config_set_override(const char *key, const char *value)
 	nr_overrides++;
 }
 
-const char *config_get(const char *key, const char *def)
+static const char *override_of(const char *key)
 {
-	git_buf buf = { 0 };
 	size_t i;
 
 	for (i = 0; i < nr_overrides; i++)
 		if (!strcasecmp(overrides[i].key, key))
 			return overrides[i].value;
-	if (!cfg)
-		return def;
-	if (git_config_get_string_buf(&buf, cfg, key) < 0)
-		return def;
-	const char *ret = keep_string(xstrdup(buf.ptr));
+	return NULL;
+}
 
+const char *config_get_set(const char *key)
+{
+	const char *o = override_of(key);
+	git_buf buf = { 0 };
+	const char *ret;
+
+	if (o)
+		return o;
+	if (!cfg || git_config_get_string_buf(&buf, cfg, key) < 0)
+		return NULL;
+	ret = keep_string(xstrdup(buf.ptr));
 	git_buf_dispose(&buf);
 	return ret;
 }
 
-long config_get_int(const char *key, long def)
+/* Code asking for a key the table does not have, or as another type. */
+static void __attribute__((noreturn)) bug(const char *key, const char *why)
 {
-	const char *v = config_get(key, NULL);
+	fprintf(stderr, "BUG: config key '%s' %s\n", key, why);
+	abort();
+}
+
+static const struct config_key *key_of(const char *key, int type)
+{
+	const struct config_key *k = config_key_find(key);
+
+	if (!k)
+		bug(key, "is not in bot/config-keys.c");
+	if (type >= 0 && (int)k->type != type)
+		bug(key, "is not read as its type in bot/config-keys.c");
+	return k;
+}
+
+const char *config_get(const char *key)
+{
+	const struct config_key *k = key_of(key, -1);
+	const char *v = config_get_set(key);
+
+	return v ? v : k->def;
+}
+
+int config_is_set(const char *key)
+{
+	key_of(key, -1);
+	return config_get_set(key) != NULL;
+}
+
+static int parse_int(const char *v, long *out)
+{
 	char *end;
 	long n;
 
-	if (!v)
-		return def;
 	errno = 0;
 	n = strtol(v, &end, 0);
-	if (errno || end == v) {
-		warning("config %s = '%s' is not a number, using %ld",
-			key, v, def);
-		return def;
-	}
+	if (errno || end == v)
+		return -1;
 	switch (*end) {
 	case 'k': case 'K':
 		n *= 1024;
+		end++;
 		break;
 	case 'm': case 'M':
 		n *= 1024 * 1024;
+		end++;
 		break;
 	case 'g': case 'G':
 		n *= 1024L * 1024 * 1024;
+		end++;
 		break;
+	}
+	*out = n;
+	return 0;
+}
+
+/* The default of a typed key, which the tests check parses. */
+static long default_int(const struct config_key *k)
+{
+	long n = 0;
+
+	if (k->def)
+		parse_int(k->def, &n);
+	return n;
+}
+
+long config_get_int(const char *key)
+{
+	const struct config_key *k = key_of(key, CONFIG_INT);
+	const char *v = config_get_set(key);
+	long n;
+
+	if (!v)
+		return default_int(k);
+	if (parse_int(v, &n) < 0) {
+		warning("config %s = '%s' is not a number, using %ld",
+			key, v, default_int(k));
+		return default_int(k);
 	}
 	return n;
 }
 
-int config_get_bool(const char *key, int def)
+long config_get_int_or(const char *key, long def)
 {
-	const char *v = config_get(key, NULL);
+	const struct config_key *k = key_of(key, CONFIG_INT);
+	const char *v = config_get_set(key);
+	long n;
 
+	if (k->def)
+		bug(key, "has a default in bot/config-keys.c");
 	if (!v)
 		return def;
+	if (parse_int(v, &n) < 0) {
+		warning("config %s = '%s' is not a number, using %ld",
+			key, v, def);
+		return def;
+	}
+	return n;
+}
+
+long config_get_int_range(const char *key, long min, long max)
+{
+	long n = config_get_int(key);
+	long def = default_int(config_key_find(key));
+
+	if (n < min || n > max) {
+		warning("config %s = %ld is not in %ld..%ld, using %ld", key,
+			n, min, max, def);
+		return def;
+	}
+	return n;
+}
+
+static int parse_bool(const char *v)
+{
 	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
 	    !strcasecmp(v, "on") || !strcmp(v, "1") || !*v)
 		return 1;
 	if (!strcasecmp(v, "false") || !strcasecmp(v, "no") ||
 	    !strcasecmp(v, "off") || !strcmp(v, "0"))
 		return 0;
-	warning("config %s = '%s' is not a boolean, using %s", key, v,
-		def ? "true" : "false");
-	return def;
+	return -1;
+}
+
+int config_get_bool(const char *key)
+{
+	const struct config_key *k = key_of(key, CONFIG_BOOL);
+	const char *v = config_get_set(key);
+	int def = k->def ? parse_bool(k->def) : -1;
+	int b;
+
+	if (!v)
+		return def;
+	b = parse_bool(v);
+	if (b < 0) {
+		warning("config %s = '%s' is not a boolean, using %s", key, v,
+			k->def ? k->def : "the default");
+		return def;
+	}
+	return b;
+}
+
+static int parse_number(const char *v, double *out)
+{
+	char *end;
+	double d;
+
+	d = strtod(v, &end);
+	while (*end == ' ' || *end == '%')
+		end++;
+	if (end == v || *end || !isfinite(d) || d < 0)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+double config_get_number(const char *key)
+{
+	const struct config_key *k = key_of(key, CONFIG_NUMBER);
+	const char *v = config_get_set(key);
+	double d, def = 0;
+
+	if (k->def)
+		parse_number(k->def, &def);
+	if (!v)
+		return def;
+	if (parse_number(v, &d) < 0) {
+		warning("config %s = '%s' is not a number, using %g", key, v,
+			def);
+		return def;
+	}
+	return d;
 }
 
 int config_get_all(const char *key,
 		   int (*fn)(const char *value, void *data), void *data)
 {
+	const struct config_key *k = key_of(key, CONFIG_MULTI);
+	const char *o = override_of(key);
 	git_config_iterator *it;
 	git_config_entry *e;
-	size_t i;
-	int ret = 0;
+	int ret = 0, seen = 0;
 
-	for (i = 0; i < nr_overrides; i++)
-		if (!strcasecmp(overrides[i].key, key))
-			return fn(overrides[i].value, data);
-	if (!cfg)
-		return 0;
-	if (git_config_multivar_iterator_new(&it, cfg, key, NULL) < 0)
-		return 0;
-	while (!ret && !git_config_next(&e, it))
-		ret = fn(e->value, data);
-	git_config_iterator_free(it);
+	if (o)
+		return fn(o, data);
+	if (cfg && !git_config_multivar_iterator_new(&it, cfg, key, NULL)) {
+		while (!ret && !git_config_next(&e, it)) {
+			seen = 1;
+			ret = fn(e->value, data);
+		}
+		git_config_iterator_free(it);
+	}
+	if (!seen && k->def)
+		ret = fn(k->def, data);
 	return ret;
 }
 
+const struct bot_identity *bot_identity(void)
+{
+	static struct bot_identity id;
+
+	id.name = config_get("bot.name");
+	id.email = config_get("bot.email");
+	return &id;
+}
+
+/* ---- listing ---- */
+
 static int is_secret(const char *key)
 {
-	return strstr(key, "password") || strstr(key, "token") ||
-	       strstr(key, "secret");
+	const struct config_key *k = config_key_find(key);
+
+	if (k)
+		return k->secret;
+	/* a key we do not know: judge by its name */
+	return strcasestr(key, "password") || strcasestr(key, "token") ||
+	       strcasestr(key, "secret");
 }
 
 /*
- * Print key=value with secrets masked: whole values of secret keys, and
- * the "user:password@" part of any URL (lore.url may carry one).
+ * A value as it may be shown: a secret key's whole value hidden, and
+ * the "user:password@" of any URL (lore.url may carry one); the
+ * password may hold an '@', so the last one before the path counts.
  */
-static void print_entry(const char *key, const char *value)
+static void add_masked(struct strbuf *sb, const char *key, const char *value)
 {
-	const char *scheme, *at, *slash;
+	const char *scheme, *auth, *at;
+	size_t len;
 
 	if (is_secret(key)) {
-		printf("%s=<hidden>\n", key);
+		strbuf_addstr(sb, "<hidden>");
 		return;
 	}
 	scheme = strstr(value, "://");
 	if (scheme) {
-		at = strchr(scheme + 3, '@');
-		slash = strchr(scheme + 3, '/');
-		if (at && (!slash || at < slash)) {
-			printf("%s=%.*s<hidden>%s\n", key,
-			       (int)(scheme + 3 - value), value, at);
+		auth = scheme + 3;
+		len = strcspn(auth, "/?#");
+		at = memrchr(auth, '@', len);
+		if (at) {
+			strbuf_add(sb, value, (size_t)(auth - value));
+			strbuf_addstr(sb, "<hidden>");
+			strbuf_addstr(sb, at);
 			return;
 		}
 	}
-	printf("%s=%s\n", key, value);
+	strbuf_addstr(sb, value);
+}
+
+static void print_entry(const char *key, const char *value,
+			const char *source)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, key);
+	if (value) {
+		strbuf_addch(&sb, '=');
+		add_masked(&sb, key, value);
+	}
+	if (source)
+		strbuf_addf(&sb, "\t%s", source);
+	puts(sb.buf);
+	strbuf_release(&sb);
 }
 
 int config_list(void)
@@ -229,13 +408,112 @@ int config_list(void)
 	size_t i;
 
 	for (i = 0; i < nr_overrides; i++)
-		print_entry(overrides[i].key, overrides[i].value);
+		print_entry(overrides[i].key, overrides[i].value, NULL);
 	if (!cfg)
 		return 0;
 	if (git_config_iterator_new(&it, cfg) < 0)
 		return error("cannot list config %s", cfg_path);
 	while (!git_config_next(&e, it))
-		print_entry(e->name, e->value);
+		print_entry(e->name, e->value, NULL);
 	git_config_iterator_free(it);
 	return 0;
+}
+
+/* "file" or "file (default: 3)" */
+static char *source_of(const char *where, const struct config_key *k)
+{
+	if (!k)
+		return xasprintf("%s (unknown key)", where);
+	if (!k->def)
+		return xstrdup(where);
+	return xasprintf("%s (default: %s)", where, k->def);
+}
+
+/* key as the table spells it: "lore.cacheMaxAge", "target.qemu.smp" */
+static char *display_name(const struct config_key *k, const char *key)
+{
+	const char *star;
+	size_t pre, suf, len = strlen(key);
+
+	if (!k)
+		return xstrdup(key);
+	star = strstr(k->name, ".*.");
+	if (!star)
+		return xstrdup(k->name);
+	pre = (size_t)(star - k->name) + 1;
+	suf = strlen(star + 2);
+	return xasprintf("%.*s%.*s%s", (int)pre, k->name,
+			 (int)(len - pre - suf), key + pre, star + 2);
+}
+
+/* Every value set for entries matching k (NULL: matching no entry). */
+static int list_set(const struct config_key *k)
+{
+	git_config_iterator *it;
+	git_config_entry *e;
+	size_t i;
+	int n = 0;
+	char *name, *src;
+
+	for (i = 0; i < nr_overrides; i++) {
+		const struct config_key *o = config_key_find(overrides[i].key);
+
+		if (o != k)
+			continue;
+		name = display_name(k, overrides[i].key);
+		src = source_of("override", k);
+		print_entry(name, overrides[i].value, src);
+		free(name);
+		free(src);
+		n++;
+	}
+	if (!cfg || git_config_iterator_new(&it, cfg) < 0)
+		return n;
+	while (!git_config_next(&e, it)) {
+		if (config_key_find(e->name) != k ||
+		    (k && override_of(e->name)))
+			continue;
+		name = display_name(k, e->name);
+		src = source_of("file", k);
+		print_entry(name, e->value, src);
+		free(name);
+		free(src);
+		n++;
+	}
+	git_config_iterator_free(it);
+	return n;
+}
+
+int config_list_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < config_nr_keys; i++) {
+		const struct config_key *k = &config_keys[i];
+		int wild = strstr(k->name, ".*.") != NULL;
+
+		/* a key set shows where; target.*.x shows its default too */
+		if (list_set(k) && !wild)
+			continue;
+		if (k->def)
+			print_entry(k->name, k->def, "default");
+		else
+			print_entry(k->name, NULL, "unset");
+	}
+	list_set(NULL);
+	return 0;
+}
+
+void config_list_keys(void)
+{
+	size_t i;
+
+	for (i = 0; i < config_nr_keys; i++) {
+		const struct config_key *k = &config_keys[i];
+
+		printf("%s (%s%s%s%s)\n    %s\n", k->name,
+		       config_type_name(k->type), k->def ? ", default " : "",
+		       k->def ? k->def : "", k->secret ? ", secret" : "",
+		       k->help);
+	}
 }

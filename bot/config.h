@@ -6,8 +6,11 @@
  * SCHED_BOT_CONFIG in the environment names it too.
  *
  * Keys use git's dotted names: "lore.url", "target.qemu.smp" for
- * [target "qemu"] smp = 2, and so on.  Every key has a default here so
- * the tool works with no file at all.
+ * [target "qemu"] smp = 2, and so on.  Every key is in the table of
+ * config-keys.c, with its default there and nowhere else, so the tool
+ * works with no file at all.  The tool reads the configuration once at
+ * start-up into each module's options (lore_configure() and friends);
+ * the getters below are for that, and for the keys no module groups.
  */
 #ifndef SCHED_BOT_CONFIG_H
 #define SCHED_BOT_CONFIG_H
@@ -17,17 +20,50 @@ int config_load(const char *path);
 void config_free(void);
 const char *config_path(void);
 
-/* The value, or def when unset.  Strings stay valid until config_free(). */
-const char *config_get(const char *key, const char *def);
-long config_get_int(const char *key, long def);
-int config_get_bool(const char *key, int def);
-/* Multi-valued keys (e.g. cron.query): calls fn for each value. */
+/*
+ * The value of key, else the table's default (NULL when it has none).
+ * A key missing from the table is a bug in the caller: it dies.
+ * Strings stay valid until config_free().
+ */
+const char *config_get(const char *key);
+/* As a number with k, M, G suffixes; a bad value warns and gives the
+ * default.  No value and no default: 0. */
+long config_get_int(const char *key);
+/* The same, and a value outside [min, max] warns and gives the default. */
+long config_get_int_range(const char *key, long min, long max);
+/* For a key whose default the code computes (none in the table): the
+ * value, or def when unset or bad. */
+long config_get_int_or(const char *key, long def);
+/* true/yes/on/1, false/no/off/0.  No value and no default: -1. */
+int config_get_bool(const char *key);
+/* A non-negative decimal ("2", "0.01", "10%"); no default: 0. */
+double config_get_number(const char *key);
+/* Whether the file or an override sets key (a default does not count). */
+int config_is_set(const char *key);
+/* Multi-valued keys (e.g. cron.query): fn for each value, or for the
+ * default when none is set; stops at the first nonzero return. */
 int config_get_all(const char *key,
 		   int (*fn)(const char *value, void *data), void *data);
+/* The value the file or an override sets, for any key, in the table or
+ * not (`config --get`); NULL when unset. */
+const char *config_get_set(const char *key);
 /* Set a value for this process only (command-line overrides, tests). */
 void config_set_override(const char *key, const char *value);
 
-/* Write every key = value, secrets masked, to stdout. */
+/* Who the bot is, for From:, Tested-by: and commits: bot.name and
+ * bot.email are read here and nowhere else. */
+struct bot_identity {
+	const char *name;
+	const char *email;
+};
+const struct bot_identity *bot_identity(void);
+
+/* Write every key = value set, secrets masked, to stdout. */
 int config_list(void);
+/* Every key of the table, "key=value<TAB>source" (default, file,
+ * override, unset), then the keys set that the table does not know. */
+int config_list_all(void);
+/* The table: each key's type, default and help line. */
+void config_list_keys(void);
 
 #endif

@@ -22,10 +22,6 @@
 #include "util.h"
 #include "version.h"
 
-
-#define DEFAULT_QUERY "dfn:kernel/sched/ AND s:PATCH AND rt:<since>.."
-#define DEFAULT_COMMAND_QUERY "nq:\"sched-bot test\" AND rt:<since>.."
-
 /* Called on each message of a search result. */
 typedef void (*message_fn)(const char *msg, size_t len, void *data);
 
@@ -190,11 +186,8 @@ static void answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 	kv_set(&v, "greeting", first);
 	free(first);
 	kv_setf(&v, "log", "    %s", why);
-	kv_set(&v, "workloads", config_get("bot.knownWorkloads",
-						  "spawn,pingpong,hackbench"));
-	kv_set(&v, "signature", config_get("reply.signature",
-		      "sched-bot " SCHED_BOT_VERSION
-		      ", scheduler benchmarks on posted patches"));
+	kv_set(&v, "workloads", config_get("bot.knownWorkloads"));
+	kv_set(&v, "signature", config_get("reply.signature"));
 	if (reply_expand(tmpl.buf, &v, &body) < 0 ||
 	    reply_compose(&t, body.buf, &out, &msgid) < 0)
 		goto out;
@@ -264,7 +257,7 @@ out:
 static int process_queue(struct state *st, const struct cron_opts *o,
 			 double deadline)
 {
-	long max_attempts = config_get_int("cron.maxAttempts", 3);
+	long max_attempts = config_get_int("cron.maxAttempts");
 	long long after = 0;
 	int done = 0;
 
@@ -337,7 +330,7 @@ int cron_add(const char *msgid, const char *workloads, int runs)
 int cron_run(const struct cron_opts *o)
 {
 	long budget = o->budget ? o->budget :
-		      config_get_int("cron.budget", 3000);
+		      config_get_int("cron.budget");
 	double deadline = now_monotonic() + budget;
 	char *db = state_default_path(), *box = outbox_default_dir();
 	struct state *st = NULL;
@@ -361,28 +354,21 @@ int cron_run(const struct cron_opts *o)
 		struct query_ctx q = { .poll = &pc };
 		char *last;
 
-		pc.workloads = config_get("bot.workloads", "spawn,pingpong");
+		pc.workloads = config_get("bot.workloads");
 		if (!since) {
 			last = state_meta_get(st, "last_poll");
 			since = last ? atoll(last) -
-				config_get_int("cron.overlap", 600) :
-				start - config_get_int("cron.firstWindow",
-						       86400);
+				config_get_int("cron.overlap") :
+				start - config_get_int("cron.firstWindow");
 			free(last);
 		}
 		q.since = since;
 		q.fn = queue_series;
 		q.data = &pc;
-		if (config_get("cron.query", NULL))
-			config_get_all("cron.query", run_query, &q);
-		else
-			run_query(DEFAULT_QUERY, &q);
+		config_get_all("cron.query", run_query, &q);
 		q.fn = handle_command;
 		q.data = &cc;
-		if (!config_get("cron.commandQuery", NULL))
-			run_query(DEFAULT_COMMAND_QUERY, &q);
-		else
-			config_get_all("cron.commandQuery", run_query, &q);
+		config_get_all("cron.commandQuery", run_query, &q);
 		if (q.failed) {
 			ret = EXIT_NETWORK;
 		} else {

@@ -427,11 +427,11 @@ static void write_machine(struct job *j, const char *accel,
 		    sysconf(_SC_NPROCESSORS_ONLN), host_mem_mb());
 	strbuf_addf(&m, "- target:  %s", target);
 	k = xasprintf("target.%s.smp", target);
-	if (!strcmp(target, "qemu") || config_get(k, NULL)) {
+	if (!strcmp(target, "qemu") || config_is_set(k)) {
 		char *mem = xasprintf("target.%s.mem", target);
 
 		strbuf_addf(&m, " (QEMU, %ld vCPUs, %ld MB%s%s)",
-			    config_get_int(k, 2), config_get_int(mem, 1024),
+			    config_get_int(k), config_get_int(mem),
 			    accel && *accel ? ", " : "",
 			    accel ? accel : "");
 		free(mem);
@@ -495,7 +495,7 @@ static int stage_run(struct job *j)
 			req.release = str(side->release);
 			req.workloads = str(j->s.workloads);
 			req.runs = 1;
-			req.seconds = (int)config_get_int("job.seconds", 0);
+			req.seconds = (int)config_get_int("job.seconds");
 			req.label = i ? "patched" : "base";
 			req.autogroup = -1;
 			req.workdir = wdir;
@@ -546,7 +546,7 @@ static int stage_run(struct job *j)
 
 static int stage_compare(struct job *j)
 {
-	const char *format = config_get("reply.format", "lkp");
+	const char *format = config_get("reply.format");
 	struct sample_set set = { 0 };
 	struct compare_opts co;
 	struct compare_result cr;
@@ -704,7 +704,7 @@ static int stage_reply(struct job *j)
 	if (reply_load_template(tmpl_name, &tmpl) < 0)
 		goto out;
 
-	reply_quote(&t, (int)config_get_int("reply.quoteLines", 4), &sb);
+	reply_quote(&t, (int)config_get_int("reply.quoteLines"), &sb);
 	kv_set(&v, "quote", sb.buf);
 	strbuf_reset(&sb);
 	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
@@ -728,11 +728,8 @@ static int stage_reply(struct job *j)
 	kv_set(&v, "reproduce", sb.buf);
 	strbuf_reset(&sb);
 	kv_setf(&v, "tested_by", "%s <%s>",
-		       config_get("bot.name", "sched-bot"),
-		       config_get("bot.email", "sched-bot@localhost"));
-	kv_set(&v, "signature", config_get("reply.signature",
-		      "sched-bot " SCHED_BOT_VERSION
-		      ", scheduler benchmarks on posted patches"));
+		       bot_identity()->name, bot_identity()->email);
+	kv_set(&v, "signature", config_get("reply.signature"));
 	/* the tested template is the only one with a Tested-by line */
 	if (reply_expand(tmpl.buf, &v, &body) < 0)
 		goto out;
@@ -803,7 +800,7 @@ out:
 
 char *job_default_dir(const char *msgid)
 {
-	const char *base = config_get("job.dir", NULL);
+	const char *base = config_get("job.dir");
 	char *root = base && *base ? xstrdup(base) : data_path("jobs");
 	char *safe = xstrdup(msgid), *p, *ret;
 
@@ -932,12 +929,12 @@ static void job_start(struct job_state *s, const char *msgid,
 	job_state_set(&s->mbox, mbox);
 	job_state_set(&s->target, given(o->target) ? o->target :
 		      old->target ? old->target :
-		      config_get("job.target", "qemu"));
+		      config_get("job.target"));
 	job_state_set(&s->workloads, given(o->workloads) ? o->workloads :
 		      old->workloads ? old->workloads :
-		      config_get("bot.workloads", "spawn,pingpong"));
+		      config_get("bot.workloads"));
 	s->runs = o->runs > 0 ? o->runs : old->runs > 0 ? old->runs :
-		  (int)config_get_int("bot.runs", 5);
+		  (int)config_get_int("bot.runs");
 	job_state_set(&s->base, given(o->base) ? o->base : old->base);
 	job_state_set(&s->requested_by, given(o->requested_by) ?
 		      o->requested_by : old->requested_by);

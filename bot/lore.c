@@ -27,9 +27,35 @@
 #include "lore.h"
 #include "version.h"
 
-#define LORE_DEFAULT_URL "https://lore.kernel.org"
-
 static int cache_bypass;
+static struct lore_opts opts;
+static int configured;
+
+void lore_opts_from_config(struct lore_opts *o)
+{
+	o->url = config_get("lore.url");
+	o->cache_max_age = config_get_int("lore.cacheMaxAge");
+	o->max_size = config_get_int_range("lore.maxSize", 1, 64 * 1024);
+	o->retries = config_get_int("lore.retries");
+	o->retry_delay = config_get_int("lore.retryDelay");
+	o->timeout = config_get_int("lore.timeout");
+	o->connect_timeout = config_get_int("lore.connectTimeout");
+	o->cainfo = config_get("lore.caInfo");
+}
+
+void lore_configure(const struct lore_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured (a unit test, a fuzzer): the configuration as it is now. */
+static const struct lore_opts *lo(void)
+{
+	if (!configured)
+		lore_opts_from_config(&opts);
+	return &opts;
+}
 
 void lore_cache_bypass(int bypass)
 {
@@ -156,7 +182,7 @@ static const char *schemeless_url_path(const char *s)
 	for (i = 0; i < ARRAY_SIZE(hosts); i++)
 		if (strlen(hosts[i]) == len && !strncasecmp(s, hosts[i], len))
 			return slash;
-	url = config_get("lore.url", LORE_DEFAULT_URL);
+	url = lo()->url;
 	h = strstr(url, "://");
 	h = h ? h + 3 : url;
 	if (!strncasecmp(h, s, len) && (h[len] == '/' || !h[len]))
@@ -257,7 +283,7 @@ char *lore_quote_msgid(const char *msgid)
  */
 static char *lore_base_auth(char **userpwd)
 {
-	char *base = xstrdup(config_get("lore.url", LORE_DEFAULT_URL));
+	char *base = xstrdup(lo()->url);
 	char *host = strstr(base, "://");
 	size_t len;
 
@@ -427,11 +453,7 @@ static void sleep_ms(long ms)
 
 static size_t max_size(void)
 {
-	long mib = config_get_int("lore.maxSize", 256);
-
-	if (mib <= 0 || mib > 64 * 1024)
-		mib = 256;
-	return (size_t)mib << 20;
+	return (size_t)lo()->max_size << 20;
 }
 
 /*
@@ -444,11 +466,12 @@ static size_t max_size(void)
 static int http_fetch(const char *url, int post, const char *what,
 		      struct strbuf *body)
 {
-	long retries = config_get_int("lore.retries", 3);
-	long delay = config_get_int("lore.retryDelay", 500);
-	long timeout = config_get_int("lore.timeout", 120);
-	long ctimeout = config_get_int("lore.connectTimeout", 10);
-	const char *cainfo = config_get("lore.caInfo", NULL);
+	const struct lore_opts *o = lo();
+	long retries = o->retries;
+	long delay = o->retry_delay;
+	long timeout = o->timeout;
+	long ctimeout = o->connect_timeout;
+	const char *cainfo = o->cainfo;
 	char errbuf[CURL_ERROR_SIZE];
 	struct body b = { body, max_size(), 0 };
 	CURL *curl;
@@ -658,7 +681,7 @@ static char *cache_file(const char *kind, const char *msgid)
 
 static long cache_max_age(void)
 {
-	return config_get_int("lore.cacheMaxAge", 600);
+	return lo()->cache_max_age;
 }
 
 static int cache_read(const char *path, int mbox, struct strbuf *out)

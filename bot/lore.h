@@ -9,25 +9,36 @@
  * (server down or 5xx after retries), EXIT_FAIL (corrupt or truncated
  * data).  Errors are printed; nothing bad is ever cached.
  *
- * Configuration (git-config keys, all optional):
- *   lore.url             base URL (default https://lore.kernel.org); a
- *                        private mirror may take "user:password@" in it,
- *                        which is handed to libcurl and never printed
- *   lore.cacheMaxAge     seconds a cached thread stays fresh (600; 0: off)
- *                        (older entries are pruned after an hour)
- *   lore.retries         retries after a 5xx, timeout or refused
- *                        connection (3)
- *   lore.retryDelay      first retry delay in ms, doubled each time (500)
- *   lore.timeout         seconds one request may take, retries and
- *                        their waits included (120)
- *   lore.connectTimeout  seconds to connect (10)
- *   lore.maxSize         largest mbox accepted, in MiB, after gunzip (256)
- *   lore.caInfo          CA bundle for an HTTPS lore with its own CA
+ * Configuration: the lore.* keys (`sched-bot config --keys` shows them
+ * and their defaults), read once into struct lore_opts.  lore.url may
+ * hold "user:password@" for a private mirror: it is handed to libcurl
+ * and never printed.  A cached thread is fresh for lore.cacheMaxAge and
+ * pruned when older than that and an hour.
  */
 #ifndef SCHED_BOT_LORE_H
 #define SCHED_BOT_LORE_H
 
 #include "util.h"
+
+/* The lore.* settings; strings must outlive their use. */
+struct lore_opts {
+	const char *url;		/* lore.url */
+	long cache_max_age;		/* lore.cacheMaxAge, s; 0: off */
+	long max_size;			/* lore.maxSize, MiB */
+	long retries;			/* lore.retries */
+	long retry_delay;		/* lore.retryDelay, ms */
+	long timeout;			/* lore.timeout, s; 0: none */
+	long connect_timeout;		/* lore.connectTimeout, seconds */
+	const char *cainfo;		/* lore.caInfo */
+};
+
+/* The options from the configuration. */
+void lore_opts_from_config(struct lore_opts *o);
+/*
+ * Use o from now on: the tool does so once at start-up.  Until it is
+ * called, each call reads the configuration as it stands.
+ */
+void lore_configure(const struct lore_opts *o);
 
 /*
  * The bare message-id (no <>) from "<id>", "id", "id@host" or any lore

@@ -41,7 +41,7 @@ int mailcmd_allowed(const char *email)
 
 static int addressed_to_bot(const char *mail, size_t len)
 {
-	const char *bot = config_get("bot.email", "sched-bot@localhost");
+	const char *bot = bot_identity()->email;
 	static const char *const fields[] = { "To", "Cc" };
 	size_t i, j;
 	int found = 0;
@@ -61,8 +61,7 @@ static int addressed_to_bot(const char *mail, size_t len)
 
 static int known_workload(const char *name, size_t len)
 {
-	const char *known = config_get("bot.knownWorkloads",
-				       "spawn,pingpong,hackbench");
+	const char *known = config_get("bot.knownWorkloads");
 	const char *p = known;
 
 	while (*p) {
@@ -79,7 +78,7 @@ static int known_workload(const char *name, size_t len)
 /* One command line after "#sched-bot"; returns NULL or an error text. */
 static char *parse_args(const char *args, struct mailcmd *cmd)
 {
-	long max_runs = config_get_int("bot.maxRuns", 30);
+	long max_runs = config_get_int("bot.maxRuns");
 	struct strbuf wl = STRBUF_INIT;
 	const char *p = args;
 	char *err = NULL;

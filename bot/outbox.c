@@ -19,10 +19,35 @@
 #include "state.h"
 #include "util.h"
 
+static struct outbox_opts opts;
+static int configured;
+
+void outbox_opts_from_config(struct outbox_opts *o)
+{
+	o->dir = config_get("outbox.dir");
+	o->max_per_hour = config_get_int("bot.maxPerHour");
+	o->max_per_day = config_get_int("bot.maxPerDay");
+	o->max_per_thread = config_get_int("bot.maxPerThread");
+	o->check_lore = config_get_bool("outbox.checkLore") > 0;
+}
+
+void outbox_configure(const struct outbox_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured (a unit test): the configuration as it is now. */
+static const struct outbox_opts *oo(void)
+{
+	if (!configured)
+		outbox_opts_from_config(&opts);
+	return &opts;
+}
 
 char *outbox_default_dir(void)
 {
-	const char *d = config_get("outbox.dir", NULL);
+	const char *d = oo()->dir;
 
 	if (d && *d)
 		return xstrdup(d);
@@ -136,9 +161,10 @@ int outbox_mark_sent(const char *dir, const char *msgid)
 /* The caps are counts of mails sent; 0 disables a cap. */
 static int over_cap(struct state *st, const char *thread)
 {
-	long per_hour = config_get_int("bot.maxPerHour", 20);
-	long per_day = config_get_int("bot.maxPerDay", 100);
-	long per_thread = config_get_int("bot.maxPerThread", 3);
+	const struct outbox_opts *o = oo();
+	long per_hour = o->max_per_hour;
+	long per_day = o->max_per_day;
+	long per_thread = o->max_per_thread;
 	long long t = (long long)time(NULL);
 
 	if (per_hour > 0 && state_mails_sent_since(st, t - 3600, NULL) >=
@@ -189,7 +215,7 @@ static int on_lore(const char *msgid)
 	struct strbuf sb = STRBUF_INIT;
 	int found;
 
-	if (!config_get_bool("outbox.checkLore", 1))
+	if (!oo()->check_lore)
 		return 0;
 	found = lore_fetch_raw(msgid, &sb) == 0;
 	strbuf_release(&sb);

@@ -13,6 +13,24 @@
 
 struct state;
 
+/* The outbox and its rate caps (counts of mails sent; 0: no cap). */
+struct outbox_opts {
+	const char *dir;		/* outbox.dir; NULL: the default */
+	long max_per_hour;		/* bot.maxPerHour */
+	long max_per_day;		/* bot.maxPerDay */
+	long max_per_thread;		/* bot.maxPerThread */
+	int check_lore;			/* outbox.checkLore */
+};
+
+/* The options from the configuration. */
+void outbox_opts_from_config(struct outbox_opts *o);
+/*
+ * Use o from now on: the tool does so once at start-up.  Until it is
+ * called, each call reads the configuration as it stands.
+ */
+void outbox_configure(const struct outbox_opts *o);
+
+/* outbox.dir, else $XDG_DATA_HOME/sched-bot/outbox.  Caller frees. */
 char *outbox_default_dir(void);
 
 /*

@@ -752,9 +752,9 @@ static void qp_encode(const char *body, struct strbuf *out)
 int reply_compose(const struct reply_thread *t, const char *body,
 		  struct strbuf *out, char **msgid_out)
 {
-	const char *name = config_get("bot.name", "sched-bot");
-	const char *email = config_get("bot.email", "sched-bot@localhost");
-	const char *cc_mode = config_get("reply.cc", "all");
+	const char *name = bot_identity()->name;
+	const char *email = bot_identity()->email;
+	const char *cc_mode = config_get("reply.cc");
 	const char *at = strchr(email, '@');
 	struct addr *to = NULL, *orig_to = NULL, *orig_cc = NULL, *cc = NULL;
 	size_t nr_to, nr_orig_to, nr_orig_cc, nr_cc = 0, i;

@@ -592,7 +592,7 @@ char *run_find_in_path(const char *name)
 
 char *run_find_sched_bench(void)
 {
-	const char *conf = config_get("run.schedBench", NULL);
+	const char *conf = config_get("run.schedBench");
 	char *dir, *p;
 
 	if (conf && *conf)

@@ -43,12 +43,41 @@ static void to_crlf(const char *msg, size_t len, struct strbuf *out)
 	}
 }
 
-/* The password, from a file or the environment; never logged. */
-static char *smtp_password(void)
+static struct smtp_opts opts;
+static int configured;
+
+void smtp_opts_from_config(struct smtp_opts *o)
 {
-	const char *file = config_get("smtp.passwordFile", NULL);
+	o->url = config_get("smtp.url");
+	o->user = config_get("smtp.user");
+	o->password = config_get("smtp.password");
+	o->password_file = config_get("smtp.passwordFile");
+	o->tls = config_get("smtp.tls");
+	o->cafile = config_get("smtp.caFile");
+	o->from = config_get("smtp.from");
+	o->timeout = config_get_int("smtp.timeout");
+}
+
+void smtp_configure(const struct smtp_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured (a unit test): the configuration as it is now. */
+static const struct smtp_opts *so(void)
+{
+	if (!configured)
+		smtp_opts_from_config(&opts);
+	return &opts;
+}
+
+/* The password, from a file or the environment; never logged. */
+static char *smtp_password(const struct smtp_opts *o)
+{
+	const char *file = o->password_file;
 	const char *env = getenv("SCHED_BOT_SMTP_PASSWORD");
-	const char *cfg = config_get("smtp.password", NULL);
+	const char *cfg = o->password;
 
 	if (file && *file) {
 		struct strbuf sb = STRBUF_INIT;
@@ -72,11 +101,12 @@ static char *smtp_password(void)
 
 int smtp_send(const char *msg, size_t len)
 {
-	const char *url = config_get("smtp.url", "smtp://127.0.0.1:25");
-	const char *user = config_get("smtp.user", NULL);
-	const char *tls = config_get("smtp.tls", NULL);
-	const char *ca = config_get("smtp.caFile", NULL);
-	long timeout = config_get_int("smtp.timeout", 60);
+	const struct smtp_opts *o = so();
+	const char *url = o->url;
+	const char *user = o->user;
+	const char *tls = o->tls;
+	const char *ca = o->cafile;
+	long timeout = o->timeout;
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *rcpt_list = NULL;
 	struct strbuf data = STRBUF_INIT;
@@ -95,7 +125,7 @@ int smtp_send(const char *msg, size_t len)
 		goto out;
 	}
 	if (user && *user) {
-		password = smtp_password();
+		password = smtp_password(o);
 		if (!password) {
 			error("smtp.user is set but no password "
 			      "(smtp.passwordFile or SCHED_BOT_SMTP_PASSWORD)");
@@ -116,7 +146,8 @@ int smtp_send(const char *msg, size_t len)
 		rcpt_list = curl_slist_append(rcpt_list, r);
 		free(r);
 	}
-	mail_from = xasprintf("<%s>", config_get("smtp.from", from));
+	mail_from = xasprintf("<%s>", o->from && *o->from ? o->from :
+			      from);
 	to_crlf(msg, len, &data);
 	up.data = data.buf;
 	up.len = data.len;

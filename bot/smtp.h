@@ -2,18 +2,40 @@
 /*
  * smtp.h - hand a composed message to an SMTP server with libcurl.
  *
- * Config: smtp.url (smtp://host:port or smtps://host:port, default
- * smtp://127.0.0.1:25), smtp.tls (starttls: required, try: when
- * offered, none; default try, but starttls as soon as a password is
- * used over smtp://), smtp.user, the password from smtp.passwordFile or
- * $SCHED_BOT_SMTP_PASSWORD (or smtp.password, discouraged), smtp.caFile,
- * smtp.timeout (seconds, default 60).  The password is never printed,
- * not even with -v (curl's verbose trace is never enabled with AUTH).
+ * Config: the smtp.* keys (`sched-bot config --keys` shows them and
+ * their defaults), read once into struct smtp_opts: smtp.url
+ * (smtp://host:port or smtps://host:port), smtp.tls (starttls: required,
+ * try: when offered, none; unset: try, but starttls as soon as a
+ * password is used over smtp://), smtp.user, the password from
+ * smtp.passwordFile or $SCHED_BOT_SMTP_PASSWORD (or smtp.password,
+ * discouraged), smtp.caFile, smtp.from, smtp.timeout.  The password is
+ * never printed, not even with -v (curl's verbose trace is never
+ * enabled with AUTH).
  */
 #ifndef SCHED_BOT_SMTP_H
 #define SCHED_BOT_SMTP_H
 
 #include <stddef.h>
+
+/* The smtp.* settings; strings must outlive their use. */
+struct smtp_opts {
+	const char *url;		/* smtp.url */
+	const char *user;		/* smtp.user; NULL: no AUTH */
+	const char *password;		/* smtp.password */
+	const char *password_file;	/* smtp.passwordFile, tried first */
+	const char *tls;		/* smtp.tls; NULL: see above */
+	const char *cafile;		/* smtp.caFile */
+	const char *from;		/* smtp.from; NULL: From: */
+	long timeout;			/* smtp.timeout, seconds */
+};
+
+/* The options from the configuration. */
+void smtp_opts_from_config(struct smtp_opts *o);
+/*
+ * Use o from now on: the tool does so once at start-up.  Until it is
+ * called, each send reads the configuration as it stands.
+ */
+void smtp_configure(const struct smtp_opts *o);
 
 /*
  * Send msg (LF or CRLF line ends); the envelope comes from its From:,

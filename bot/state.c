@@ -58,7 +58,7 @@ void state_crash_point(const char *point)
 
 char *state_default_path(void)
 {
-	const char *p = config_get("state.db", NULL);
+	const char *p = config_get("state.db");
 
 	if (p && *p)
 		return xstrdup(p);

@@ -19,12 +19,12 @@ char *template_path(const char *file, const char *key)
 		"/../share/sched-bot/templates", "/../templates",
 		"/../../templates", "/../../../templates",
 	};
-	const char *dir = key ? config_get(key, NULL) : NULL;
+	const char *dir = key ? config_get(key) : NULL;
 	char *exe, *p;
 	size_t i;
 
 	if (!dir || !*dir)
-		dir = config_get("templates.dir", NULL);
+		dir = config_get("templates.dir");
 	if (!dir || !*dir)
 		dir = getenv("SCHED_BOT_TEMPLATES");
 	if (dir && *dir) {

@@ -36,7 +36,7 @@ int tree_git_error(const char *msg)
 
 char *tree_default_path(void)
 {
-	const char *p = config_get("tree.path", NULL);
+	const char *p = config_get("tree.path");
 
 	if (p && *p)
 		return xstrdup(p);

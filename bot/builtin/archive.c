@@ -30,8 +30,8 @@ int cmd_archive(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *jobs = config_get("job.dir", NULL);
-	const char *out = config_get("archive.dir", NULL);
+	const char *jobs = config_get("job.dir");
+	const char *out = config_get("archive.dir");
 	char *jobs_def = NULL, *out_def = NULL;
 	int c, n;
 

@@ -38,4 +38,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 /* Print the usage to stdout (for -h/--help) and return EXIT_OK. */
 int show_usage(const char *cmd);
 
+/* Read the configuration once into the library modules' options. */
+void config_to_library(void);
+
 #endif

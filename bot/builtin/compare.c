@@ -53,7 +53,7 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *format = config_get("compare.format", "simple");
+	const char *format = config_get("compare.format");
 	struct sample_set set = { 0 };
 	struct compare_result r;
 	struct compare_opts o;

@@ -53,7 +53,7 @@ int cmd_cron(int argc, char **argv)
 	char *end;
 	int c, runs = 0;
 
-	o.send = config_get_bool("smtp.send", 0);
+	o.send = config_get_bool("smtp.send");
 	o.poll = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {

@@ -64,7 +64,7 @@ int cmd_test(int argc, char **argv)
 	struct job_opts o = { 0 };
 	struct state *st;
 	char *msgid = NULL, *outcome = NULL, *dir = NULL, *jobdir = NULL, *end;
-	int c, ret, send = config_get_bool("smtp.send", 0);
+	int c, ret, send = config_get_bool("smtp.send");
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {

@@ -36,7 +36,7 @@ static int tree_init(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *tarball = config_get("tree.tarball", TREE_DEBIAN_TARBALL);
+	const char *tarball = config_get("tree.tarball");
 	struct tree_import res;
 	char *path;
 	int c;
@@ -117,7 +117,7 @@ static int tree_status(int argc, char **argv)
 		printf("HEAD %s %s\n", hex, git_reference_name(head));
 		git_reference_free(head);
 	}
-	printf("defaultBase %s\n", config_get("tree.defaultBase", "HEAD"));
+	printf("defaultBase %s\n", config_get("tree.defaultBase"));
 	git_reference_foreach(repo, print_ref, NULL);
 	git_repository_free(repo);
 	free(path);
@@ -151,7 +151,7 @@ static int tree_fetch_cmd(int argc, char **argv)
 	int i = 1, ret;
 	char *path = tree_arg(argc, argv, &i);
 
-	url = i < argc ? argv[i] : config_get("tree.remote", NULL);
+	url = i < argc ? argv[i] : config_get("tree.remote");
 	if (!url || argc - i > 1) {
 		free(path);
 		return usage_error("tree", "fetch needs URL or tree.remote");

@@ -3,9 +3,11 @@
  * target/common.c - from a transcript of init's frames to rows.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config-keys.h"
 #include "config.h"
 #include "target/common.h"
 
@@ -59,20 +61,48 @@ int target_finish(const char *name, const struct boot_req *req,
 	return res->status == CONSOLE_OK ? 0 : 1;
 }
 
+/*
+ * The table of config-keys.c holds the defaults; def is the caller's
+ * copy, used only for a key the table leaves to the code (a computed
+ * default), and a def that disagrees with the table is a bug.
+ */
+static void __attribute__((noreturn)) bad_default(const char *k,
+						  const char *def,
+						  const char *table)
+{
+	fprintf(stderr, "BUG: %s: default '%s' in the code, '%s' in "
+		"bot/config-keys.c\n", k, def ? def : "(none)", table);
+	abort();
+}
+
 const char *target_cfg(const char *name, const char *key, const char *def)
 {
 	char *k = target_key(name, key);
-	const char *v = config_get(k, def);
+	const struct config_key *t = config_key_find(k);
+	const char *v = config_get(k);
 
+	if (t->def && (!def || strcmp(def, t->def)))
+		bad_default(k, def, t->def);
 	free(k);
-	return v;
+	return v ? v : def;
 }
 
 long target_cfg_int(const char *name, const char *key, long def)
 {
 	char *k = target_key(name, key);
-	long v = config_get_int(k, def);
+	const struct config_key *t = config_key_find(k);
+	char *d;
+	long v;
 
+	if (t && t->def) {
+		d = xasprintf("%ld", def);
+		if (strcmp(d, t->def))
+			bad_default(k, d, t->def);
+		free(d);
+		v = config_get_int(k);
+	} else {
+		v = config_get_int_or(k, def);
+	}
 	free(k);
 	return v;
 }

@@ -18,7 +18,11 @@ int target_finish(const char *name, const struct boot_req *req,
 /* A work directory: req->workdir (created) or a new temporary one. */
 char *target_workdir(const struct boot_req *req);
 
-/* target.NAME.KEY from the configuration, or def. */
+/*
+ * target.NAME.KEY from the configuration, else its default in
+ * config-keys.c; def is used for the keys whose default the code
+ * computes there (it must match the table's where the table has one).
+ */
 const char *target_cfg(const char *name, const char *key, const char *def);
 long target_cfg_int(const char *name, const char *key, long def);
 

@@ -21,10 +21,12 @@ const char *target_type(const char *name)
 {
 	static const char *const types[] = { "qemu", "ssh", "local" };
 	char *key = target_key(name, "type");
-	const char *t = config_get(key, name);
+	const char *t = config_get(key);
 	size_t i;
 
 	free(key);
+	if (!t)
+		t = name;
 	for (i = 0; i < ARRAY_SIZE(types); i++)
 		if (!strcmp(t, types[i]))
 			return types[i];

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config-keys.c - every configuration key, its default and its help
+ * line, in one table.  A key the code reads must be here (config_get()
+ * dies otherwise, and tests/t0002-config.sh greps the sources for
+ * keys missing here); contrib/sched-bot.config is checked against it.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "config-keys.h"
+
+#define S(n, d, h)	{ n, CONFIG_STRING, d, 0, h }
+#define SECRET(n, h)	{ n, CONFIG_STRING, NULL, 1, h }
+#define I(n, d, h)	{ n, CONFIG_INT, d, 0, h }
+#define B(n, d, h)	{ n, CONFIG_BOOL, d, 0, h }
+#define N(n, d, h)	{ n, CONFIG_NUMBER, d, 0, h }
+#define M(n, d, h)	{ n, CONFIG_MULTI, d, 0, h }
+
+const struct config_key config_keys[] = {
+	/* who the bot is, and what it tests */
+	S("bot.name", "sched-bot", "name in From: and Tested-by:"),
+	S("bot.email", "sched-bot@localhost",
+	  "address in From: and Tested-by: (b4 matches them)"),
+	M("bot.allow", NULL,
+	  "who may send mail commands: an address or @domain; none if unset"),
+	S("bot.workloads", "spawn,pingpong", "workloads tested by default"),
+	I("bot.runs", "5", "runs of each kernel"),
+	S("bot.knownWorkloads", "spawn,pingpong,hackbench",
+	  "workloads a mail command may ask for"),
+	I("bot.maxRuns", "30", "most runs a mail command may ask for"),
+	I("bot.maxPerHour", "20", "mails sent per hour at most (0: no cap)"),
+	I("bot.maxPerDay", "100", "mails sent per day at most (0: no cap)"),
+	I("bot.maxPerThread", "3", "mails sent to one thread (0: no cap)"),
+
+	/* the reply */
+	S("reply.cc", "all", "Cc of replies: all, lists or none"),
+	M("reply.list", NULL, "more addresses that count as lists (cc=lists)"),
+	S("reply.format", "lkp",
+	  "table format: intel, amd, lkp, mmtests, matrix, simple"),
+	I("reply.quoteLines", "4", "lines of the cover letter quoted"),
+	S("reply.signature", "sched-bot " SCHED_BOT_VERSION
+	  ", scheduler benchmarks on posted patches", "the mail signature"),
+	S("reply.templateDir", NULL,
+	  "where mail-*.md live (unset: templates.dir, then the install)"),
+	S("templates.dir", NULL,
+	  "where templates live (unset: $SCHED_BOT_TEMPLATES, the install)"),
+
+	/* sending */
+	B("smtp.send", "false", "send replies (else only the outbox)"),
+	S("smtp.url", "smtp://127.0.0.1:25",
+	  "smtp://host:port (STARTTLS per smtp.tls) or smtps://host:port"),
+	S("smtp.tls", NULL, "starttls, try or none (unset: try, but "
+	  "starttls when a password goes over smtp://)"),
+	S("smtp.user", NULL, "user to log in as (then a password is needed)"),
+	SECRET("smtp.password",
+	       "the password (prefer smtp.passwordFile or the environment)"),
+	S("smtp.passwordFile", NULL,
+	  "file whose first line is the password ($SCHED_BOT_SMTP_PASSWORD)"),
+	S("smtp.caFile", NULL, "CA bundle of the SMTP server"),
+	S("smtp.from", NULL, "envelope sender (unset: the From: address)"),
+	I("smtp.timeout", "60", "seconds a submission may take"),
+	S("outbox.dir", NULL,
+	  "the outbox Maildir (unset: $XDG_DATA_HOME/sched-bot/outbox)"),
+	B("outbox.checkLore", "true",
+	  "after a crash mid-send, ask lore whether the mail arrived"),
+
+	/* state and jobs */
+	S("state.db", NULL,
+	  "the SQLite database (unset: $XDG_DATA_HOME/sched-bot/state.db)"),
+	S("job.dir", NULL,
+	  "job directories (unset: $XDG_DATA_HOME/sched-bot/jobs)"),
+	S("job.target", "qemu", "where test and cron run (see target.*)"),
+	I("job.seconds", "0", "seconds of one run (0: sched-bench's own)"),
+
+	/* cron */
+	M("cron.query", "dfn:kernel/sched/ AND s:PATCH AND rt:<since>..",
+	  "lore queries for new series; <since>: the last poll"),
+	M("cron.commandQuery", "nq:\"sched-bot test\" AND rt:<since>..",
+	  "lore queries for mail commands"),
+	I("cron.budget", "3000", "seconds after which no job is started"),
+	I("cron.firstWindow", "86400", "seconds looked back on the first poll"),
+	I("cron.overlap", "600", "seconds each poll overlaps the last"),
+	I("cron.maxAttempts", "3", "attempts before a job is given up"),
+	S("archive.dir", NULL,
+	  "where archive writes HTML (unset: $XDG_DATA_HOME/sched-bot/"
+	  "archive)"),
+
+	/* lore */
+	S("lore.url", "https://lore.kernel.org",
+	  "any public-inbox; may hold user:password@ (never printed)"),
+	I("lore.cacheMaxAge", "600",
+	  "seconds a fetched thread is reused (0: no cache)"),
+	I("lore.maxSize", "256", "largest thread accepted, MiB uncompressed"),
+	I("lore.retries", "3",
+	  "retries after a 5xx, a timeout or a refused connection"),
+	I("lore.retryDelay", "500",
+	  "milliseconds before the first retry (doubles each time)"),
+	I("lore.timeout", "120", "seconds one request may take, retries "
+	  "included (0: none)"),
+	I("lore.connectTimeout", "10", "seconds to connect"),
+	S("lore.caInfo", NULL, "CA bundle of an HTTPS lore with its own CA"),
+
+	/* the kernel tree and build */
+	S("tree.path", NULL, "the kernel repository (unset: "
+	  "$XDG_DATA_HOME/sched-bot/linux.git)"),
+	S("tree.tarball", "/usr/src/linux-source-6.1.tar.xz",
+	  "what `tree init` imports"),
+	S("tree.remote", NULL, "what `tree fetch` fetches"),
+	S("tree.defaultBase", "HEAD",
+	  "base when a series names none the tree has"),
+	S("build.cacheDir", NULL,
+	  "built kernels (unset: $XDG_CACHE_HOME/sched-bot/builds)"),
+	I("build.jobs", "2", "make -j"),
+	B("build.ccache", NULL, "build with ccache (unset: when installed)"),
+	S("build.cc", "gcc", "the compiler"),
+	S("build.baseConfig", "tinyconfig",
+	  "tinyconfig, defconfig, or a .config file"),
+	S("build.fragmentDir", NULL, "where sched.config and qemu.config "
+	  "live (unset: next to the binary)"),
+	S("run.schedBench", NULL,
+	  "the sched-bench binary (unset: next to sched-bot, then PATH)"),
+
+	/* compare */
+	S("compare.format", "simple", "format of `sched-bot compare`"),
+	N("compare.minEffect", "2",
+	  "smallest change, in percent, called a regression"),
+	N("compare.alpha", "0.01", "Welch's t-test level"),
+	N("compare.rankAlpha", "0.05",
+	  "Mann-Whitney U level that must agree"),
+	N("compare.noisyPct", "10",
+	  "95% CI half-width, in percent, above which a side is noisy"),
+
+	/* targets: --target NAME reads [target "NAME"] */
+	S("target.*.type", NULL, "qemu, ssh or local (unset: NAME)"),
+	I("target.*.smp", "2", "qemu: vCPUs"),
+	I("target.*.mem", "1024", "qemu: MB of memory"),
+	I("target.*.timeout", NULL, "seconds of a whole boot and run "
+	  "(unset: qemu: from the runs; ssh: 600)"),
+	S("target.*.accel", "auto", "qemu: auto (probe KVM), kvm or tcg"),
+	I("target.*.kvmProbeTimeout", "5", "qemu: seconds of the KVM probe"),
+	S("target.*.qemu", "qemu-system-x86_64", "qemu: the emulator"),
+	S("target.*.append", "", "qemu: more kernel command line"),
+	S("target.*.host", NULL, "ssh: the machine"),
+	S("target.*.user", NULL, "ssh: the user (unset: ssh's default)"),
+	S("target.*.identity", NULL, "ssh: the key file"),
+	I("target.*.port", "22", "ssh: the port"),
+	S("target.*.sshOptions", "", "ssh: more ssh options"),
+	I("target.*.bootTimeout", "300", "ssh: seconds to come back up"),
+	S("target.*.bootCommand",
+	  "kexec -l {kernel} --reuse-cmdline && kexec -e",
+	  "ssh: how to boot {kernel}"),
+	S("target.*.restoreCommand", "reboot",
+	  "ssh: how to return to the machine's own kernel"),
+	S("target.*.remoteDir", "/tmp/sched-bot", "ssh: the working directory"),
+};
+
+const size_t config_nr_keys = sizeof(config_keys) / sizeof(config_keys[0]);
+
+/* "section.*.name" matches section.<anything>.name (section and name
+ * ignore case, as in git); an empty subsection too, so that a target
+ * with an empty name is a missing key, not a bug. */
+static int key_matches(const char *pattern, const char *key)
+{
+	const char *star = strstr(pattern, ".*.");
+	size_t pre, suf, len = strlen(key);
+
+	if (!star)
+		return !strcasecmp(pattern, key);
+	pre = (size_t)(star - pattern) + 1;
+	suf = strlen(star + 2);
+	return len >= pre + suf && !strncasecmp(pattern, key, pre) &&
+	       !strcasecmp(star + 2, key + len - suf);
+}
+
+const struct config_key *config_key_find(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < config_nr_keys; i++)
+		if (key_matches(config_keys[i].name, key))
+			return &config_keys[i];
+	return NULL;
+}
+
+const char *config_type_name(enum config_type t)
+{
+	switch (t) {
+	case CONFIG_INT:
+		return "int";
+	case CONFIG_BOOL:
+		return "bool";
+	case CONFIG_NUMBER:
+		return "number";
+	case CONFIG_MULTI:
+		return "multi";
+	default:
+		return "string";
+	}
+}
