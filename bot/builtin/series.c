@@ -128,6 +128,7 @@ static void print_json(const struct series *s)
 	for (i = 0; i < s->nr_versions; i++)
 		json_int(&j, NULL, s->versions[i]);
 	json_array_end(&j);
+	tblfmt_json(&j, &s->formats);
 	json_object_end(&j);
 	fwrite(out.buf, 1, out.len, stdout);
 	if (!out.len || out.buf[out.len - 1] != '\n')
