@@ -85,6 +85,8 @@ const struct config_key config_keys[] = {
 	S("archive.dir", NULL,
 	  "where archive writes HTML (unset: $XDG_DATA_HOME/sched-bot/"
 	  "archive)"),
+	S("archive.url", NULL,
+	  "where the archive is served: check's links (unset: file:// paths)"),
 
 	/* lore */
 	S("lore.url", "https://lore.kernel.org",

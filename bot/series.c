@@ -696,11 +696,13 @@ int series_from_mbox(const char *text, size_t len, int version,
 			continue;
 		tm->parsed = 1;
 		classify(tm);
+		tblfmt_add(&s->formats, &tm->m);
 		if (tm->m.msgid)
 			msgid_map_put(&t.ids, tm->m.msgid, t.nr);
 		t.nr++;
 	}
 	mbox_release(&mb);
+	tblfmt_finish(&s->formats);
 
 	/* Every revision seen. */
 	for (i = 0; i < t.nr; i++) {
@@ -903,6 +905,7 @@ void series_release(struct series *s)
 	free(s->base.ref);
 	free(s->base.source);
 	free(s->versions);
+	tblfmt_release(&s->formats);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1043,6 +1046,7 @@ void series_to_json(const struct series *s, struct json *j, const char *key)
 	for (i = 0; i < s->nr_versions; i++)
 		json_int(j, NULL, s->versions[i]);
 	json_array_end(j);
+	tblfmt_json(j, &s->formats);
 	json_object_end(j);
 }
 

@@ -13,6 +13,7 @@
 
 #include "util.h"
 
+#include "tblfmt.h"
 #include "trailer.h"
 
 struct patch {
@@ -58,6 +59,7 @@ struct series {
 	} base;
 	int *versions;		/* every revision seen in the thread */
 	size_t nr_versions;
+	struct tblfmt_scan formats;	/* the result tables posted in it */
 };
 
 /*

@@ -297,6 +297,13 @@ int state_job_get(struct state *st, long long id, struct state_job *job)
 				     "WHERE id = ?", "i", id), job);
 }
 
+int state_job_find(struct state *st, const char *msgid, struct state_job *job)
+{
+	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs "
+				     "WHERE msgid = ? ORDER BY outcome IS NULL, "
+				     "id DESC LIMIT 1", "t", msgid), job);
+}
+
 int state_job_update(struct state *st, long long id, const char *stage,
 		     const char *outcome, const char *job_dir)
 {

@@ -73,6 +73,11 @@ int state_job_add(struct state *st, const char *msgid, const char *workloads,
 int state_job_next(struct state *st, struct state_job *job,
 		   long long after_id);
 int state_job_get(struct state *st, long long id, struct state_job *job);
+/*
+ * The job that tested msgid (a cover letter or patch 1): the newest with
+ * an outcome, else the newest queued; 1 when found, 0 when none.
+ */
+int state_job_find(struct state *st, const char *msgid, struct state_job *job);
 int state_job_update(struct state *st, long long id, const char *stage,
 		     const char *outcome, const char *job_dir);
 /* Count one more attempt at a job; returns the count. */

@@ -27,6 +27,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_cron(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 
 extern const struct cmd commands[];

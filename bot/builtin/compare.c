@@ -11,6 +11,7 @@
 #include "builtin/builtin.h"
 #include "compare.h"
 #include "config.h"
+#include "tblfmt.h"
 #include "util.h"
 
 const char cmd_compare_usage[] =
@@ -27,7 +28,10 @@ const char cmd_compare_usage[] =
 "(default 10) percent of the mean.\n"
 "\n"
 "  -f, --format F       intel, amd, lkp, mmtests, matrix, simple (default)\n"
-"                       or plot (ASCII scaling curve of an instance sweep)\n"
+"                       or plot (ASCII scaling curve of an instance sweep);\n"
+"                       auto: the format of the tables posted in --thread\n"
+"      --thread FILE    the thread (mbox) whose tables -f auto follows;\n"
+"                       stderr names the message the format came from\n"
 "  -j, --json           JSON instead of a table\n"
 "      --min-effect PCT smallest change reported (compare.minEffect, 2)\n"
 "      --alpha A        Welch significance level (compare.alpha, 0.01)\n"
@@ -43,6 +47,26 @@ static int parse_num(const char *s, double *out)
 	return end == s || *end || !isfinite(*out) || *out < 0 ? -1 : 0;
 }
 
+/* -f auto: the format of the thread's tables, else compare.format. */
+static const char *auto_format(const char *thread)
+{
+	const char *fallback = config_get("compare.format");
+	struct tblfmt_scan scan = TBLFMT_SCAN_INIT;
+	const char *format;
+	char *note;
+
+	if (!strcmp(fallback, "auto"))
+		fallback = "simple";
+	if (thread && tblfmt_scan_file(thread, &scan) < 0)
+		return NULL;
+	format = tblfmt_resolve("auto", fallback, thread ? &scan : NULL,
+				&note);
+	info("%s", note);
+	free(note);
+	tblfmt_release(&scan);
+	return format;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -50,10 +74,12 @@ int cmd_compare(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "min-effect", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'a' },
+		{ "thread", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = config_get("compare.format");
+	const char *thread = NULL;
 	struct sample_set set = { 0 };
 	struct compare_result r;
 	struct compare_opts o;
@@ -81,6 +107,9 @@ int cmd_compare(int argc, char **argv)
 				return usage_error("compare",
 						   "bad --alpha '%s'", optarg);
 			break;
+		case 't':
+			thread = optarg;
+			break;
 		case 'h':
 			return show_usage("compare");
 		default:
@@ -89,6 +118,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("compare", "no results CSV given");
+	if (!strcmp(format, "auto") && !(format = auto_format(thread)))
+		return EXIT_NOTFOUND;
 	if (compare_read_files(argv + optind, argc - optind, &set) < 0) {
 		sample_set_release(&set);
 		return EXIT_FAIL;

@@ -76,6 +76,36 @@ static void test_series(void)
 	free(db);
 }
 
+static void test_job_find(void)
+{
+	char *db = tpath("f.db");
+	struct state *st = state_open(db);
+	struct state_job job;
+	long long a = 0, b = 0, c = 0;
+
+	CHECK(st != NULL);
+	CHECK_INT(state_job_find(st, "x@y", &job), 0);
+	CHECK_INT(state_job_add(st, "x@y", "", 0, NULL, NULL, &a), 0);
+	CHECK_INT(state_job_add(st, "x@y", "", 0, NULL, NULL, &b), 0);
+	CHECK_INT(state_job_add(st, "other@y", "", 0, NULL, NULL, &c), 0);
+	/* none finished: the newest queued */
+	CHECK_INT(state_job_find(st, "x@y", &job), 1);
+	CHECK_INT(job.id, b);
+	state_job_release(&job);
+	/* a finished one wins over a newer queued one (a re-test) */
+	CHECK_INT(state_job_update(st, a, "done", "regression", "/j/a"), 0);
+	CHECK_INT(state_job_find(st, "x@y", &job), 1);
+	CHECK_INT(job.id, a);
+	CHECK_STR(job.outcome, "regression");
+	CHECK_STR(job.job_dir, "/j/a");
+	state_job_release(&job);
+	CHECK_INT(state_job_find(st, "other@y", &job), 1);
+	CHECK_INT(job.id, c);
+	state_job_release(&job);
+	state_close(st);
+	free(db);
+}
+
 static void test_mails(void)
 {
 	char *db = tpath("m.db");
@@ -181,6 +211,7 @@ int main(void)
 	if (!mkdtemp(tmpdir))
 		return 1;
 	RUN(test_series);
+	RUN(test_job_find);
 	RUN(test_mails);
 	RUN(test_lock);
 	RUN(test_outbox);
