@@ -134,7 +134,7 @@ const struct config_key config_keys[] = {
 	  "95% CI half-width, in percent, above which a side is noisy"),
 
 	/* targets: --target NAME reads [target "NAME"] */
-	S("target.*.type", NULL, "qemu, ssh or local (unset: NAME)"),
+	S("target.*.type", NULL, "qemu, ssh, lava or local (unset: NAME)"),
 	I("target.*.smp", "2", "qemu: vCPUs"),
 	I("target.*.mem", "1024", "qemu: MB of memory"),
 	I("target.*.timeout", NULL, "seconds of a whole boot and run "
@@ -155,6 +155,23 @@ const struct config_key config_keys[] = {
 	S("target.*.restoreCommand", "reboot",
 	  "ssh: how to return to the machine's own kernel"),
 	S("target.*.remoteDir", "/tmp/sched-bot", "ssh: the working directory"),
+	S("target.*.url", NULL, "lava: the LAVA server"),
+	S("target.*.tokenFile", NULL, "lava: a file holding the API token"),
+	S("target.*.deviceType", "qemu",
+	  "lava: device type; also the job template's name"),
+	S("target.*.device", NULL,
+	  "lava: pin one device (the lab tags it with its name)"),
+	S("target.*.tags", NULL, "lava: comma-separated device tags"),
+	S("target.*.jobTemplate", NULL,
+	  "lava: job template (unset: templates/lava/TYPE.yaml)"),
+	S("target.*.artifactDir", NULL,
+	  "lava: where kernels are put for a remote worker"),
+	S("target.*.artifactUrl", NULL,
+	  "lava: artifactDir over HTTP (unset: file:// URLs)"),
+	S("target.*.priority", "medium", "lava: job priority"),
+	I("target.*.retries", "2", "lava: retries of an infrastructure failure"),
+	I("target.*.pollInterval", "1000", "lava: ms between status polls"),
+	I("target.*.httpTimeout", "30", "lava: seconds of one API request"),
 };
 
 const size_t config_nr_keys = sizeof(config_keys) / sizeof(config_keys[0]);

@@ -26,103 +26,13 @@
 #include "util.h"
 #include "version.h"
 
-/* ---- template variables and expansion ---- */
+/* ---- templates ---- */
 
-#define MAX_IF_DEPTH 16
-
-struct if_frame {
-	int parent;		/* was the enclosing text emitted */
-	int cond;		/* the variable is set and non-empty */
-	int in_else;
-};
-
-static int frame_emits(const struct if_frame *f)
+int reply_expand(const char *tmpl, const struct kv *v, struct strbuf *out)
 {
-	return f->parent && (f->in_else ? !f->cond : f->cond);
+	return template_expand(tmpl, v, out);
 }
 
-static char *tag_word(const char *s, size_t len)
-{
-	while (len && isspace((unsigned char)*s)) {
-		s++;
-		len--;
-	}
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	return xstrndup(s, len);
-}
-
-int reply_expand(const char *tmpl, const struct kv *v,
-		 struct strbuf *out)
-{
-	struct if_frame stack[MAX_IF_DEPTH];
-	int depth = 0, emit = 1;
-	const char *p = tmpl;
-
-	while (*p) {
-		const char *open = strstr(p, "{{"), *close;
-		char *tag;
-
-		if (!open) {
-			if (emit)
-				strbuf_addstr(out, p);
-			break;
-		}
-		if (emit)
-			strbuf_add(out, p, open - p);
-		close = strstr(open + 2, "}}");
-		if (!close)
-			return error("template: '{{' without '}}'");
-		tag = tag_word(open + 2, close - open - 2);
-		p = close + 2;
-		if (starts_with(tag, "#if ")) {
-			const char *name = tag + 4, *val;
-
-			while (isspace((unsigned char)*name))
-				name++;
-			val = kv_get(v, name);
-
-			if (depth == MAX_IF_DEPTH) {
-				free(tag);
-				return error("template: {{#if}} nested too "
-					     "deep");
-			}
-			stack[depth].parent = emit;
-			stack[depth].cond = val && *val;
-			stack[depth].in_else = 0;
-			emit = frame_emits(&stack[depth++]);
-		} else if (!strcmp(tag, "else")) {
-			if (!depth) {
-				free(tag);
-				return error("template: {{else}} without "
-					     "{{#if}}");
-			}
-			stack[depth - 1].in_else = 1;
-			emit = frame_emits(&stack[depth - 1]);
-		} else if (!strcmp(tag, "/if")) {
-			if (!depth) {
-				free(tag);
-				return error("template: {{/if}} without "
-					     "{{#if}}");
-			}
-			emit = stack[--depth].parent;
-		} else if (emit) {
-			const char *val = kv_get(v, tag);
-
-			if (val)
-				strbuf_addstr(out, val);
-		}
-		free(tag);
-		/* A block tag alone on its line leaves no empty line. */
-		if (*p == '\n' && (open == tmpl || open[-1] == '\n') &&
-		    (open[2] == '#' || open[2] == '/' ||
-		     !strncmp(open + 2, "else", 4)))
-			p++;
-	}
-	if (depth)
-		return error("template: {{#if}} without {{/if}}");
-	return 0;
-}
 
 int reply_load_template(const char *name, struct strbuf *out)
 {
@@ -561,14 +471,14 @@ static size_t split_addresses(const char *list, struct addr **out)
 		if (*p && (*p != ',' || quote || angle || paren))
 			continue;
 		{
-			char *text = tag_word(start, p - start);
+			char *text = xstrndup_trim(start, p - start);
 			char *email, *lt = strchr(text, '<'), *c;
 			char *gt = lt ? strchr(lt, '>') : NULL;
 
 			if (gt)
 				email = xstrndup(lt + 1, gt - lt - 1);
 			else
-				email = tag_word(text, strcspn(text, "( "));
+				email = xstrndup_trim(text, strcspn(text, "( "));
 			for (c = email; *c; c++)
 				*c = tolower((unsigned char)*c);
 			if (strchr(email, '@') &&

@@ -15,4 +15,16 @@
  */
 char *template_path(const char *file, const char *key);
 
+struct kv;
+struct strbuf;
+
+/*
+ * Expand tmpl into out: {{var}} is var's value (empty when unset),
+ * {{#if var}}...{{else}}...{{/if}} keeps one branch, depending on
+ * whether var is set and non-empty; they nest.  -1 with an error on an
+ * unbalanced {{#if}}.
+ */
+int template_expand(const char *tmpl, const struct kv *v,
+		    struct strbuf *out);
+
 #endif

@@ -3,6 +3,7 @@
  * util.c - error reporting, allocation, strbuf and file helpers.
  */
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -460,4 +461,15 @@ char *exe_dir(void)
 		return NULL;
 	*slash = '\0';
 	return xstrdup(buf);
+}
+
+char *xstrndup_trim(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return xstrndup(s, n);
 }

@@ -40,6 +40,8 @@ void *xcalloc(size_t nmemb, size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* The n bytes at s without leading and trailing white space. */
+char *xstrndup_trim(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF(1, 2);
 
 /* Grow an array of *nr used, *alloc allocated elements to hold one more. */

@@ -19,7 +19,8 @@
 # PostgreSQL keeps Debian's listen_addresses = localhost.
 
 LAVA_CACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}/lava
-LAVA_TEMPLATE=sched_bot_lava_template
+# Bump the number when what lava_provision makes changes.
+LAVA_TEMPLATE=sched_bot_lava_template_2
 LAVA_DEVICES="qemu01 qemu02"
 # Outside $TRASH: test_done removes that before the exit trap stops us.
 LAVA_DIR=${TMPDIR:-/tmp}/sched-bot-lava.$$
@@ -85,8 +86,11 @@ lava_provision() {
 	lava_path lava-server manage device-types add qemu >/dev/null 2>&1 ||
 		return 1
 	for d in $LAVA_DEVICES; do
+		# LAVA 2023.01 has no per-job device request: a tag
+		# named like the device is how a job pins one.
 		lava_path lava-server manage devices add --device-type qemu \
-			--worker w1 "$d" >/dev/null 2>&1 || return 1
+			--worker w1 --tags "$d" -- "$d" >/dev/null 2>&1 ||
+			return 1
 	done
 	lava_psql "CREATE DATABASE $LAVA_TEMPLATE TEMPLATE lavaserver" ||
 		return 1

@@ -29,6 +29,7 @@ int cmd_cron(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_target(int argc, char **argv);
 
 extern const struct cmd commands[];
 const struct cmd *find_command(const char *name);

@@ -20,7 +20,7 @@ extern const char cmd_fetch_usage[], cmd_series_usage[], cmd_am_usage[],
 	cmd_tree_usage[], cmd_apply_usage[], cmd_build_usage[],
 	cmd_boot_usage[], cmd_run_usage[], cmd_compare_usage[],
 	cmd_test_usage[], cmd_cron_usage[], cmd_archive_usage[],
-	cmd_check_usage[], cmd_config_usage[];
+	cmd_check_usage[], cmd_config_usage[], cmd_target_usage[];
 
 /* In pipeline order, as `sched-bot help` lists them. */
 const struct cmd commands[] = {
@@ -52,6 +52,8 @@ const struct cmd commands[] = {
 	  cmd_check_usage },
 	{ "config", cmd_config, "show the configuration",
 	  cmd_config_usage },
+	{ "target", cmd_target, "show targets: a LAVA lab's devices and queue",
+	  cmd_target_usage },
 	{ NULL, NULL, NULL, NULL }
 };
 

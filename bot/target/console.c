@@ -20,6 +20,7 @@ static const char *const status_names[] = {
 	[CONSOLE_CORRUPT] = "corrupt",
 	[CONSOLE_FAILED] = "failed",
 	[CONSOLE_ERROR] = "error",
+	[CONSOLE_INFRA] = "infrastructure",
 };
 
 const char *console_status_name(enum console_status s)
@@ -328,4 +329,13 @@ int console_to_samples(const struct console_result *res, const char *label,
 				     r->workload, r->run);
 	}
 	return 0;
+}
+
+enum console_status console_parse_status(const char *buf, size_t len)
+{
+	struct console_result c;
+	enum console_status s = console_parse(buf, len, 0, &c);
+
+	console_result_release(&c);
+	return s;
 }

@@ -41,6 +41,7 @@ enum console_status {
 	CONSOLE_CORRUPT,	/* bad crc, lost or garbage frames */
 	CONSOLE_FAILED,		/* a workload or init itself failed */
 	CONSOLE_ERROR,		/* the target could not be started */
+	CONSOLE_INFRA,		/* the lab failed (LAVA: Infrastructure), not the kernel */
 };
 
 struct console_run {
@@ -74,6 +75,8 @@ struct console_result {
 enum console_status console_parse(const char *buf, size_t len,
 				  int timed_out, struct console_result *res);
 void console_result_release(struct console_result *res);
+/* Only the status console_parse() would give (not timed out). */
+enum console_status console_parse_status(const char *buf, size_t len);
 /* "ok", "no-init", "panic", "timeout", "truncated", "corrupt", ... */
 const char *console_status_name(enum console_status s);
 /* INFO's value for key, or NULL. */

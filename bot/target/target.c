@@ -19,7 +19,7 @@ char *target_key(const char *name, const char *key)
 
 const char *target_type(const char *name)
 {
-	static const char *const types[] = { "qemu", "ssh", "local" };
+	static const char *const types[] = { "qemu", "ssh", "local", "lava" };
 	char *key = target_key(name, "type");
 	const char *t = config_get(key);
 	size_t i;
@@ -69,11 +69,13 @@ int target_run(const char *name, const struct boot_req *req,
 	res->target = xstrdup(name);
 	if (!type)
 		return error("unknown target '%s' (set target.%s.type to "
-			     "qemu, ssh or local)", name, name);
+			     "qemu, ssh, lava or local)", name, name);
 	if (!strcmp(type, "qemu"))
 		return target_qemu_run(name, req, res);
 	if (!strcmp(type, "ssh"))
 		return target_ssh_run(name, req, res);
+	if (!strcmp(type, "lava"))
+		return target_lava_run(name, req, res);
 	return target_local_run(name, req, res);
 }
 
@@ -85,6 +87,8 @@ void boot_res_release(struct boot_res *res)
 	free(res->accel);
 	free(res->kernel);
 	free(res->target);
+	free(res->device);
+	free(res->lava_job);
 	sample_set_release(&res->samples);
 	memset(res, 0, sizeof(*res));
 }

@@ -47,6 +47,8 @@ struct boot_res {
 	char *accel;		/* qemu: "kvm" or "tcg" */
 	char *kernel;		/* uname -r seen in the guest / machine */
 	char *target;		/* target name, for the CSV */
+	char *device;		/* lava: the device LAVA ran it on */
+	char *lava_job;		/* lava: the job's page */
 	double boot_seconds;	/* start to /init (the BEGIN frame) */
 	double seconds;		/* whole boot + run */
 	struct sample_set samples;
@@ -72,6 +74,8 @@ int target_ssh_run(const char *name, const struct boot_req *req,
 		   struct boot_res *res);
 int target_local_run(const char *name, const struct boot_req *req,
 		     struct boot_res *res);
+int target_lava_run(const char *name, const struct boot_req *req,
+		    struct boot_res *res);
 
 /* "target.NAME.key", for config_get(); caller frees. */
 char *target_key(const char *name, const char *key);
