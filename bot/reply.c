@@ -26,22 +26,27 @@
 #include "util.h"
 #include "version.h"
 
-/* ---- template variables and expansion ---- */
+/* ---- templates ---- */
 
-#define MAX_IF_DEPTH 16
-
-struct if_frame {
-	int parent;		/* was the enclosing text emitted */
-	int cond;		/* the variable is set and non-empty */
-	int in_else;
-};
-
-static int frame_emits(const struct if_frame *f)
+int reply_expand(const char *tmpl, const struct kv *v,
+		 struct strbuf *out)
 {
-	return f->parent && (f->in_else ? !f->cond : f->cond);
+	static const struct tmpl_opts o = { .name = "mail" };
+
+	return tmpl_expand_kv(tmpl, v, &o, out);
 }
 
-static char *tag_word(const char *s, size_t len)
+int reply_load_template(const char *name, struct strbuf *out)
+{
+	char *file = xasprintf("mail-%s.md", name);
+	int ret = tmpl_load(file, "reply.templateDir", out);
+
+	free(file);
+	return ret;
+}
+
+/* s[0..len-1] without the blanks around it, in a new string. */
+static char *trim_dup(const char *s, size_t len)
 {
 	while (len && isspace((unsigned char)*s)) {
 		s++;
@@ -50,94 +55,6 @@ static char *tag_word(const char *s, size_t len)
 	while (len && isspace((unsigned char)s[len - 1]))
 		len--;
 	return xstrndup(s, len);
-}
-
-int reply_expand(const char *tmpl, const struct kv *v,
-		 struct strbuf *out)
-{
-	struct if_frame stack[MAX_IF_DEPTH];
-	int depth = 0, emit = 1;
-	const char *p = tmpl;
-
-	while (*p) {
-		const char *open = strstr(p, "{{"), *close;
-		char *tag;
-
-		if (!open) {
-			if (emit)
-				strbuf_addstr(out, p);
-			break;
-		}
-		if (emit)
-			strbuf_add(out, p, open - p);
-		close = strstr(open + 2, "}}");
-		if (!close)
-			return error("template: '{{' without '}}'");
-		tag = tag_word(open + 2, close - open - 2);
-		p = close + 2;
-		if (starts_with(tag, "#if ")) {
-			const char *name = tag + 4, *val;
-
-			while (isspace((unsigned char)*name))
-				name++;
-			val = kv_get(v, name);
-
-			if (depth == MAX_IF_DEPTH) {
-				free(tag);
-				return error("template: {{#if}} nested too "
-					     "deep");
-			}
-			stack[depth].parent = emit;
-			stack[depth].cond = val && *val;
-			stack[depth].in_else = 0;
-			emit = frame_emits(&stack[depth++]);
-		} else if (!strcmp(tag, "else")) {
-			if (!depth) {
-				free(tag);
-				return error("template: {{else}} without "
-					     "{{#if}}");
-			}
-			stack[depth - 1].in_else = 1;
-			emit = frame_emits(&stack[depth - 1]);
-		} else if (!strcmp(tag, "/if")) {
-			if (!depth) {
-				free(tag);
-				return error("template: {{/if}} without "
-					     "{{#if}}");
-			}
-			emit = stack[--depth].parent;
-		} else if (emit) {
-			const char *val = kv_get(v, tag);
-
-			if (val)
-				strbuf_addstr(out, val);
-		}
-		free(tag);
-		/* A block tag alone on its line leaves no empty line. */
-		if (*p == '\n' && (open == tmpl || open[-1] == '\n') &&
-		    (open[2] == '#' || open[2] == '/' ||
-		     !strncmp(open + 2, "else", 4)))
-			p++;
-	}
-	if (depth)
-		return error("template: {{#if}} without {{/if}}");
-	return 0;
-}
-
-int reply_load_template(const char *name, struct strbuf *out)
-{
-	char *file = xasprintf("mail-%s.md", name);
-	char *path = template_path(file, "reply.templateDir");
-	int ret = 0;
-
-	free(file);
-	if (!path)
-		return -1;
-	if (strbuf_read_file(out, path) < 0)
-		ret = error("cannot read template %s: %s", path,
-			    strerror(errno));
-	free(path);
-	return ret;
 }
 
 /* ---- wrapping ---- */
@@ -561,14 +478,14 @@ static size_t split_addresses(const char *list, struct addr **out)
 		if (*p && (*p != ',' || quote || angle || paren))
 			continue;
 		{
-			char *text = tag_word(start, p - start);
+			char *text = trim_dup(start, p - start);
 			char *email, *lt = strchr(text, '<'), *c;
 			char *gt = lt ? strchr(lt, '>') : NULL;
 
 			if (gt)
 				email = xstrndup(lt + 1, gt - lt - 1);
 			else
-				email = tag_word(text, strcspn(text, "( "));
+				email = trim_dup(text, strcspn(text, "( "));
 			for (c = email; *c; c++)
 				*c = tolower((unsigned char)*c);
 			if (strchr(email, '@') &&
