@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "progress.h"
 #include "run.h"
 #include "samples.h"
 #include "util.h"
@@ -121,7 +122,8 @@ int cmd_run(int argc, char **argv)
 	char **wl = NULL, *list = NULL, *w, *save = NULL;
 	size_t nwl = 0, alloc = 0, i;
 	int runs = 1, c, r, header_done = 0, failed = 0, skipped = 0;
-	int tty = isatty(2), rc = EXIT_OK;
+	struct progress progress;
+	int rc = EXIT_OK;
 	struct utsname u;
 
 	bench_spec_init(&spec);
@@ -221,6 +223,7 @@ int cmd_run(int argc, char **argv)
 		if (run_capture(envargv, &env, NULL) == 0)
 			opt.env_text = env.buf;
 	}
+	progress_start(&progress, 1);
 	for (r = 1; r <= runs; r++) {
 		for (i = 0; i < nwl; i++) {
 			struct sample_set set = { 0 };
@@ -232,12 +235,10 @@ int cmd_run(int argc, char **argv)
 			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
 				 gmtime_r(&now, &tm));
 			meta.time = when;
-			if (tty)
-				fprintf(stderr, "\r\033[Krun %d/%d: %s ...", r,
-					runs, wl[i]);
+			progress_show(&progress, "run %d/%d: %s ...", r, runs,
+				      wl[i]);
 			st = run_workload_local(wl[i], r, &opt, &meta, &set);
-			if (tty)
-				fprintf(stderr, "\r\033[K");
+			progress_done(&progress);
 			if (st == RUN_SKIPPED) {
 				skipped++;
 			} else if (st != RUN_OK) {
