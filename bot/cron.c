@@ -21,6 +21,7 @@
 #include "state.h"
 #include "util.h"
 #include "version.h"
+#include "workload.h"
 
 
 #define DEFAULT_QUERY "dfn:kernel/sched/ AND s:PATCH AND rt:<since>.."
@@ -191,7 +192,7 @@ static void answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 	free(first);
 	kv_setf(&v, "log", "    %s", why);
 	kv_set(&v, "workloads", config_get("bot.knownWorkloads",
-						  "spawn,pingpong,hackbench"));
+						  workload_names(WORKLOAD_MAIL)));
 	kv_set(&v, "signature", config_get("reply.signature",
 		      "sched-bot " SCHED_BOT_VERSION
 		      ", scheduler benchmarks on posted patches"));
@@ -361,7 +362,8 @@ int cron_run(const struct cron_opts *o)
 		struct query_ctx q = { .poll = &pc };
 		char *last;
 
-		pc.workloads = config_get("bot.workloads", "spawn,pingpong");
+		pc.workloads = config_get("bot.workloads",
+					  workload_names(WORKLOAD_DEFAULT));
 		if (!since) {
 			last = state_meta_get(st, "last_poll");
 			since = last ? atoll(last) -

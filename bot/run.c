@@ -20,6 +20,7 @@
 #include "procstat.h"
 #include "run.h"
 #include "util.h"
+#include "workload.h"
 
 /* ---- sched-bench output ------------------------------------------- */
 
@@ -449,8 +450,10 @@ void bench_spec_init(struct bench_spec *spec)
 
 int bench_spec_check(const struct bench_spec *spec)
 {
-	if (!spec->workload || (strcmp(spec->workload, "spawn") &&
-				strcmp(spec->workload, "pingpong")))
+	const struct workload *w = spec->workload ?
+		workload_find(spec->workload) : NULL;
+
+	if (!w || w->runner != WORKLOAD_SCHED_BENCH)
 		return error("'%s' is not a sched-bench workload",
 			     spec->workload ? spec->workload : "");
 	if (spec->sweep && !is_token(spec->sweep, ",", 0))
@@ -694,32 +697,11 @@ int run_capture(char *const argv[], struct strbuf *out, struct strbuf *err)
 
 /* ---- external tools ----------------------------------------------- */
 
-struct tool {
-	const char *workload;
-	const char *prog;
-	const char *package;	/* Debian package, for the skip line */
-};
-
-static const struct tool tools[] = {
-	{ "hackbench", "hackbench", "rt-tests" },
-	{ "perf-pipe", "perf", "linux-perf" },
-	{ "perf-messaging", "perf", "linux-perf" },
-	{ "schbench", "schbench", "schbench (build from source)" },
-};
-
-static const struct tool *find_tool(const char *workload)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(tools); i++)
-		if (!strcmp(tools[i].workload, workload))
-			return &tools[i];
-	return NULL;
-}
-
 int run_is_tool_workload(const char *name)
 {
-	return find_tool(name) != NULL;
+	const struct workload *w = workload_find(name);
+
+	return w && w->runner != WORKLOAD_SCHED_BENCH;
 }
 
 /* The number right after the first occurrence of marker. */
@@ -904,7 +886,7 @@ static int run_tool(const char *workload, int run,
 		    const struct run_local *opt, const struct run_meta *meta,
 		    struct sample_set *out)
 {
-	const struct tool *t = find_tool(workload);
+	const struct workload *t = workload_find(workload);
 	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
 	struct cpu_times c0, c1;
 	struct cpu_util u;
@@ -1015,9 +997,11 @@ int run_workload_local(const char *workload, int run,
 		       const struct run_local *opt,
 		       const struct run_meta *meta, struct sample_set *out)
 {
-	if (run_is_tool_workload(workload))
-		return run_tool(workload, run, opt, meta, out);
-	if (!strcmp(workload, "spawn") || !strcmp(workload, "pingpong"))
+	const struct workload *w = workload_find(workload);
+
+	if (!w)
+		return error("unknown workload '%s'", workload);
+	if (w->runner == WORKLOAD_SCHED_BENCH)
 		return run_sched_bench(workload, run, opt, meta, out);
-	return error("unknown workload '%s'", workload);
+	return run_tool(workload, run, opt, meta, out);
 }

@@ -15,6 +15,7 @@
 #include "run.h"
 #include "samples.h"
 #include "util.h"
+#include "workload.h"
 
 const char cmd_run_usage[] =
 "usage: sched-bot run [--target local] --workloads LIST [--runs N]\n"
@@ -23,8 +24,7 @@ const char cmd_run_usage[] =
 "                     [--autogroup on|off] [--cgroup root|new] [--setsid]\n"
 "                     [--child-cpu]\n"
 "\n"
-"    --workloads LIST  comma-separated: spawn, pingpong (sched-bench),\n"
-"                      hackbench, perf-pipe, perf-messaging, schbench\n"
+"    --workloads LIST  comma-separated, from the list below\n"
 "    --runs N          repetitions, workloads interleaved (default 1)\n"
 "    --label NAME      the label column (default: uname -r)\n"
 "    --duration S      seconds per sched-bench run (default 10)\n"
@@ -40,22 +40,16 @@ const char cmd_run_usage[] =
 "    -v                show the workloads' own output\n"
 "\n"
 "Each finished workload run's rows are appended at once, so an\n"
-"interrupted run leaves every finished row in a valid file.  A missing\n"
-"tool (hackbench, perf, schbench) is reported as a skip.\n";
+"interrupted run leaves every finished row in a valid file.  A workload\n"
+"whose program is not installed is reported as a skip.\n";
 
-static const char *const known[] = {
-	"spawn", "pingpong", "hackbench", "perf-pipe", "perf-messaging",
-	"schbench",
-};
-
-static int known_workload(const char *w)
+void cmd_run_help(FILE *f)
 {
-	size_t i;
+	struct strbuf sb = STRBUF_INIT;
 
-	for (i = 0; i < ARRAY_SIZE(known); i++)
-		if (!strcmp(known[i], w))
-			return 1;
-	return 0;
+	workload_help(&sb);
+	fprintf(f, "\nWorkloads:\n%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 /* Other load during a run biases it either way: say so, once per run. */
@@ -201,7 +195,7 @@ int cmd_run(int argc, char **argv)
 				   target);
 	list = xstrdup(workloads);
 	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		if (!known_workload(w)) {
+		if (!workload_find(w)) {
 			rc = usage_error("run", "unknown workload '%s'", w);
 			goto out;
 		}
