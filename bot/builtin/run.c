@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "interleave.h"
 #include "progress.h"
 #include "run.h"
 #include "samples.h"
@@ -117,6 +118,7 @@ int cmd_run(int argc, char **argv)
 	size_t nwl = 0, alloc = 0, i;
 	int runs = 1, c, r, header_done = 0, failed = 0, skipped = 0;
 	struct progress progress;
+	struct interleave order;
 	int rc = EXIT_OK;
 	struct utsname u;
 
@@ -218,37 +220,37 @@ int cmd_run(int argc, char **argv)
 			opt.env_text = env.buf;
 	}
 	progress_start(&progress, 1);
-	for (r = 1; r <= runs; r++) {
-		for (i = 0; i < nwl; i++) {
-			struct sample_set set = { 0 };
-			char when[32];
-			time_t now = time(NULL);
-			struct tm tm;
-			int st;
+	interleave_init(&order, runs, nwl, 1);
+	while (interleave_next(&order)) {
+		struct sample_set set = { 0 };
+		char when[32];
+		time_t now = time(NULL);
+		struct tm tm;
+		int st;
 
-			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
-				 gmtime_r(&now, &tm));
-			meta.time = when;
-			progress_show(&progress, "run %d/%d: %s ...", r, runs,
-				      wl[i]);
-			st = run_workload_local(wl[i], r, &opt, &meta, &set);
-			progress_done(&progress);
-			if (st == RUN_SKIPPED) {
-				skipped++;
-			} else if (st != RUN_OK) {
-				error("%s run %d failed", wl[i], r);
-				failed++;
-			} else {
-				busy_warning(wl[i], r, &set);
-				if (emit(out, &set, &header_done)) {
-					error("cannot write %s", out);
-					sample_set_release(&set);
-					rc = EXIT_FAIL;
-					goto out;
-				}
+		r = order.run;
+		i = order.i;
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+			 gmtime_r(&now, &tm));
+		meta.time = when;
+		progress_show(&progress, "run %d/%d: %s ...", r, runs, wl[i]);
+		st = run_workload_local(wl[i], r, &opt, &meta, &set);
+		progress_done(&progress);
+		if (st == RUN_SKIPPED) {
+			skipped++;
+		} else if (st != RUN_OK) {
+			error("%s run %d failed", wl[i], r);
+			failed++;
+		} else {
+			busy_warning(wl[i], r, &set);
+			if (emit(out, &set, &header_done)) {
+				error("cannot write %s", out);
+				sample_set_release(&set);
+				rc = EXIT_FAIL;
+				goto out;
 			}
-			sample_set_release(&set);
 		}
+		sample_set_release(&set);
 	}
 	if (failed)
 		rc = EXIT_FAIL;
