@@ -191,8 +191,8 @@ static void answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 	kv_set(&v, "greeting", first);
 	free(first);
 	kv_setf(&v, "log", "    %s", why);
-	kv_set(&v, "workloads", config_get("bot.knownWorkloads",
-						  workload_names(WORKLOAD_MAIL)));
+	kv_set(&v, "workloads",
+	       config_get("bot.knownWorkloads", workload_names(WORKLOAD_MAIL)));
 	kv_set(&v, "signature", config_get("reply.signature",
 		      "sched-bot " SCHED_BOT_VERSION
 		      ", scheduler benchmarks on posted patches"));

@@ -45,18 +45,6 @@ int reply_load_template(const char *name, struct strbuf *out)
 	return ret;
 }
 
-/* s[0..len-1] without the blanks around it, in a new string. */
-static char *trim_dup(const char *s, size_t len)
-{
-	while (len && isspace((unsigned char)*s)) {
-		s++;
-		len--;
-	}
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	return xstrndup(s, len);
-}
-
 /* ---- wrapping ---- */
 
 static size_t utf8_width(const char *s, size_t len)
@@ -328,6 +316,18 @@ void reply_quote(const struct reply_thread *t, int max_lines,
 }
 
 /* ---- headers we write ---- */
+
+/* s[0..len-1] without the blanks around it, in a new string. */
+static char *trim_dup(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return xstrndup(s, len);
+}
 
 char *reply_new_msgid(const char *domain)
 {

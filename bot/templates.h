@@ -83,7 +83,7 @@ void tmpl_setkf(struct kv *v, const char *name, int k, const char *fmt, ...)
 
 struct tmpl_opts {
 	const char *name;	/* the template, for error messages */
-	int nr_kernels;		/* {{#each kernel}}: 1 .. nr_kernels - 1 */
+	int nr_kernels;		/* {{#each kernel}}: 1..nr_kernels-1 */
 	int trim;		/* strip the blanks that end a line */
 };
 

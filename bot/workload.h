@@ -23,17 +23,18 @@ enum workload_runner {
 	WORKLOAD_SCHBENCH,
 };
 
-/* The sets a workload is in. */
-#define WORKLOAD_DEFAULT	(1u << 0)	/* bot.workloads' default */
-#define WORKLOAD_MAIL		(1u << 1)	/* bot.knownWorkloads' default */
+/* The sets a workload is in: bot.workloads' default (what test, boot
+ * and cron run), bot.knownWorkloads' (what a mail may ask for). */
+#define WORKLOAD_DEFAULT (1u << 0)
+#define WORKLOAD_MAIL (1u << 1)
 
 struct workload {
-	const char *name;		/* as in --workloads and results.csv */
+	const char *name;	/* as in --workloads and results.csv */
 	enum workload_runner runner;
-	const char *prog;		/* the executable looked up in PATH */
-	const char *package;		/* where prog comes from (Debian) */
-	const char *help;		/* one line for `run --help` */
-	unsigned sets;			/* WORKLOAD_DEFAULT | WORKLOAD_MAIL */
+	const char *prog;	/* the executable looked up in PATH */
+	const char *package;	/* where prog comes from (Debian) */
+	const char *help;	/* one line for `run --help` */
+	unsigned sets;		/* WORKLOAD_DEFAULT | WORKLOAD_MAIL */
 };
 
 extern const struct workload workload_table[];
