@@ -44,7 +44,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 BUILTIN_SRCS := $(wildcard bot/builtin/*.c)
 BUILTIN_OBJS := $(BUILTIN_SRCS:%.c=$(BUILD)/%.o)
 # The libc-only library modules that sched-bench is built with too.
-BENCH_SHARED := bot/procstat.c bot/benchcalc.c
+BENCH_SHARED := bot/procstat.c bot/benchcalc.c bot/interleave.c
 BENCH_SRCS := $(wildcard bot/workloads/*.c)
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o) \
 	$(BENCH_SHARED:bot/%.c=$(BUILD)/bench-shared/%.o)

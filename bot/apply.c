@@ -10,7 +10,7 @@
 
 #include "apply.h"
 #include "config.h"
-#include "lore.h"
+#include "trailer.h"
 #include "tree.h"
 #include "util.h"
 
@@ -937,25 +937,10 @@ out:
 	return ret;
 }
 
-static void add_trailer(struct strbuf *sb, const struct trailer *t)
-{
-	const char *name = t->name ? t->name : "";
-	const char *email = t->email ? t->email : "";
-
-	/* As written in the patch, the way `sched-bot am` writes it. */
-	if (t->raw && *t->raw)
-		strbuf_addf(sb, "%s\n", t->raw);
-	else if (*name && *email)
-		strbuf_addf(sb, "%s: %s <%s>\n", t->tag, name, email);
-	else
-		strbuf_addf(sb, "%s: %s\n", t->tag, *name ? name : email);
-}
-
 char *apply_commit_message(const struct patch *p, int link)
 {
 	struct strbuf sb = STRBUF_INIT;
 	git_buf out = { 0 };
-	size_t i;
 	char *ret;
 
 	strbuf_addstr(&sb, p->subject ? p->subject : "(no subject)");
@@ -964,14 +949,8 @@ char *apply_commit_message(const struct patch *p, int link)
 		strbuf_addstr(&sb, p->body);
 		strbuf_addstr(&sb, "\n\n");
 	}
-	for (i = 0; i < p->nr_trailers; i++)
-		add_trailer(&sb, &p->trailers[i]);
-	if (link && p->msgid && *p->msgid) {
-		char *url = lore_link(p->msgid);
-
-		strbuf_addf(&sb, "Link: %s\n", url);
-		free(url);
-	}
+	trailer_add_lines(&sb, p->trailers, p->nr_trailers,
+			  link ? p->msgid : NULL);
 	/* git am cleans the message the same way (stripspace). */
 	if (git_message_prettify(&out, sb.buf, 0, '#') < 0) {
 		strbuf_addch(&sb, '\n');

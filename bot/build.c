@@ -26,6 +26,7 @@
 
 #include "build.h"
 #include "config.h"
+#include "progress.h"
 #include "subproc.h"
 
 #define TREE_STAMP ".sched-bot-tree"
@@ -470,9 +471,7 @@ struct job {
 	int jobs;
 	int log_fd;
 	double start;
-	/* progress */
-	double last_draw;
-	int tty;
+	struct progress progress;
 };
 
 static char *env_kv(const char *k, const char *v)
@@ -480,18 +479,11 @@ static char *env_kv(const char *k, const char *v)
 	return xasprintf("%s=%s", k, v);
 }
 
-static void progress_line(const char *line, void *data)
+static void make_line(const char *line, void *data)
 {
 	struct job *j = data;
-	double t = now_monotonic();
 
-	if (!j->tty || t - j->last_draw < 0.2)
-		return;
-	j->last_draw = t;
-	while (*line == ' ')
-		line++;
-	fprintf(stderr, "\r\033[K[%4.0fs] %.70s", t - j->start, line);
-	fflush(stderr);
+	progress_output(&j->progress, line);
 }
 
 static int run_make(struct job *j, const char *const *targets, int quiet,
@@ -541,11 +533,10 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	p.log_fd = capture ? -1 : j->log_fd;
 	p.capture = capture;
 	p.split_stderr = capture != NULL;
-	p.line = capture ? NULL : progress_line;
+	p.line = capture ? NULL : make_line;
 	p.data = j;
 	ret = subproc_run(&p);
-	if (j->tty && !capture)
-		fputs("\r\033[K", stderr);
+	progress_done(&j->progress);
 	while (na)
 		free(alloc[--na]);
 	return ret;
@@ -951,7 +942,7 @@ int build_kernel(const struct build_opts *o, struct build_result *r)
 	git_libgit2_init();
 	j.start = now_monotonic();
 	/* Status lines are for a person at a terminal, never for a log. */
-	j.tty = o->progress && isatty(2);
+	progress_start(&j.progress, o->progress);
 	j.jobs = o->jobs > 0 ? o->jobs : bd()->jobs;
 	dir = bd()->cache_dir;
 	j.cache_dir = dir && *dir ? xstrdup(dir) : cache_path("builds");

@@ -24,10 +24,11 @@ const struct config_key config_keys[] = {
 	  "address in From: and Tested-by: (b4 matches them)"),
 	M("bot.allow", NULL,
 	  "who may send mail commands: an address or @domain; none if unset"),
-	S("bot.workloads", "spawn,pingpong", "workloads tested by default"),
+	S("bot.workloads", NULL, "workloads tested by default "
+	  "(unset: the workload table's default set, see run --help)"),
 	I("bot.runs", "5", "runs of each kernel"),
-	S("bot.knownWorkloads", "spawn,pingpong,hackbench",
-	  "workloads a mail command may ask for"),
+	S("bot.knownWorkloads", NULL, "workloads a mail command may ask "
+	  "for (unset: the workload table's mail set)"),
 	I("bot.maxRuns", "30", "most runs a mail command may ask for"),
 	I("bot.maxPerHour", "20", "mails sent per hour at most (0: no cap)"),
 	I("bot.maxPerDay", "100", "mails sent per day at most (0: no cap)"),

@@ -21,6 +21,7 @@
 #include "state.h"
 #include "util.h"
 #include "version.h"
+#include "workload.h"
 
 /* Called on each message of a search result. */
 typedef void (*message_fn)(const char *msg, size_t len, void *data);
@@ -186,7 +187,8 @@ static void answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 	kv_set(&v, "greeting", first);
 	free(first);
 	kv_setf(&v, "log", "    %s", why);
-	kv_set(&v, "workloads", config_get("bot.knownWorkloads"));
+	kv_set(&v, "workloads", config_get("bot.knownWorkloads") ?:
+	       workload_names(WORKLOAD_MAIL));
 	kv_set(&v, "signature", config_get("reply.signature"));
 	if (reply_expand(tmpl.buf, &v, &body) < 0 ||
 	    reply_compose(&t, body.buf, &out, &msgid) < 0)
@@ -354,7 +356,8 @@ int cron_run(const struct cron_opts *o)
 		struct query_ctx q = { .poll = &pc };
 		char *last;
 
-		pc.workloads = config_get("bot.workloads");
+		pc.workloads = config_get("bot.workloads") ?:
+			       workload_names(WORKLOAD_DEFAULT);
 		if (!since) {
 			last = state_meta_get(st, "last_poll");
 			since = last ? atoll(last) -

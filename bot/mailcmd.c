@@ -12,6 +12,7 @@
 #include "mbox.h"
 #include "reply.h"
 #include "util.h"
+#include "workload.h"
 
 struct allow_check {
 	const char *email;
@@ -61,7 +62,8 @@ static int addressed_to_bot(const char *mail, size_t len)
 
 static int known_workload(const char *name, size_t len)
 {
-	const char *known = config_get("bot.knownWorkloads");
+	const char *known = config_get("bot.knownWorkloads") ?:
+			    workload_names(WORKLOAD_MAIL);
 	const char *p = known;
 
 	while (*p) {

@@ -1,471 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * render.c - the table template language (see render.h) and the
- * documents behind each report format of `compare`.
+ * render.c - the documents behind each report format of `compare`, for
+ * the template engine (templates.h) to lay out.
  */
 #include <ctype.h>
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compare.h"
-#include "config.h"
 #include "plot.h"
 #include "render.h"
 #include "templates.h"
-
-/* ---- documents ---------------------------------------------------- */
-
-void rvars_set(struct rvars *v, const char *name, int k, const char *fmt,
-	       ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct rcell *c = NULL;
-	va_list ap;
-	size_t i;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	for (i = 0; i < v->nr; i++)
-		if (v->v[i].k == k && !strcmp(v->v[i].name, name))
-			c = &v->v[i];
-	if (c) {
-		free(c->val);
-	} else {
-		ALLOC_GROW(v->v, v->nr, v->alloc);
-		c = &v->v[v->nr++];
-		c->name = xstrdup(name);
-		c->k = k;
-	}
-	c->val = strbuf_detach(&sb, NULL);
-}
-
-static const char *rvars_get(const struct rvars *v, const char *name,
-			     size_t len, int k)
-{
-	size_t i;
-
-	if (!v)
-		return NULL;
-	for (i = 0; i < v->nr; i++)
-		if (v->v[i].k == k && strlen(v->v[i].name) == len &&
-		    !memcmp(v->v[i].name, name, len))
-			return v->v[i].val;
-	return NULL;
-}
-
-static void rvars_release(struct rvars *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr; i++) {
-		free(v->v[i].name);
-		free(v->v[i].val);
-	}
-	free(v->v);
-	memset(v, 0, sizeof(*v));
-}
-
-struct rblock *rdoc_block(struct rdoc *d)
-{
-	ALLOC_GROW(d->b, d->nr, d->alloc);
-	memset(&d->b[d->nr], 0, sizeof(d->b[0]));
-	return &d->b[d->nr++];
-}
-
-struct rvars *rblock_row(struct rblock *b)
-{
-	ALLOC_GROW(b->rows, b->nr, b->alloc);
-	memset(&b->rows[b->nr], 0, sizeof(b->rows[0]));
-	return &b->rows[b->nr++];
-}
-
-void rdoc_release(struct rdoc *d)
-{
-	size_t i, j;
-
-	for (i = 0; i < d->nr; i++) {
-		for (j = 0; j < d->b[i].nr; j++)
-			rvars_release(&d->b[i].rows[j]);
-		free(d->b[i].rows);
-		rvars_release(&d->b[i].vars);
-	}
-	free(d->b);
-	rvars_release(&d->vars);
-	memset(d, 0, sizeof(*d));
-}
-
-/* ---- the template engine ------------------------------------------ */
-
-enum { S_HEADER, S_BLOCK, S_ROW, S_BLOCKEND, S_FOOTER, NR_SECTIONS };
-static const char *const section_names[NR_SECTIONS] = {
-	"[header]", "[block]", "[row]", "[blockend]", "[footer]",
-};
-
-struct width {
-	char *name;
-	int k;
-	size_t w;
-};
-
-struct engine {
-	const char *tmpl_name;
-	const struct rdoc *doc;
-	const struct rblock *block;	/* NULL in header/footer */
-	const struct rvars *row;	/* NULL outside rows */
-	struct width *w;
-	size_t nr_w, alloc_w;
-	int measuring;
-	int in_row_section;
-	int empty_seen;			/* for ?lines */
-	int bad;
-};
-
-static size_t display_width(const char *s, size_t len)
-{
-	size_t i, w = 0;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
-static const char *lookup(struct engine *e, const char *name, size_t len,
-			  int k)
-{
-	const struct rvars *scopes[3] = {
-		e->row, e->block ? &e->block->vars : NULL, &e->doc->vars,
-	};
-	const char *v;
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		if (k >= 0 && (v = rvars_get(scopes[i], name, len, k)))
-			return v;
-		if ((v = rvars_get(scopes[i], name, len, -1)))
-			return v;
-		if (k < 0 && (v = rvars_get(scopes[i], name, len, 0)))
-			return v;
-	}
-	return NULL;
-}
-
-static struct width *width_of(struct engine *e, const char *name,
-			      size_t len, int k, int create)
-{
-	size_t i;
-
-	for (i = 0; i < e->nr_w; i++)
-		if (e->w[i].k == k && strlen(e->w[i].name) == len &&
-		    !memcmp(e->w[i].name, name, len))
-			return &e->w[i];
-	if (!create)
-		return NULL;
-	ALLOC_GROW(e->w, e->nr_w, e->alloc_w);
-	e->w[e->nr_w].name = xstrndup(name, len);
-	e->w[e->nr_w].k = k;
-	e->w[e->nr_w].w = 0;
-	return &e->w[e->nr_w++];
-}
-
-static void widths_reset(struct engine *e)
-{
-	size_t i;
-
-	for (i = 0; i < e->nr_w; i++)
-		free(e->w[i].name);
-	free(e->w);
-	e->w = NULL;
-	e->nr_w = e->alloc_w = 0;
-}
-
-static void pad(struct strbuf *out, size_t n)
-{
-	while (n--)
-		strbuf_addch(out, ' ');
-}
-
-static void add_aligned(struct strbuf *out, const char *s, size_t len,
-			size_t width, int right)
-{
-	size_t w = display_width(s, len);
-
-	if (right && w < width)
-		pad(out, width - w);
-	strbuf_add(out, s, len);
-	if (!right && w < width)
-		pad(out, width - w);
-}
-
-/*
- * Expand one placeholder p[0..len-1] (without braces) for kernel k.
- */
-static void placeholder(struct engine *e, const char *p, size_t len, int k,
-			struct strbuf *out)
-{
-	size_t nlen = strcspn(p, "<>=|}");
-	const char *val, *text = NULL;
-	size_t text_len = 0, minw = 0;
-	struct width *w;
-	int op;
-
-	if (nlen > len)
-		nlen = len;
-	op = nlen < len ? p[nlen] : 0;
-	if (!nlen) {
-		e->bad = 1;
-		return;
-	}
-	if (op == '=') {
-		char c = nlen + 1 < len ? p[nlen + 1] : '-';
-		size_t n;
-
-		w = width_of(e, p, nlen, k, 0);
-		if (w) {
-			n = w->w;
-		} else {
-			val = lookup(e, p, nlen, k);
-			n = val ? display_width(val, strlen(val)) : 0;
-		}
-		while (n--)
-			strbuf_addch(out, c);
-		return;
-	}
-	if (op == '<' || op == '>') {
-		const char *q = p + nlen + 1, *end = p + len;
-
-		while (q < end && *q >= '0' && *q <= '9' && minw < 1000)
-			minw = minw * 10 + (size_t)(*q++ - '0');
-		if (q < end && *q == '|') {
-			text = q + 1;
-			text_len = (size_t)(end - text);
-			if (text_len && *text == '$') {
-				text = lookup(e, text + 1, text_len - 1, k);
-				text_len = text ? strlen(text) : 0;
-				if (!text)
-					text = "";
-			}
-		} else if (q != end) {
-			e->bad = 1;
-			return;
-		}
-	} else if (op == '|') {
-		e->bad = 1;
-		return;
-	}
-	val = text ? text : lookup(e, p, nlen, k);
-	if (!val)
-		val = "";
-	if (!text)
-		text_len = strlen(val);
-	if (!text && !*val)
-		e->empty_seen = 1;
-	if (!op) {
-		strbuf_add(out, val, text_len);
-		return;
-	}
-	w = width_of(e, p, nlen, k, e->measuring);
-	if (e->measuring) {
-		size_t dw = display_width(val, text_len);
-
-		if (minw > w->w)
-			w->w = minw;
-		/* header texts always count; cells only from [row] lines */
-		if ((text || e->in_row_section) && dw > w->w)
-			w->w = dw;
-	}
-	add_aligned(out, val, text_len, w ? w->w : minw, op == '>');
-}
-
-/* Expand s[0..len-1] (no [[ ]] inside) for kernel k. */
-static void expand_span(struct engine *e, const char *s, size_t len, int k,
-			struct strbuf *out)
-{
-	const char *end = s + len;
-
-	while (s < end) {
-		const char *open = memchr(s, '{', (size_t)(end - s));
-		const char *close;
-
-		if (!open) {
-			strbuf_add(out, s, (size_t)(end - s));
-			return;
-		}
-		strbuf_add(out, s, (size_t)(open - s));
-		if (open + 1 < end && open[1] == '{') {
-			strbuf_addch(out, '{');
-			s = open + 2;
-			continue;
-		}
-		close = memchr(open, '}', (size_t)(end - open));
-		if (!close) {
-			e->bad = 1;
-			return;
-		}
-		placeholder(e, open + 1, (size_t)(close - open - 1), k, out);
-		s = close + 1;
-	}
-}
-
-static void expand_line(struct engine *e, const char *line, size_t len,
-			struct strbuf *out)
-{
-	const char *s = line, *end = line + len;
-	size_t start = out->len;
-	int cond = len && *line == '?';
-	int k;
-
-	if (cond)
-		s++;
-	e->empty_seen = 0;
-	while (s < end) {
-		const char *open = memmem(s, (size_t)(end - s), "[[", 2);
-		const char *close;
-
-		if (!open) {
-			expand_span(e, s, (size_t)(end - s), -1, out);
-			break;
-		}
-		expand_span(e, s, (size_t)(open - s), -1, out);
-		close = memmem(open + 2, (size_t)(end - open - 2), "]]", 2);
-		if (!close) {
-			e->bad = 1;
-			break;
-		}
-		for (k = 1; k < e->doc->nr_kernels; k++)
-			expand_span(e, open + 2, (size_t)(close - open - 2),
-				    k, out);
-		s = close + 2;
-	}
-	if (cond && e->empty_seen) {
-		strbuf_setlen(out, start);
-		return;
-	}
-	while (out->len > start && (out->buf[out->len - 1] == ' ' ||
-				    out->buf[out->len - 1] == '\t'))
-		strbuf_setlen(out, out->len - 1);
-	strbuf_addch(out, '\n');
-}
-
-struct tline {
-	const char *s;
-	size_t len;
-};
-
-struct tmpl {
-	struct tline *l[NR_SECTIONS];
-	size_t nr[NR_SECTIONS], alloc[NR_SECTIONS];
-};
-
-static void expand_section(struct engine *e, const struct tmpl *t, int sec,
-			   struct strbuf *out)
-{
-	size_t i;
-
-	for (i = 0; i < t->nr[sec]; i++)
-		expand_line(e, t->l[sec][i].s, t->l[sec][i].len, out);
-}
-
-static void render_block(struct engine *e, const struct tmpl *t,
-			 const struct rblock *b, struct strbuf *out)
-{
-	struct strbuf scratch = STRBUF_INIT;
-	size_t r;
-
-	e->block = b;
-	widths_reset(e);
-	/* Pass 1: measure every column over headers and rows. */
-	e->measuring = 1;
-	e->row = b->nr ? &b->rows[0] : NULL;
-	expand_section(e, t, S_BLOCK, &scratch);
-	expand_section(e, t, S_BLOCKEND, &scratch);
-	e->in_row_section = 1;
-	for (r = 0; r < b->nr; r++) {
-		e->row = &b->rows[r];
-		expand_section(e, t, S_ROW, &scratch);
-	}
-	e->in_row_section = 0;
-	e->measuring = 0;
-	strbuf_release(&scratch);
-	/* Pass 2: print. */
-	e->row = NULL;
-	expand_section(e, t, S_BLOCK, out);
-	for (r = 0; r < b->nr; r++) {
-		e->row = &b->rows[r];
-		expand_section(e, t, S_ROW, out);
-	}
-	e->row = NULL;
-	expand_section(e, t, S_BLOCKEND, out);
-}
-
-int render_template_text(const char *name, const char *text,
-			 const struct rdoc *doc, struct strbuf *out)
-{
-	struct engine e = { .tmpl_name = name, .doc = doc };
-	struct tmpl t = { 0 };
-	const char *s = text;
-	int sec = S_HEADER, i;
-	size_t b;
-
-	while (*s) {
-		size_t len = strcspn(s, "\n");
-		int found = -1;
-
-		for (i = 0; i < NR_SECTIONS; i++)
-			if (len == strlen(section_names[i]) &&
-			    !memcmp(s, section_names[i], len))
-				found = i;
-		if (found >= 0) {
-			sec = found;
-		} else if (!(len >= 2 && s[0] == '#' && s[1] == '#')) {
-			ALLOC_GROW(t.l[sec], t.nr[sec], t.alloc[sec]);
-			t.l[sec][t.nr[sec]].s = s;
-			t.l[sec][t.nr[sec]++].len = len;
-		}
-		s += len;
-		if (*s)
-			s++;
-	}
-	expand_section(&e, &t, S_HEADER, out);
-	for (b = 0; b < doc->nr; b++)
-		render_block(&e, &t, &doc->b[b], out);
-	e.block = NULL;
-	widths_reset(&e);
-	expand_section(&e, &t, S_FOOTER, out);
-	widths_reset(&e);
-	for (i = 0; i < NR_SECTIONS; i++)
-		free(t.l[i]);
-	if (e.bad)
-		return error("template %s: bad placeholder or [[ ]]", name);
-	return 0;
-}
-
-int render_template(const char *format, const struct rdoc *doc,
-		    struct strbuf *out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *file = xasprintf("report-%s.txt", format);
-	char *path = template_path(file, NULL);
-	int ret;
-
-	free(file);
-	if (!path)
-		return -1;
-	if (strbuf_read_file(&sb, path) < 0) {
-		ret = error("cannot read %s: %s", path, strerror(errno));
-	} else {
-		ret = render_template_text(path, sb.buf, doc, out);
-	}
-	strbuf_release(&sb);
-	free(path);
-	return ret;
-}
 
 /* ---- documents for each report format ----------------------------- */
 
@@ -511,40 +57,40 @@ static void env_describe(const struct compare_metric *m, struct strbuf *sb,
 			    m->cgroup);
 }
 
-static void doc_init(struct rdoc *d, const struct compare_result *r)
+static void doc_init(struct tmpl_rec *d, const struct compare_result *r)
 {
 	const struct compare_opts *o = &r->opts;
 	size_t k;
 
-	memset(d, 0, sizeof(*d));
-	d->nr_kernels = (int)r->nr_kernels;
 	for (k = 0; k < r->nr_kernels; k++) {
-		rvars_set(&d->vars, "label", (int)k, "%s", r->kernels[k]);
-		rvars_set(&d->vars, "uname", (int)k, "%s",
-			  *r->unames[k] ? r->unames[k] : r->kernels[k]);
+		tmpl_setkf(&d->vars, "label", (int)k, "%s", r->kernels[k]);
+		tmpl_setkf(&d->vars, "uname", (int)k, "%s",
+			   *r->unames[k] ? r->unames[k] : r->kernels[k]);
 	}
-	rvars_set(&d->vars, "verdict", -1, "%s", verdict_name(r->verdict));
-	rvars_set(&d->vars, "rule", -1,
-		  "rule: change >= %g%%, Welch p < %g, Mann-Whitney p < %g",
-		  o->min_effect, o->alpha, o->rank_alpha);
-	rvars_set(&d->vars, "base", -1, "%s", r->kernels[0]);
+	kv_set(&d->vars, "verdict", verdict_name(r->verdict));
+	kv_setf(&d->vars, "rule",
+		"rule: change >= %g%%, Welch p < %g, Mann-Whitney p < %g",
+		o->min_effect, o->alpha, o->rank_alpha);
+	kv_set(&d->vars, "base", r->kernels[0]);
 }
 
 /* Find the block whose "_key" is key, or start one. */
-static struct rblock *block_for(struct rdoc *d, const char *key, int *fresh)
+static struct tmpl_rec *block_for(struct tmpl_rec *d, const char *key,
+				  int *fresh)
 {
+	const struct tmpl_list *l = tmpl_list(d, "block");
 	size_t i;
 
-	for (i = 0; i < d->nr; i++) {
-		const char *v = rvars_get(&d->b[i].vars, "_key", 4, -1);
+	for (i = 0; l && i < l->nr; i++) {
+		const char *v = kv_get(&l->v[i]->vars, "_key");
 
 		if (v && !strcmp(v, key)) {
 			*fresh = 0;
-			return &d->b[i];
+			return l->v[i];
 		}
 	}
 	*fresh = 1;
-	return rdoc_block(d);
+	return tmpl_add(d, "block");
 }
 
 static char *env_key(const struct compare_metric *m)
@@ -554,29 +100,28 @@ static char *env_key(const struct compare_metric *m)
 			 m->autogroup_enabled, m->cgroup);
 }
 
-static void block_common(struct rblock *b, const struct compare_metric *m,
+static void block_common(struct tmpl_rec *b, const struct compare_metric *m,
 			 const char *key)
 {
 	struct strbuf env = STRBUF_INIT;
 
 	env_describe(m, &env, 1);
-	rvars_set(&b->vars, "_key", -1, "%s", key);
-	rvars_set(&b->vars, "workload", -1, "%s", m->workload);
-	rvars_set(&b->vars, "params", -1, "%s", m->params);
-	rvars_set(&b->vars, "metric", -1, "%s", m->metric);
-	rvars_set(&b->vars, "unit", -1, "%s", *m->unit ? m->unit : m->metric);
-	rvars_set(&b->vars, "dir", -1, "%s", dir_text(m->higher_is_better));
-	rvars_set(&b->vars, "Dir", -1, "%s",
-		  m->higher_is_better ? "Higher is better" :
-					"Lower is better");
-	rvars_set(&b->vars, "env", -1, "%s", env.buf);
+	kv_set(&b->vars, "_key", key);
+	kv_set(&b->vars, "workload", m->workload);
+	kv_set(&b->vars, "params", m->params);
+	kv_set(&b->vars, "metric", m->metric);
+	kv_set(&b->vars, "unit", *m->unit ? m->unit : m->metric);
+	kv_set(&b->vars, "dir", dir_text(m->higher_is_better));
+	kv_set(&b->vars, "Dir", m->higher_is_better ? "Higher is better" :
+						     "Lower is better");
+	kv_set(&b->vars, "env", env.buf);
 	strbuf_reset(&env);
 	env_describe(m, &env, 0);
-	rvars_set(&b->vars, "envx", -1, "%s", env.buf);
-	rvars_set(&b->vars, "on", -1, "%s%s", *m->machine ? " on " : "",
-		  m->machine);
-	rvars_set(&b->vars, "what", -1, "%s%s%s", m->workload,
-		  *m->params ? " " : "", m->params);
+	kv_set(&b->vars, "envx", env.buf);
+	kv_setf(&b->vars, "on", "%s%s", *m->machine ? " on " : "",
+		m->machine);
+	kv_setf(&b->vars, "what", "%s%s%s", m->workload,
+		*m->params ? " " : "", m->params);
 	strbuf_release(&env);
 }
 
@@ -620,7 +165,7 @@ static void load_name(const struct load *l, char *buf, size_t size)
 }
 
 /* Chen Yu's cover letter (seed 004). */
-static void doc_intel(struct rdoc *d, const struct compare_result *r)
+static void doc_intel(struct tmpl_rec *d, const struct compare_result *r)
 {
 	size_t i, k;
 	char buf[64];
@@ -629,8 +174,8 @@ static void doc_intel(struct rdoc *d, const struct compare_result *r)
 		const struct compare_metric *m = &r->m[i];
 		const struct compare_side *b = &m->side[0];
 		char *ek = env_key(m), *key;
-		struct rblock *bl;
-		struct rvars *row;
+		struct tmpl_rec *bl;
+		struct kv *row;
 		struct load l;
 		int fresh;
 
@@ -640,35 +185,34 @@ static void doc_intel(struct rdoc *d, const struct compare_result *r)
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
-			rvars_set(&bl->vars, "title", -1, "%s%s%s",
-				  m->workload, *l.rest ? " " : "", l.rest);
+			kv_setf(&bl->vars, "title", "%s%s%s",
+				m->workload, *l.rest ? " " : "", l.rest);
 			for (k = 1; k < r->nr_kernels; k++)
-				rvars_set(&bl->vars, "cmphdr", (int)k,
-					  "%s%%( std%%)", r->nr_kernels > 2 ?
-					  r->kernels[k] : "compare");
+				tmpl_setkf(&bl->vars, "cmphdr", (int)k,
+					   "%s%%( std%%)", r->nr_kernels > 2 ?
+					   r->kernels[k] : "compare");
 		}
-		row = rblock_row(bl);
-		rvars_set(row, "case", -1, "%s", m->metric);
+		row = &tmpl_add(bl, "row")->vars;
+		kv_set(row, "case", m->metric);
 		if (l.count) {
 			load_name(&l, buf, sizeof(buf));
-			rvars_set(row, "load", -1, "%s", buf);
+			kv_set(row, "load", buf);
 		} else {
-			rvars_set(row, "load", -1, "%s",
-				  *m->params ? m->params : "-");
+			kv_set(row, "load", *m->params ? m->params : "-");
 		}
 		if (b->n)
-			rvars_set(row, "base", -1, "%5.2f (%6.2f)", 1.0,
-				  b->st.cv);
+			kv_setf(row, "base", "%5.2f (%6.2f)", 1.0,
+				b->st.cv);
 		else
-			rvars_set(row, "base", -1, "%s", "-");
+			kv_set(row, "base", "-");
 		for (k = 1; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
 
 			if (!s->n || isnan(s->better_pct))
-				rvars_set(row, "cmp", (int)k, "%s", "-");
+				tmpl_setkf(row, "cmp", (int)k, "%s", "-");
 			else
-				rvars_set(row, "cmp", (int)k, "%+6.2f (%6.2f)",
-					  s->better_pct, s->st.cv);
+				tmpl_setkf(row, "cmp", (int)k, "%+6.2f (%6.2f)",
+					   s->better_pct, s->st.cv);
 		}
 		free(l.rest);
 		free(key);
@@ -677,15 +221,15 @@ static void doc_intel(struct rdoc *d, const struct compare_result *r)
 }
 
 /* K Prateek Nayak's blocks (seed 003). */
-static void doc_amd(struct rdoc *d, const struct compare_result *r)
+static void doc_amd(struct tmpl_rec *d, const struct compare_result *r)
 {
 	size_t i, k;
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		char *ek = env_key(m), *key;
-		struct rblock *bl;
-		struct rvars *row;
+		struct tmpl_rec *bl;
+		struct kv *row;
 		struct load l;
 		int fresh;
 
@@ -696,32 +240,30 @@ static void doc_amd(struct rdoc *d, const struct compare_result *r)
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
-			rvars_set(&bl->vars, "title", -1, "%s%s%s%s",
-				  m->workload, *l.rest ? " (" : "", l.rest,
-				  *l.rest ? ")" : "");
+			kv_setf(&bl->vars, "title", "%s%s%s%s",
+				m->workload, *l.rest ? " (" : "", l.rest,
+				*l.rest ? ")" : "");
 			if (!*m->unit || !strcmp(m->unit, m->metric))
-				rvars_set(&bl->vars, "units", -1, "%s",
-					  m->metric);
+				kv_set(&bl->vars, "units", m->metric);
 			else
-				rvars_set(&bl->vars, "units", -1, "%s in %s",
-					  m->metric, m->unit);
+				kv_setf(&bl->vars, "units", "%s in %s",
+					m->metric, m->unit);
 			/* "Clients:", "#workers:" in the seed */
 			if (l.count)
-				rvars_set(&bl->vars, "casehdr", -1, "%c%s:",
-					  toupper((unsigned char)l.key[0]),
-					  l.key + 1);
+				kv_setf(&bl->vars, "casehdr", "%c%s:",
+					toupper((unsigned char)l.key[0]),
+					l.key + 1);
 			else
-				rvars_set(&bl->vars, "casehdr", -1, "Case:");
+				kv_setf(&bl->vars, "casehdr", "Case:");
 			for (k = 0; k < r->nr_kernels; k++)
-				rvars_set(&bl->vars, "hdr", (int)k,
-					  "%s[pct imp](CV)", r->kernels[k]);
+				tmpl_setkf(&bl->vars, "hdr", (int)k,
+					   "%s[pct imp](CV)", r->kernels[k]);
 		}
-		row = rblock_row(bl);
+		row = &tmpl_add(bl, "row")->vars;
 		if (l.count)
-			rvars_set(row, "case", -1, "%ld", l.count);
+			kv_setf(row, "case", "%ld", l.count);
 		else
-			rvars_set(row, "case", -1, "%s",
-				  *m->params ? m->params : m->metric);
+			kv_set(row, "case", *m->params ? m->params : m->metric);
 		for (k = 0; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
 			const struct compare_side *b = &m->side[0];
@@ -731,12 +273,12 @@ static void doc_amd(struct rdoc *d, const struct compare_result *r)
 				     (m->higher_is_better ? 0.0 : -0.0);
 
 			if (!s->n || b->st.mean == 0 || isnan(imp))
-				rvars_set(row, "cell", (int)k, "%s", "-");
+				tmpl_setkf(row, "cell", (int)k, "%s", "-");
 			else
-				rvars_set(row, "cell", (int)k,
-					  "%.2f [%6.2f](%5.2f)",
-					  s->st.mean / b->st.mean, imp,
-					  s->st.cv);
+				tmpl_setkf(row, "cell", (int)k,
+					   "%.2f [%6.2f](%5.2f)",
+					   s->st.mean / b->st.mean, imp,
+					   s->st.cv);
 		}
 		free(l.rest);
 		free(key);
@@ -757,12 +299,12 @@ static void lkp_value(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.0f", v);
 }
 
-static void lkp_err(struct rvars *row, int k, const struct stats *st)
+static void lkp_err(struct kv *row, int k, const struct stats *st)
 {
 	if (st->n && st->cv > 2)
-		rvars_set(row, "e", k, " \xc2\xb1%3.0f%%", st->cv);
+		tmpl_setkf(row, "e", k, " \xc2\xb1%3.0f%%", st->cv);
 	else
-		rvars_set(row, "e", k, "%s", "");
+		tmpl_setkf(row, "e", k, "%s", "");
 }
 
 /*
@@ -770,22 +312,23 @@ static void lkp_err(struct rvars *row, int k, const struct stats *st)
  * phrase when the judged rows agree, else the lower-is-better ones by
  * name; diag.* rows are only said to be diagnostics.
  */
-static void lkp_directions(struct rblock *bl)
+static void lkp_directions(struct tmpl_rec *bl)
 {
 	struct strbuf low = STRBUF_INIT, note = STRBUF_INIT;
+	const struct tmpl_list *rows = tmpl_list(bl, "row");
 	size_t i, nr_high = 0, nr_low = 0, nr_diag = 0;
 
-	for (i = 0; i < bl->nr; i++) {
-		const struct rvars *row = &bl->rows[i];
+	for (i = 0; rows && i < rows->nr; i++) {
+		const struct kv *row = &rows->v[i]->vars;
 
-		if (*rvars_get(row, "_diag", 5, -1) == '1') {
+		if (!strcmp(kv_get(row, "_diag"), "1")) {
 			nr_diag++;
-		} else if (*rvars_get(row, "_hib", 4, -1) == '1') {
+		} else if (!strcmp(kv_get(row, "_hib"), "1")) {
 			nr_high++;
 		} else {
 			nr_low++;
 			strbuf_addf(&low, "%s%s", low.len ? ", " : "",
-				    rvars_get(row, "name", 4, -1));
+				    kv_get(row, "name"));
 		}
 	}
 	if (nr_high && nr_low)
@@ -796,24 +339,25 @@ static void lkp_directions(struct rblock *bl)
 	if (nr_diag)
 		strbuf_addf(&note, "%sdiag.* rows are not judged",
 			    note.len ? "; " : "");
-	rvars_set(&bl->vars, "dirnote", -1, "%s", note.buf);
+	kv_set(&bl->vars, "dirnote", note.buf);
 	strbuf_release(&low);
 	strbuf_release(&note);
 }
 
-static void doc_lkp(struct rdoc *d, const struct compare_result *r)
+static void doc_lkp(struct tmpl_rec *d, const struct compare_result *r)
 {
+	const struct tmpl_list *blocks;
 	size_t i, k;
 	char buf[64];
 
 	for (k = 0; k < r->nr_kernels; k++)
-		rvars_set(&d->vars, "lab", (int)k, "%.*s", k ? 27 : 16,
-			  r->kernels[k]);
+		tmpl_setkf(&d->vars, "lab", (int)k, "%.*s", k ? 27 : 16,
+			   r->kernels[k]);
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		char *ek = env_key(m), *key;
-		struct rblock *bl;
-		struct rvars *row;
+		struct tmpl_rec *bl;
+		struct kv *row;
 		struct load l;
 		int fresh;
 
@@ -823,47 +367,48 @@ static void doc_lkp(struct rdoc *d, const struct compare_result *r)
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
-			rvars_set(&bl->vars, "envpath", -1,
-				  "%s/%s/%s/%s/%s/%s/%s",
-				  *m->machine ? m->machine : "-",
-				  *m->placement ? m->placement : "-",
-				  *m->autogroup_config ?
-				  m->autogroup_config : "-",
-				  *m->autogroup_enabled ?
-				  m->autogroup_enabled : "-",
-				  *m->cgroup ? m->cgroup : "-",
-				  *l.rest ? l.rest : "-", m->workload);
+			kv_setf(&bl->vars, "envpath",
+				"%s/%s/%s/%s/%s/%s/%s",
+				*m->machine ? m->machine : "-",
+				*m->placement ? m->placement : "-",
+				*m->autogroup_config ?
+				m->autogroup_config : "-",
+				*m->autogroup_enabled ?
+				m->autogroup_enabled : "-",
+				*m->cgroup ? m->cgroup : "-",
+				*l.rest ? l.rest : "-", m->workload);
 		}
-		row = rblock_row(bl);
+		row = &tmpl_add(bl, "row")->vars;
 		lkp_value(buf, sizeof(buf), m->side[0].st.mean);
-		rvars_set(row, "v", 0, "%s", buf);
+		tmpl_setkf(row, "v", 0, "%s", buf);
 		lkp_err(row, 0, &m->side[0].st);
 		for (k = 1; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
 
 			lkp_value(buf, sizeof(buf), s->st.mean);
-			rvars_set(row, "v", (int)k, "%s", buf);
+			tmpl_setkf(row, "v", (int)k, "%s", buf);
 			lkp_err(row, (int)k, &s->st);
 			if (isnan(s->change_pct))
-				rvars_set(row, "chg", (int)k, "%s", "");
+				tmpl_setkf(row, "chg", (int)k, "%s", "");
 			else
-				rvars_set(row, "chg", (int)k, "%+.1f%%",
-					  s->change_pct);
+				tmpl_setkf(row, "chg", (int)k, "%+.1f%%",
+					   s->change_pct);
 		}
 		if (l.count)
-			rvars_set(row, "name", -1, "%s.%s.%s=%ld", m->workload,
-				  m->metric, l.key, l.count);
+			kv_setf(row, "name", "%s.%s.%s=%ld", m->workload,
+				m->metric, l.key, l.count);
 		else
-			rvars_set(row, "name", -1, "%s.%s", m->workload,
-				  m->metric);
-		rvars_set(row, "_hib", -1, "%d", m->higher_is_better);
-		rvars_set(row, "_diag", -1, "%d", m->diagnostic);
+			kv_setf(row, "name", "%s.%s", m->workload,
+				m->metric);
+		kv_setf(row, "_hib", "%d", m->higher_is_better);
+		kv_setf(row, "_diag", "%d", m->diagnostic);
 		free(l.rest);
 		free(key);
 		free(ek);
 	}
-	for (i = 0; i < d->nr; i++)
-		lkp_directions(&d->b[i]);
+	blocks = tmpl_list(d, "block");
+	for (i = 0; blocks && i < blocks->nr; i++)
+		lkp_directions(blocks->v[i]);
 }
 
 static int significant(enum verdict v)
@@ -872,7 +417,7 @@ static int significant(enum verdict v)
 }
 
 /* mmtests compare-kernels.sh (report-formats.md 4.1). */
-static void doc_mmtests(struct rdoc *d, const struct compare_result *r)
+static void doc_mmtests(struct tmpl_rec *d, const struct compare_result *r)
 {
 	size_t i, k;
 	char buf[64];
@@ -882,8 +427,8 @@ static void doc_mmtests(struct rdoc *d, const struct compare_result *r)
 		char *ek = env_key(m), *key;
 		int hmean = m->higher_is_better;
 		double base;
-		struct rblock *bl;
-		struct rvars *row;
+		struct tmpl_rec *bl;
+		struct kv *row;
 		struct load l;
 		int fresh;
 
@@ -896,17 +441,16 @@ static void doc_mmtests(struct rdoc *d, const struct compare_result *r)
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
-			rvars_set(&bl->vars, "title", -1, "%s-%s%s%s",
-				  m->workload, m->metric, *l.rest ? " " : "",
-				  l.rest);
+			kv_setf(&bl->vars, "title", "%s-%s%s%s",
+				m->workload, m->metric, *l.rest ? " " : "",
+				l.rest);
 		}
-		row = rblock_row(bl);
-		rvars_set(row, "stat", -1, "%s", hmean ? "Hmean" : "Amean");
+		row = &tmpl_add(bl, "row")->vars;
+		kv_set(row, "stat", hmean ? "Hmean" : "Amean");
 		if (l.count)
-			rvars_set(row, "op", -1, "%ld", l.count);
+			kv_setf(row, "op", "%ld", l.count);
 		else
-			rvars_set(row, "op", -1, "%s",
-				  *m->params ? m->params : "-");
+			kv_set(row, "op", *m->params ? m->params : "-");
 		free(l.rest);
 		base = hmean ? m->side[0].st.hmean : m->side[0].st.mean;
 		for (k = 0; k < r->nr_kernels; k++) {
@@ -924,11 +468,11 @@ static void doc_mmtests(struct rdoc *d, const struct compare_result *r)
 			snprintf(buf, sizeof(buf), "%.*f",
 				 fabs(base) < 100 ? 4 : 2, v);
 			if (!s->n || !isfinite(pct))
-				rvars_set(row, "v", (int)k, "%12s", "-");
+				tmpl_setkf(row, "v", (int)k, "%12s", "-");
 			else
-				rvars_set(row, "v", (int)k, "%12s %c%7.2f%%%c",
-					  buf, sig ? '*' : '(', pct,
-					  sig ? '*' : ')');
+				tmpl_setkf(row, "v", (int)k, "%12s %c%7.2f%%%c",
+					   buf, sig ? '*' : '(', pct,
+					   sig ? '*' : ')');
 		}
 		free(key);
 		free(ek);
@@ -978,7 +522,7 @@ static void matrix_drop_note(char *buf, size_t size,
 }
 
 /* Hagar's and Dietmar's tables (seed 000). */
-static void doc_matrix(struct rdoc *d, const struct compare_result *r)
+static void doc_matrix(struct tmpl_rec *d, const struct compare_result *r)
 {
 	size_t i, j, k;
 	int f;
@@ -993,7 +537,7 @@ static void doc_matrix(struct rdoc *d, const struct compare_result *r)
 		size_t fw[NR_ENV] = { 0 };
 		struct strbuf hdr = STRBUF_INIT, cst = STRBUF_INIT;
 		struct strbuf rule = STRBUF_INIT;
-		struct rblock *bl;
+		struct tmpl_rec *bl;
 		int fresh;
 
 		bl = block_for(d, key, &fresh);
@@ -1003,8 +547,8 @@ static void doc_matrix(struct rdoc *d, const struct compare_result *r)
 		}
 		block_common(bl, m, key);
 		free(key);
-		rvars_set(&bl->vars, "reshdr", -1, "Result (%s)",
-			  *m->unit ? m->unit : m->metric);
+		kv_setf(&bl->vars, "reshdr", "Result (%s)",
+			*m->unit ? m->unit : m->metric);
 		/* Which environment fields vary among this block's rows? */
 		for (j = i; j < r->nr; j++) {
 			const struct compare_metric *o = &r->m[j];
@@ -1049,9 +593,9 @@ static void doc_matrix(struct rdoc *d, const struct compare_result *r)
 		strbuf_trim(&hdr);
 		while (rule.len < 9 || rule.len < hdr.len)
 			strbuf_addch(&rule, '-');
-		rvars_set(&bl->vars, "envrule", -1, "%s", rule.buf);
-		rvars_set(&bl->vars, "envhdr", -1, "%s", hdr.buf);
-		rvars_set(&bl->vars, "constenv", -1, "%s", cst.buf);
+		kv_set(&bl->vars, "envrule", rule.buf);
+		kv_set(&bl->vars, "envhdr", hdr.buf);
+		kv_set(&bl->vars, "constenv", cst.buf);
 		for (j = i; j < r->nr; j++) {
 			const struct compare_metric *o = &r->m[j];
 
@@ -1063,7 +607,7 @@ static void doc_matrix(struct rdoc *d, const struct compare_result *r)
 			for (k = 0; k < r->nr_kernels; k++) {
 				const struct compare_side *s = &o->side[k];
 				struct strbuf env = STRBUF_INIT;
-				struct rvars *row;
+				struct kv *row;
 
 				if (!s->n)
 					continue;
@@ -1076,24 +620,22 @@ static void doc_matrix(struct rdoc *d, const struct compare_result *r)
 						    env_field(o, f));
 				}
 				strbuf_trim(&env);
-				row = rblock_row(bl);
-				rvars_set(row, "envv", -1, "%s", env.buf);
-				rvars_set(row, "kern", -1, "%s",
-					  r->kernels[k]);
+				row = &tmpl_add(bl, "row")->vars;
+				kv_set(row, "envv", env.buf);
+				kv_set(row, "kern", r->kernels[k]);
 				note[0] = '\0';
 				if (k)
 					matrix_drop_note(note, sizeof(note),
 							 o, s);
 				snprintf(buf, sizeof(buf), "%.1f",
 					 s->st.mean);
-				rvars_set(row, "res", -1, "%s%s", buf, note);
+				kv_setf(row, "res", "%s%s", buf, note);
 				if (isnan(s->cpu_usr))
-					rvars_set(row, "cpu", -1, "%s",
-						  "  n/a");
+					kv_set(row, "cpu", "  n/a");
 				else
-					rvars_set(row, "cpu", -1,
-						  "%4.1f us, %4.1f sy",
-						  s->cpu_usr, s->cpu_sys);
+					kv_setf(row, "cpu",
+						"%4.1f us, %4.1f sy",
+						s->cpu_usr, s->cpu_sys);
 				strbuf_release(&env);
 			}
 		}
@@ -1104,39 +646,38 @@ static void doc_matrix(struct rdoc *d, const struct compare_result *r)
 }
 
 /* Dietmar's revert (seed 001): w/o and w/ columns per machine. */
-static void doc_simple(struct rdoc *d, const struct compare_result *r)
+static void doc_simple(struct tmpl_rec *d, const struct compare_result *r)
 {
 	size_t i, k;
 	char buf[64];
 
 	for (k = 0; k < r->nr_kernels; k++) {
 		if (r->nr_kernels == 2)
-			rvars_set(&d->vars, "hdr", (int)k, "%s",
-				  k ? "w/ patch" : "w/o patch");
+			tmpl_setkf(&d->vars, "hdr", (int)k, "%s",
+				   k ? "w/ patch" : "w/o patch");
 		else
-			rvars_set(&d->vars, "hdr", (int)k, "%s",
-				  r->kernels[k]);
+			tmpl_setkf(&d->vars, "hdr", (int)k, "%s",
+				   r->kernels[k]);
 	}
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		char *key = xasprintf("%zu", i);
-		struct rblock *bl;
-		struct rvars *row;
+		struct tmpl_rec *bl;
+		struct kv *row;
 		int fresh;
 
 		bl = block_for(d, key, &fresh);
 		block_common(bl, m, key);
-		rvars_set(&bl->vars, "idx", -1, "%c",
-			  i < 26 ? (int)('a' + i) : '?');
-		rvars_set(&bl->vars, "verdict", -1, "%s",
-			  verdict_name(m->verdict));
-		row = rblock_row(bl);
+		kv_setf(&bl->vars, "idx", "%c",
+			i < 26 ? (int)('a' + i) : '?');
+		kv_set(&bl->vars, "verdict", verdict_name(m->verdict));
+		row = &tmpl_add(bl, "row")->vars;
 		for (k = 0; k < r->nr_kernels; k++) {
 			fmt_value(buf, sizeof(buf), m->side[k].st.mean,
 				  m->side[0].n ? m->side[0].st.mean :
 				  m->side[k].st.mean);
-			rvars_set(row, "c", (int)k, "%s",
-				  m->side[k].n ? buf : "-");
+			tmpl_setkf(row, "c", (int)k, "%s",
+				   m->side[k].n ? buf : "-");
 		}
 		free(key);
 	}
@@ -1147,14 +688,17 @@ int compare_render(const struct compare_result *r, const char *format,
 {
 	static const struct {
 		const char *name;
-		void (*fn)(struct rdoc *, const struct compare_result *);
+		void (*fn)(struct tmpl_rec *, const struct compare_result *);
 	} formats[] = {
 		{ "intel", doc_intel }, { "amd", doc_amd },
 		{ "lkp", doc_lkp }, { "mmtests", doc_mmtests },
 		{ "matrix", doc_matrix }, { "simple", doc_simple },
 	};
 	struct compare_result view = *r;
-	struct rdoc d;
+	struct tmpl_rec d = TMPL_REC_INIT;
+	struct tmpl_opts o = { .nr_kernels = (int)r->nr_kernels, .trim = 1 };
+	struct strbuf tmpl = STRBUF_INIT;
+	char *file;
 	size_t i;
 	int ret;
 
@@ -1177,8 +721,15 @@ int compare_render(const struct compare_result *r, const char *format,
 	}
 	doc_init(&d, &view);
 	formats[i].fn(&d, &view);
-	ret = render_template(format, &d, out);
-	rdoc_release(&d);
+	file = xasprintf("report-%s.txt", format);
+	ret = tmpl_load(file, NULL, &tmpl);
+	if (!ret) {
+		o.name = file;
+		ret = tmpl_expand(tmpl.buf, &d, &o, out);
+	}
+	free(file);
+	strbuf_release(&tmpl);
+	tmpl_rec_release(&d);
 	if (view.m != r->m)
 		free(view.m);
 	return ret;

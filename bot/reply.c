@@ -30,23 +30,17 @@
 
 int reply_expand(const char *tmpl, const struct kv *v, struct strbuf *out)
 {
-	return template_expand(tmpl, v, out);
-}
+	static const struct tmpl_opts o = { .name = "mail" };
 
+	return tmpl_expand_kv(tmpl, v, &o, out);
+}
 
 int reply_load_template(const char *name, struct strbuf *out)
 {
 	char *file = xasprintf("mail-%s.md", name);
-	char *path = template_path(file, "reply.templateDir");
-	int ret = 0;
+	int ret = tmpl_load(file, "reply.templateDir", out);
 
 	free(file);
-	if (!path)
-		return -1;
-	if (strbuf_read_file(out, path) < 0)
-		ret = error("cannot read template %s: %s", path,
-			    strerror(errno));
-	free(path);
 	return ret;
 }
 

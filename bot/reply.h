@@ -4,11 +4,9 @@
  * plain text wrapped at 72 columns, threaded under the cover letter (or
  * patch 1), its body rendered from templates/mail-<name>.md.
  *
- * The templates are CommonMark that reads as plain text.  The template
- * language is tiny: {{var}} is replaced by the variable's value (empty
- * when unset), {{#if var}}...{{else}}...{{/if}} keeps one branch
- * depending on whether var is set and non-empty.  No nesting of #if
- * inside #if of the same variable is needed, but nesting works.
+ * The templates are CommonMark that reads as plain text, in the template
+ * language of templates.h (the one the report tables use): {{var}} and
+ * {{#if var}}...{{else}}...{{/if}} are all a mail needs.
  */
 #ifndef SCHED_BOT_REPLY_H
 #define SCHED_BOT_REPLY_H
@@ -18,14 +16,14 @@
 #include "kv.h"
 #include "util.h"
 
-/* Expand tmpl into out; -1 with an error on an unbalanced {{#if}}. */
+/* Expand tmpl over v into out (tmpl_expand_kv); -1 with an error on a
+ * malformed template (an unbalanced {{#if}}, a "{{" without "}}"). */
 int reply_expand(const char *tmpl, const struct kv *v,
 		 struct strbuf *out);
 
 /*
- * Read templates/mail-<name>.md.  The directory is reply.templateDir,
- * else $SCHED_BOT_TEMPLATES, else ../templates or
- * ../share/sched-bot/templates next to the executable.
+ * Read templates/mail-<name>.md, found as tmpl_path() says, with
+ * reply.templateDir first.
  */
 int reply_load_template(const char *name, struct strbuf *out);
 

@@ -17,63 +17,20 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "kv.h"
 #include "procstat.h"
 #include "run.h"
 #include "util.h"
+#include "workload.h"
 
 /* ---- sched-bench output ------------------------------------------- */
 
-struct field {
-	char *key, *value, *unit;
-};
-
-struct field_list {
-	struct field *v;
-	size_t nr, alloc;
-};
-
-static void field_set(struct field_list *l, const char *key, const char *value,
-		   const char *unit)
+/* A value of an env or stat record; "unknown" is no value. */
+static const char *field_get(const struct kv *l, const char *key)
 {
-	size_t i;
+	const char *v = kv_get(l, key);
 
-	for (i = 0; i < l->nr; i++)
-		if (!strcmp(l->v[i].key, key))
-			break;
-	if (i == l->nr) {
-		ALLOC_GROW(l->v, l->nr, l->alloc);
-		l->v[l->nr].key = xstrdup(key);
-		l->nr++;
-	} else {
-		free(l->v[i].value);
-		free(l->v[i].unit);
-	}
-	l->v[i].value = xstrdup(value);
-	l->v[i].unit = unit ? xstrdup(unit) : NULL;
-}
-
-static const char *field_get(const struct field_list *l, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		if (!strcmp(l->v[i].key, key))
-			return strcmp(l->v[i].value, "unknown") ?
-			       l->v[i].value : NULL;
-	return NULL;
-}
-
-static void field_release(struct field_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++) {
-		free(l->v[i].key);
-		free(l->v[i].value);
-		free(l->v[i].unit);
-	}
-	free(l->v);
-	memset(l, 0, sizeof(*l));
+	return v && strcmp(v, "unknown") ? v : NULL;
 }
 
 /* Records of one (workload, params, run) until its "end". */
@@ -82,11 +39,12 @@ struct group {
 	int run;
 	int count;
 	struct sample_set samples;
-	struct field_list stats;
+	struct kv stats;		/* stat records: key, value */
+	struct kv stat_units;		/* ... and the same key's unit */
 };
 
 struct parser {
-	struct field_list env;
+	struct kv env;
 	struct group *groups;
 	size_t nr, alloc;
 	struct run_parse_report rep;
@@ -175,7 +133,8 @@ static void group_release(struct group *g)
 	free(g->workload);
 	free(g->params);
 	sample_set_release(&g->samples);
-	field_release(&g->stats);
+	kv_release(&g->stats);
+	kv_release(&g->stat_units);
 }
 
 static void remove_group(struct parser *p, struct group *g)
@@ -195,7 +154,7 @@ static const char *pick(const char *a, const char *b)
 
 /* Label, kernel, env columns of a row. */
 static void fill_context(struct sample *s, const struct run_meta *meta,
-			 const struct field_list *env)
+			 const struct kv *env)
 {
 	const char *v;
 
@@ -213,7 +172,7 @@ static void fill_context(struct sample *s, const struct run_meta *meta,
 	s->cgroup = (char *)field_get(env, "cgroup");
 }
 
-static void set_cpu(struct sample *s, const struct field_list *stats)
+static void set_cpu(struct sample *s, const struct kv *stats)
 {
 	static const struct { const char *key; size_t off; } cols[] = {
 		{ "cpu_usr", offsetof(struct sample, cpu_usr) },
@@ -249,7 +208,7 @@ static void finish_group(struct parser *p, struct group *g,
 		sample_set_add(out, &s);
 	}
 	for (i = 0; i < g->stats.nr; i++) {
-		const struct field *k = &g->stats.v[i];
+		const char *key = g->stats.keys[i];
 		char *metric;
 		double v;
 
@@ -258,10 +217,10 @@ static void finish_group(struct parser *p, struct group *g,
 		 * cpu_other (nice, irq, steal): a diag row keeps it, so that
 		 * the utilisation of a run still adds up to 100%.
 		 */
-		if ((starts_with(k->key, "cpu_") &&
-		     strcmp(k->key, "cpu_other")) || parse_num(k->value, &v))
+		if ((starts_with(key, "cpu_") && strcmp(key, "cpu_other")) ||
+		    parse_num(g->stats.vals[i], &v))
 			continue;
-		metric = xasprintf("diag.%s", k->key);
+		metric = xasprintf("diag.%s", key);
 		sample_init(&s);
 		fill_context(&s, meta, &p->env);
 		set_cpu(&s, &g->stats);
@@ -271,7 +230,7 @@ static void finish_group(struct parser *p, struct group *g,
 		s.sample = 0;
 		s.metric = metric;
 		s.value = v;
-		s.unit = k->unit;
+		s.unit = (char *)kv_get(&g->stat_units, key);
 		s.higher_is_better = 0;
 		s.placement = (char *)placement;
 		sample_set_add(out, &s);
@@ -292,7 +251,7 @@ static int parse_record(struct parser *p, char *line,
 		n = split(line, f, 3);
 		if (n != 3 || !is_token(f[1], "_.-", 0))
 			return -1;
-		field_set(&p->env, f[1], f[2], NULL);
+		kv_set(&p->env, f[1], f[2]);
 		p->rep.env++;
 		return 0;
 	}
@@ -347,7 +306,8 @@ static int parse_record(struct parser *p, char *line,
 		    parse_num(f[5], &v) || !is_token(f[6], "_/%.-", 0))
 			return -1;
 		g = find_group(p, f[1], f[2], run, 1);
-		field_set(&g->stats, f[4], f[5], f[6]);
+		kv_set(&g->stats, f[4], f[5]);
+		kv_set(&g->stat_units, f[4], f[6]);
 		g->count++;
 		return 0;
 	}
@@ -405,7 +365,7 @@ static void parser_release(struct parser *p)
 	while (p->nr)
 		remove_group(p, &p->groups[p->nr - 1]);
 	free(p->groups);
-	field_release(&p->env);
+	kv_release(&p->env);
 }
 
 int run_parse_bench_output_report(const char *text, size_t len,
@@ -449,8 +409,10 @@ void bench_spec_init(struct bench_spec *spec)
 
 int bench_spec_check(const struct bench_spec *spec)
 {
-	if (!spec->workload || (strcmp(spec->workload, "spawn") &&
-				strcmp(spec->workload, "pingpong")))
+	const struct workload *w = spec->workload ?
+		workload_find(spec->workload) : NULL;
+
+	if (!w || w->runner != WORKLOAD_SCHED_BENCH)
 		return error("'%s' is not a sched-bench workload",
 			     spec->workload ? spec->workload : "");
 	if (spec->sweep && !is_token(spec->sweep, ",", 0))
@@ -694,32 +656,11 @@ int run_capture(char *const argv[], struct strbuf *out, struct strbuf *err)
 
 /* ---- external tools ----------------------------------------------- */
 
-struct tool {
-	const char *workload;
-	const char *prog;
-	const char *package;	/* Debian package, for the skip line */
-};
-
-static const struct tool tools[] = {
-	{ "hackbench", "hackbench", "rt-tests" },
-	{ "perf-pipe", "perf", "linux-perf" },
-	{ "perf-messaging", "perf", "linux-perf" },
-	{ "schbench", "schbench", "schbench (build from source)" },
-};
-
-static const struct tool *find_tool(const char *workload)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(tools); i++)
-		if (!strcmp(tools[i].workload, workload))
-			return &tools[i];
-	return NULL;
-}
-
 int run_is_tool_workload(const char *name)
 {
-	return find_tool(name) != NULL;
+	const struct workload *w = workload_find(name);
+
+	return w && w->runner != WORKLOAD_SCHED_BENCH;
 }
 
 /* The number right after the first occurrence of marker. */
@@ -904,7 +845,7 @@ static int run_tool(const char *workload, int run,
 		    const struct run_local *opt, const struct run_meta *meta,
 		    struct sample_set *out)
 {
-	const struct tool *t = find_tool(workload);
+	const struct workload *t = workload_find(workload);
 	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
 	struct cpu_times c0, c1;
 	struct cpu_util u;
@@ -1015,9 +956,11 @@ int run_workload_local(const char *workload, int run,
 		       const struct run_local *opt,
 		       const struct run_meta *meta, struct sample_set *out)
 {
-	if (run_is_tool_workload(workload))
-		return run_tool(workload, run, opt, meta, out);
-	if (!strcmp(workload, "spawn") || !strcmp(workload, "pingpong"))
+	const struct workload *w = workload_find(workload);
+
+	if (!w)
+		return error("unknown workload '%s'", workload);
+	if (w->runner == WORKLOAD_SCHED_BENCH)
 		return run_sched_bench(workload, run, opt, meta, out);
-	return error("unknown workload '%s'", workload);
+	return run_tool(workload, run, opt, meta, out);
 }

@@ -86,8 +86,7 @@ char *run_find_sched_bench(void);
 /* An executable in PATH, allocated, or NULL. */
 char *run_find_in_path(const char *name);
 
-/* Workloads of external tools: "hackbench", "perf-pipe",
- * "perf-messaging", "schbench". */
+/* A workload of workload.h run by another program than sched-bench. */
 int run_is_tool_workload(const char *name);
 
 /*

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trailer.c - parse and compare commit-message trailers.
+ * trailer.c - parse, compare and write commit-message trailers.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lore.h"
 #include "trailer.h"
 #include "util.h"
 
@@ -268,5 +269,31 @@ char *trailer_format(const struct trailer *t)
 		return xasprintf("%s: %s", t->tag, t->name);
 	if (!*t->name)
 		return xasprintf("%s: <%s>", t->tag, t->email);
+	if (!*t->email)
+		return xasprintf("%s: %s", t->tag, t->name);
 	return xasprintf("%s: %s <%s>", t->tag, t->name, t->email);
+}
+
+void trailer_add_lines(struct strbuf *out, const struct trailer *t,
+		       size_t nr, const char *link_msgid)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		char *f;
+
+		if (t[i].raw && *t[i].raw) {
+			strbuf_addf(out, "%s\n", t[i].raw);
+			continue;
+		}
+		f = trailer_format(&t[i]);
+		strbuf_addf(out, "%s\n", f);
+		free(f);
+	}
+	if (link_msgid && *link_msgid) {
+		char *url = lore_link(link_msgid);
+
+		strbuf_addf(out, "Link: %s\n", url);
+		free(url);
+	}
 }

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "util.h"
+
 struct trailer {
 	char *tag;		/* "Tested-by", as written (canonical case) */
 	char *name;		/* may be "" for a bare address */
@@ -42,7 +44,20 @@ int trailer_same(const struct trailer *a, const struct trailer *b);
 void trailer_copy(struct trailer *dst, const struct trailer *src);
 void trailer_release(struct trailer *t);
 
-/* "Tag: Name <email>" (or "Tag: value") in a new string. */
+/*
+ * "Tag: Name <email>", "Tag: <email>" for a bare address, "Tag: Name"
+ * for a person without one, "Tag: value" otherwise; in a new string.
+ */
 char *trailer_format(const struct trailer *t);
+
+/*
+ * The trailer lines of a commit message, each ending in a newline: every
+ * trailer as the patch wrote it (raw), else as trailer_format() writes
+ * it, then "Link: <lore.url>/all/<msgid>/" when link_msgid is neither
+ * NULL nor empty.  The commits `apply` makes and the mbox `am` writes
+ * carry the same lines, so git am of the one gives the other.
+ */
+void trailer_add_lines(struct strbuf *out, const struct trailer *t,
+		       size_t nr, const char *link_msgid);
 
 #endif

@@ -88,6 +88,26 @@ if command -v hackbench >/dev/null && command -v perf >/dev/null &&
 	'
 fi
 
+test_expect_success 'run --help lists every workload the tool knows' '
+	"$SCHED_BOT" help --list-workloads >names &&
+	test $(wc -l <names) -ge 6 &&
+	test_grep "^spawn$" names && test_grep "^schbench$" names &&
+	"$SCHED_BOT" run --help >help &&
+	while read -r w; do
+		test_grep "^    $w  " help || exit 1
+	done <names &&
+	# the list is for the completion, not for people
+	"$SCHED_BOT" help >all &&
+	test_grep ! "list-workloads" all
+'
+
+test_expect_success 'an unknown workload is named, with the list' '
+	rc=0 && "$SCHED_BOT" run --workloads frob 2>err || rc=$? &&
+	test $rc -eq 2 &&
+	test_grep "unknown workload .frob." err &&
+	test_grep "^    perf-messaging  " err
+'
+
 test_expect_failure_code 'unknown workload is a usage error' 2 \
 	'"$SCHED_BOT" run --workloads spawn,frob'
 test_expect_failure_code 'missing --workloads is a usage error' 2 \

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
-#include "lore.h"
 #include "mbox.h"
 #include "series.h"
+#include "trailer.h"
 #include "util.h"
 
 const char cmd_am_usage[] =
@@ -49,7 +49,7 @@ static void add_text(struct strbuf *out, const char *text)
 static void add_patch(struct strbuf *out, const struct series *s,
 		      const struct patch *p, int link)
 {
-	size_t i;
+	struct strbuf tr = STRBUF_INIT;
 
 	strbuf_addstr(out, "From git@z Thu Jan  1 00:00:00 1970\n");
 	strbuf_addf(out, "From: %s <%s>\n", p->author_name, p->author_email);
@@ -71,19 +71,10 @@ static void add_patch(struct strbuf *out, const struct series *s,
 	if (p->nr_trailers || link) {
 		if (*p->body)
 			strbuf_addch(out, '\n');
-		for (i = 0; i < p->nr_trailers; i++) {
-			const struct trailer *t = &p->trailers[i];
-			char *f = t->raw ? xstrdup(t->raw) : trailer_format(t);
-
-			add_text(out, f);
-			free(f);
-		}
-		if (link) {
-			char *l = lore_link(p->msgid);
-
-			strbuf_addf(out, "Link: %s\n", l);
-			free(l);
-		}
+		trailer_add_lines(&tr, p->trailers, p->nr_trailers,
+				  link ? p->msgid : NULL);
+		add_text(out, tr.buf);
+		strbuf_release(&tr);
 	}
 	if (*p->diff) {
 		/* git format-patch always separates the notes with "---". */

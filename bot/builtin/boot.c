@@ -14,6 +14,7 @@
 #include "samples.h"
 #include "target/target.h"
 #include "util.h"
+#include "workload.h"
 
 const char cmd_boot_usage[] =
 "usage: sched-bot boot [--target NAME] [--kernel bzImage] [--release R]\n"
@@ -81,8 +82,8 @@ int cmd_boot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct boot_req req = { .workloads = "spawn,pingpong", .runs = 1,
-				.seconds = 5, .autogroup = -1 };
+	struct boot_req req = { .workloads = workload_names(WORKLOAD_DEFAULT),
+				.runs = 1, .seconds = 5, .autogroup = -1 };
 	const char *target = "qemu", *out = NULL, *initramfs = NULL;
 	struct boot_res res;
 	int c, ret;

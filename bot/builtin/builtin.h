@@ -6,6 +6,8 @@
 #ifndef SCHED_BOT_BUILTIN_H
 #define SCHED_BOT_BUILTIN_H
 
+#include <stdio.h>
+
 typedef int (*cmd_fn)(int argc, char **argv);
 
 struct cmd {
@@ -23,6 +25,7 @@ int cmd_apply(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+void cmd_run_help(FILE *f);	/* after its usage: the workload table */
 int cmd_compare(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_cron(int argc, char **argv);

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "util.h"
 #include "version.h"
+#include "workload.h"
 
 extern const char cmd_fetch_usage[], cmd_series_usage[], cmd_am_usage[],
 	cmd_tree_usage[], cmd_apply_usage[], cmd_build_usage[],
@@ -74,6 +75,14 @@ const struct cmd *find_command(const char *name)
 	return NULL;
 }
 
+static void print_usage(const struct cmd *c, FILE *f)
+{
+	fputs(c->usage, f);
+	/* the workloads run accepts come from the workload table */
+	if (c->fn == cmd_run)
+		cmd_run_help(f);
+}
+
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	const struct cmd *c = find_command(cmd);
@@ -85,7 +94,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	if (c)
-		fputs(c->usage, stderr);
+		print_usage(c, stderr);
 	return EXIT_USAGE;
 }
 
@@ -94,7 +103,7 @@ int show_usage(const char *cmd)
 	const struct cmd *c = find_command(cmd);
 
 	if (c)
-		fputs(c->usage, stdout);
+		print_usage(c, stdout);
 	return EXIT_OK;
 }
 
@@ -118,12 +127,20 @@ static int cmd_help(int argc, char **argv)
 		list_commands(stdout);
 		return EXIT_OK;
 	}
+	/* for the shell completion; not in the help on purpose */
+	if (!strcmp(argv[1], "--list-workloads")) {
+		size_t i;
+
+		for (i = 0; i < workload_table_nr; i++)
+			puts(workload_table[i].name);
+		return EXIT_OK;
+	}
 	c = find_command(argv[1]);
 	if (!c) {
 		error("no such command '%s'; see 'sched-bot help'", argv[1]);
 		return EXIT_USAGE;
 	}
-	fputs(c->usage, stdout);
+	print_usage(c, stdout);
 	return EXIT_OK;
 }
 

@@ -11,9 +11,12 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "interleave.h"
+#include "progress.h"
 #include "run.h"
 #include "samples.h"
 #include "util.h"
+#include "workload.h"
 
 const char cmd_run_usage[] =
 "usage: sched-bot run [--target local] --workloads LIST [--runs N]\n"
@@ -22,8 +25,7 @@ const char cmd_run_usage[] =
 "                     [--autogroup on|off] [--cgroup root|new] [--setsid]\n"
 "                     [--child-cpu]\n"
 "\n"
-"    --workloads LIST  comma-separated: spawn, pingpong (sched-bench),\n"
-"                      hackbench, perf-pipe, perf-messaging, schbench\n"
+"    --workloads LIST  comma-separated, from the list below\n"
 "    --runs N          repetitions, workloads interleaved (default 1)\n"
 "    --label NAME      the label column (default: uname -r)\n"
 "    --duration S      seconds per sched-bench run (default 10)\n"
@@ -39,22 +41,16 @@ const char cmd_run_usage[] =
 "    -v                show the workloads' own output\n"
 "\n"
 "Each finished workload run's rows are appended at once, so an\n"
-"interrupted run leaves every finished row in a valid file.  A missing\n"
-"tool (hackbench, perf, schbench) is reported as a skip.\n";
+"interrupted run leaves every finished row in a valid file.  A workload\n"
+"whose program is not installed is reported as a skip.\n";
 
-static const char *const known[] = {
-	"spawn", "pingpong", "hackbench", "perf-pipe", "perf-messaging",
-	"schbench",
-};
-
-static int known_workload(const char *w)
+void cmd_run_help(FILE *f)
 {
-	size_t i;
+	struct strbuf sb = STRBUF_INIT;
 
-	for (i = 0; i < ARRAY_SIZE(known); i++)
-		if (!strcmp(known[i], w))
-			return 1;
-	return 0;
+	workload_help(&sb);
+	fprintf(f, "\nWorkloads:\n%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 /* Other load during a run biases it either way: say so, once per run. */
@@ -121,7 +117,9 @@ int cmd_run(int argc, char **argv)
 	char **wl = NULL, *list = NULL, *w, *save = NULL;
 	size_t nwl = 0, alloc = 0, i;
 	int runs = 1, c, r, header_done = 0, failed = 0, skipped = 0;
-	int tty = isatty(2), rc = EXIT_OK;
+	struct progress progress;
+	struct interleave order;
+	int rc = EXIT_OK;
 	struct utsname u;
 
 	bench_spec_init(&spec);
@@ -199,7 +197,7 @@ int cmd_run(int argc, char **argv)
 				   target);
 	list = xstrdup(workloads);
 	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		if (!known_workload(w)) {
+		if (!workload_find(w)) {
 			rc = usage_error("run", "unknown workload '%s'", w);
 			goto out;
 		}
@@ -221,39 +219,38 @@ int cmd_run(int argc, char **argv)
 		if (run_capture(envargv, &env, NULL) == 0)
 			opt.env_text = env.buf;
 	}
-	for (r = 1; r <= runs; r++) {
-		for (i = 0; i < nwl; i++) {
-			struct sample_set set = { 0 };
-			char when[32];
-			time_t now = time(NULL);
-			struct tm tm;
-			int st;
+	progress_start(&progress, 1);
+	interleave_init(&order, runs, nwl, 1);
+	while (interleave_next(&order)) {
+		struct sample_set set = { 0 };
+		char when[32];
+		time_t now = time(NULL);
+		struct tm tm;
+		int st;
 
-			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
-				 gmtime_r(&now, &tm));
-			meta.time = when;
-			if (tty)
-				fprintf(stderr, "\r\033[Krun %d/%d: %s ...", r,
-					runs, wl[i]);
-			st = run_workload_local(wl[i], r, &opt, &meta, &set);
-			if (tty)
-				fprintf(stderr, "\r\033[K");
-			if (st == RUN_SKIPPED) {
-				skipped++;
-			} else if (st != RUN_OK) {
-				error("%s run %d failed", wl[i], r);
-				failed++;
-			} else {
-				busy_warning(wl[i], r, &set);
-				if (emit(out, &set, &header_done)) {
-					error("cannot write %s", out);
-					sample_set_release(&set);
-					rc = EXIT_FAIL;
-					goto out;
-				}
+		r = order.run;
+		i = order.i;
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+			 gmtime_r(&now, &tm));
+		meta.time = when;
+		progress_show(&progress, "run %d/%d: %s ...", r, runs, wl[i]);
+		st = run_workload_local(wl[i], r, &opt, &meta, &set);
+		progress_done(&progress);
+		if (st == RUN_SKIPPED) {
+			skipped++;
+		} else if (st != RUN_OK) {
+			error("%s run %d failed", wl[i], r);
+			failed++;
+		} else {
+			busy_warning(wl[i], r, &set);
+			if (emit(out, &set, &header_done)) {
+				error("cannot write %s", out);
+				sample_set_release(&set);
+				rc = EXIT_FAIL;
+				goto out;
 			}
-			sample_set_release(&set);
 		}
+		sample_set_release(&set);
 	}
 	if (failed)
 		rc = EXIT_FAIL;

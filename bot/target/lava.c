@@ -481,7 +481,7 @@ static int lava_definition(const char *name, const struct boot_req *req,
 	} else {
 		char *rel = xasprintf("lava/%s.yaml", type);
 
-		path = template_path(rel, NULL);
+		path = tmpl_path(rel, NULL);
 		free(rel);
 		if (!path)
 			return -1;
@@ -520,7 +520,7 @@ static int lava_definition(const char *name, const struct boot_req *req,
 	kv_setf(&v, "mem", "%ld", target_cfg_int(name, "mem", 1024));
 	/* after init's END frame: LAVA keeps the matched line to itself */
 	kv_set(&v, "prompt", "reboot: Power down");
-	ret = template_expand(tmpl.buf, &v, out);
+	ret = tmpl_expand_kv(tmpl.buf, &v, NULL, out);
 	kv_release(&v);
 	strbuf_release(&tmpl);
 	strbuf_release(&append);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "target/initramfs.h"
+#include "progress.h"
 #include "subproc.h"
 #include "target/common.h"
 
@@ -25,24 +26,19 @@ struct qemu_run {
 	double start;
 	double begin;		/* when init's BEGIN frame arrived */
 	int seen_linux;
-	int progress;
-	size_t lines;
+	int want_progress;
+	struct progress progress;
 };
 
 static void qemu_line(const char *line, void *data)
 {
 	struct qemu_run *q = data;
 
-	q->lines++;
 	if (!q->seen_linux && strstr(line, "Linux version"))
 		q->seen_linux = 1;
 	if (!q->begin && strstr(line, "@@SB BEGIN"))
 		q->begin = now_monotonic();
-	if (q->progress && !(q->lines % 8)) {
-		fprintf(stderr, "\r\033[K[%4.0fs] %.70s",
-			now_monotonic() - q->start, line);
-		fflush(stderr);
-	}
+	progress_output(&q->progress, line);
 }
 
 static int run_qemu(const char *name, const char *accel, const char *kernel,
@@ -85,9 +81,9 @@ static int run_qemu(const char *name, const char *accel, const char *kernel,
 	p.line = qemu_line;
 	p.data = q;
 	q->start = now_monotonic();
+	progress_start(&q->progress, q->want_progress);
 	ret = subproc_run(&p);
-	if (q->progress)
-		fputs("\r\033[K", stderr);
+	progress_done(&q->progress);
 	free(smp);
 	free(mem);
 	return ret;
@@ -152,7 +148,7 @@ int target_qemu_run(const char *name, const struct boot_req *req,
 {
 	struct strbuf append = STRBUF_INIT, console = STRBUF_INIT;
 	char *dir = NULL, *initrd = NULL, *bench = NULL;
-	struct qemu_run q = { .progress = req->progress && isatty(2) };
+	struct qemu_run q = { .want_progress = req->progress };
 	const char *accel;
 	double timeout;
 	int fd = -1, rc, ret = -1, nr_w = 1;

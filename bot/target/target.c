@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "target/target.h"
+#include "workload.h"
 
 char *target_key(const char *name, const char *key)
 {
@@ -50,7 +51,8 @@ char *target_sched_bench(const struct boot_req *req)
 void target_init_args(const struct boot_req *req, struct strbuf *out)
 {
 	strbuf_addf(out, "sb.workloads=%s sb.runs=%d sb.t=%d",
-		    req->workloads ? req->workloads : "spawn,pingpong",
+		    req->workloads ? req->workloads :
+		    workload_names(WORKLOAD_DEFAULT),
 		    req->runs > 0 ? req->runs : 1,
 		    req->seconds > 0 ? req->seconds : 5);
 	if (req->autogroup >= 0)

@@ -63,6 +63,7 @@
 
 #include "../procstat.h"
 #include "../benchcalc.h"
+#include "../interleave.h"
 
 #define BENCH_FORMAT_VERSION 1
 

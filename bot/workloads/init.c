@@ -346,7 +346,8 @@ int bench_init(int argc, char **argv)
 	struct init_opts o = { .runs = 1, .seconds = 5, .autogroup = -1 };
 	struct utsname u;
 	char buf[64], *w, *save;
-	int pid1 = getpid() == 1, i, r, idx, rc = 0;
+	int pid1 = getpid() == 1, i, idx, rc = 0;
+	struct interleave order;
 
 	if (pid1) {
 		setup_pid1();
@@ -381,13 +382,16 @@ int bench_init(int argc, char **argv)
 			      o.workloads[i]);
 			rc = 2;
 		}
-	for (r = 1; r <= o.runs && !rc; r++)
-		for (i = 0; i < o.nr_workloads; i++) {
-			idx = find_workload(o.workloads[i]);
-			if (run_one(idx, r, &o) &&
-			    strcmp(workloads[idx].name, "env"))
-				rc = 1;
+	/* a failed workload ends the series after the run it is in */
+	interleave_init(&order, rc ? 0 : o.runs, (size_t)o.nr_workloads, 1);
+	while (interleave_next(&order)) {
+		idx = find_workload(o.workloads[order.i]);
+		if (run_one(idx, order.run, &o) &&
+		    strcmp(workloads[idx].name, "env")) {
+			rc = 1;
+			interleave_last_run(&order);
 		}
+	}
 	snprintf(buf, sizeof(buf), "@@SB END %lu rc=%d\n", seq, rc);
 	write_line(buf, strlen(buf));
 	if (!pid1)

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "compare.h"
-#include "render.h"
 #include "test.h"
 
 /* xorshift64* and Box-Muller: reproducible normal deviates. */
@@ -238,48 +237,6 @@ static void test_json(void)
 	sample_set_release(&set);
 }
 
-static void test_template_engine(void)
-{
-	struct rdoc d = { 0 };
-	struct rblock *b;
-	struct rvars *row;
-	struct strbuf out = STRBUF_INIT;
-
-	d.nr_kernels = 3;
-	rvars_set(&d.vars, "label", 0, "base");
-	rvars_set(&d.vars, "label", 1, "new");
-	rvars_set(&d.vars, "label", 2, "newer");
-	b = rdoc_block(&d);
-	rvars_set(&b->vars, "title", -1, "fork");
-	rvars_set(&b->vars, "empty", -1, "%s", "");
-	row = rblock_row(b);
-	rvars_set(row, "name", -1, "a");
-	rvars_set(row, "v", 0, "1");
-	rvars_set(row, "v", 1, "22");
-	rvars_set(row, "v", 2, "333");
-	row = rblock_row(b);
-	rvars_set(row, "name", -1, "b\xc2\xb1");	/* one column wide */
-	rvars_set(row, "v", 0, "4444");
-	rvars_set(row, "v", 1, "5");
-	rvars_set(row, "v", 2, "6");
-	CHECK(render_template_text("t",
-		"## comment\n[block]\n{title}\n{title==}\n?gone {empty}\n"
-		"{name<|N}|{v>|$label}[[|{v>|$label}]]\n"
-		"{name=-}+{v=-}[[+{v=-}]]\n[row]\n{name<}|{v>}[[|{v>}]]  \n"
-		"[footer]\n{{end}\n", &d, &out) == 0);
-	CHECK_STR(out.buf,
-		  "fork\n====\n"
-		  "N |base|new|newer\n"
-		  "--+----+---+-----\n"
-		  "a |   1| 22|  333\n"
-		  "b\xc2\xb1|4444|  5|    6\n"
-		  "{end}\n");
-	strbuf_reset(&out);
-	CHECK(render_template_text("bad", "{x<|y", &d, &out) < 0);
-	strbuf_release(&out);
-	rdoc_release(&d);
-}
-
 int main(void)
 {
 	TEST_NAME("test-compare");
@@ -287,7 +244,6 @@ int main(void)
 	RUN(test_one_run_is_an_error);
 	RUN(test_infinite_is_noisy);
 	RUN(test_json);
-	RUN(test_template_engine);
 	RUN(test_aa_false_positives);
 	RUN(test_power);
 	RUN(test_noisy);

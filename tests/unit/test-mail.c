@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config.h"
 #include "mail.h"
 #include "mbox.h"
 #include "series.h"
@@ -322,6 +323,45 @@ static void test_trailer_parse(void)
 	trailer_release(&t);
 }
 
+/* The lines apply's commits and am's mbox share. */
+static void test_trailer_lines(void)
+{
+	static const char *const lines[] = {
+		"Signed-off-by: A U Thor <a@x.org>",
+		"Tested-by: Bare <bare@x.org>",
+		"Reported-by: c@x.org",
+		"Suggested-by: No Address",
+		"Fixes: 0123456789ab (\"sched: x\")",
+	};
+	struct trailer t[ARRAY_SIZE(lines)];
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++)
+		CHECK_INT(trailer_parse(lines[i], strlen(lines[i]), &t[i]), 1);
+	/* as written in the patch: kept byte for byte */
+	t[0].raw = xstrdup("Signed-off-by:   A U Thor <a@x.org>");
+	config_set_override("lore.url", "https://lore.example.org");
+	trailer_add_lines(&sb, t, ARRAY_SIZE(lines), "m@x");
+	CHECK_STR(sb.buf, "Signed-off-by:   A U Thor <a@x.org>\n"
+		  "Tested-by: Bare <bare@x.org>\n"
+		  "Reported-by: <c@x.org>\n"
+		  "Suggested-by: No Address\n"
+		  "Fixes: 0123456789ab (\"sched: x\")\n"
+		  "Link: https://lore.example.org/all/m@x/\n");
+	/* no message-id, no Link: */
+	strbuf_reset(&sb);
+	trailer_add_lines(&sb, t + 3, 1, "");
+	CHECK_STR(sb.buf, "Suggested-by: No Address\n");
+	strbuf_reset(&sb);
+	trailer_add_lines(&sb, t, 0, NULL);
+	CHECK_STR(sb.buf, "");
+	for (i = 0; i < ARRAY_SIZE(lines); i++)
+		trailer_release(&t[i]);
+	strbuf_release(&sb);
+	config_free();
+}
+
 static void test_subjects(void)
 {
 	struct subject_info si;
@@ -580,6 +620,7 @@ int main(void)
 	RUN(test_attachments_signed);
 	RUN(test_hostile);
 	RUN(test_trailer_parse);
+	RUN(test_trailer_lines);
 	RUN(test_subjects);
 	RUN(test_base);
 	RUN(test_series_rules);
