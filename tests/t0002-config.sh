@@ -22,7 +22,7 @@ code_keys() {
 		"$SRC" | sed 's/.*, "/target.*./; s/"$//'
 	grep -rhoE '"target\.%s\.[A-Za-z]+"' "$SRC" |
 		sed 's/^"target\.%s\./target.*./; s/"$//'
-	grep -rhoE 'template_path\([a-z]+, "[^"]+"' "$SRC" |
+	grep -rhoE '(template_path|tmpl_path|tmpl_load)\([a-z]+, "[^"]+"' "$SRC" |
 		sed 's/.*, "//; s/"$//'
 }
 
