@@ -156,6 +156,9 @@ const struct config_key config_keys[] = {
 	S("target.*.restoreCommand", "reboot",
 	  "ssh: how to return to the machine's own kernel"),
 	S("target.*.remoteDir", "/tmp/sched-bot", "ssh: the working directory"),
+	S("target.*.shipTools", "auto",
+	  "ssh: copy hackbench/perf with their libraries: auto (when the "
+	  "remote lacks them), always or never"),
 	S("target.*.url", NULL, "lava: the LAVA server"),
 	S("target.*.tokenFile", NULL, "lava: a file holding the API token"),
 	S("target.*.deviceType", "qemu",

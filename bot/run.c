@@ -552,11 +552,15 @@ char *run_find_in_path(const char *name)
 	return found;
 }
 
-char *run_find_sched_bench(void)
+char *run_find_sched_bench(const char *path)
 {
 	const char *conf = config_get("run.schedBench");
 	char *dir, *p;
 
+	/* Named on the command line: taken as is, even a broken one (a
+	 * test boots /dev/null as init to see the panic). */
+	if (path && *path)
+		return xstrdup(path);
 	if (conf && *conf)
 		return is_executable(conf) ? xstrdup(conf) : NULL;
 	dir = exe_dir();
@@ -656,11 +660,16 @@ int run_capture(char *const argv[], struct strbuf *out, struct strbuf *err)
 
 /* ---- external tools ----------------------------------------------- */
 
-int run_is_tool_workload(const char *name)
+const struct workload *run_find_tool(const char *name)
 {
 	const struct workload *w = workload_find(name);
 
-	return w && w->runner != WORKLOAD_SCHED_BENCH;
+	return w && w->runner != WORKLOAD_SCHED_BENCH ? w : NULL;
+}
+
+int run_is_tool_workload(const char *name)
+{
+	return run_find_tool(name) != NULL;
 }
 
 /* The number right after the first occurrence of marker. */
@@ -768,9 +777,37 @@ int run_parse_tool_output(const char *workload, const char *params,
 	return n;
 }
 
-/* The command line of a tool workload; params gets its canonical text. */
-static char **tool_argv(const char *workload, const char *prog,
-			int duration, char **params)
+int run_tool_rows(const char *workload, const char *params, int run,
+		  const char *text, double wall, const struct cpu_util *u,
+		  const struct run_meta *meta, const char *env_text,
+		  struct sample_set *out)
+{
+	size_t first = out->nr, i;
+	struct sample s;
+
+	if (run_parse_tool_output(workload, params, run, text, meta,
+				  env_text, out) < 0)
+		return -1;
+	for (i = first; i < out->nr && u; i++) {
+		out->v[i].cpu_usr = u->usr;
+		out->v[i].cpu_sys = u->sys;
+		out->v[i].cpu_idle = u->idle;
+		out->v[i].cpu_iowait = u->iowait;
+		out->v[i].cpu_softirq = u->softirq;
+	}
+	if (wall < 0)
+		return 0;
+	s = out->v[first];
+	s.metric = "diag.wall_s";
+	s.value = wall;
+	s.unit = "s";
+	s.higher_is_better = 0;
+	sample_set_add(out, &s);
+	return 0;
+}
+
+char **run_tool_argv(const char *workload, const char *prog, int duration,
+		     char **params)
 {
 	struct argv_builder b = { 0 };
 	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -850,7 +887,6 @@ static int run_tool(const char *workload, int run,
 	struct cpu_times c0, c1;
 	struct cpu_util u;
 	char *prog, *params = NULL, **argv;
-	size_t first = out->nr, i;
 	int status, have_cpu, rc = RUN_FAILED;
 	double t0, wall;
 
@@ -860,8 +896,8 @@ static int run_tool(const char *workload, int run,
 			workload, t->prog, t->package);
 		return RUN_SKIPPED;
 	}
-	argv = tool_argv(workload, prog, opt->duration ? opt->duration : 10,
-			 &params);
+	argv = run_tool_argv(workload, prog,
+			     opt->duration ? opt->duration : 10, &params);
 	have_cpu = !read_cpu(&c0);
 	t0 = now_monotonic();
 	status = run_capture(argv, &o, &e);
@@ -876,25 +912,9 @@ static int run_tool(const char *workload, int run,
 	strbuf_add(&o, e.buf, e.len);
 	if (opt->verbose)
 		fprintf(stderr, "%s", o.buf);
-	if (run_parse_tool_output(workload, params, run, o.buf, meta,
-				  opt->env_text, out) < 0)
+	if (run_tool_rows(workload, params, run, o.buf, wall,
+			  have_cpu ? &u : NULL, meta, opt->env_text, out) < 0)
 		goto out;
-	for (i = first; i < out->nr && have_cpu; i++) {
-		out->v[i].cpu_usr = u.usr;
-		out->v[i].cpu_sys = u.sys;
-		out->v[i].cpu_idle = u.idle;
-		out->v[i].cpu_iowait = u.iowait;
-		out->v[i].cpu_softirq = u.softirq;
-	}
-	if (out->nr > first) {
-		struct sample s = out->v[first];
-
-		s.metric = "diag.wall_s";
-		s.value = wall;
-		s.unit = "s";
-		s.higher_is_better = 0;
-		sample_set_add(out, &s);
-	}
 	rc = RUN_OK;
 out:
 	free(prog);

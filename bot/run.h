@@ -80,14 +80,31 @@ void run_argv_free(char **argv);
  * contains white space, so this is safe for a kernel command line. */
 char *run_bench_cmdline(const struct bench_spec *spec);
 
-/* The sched-bench binary: config run.schedBench, next to sched-bot, or
- * PATH.  Returns an allocated path or NULL. */
-char *run_find_sched_bench(void);
+/*
+ * The sched-bench binary, the one lookup for `run` and every target:
+ * path when given (--sched-bench, taken as is), else config
+ * run.schedBench, next to sched-bot, or PATH.  Returns an allocated path
+ * or NULL.
+ */
+char *run_find_sched_bench(const char *path);
 /* An executable in PATH, allocated, or NULL. */
 char *run_find_in_path(const char *name);
 
 /* A workload of workload.h run by another program than sched-bench. */
 int run_is_tool_workload(const char *name);
+
+/* The workload table's entry of a tool workload (not sched-bench's), or
+ * NULL: its program and the package it comes from. */
+struct workload;
+const struct workload *run_find_tool(const char *workload);
+
+/*
+ * The command line of a tool workload, argv[0] = prog, NULL-terminated
+ * (free with run_argv_free()); *params gets the row's params text.
+ * Every target runs a tool with these arguments.
+ */
+char **run_tool_argv(const char *workload, const char *prog, int duration,
+		     char **params);
 
 /*
  * Parse an external tool's output into rows (label etc. from meta, env
@@ -98,6 +115,18 @@ int run_parse_tool_output(const char *workload, const char *params,
 			  int run, const char *text,
 			  const struct run_meta *meta, const char *env_text,
 			  struct sample_set *out);
+
+/*
+ * The rows of one finished tool run, wherever it ran: the tool's result
+ * rows (run_parse_tool_output()) with the cpu_* columns from u (NULL:
+ * unknown) and a diag.wall_s row (none when wall < 0: unknown).  -1
+ * when the output has no result.
+ */
+struct cpu_util;
+int run_tool_rows(const char *workload, const char *params, int run,
+		  const char *text, double wall, const struct cpu_util *u,
+		  const struct run_meta *meta, const char *env_text,
+		  struct sample_set *out);
 
 /* Options of one local run of a workload. */
 struct run_local {

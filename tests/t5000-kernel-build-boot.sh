@@ -1,7 +1,8 @@
 #!/bin/sh
 # The whole kernel path on Debian's linux-source-6.1: build the minimal
 # sched kernel from a commit with the fragments, boot it in QEMU running
-# spawn and pingpong, read the rows; commit a one-line change to
+# spawn and pingpong, then hackbench and perf bench from the initramfs,
+# read the rows; commit a one-line change to
 # kernel/sched/fair.c, rebuild incrementally and boot again.  Build and
 # config failures are results with clear messages.
 #
@@ -12,6 +13,11 @@
 
 kernel_prereqs
 command -v qemu-system-x86_64 >/dev/null || test_skip_all "QEMU is not installed"
+HACKBENCH=$(command -v hackbench) ||
+	test_skip_all "hackbench is not installed (package rt-tests)"
+command -v perf >/dev/null ||
+	test_skip_all "perf is not installed (package linux-perf)"
+command -v cpio >/dev/null || test_skip_all "cpio is not installed"
 kernel_repo || test_skip_all "could not make the kernel repository"
 kernel_config
 
@@ -53,6 +59,28 @@ test_expect_success 'boot the base kernel in QEMU: spawn and pingpong rows' '
 	rel=$(sed -n "s/^release: //p" out) &&
 	test_grep ",spawn," rows.csv && test_grep ",pingpong," rows.csv &&
 	test_grep "^base,$rel," rows.csv
+'
+
+# The guest runs Debian's hackbench and perf from the initramfs, packed
+# with their libraries and loader; the rows are the local target's.
+test_expect_success 'hackbench and perf bench in the guest: their rows' '
+	"$SCHED_BOT" boot --target qemu --kernel base/bzImage \
+		--workloads hackbench,perf-messaging --runs 1 -t 1 \
+		--label tools --workdir boot-tools -o tools.csv >tools.out &&
+	test_grep "^status: ok" tools.out &&
+	rel=$(sed -n "s/^release: //p" out) &&
+	zcat boot-tools/initramfs.cpio.gz | cpio -it 2>/dev/null >tools.list &&
+	test_grep -x "${HACKBENCH#/}" tools.list &&
+	test_grep "RUN hackbench 1 $HACKBENCH -P -g 4 -l 500.\?$" \
+		boot-tools/console.log &&
+	test_grep "OUT Time: [0-9.]*" boot-tools/console.log &&
+	test_grep "^tools,$rel,hackbench,groups=4 fds=20 loops=500 size=100 mode=process ipc=socket,1,time,[0-9.]*,s,0,0,free," tools.csv &&
+	test_grep "^tools,$rel,hackbench,.*,1,diag.wall_s,[0-9.]*,s,0,0,free," tools.csv &&
+	test_grep "^tools,$rel,perf-messaging,groups=4 loops=100 mode=process ipc=socket,1,time,[0-9.]*,s,0,0,free," tools.csv &&
+	awk -F, "\$3 == \"hackbench\" && \$6 == \"time\" {
+		if (!(\$7 > 0) || !(\$12 + \$13 > 0) || \$17 != 2 ||
+		    \$21 != \"qemu\" || \$22 !~ /^qemu-(kvm|tcg)-smp2$/) bad = 1
+		n++ } END { exit bad || n != 1 }" tools.csv
 '
 
 test_expect_success 'the patched build recompiles fair.c and little else' '

@@ -37,6 +37,39 @@ test_expect_success 'the kernel is copied and the boot command run' '
 	test_grep "^lab,$(uname -r),pingpong,.*,lab," out.csv
 '
 
+# The remote is this machine: it has hackbench, so "auto" runs its own;
+# "always" copies it with its libraries and loader, as for a machine
+# without rt-tests.
+if command -v hackbench >/dev/null; then
+	test_expect_success 'hackbench on the remote: its own, rows as local' '
+		"$SCHED_BOT" -v boot --target lab --workloads hackbench --runs 1 \
+			-t 1 --label own -o own.csv >own.out 2>own.err &&
+		test_grep "^status: ok" own.out &&
+		test_grep "init .*sb.exec.hackbench=$(command -v hackbench),-P," own.err &&
+		test_grep "^own,$(uname -r),hackbench,groups=4 .*,1,time,[0-9.]*,s,0,0,free," own.csv &&
+		test_grep ",hackbench,.*,diag.wall_s," own.csv &&
+		! test -e "$TRASH/remote/tools"
+	'
+
+	test_expect_success 'shipTools = always copies hackbench, libraries, loader' '
+		{ cat "$XDG_CONFIG_HOME/sched-bot/config" &&
+		  printf "\tshipTools = always\n"; } >ship.config &&
+		"$SCHED_BOT" --config ship.config -v boot --target lab \
+			--workloads hackbench,spawn --runs 1 -t 1 --label shipped \
+			-o shipped.csv >shipped.out 2>shipped.err &&
+		test_grep "^status: ok" shipped.out &&
+		test_grep "init .*sb.exec.hackbench=$TRASH/remote/tools/ld-[^,]*,--library-path,$TRASH/remote/tools,$TRASH/remote/tools/hackbench,-P," shipped.err &&
+		cmp "$TRASH/remote/tools/hackbench" "$(command -v hackbench)" &&
+		for lib in $(ldd "$(command -v hackbench)" | sed -n "s/.*=> \(\/[^ ]*\) .*/\1/p"); do
+			cmp "$TRASH/remote/tools/${lib##*/}" "$lib" || exit 1
+		done &&
+		loader=$(ldd "$(command -v hackbench)" | sed -n "s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p") &&
+		test -n "$loader" && cmp "$TRASH/remote/tools/${loader##*/}" "$loader" &&
+		test_grep "^shipped,$(uname -r),hackbench,groups=4 .*,1,time,[0-9.]*,s,0,0,free," shipped.csv &&
+		test_grep "^shipped,$(uname -r),spawn," shipped.csv
+	'
+fi
+
 test_expect_failure_code 'a machine on another kernel is a failure' 1 '
 	"$SCHED_BOT" boot --target lab --kernel "$TRASH/bzImage" \
 		--release 0.0.0-not-this -t 1 -o out2.csv 2>err;

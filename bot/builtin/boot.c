@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
-#include "target/initramfs.h"
 #include "samples.h"
 #include "target/target.h"
 #include "util.h"
@@ -56,11 +55,7 @@ static int parse_int(const char *s, int *v)
 
 static int write_initramfs(const char *path, const struct boot_req *req)
 {
-	char *bench = target_sched_bench(req);
-	int ret = initramfs_build_bench(path, bench, NULL);
-
-	free(bench);
-	return ret < 0 ? EXIT_FAIL : EXIT_OK;
+	return target_make_initramfs(path, req) < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 int cmd_boot(int argc, char **argv)

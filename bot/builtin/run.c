@@ -212,7 +212,7 @@ int cmd_run(int argc, char **argv)
 		memset(&u, 0, sizeof(u));
 	meta.label = label ? label : u.release;
 	meta.target = target;
-	opt.sched_bench = run_find_sched_bench();
+	opt.sched_bench = run_find_sched_bench(NULL);
 	if (opt.sched_bench) {
 		char *envargv[] = { (char *)opt.sched_bench, "env", NULL };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * target/common.c - from a transcript of init's frames to rows.
+ * target/common.c - what the backends share: their configuration, the
+ * init command line, the guest's root and the way from a transcript of
+ * init's frames to rows.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include "config-keys.h"
 #include "config.h"
 #include "target/common.h"
+#include "target/initramfs.h"
 
 char *target_workdir(const struct boot_req *req)
 {
@@ -33,7 +36,149 @@ char *target_workdir(const struct boot_req *req)
 	return dir;
 }
 
-int target_finish(const char *name, const struct boot_req *req,
+static int seconds_of(const struct boot_req *req)
+{
+	return req->seconds > 0 ? req->seconds : 5;
+}
+
+static const struct target_tool *tool_of(const struct target_ctx *ctx,
+					 const char *workload, size_t *idx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nr_tools; i++)
+		if (!strcmp(ctx->tools[i].info->name, workload)) {
+			*idx = i;
+			return &ctx->tools[i];
+		}
+	return NULL;
+}
+
+/* sb.exec.<workload>=cmd,arg,arg: init splits at commas, the kernel
+ * command line at white space. */
+static char *exec_word(const struct target_tool *t, const char *cmd,
+		       int seconds)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *params = NULL, **argv, **a;
+
+	argv = run_tool_argv(t->info->name, "x", seconds, &params);
+	strbuf_addf(&sb, "sb.exec.%s=%s", t->info->name, cmd);
+	for (a = argv + 1; *a; a++)
+		strbuf_addf(&sb, ",%s", *a);
+	run_argv_free(argv);
+	free(params);
+	return strbuf_detach(&sb, NULL);
+}
+
+int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
+		     char *const *cmds, const char *why,
+		     struct target_words *out)
+{
+	struct strbuf wl = STRBUF_INIT, w = STRBUF_INIT;
+	const struct target_tool *t;
+	int kept = 0;
+	size_t i, k;
+
+	for (i = 0; i < ctx->workloads.nr; i++) {
+		const char *name = ctx->workloads.v[i];
+
+		t = tool_of(ctx, name, &k);
+		if (t && !cmds[k]) {
+			fprintf(stderr, "skip: %s: '%s' is not installed %s "
+				"(package %s)\n", name, t->info->prog, why,
+				t->info->package);
+			continue;
+		}
+		if (t && strpbrk(cmds[k], " \t\n")) {
+			fprintf(stderr, "skip: %s: cannot run '%s' from a "
+				"path with white space\n", name, cmds[k]);
+			continue;
+		}
+		strbuf_addf(&wl, "%s%s", wl.len ? "," : "", name);
+		kept++;
+	}
+	if (!out)
+		goto out;
+	strbuf_addf(&w, "sb.workloads=%s", wl.buf);
+	target_words_add(out, w.buf);
+	strbuf_reset(&w);
+	strbuf_addf(&w, "sb.runs=%d", req->runs > 0 ? req->runs : 1);
+	target_words_add(out, w.buf);
+	strbuf_reset(&w);
+	strbuf_addf(&w, "sb.t=%d", seconds_of(req));
+	target_words_add(out, w.buf);
+	if (req->autogroup >= 0) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "sb.autogroup=%d", req->autogroup);
+		target_words_add(out, w.buf);
+	}
+	if (req->cgroup && *req->cgroup) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "sb.cgroup=%s", req->cgroup);
+		target_words_add(out, w.buf);
+	}
+	for (i = 0; i < ctx->nr_tools; i++) {
+		char *word;
+
+		t = &ctx->tools[i];
+		/* Once per tool, however often the list names it. */
+		if (!cmds[i] || strpbrk(cmds[i], " \t\n") ||
+		    tool_of(ctx, t->info->name, &k) != t)
+			continue;
+		word = exec_word(t, cmds[i], seconds_of(req));
+		target_words_add(out, word);
+		free(word);
+	}
+out:
+	strbuf_release(&wl);
+	strbuf_release(&w);
+	return kept;
+}
+
+char **target_host_cmds(const struct target_ctx *ctx)
+{
+	char **cmds = xcalloc(ctx->nr_tools + 1, sizeof(*cmds));
+	size_t i;
+
+	for (i = 0; i < ctx->nr_tools; i++)
+		if (ctx->tools[i].host && !strchr(ctx->tools[i].host, ','))
+			cmds[i] = xstrdup(ctx->tools[i].host);
+	return cmds;
+}
+
+void target_cmds_free(const struct target_ctx *ctx, char **cmds)
+{
+	size_t i;
+
+	if (!cmds)
+		return;
+	for (i = 0; i < ctx->nr_tools; i++)
+		free(cmds[i]);
+	free(cmds);
+}
+
+int target_build_initramfs(const struct target_ctx *ctx, const char *path)
+{
+	struct target_words files = { 0 };
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < ctx->nr_tools; i++) {
+		const char *host = ctx->tools[i].host;
+
+		if (host && !strchr(host, ',') &&
+		    target_tool_files(host, &files, NULL) < 0)
+			goto out;
+	}
+	ret = initramfs_build_bench(path, ctx->sched_bench,
+				    (const char *const *)files.v);
+out:
+	target_words_release(&files);
+	return ret;
+}
+
+int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 		  const char *buf, size_t len, int timed_out,
 		  struct boot_res *res)
 {
@@ -47,7 +192,7 @@ int target_finish(const char *name, const struct boot_req *req,
 	if (release)
 		res->kernel = xstrdup(release);
 	if (c.status == CONSOLE_OK &&
-	    console_to_samples(&c, req->label, name, &res->samples) < 0) {
+	    console_to_samples(&c, req->label, ctx->name, &res->samples) < 0) {
 		res->status = CONSOLE_CORRUPT;
 		res->reason = xstrdup("the workloads' output is not result "
 				      "rows");
@@ -77,7 +222,7 @@ static void __attribute__((noreturn)) bad_default(const char *k,
 
 const char *target_cfg(const char *name, const char *key, const char *def)
 {
-	char *k = target_key(name, key);
+	char *k = xasprintf("target.%s.%s", name, key);
 	const struct config_key *t = config_key_find(k);
 	const char *v = config_get(k);
 
@@ -89,7 +234,7 @@ const char *target_cfg(const char *name, const char *key, const char *def)
 
 long target_cfg_int(const char *name, const char *key, long def)
 {
-	char *k = target_key(name, key);
+	char *k = xasprintf("target.%s.%s", name, key);
 	const struct config_key *t = config_key_find(k);
 	char *d;
 	long v;
@@ -105,4 +250,11 @@ long target_cfg_int(const char *name, const char *key, long def)
 	}
 	free(k);
 	return v;
+}
+
+int target_nothing_to_run(struct boot_res *res)
+{
+	res->status = CONSOLE_FAILED;
+	res->reason = xstrdup("nothing to run: every workload was skipped");
+	return 1;
 }

@@ -1,22 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * target_common.h - helpers shared by the target_*.c files only.
+ * common.h - what a target backend is and what it gets to work with.
+ *
+ * Each backend (local.c, qemu.c, ssh.c) is one struct target_ops, in the
+ * shape of curl's struct Curl_ssl; target.c lists them in one array and
+ * calls through it.  A backend sees the request, a context target.c
+ * prepared (the sched-bench to run, the tools among the workloads) and
+ * the helpers below; it never calls back into target.c.
  */
 #ifndef SCHED_BOT_TARGET_COMMON_H
 #define SCHED_BOT_TARGET_COMMON_H
 
+#include "run.h"
 #include "target/target.h"
+#include "target/tools.h"
+#include "workload.h"
 
-/*
- * Parse a console (or ssh) transcript into res: status, reason, last
- * lines, kernel and, when all went well, the rows.  Returns 0 with rows,
- * 1 when the target failed.
- */
-int target_finish(const char *name, const struct boot_req *req,
-		  const char *buf, size_t len, int timed_out,
-		  struct boot_res *res);
-/* A work directory: req->workdir (created) or a new temporary one. */
-char *target_workdir(const struct boot_req *req);
+/* A tool workload of the request (hackbench, perf-pipe, ...). */
+struct target_tool {
+	const struct workload *info;	/* run.c's table */
+	char *host;		/* the real binary on this host, or NULL */
+};
+
+struct target_ctx {
+	const char *name;		/* [target "NAME"] */
+	const char *type;		/* the backend's type */
+	char *sched_bench;		/* the sched-bench to run or ship */
+	struct target_words workloads;	/* the request's, in order */
+	struct target_tool *tools;	/* the tool workloads among them */
+	size_t nr_tools;
+};
+
+struct target_ops {
+	const char *type;		/* target.NAME.type */
+	const char *describe;		/* what it is, for messages */
+	/*
+	 * Boot req->kernel when the target boots one, run the workloads,
+	 * fill res.  target_run()'s return values: 0 rows, 1 the target
+	 * failed (res says how), -1 setup error (printed).
+	 */
+	int (*boot_run)(const struct target_ctx *ctx,
+			const struct boot_req *req, struct boot_res *res);
+};
+
+extern const struct target_ops target_local_ops;
+extern const struct target_ops target_qemu_ops;
+extern const struct target_ops target_ssh_ops;
+extern const struct target_ops target_lava_ops;
 
 /*
  * target.NAME.KEY from the configuration, else its default in
@@ -25,5 +55,41 @@ char *target_workdir(const struct boot_req *req);
  */
 const char *target_cfg(const char *name, const char *key, const char *def);
 long target_cfg_int(const char *name, const char *key, long def);
+
+/* A work directory: req->workdir (created) or a new temporary one. */
+char *target_workdir(const struct boot_req *req);
+
+/*
+ * The words of `sched-bench init` (on a kernel command line, after ssh,
+ * or as argv): sb.workloads=... sb.runs= sb.t= and, for each tool i of
+ * ctx with cmds[i] set, sb.exec.<workload>=<cmds[i]>,<its arguments>,
+ * where cmds[i] is how the target runs the program (comma-separated
+ * words: its path, or loader,--library-path,DIR,path).  A tool without
+ * a command is left out after its skip line (why says where it is
+ * missing).  Returns the number of workloads left to run.
+ */
+int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
+		     char *const *cmds, const char *why,
+		     struct target_words *out);
+/* Every tool command of ctx as on this host: its binary, or NULL. */
+char **target_host_cmds(const struct target_ctx *ctx);
+void target_cmds_free(const struct target_ctx *ctx, char **cmds);
+
+/*
+ * The guest's initramfs at path: sched-bench as /init and, for every
+ * tool found on this host, its files at their own paths.
+ */
+int target_build_initramfs(const struct target_ctx *ctx, const char *path);
+
+/*
+ * Parse a console (or ssh) transcript into res: status, reason, last
+ * lines, kernel and, when all went well, the rows.  Returns 0 with rows,
+ * 1 when the target failed.
+ */
+int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
+		  const char *buf, size_t len, int timed_out,
+		  struct boot_res *res);
+/* res for a run that had nothing left to run (every tool skipped). */
+int target_nothing_to_run(struct boot_res *res);
 
 #endif

@@ -4,11 +4,14 @@
  * back on the host.  Everything that is not a valid frame is counted,
  * kept in the tail for the report, and never turned into a number.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "target/console.h"
+#include "procstat.h"
 #include "run.h"
 
 static const char *const status_names[] = {
@@ -130,6 +133,12 @@ static void payload(struct console_result *res, const char *p, size_t seq)
 		}
 		strbuf_addstr(p[0] == 'O' ? &r->out : &r->err, p + 4);
 		strbuf_addch(p[0] == 'O' ? &r->out : &r->err, '\n');
+	} else if (starts_with(p, "STAT ")) {
+		if (!r || r->stat) {
+			fail(res, CONSOLE_CORRUPT, "frame %zu: bad STAT", seq);
+			return;
+		}
+		r->stat = xstrdup(p + 5);
 	} else if (starts_with(p, "RC ")) {
 		if (!r || parse_uint(p + 3, &e, &v) < 0 || *e) {
 			fail(res, CONSOLE_CORRUPT, "frame %zu: bad RC", seq);
@@ -289,6 +298,7 @@ void console_result_release(struct console_result *res)
 		free(res->runs[i].args);
 		strbuf_release(&res->runs[i].out);
 		strbuf_release(&res->runs[i].err);
+		free(res->runs[i].stat);
 	}
 	free(res->runs);
 	for (i = 0; i < res->nr_info; i++)
@@ -299,15 +309,90 @@ void console_result_release(struct console_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+int console_run_stat(const struct console_run *r, const char *key,
+		     double *v)
+{
+	size_t n = strlen(key);
+	const char *p = r->stat;
+	char *end;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == '=') {
+			errno = 0;
+			*v = strtod(p + n + 1, &end);
+			if (end == p + n + 1 || errno || !isfinite(*v) ||
+			    (*end && *end != ' '))
+				return -1;
+			return 0;
+		}
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+/* A tool's run: its env records apart, the rest is the tool's text
+ * (stdout, then stderr, as on the local target). */
+static int parse_tool_run(const struct console_run *r,
+			  const struct run_meta *meta, int seconds,
+			  struct sample_set *set)
+{
+	static const char *const cpu_keys[] = {
+		"cpu_usr", "cpu_sys", "cpu_idle", "cpu_iowait", "cpu_softirq",
+	};
+	struct strbuf env = STRBUF_INIT, text = STRBUF_INIT;
+	const char *line = r->out.buf, *nl;
+	double cpu[ARRAY_SIZE(cpu_keys)], wall;
+	struct cpu_util u = { 0 };
+	char *params = NULL, **argv;
+	int have_cpu = 1, ret;
+	size_t i;
+
+	for (; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line) - 1;
+		strbuf_add(starts_with(line, "env,") ? &env : &text, line,
+			   nl - line + 1);
+	}
+	strbuf_addch(&text, '\n');
+	strbuf_add(&text, r->err.buf, r->err.len);
+	for (i = 0; i < ARRAY_SIZE(cpu_keys); i++)
+		have_cpu = have_cpu && !console_run_stat(r, cpu_keys[i],
+							  &cpu[i]);
+	if (have_cpu) {
+		u.usr = cpu[0];
+		u.sys = cpu[1];
+		u.idle = cpu[2];
+		u.iowait = cpu[3];
+		u.softirq = cpu[4];
+	}
+	if (console_run_stat(r, "wall_s", &wall))
+		wall = -1;
+	/* The params text of the command the host built for this run. */
+	argv = run_tool_argv(r->workload, "x", seconds, &params);
+	ret = run_tool_rows(r->workload, params, r->run, text.buf, wall,
+			    have_cpu ? &u : NULL, meta,
+			    env.len ? env.buf : NULL, set);
+	run_argv_free(argv);
+	free(params);
+	strbuf_release(&env);
+	strbuf_release(&text);
+	return ret;
+}
+
 /* sched-bench's record format has one reader: run.c's. */
 static int parse_run(const struct console_run *r, const char *label,
-		     const char *target, const char *release,
+		     const char *target, const char *release, int seconds,
 		     struct sample_set *set)
 {
 	struct run_meta meta = {
 		.label = label, .kernel = release, .target = target,
 	};
 
+	if (run_is_tool_workload(r->workload))
+		return parse_tool_run(r, &meta, seconds, set) < 0 ? -1 : 0;
 	return run_parse_bench_output(r->out.buf, r->out.len, &meta, set) < 0
 		? -1 : 0;
 }
@@ -316,6 +401,7 @@ int console_to_samples(const struct console_result *res, const char *label,
 		       const char *target, struct sample_set *set)
 {
 	const char *release = console_info(res, "release");
+	const char *secs = console_info(res, "seconds");
 	size_t i;
 
 	for (i = 0; i < res->nr; i++) {
@@ -324,7 +410,8 @@ int console_to_samples(const struct console_result *res, const char *label,
 		/* env describes the machine; its records carry no rows. */
 		if (!strcmp(r->workload, "env"))
 			continue;
-		if (parse_run(r, label, target, release, set) < 0)
+		if (parse_run(r, label, target, release,
+			      secs ? atoi(secs) : 5, set) < 0)
 			return error("%s run %d: output is not result rows",
 				     r->workload, r->run);
 	}

@@ -15,6 +15,9 @@
  *   RUN <workload> <run>    a workload run starts (args follow)
  *   OUT <text>              a line of its standard output
  *   ERR <text>              a line of its standard error
+ *   STAT key=value ...      a program's run (sb.exec): wall_s and the
+ *                           machine's cpu_usr, cpu_sys, cpu_idle,
+ *                           cpu_iowait, cpu_softirq (%) over it
  *   RC <code>               the run ended with that exit code
  *
  * The kernel prints on the same console, so its lines can land between
@@ -51,6 +54,7 @@ struct console_run {
 	int rc;			/* -1 until RC */
 	struct strbuf out;	/* OUT lines */
 	struct strbuf err;	/* ERR lines */
+	char *stat;		/* the STAT payload, or NULL */
 };
 
 struct console_result {
@@ -84,10 +88,16 @@ const char *console_info(const struct console_result *res, const char *key);
 /* The last n lines of buf, into out. */
 void console_tail(const char *buf, size_t len, int n, struct strbuf *out);
 
+/* A STAT value of run r: 0 and *v, or -1 when it has none. */
+int console_run_stat(const struct console_run *r, const char *key,
+		     double *v);
+
 /*
- * Turn each run's OUT text (sched-bench's records) into result rows with
- * run_parse_bench_output(); label, target and kernel come from here.
- * Returns 0, or -1 (printed) when a run's output is not parseable.
+ * Turn each run's OUT text into result rows: sched-bench's records with
+ * run_parse_bench_output(), a tool's (hackbench, perf bench) with
+ * run_tool_rows(), the local target's parser, its env records from the
+ * same OUT text; label, target and kernel come from here.  Returns 0,
+ * or -1 (printed) when a run's output is not parseable.
  */
 int console_to_samples(const struct console_result *res, const char *label,
 		       const char *target, struct sample_set *set);

@@ -119,6 +119,20 @@ int initramfs_write(struct initramfs *fs, const char *path)
 	return ret;
 }
 
+/* Each directory once, however many files share it. */
+static void add_dir_once(struct initramfs *fs, struct strbuf *seen,
+			 const char *dir)
+{
+	const char *p = seen->buf;
+	size_t n = strlen(dir);
+
+	for (; (p = strstr(p, dir)); p++)
+		if ((p == seen->buf || p[-1] == '\n') && p[n] == '\n')
+			return;
+	strbuf_addf(seen, "%s\n", dir);
+	initramfs_add_dir(fs, dir, 0755);
+}
+
 int initramfs_build_bench(const char *path, const char *sched_bench,
 			  const char *const *extra)
 {
@@ -126,13 +140,14 @@ int initramfs_build_bench(const char *path, const char *sched_bench,
 		"dev", "proc", "sys", "tmp", "bin", "usr", "usr/bin",
 		"usr/lib", "lib", "lib64",
 	};
+	struct strbuf seen = STRBUF_INIT;
 	struct initramfs fs;
 	size_t i;
 	int ret = -1;
 
 	initramfs_init(&fs);
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
-		initramfs_add_dir(&fs, dirs[i], 0755);
+		add_dir_once(&fs, &seen, dirs[i]);
 	/* The kernel opens /dev/console for init's stdio before devtmpfs
 	 * is mounted: the node must be in the archive. */
 	initramfs_add_chardev(&fs, "dev/console", 0600, 5, 1);
@@ -144,21 +159,23 @@ int initramfs_build_bench(const char *path, const char *sched_bench,
 
 		while (*p == '/')
 			p++;
-		/* Make the parents; duplicates of a directory are fine in
-		 * newc, the kernel just finds it there already. */
+		/* Make the parents first, as cpio -d would. */
 		parent = xstrdup(p);
 		for (slash = strchr(parent, '/'); slash;
 		     slash = strchr(slash + 1, '/')) {
 			*slash = 0;
-			initramfs_add_dir(&fs, parent, 0755);
+			add_dir_once(&fs, &seen, parent);
 			*slash = '/';
 		}
 		free(parent);
+		/* A symlink on the host (/lib64/ld-linux-x86-64.so.2) is its
+		 * target's bytes here: the path is what programs open. */
 		if (initramfs_add_host_file(&fs, p, extra[i]) < 0)
 			goto out;
 	}
 	ret = initramfs_write(&fs, path);
 out:
+	strbuf_release(&seen);
 	initramfs_release(&fs);
 	return ret;
 }

@@ -463,6 +463,7 @@ static char *lava_publish(const char *name, const char *file,
 static char *lava_pinned;
 
 static int lava_definition(const char *name, const struct boot_req *req,
+			   const struct target_words *args,
 			   const char *kernel_url, const char *initrd_url,
 			   double timeout, struct strbuf *out)
 {
@@ -474,6 +475,7 @@ static int lava_definition(const char *name, const struct boot_req *req,
 	struct strbuf tagl = STRBUF_INIT;
 	struct kv v = KV_INIT;
 	char *path, *t, *tok, *save;
+	size_t i;
 	int ret;
 
 	if (file && *file) {
@@ -494,8 +496,9 @@ static int lava_definition(const char *name, const struct boot_req *req,
 		return ret;
 	}
 	free(path);
-	strbuf_addstr(&append, "console=ttyS0,115200 panic=-1 ");
-	target_init_args(req, &append);
+	strbuf_addstr(&append, "console=ttyS0,115200 panic=-1");
+	for (i = 0; i < args->nr; i++)
+		strbuf_addf(&append, " %s", args->v[i]);
 	if (*target_cfg(name, "append", ""))
 		strbuf_addf(&append, " %s", target_cfg(name, "append", ""));
 	if (!device || !*device)
@@ -563,13 +566,16 @@ static enum lava_verdict lava_judge(enum lava_outcome o,
 	return LAVA_RETRY;
 }
 
-int target_lava_run(const char *name, const struct boot_req *req,
-		    struct boot_res *res)
+static int lava_boot_run(const struct target_ctx *ctx,
+			 const struct boot_req *req, struct boot_res *res)
 {
+	const char *name = ctx->name;
+	struct target_words args = { 0 };
+	char **cmds = NULL;
 	struct strbuf def = STRBUF_INIT;
 	struct sigaction sa = { .sa_handler = lava_on_signal }, old_int,
 			 old_term;
-	char *dir = NULL, *initrd = NULL, *bench = NULL, *tag = NULL;
+	char *dir = NULL, *initrd = NULL, *tag = NULL;
 	char *kurl = NULL, *iurl = NULL;
 	struct lava_job j = { .log = { .console = STRBUF_INIT }, .console_fd = -1 };
 	struct lava l;
@@ -593,12 +599,18 @@ int target_lava_run(const char *name, const struct boot_req *req,
 	timeout = target_cfg_int(name, "timeout",
 			  600 + nr_w * (req->runs > 0 ? req->runs : 1) *
 			  ((req->seconds > 0 ? req->seconds : 5) * 3 + 10));
+	/* The guest runs the tools from where they are on this host: the
+	 * initramfs holds them at the same paths. */
+	cmds = target_host_cmds(ctx);
+	if (!target_init_args(ctx, req, cmds, "on this host", &args)) {
+		ret = target_nothing_to_run(res);
+		goto out;
+	}
 	dir = target_workdir(req);
 	if (!dir)
 		goto out;
-	bench = target_sched_bench(req);
 	initrd = xasprintf("%s/initramfs.cpio.gz", dir);
-	if (initramfs_build_bench(initrd, bench, NULL) < 0)
+	if (target_build_initramfs(ctx, initrd) < 0)
 		goto out;
 	tag = xasprintf("%ld-%d", (long)time(NULL), (int)getpid());
 	kurl = lava_publish(name, req->kernel, tag, "bzImage");
@@ -617,7 +629,8 @@ int target_lava_run(const char *name, const struct boot_req *req,
 
 		lava_job_release(&j);
 		strbuf_reset(&def);
-		if (lava_definition(name, req, kurl, iurl, timeout, &def) < 0)
+		if (lava_definition(name, req, &args, kurl, iurl, timeout,
+				    &def) < 0)
 			break;
 		if (lava_submit(&l, def.buf, &j) < 0) {
 			error("%s", j.why);
@@ -645,7 +658,7 @@ int target_lava_run(const char *name, const struct boot_req *req,
 			} else {
 				/* the console tells whether the kernel
 				 * hung or the lab never ran it */
-				ret = target_finish(name, req,
+				ret = target_finish(ctx, req,
 						    j.log.console.buf,
 						    j.log.console.len, 1, res);
 				if (!j.log.console.len) {
@@ -658,7 +671,7 @@ int target_lava_run(const char *name, const struct boot_req *req,
 		}
 		v = lava_judge(o, &j);
 		if (v == LAVA_KERNEL) {
-			ret = target_finish(name, req, j.log.console.buf,
+			ret = target_finish(ctx, req, j.log.console.buf,
 					    j.log.console.len, 0, res);
 			if (!lava_pinned && j.device)
 				lava_pinned = xstrdup(j.device);
@@ -697,14 +710,21 @@ out:
 	lava_job_release(&j);
 	lava_close(&l);
 	strbuf_release(&def);
+	target_words_release(&args);
+	target_cmds_free(ctx, cmds);
 	free(dir);
 	free(initrd);
-	free(bench);
 	free(tag);
 	free(kurl);
 	free(iurl);
 	return ret;
 }
+
+const struct target_ops target_lava_ops = {
+	.type = "lava",
+	.describe = "a device of a LAVA lab, booted through its REST API",
+	.boot_run = lava_boot_run,
+};
 
 /* ---- status ---- */
 

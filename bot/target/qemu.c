@@ -3,6 +3,11 @@
  * target/qemu.c - boot a bzImage in qemu-system-x86_64 with sched-bot's
  * initramfs and read the results off the serial console.
  *
+ * The guest runs sched-bench's own workloads and, from the initramfs
+ * too, this host's hackbench and perf with their shared libraries and
+ * dynamic loader (target/tools.c), so that the same tool produces the
+ * same rows as on the local target.
+ *
  * KVM is used only when it demonstrably works: /dev/kvm can exist and
  * still be unusable (nested or paravirtual KVM that cannot run a guest),
  * so "auto" boots the kernel under KVM for a few seconds and keeps KVM
@@ -17,7 +22,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "target/initramfs.h"
 #include "progress.h"
 #include "subproc.h"
 #include "target/common.h"
@@ -143,29 +147,48 @@ out:
 	return verdict;
 }
 
-int target_qemu_run(const char *name, const struct boot_req *req,
-		    struct boot_res *res)
+/* Boot plus every run, unless configured: a tool run under TCG can take
+ * far longer than the -t of sched-bench's own workloads. */
+static double default_timeout(const struct target_ctx *ctx,
+			      const struct boot_req *req)
+{
+	int runs = req->runs > 0 ? req->runs : 1;
+	int secs = req->seconds > 0 ? req->seconds : 5;
+
+	return 120 + ctx->workloads.nr * runs * (secs * 3 + 10) +
+	       ctx->nr_tools * runs * 120;
+}
+
+static int qemu_boot_run(const struct target_ctx *ctx,
+			 const struct boot_req *req, struct boot_res *res)
 {
 	struct strbuf append = STRBUF_INIT, console = STRBUF_INIT;
-	char *dir = NULL, *initrd = NULL, *bench = NULL;
+	struct target_words args = { 0 };
+	const char *name = ctx->name;
+	char *dir = NULL, *initrd = NULL, **cmds = NULL;
 	struct qemu_run q = { .want_progress = req->progress };
 	const char *accel;
 	double timeout;
-	int fd = -1, rc, ret = -1, nr_w = 1;
+	int fd = -1, rc, ret = -1;
 	size_t i;
-	const char *w;
 
 	if (!req->kernel)
 		return error("the qemu target needs a kernel (--kernel)");
 	if (access(req->kernel, R_OK))
 		return error("cannot read kernel %s: %s", req->kernel,
 			     strerror(errno));
+	/* The guest runs the tools from where they are on this host: the
+	 * initramfs holds them at the same paths. */
+	cmds = target_host_cmds(ctx);
+	if (!target_init_args(ctx, req, cmds, "on this host", &args)) {
+		ret = target_nothing_to_run(res);
+		goto out;
+	}
 	dir = target_workdir(req);
 	if (!dir)
-		return -1;
-	bench = target_sched_bench(req);
+		goto out;
 	initrd = xasprintf("%s/initramfs.cpio.gz", dir);
-	if (initramfs_build_bench(initrd, bench, NULL) < 0)
+	if (target_build_initramfs(ctx, initrd) < 0)
 		goto out;
 	res->console = xasprintf("%s/console.log", dir);
 	fd = open(res->console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -176,16 +199,12 @@ int target_qemu_run(const char *name, const struct boot_req *req,
 	}
 	accel = choose_accel(name, req->kernel);
 	res->accel = xstrdup(accel);
-	strbuf_addstr(&append, "console=ttyS0 panic=-1 ");
-	target_init_args(req, &append);
+	strbuf_addstr(&append, "console=ttyS0 panic=-1");
+	for (i = 0; i < args.nr; i++)
+		strbuf_addf(&append, " %s", args.v[i]);
 	if (*target_cfg(name, "append", ""))
 		strbuf_addf(&append, " %s", target_cfg(name, "append", ""));
-	/* Room for boot plus every run, unless configured. */
-	for (w = req->workloads ? req->workloads : ""; *w; w++)
-		nr_w += *w == ',';
-	timeout = target_cfg_int(name, "timeout",
-			  120 + nr_w * (req->runs > 0 ? req->runs : 1) *
-			  ((req->seconds > 0 ? req->seconds : 5) * 3 + 10));
+	timeout = target_cfg_int(name, "timeout", default_timeout(ctx, req));
 	debug("qemu: -accel %s -append '%s', timeout %.0fs", accel,
 	      append.buf, timeout);
 	rc = run_qemu(name, accel, req->kernel, initrd, append.buf, timeout,
@@ -195,14 +214,15 @@ int target_qemu_run(const char *name, const struct boot_req *req,
 		res->boot_seconds = q.begin - q.start;
 	if (rc < 0 && rc != SUBPROC_TIMEOUT)
 		goto out;
-	ret = target_finish(name, req, console.buf, console.len,
+	ret = target_finish(ctx, req, console.buf, console.len,
 			    rc == SUBPROC_TIMEOUT, res);
 	/* Say in every row how the numbers were made: TCG numbers are not
 	 * KVM numbers. */
 	for (i = 0; i < res->samples.nr; i++) {
 		free(res->samples.v[i].machine);
-		res->samples.v[i].machine = xasprintf("qemu-%s-smp%ld", accel,
-						      target_cfg_int(name, "smp", 2));
+		res->samples.v[i].machine =
+			xasprintf("qemu-%s-smp%ld", accel,
+				  target_cfg_int(name, "smp", 2));
 	}
 	if (!ret && rc) {
 		/* Rows came out but QEMU did not end cleanly: say it. */
@@ -218,8 +238,16 @@ out:
 		close(fd);
 	strbuf_release(&append);
 	strbuf_release(&console);
+	target_words_release(&args);
+	target_cmds_free(ctx, cmds);
 	free(dir);
 	free(initrd);
-	free(bench);
 	return ret;
 }
+
+const struct target_ops target_qemu_ops = {
+	.type = "qemu",
+	.describe = "a QEMU guest booting the kernel with sched-bot's "
+		    "initramfs",
+	.boot_run = qemu_boot_run,
+};

@@ -11,7 +11,10 @@
  *   3. poll `uname -r` until it answers, bounded by bootTimeout, and
  *      check it is the release just built;
  *   4. copy sched-bench, run `sched-bench init sb.…` (the frames are
- *      the same as on a QEMU console) and parse them;
+ *      the same as on a QEMU console) and parse them; a tool workload
+ *      the machine lacks (hackbench, perf) is copied first with its
+ *      shared libraries and loader into remoteDir/tools and run
+ *      through that loader;
  *   5. run restoreCommand (default `reboot`: a kexec'ed kernel is
  *      gone after a normal reboot, so the machine comes back on its
  *      default kernel) and wait for the original `uname -r`.
@@ -20,7 +23,8 @@
  *
  * Keys: target.NAME.host, .user, .port, .identity, .sshOptions (extra
  * words for ssh), .remoteDir (/tmp/sched-bot), .bootCommand,
- * .restoreCommand, .bootTimeout (300), .timeout (for the workloads).
+ * .restoreCommand, .bootTimeout (300), .timeout (for the workloads),
+ * .shipTools (auto: copy the tools the machine lacks; always; never).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -211,15 +215,140 @@ static void restore(struct ssh *s, const char *orig)
 	free(rel);
 }
 
-int target_ssh_run(const char *name, const struct boot_req *req,
-		   struct boot_res *res)
+/* A word for the remote shell, single-quoted. */
+static void add_quoted(struct strbuf *sb, const char *w)
 {
-	struct strbuf args = STRBUF_INIT, out = STRBUF_INIT;
+	const char *p;
+
+	strbuf_addch(sb, '\'');
+	for (p = w; *p; p++) {
+		if (*p == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/* The remote's own tool, if it runs: its path, else NULL. */
+static char *remote_tool(struct ssh *s, const struct workload *t)
+{
+	struct strbuf out = STRBUF_INIT, cmd = STRBUF_INIT;
+
+	/* Debian's perf is a wrapper that fails on a kernel it has no
+	 * perf_<version> for: ask it, not only PATH. */
+	strbuf_addstr(&cmd, "p=$(command -v ");
+	add_quoted(&cmd, t->prog);
+	strbuf_addf(&cmd, ") && %s && printf '%%s\\n' \"$p\"",
+		    !strcmp(t->prog, "perf") ? "\"$p\" version >/dev/null 2>&1"
+					     : "test -x \"$p\"");
+	if (ssh_run(s, cmd.buf, -1, 60, &out) || !out.len) {
+		strbuf_release(&out);
+		strbuf_release(&cmd);
+		return NULL;
+	}
+	strbuf_release(&cmd);
+	strbuf_trim(&out);
+	return strbuf_detach(&out, NULL);
+}
+
+/*
+ * Copy a tool and the files it needs into rdir/tools, one directory: the
+ * remote runs it through the shipped loader with that directory as its
+ * library path, so the remote's own libc does not matter.
+ */
+static char *ship_tool(struct ssh *s, const char *host, const char *rdir)
+{
+	struct target_words files = { 0 };
+	struct strbuf cmd = STRBUF_INIT;
+	char *interp = NULL, *tdir = xasprintf("%s/tools", rdir), *ret = NULL;
+	const char *base;
+	size_t i;
+
+	if (target_tool_files(host, &files, &interp) < 0)
+		goto out;
+	strbuf_addstr(&cmd, "mkdir -p ");
+	add_quoted(&cmd, tdir);
+	if (ssh_run(s, cmd.buf, -1, 60, NULL)) {
+		error("cannot create %s on %s", tdir, s->dest);
+		goto out;
+	}
+	for (i = 0; i < files.nr; i++) {
+		char *remote;
+
+		base = strrchr(files.v[i], '/');
+		remote = xasprintf("%s/%s", tdir, base ? base + 1 : files.v[i]);
+		if (ssh_copy(s, files.v[i], remote) < 0) {
+			free(remote);
+			goto out;
+		}
+		free(remote);
+	}
+	base = strrchr(host, '/');
+	base = base ? base + 1 : host;
+	if (interp)
+		ret = xasprintf("%s/%s,--library-path,%s,%s/%s", tdir,
+				strrchr(interp, '/') + 1, tdir, tdir, base);
+	else
+		ret = xasprintf("%s/%s", tdir, base);
+out:
+	target_words_release(&files);
+	strbuf_release(&cmd);
+	free(interp);
+	free(tdir);
+	return ret;
+}
+
+/* How the remote runs each tool: its own, else what we ship; NULL when
+ * neither side has it.  shipTools: auto, always, never. */
+static char **tool_cmds(struct ssh *s, const struct target_ctx *ctx,
+			const char *rdir, int *failed)
+{
+	const char *ship = target_cfg(ctx->name, "shipTools", "auto");
+	char **cmds = xcalloc(ctx->nr_tools + 1, sizeof(*cmds));
+	size_t i, k;
+
+	*failed = 0;
+	if (ctx->nr_tools && strpbrk(rdir, ", \t")) {
+		/* init splits sb.exec at commas, the shell at spaces. */
+		warning("remoteDir '%s' cannot hold tools: not shipping them",
+			rdir);
+		ship = "never";
+	}
+	for (i = 0; i < ctx->nr_tools; i++) {
+		const struct target_tool *t = &ctx->tools[i];
+
+		/* perf-pipe and perf-messaging share one perf. */
+		for (k = 0; k < i; k++)
+			if (!strcmp(ctx->tools[k].info->prog, t->info->prog))
+				break;
+		if (k < i) {
+			cmds[i] = cmds[k] ? xstrdup(cmds[k]) : NULL;
+			continue;
+		}
+		if (strcmp(ship, "always"))
+			cmds[i] = remote_tool(s, t->info);
+		if (cmds[i] || !strcmp(ship, "never") || !t->host)
+			continue;
+		cmds[i] = ship_tool(s, t->host, rdir);
+		if (!cmds[i])
+			*failed = 1;
+	}
+	return cmds;
+}
+
+static int ssh_boot_run(const struct target_ctx *ctx,
+			const struct boot_req *req, struct boot_res *res)
+{
+	struct strbuf cmdline = STRBUF_INIT, out = STRBUF_INIT;
+	struct target_words args = { 0 };
+	const char *name = ctx->name;
 	const char *rdir = target_cfg(name, "remoteDir", "/tmp/sched-bot");
-	char *bench = NULL, *rbench = NULL, *orig = NULL, *cmd = NULL;
+	char *rbench = NULL, *orig = NULL, *cmd = NULL, **cmds = NULL, *why;
 	double start = now_monotonic(), timeout;
 	struct ssh s;
-	int rc, ret = -1, booted = 0;
+	int rc, ret = -1, booted = 0, failed;
+	size_t i;
 
 	if (ssh_setup(&s, name) < 0)
 		return -1;
@@ -242,27 +371,48 @@ int target_ssh_run(const char *name, const struct boot_req *req,
 			goto out;
 		ret = -1;
 	}
-	bench = target_sched_bench(req);
-	rbench = xasprintf("%s/sched-bench", rdir);
-	if (ssh_copy(&s, bench, rbench) < 0)
+	/* Asked on the kernel under test: that is where they run. */
+	cmds = tool_cmds(&s, ctx, rdir, &failed);
+	if (failed)
 		goto out;
-	strbuf_addf(&args, "'%s' init ", rbench);
-	target_init_args(req, &args);
+	why = xasprintf("on this host nor on %s", s.dest);
+	rc = target_init_args(ctx, req, cmds, why, &args);
+	free(why);
+	if (!rc) {
+		ret = target_nothing_to_run(res);
+		goto out;
+	}
+	rbench = xasprintf("%s/sched-bench", rdir);
+	if (ssh_copy(&s, ctx->sched_bench, rbench) < 0)
+		goto out;
+	add_quoted(&cmdline, rbench);
+	strbuf_addstr(&cmdline, " init");
+	for (i = 0; i < args.nr; i++) {
+		strbuf_addch(&cmdline, ' ');
+		add_quoted(&cmdline, args.v[i]);
+	}
 	timeout = target_cfg_int(name, "timeout", 600);
-	rc = ssh_run(&s, args.buf, -1, timeout, &out);
+	rc = ssh_run(&s, cmdline.buf, -1, timeout, &out);
 	res->seconds = now_monotonic() - start;
 	res->console = NULL;
-	ret = target_finish(name, req, out.buf, out.len,
+	ret = target_finish(ctx, req, out.buf, out.len,
 			    rc == SUBPROC_TIMEOUT, res);
 out:
 	if (booted)
 		restore(&s, orig);
 	ssh_release(&s);
-	strbuf_release(&args);
+	strbuf_release(&cmdline);
 	strbuf_release(&out);
-	free(bench);
+	target_words_release(&args);
+	target_cmds_free(ctx, cmds);
 	free(rbench);
 	free(orig);
 	free(cmd);
 	return ret;
 }
+
+const struct target_ops target_ssh_ops = {
+	.type = "ssh",
+	.describe = "a machine over ssh, booting the kernel with kexec",
+	.boot_run = ssh_boot_run,
+};

@@ -1,84 +1,133 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * target.c - dispatch to a target type, and what the types share: the
- * init command line, the sched-bench to ship, turning console frames
- * into rows.
+ * target.c - the list of backends and the dispatch through it.  What
+ * every backend needs first is found here once: the sched-bench to run
+ * or ship, and the tool workloads with their binaries on this host.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "config.h"
-#include "target/target.h"
+#include "target/common.h"
 #include "workload.h"
 
-char *target_key(const char *name, const char *key)
+static const struct target_ops *const backends[] = {
+	&target_qemu_ops,
+	&target_ssh_ops,
+	&target_local_ops,
+	&target_lava_ops,
+};
+
+static const struct target_ops *find_backend(const char *name)
 {
-	return xasprintf("target.%s.%s", name, key);
+	const char *type = target_cfg(name, "type", name);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(backends); i++)
+		if (!strcmp(type, backends[i]->type))
+			return backends[i];
+	return NULL;
 }
 
 const char *target_type(const char *name)
 {
-	static const char *const types[] = { "qemu", "ssh", "local", "lava" };
-	char *key = target_key(name, "type");
-	const char *t = config_get(key);
+	const struct target_ops *ops = find_backend(name);
+
+	return ops ? ops->type : NULL;
+}
+
+static void ctx_release(struct target_ctx *ctx)
+{
 	size_t i;
 
-	free(key);
-	if (!t)
-		t = name;
-	for (i = 0; i < ARRAY_SIZE(types); i++)
-		if (!strcmp(t, types[i]))
-			return types[i];
-	return NULL;
+	for (i = 0; i < ctx->nr_tools; i++)
+		free(ctx->tools[i].host);
+	free(ctx->tools);
+	free(ctx->sched_bench);
+	target_words_release(&ctx->workloads);
+	memset(ctx, 0, sizeof(*ctx));
 }
 
-char *target_sched_bench(const struct boot_req *req)
+static int ctx_init(struct target_ctx *ctx, const char *name,
+		    const struct target_ops *ops, const struct boot_req *req)
 {
-	char *exe, *path;
+	char *list = xstrdup(req->workloads ? req->workloads :
+			     workload_names(WORKLOAD_DEFAULT)), *w, *save;
+	size_t alloc = 0;
 
-	if (req->sched_bench)
-		return xstrdup(req->sched_bench);
-	exe = exe_dir();
-	if (!exe)
-		return xstrdup("sched-bench");
-	path = xasprintf("%s/sched-bench", exe);
-	free(exe);
-	return path;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->name = name;
+	ctx->type = ops ? ops->type : NULL;
+	for (w = strtok_r(list, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		const struct workload *t = run_find_tool(w);
+
+		target_words_add(&ctx->workloads, w);
+		if (!t)
+			continue;
+		ALLOC_GROW(ctx->tools, ctx->nr_tools, alloc);
+		ctx->tools[ctx->nr_tools].info = t;
+		ctx->tools[ctx->nr_tools].host = target_tool_host_path(t->prog);
+		ctx->nr_tools++;
+	}
+	free(list);
+	ctx->sched_bench = run_find_sched_bench(req->sched_bench);
+	if (!ctx->sched_bench) {
+		ctx_release(ctx);
+		return error("sched-bench not found: build it (make), set "
+			     "run.schedBench or give --sched-bench");
+	}
+	return 0;
 }
 
-void target_init_args(const struct boot_req *req, struct strbuf *out)
+static void unknown_target(const char *name)
 {
-	strbuf_addf(out, "sb.workloads=%s sb.runs=%d sb.t=%d",
-		    req->workloads ? req->workloads :
-		    workload_names(WORKLOAD_DEFAULT),
-		    req->runs > 0 ? req->runs : 1,
-		    req->seconds > 0 ? req->seconds : 5);
-	if (req->autogroup >= 0)
-		strbuf_addf(out, " sb.autogroup=%d", req->autogroup);
-	if (req->cgroup && *req->cgroup)
-		strbuf_addf(out, " sb.cgroup=%s", req->cgroup);
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(backends); i++)
+		strbuf_addf(&sb, "\n  %-6s %s", backends[i]->type,
+			    backends[i]->describe);
+	error("unknown target '%s': set target.%s.type to one of:%s", name,
+	      name, sb.buf);
+	strbuf_release(&sb);
 }
 
 int target_run(const char *name, const struct boot_req *req,
 	       struct boot_res *res)
 {
-	const char *type = target_type(name);
+	const struct target_ops *ops = find_backend(name);
+	struct target_ctx ctx;
+	int ret;
 
 	memset(res, 0, sizeof(*res));
 	res->status = CONSOLE_ERROR;
 	res->target = xstrdup(name);
-	if (!type)
-		return error("unknown target '%s' (set target.%s.type to "
-			     "qemu, ssh, lava or local)", name, name);
-	if (!strcmp(type, "qemu"))
-		return target_qemu_run(name, req, res);
-	if (!strcmp(type, "ssh"))
-		return target_ssh_run(name, req, res);
-	if (!strcmp(type, "lava"))
-		return target_lava_run(name, req, res);
-	return target_local_run(name, req, res);
+	if (!ops) {
+		unknown_target(name);
+		return -1;
+	}
+	if (ctx_init(&ctx, name, ops, req) < 0)
+		return -1;
+	ret = ops->boot_run(&ctx, req, res);
+	ctx_release(&ctx);
+	return ret;
+}
+
+int target_make_initramfs(const char *path, const struct boot_req *req)
+{
+	struct target_ctx ctx;
+	char **cmds;
+	int ret;
+
+	if (ctx_init(&ctx, "qemu", &target_qemu_ops, req) < 0)
+		return -1;
+	/* The skip lines a boot would print, for the tools not here. */
+	cmds = target_host_cmds(&ctx);
+	target_init_args(&ctx, req, cmds, "on this host", NULL);
+	target_cmds_free(&ctx, cmds);
+	ret = target_build_initramfs(&ctx, path);
+	ctx_release(&ctx);
+	return ret;
 }
 
 void boot_res_release(struct boot_res *res)

@@ -15,6 +15,13 @@
  *          .restoreCommand, .bootTimeout, .timeout, .remoteDir
  *   local: nothing; runs sched-bench on this machine
  *
+ * Workloads are sched-bench's own (spawn, pingpong) or external tools
+ * (hackbench, perf-pipe, perf-messaging: see run.h).  A QEMU guest gets
+ * the tools of this host in its initramfs, with their shared libraries
+ * and loader; an ssh target gets them copied when it lacks them
+ * (.shipTools = auto|always|never).  A tool that is nowhere is skipped
+ * with a "skip:" line, as `sched-bot run` does.
+ *
  * Whatever happens, the result says it: boot failure, panic, hang
  * (timeout) and garbage on the console are statuses with the last
  * console lines, never numbers.
@@ -35,7 +42,7 @@ struct boot_req {
 	int autogroup;		/* -1: as booted, 0 off, 1 on */
 	const char *cgroup;	/* NULL/"root", or a group to create */
 	const char *workdir;	/* console log, initramfs; NULL: a temp dir */
-	const char *sched_bench;/* NULL: next to our own executable */
+	const char *sched_bench;/* NULL: run_find_sched_bench()'s */
 	int progress;		/* 1: status on stderr, if a tty */
 };
 
@@ -67,21 +74,11 @@ void boot_res_release(struct boot_res *res);
 /* The target's type ("qemu", "ssh", "local") or NULL when unknown. */
 const char *target_type(const char *name);
 
-/* Per-type entry points (target/qemu.c, target/ssh.c, target/local.c). */
-int target_qemu_run(const char *name, const struct boot_req *req,
-		    struct boot_res *res);
-int target_ssh_run(const char *name, const struct boot_req *req,
-		   struct boot_res *res);
-int target_local_run(const char *name, const struct boot_req *req,
-		     struct boot_res *res);
-int target_lava_run(const char *name, const struct boot_req *req,
-		    struct boot_res *res);
-
-/* "target.NAME.key", for config_get(); caller frees. */
-char *target_key(const char *name, const char *key);
-/* The sched-bench binary to ship: req's, build/sched-bench next to us. */
-char *target_sched_bench(const struct boot_req *req);
-/* The kernel command-line words init.c reads (sb.workloads=...). */
-void target_init_args(const struct boot_req *req, struct strbuf *out);
+/*
+ * Write the QEMU guest's initramfs for req (sched-bench as /init, the
+ * tools req->workloads name, with their libraries) to path, without
+ * booting anything.  -1 (printed) on error.
+ */
+int target_make_initramfs(const char *path, const struct boot_req *req);
 
 #endif

@@ -8,10 +8,20 @@
  * sb.autogroup=0|1 sb.cgroup=root|NAME sb.<workload>=extra,args), runs
  * the workloads in-process (a fork per run, its stdout and stderr read
  * through pipes), prints everything framed on the console and powers
- * off.  The frame format is described in bot/target/console.h; the host parses
- * it.  Run by hand (`sched-bench init sb.workloads=spawn ...`) it does
- * the same without mounting or powering off, which is how tests check
- * the frames without a VM.
+ * off.
+ *
+ * sb.exec.<name>=/path/prog,arg,arg makes <name> a workload that runs
+ * that program (hackbench, perf bench: the host packs them with their
+ * libraries into the initramfs, or copies them to an ssh target).  Its
+ * run frames the env records first, as sched-bench's own workloads
+ * print them, then the program's output, then a STAT frame with the
+ * wall time and the machine's CPU split over the run; the host parses
+ * the output with the same code as on the local target.
+ *
+ * The frame format is described in bot/target/console.h; the host
+ * parses it.  Run by hand (`sched-bench init sb.workloads=spawn ...`)
+ * it does the same without mounting or powering off, which is how tests
+ * check the frames without a VM.
  *
  * Dotted kernel parameters are not passed to init (the kernel takes
  * them for module parameters), so PID 1 reads /proc/cmdline itself.
@@ -45,6 +55,14 @@ static const struct {
 	{ "env", bench_env },
 };
 
+#define NR_BUILTIN ((int)(sizeof(workloads) / sizeof(workloads[0])))
+
+/* sb.exec.<name>=prog,arg,...: a program run as a workload. */
+struct exec_workload {
+	const char *name;
+	const char *cmd;
+};
+
 struct init_opts {
 	char *workloads[MAX_WORKLOADS];
 	int nr_workloads;
@@ -53,6 +71,8 @@ struct init_opts {
 	int autogroup;		/* -1: leave */
 	char cgroup[64];
 	char *extra[MAX_WORKLOADS];	/* sb.<workload>=a,b */
+	struct exec_workload execs[MAX_WORKLOADS];
+	int nr_execs;
 };
 
 static unsigned long seq;
@@ -131,6 +151,16 @@ static void parse_word(struct init_opts *o, char *w)
 		o->autogroup = atoi(v);
 	} else if (!strcmp(w, "cgroup")) {
 		snprintf(o->cgroup, sizeof(o->cgroup), "%s", v);
+	} else if (!strncmp(w, "exec.", 5) && w[5]) {
+		for (i = 0; i < (size_t)o->nr_execs; i++)
+			if (!strcmp(o->execs[i].name, w + 5))
+				break;
+		if (i == (size_t)o->nr_execs && o->nr_execs < MAX_WORKLOADS)
+			o->nr_execs++;
+		if (i < (size_t)o->nr_execs) {
+			o->execs[i].name = w + 5;
+			o->execs[i].cmd = v;
+		}
 	} else {
 		for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
 			if (!strcmp(w, workloads[i].name))
@@ -240,50 +270,50 @@ static int pump(int fd, const char *tag, char *buf, size_t *len, size_t cap)
 	return 1;
 }
 
-static int run_one(int idx, int run, const struct init_opts *o)
+/* What a forked child does; its return value is its exit code. */
+struct child {
+	int (*fn)(struct child *c);
+	int argc;
+	char **argv;
+	int builtin;		/* index into workloads[], or -1 */
+};
+
+static int builtin_child(struct child *c)
+{
+	return workloads[c->builtin].fn(c->argc, c->argv);
+}
+
+static int env_child(struct child *c)
+{
+	env_print(NULL);
+	return 0;
+}
+
+static int exec_child(struct child *c)
+{
+	execv(c->argv[0], c->argv);
+	fprintf(stderr, "cannot run %s: %s\n", c->argv[0], strerror(errno));
+	return 127;
+}
+
+/* Fork c, frame its stdout and stderr as OUT and ERR lines; its exit
+ * status (128 + signal when killed), or -1 after an ERR frame. */
+static int run_child(struct child *c)
 {
 	static char obuf[LINE_MAX_FRAME], ebuf[LINE_MAX_FRAME];
-	char secs[16], runbuf[16], argbuf[256], argline[512], *argv[MAX_ARGS], *s, *save;
-	int out[2], err[2], argc = 0, status = 0, open_fds = 2;
-	int i;
+	int out[2], err[2], status = 0, open_fds = 2;
 	size_t olen = 0, elen = 0;
 	pid_t pid;
 
-	argv[argc++] = (char *)workloads[idx].name;
-	if (strcmp(workloads[idx].name, "env") && o->seconds > 0) {
-		snprintf(secs, sizeof(secs), "%d", o->seconds);
-		argv[argc++] = "-t";
-		argv[argc++] = secs;
-	}
-	if (strcmp(workloads[idx].name, "env")) {
-		/* Records carry the run number: rows keep it. */
-		snprintf(runbuf, sizeof(runbuf), "%d", run);
-		argv[argc++] = "--run";
-		argv[argc++] = runbuf;
-	}
-	if (o->extra[idx]) {
-		snprintf(argbuf, sizeof(argbuf), "%s", o->extra[idx]);
-		for (s = strtok_r(argbuf, ",", &save); s && argc < MAX_ARGS - 1;
-		     s = strtok_r(NULL, ",", &save))
-			argv[argc++] = s;
-	}
-	argv[argc] = NULL;
-	argline[0] = 0;
-	for (i = 1; i < argc; i++)
-		snprintf(argline + strlen(argline), sizeof(argline) - strlen(argline),
-			 " %s", argv[i]);
-	frame("RUN %s %d%s", workloads[idx].name, run, argline);
 	if (pipe(out) < 0 || pipe(err) < 0) {
 		frame("ERR pipe: %s", strerror(errno));
-		frame("RC 1");
-		return 1;
+		return -1;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		frame("ERR fork: %s", strerror(errno));
-		frame("RC 1");
-		return 1;
+		return -1;
 	}
 	if (!pid) {
 		/* Its own session: its own autogroup, like a login shell. */
@@ -294,7 +324,7 @@ static int run_one(int idx, int run, const struct init_opts *o)
 		close(err[0]);
 		close(out[1]);
 		close(err[1]);
-		exit(workloads[idx].fn(argc, argv));
+		exit(c->fn(c));
 	}
 	close(out[1]);
 	close(err[1]);
@@ -324,19 +354,118 @@ static int run_one(int idx, int run, const struct init_opts *o)
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	status = WIFEXITED(status) ? WEXITSTATUS(status)
-				   : 128 + WTERMSIG(status);
+	return WIFEXITED(status) ? WEXITSTATUS(status)
+				 : 128 + WTERMSIG(status);
+}
+
+static int read_cpu(struct cpu_times *t)
+{
+	static char buf[8192];
+
+	if (procstat_read("/proc/stat", buf, sizeof(buf)) < 0)
+		return -1;
+	return procstat_parse_cpu(buf, t);
+}
+
+/* A program from sb.exec: the env records, then the timed run alone. */
+static int run_exec(struct child *c)
+{
+	struct child env = { .fn = env_child, .builtin = -1 };
+	struct cpu_times c0, c1;
+	struct cpu_util u;
+	int have_cpu, status;
+	double t0, wall;
+
+	run_child(&env);
+	c->fn = exec_child;
+	have_cpu = !read_cpu(&c0);
+	t0 = bench_now();
+	status = run_child(c);
+	wall = bench_now() - t0;
+	have_cpu = have_cpu && !read_cpu(&c1) && !procstat_util(&c0, &c1, &u);
+	if (status < 0)
+		return status;
+	if (have_cpu)
+		frame("STAT wall_s=%.6f cpu_usr=%.2f cpu_sys=%.2f "
+		      "cpu_idle=%.2f cpu_iowait=%.2f cpu_softirq=%.2f", wall,
+		      u.usr, u.sys, u.idle, u.iowait, u.softirq);
+	else
+		frame("STAT wall_s=%.6f", wall);
+	return status;
+}
+
+static int run_one(int idx, int run, const struct init_opts *o)
+{
+	static char cmdbuf[LINE_MAX_FRAME];
+	char secs[16], runbuf[16], argbuf[256], argline[512];
+	char *argv[MAX_ARGS], *s, *save;
+	const struct exec_workload *e = NULL;
+	struct child c = { .fn = builtin_child, .builtin = idx };
+	const char *name;
+	int argc = 0, status, i;
+
+	if (idx >= NR_BUILTIN) {
+		e = &o->execs[idx - NR_BUILTIN];
+		name = e->name;
+		c.builtin = -1;
+		snprintf(cmdbuf, sizeof(cmdbuf), "%s", e->cmd);
+		for (s = strtok_r(cmdbuf, ",", &save); s && argc < MAX_ARGS - 1;
+		     s = strtok_r(NULL, ",", &save))
+			argv[argc++] = s;
+	} else {
+		name = workloads[idx].name;
+		argv[argc++] = (char *)name;
+		if (strcmp(name, "env") && o->seconds > 0) {
+			snprintf(secs, sizeof(secs), "%d", o->seconds);
+			argv[argc++] = "-t";
+			argv[argc++] = secs;
+		}
+		if (strcmp(name, "env")) {
+			/* Records carry the run number: rows keep it. */
+			snprintf(runbuf, sizeof(runbuf), "%d", run);
+			argv[argc++] = "--run";
+			argv[argc++] = runbuf;
+		}
+		if (o->extra[idx]) {
+			snprintf(argbuf, sizeof(argbuf), "%s", o->extra[idx]);
+			for (s = strtok_r(argbuf, ",", &save);
+			     s && argc < MAX_ARGS - 1;
+			     s = strtok_r(NULL, ",", &save))
+				argv[argc++] = s;
+		}
+	}
+	argv[argc] = NULL;
+	argline[0] = 0;
+	/* A program's RUN frame shows its whole command line. */
+	for (i = e ? 0 : 1; i < argc; i++)
+		snprintf(argline + strlen(argline),
+			 sizeof(argline) - strlen(argline), " %s", argv[i]);
+	frame("RUN %s %d%s", name, run, argline);
+	c.argc = argc;
+	c.argv = argv;
+	if (!argc) {
+		frame("ERR sb.exec.%s names no program", name);
+		status = -1;
+	} else {
+		status = e ? run_exec(&c) : run_child(&c);
+	}
+	if (status < 0)
+		status = 1;
 	frame("RC %d", status);
 	return status;
 }
 
-static int find_workload(const char *name)
+/* An index into workloads[], or NR_BUILTIN + the sb.exec entry. */
+static int find_workload(const struct init_opts *o, const char *name)
 {
-	size_t i;
+	int i;
 
-	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+	for (i = 0; i < NR_BUILTIN; i++)
 		if (!strcmp(name, workloads[i].name))
-			return (int)i;
+			return i;
+	for (i = 0; i < o->nr_execs; i++)
+		if (!strcmp(name, o->execs[i].name))
+			return NR_BUILTIN + i;
 	return -1;
 }
 
@@ -363,6 +492,8 @@ int bench_init(int argc, char **argv)
 	if (!uname(&u))
 		frame("INFO release=%s", u.release);
 	frame("INFO nr_cpus=%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	/* The sb.t the host built the programs' command lines with. */
+	frame("INFO seconds=%d", o.seconds);
 	read_str("/proc/uptime", buf, sizeof(buf));
 	buf[strcspn(buf, " ")] = 0;
 	frame("INFO uptime=%s", buf);
@@ -377,7 +508,7 @@ int bench_init(int argc, char **argv)
 	read_str("/proc/self/cgroup", buf, sizeof(buf));
 	frame("INFO cgroup=%s", buf);
 	for (i = 0; i < o.nr_workloads; i++)
-		if (find_workload(o.workloads[i]) < 0) {
+		if (find_workload(&o, o.workloads[i]) < 0) {
 			frame("INFO error=unknown workload %s",
 			      o.workloads[i]);
 			rc = 2;
@@ -385,9 +516,10 @@ int bench_init(int argc, char **argv)
 	/* a failed workload ends the series after the run it is in */
 	interleave_init(&order, rc ? 0 : o.runs, (size_t)o.nr_workloads, 1);
 	while (interleave_next(&order)) {
-		idx = find_workload(o.workloads[order.i]);
+		idx = find_workload(&o, o.workloads[order.i]);
 		if (run_one(idx, order.run, &o) &&
-		    strcmp(workloads[idx].name, "env")) {
+		    (idx >= NR_BUILTIN ||
+		     strcmp(workloads[idx].name, "env"))) {
 			rc = 1;
 			interleave_last_run(&order);
 		}

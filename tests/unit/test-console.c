@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "target/console.h"
 #include "test.h"
@@ -210,6 +211,111 @@ static void test_tail(void)
 	strbuf_release(&sb);
 }
 
+/* A transcript as init prints it: BEGIN, the payloads framed, END. */
+static void framed(struct strbuf *sb, const char *const *payloads)
+{
+	int seq;
+
+	strbuf_addstr(sb, "@@SB BEGIN 1\n");
+	for (seq = 1; payloads[seq - 1]; seq++) {
+		char *body = xasprintf("%d %s", seq, payloads[seq - 1]);
+
+		strbuf_addf(sb, "@@SB %d %08lx %s\n", seq,
+			    crc32(0, (const unsigned char *)body, strlen(body)),
+			    payloads[seq - 1]);
+		free(body);
+	}
+	strbuf_addf(sb, "@@SB END %d rc=0\n", seq - 1);
+}
+
+/* A program's run (sb.exec): env records, its text, STAT -> the rows
+ * `sched-bot run` makes of it. */
+static void test_tool_rows(void)
+{
+	static const char *const p[] = {
+		"INFO release=6.1.192",
+		"INFO seconds=1",
+		"RUN hackbench 1 /usr/bin/hackbench -P -g 4 -l 500",
+		"OUT env,nr_cpus,2",
+		"OUT env,config_sched_autogroup,y",
+		"OUT Running in process mode with 4 groups using 40 file "
+		"descriptors each (== 160 tasks)",
+		"OUT Time: 11.678",
+		"STAT wall_s=12.5 cpu_usr=6.25 cpu_sys=91.38 cpu_idle=1.37 "
+		"cpu_iowait=0.00 cpu_softirq=0.99",
+		"RC 0",
+		NULL,
+	};
+	struct strbuf sb = STRBUF_INIT;
+	struct console_result r;
+	struct sample_set set = { 0 };
+	double v;
+
+	framed(&sb, p);
+	CHECK_INT(console_parse(sb.buf, sb.len, 0, &r), CONSOLE_OK);
+	CHECK_INT(r.nr, 1);
+	if (r.nr == 1) {
+		CHECK_INT(console_run_stat(&r.runs[0], "cpu_sys", &v), 0);
+		CHECK_NEAR(v, 91.38, 1e-9);
+		CHECK_INT(console_run_stat(&r.runs[0], "cpu", &v), -1);
+	}
+	CHECK_INT(console_to_samples(&r, "base", "qemu", &set), 0);
+	CHECK_INT(set.nr, 2);
+	if (set.nr == 2) {
+		CHECK_STR(set.v[0].workload, "hackbench");
+		CHECK_STR(set.v[0].params, "groups=4 fds=20 loops=500 "
+			  "size=100 mode=process ipc=socket");
+		CHECK_STR(set.v[0].metric, "time");
+		CHECK_NEAR(set.v[0].value, 11.678, 1e-9);
+		CHECK_INT(set.v[0].higher_is_better, 0);
+		CHECK_STR(set.v[0].placement, "free");
+		CHECK_STR(set.v[0].kernel, "6.1.192");
+		CHECK_INT(set.v[0].nr_cpus, 2);
+		CHECK_STR(set.v[0].autogroup_config, "y");
+		CHECK_NEAR(set.v[0].cpu_sys, 91.38, 1e-9);
+		CHECK_NEAR(set.v[0].cpu_softirq, 0.99, 1e-9);
+		CHECK_STR(set.v[1].metric, "diag.wall_s");
+		CHECK_NEAR(set.v[1].value, 12.5, 1e-9);
+	}
+	sample_set_release(&set);
+	console_result_release(&r);
+	strbuf_release(&sb);
+}
+
+/* A tool that printed no result, or a second STAT: no numbers. */
+static void test_tool_bad(void)
+{
+	static const char *const none[] = {
+		"RUN hackbench 1 /usr/bin/hackbench",
+		"OUT Running in process mode",
+		"STAT wall_s=0.1",
+		"RC 0",
+		NULL,
+	};
+	static const char *const twice[] = {
+		"RUN hackbench 1 /usr/bin/hackbench",
+		"OUT Time: 1.0",
+		"STAT wall_s=0.1",
+		"STAT wall_s=0.2",
+		"RC 0",
+		NULL,
+	};
+	struct strbuf sb = STRBUF_INIT;
+	struct console_result r;
+	struct sample_set set = { 0 };
+
+	framed(&sb, none);
+	CHECK_INT(console_parse(sb.buf, sb.len, 0, &r), CONSOLE_OK);
+	CHECK_INT(console_to_samples(&r, "base", "qemu", &set), -1);
+	console_result_release(&r);
+	sample_set_release(&set);
+	strbuf_reset(&sb);
+	framed(&sb, twice);
+	CHECK_INT(console_parse(sb.buf, sb.len, 0, &r), CONSOLE_CORRUPT);
+	console_result_release(&r);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	RUN(test_ok);
@@ -225,5 +331,7 @@ int main(void)
 	RUN(test_failed);
 	RUN(test_hostile);
 	RUN(test_tail);
+	RUN(test_tool_rows);
+	RUN(test_tool_bad);
 	return test_done();
 }
