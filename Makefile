@@ -5,7 +5,7 @@
 #   make check SANITIZE=1  the same with ASan+UBSan
 #   make bench           benchmarks that print figures
 #   make fuzz            each libFuzzer target for FUZZ_SECONDS
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (binaries, sched-bot.1, completion)
 #   make demo            the main job on the bundled series (see README)
 
 VERSION := 0.1
@@ -53,10 +53,16 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=build-fuzz/%)
 
-all: $(BUILD)/sched-bot $(BUILD)/sched-bench sched-bot sched-bench
+all: $(BUILD)/sched-bot $(BUILD)/sched-bench $(BUILD)/sched-bot.1 \
+	sched-bot sched-bench sched-bot.1
 
-sched-bot sched-bench: %: $(BUILD)/%
+sched-bot sched-bench sched-bot.1: %: $(BUILD)/%
 	ln -sf $< $@
+
+# The manual page is printed from the commands' option tables, like
+# their --help: one source for both.
+$(BUILD)/sched-bot.1: $(BUILD)/sched-bot
+	$< help --man >$@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -125,12 +131,14 @@ install: all
 	install -m 755 $(BUILD)/sched-bot $(BUILD)/sched-bench \
 		$(DESTDIR)$(PREFIX)/bin/
 	cp -R templates kernel $(DESTDIR)$(PREFIX)/share/sched-bot/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(BUILD)/sched-bot.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 contrib/sched-bot.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/sched-bot
 
 clean:
-	rm -rf build build-san build-fuzz sched-bot sched-bench
+	rm -rf build build-san build-fuzz sched-bot sched-bench sched-bot.1
 
 .PHONY: all check units fuzz bench demo install clean
 .DELETE_ON_ERROR:

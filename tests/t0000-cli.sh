@@ -45,4 +45,236 @@ test_expect_success '--config FILE overrides the default file' '
 test_expect_failure_code 'a missing --config file is a usage error' 2 \
 	'"$SCHED_BOT" --config /nonexistent/file config --list'
 
+# ---- one option table per command: help, man page, completion ----
+
+test_expect_success 'every command is listed by --list-cmds and help' '
+	"$SCHED_BOT" help --list-cmds >cmds &&
+	test_grep -x fetch cmds && test_grep -x config cmds &&
+	test $(wc -l <cmds) -eq 14 &&
+	"$SCHED_BOT" help >out &&
+	while read c; do
+		test_grep "^   $c " out || exit 1
+	done <cmds
+'
+
+# The long options of a command as its source's table names them:
+# OPT_*(short, "long", ...), OPT__VERBOSITY() for -v/-q, and the --help
+# every table gets.
+source_longs() {
+	{
+		sed -n "s/.*OPT_[A-Z_]*([^,]*, \"\([a-z0-9-]*\)\".*/\1/p" "$1"
+		grep -q "OPT__VERBOSITY()" "$1" && printf "verbose\nquiet\n"
+		echo help
+	} | sort -u
+}
+
+test_expect_success 'each --help shows every option of its table, and only the table has options' '
+	"$SCHED_BOT" help --list-cmds >cmds &&
+	while read c; do
+		"$SCHED_BOT" help --list-options $c |
+			sed -n "s/^--\([^ ]*\).*/\1/p" | sort >tool-$c &&
+		source_longs "$TOP/bot/builtin/$c.c" >src-$c &&
+		test_cmp src-$c tool-$c || exit 1
+		"$SCHED_BOT" $c --help >help-$c || exit 1
+		"$SCHED_BOT" help $c >help2-$c &&
+		test_cmp help-$c help2-$c || exit 1
+		while read o; do
+			test_grep -e "--$o\b" help-$c || exit 1
+		done <tool-$c
+		test_grep "^usage: sched-bot $c" help-$c || exit 1
+	done <cmds
+'
+
+test_expect_success 'the tool'\''s own options are its table, in help too' '
+	"$SCHED_BOT" help --list-options | sed -n "s/^--\([^ ]*\).*/\1/p" |
+		sort >tool-main &&
+	source_longs "$TOP/bot/builtin/main.c" >src-main &&
+	test_cmp src-main tool-main &&
+	"$SCHED_BOT" --help >help-main &&
+	while read o; do test_grep -e "--$o\b" help-main || exit 1; done <tool-main
+'
+
+test_expect_success 'no command parses an option outside its table' '
+	test_grep ! -n -E "getopt|strn?cmp\(argv[^,]*, *\"-|argv\[[^]]*\]\[0\] == .-" \
+		"$TOP"/bot/builtin/*.c
+'
+
+test_expect_success '-v, -q and -h mean the same after every command' '
+	"$SCHED_BOT" help --list-cmds >cmds &&
+	while read c; do
+		"$SCHED_BOT" help --list-options $c >opts &&
+		test_grep -x -- "-v" opts && test_grep -x -- "-q" opts &&
+		test_grep -x -- "-h" opts &&
+		"$SCHED_BOT" $c -vq -h >out || exit 1
+		test_grep "^usage: sched-bot $c" out || exit 1
+	done <cmds
+'
+
+test_expect_success 'a short option means one thing in every command' '
+	"$SCHED_BOT" help --list-cmds >cmds &&
+	while read c; do
+		"$SCHED_BOT" help --list-options $c |
+			awk -v c=$c "/^--/ { long = \$1 } /^-[^-]/ { print \$1, long }"
+	done <cmds | sort -u >pairs &&
+	awk "{ print \$1 }" pairs | uniq -d >clashes &&
+	test_cmp /dev/null clashes
+'
+
+test_expect_failure_code 'help of an unknown command is a usage error' 2 \
+	'"$SCHED_BOT" help frobnicate'
+
+test_expect_failure_code 'an unknown option is a usage error' 2 \
+	'"$SCHED_BOT" series --frobnicate'
+
+# ---- one integer parser ----
+
+test_expect_success 'run --runs 3x and test --runs 3x: exit 2, the same message' '
+	rc=0; "$SCHED_BOT" run --workloads spawn --runs 3x 2>run.err || rc=$?
+	test $rc -eq 2 &&
+	rc=0; "$SCHED_BOT" test --runs 3x x@y 2>test.err || rc=$?
+	test $rc -eq 2 &&
+	head -n 1 run.err >run.msg && head -n 1 test.err >test.msg &&
+	echo "sched-bot: error: --runs: '\''3x'\'' is not a whole number" >expect &&
+	test_cmp expect run.msg &&
+	test_cmp run.msg test.msg
+'
+
+test_expect_success 'every --runs refuses the same values the same way' '
+	for v in 3x "" 0 1001 99999999999999999999 " 3" -1; do
+		for c in run test boot cron; do
+			rc=0
+			"$SCHED_BOT" $c --runs="$v" 2>err || rc=$?
+			test $rc -eq 2 || { echo "$c --runs=$v: exit $rc"; exit 1; }
+			head -n 1 err >msg-$c
+		done
+		test_grep -e "--runs: '\''$v'\''" msg-run &&
+		test_cmp msg-run msg-test && test_cmp msg-run msg-boot &&
+		test_cmp msg-run msg-cron || exit 1
+	done
+'
+
+test_expect_success 'other whole-number options go through the same parser' '
+	for a in "build --jobs 2x" "boot -t 5s" "cron --max-jobs 1.5" \
+		 "cron --since yesterday" "series --revision v2"; do
+		rc=0; "$SCHED_BOT" $a 2>err || rc=$?
+		test $rc -eq 2 || { echo "$a: exit $rc"; exit 1; }
+		test_grep "is not a whole number" err || exit 1
+	done &&
+	rc=0; "$SCHED_BOT" boot --autogroup 2 2>err || rc=$?
+	test $rc -eq 2 && test_grep -e "--autogroup: '\''2'\'' must be 0..1" err
+'
+
+# ---- the exit code of "cannot read FILE" ----
+
+# not_found CMD...: exits 3 saying "cannot read" the path.
+not_found() {
+	rc=0
+	"$SCHED_BOT" "$@" >out 2>err || rc=$?
+	if [ $rc -ne 3 ]; then
+		echo "exit $rc, expected 3, from: $*"
+		cat err
+		return 1
+	fi
+	test_grep "error: cannot read " err
+}
+
+test_expect_success 'an input file that does not exist exits 3 in every command' '
+	not_found series --mbox missing.mbox &&
+	not_found am --mbox missing.mbox -o out.mbox &&
+	not_found apply --mbox missing.mbox &&
+	not_found test --mbox missing.mbox --job-dir job &&
+	not_found compare missing.csv &&
+	not_found compare "$DATA/compare/simple-base.csv" missing.csv &&
+	not_found build --src missing-dir &&
+	not_found build --tree missing.git &&
+	mkdir src &&
+	not_found build --src src --base-config ./missing.config &&
+	not_found build --src src --fragment ./missing.config &&
+	not_found build --src src --fragment no-such.config &&
+	not_found boot --target local --kernel missing-bzImage -o x.csv &&
+	not_found boot --sched-bench missing --make-initramfs x.cpio &&
+	not_found tree init --tarball missing.tar.xz new.git &&
+	not_found archive --jobs missing-jobs --out html &&
+	test_grep "cannot read missing-jobs" err &&
+	! test -e job && ! test -e new.git && ! test -e html
+'
+
+test_expect_success 'an input that cannot be read (a directory) exits 3 too' '
+	mkdir -p adir &&
+	not_found series --mbox adir &&
+	test_grep "cannot read adir: Is a directory" err &&
+	not_found am --mbox adir -o out.mbox &&
+	not_found compare adir &&
+	not_found test --mbox adir --job-dir job &&
+	not_found boot --target local --kernel adir -o x.csv &&
+	not_found build --src src --base-config ./adir &&
+	touch plain &&
+	not_found build --src plain &&
+	test_grep "cannot read plain: Not a directory" err &&
+	not_found archive --jobs plain
+'
+
+test_expect_success 'the exit codes are one rule, the same in help and README' '
+	"$SCHED_BOT" help | sed -n "/^Exit codes/,\$p" >tool-codes &&
+	sed -n "/^    Exit codes/,/^\$/p" "$TOP/README.md" |
+		sed -e "/^\$/d" -e "s/^    //" >readme-codes &&
+	test_cmp tool-codes readme-codes &&
+	test_grep "^    3  not found" tool-codes
+'
+
+# ---- the man page ----
+
+test_expect_success 'build/sched-bot.1 is what help --man prints' '
+	"$SCHED_BOT" help --man >man.1 &&
+	test_cmp man.1 "$BUILD/sched-bot.1" &&
+	test_grep "^\.TH SCHED\\\\-BOT 1 " man.1
+'
+
+test_expect_success 'man renders sched-bot.1 without warnings, every command and option in it' '
+	MANWIDTH=120 man --warnings -E ascii -l "$BUILD/sched-bot.1" \
+		>man.txt 2>man.err &&
+	test_cmp /dev/null man.err &&
+	test_grep "^NAME" man.txt && test_grep "^EXIT STATUS" man.txt &&
+	"$SCHED_BOT" help --list-cmds >cmds &&
+	while read c; do
+		test_grep "^   sched-bot $c\$" man.txt || exit 1
+		"$SCHED_BOT" help --list-options $c | awk "{ print \$1 }" >o &&
+		sed -n "/^   sched-bot $c\$/,/^   sched-bot /p" man.txt >sect &&
+		while read o; do
+			test_grep -e "^       $o\b" -e ", $o\b" sect || exit 1
+		done <o
+	done <cmds
+'
+
+# ---- the completion asks the tool ----
+
+complete_words() {
+	bash -c '
+		_init_completion() {
+			words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD
+			cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}
+		}
+		_filedir() { COMPREPLY=("<files$*>"); }
+		complete() { :; }
+		. "$TOP/contrib/sched-bot.bash-completion"
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_sched_bot "$SCHED_BOT"
+		printf "%s\n" "${COMPREPLY[@]}"
+	' complete "$@"
+}
+
+test_expect_success 'bash completion: commands and options from the tool' '
+	complete_words sched-bot "" >out &&
+	"$SCHED_BOT" help --list-cmds >cmds &&
+	test_cmp cmds out &&
+	complete_words sched-bot test --re >out &&
+	echo --restart >expect && test_cmp expect out &&
+	complete_words sched-bot --config x series --revision 1 --m >out &&
+	echo --mbox >expect && test_cmp expect out &&
+	complete_words sched-bot test --job-dir "" >out &&
+	echo "<files-d>" >expect && test_cmp expect out &&
+	complete_words sched-bot tree "" >out &&
+	printf "init\nstatus\nexport\nfetch\n" >expect && test_cmp expect out
+'
+
 test_done

@@ -115,7 +115,7 @@ test_expect_success 'search: hits as an mbox' '
 test_expect_success 'search -t: the whole threads of the hits' '
 	"$SCHED_BOT" fetch --search "m:$MID" >hit &&
 	test "$(count hit)" = 1 &&
-	"$SCHED_BOT" fetch --search "m:$MID" -t >out &&
+	"$SCHED_BOT" fetch --search "m:$MID" --threads >out &&
 	test "$(count out)" = 80
 '
 
@@ -163,7 +163,7 @@ test_expect_failure_code 'usage: --raw with --check' 2 \
 	'"$SCHED_BOT" fetch --raw --check "$MID"'
 
 test_expect_failure_code 'usage: --threads without --search' 2 \
-	'"$SCHED_BOT" fetch -t "$MID"'
+	'"$SCHED_BOT" fetch --threads "$MID"'
 
 test_expect_failure_code 'usage: two message-ids' 2 \
 	'"$SCHED_BOT" fetch "$MID" "$REPLY"'

@@ -304,7 +304,7 @@ test_expect_success 'a server that never answers times out: exits 4' '
 test_expect_success 'search is a POST with the query escaped, x=m&t=1' '
 	fake_http_script "200 $F/good.gz" &&
 	: >"$FAKE_LOG" &&
-	"$SCHED_BOT" fetch --search "s:PATCH AND dfn:kernel/sched/" -t >out &&
+	"$SCHED_BOT" fetch --search "s:PATCH AND dfn:kernel/sched/" --threads >out &&
 	test_cmp "$MBOX" out &&
 	test_grep "^POST /all/?q=s%3APATCH+AND+dfn%3Akernel%2Fsched%2F&x=m&t=1	" \
 		"$FAKE_LOG"

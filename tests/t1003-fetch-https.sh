@@ -21,7 +21,7 @@ test_expect_success 'fetch over HTTPS with lore.caInfo' '
 '
 
 test_expect_success 'search over HTTPS' '
-	"$SCHED_BOT" fetch --search "m:$MID" -t >out &&
+	"$SCHED_BOT" fetch --search "m:$MID" --threads >out &&
 	test "$(grep -c "^From mboxrd@z" out)" = 4
 '
 

@@ -88,19 +88,19 @@ test_expect_success 'revert: the quoted trailers do not count, Vincent does' '
 	test $(grep -c "\"from_msgid\": \"" out) -eq 1
 '
 
-test_expect_success 'place-deadline: v2 by default, -v 1 picks the first' '
+test_expect_success 'place-deadline: v2 by default, --revision 1 picks the first' '
 	"$SCHED_BOT" series --mbox \
 		"$I/lkml/place-deadline-initial/thread-partial.mbox" >out &&
 	test_grep "+ Tested-by: K Prateek Nayak <kprateek.nayak@amd.com>" out &&
 	test_grep "^Versions seen: v1 v2\*$" out &&
-	"$SCHED_BOT" series -v 1 --mbox \
+	"$SCHED_BOT" series --revision 1 --mbox \
 		"$I/lkml/place-deadline-initial/thread-partial.mbox" >out1 &&
 	test_grep "^Versions seen: v1\* v2$" out1 &&
 	test_grep ! "Tested-by" out1
 '
 
 test_expect_failure_code 'a revision not in the thread is a failure' 1 \
-	'"$SCHED_BOT" series -v 9 --mbox "$I/lkml/place-deadline-initial/thread-partial.mbox"'
+	'"$SCHED_BOT" series --revision 9 --mbox "$I/lkml/place-deadline-initial/thread-partial.mbox"'
 
 test_expect_success 'short-task-wakeup v3: 2/2 missing, listed as such' '
 	"$SCHED_BOT" series --mbox "$I/short-task-wakeup-v3-partial.mbox" >out &&
@@ -132,7 +132,7 @@ test_expect_failure_code 'a missing file is "not found"' 3 \
 test_expect_failure_code 'no msgid and no --mbox is a usage error' 2 \
 	'"$SCHED_BOT" series'
 
-test_expect_failure_code 'a bad -v is a usage error' 2 \
-	'"$SCHED_BOT" series -v x --mbox "$I/single/qp-iso8859-1-patch.eml"'
+test_expect_failure_code 'a bad --revision is a usage error' 2 \
+	'"$SCHED_BOT" series --revision x --mbox "$I/single/qp-iso8859-1-patch.eml"'
 
 test_done

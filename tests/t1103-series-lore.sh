@@ -42,8 +42,8 @@ test_expect_success 'am <msgid>: links point at the configured server' '
 	test $(grep -c "^Tested-by: Dietmar Eggemann <dietmar.eggemann@arm.com>$" dl.mbox) -eq 8
 '
 
-test_expect_success 'series -v 1 on a thread holding v1 and v2' '
-	"$SCHED_BOT" series -v 1 20231004130908.238992-1-daniel.m.jordan@oracle.com >out &&
+test_expect_success 'series --revision 1 on a thread holding v1 and v2' '
+	"$SCHED_BOT" series --revision 1 20231004130908.238992-1-daniel.m.jordan@oracle.com >out &&
 	test_grep "^Versions seen: v1\* v2$" out
 '
 

@@ -197,8 +197,11 @@ test_expect_success 'a metric one kernel lacks is shown as -, not judged' '
 	test_grep "^verdict: no significant change" intel.out
 '
 
-test_expect_success 'a missing file is an error, not a crash' '
-	bad nonexistent.csv && test_grep "nonexistent.csv" err
+test_expect_success 'a missing file is "not found" (3), not a crash' '
+	rc=0
+	"$SCHED_BOT" compare nonexistent.csv >out 2>err || rc=$?
+	test $rc -eq 3 && test ! -s out &&
+	test_grep "cannot read nonexistent.csv" err
 '
 
 test_done

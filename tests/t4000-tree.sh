@@ -105,7 +105,7 @@ test_expect_failure_code 'tree export of an unknown revision' 1 \
 test_expect_failure_code 'tree status of a missing tree is not found' 3 \
 	'"$SCHED_BOT" tree status nowhere.git'
 
-test_expect_failure_code 'tree init of a missing tarball fails' 1 \
+test_expect_failure_code 'tree init of a missing tarball is not found' 3 \
 	'"$SCHED_BOT" tree init --tarball missing.tar.xz new.git'
 
 test_expect_success 'a failed import leaves nothing behind' '

@@ -46,7 +46,7 @@ test_expect_failure_code 'qemu without a kernel is a failure' 1 \
 test_expect_failure_code 'build needs a source' 2 '"$SCHED_BOT" build'
 test_expect_failure_code 'build: --src and --tree exclude each other' 2 \
 	'"$SCHED_BOT" build --src . --tree .'
-test_expect_failure_code 'build of a non-directory fails' 1 \
+test_expect_failure_code 'build of a missing source is not found' 3 \
 	'"$SCHED_BOT" build --src /nonexistent'
 
 test_done

@@ -46,7 +46,7 @@ test_expect_success 'HTML and javascript: links from mail are not passed through
 	test_grep "&lt;script&gt;alert(1)" html/index.html
 '
 
-test_expect_failure_code 'a missing jobs directory is an error' 1 \
+test_expect_failure_code 'a missing jobs directory is not found' 3 \
 	'"$SCHED_BOT" archive --jobs nowhere --out html2'
 
 test_done

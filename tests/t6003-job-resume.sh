@@ -97,7 +97,7 @@ test_expect_failure_code '--runs must be positive' 2 '
 	"$SCHED_BOT" test --runs 0 x@y
 '
 
-test_expect_failure_code 'a missing mbox is an error' 2 '
+test_expect_failure_code 'a missing mbox is not found' 3 '
 	"$SCHED_BOT" test --mbox nowhere.mbox --job-dir "$TRASH/jobs/two"
 '
 

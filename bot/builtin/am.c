@@ -4,7 +4,7 @@
  * patch with the trailers collected from the thread and a Link: to lore,
  * like `b4 am -t -l`.
  */
-#include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,19 +14,38 @@
 #include "trailer.h"
 #include "util.h"
 
-const char cmd_am_usage[] =
-"usage: sched-bot am <msgid|lore URL> -o OUT [-v N]\n"
-"       sched-bot am --mbox FILE -o OUT [-v N]\n"
-"\n"
-"Writes the series (newest revision unless -v N) as an mbox for git am:\n"
-"every patch carries its own trailers, those collected from replies and\n"
-"the cover letter, and 'Link: <lore.url>/all/<msgid>/'.  An incomplete\n"
-"series is an error (exit 1) naming what is missing.\n"
-"\n"
-"    -o, --output OUT  the mbox to write ('-' for stdout)\n"
-"    --mbox FILE       read the thread from FILE instead of lore\n"
-"    -v, --version N   pick revision N\n"
-"    --no-link         do not add Link: trailers\n";
+static const char *mbox, *outpath;
+static int revision, no_link;
+
+static const char *const am_synopsis[] = {
+	"am <msgid|lore URL> -o OUT [--revision N] [--no-link]",
+	"am --mbox FILE -o OUT [--revision N] [--no-link]",
+	NULL
+};
+
+static const struct option_spec am_options[] = {
+	OPT_STRING('o', "output", &outpath, "OUT",
+		   "the mbox to write ('-' for stdout); required"),
+	OPT_STRING('m', "mbox", &mbox, "FILE",
+		   "read the thread from FILE instead of lore"),
+	OPT_INTEGER(0, "revision", &revision, "N", 1, INT_MAX,
+		    "pick revision N instead of the newest (b4's -v N)"),
+	OPT_FLAG(0, "no-link", &no_link, "do not add Link: trailers"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc am_doc = {
+	.name = "am",
+	.summary = "write the series as an mbox for git am, with trailers",
+	.synopsis = am_synopsis,
+	.text =
+"Writes the series (newest revision unless --revision N) as an mbox for\n"
+"git am: every patch carries its own trailers, those collected from\n"
+"replies and the cover letter, and 'Link: <lore.url>/all/<msgid>/'.  An\n"
+"incomplete series is an error (exit 1) naming what is missing.",
+	.options = am_options,
+};
 
 /* The commit message lines; a line git would take for a separator is quoted. */
 static void add_text(struct strbuf *out, const char *text)
@@ -89,53 +108,24 @@ static void add_patch(struct strbuf *out, const struct series *s,
 
 int cmd_am(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "version", required_argument, NULL, 'v' },
-		{ "no-link", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *mbox = NULL, *arg = NULL, *outpath = NULL;
 	struct strbuf out = STRBUF_INIT;
 	struct series s;
-	int version = 0, link = 1, c, ret;
+	int ret;
 	size_t i;
-	char *end;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:o:v:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			mbox = optarg;
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'v':
-			version = (int)strtol(optarg, &end, 10);
-			if (*end || version < 1)
-				return usage_error("am", "-v wants a revision > 0");
-			break;
-		case 'L':
-			link = 0;
-			break;
-		case 'h':
-			return show_usage("am");
-		default:
-			return usage_error("am", "unknown option");
-		}
-	}
-	if (optind < argc)
-		arg = argv[optind++];
-	if (optind < argc)
-		return usage_error("am", "too many arguments");
-	if (!!arg == !!mbox)
-		return usage_error("am", "give a message-id or --mbox FILE");
+	argc = parse_options(argc, argv, &am_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc > 1)
+		return options_error(&am_doc, "too many arguments");
+	if (!argc == !mbox)
+		return options_error(&am_doc,
+				     "give a message-id or --mbox FILE");
 	if (!outpath)
-		return usage_error("am", "-o OUT is required");
-	ret = series_load(arg, mbox, version, &s);
+		return options_error(&am_doc, "-o OUT is required");
+	if (mbox && need_file(mbox))
+		return EXIT_NOTFOUND;
+	ret = series_load(argc ? argv[0] : NULL, mbox, revision, &s);
 	if (ret)
 		return ret;
 	if (s.nr_missing) {
@@ -157,7 +147,7 @@ int cmd_am(int argc, char **argv)
 			series_release(&s);
 			return EXIT_FAIL;
 		}
-		add_patch(&out, &s, &s.patches[i], link);
+		add_patch(&out, &s, &s.patches[i], !no_link);
 	}
 	if (!strcmp(outpath, "-")) {
 		fwrite(out.buf, 1, out.len, stdout);

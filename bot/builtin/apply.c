@@ -4,7 +4,7 @@
  * the kernel tree as a branch of commits, like `b4 shazam`, without a
  * checkout (unless --worktree asks for one).
  */
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,31 +16,54 @@
 #include "tree.h"
 #include "util.h"
 
-const char cmd_apply_usage[] =
-"usage: sched-bot apply <msgid|lore URL> [options]\n"
-"       sched-bot apply --mbox FILE [options]\n"
-"\n"
-"Applies the series (newest revision unless -v N) to the kernel tree as\n"
-"branch sched-bot/<slug>-v<N>: one commit per patch with its author,\n"
-"date, message and the trailers collected from the thread, committed by\n"
-"bot.name <bot.email>.  Only the tree's object database is written.\n"
-"The base is --base, else the series' base-commit if the tree has it,\n"
-"else its stated base (e.g. v6.1-rc6, or the nearest version tag, with a\n"
-"warning), else tree.defaultBase (HEAD).  A hunk whose context moved is\n"
-"found like git apply does; one that does not match falls back to a\n"
-"3-way merge when the patch's pre-image blobs are in the tree.\n"
+static const char *mbox, *worktree, *tree_dir;
+static struct apply_opts o;
+static int revision, as_json;
+
+static const char *const apply_synopsis[] = {
+	"apply <msgid|lore URL> [<options>]",
+	"apply --mbox FILE [<options>]",
+	NULL
+};
+
+static const struct option_spec apply_options[] = {
+	OPT_STRING('m', "mbox", &mbox, "FILE",
+		   "read the thread from FILE instead of lore"),
+	OPT_INTEGER(0, "revision", &revision, "N", 1, INT_MAX,
+		    "pick revision N instead of the newest (b4's -v N)"),
+	OPT_STRING(0, "tree", &tree_dir, "DIR",
+		   "the kernel tree (default tree.path)"),
+	OPT_STRING(0, "base", &o.base, "REF", "apply onto REF"),
+	OPT_STRING(0, "branch", &o.branch, "NAME",
+		   "the branch to create (default above)"),
+	OPT_STRING(0, "worktree", &worktree, "DIR",
+		   "also write the result's files to DIR (new or empty)"),
+	OPT_FLAG(0, "no-3way", &o.no_3way, "never fall back to a 3-way merge"),
+	OPT_FLAG(0, "no-link", &o.no_link,
+		 "no Link: trailer to the patch's mail"),
+	OPT_FLAG(0, "json", &as_json, "print the result as JSON"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc apply_doc = {
+	.name = "apply",
+	.summary = "apply a series to the kernel tree as commits",
+	.synopsis = apply_synopsis,
+	.text =
+"Applies the series (newest revision unless --revision N) to the kernel\n"
+"tree as branch sched-bot/<slug>-v<N>: one commit per patch with its\n"
+"author, date, message and the trailers collected from the thread,\n"
+"committed by bot.name <bot.email>.  Only the tree's object database is\n"
+"written.  The base is --base, else the series' base-commit if the tree\n"
+"has it, else its stated base (e.g. v6.1-rc6, or the nearest version tag,\n"
+"with a warning), else tree.defaultBase (HEAD).  A hunk whose context\n"
+"moved is found like git apply does; one that does not match falls back\n"
+"to a 3-way merge when the patch's pre-image blobs are in the tree.\n"
 "Prints the base and the head commit; exit 1 with a report when a patch\n"
-"does not apply.\n"
-"\n"
-"    --mbox FILE       read the thread from FILE instead of lore\n"
-"    -v, --version N   pick revision N\n"
-"    --tree DIR        the kernel tree (default tree.path)\n"
-"    --base REF        apply onto REF\n"
-"    --branch NAME     the branch to create (default above)\n"
-"    --worktree DIR    also write the result's files to DIR (new/empty)\n"
-"    --no-3way         never fall back to a 3-way merge\n"
-"    --no-link         no Link: trailer to the patch's mail\n"
-"    --json            print the result as JSON\n";
+"does not apply, 3 when the tree or the --mbox file cannot be read.",
+	.options = apply_options,
+};
 
 static void print_json(const struct apply_result *r, int ok)
 {
@@ -82,95 +105,39 @@ static void print_json(const struct apply_result *r, int ok)
 
 int cmd_apply(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "version", required_argument, NULL, 'v' },
-		{ "tree", required_argument, NULL, 't' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "branch", required_argument, NULL, 'B' },
-		{ "worktree", required_argument, NULL, 'w' },
-		{ "no-3way", no_argument, NULL, '3' },
-		{ "no-link", no_argument, NULL, 'L' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *mbox = NULL, *arg = NULL, *worktree = NULL;
-	struct apply_opts o = { 0 };
 	struct apply_result r = { 0 };
 	git_repository *repo = NULL;
-	char *tree_dir = NULL, *end;
-	struct series s;
-	int version = 0, json = 0, c, ret;
 	char hex[GIT_OID_HEXSZ + 1];
+	char *path;
+	struct series s;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:v:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			mbox = optarg;
-			break;
-		case 'v':
-			version = (int)strtol(optarg, &end, 10);
-			if (*end || version < 1)
-				return usage_error("apply",
-						   "-v wants a revision > 0");
-			break;
-		case 't':
-			free(tree_dir);
-			tree_dir = xstrdup(optarg);
-			break;
-		case 'b':
-			o.base = optarg;
-			break;
-		case 'B':
-			o.branch = optarg;
-			break;
-		case 'w':
-			worktree = optarg;
-			break;
-		case '3':
-			o.no_3way = 1;
-			break;
-		case 'L':
-			o.no_link = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			free(tree_dir);
-			return show_usage("apply");
-		default:
-			free(tree_dir);
-			return usage_error("apply", "unknown option");
-		}
-	}
-	if (optind < argc)
-		arg = argv[optind++];
-	if (optind < argc || !!arg == !!mbox) {
-		free(tree_dir);
-		return usage_error("apply", optind < argc ?
-				   "too many arguments" :
-				   "give a message-id or --mbox FILE");
-	}
-	if (!tree_dir)
-		tree_dir = tree_default_path();
-	if (tree_open(&repo, tree_dir) < 0) {
-		free(tree_dir);
+	argc = parse_options(argc, argv, &apply_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc > 1)
+		return options_error(&apply_doc, "too many arguments");
+	if (!argc == !mbox)
+		return options_error(&apply_doc,
+				     "give a message-id or --mbox FILE");
+	if (mbox && need_file(mbox))
+		return EXIT_NOTFOUND;
+	path = tree_dir ? xstrdup(tree_dir) : tree_default_path();
+	if (tree_open(&repo, path) < 0) {
+		free(path);
 		return EXIT_NOTFOUND;
 	}
-	ret = series_load(arg, mbox, version, &s);
+	free(path);
+	ret = series_load(argc ? argv[0] : NULL, mbox, revision, &s);
 	if (ret) {
 		git_repository_free(repo);
-		free(tree_dir);
 		return ret;
 	}
 	ret = apply_series(repo, &s, &o, &r) < 0 ? EXIT_FAIL : EXIT_OK;
 	if (ret == EXIT_OK && worktree &&
 	    tree_export(repo, r.branch, worktree) < 0)
 		ret = EXIT_FAIL;
-	if (json) {
+	if (as_json) {
 		print_json(&r, ret == EXIT_OK && r.branch);
 	} else if (r.branch && ret == EXIT_OK) {
 		git_oid_tostr(hex, sizeof(hex), &r.base);
@@ -186,6 +153,5 @@ int cmd_apply(int argc, char **argv)
 	apply_result_release(&r);
 	series_release(&s);
 	git_repository_free(repo);
-	free(tree_dir);
 	return ret;
 }

@@ -2,7 +2,6 @@
 /*
  * builtin/archive.c - `sched-bot archive`: finished jobs as HTML.
  */
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "archive.h"
@@ -10,56 +9,60 @@
 #include "config.h"
 #include "util.h"
 
-const char cmd_archive_usage[] =
-"usage: sched-bot archive [--jobs DIR] [--out DIR]\n"
-"\n"
+static const char *jobs, *out;
+
+static const char *const archive_synopsis[] = {
+	"archive [--jobs DIR] [--out DIR]",
+	NULL
+};
+
+static const struct option_spec archive_options[] = {
+	OPT_STRING(0, "jobs", &jobs, "DIR",
+		   "the job directories (default job.dir, else "
+		   "$XDG_DATA_HOME/sched-bot/jobs)"),
+	OPT_STRING(0, "out", &out, "DIR",
+		   "where the pages go (default archive.dir, else "
+		   "$XDG_DATA_HOME/sched-bot/archive)"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc archive_doc = {
+	.name = "archive",
+	.summary = "render finished jobs as HTML pages",
+	.synopsis = archive_synopsis,
+	.text =
 "Render each job directory as an HTML page (the reply rendered with\n"
 "cmark, tables as <pre>, links to results.csv, compare.json and the\n"
-"raw reply) and an index.html of all jobs, newest first.\n"
-"\n"
-"  --jobs DIR   the job directories (default job.dir, else\n"
-"               $XDG_DATA_HOME/sched-bot/jobs)\n"
-"  --out DIR    where the pages go (default archive.dir, else\n"
-"               $XDG_DATA_HOME/sched-bot/archive)\n";
+"raw reply) and an index.html of all jobs, newest first.  A jobs\n"
+"directory that cannot be read exits 3.",
+	.options = archive_options,
+};
 
 int cmd_archive(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *jobs = config_get("job.dir");
-	const char *out = config_get("archive.dir");
 	char *jobs_def = NULL, *out_def = NULL;
-	int c, n;
+	int n, ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			jobs = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			return show_usage("archive");
-		default:
-			return usage_error("archive", "unknown option");
-		}
-	}
-	if (optind != argc)
-		return usage_error("archive", "no arguments expected");
+	jobs = config_get("job.dir");
+	out = config_get("archive.dir");
+	argc = parse_options(argc, argv, &archive_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc)
+		return options_error(&archive_doc, "no arguments expected");
 	if (!jobs || !*jobs)
 		jobs = jobs_def = data_path("jobs");
 	if (!out || !*out)
 		out = out_def = data_path("archive");
-	n = archive_render(jobs, out);
-	if (n >= 0)
-		info("%d job page(s) and index.html in %s", n, out);
+	ret = need_dir(jobs);
+	if (!ret) {
+		n = archive_render(jobs, out);
+		if (n >= 0)
+			info("%d job page(s) and index.html in %s", n, out);
+		ret = n < 0 ? EXIT_FAIL : EXIT_OK;
+	}
 	free(jobs_def);
 	free(out_def);
-	return n < 0 ? EXIT_FAIL : EXIT_OK;
+	return ret;
 }

@@ -3,155 +3,122 @@
  * builtin/boot.c - `sched-bot boot`: run the workloads on a target (booting
  * the given kernel where the target boots one) and append the rows.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "target/initramfs.h"
 #include "samples.h"
 #include "target/target.h"
 #include "util.h"
 #include "workload.h"
 
-const char cmd_boot_usage[] =
-"usage: sched-bot boot [--target NAME] [--kernel bzImage] [--release R]\n"
-"                      [--workloads W,W] [--runs N] [-t SECONDS]\n"
-"                      [--label L] [--autogroup 0|1] [--cgroup NAME]\n"
-"                      [--workdir DIR] -o results.csv\n"
-"\n"
-"Boots the kernel on the target (qemu: a QEMU guest with sched-bot's\n"
-"initramfs; ssh: a machine via kexec or target.NAME.bootCommand; local:\n"
-"the running kernel, no boot), runs the workloads RUNS times each,\n"
-"interleaved, and appends one row per sample to the CSV.\n"
-"\n"
-"  --target NAME      qemu (default), local, or a [target \"NAME\"] section\n"
-"  --kernel FILE      the bzImage to boot\n"
-"  --release R        ssh: uname -r the booted machine must show\n"
-"  --workloads LIST   default spawn,pingpong\n"
-"  --runs N           repetitions (default 1)\n"
-"  -t, --seconds S    length of each run (default 5)\n"
-"  --label L          the CSV label (default: the kernel release)\n"
-"  --autogroup 0|1    set kernel.sched_autogroup_enabled in the guest\n"
-"  --cgroup NAME      run in a new cgroup (cpu controller) or root\n"
-"  --workdir DIR      keep the console log and initramfs there\n"
-"  -o, --out FILE     results CSV (appended)\n"
-"  --make-initramfs F only write the guest's initramfs to F\n"
-"\n"
-"A boot failure, panic, hang or garbled console is reported with the\n"
-"last console lines and exit code 1; no rows are written then.\n";
+static struct boot_req req = { .runs = 1,
+			       .seconds = 5, .autogroup = -1 };
+static const char *target = "qemu", *out, *initramfs;
 
-static int parse_int(const char *s, int *v)
+static int set_cgroup(const struct option_spec *opt, const char *arg)
 {
-	char *end;
-	long l = strtol(s, &end, 10);
-
-	if (!*s || *end || l < 0 || l > 1000000)
-		return -1;
-	*v = (int)l;
+	if (!*arg || strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
+	    strlen(arg))
+		return error("%s: bad cgroup name '%s'", option_name(opt), arg);
+	req.cgroup = arg;
 	return 0;
 }
 
-static int write_initramfs(const char *path, const struct boot_req *req)
+static const char *const boot_synopsis[] = {
+	"boot [--target NAME] [--kernel bzImage] [--release R]",
+	"     [--workloads W,W] [--runs N] [-t SECONDS] [--label L]",
+	"     [--autogroup 0|1] [--cgroup NAME] [--workdir DIR]",
+	"     [--sched-bench FILE] -o results.csv",
+	"boot --make-initramfs FILE [--sched-bench FILE]",
+	NULL
+};
+
+static const struct option_spec boot_options[] = {
+	OPT_STRING(0, "target", &target, "NAME",
+		   "qemu (default), local, or a [target \"NAME\"] section"),
+	OPT_STRING(0, "kernel", &req.kernel, "FILE", "the bzImage to boot"),
+	OPT_STRING(0, "release", &req.release, "R",
+		   "ssh: uname -r the booted machine must show"),
+	OPT_STRING(0, "workloads", &req.workloads, "LIST",
+		   "comma-separated (default: the default set of the "
+		   "workload table, see 'sched-bot run --help')"),
+	OPT_INTEGER(0, "runs", &req.runs, "N", 1, RUNS_MAX,
+		    "repetitions, interleaved (default 1)"),
+	OPT_INTEGER('t', "duration", &req.seconds, "S", 1, 86400,
+		    "seconds per workload run (default 5)"),
+	OPT_INTEGER(0, "seconds", &req.seconds, "S", 1, 86400,
+		    "the same as --duration"),
+	OPT_STRING(0, "label", &req.label, "L",
+		   "the CSV label (default: the kernel release)"),
+	OPT_INTEGER(0, "autogroup", &req.autogroup, "0|1", 0, 1,
+		    "set kernel.sched_autogroup_enabled in the guest"),
+	OPT_CALLBACK(0, "cgroup", NULL, "NAME",
+		     "run in a new cgroup NAME (cpu controller), or root",
+		     set_cgroup),
+	OPT_STRING(0, "workdir", &req.workdir, "DIR",
+		   "keep the console log and initramfs there"),
+	OPT_STRING(0, "sched-bench", &req.sched_bench, "FILE",
+		   "the sched-bench binary to run (default: the one next to "
+		   "sched-bot)"),
+	OPT_STRING('o', "output", &out, "FILE", "results CSV (appended)"),
+	OPT_STRING(0, "make-initramfs", &initramfs, "FILE",
+		   "only write the guest's initramfs to FILE"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc boot_doc = {
+	.name = "boot",
+	.summary = "boot a built kernel on a target and run workloads",
+	.synopsis = boot_synopsis,
+	.text =
+"Boots the kernel on the target (qemu: a QEMU guest with sched-bot's\n"
+"initramfs; ssh: a machine via kexec or target.NAME.bootCommand; local:\n"
+"the running kernel, no boot), runs the workloads RUNS times each,\n"
+"interleaved, and appends one row per sample to the CSV.",
+	.options = boot_options,
+	.notes =
+"A boot failure, panic, hang or garbled console is reported with the\n"
+"last console lines and exit code 1; no rows are written then.  A\n"
+"--kernel or --sched-bench file that cannot be read exits 3.",
+};
+
+static int write_initramfs(const char *path)
 {
-	return target_make_initramfs(path, req) < 0 ? EXIT_FAIL : EXIT_OK;
+	return target_make_initramfs(path, &req) < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 int cmd_boot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "target", required_argument, NULL, 'T' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "release", required_argument, NULL, 'R' },
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "runs", required_argument, NULL, 'n' },
-		{ "seconds", required_argument, NULL, 't' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "autogroup", required_argument, NULL, 'a' },
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "workdir", required_argument, NULL, 'W' },
-		{ "sched-bench", required_argument, NULL, 'B' },
-		{ "make-initramfs", required_argument, NULL, 'I' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct boot_req req = { .workloads = workload_names(WORKLOAD_DEFAULT),
-				.runs = 1, .seconds = 5, .autogroup = -1 };
-	const char *target = "qemu", *out = NULL, *initramfs = NULL;
 	struct boot_res res;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			target = optarg;
-			break;
-		case 'k':
-			req.kernel = optarg;
-			break;
-		case 'R':
-			req.release = optarg;
-			break;
-		case 'w':
-			req.workloads = optarg;
-			break;
-		case 'n':
-			if (parse_int(optarg, &req.runs) < 0 || !req.runs)
-				return usage_error("boot", "bad --runs");
-			break;
-		case 't':
-			if (parse_int(optarg, &req.seconds) < 0 ||
-			    !req.seconds)
-				return usage_error("boot", "bad --seconds");
-			break;
-		case 'l':
-			req.label = optarg;
-			break;
-		case 'a':
-			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
-				return usage_error("boot", "--autogroup 0|1");
-			req.autogroup = atoi(optarg);
-			break;
-		case 'c':
-			if (strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
-				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
-			    strlen(optarg) || !*optarg)
-				return usage_error("boot", "bad --cgroup name");
-			req.cgroup = optarg;
-			break;
-		case 'W':
-			req.workdir = optarg;
-			break;
-		case 'B':
-			req.sched_bench = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'I':
-			initramfs = optarg;
-			break;
-		case 'h':
-			return show_usage("boot");
-		default:
-			return usage_error("boot", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return usage_error("boot", "unexpected '%s'", argv[optind]);
+	argc = parse_options(argc, argv, &boot_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc)
+		return options_error(&boot_doc, "unexpected '%s'", argv[0]);
+	if (req.sched_bench && need_file(req.sched_bench))
+		return EXIT_NOTFOUND;
+	if (!req.workloads)
+		req.workloads = workload_names(WORKLOAD_DEFAULT);
 	if (initramfs)
-		return write_initramfs(initramfs, &req);
+		return write_initramfs(initramfs);
 	if (!out)
-		return usage_error("boot", "-o results.csv is required");
+		return options_error(&boot_doc, "-o results.csv is required");
 	if (strspn(req.workloads, "abcdefghijklmnopqrstuvwxyz0123456789-_,") !=
 	    strlen(req.workloads))
-		return usage_error("boot", "bad --workloads '%s'",
-				   req.workloads);
+		return options_error(&boot_doc, "bad --workloads '%s'",
+				     req.workloads);
 	if (!target_type(target))
-		return usage_error("boot", "unknown target '%s'", target);
+		return options_error(&boot_doc, "unknown target '%s'", target);
+	if (req.kernel && need_file(req.kernel))
+		return EXIT_NOTFOUND;
 	req.progress = isatty(2) && verbosity >= 0;
 	ret = target_run(target, &req, &res);
 	if (ret < 0) {

@@ -3,7 +3,6 @@
  * builtin/build.c - `sched-bot build`: one kernel, from a directory or a
  * commit, with the sched and qemu config fragments.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,94 +12,117 @@
 #include "builtin/builtin.h"
 #include "util.h"
 
-const char cmd_build_usage[] =
-"usage: sched-bot build (--src DIR | --tree REPO --rev REV) [-o OUTDIR]\n"
-"                       [--config FILE|tinyconfig|defconfig]\n"
-"                       [--fragment F]... [-j N]\n"
-"\n"
-"Builds bzImage out of tree (O=) with the base config (default\n"
-"build.baseConfig, tinyconfig) merged with the fragments (default\n"
-"kernel/configs/sched.config and qemu.config), then olddefconfig; every\n"
-"requested line must survive.  Builds are cached by (source, config) under\n"
-"build.cacheDir; a patched build reuses its base's O= directory so only\n"
-"the files the patch touched recompile.\n"
-"\n"
-"  --src DIR        a plain kernel source directory\n"
-"  --tree REPO      a git repository (bare or not) ...\n"
-"  --rev REV        ... and the revision to build (default HEAD)\n"
-"  -o, --out DIR    copy bzImage, config, build.log, release there\n"
-"  --config FILE    base config (a file, or a make target like defconfig)\n"
-"  --fragment F     a config fragment (repeatable; replaces the default)\n"
-"  -j, --jobs N     make -jN (default build.jobs, 2)\n"
-"\n"
+static struct build_opts o;
+static const char **frags;
+static size_t nr_frags, alloc_frags;
+
+static int add_fragment(const struct option_spec *opt, const char *arg)
+{
+	ALLOC_GROW(frags, nr_frags, alloc_frags);
+	frags[nr_frags++] = arg;
+	return 0;
+}
+
+static const char *const build_synopsis[] = {
+	"build (--src DIR | --tree REPO [--rev REV]) [-o OUTDIR]",
+	"      [--base-config FILE|tinyconfig|defconfig]",
+	"      [--fragment F]... [-j N]",
+	NULL
+};
+
+static const struct option_spec build_options[] = {
+	OPT_STRING(0, "src", &o.src, "DIR", "a plain kernel source directory"),
+	OPT_STRING(0, "tree", &o.tree, "REPO",
+		   "a git repository (bare or not) ..."),
+	OPT_STRING(0, "rev", &o.rev, "REV",
+		   "... and the revision to build (default HEAD)"),
+	OPT_STRING('o', "output", &o.outdir, "DIR",
+		   "copy bzImage, config, build.log, release there"),
+	OPT_STRING(0, "base-config", &o.base_config, "FILE",
+		   "the base config: a file, or a make target such as "
+		   "tinyconfig or defconfig (default build.baseConfig, "
+		   "tinyconfig)"),
+	OPT_CALLBACK(0, "fragment", NULL, "F",
+		     "a config fragment: a file, or a name in kernel/configs "
+		     "(repeatable; replaces sched.config and qemu.config)",
+		     add_fragment),
+	OPT_INTEGER('j', "jobs", &o.jobs, "N", 1, 4096,
+		    "make -jN (default build.jobs, 2)"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc build_doc = {
+	.name = "build",
+	.summary = "build a kernel from a tree revision",
+	.synopsis = build_synopsis,
+	.text =
+"Builds bzImage out of tree (O=) with the base config merged with the\n"
+"fragments (default kernel/configs/sched.config and qemu.config), then\n"
+"olddefconfig; every requested line must survive.  Builds are cached by\n"
+"(source, config) under build.cacheDir; a patched build reuses its\n"
+"base's O= directory so only the files the patch touched recompile.",
+	.options = build_options,
+	.notes =
 "Prints key: value lines (kernel, release, ...).  Exit 0 built, 1 the\n"
-"kernel did not build (first errors and the log are shown), 2 usage.\n";
+"kernel did not build (first errors and the log are shown), 2 usage, 3\n"
+"a source, tree, config or fragment that cannot be read.",
+};
+
+/* Every input named must be there before a build starts (exit 3). */
+static int check_inputs(void)
+{
+	const char *b = o.base_config;
+	char *dir = NULL;
+	size_t i;
+	int ret = 0;
+
+	if (o.src && need_dir(o.src))
+		return EXIT_NOTFOUND;
+	if (o.tree && need_dir(o.tree))
+		return EXIT_NOTFOUND;
+	/* build.c's rule: a bare name ending in "config" may be a target */
+	if (b && (strchr(b, '/') || !ends_with(b, "config") ||
+		  !access(b, F_OK)) && need_file(b))
+		return EXIT_NOTFOUND;
+	for (i = 0; i < nr_frags && !ret; i++) {
+		const char *f = frags[i];
+		char *path;
+
+		if (strchr(f, '/') || !access(f, F_OK)) {
+			ret = need_file(f);
+			continue;
+		}
+		if (!dir)
+			dir = build_fragment_dir();
+		path = xasprintf("%s/%s", dir, f);
+		ret = need_file(path);
+		free(path);
+	}
+	free(dir);
+	return ret;
+}
 
 int cmd_build(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "src", required_argument, NULL, 's' },
-		{ "tree", required_argument, NULL, 't' },
-		{ "rev", required_argument, NULL, 'r' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "fragment", required_argument, NULL, 'f' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct build_opts o = { 0 };
 	struct build_result r;
-	const char **frags = NULL;
-	size_t nr = 0, alloc = 0;
-	char *end;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o.src = optarg;
-			break;
-		case 't':
-			o.tree = optarg;
-			break;
-		case 'r':
-			o.rev = optarg;
-			break;
-		case 'o':
-			o.outdir = optarg;
-			break;
-		case 'c':
-			o.base_config = optarg;
-			break;
-		case 'f':
-			ALLOC_GROW(frags, nr, alloc);
-			frags[nr++] = optarg;
-			break;
-		case 'j':
-			o.jobs = strtol(optarg, &end, 10);
-			if (*end || o.jobs < 1) {
-				free(frags);
-				return usage_error("build", "bad -j '%s'",
-						   optarg);
-			}
-			break;
-		case 'h':
-			free(frags);
-			return show_usage("build");
-		default:
-			free(frags);
-			return usage_error("build", "unknown option");
-		}
-	}
-	if (optind < argc || !o.src == !o.tree || (o.rev && !o.tree)) {
+	argc = parse_options(argc, argv, &build_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc || !o.src == !o.tree || (o.rev && !o.tree)) {
 		free(frags);
-		return usage_error("build",
-				   "give --src DIR, or --tree REPO [--rev REV]");
+		return options_error(&build_doc, "give --src DIR, or "
+				     "--tree REPO [--rev REV]");
+	}
+	ret = check_inputs();
+	if (ret) {
+		free(frags);
+		return ret;
 	}
 	o.fragments = frags;
-	o.nr_fragments = nr;
+	o.nr_fragments = nr_frags;
 	o.progress = isatty(2) && verbosity >= 0;
 	ret = build_kernel(&o, &r);
 	free(frags);

@@ -4,7 +4,6 @@
  * verdict of the job that tested a patch's series (b4check.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +14,28 @@
 #include "state.h"
 #include "util.h"
 
-const char cmd_check_usage[] =
-"usage: sched-bot check [--mbox FILE] [--untested warn|empty]\n"
-"\n"
+static const char *mbox, *untested = "warn";
+
+static const char *const check_synopsis[] = {
+	"check [--mbox FILE] [--untested warn|empty] < message",
+	NULL
+};
+
+static const struct option_spec check_options[] = {
+	OPT_STRING('m', "mbox", &mbox, "FILE",
+		   "read the message from FILE instead of stdin"),
+	OPT_STRING(0, "untested", &untested, "warn|empty",
+		   "for a series without a job: warn (default, \"not "
+		   "tested\") or empty: print [] (nothing to report)"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc check_doc = {
+	.name = "check",
+	.summary = "the test verdict of a patch, for b4 review",
+	.synopsis = check_synopsis,
+	.text =
 "b4 review's external check: reads one message (a patch, or a cover\n"
 "letter) on stdin, finds the job that tested its series and prints\n"
 "b4's JSON, [{\"tool\", \"status\", \"summary\", \"url\", \"details\"}]:\n"
@@ -28,50 +46,31 @@ const char cmd_check_usage[] =
 "\n"
 "    [b4]\n"
 "        review-perpatch-check-cmd = sched-bot check\n"
-"        review-series-check-cmd = sched-bot check\n"
-"\n"
-"  --mbox FILE          read the message from FILE instead of stdin\n"
-"  --untested MODE      warn (default) or empty: print [] (nothing to\n"
-"                       report) for a series without a job\n"
-"\n"
-"Exit status: 0 with an answer printed, 1 when the input cannot be\n"
-"read, 2 on a usage error.\n";
+"        review-series-check-cmd = sched-bot check",
+	.options = check_options,
+	.notes =
+"Exit status: 0 with an answer printed, 3 when --mbox cannot be read, 1\n"
+"when stdin cannot be, 2 on a usage error.",
+};
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "untested", required_argument, NULL, 'u' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct b4check_opts o = { 0 };
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
-	const char *mbox = NULL;
 	char *db;
-	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			mbox = optarg;
-			break;
-		case 'u':
-			if (strcmp(optarg, "warn") && strcmp(optarg, "empty"))
-				return usage_error("check", "--untested is "
-						   "warn or empty");
-			o.untested_empty = !strcmp(optarg, "empty");
-			break;
-		case 'h':
-			return show_usage("check");
-		default:
-			return usage_error("check", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return usage_error("check", "no arguments: the message "
-				   "comes on stdin or with --mbox");
+	argc = parse_options(argc, argv, &check_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc)
+		return options_error(&check_doc, "no arguments: the message "
+				     "comes on stdin or with --mbox");
+	if (strcmp(untested, "warn") && strcmp(untested, "empty"))
+		return options_error(&check_doc, "--untested is warn or "
+				     "empty");
+	o.untested_empty = !strcmp(untested, "empty");
+	if (mbox && need_file(mbox))
+		return EXIT_NOTFOUND;
 	if ((mbox ? strbuf_read_file(&in, mbox) : strbuf_read_fd(&in, 0)) < 0) {
 		error("cannot read %s: %s", mbox ? mbox : "stdin",
 		      strerror(errno));

@@ -3,7 +3,6 @@
  * builtin/compare.c - `sched-bot compare`: statistics and a verdict over
  * results CSVs, rendered as one of the LKML table formats or JSON.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +13,76 @@
 #include "tblfmt.h"
 #include "util.h"
 
-const char cmd_compare_usage[] =
-"usage: sched-bot compare BASE.csv NEW.csv [MORE.csv...] [options]\n"
-"       sched-bot compare RESULTS.csv [options]\n"
-"\n"
+static const char *format, *thread;
+static struct compare_opts o;
+static int as_json;
+
+/* A number >= 0 (and < 1 for --alpha): "--alpha: 'x' is not a number". */
+static int set_number(const struct option_spec *opt, const char *arg)
+{
+	double *v = opt->value, d;
+	char *end;
+
+	d = strtod(arg, &end);
+	if (end == arg || *end || !isfinite(d) || d < 0)
+		return error("%s: '%s' is not a number >= 0", option_name(opt),
+			     arg);
+	if (v == &o.alpha && d >= 1)
+		return error("%s: '%s' must be below 1", option_name(opt), arg);
+	*v = d;
+	return 0;
+}
+
+/* -f auto: the format of the thread's tables, else compare.format. */
+static const char *auto_format(const char *file)
+{
+	const char *fallback = config_get("compare.format");
+	struct tblfmt_scan scan = TBLFMT_SCAN_INIT;
+	const char *f;
+	char *note;
+
+	if (!strcmp(fallback, "auto"))
+		fallback = "simple";
+	if (file && tblfmt_scan_file(file, &scan) < 0)
+		return NULL;
+	f = tblfmt_resolve("auto", fallback, file ? &scan : NULL, &note);
+	info("%s", note);
+	free(note);
+	tblfmt_release(&scan);
+	return f;
+}
+
+static const char *const compare_synopsis[] = {
+	"compare BASE.csv NEW.csv [MORE.csv...] [<options>]",
+	"compare RESULTS.csv [<options>]",
+	NULL
+};
+
+static const struct option_spec compare_options[] = {
+	OPT_STRING('f', "format", &format, "F",
+		   "intel, amd, lkp, mmtests, matrix, simple (default "
+		   "compare.format, simple), plot (ASCII scaling curve of "
+		   "an instance sweep) or auto: the format of the tables "
+		   "posted in --thread"),
+	OPT_STRING(0, "thread", &thread, "FILE",
+		   "the thread (mbox) whose tables -f auto follows; stderr "
+		   "names the message the format came from"),
+	OPT_FLAG(0, "json", &as_json, "JSON instead of a table"),
+	OPT_CALLBACK(0, "min-effect", &o.min_effect, "PCT",
+		     "smallest change reported (compare.minEffect, 2)",
+		     set_number),
+	OPT_CALLBACK(0, "alpha", &o.alpha, "A",
+		     "Welch significance level (compare.alpha, 0.01)",
+		     set_number),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc compare_doc = {
+	.name = "compare",
+	.summary = "compare results with statistics, render tables",
+	.synopsis = compare_synopsis,
+	.text =
 "Compare the results CSVs written by `sched-bot run`.  The first label\n"
 "(in file order) is the baseline; one CSV may hold several labels.\n"
 "Each run counts once: its summary row (sample 0), else the mean of its\n"
@@ -25,102 +90,35 @@ const char cmd_compare_usage[] =
 "at least --min-effect percent, Welch's t-test gives p < --alpha and the\n"
 "Mann-Whitney U test agrees (p < compare.rankAlpha, default 0.05); it is\n"
 "noisy when a 95% confidence interval is wider than compare.noisyPct\n"
-"(default 10) percent of the mean.\n"
-"\n"
-"  -f, --format F       intel, amd, lkp, mmtests, matrix, simple (default)\n"
-"                       or plot (ASCII scaling curve of an instance sweep);\n"
-"                       auto: the format of the tables posted in --thread\n"
-"      --thread FILE    the thread (mbox) whose tables -f auto follows;\n"
-"                       stderr names the message the format came from\n"
-"  -j, --json           JSON instead of a table\n"
-"      --min-effect PCT smallest change reported (compare.minEffect, 2)\n"
-"      --alpha A        Welch significance level (compare.alpha, 0.01)\n"
-"  -h, --help           this text\n"
-"\n"
-"Exit status: 0, 5 when the verdict is a regression, 1 on bad input.\n";
-
-static int parse_num(const char *s, double *out)
-{
-	char *end;
-
-	*out = strtod(s, &end);
-	return end == s || *end || !isfinite(*out) || *out < 0 ? -1 : 0;
-}
-
-/* -f auto: the format of the thread's tables, else compare.format. */
-static const char *auto_format(const char *thread)
-{
-	const char *fallback = config_get("compare.format");
-	struct tblfmt_scan scan = TBLFMT_SCAN_INIT;
-	const char *format;
-	char *note;
-
-	if (!strcmp(fallback, "auto"))
-		fallback = "simple";
-	if (thread && tblfmt_scan_file(thread, &scan) < 0)
-		return NULL;
-	format = tblfmt_resolve("auto", fallback, thread ? &scan : NULL,
-				&note);
-	info("%s", note);
-	free(note);
-	tblfmt_release(&scan);
-	return format;
-}
+"(default 10) percent of the mean.",
+	.options = compare_options,
+	.notes =
+"Exit status: 0, 5 when the verdict is a regression, 1 on bad input, 3\n"
+"when a CSV cannot be read.",
+};
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "min-effect", required_argument, NULL, 'm' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "thread", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *format = config_get("compare.format");
-	const char *thread = NULL;
 	struct sample_set set = { 0 };
 	struct compare_result r;
-	struct compare_opts o;
 	struct strbuf out = STRBUF_INIT;
-	int c, json = 0, ret;
+	int i, ret;
 
 	compare_opts_init(&o);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'm':
-			if (parse_num(optarg, &o.min_effect) < 0)
-				return usage_error("compare",
-						   "bad --min-effect '%s'",
-						   optarg);
-			break;
-		case 'a':
-			if (parse_num(optarg, &o.alpha) < 0 || o.alpha >= 1)
-				return usage_error("compare",
-						   "bad --alpha '%s'", optarg);
-			break;
-		case 't':
-			thread = optarg;
-			break;
-		case 'h':
-			return show_usage("compare");
-		default:
-			return usage_error("compare", "unknown option");
-		}
-	}
-	if (optind >= argc)
-		return usage_error("compare", "no results CSV given");
+	format = config_get("compare.format");
+	argc = parse_options(argc, argv, &compare_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (!argc)
+		return options_error(&compare_doc, "no results CSV given");
+	for (i = 0; i < argc; i++)
+		if (need_file(argv[i]))
+			return EXIT_NOTFOUND;
+	if (thread && need_file(thread))
+		return EXIT_NOTFOUND;
 	if (!strcmp(format, "auto") && !(format = auto_format(thread)))
 		return EXIT_NOTFOUND;
-	if (compare_read_files(argv + optind, argc - optind, &set) < 0) {
+	if (compare_read_files(argv, argc, &set) < 0) {
 		sample_set_release(&set);
 		return EXIT_FAIL;
 	}
@@ -128,9 +126,9 @@ int cmd_compare(int argc, char **argv)
 		sample_set_release(&set);
 		return EXIT_FAIL;
 	}
-	if (json)
+	if (as_json)
 		compare_json(&r, &out);
-	ret = json ? 0 : compare_render(&r, format, &out);
+	ret = as_json ? 0 : compare_render(&r, format, &out);
 	if (!ret)
 		fwrite(out.buf, 1, out.len, stdout);
 	if (ret)

@@ -5,7 +5,6 @@
  * once, at start-up, into the options of the library's modules.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "build.h"
 #include "builtin/builtin.h"
@@ -14,20 +13,6 @@
 #include "outbox.h"
 #include "smtp.h"
 #include "util.h"
-
-const char cmd_config_usage[] =
-"usage: sched-bot config --list [--all]\n"
-"       sched-bot config --keys\n"
-"       sched-bot config --get <key>\n"
-"       sched-bot config --path\n"
-"\n"
-"The configuration is a git-config file: $XDG_CONFIG_HOME/sched-bot/config\n"
-"(or ~/.config/sched-bot/config, or $SCHED_BOT_CONFIG, or --config FILE).\n"
-"--list shows the keys set, secrets masked; --list --all every key, as\n"
-"key=value, a tab, and where the value comes from (default, file, or\n"
-"unset when the key has no default).  --keys shows each key's type,\n"
-"default and meaning; contrib/sched-bot.config is a sample of them all.\n"
-"--get prints the value set in the file (not a default).\n";
 
 /*
  * curl's config2setopts: each module's settings are read here, once,
@@ -51,40 +36,70 @@ void config_to_library(void)
 	build_configure(&bd);
 }
 
-/* a and b are x and y, in either order */
-static int is_pair(const char *a, const char *b, const char *x,
-		   const char *y)
-{
-	return (!strcmp(a, x) && !strcmp(b, y)) ||
-	       (!strcmp(a, y) && !strcmp(b, x));
-}
+static int list, all, keys, path;
+static const char *key;
+
+static const char *const config_synopsis[] = {
+	"config --list [--all]",
+	"config --keys",
+	"config --get <key>",
+	"config --path",
+	NULL
+};
+
+static const struct option_spec config_options[] = {
+	OPT_FLAG(0, "list", &list,
+		 "the keys set, as key=value, secrets masked"),
+	OPT_FLAG(0, "all", &all,
+		 "with --list: every key, a tab, and where its value comes "
+		 "from (default, file, or unset when it has no default)"),
+	OPT_FLAG(0, "keys", &keys,
+		 "each key's type, default and meaning"),
+	OPT_STRING(0, "get", &key, "KEY",
+		   "the value set in the file, not a default (exit 3 when "
+		   "it is not set)"),
+	OPT_FLAG(0, "path", &path, "the configuration file's path"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc config_doc = {
+	.name = "config",
+	.summary = "show the configuration",
+	.synopsis = config_synopsis,
+	.text =
+"The configuration is a git-config file: $XDG_CONFIG_HOME/sched-bot/config\n"
+"(or ~/.config/sched-bot/config, or $SCHED_BOT_CONFIG, or --config FILE).\n"
+"Every key has its default in one table (--keys); contrib/sched-bot.config\n"
+"is a sample of them all.",
+	.options = config_options,
+};
 
 int cmd_config(int argc, char **argv)
 {
 	const char *v;
 
-	if (argc == 2 && !strcmp(argv[1], "--list"))
-		return config_list() < 0 ? EXIT_FAIL : EXIT_OK;
-	if (argc == 3 && is_pair(argv[1], argv[2], "--list", "--all"))
+	argc = parse_options(argc, argv, &config_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc || list + keys + path + !!key != 1 || (all && !list))
+		return options_error(&config_doc, "expected --list [--all], "
+				     "--keys, --get KEY or --path");
+	if (list && all)
 		return config_list_all() < 0 ? EXIT_FAIL : EXIT_OK;
-	if (argc == 2 && !strcmp(argv[1], "--keys")) {
+	if (list)
+		return config_list() < 0 ? EXIT_FAIL : EXIT_OK;
+	if (keys) {
 		config_list_keys();
 		return EXIT_OK;
 	}
-	if (argc == 2 && !strcmp(argv[1], "--path")) {
+	if (path) {
 		printf("%s\n", config_path());
 		return EXIT_OK;
 	}
-	if (argc == 3 && !strcmp(argv[1], "--get")) {
-		v = config_get_set(argv[2]);
-		if (!v)
-			return EXIT_NOTFOUND;
-		printf("%s\n", v);
-		return EXIT_OK;
-	}
-	if (argc == 2 && (!strcmp(argv[1], "-h") ||
-			  !strcmp(argv[1], "--help")))
-		return show_usage("config");
-	return usage_error("config", "expected --list [--all], --keys, "
-			   "--get KEY or --path");
+	v = config_get_set(key);
+	if (!v)
+		return EXIT_NOTFOUND;
+	printf("%s\n", v);
+	return EXIT_OK;
 }

@@ -2,7 +2,7 @@
 /*
  * builtin/cron.c - `sched-bot cron`: one unattended run (see cron.h).
  */
-#include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,99 +11,70 @@
 #include "cron.h"
 #include "util.h"
 
-const char cmd_cron_usage[] =
-"usage: sched-bot cron [--send | --no-send] [--budget SECONDS]\n"
-"                      [--no-poll | --poll-only] [--since EPOCH]\n"
-"                      [--max-jobs N]\n"
-"   or: sched-bot cron --add <message-id> [--workloads LIST] [--runs N]\n"
-"\n"
+static struct cron_opts o = { .send = -1, .poll = 1 };
+static const char *add, *workloads = "";
+static int runs;
+
+static const char *const cron_synopsis[] = {
+	"cron [--send | --no-send] [--budget SECONDS]",
+	"     [--no-poll | --poll-only] [--since EPOCH] [--max-jobs N]",
+	"cron --add <message-id> [--workloads LIST] [--runs N]",
+	NULL
+};
+
+static const struct option_spec cron_options[] = {
+	OPT_SET_INT(0, "send", &o.send, 1,
+		    "send replies (overrides smtp.send)"),
+	OPT_SET_INT(0, "no-send", &o.send, 0,
+		    "leave replies in the outbox (overrides smtp.send)"),
+	OPT_INTEGER(0, "budget", &o.budget, "SECONDS", 1, LONG_MAX,
+		    "stop starting jobs after this (cron.budget, 3000)"),
+	OPT_SET_INT(0, "no-poll", &o.poll, 0,
+		    "only run queued jobs and send pending mail"),
+	OPT_FLAG(0, "poll-only", &o.no_jobs,
+		 "only poll and queue (and answer bad commands)"),
+	OPT_INTEGER(0, "since", &o.since, "EPOCH", 1, LLONG_MAX,
+		    "poll from this time instead of the last poll"),
+	OPT_INTEGER(0, "max-jobs", &o.max_jobs, "N", 1, INT_MAX,
+		    "run at most N jobs"),
+	OPT_GROUP("Queueing by hand"),
+	OPT_STRING(0, "add", &add, "MSGID",
+		   "queue a test of that thread and exit"),
+	OPT_STRING(0, "workloads", &workloads, "LIST",
+		   "with --add: the workloads (default bot.workloads)"),
+	OPT_INTEGER(0, "runs", &runs, "N", 1, RUNS_MAX,
+		    "with --add: runs of each kernel (default bot.runs)"),
+	OPT_GROUP("Common"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc cron_doc = {
+	.name = "cron",
+	.summary = "poll lore, queue and test new series, reply once",
+	.synopsis = cron_synopsis,
+	.text =
 "Poll lore for new scheduler series (cron.query) and for\n"
 "'#sched-bot test' commands (cron.commandQuery), queue them, test them\n"
 "within the time budget, and reply once.  Safe to start every few\n"
 "minutes: one instance runs at a time, a series revision is tested\n"
 "once, a reply is sent once.  Replies are sent only with --send or\n"
-"smtp.send = true; otherwise they stay in the outbox.\n"
-"\n"
-"  --send, --no-send  override smtp.send\n"
-"  --budget SECONDS   stop starting jobs after this (cron.budget, 3000)\n"
-"  --no-poll          only run queued jobs and send pending mail\n"
-"  --poll-only        only poll and queue (and answer bad commands)\n"
-"  --since EPOCH      poll from this time instead of the last poll\n"
-"  --max-jobs N       run at most N jobs\n"
-"  --add MSGID        queue a test of that thread by hand and exit\n";
+"smtp.send = true; otherwise they stay in the outbox.",
+	.options = cron_options,
+};
 
 int cmd_cron(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "send", no_argument, NULL, 's' },
-		{ "no-send", no_argument, NULL, 'S' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "no-poll", no_argument, NULL, 'P' },
-		{ "since", required_argument, NULL, 'i' },
-		{ "max-jobs", required_argument, NULL, 'm' },
-		{ "poll-only", no_argument, NULL, 'p' },
-		{ "add", required_argument, NULL, 'a' },
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cron_opts o = { 0 };
-	const char *add = NULL, *workloads = "";
-	char *end;
-	int c, runs = 0;
-
-	o.send = config_get_bool("smtp.send");
-	o.poll = 1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o.send = 1;
-			break;
-		case 'S':
-			o.send = 0;
-			break;
-		case 'b':
-			o.budget = strtol(optarg, &end, 10);
-			if (*end || o.budget < 1)
-				return usage_error("cron", "bad --budget");
-			break;
-		case 'P':
-			o.poll = 0;
-			break;
-		case 'i':
-			o.since = strtoll(optarg, &end, 10);
-			if (*end || o.since < 1)
-				return usage_error("cron", "bad --since");
-			break;
-		case 'm':
-			o.max_jobs = (int)strtol(optarg, &end, 10);
-			if (*end || o.max_jobs < 1)
-				return usage_error("cron", "bad --max-jobs");
-			break;
-		case 'p':
-			o.no_jobs = 1;
-			break;
-		case 'a':
-			add = optarg;
-			break;
-		case 'w':
-			workloads = optarg;
-			break;
-		case 'r':
-			runs = (int)strtol(optarg, &end, 10);
-			if (*end || runs < 1 || runs > 1000)
-				return usage_error("cron", "bad --runs");
-			break;
-		case 'h':
-			return show_usage("cron");
-		default:
-			return usage_error("cron", "unknown option");
-		}
-	}
-	if (optind != argc)
-		return usage_error("cron", "no arguments expected");
+	argc = parse_options(argc, argv, &cron_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (o.send < 0)
+		o.send = config_get_bool("smtp.send");
+	if (argc)
+		return options_error(&cron_doc, "no arguments expected");
+	if (!add && (*workloads || runs))
+		return options_error(&cron_doc,
+				     "--workloads and --runs are for --add");
 	if (add) {
 		const char *p = add;
 		char *id;
@@ -113,7 +84,7 @@ int cmd_cron(int argc, char **argv)
 			p++;
 		id = xstrndup(p, strcspn(p, ">"));
 		ret = *id ? cron_add(id, workloads, runs) :
-		      usage_error("cron", "empty message-id");
+		      options_error(&cron_doc, "empty message-id");
 		free(id);
 		return ret;
 	}

@@ -3,7 +3,6 @@
  * builtin/fetch.c - `sched-bot fetch`: a whole thread (or one message, or
  * search results) from lore, as an mboxrd file.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,36 +12,58 @@
 #include "lore.h"
 #include "util.h"
 
-const char cmd_fetch_usage[] =
-"usage: sched-bot fetch [-o FILE] [--no-cache] [--raw] <msgid | lore URL>\n"
-"   or: sched-bot fetch --check <msgid | lore URL>\n"
-"   or: sched-bot fetch [-o FILE] --search QUERY [--threads | --atom]\n"
-"   or: sched-bot fetch [-o FILE] --atom\n"
-"\n"
+static const char *output, *query;
+static int threads, raw, atom, check, no_cache;
+
+static const char *const fetch_synopsis[] = {
+	"fetch [-o FILE] [--no-cache] [--raw] <msgid | lore URL>",
+	"fetch --check <msgid | lore URL>",
+	"fetch [-o FILE] --search QUERY [--threads | --atom]",
+	"fetch [-o FILE] --atom",
+	NULL
+};
+
+static const struct option_spec fetch_options[] = {
+	OPT_STRING('o', "output", &output, "FILE",
+		   "write to FILE (default: stdout)"),
+	OPT_FLAG(0, "no-cache", &no_cache,
+		 "do not use a cached copy (the cache is refreshed)"),
+	OPT_FLAG(0, "raw", &raw, "only the message itself, not its thread"),
+	OPT_FLAG(0, "check", &check,
+		 "only say by the exit code whether lore has the message "
+		 "(0 yes, 3 no), printing nothing"),
+	OPT_STRING('s', "search", &query, "QUERY",
+		   "messages matching a public-inbox QUERY, e.g. "
+		   "'s:PATCH AND dfn:kernel/sched/ AND rt:1.day.ago..'"),
+	OPT_FLAG(0, "threads", &threads,
+		 "with --search: the whole threads of the hits"),
+	OPT_FLAG(0, "atom", &atom,
+		 "with --search: an Atom feed, not an mbox; "
+		 "alone: the newest messages (new.atom)"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc fetch_doc = {
+	.name = "fetch",
+	.summary = "download a thread from lore by message-id",
+	.synopsis = fetch_synopsis,
+	.text =
 "Download the whole thread holding a message from lore\n"
 "(<lore.url>/all/<msgid>/t.mbox.gz) and write it as an mboxrd.\n"
 "The message-id may be given with or without <>, or as any lore URL\n"
 "(.../all/<id>/, .../r/<id>, .../<list>/<id>/T/#u, percent-escaped);\n"
-"only the message-id is taken from a URL, the server is lore.url.\n"
-"\n"
-"    -o, --output FILE   write to FILE (default: stdout)\n"
-"        --no-cache      do not use a cached copy (the cache is refreshed)\n"
-"        --raw           only the message itself, not its thread\n"
-"        --check         only say by the exit code whether lore has the\n"
-"                        message (0 yes, 3 no), printing nothing\n"
-"    -s, --search QUERY  messages matching a public-inbox QUERY, e.g.\n"
-"                        's:PATCH AND dfn:kernel/sched/ AND rt:1.day.ago..'\n"
-"    -t, --threads       with --search: the whole threads of the hits\n"
-"        --atom          with --search: an Atom feed, not an mbox;\n"
-"                        alone: the newest messages (new.atom)\n"
-"\n"
+"only the message-id is taken from a URL, the server is lore.url.",
+	.options = fetch_options,
+	.notes =
 "Threads are cached under $XDG_CACHE_HOME/sched-bot/lore for\n"
 "lore.cacheMaxAge seconds (default 600); searches never are.  Failed\n"
 "requests (5xx, timeouts, refused connections) are retried lore.retries\n"
 "times (default 3), lore.retryDelay ms apart (default 500) doubling each\n"
 "time or as Retry-After asks, within lore.timeout seconds (default 120).\n"
 "Exit codes: 3 unknown message-id or no search hits, 4 lore unreachable,\n"
-"1 truncated or corrupt data.\n";
+"1 truncated or corrupt data.",
+};
 
 static int write_out(const char *path, const struct strbuf *sb)
 {
@@ -82,85 +103,50 @@ enum fetch_mode {
 
 int cmd_fetch(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-cache", no_argument, NULL, 'N' },
-		{ "raw", no_argument, NULL, 'R' },
-		{ "check", no_argument, NULL, 'C' },
-		{ "search", required_argument, NULL, 's' },
-		{ "threads", no_argument, NULL, 't' },
-		{ "atom", no_argument, NULL, 'A' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct strbuf out = STRBUF_INIT;
-	const char *output = NULL, *query = NULL;
 	enum fetch_mode mode = FETCH_THREAD;
-	int threads = 0, raw = 0, atom = 0, check = 0;
 	char *msgid = NULL;
 	size_t n;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:s:th", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'N':
-			lore_cache_bypass(1);
-			break;
-		case 'R':
-			raw = 1;
-			break;
-		case 'C':
-			check = 1;
-			break;
-		case 's':
-			query = optarg;
-			break;
-		case 't':
-			threads = 1;
-			break;
-		case 'A':
-			atom = 1;
-			break;
-		case 'h':
-			return show_usage("fetch");
-		default:
-			return usage_error("fetch", "unknown option");
-		}
-	}
+	argc = parse_options(argc, argv, &fetch_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (no_cache)
+		lore_cache_bypass(1);
 	if (query || atom) {
-		if (optind != argc)
-			return usage_error("fetch",
-					   "--search takes no message-id");
+		if (argc)
+			return options_error(&fetch_doc,
+					     "--search takes no message-id");
 		if (raw || check)
-			return usage_error("fetch", "--raw and --check "
-					   "are for a message-id");
+			return options_error(&fetch_doc, "--raw and --check "
+					     "are for a message-id");
 		if (query && !*query)
-			return usage_error("fetch", "empty --search query");
+			return options_error(&fetch_doc,
+					     "empty --search query");
 		if (threads && atom)
-			return usage_error("fetch",
-					   "--threads is for mbox output");
+			return options_error(&fetch_doc,
+					     "--threads is for mbox output");
 		if (threads && !query)
-			return usage_error("fetch", "--threads needs --search");
+			return options_error(&fetch_doc,
+					     "--threads needs --search");
 		mode = atom ? FETCH_ATOM : FETCH_SEARCH;
 	} else {
 		if (threads)
-			return usage_error("fetch", "--threads needs --search");
+			return options_error(&fetch_doc,
+					     "--threads needs --search");
 		if (raw && check)
-			return usage_error("fetch",
-					   "--raw or --check, not both");
-		if (optind != argc - 1)
-			return usage_error("fetch",
-					   "give one message-id or lore URL");
-		msgid = lore_msgid_from_arg(argv[optind]);
+			return options_error(&fetch_doc,
+					     "--raw or --check, not both");
+		if (argc != 1)
+			return options_error(&fetch_doc,
+					     "give one message-id or lore URL");
+		msgid = lore_msgid_from_arg(argv[0]);
 		if (!msgid) {
-			char *shown = printable(argv[optind]);
+			char *shown = printable(argv[0]);
 
-			ret = usage_error("fetch", "'%s' holds no message-id",
-					  shown);
+			ret = options_error(&fetch_doc,
+					    "'%s' holds no message-id", shown);
 			free(shown);
 			return ret;
 		}

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - `sched-bot <command> [options]`: global options, then one
- * of the commands in bot/cmd_*.c, git style.
+ * main.c - `sched-bot [<options>] <command> [<args>]`: the tool's own
+ * options, then one of the commands in bot/builtin/, git style.
  */
-#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 #include <git2.h>
@@ -15,185 +18,155 @@
 #include "config.h"
 #include "util.h"
 #include "version.h"
-#include "workload.h"
-
-extern const char cmd_fetch_usage[], cmd_series_usage[], cmd_am_usage[],
-	cmd_tree_usage[], cmd_apply_usage[], cmd_build_usage[],
-	cmd_boot_usage[], cmd_run_usage[], cmd_compare_usage[],
-	cmd_test_usage[], cmd_cron_usage[], cmd_archive_usage[],
-	cmd_check_usage[], cmd_config_usage[], cmd_target_usage[];
 
 /* In pipeline order, as `sched-bot help` lists them. */
 const struct cmd commands[] = {
-	{ "fetch", cmd_fetch, "download a thread from lore by message-id",
-	  cmd_fetch_usage },
-	{ "series", cmd_series, "show the patch series selected from a thread",
-	  cmd_series_usage },
-	{ "am", cmd_am, "write the series as an mbox for git am, with trailers",
-	  cmd_am_usage },
-	{ "tree", cmd_tree, "set up the kernel tree (import linux-source)",
-	  cmd_tree_usage },
-	{ "apply", cmd_apply, "apply a series to the kernel tree as commits",
-	  cmd_apply_usage },
-	{ "build", cmd_build, "build a kernel from a tree revision",
-	  cmd_build_usage },
-	{ "boot", cmd_boot, "boot a built kernel on a target and run workloads",
-	  cmd_boot_usage },
-	{ "run", cmd_run, "run workloads on the current kernel, write CSV",
-	  cmd_run_usage },
-	{ "compare", cmd_compare, "compare results with statistics, render tables",
-	  cmd_compare_usage },
-	{ "test", cmd_test, "the whole pipeline: message-id to reply",
-	  cmd_test_usage },
-	{ "cron", cmd_cron, "poll lore, queue and test new series, reply once",
-	  cmd_cron_usage },
-	{ "archive", cmd_archive, "render finished jobs as HTML pages",
-	  cmd_archive_usage },
-	{ "check", cmd_check, "the test verdict of a patch, for b4 review",
-	  cmd_check_usage },
-	{ "config", cmd_config, "show the configuration",
-	  cmd_config_usage },
-	{ "target", cmd_target, "show targets: a LAVA lab's devices and queue",
-	  cmd_target_usage },
-	{ NULL, NULL, NULL, NULL }
+	{ cmd_fetch, &fetch_doc },
+	{ cmd_series, &series_doc },
+	{ cmd_am, &am_doc },
+	{ cmd_tree, &tree_doc },
+	{ cmd_apply, &apply_doc },
+	{ cmd_build, &build_doc },
+	{ cmd_boot, &boot_doc },
+	{ cmd_run, &run_doc },
+	{ cmd_compare, &compare_doc },
+	{ cmd_test, &test_doc },
+	{ cmd_cron, &cron_doc },
+	{ cmd_archive, &archive_doc },
+	{ cmd_check, &check_doc },
+	{ cmd_config, &config_doc },
+	{ cmd_target, &target_doc },
+	{ cmd_help, &help_doc },
+	{ NULL, NULL }
 };
 
-static const char main_usage[] =
-"usage: sched-bot [--version] [--config FILE] [-v | -q] <command> [<args>]\n";
+/*
+ * The one rule, shown by `sched-bot help`, the man page and README.md
+ * (t0000 checks that README says the same).
+ */
+const char exit_codes_text[] =
+"Exit codes, the same in every command:\n"
+"    0  done (compare, test: no significant regression)\n"
+"    1  the work failed: a patch did not apply, a kernel did not build\n"
+"       or boot, a workload failed, the data is bad\n"
+"    2  usage: a bad option, argument or configuration (a --config\n"
+"       file that cannot be read is configuration)\n"
+"    3  not found: a message-id lore does not have, a search without\n"
+"       hits, a tree, key or input file or directory named on the\n"
+"       command line that does not exist or cannot be read\n"
+"    4  network: lore or SMTP unreachable after the retries\n"
+"    5  regression: compare or test found a significant regression\n";
 
-static const char exit_codes[] =
-"Exit codes: 0 ok, 1 the job failed, 2 usage error, 3 not found,\n"
-"            4 network error, 5 significant regression (compare, test).\n";
+static const char *config_file;
+static int show_version, show_help;
+
+static const char *const main_synopsis[] = {
+	"[--version] [--config FILE] [-v | -q] <command> [<args>]",
+	NULL
+};
+
+static const struct option_spec main_options[] = {
+	OPT_STRING(0, "config", &config_file, "FILE",
+		   "read the configuration from FILE instead of "
+		   "$SCHED_BOT_CONFIG or $XDG_CONFIG_HOME/sched-bot/config"),
+	OPT__VERBOSITY(),
+	OPT_FLAG(0, "version", &show_version, "print the version and exit"),
+	OPT_FLAG('h', "help", &show_help,
+		 "list the commands; 'sched-bot <command> -h' shows one"),
+	OPT_END()
+};
+
+const struct options_doc main_doc = {
+	.name = NULL,
+	.summary = "test Linux scheduler patches from lore, report on-list",
+	.synopsis = main_synopsis,
+	.text =
+"Fetch a thread from lore by message-id, select the series, apply it to\n"
+"a kernel tree, build the base and the patched kernel, boot them, run\n"
+"workloads interleaved, compare with statistics and reply on-list with\n"
+"the tables in the thread's own format; as a cron job, for every new\n"
+"scheduler series, once.  The options below go before the command; -v\n"
+"and -q are also accepted after it.",
+	.options = main_options,
+};
 
 const struct cmd *find_command(const char *name)
 {
 	const struct cmd *c;
 
-	for (c = commands; c->name; c++)
-		if (!strcmp(c->name, name))
+	for (c = commands; c->fn; c++)
+		if (!strcmp(c->doc->name, name))
 			return c;
 	return NULL;
 }
 
-static void print_usage(const struct cmd *c, FILE *f)
+static int cannot_read(const char *path, int err)
 {
-	fputs(c->usage, f);
-	/* the workloads run accepts come from the workload table */
-	if (c->fn == cmd_run)
-		cmd_run_help(f);
+	error("cannot read %s: %s", path, strerror(err));
+	return EXIT_NOTFOUND;
 }
 
-int usage_error(const char *cmd, const char *fmt, ...)
+int need_file(const char *path)
 {
-	const struct cmd *c = find_command(cmd);
-	va_list ap;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	fprintf(stderr, "%s %s: ", progname, cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (c)
-		print_usage(c, stderr);
-	return EXIT_USAGE;
-}
+	if (fd < 0)
+		return cannot_read(path, errno);
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
 
-int show_usage(const char *cmd)
-{
-	const struct cmd *c = find_command(cmd);
-
-	if (c)
-		print_usage(c, stdout);
-	return EXIT_OK;
-}
-
-static void list_commands(FILE *f)
-{
-	const struct cmd *c;
-
-	fputs(main_usage, f);
-	fputs("\nCommands, in pipeline order:\n", f);
-	for (c = commands; c->name; c++)
-		fprintf(f, "   %-10s %s\n", c->name, c->summary);
-	fputs("\n'sched-bot help <command>' shows a command's options.\n", f);
-	fputs(exit_codes, f);
-}
-
-static int cmd_help(int argc, char **argv)
-{
-	const struct cmd *c;
-
-	if (argc < 2) {
-		list_commands(stdout);
-		return EXIT_OK;
+		close(fd);
+		return cannot_read(path, err);
 	}
-	/* for the shell completion; not in the help on purpose */
-	if (!strcmp(argv[1], "--list-workloads")) {
-		size_t i;
+	close(fd);
+	if (S_ISDIR(st.st_mode))
+		return cannot_read(path, EISDIR);
+	return 0;
+}
 
-		for (i = 0; i < workload_table_nr; i++)
-			puts(workload_table[i].name);
-		return EXIT_OK;
-	}
-	c = find_command(argv[1]);
-	if (!c) {
-		error("no such command '%s'; see 'sched-bot help'", argv[1]);
-		return EXIT_USAGE;
-	}
-	print_usage(c, stdout);
-	return EXIT_OK;
+int need_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return cannot_read(path, errno);
+	close(fd);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char *config_file = NULL;
 	const struct cmd *c;
 	int ret;
 
-	argv++;
-	argc--;
-	while (argc > 0 && argv[0][0] == '-') {
-		if (!strcmp(argv[0], "--version")) {
-			printf("sched-bot %s\n", SCHED_BOT_VERSION);
-			return EXIT_OK;
-		} else if (!strcmp(argv[0], "-h") ||
-			   !strcmp(argv[0], "--help")) {
-			list_commands(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(argv[0], "--config") && argc > 1) {
-			config_file = argv[1];
-			argv++;
-			argc--;
-		} else if (starts_with(argv[0], "--config=")) {
-			config_file = argv[0] + strlen("--config=");
-		} else if (!strcmp(argv[0], "-v")) {
-			verbosity = 1;
-		} else if (!strcmp(argv[0], "-q")) {
-			verbosity = -1;
-		} else {
-			fprintf(stderr, "sched-bot: unknown option '%s'\n",
-				argv[0]);
-			fputs(main_usage, stderr);
-			return EXIT_USAGE;
-		}
-		argv++;
-		argc--;
+	argc = parse_options(argc, argv, &main_doc,
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (show_version) {
+		printf("sched-bot %s\n", SCHED_BOT_VERSION);
+		return EXIT_OK;
+	}
+	if (show_help) {
+		char *help_argv[] = { "help", NULL };
+
+		return cmd_help(1, help_argv);
 	}
 	if (argc < 1) {
 		list_commands(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[0], "help"))
-		return cmd_help(argc, argv);
 	c = find_command(argv[0]);
 	if (!c) {
 		error("'%s' is not a sched-bot command; see 'sched-bot help'",
 		      argv[0]);
 		return EXIT_USAGE;
 	}
+	if (c->fn == cmd_help)
+		return cmd_help(argc, argv);
 	if (config_load(config_file) < 0)
 		return EXIT_USAGE;
-	config_to_library();
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	ret = c->fn(argc, argv);
 	curl_global_cleanup();

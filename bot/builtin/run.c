@@ -3,7 +3,6 @@
  * builtin/run.c - `sched-bot run`: run workloads on this machine N times,
  * interleaved, and append one row per sample to a results CSV.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -18,33 +17,13 @@
 #include "util.h"
 #include "workload.h"
 
-const char cmd_run_usage[] =
-"usage: sched-bot run [--target local] --workloads LIST [--runs N]\n"
-"                     [--label NAME] [--duration S] [-o FILE] [-v]\n"
-"                     [--copies N] [--no-pin] [--threads]\n"
-"                     [--autogroup on|off] [--cgroup root|new] [--setsid]\n"
-"                     [--child-cpu]\n"
-"\n"
-"    --workloads LIST  comma-separated, from the list below\n"
-"    --runs N          repetitions, workloads interleaved (default 1)\n"
-"    --label NAME      the label column (default: uname -r)\n"
-"    --duration S      seconds per sched-bench run (default 10)\n"
-"    -o FILE           append rows to FILE (created with a header);\n"
-"                      default: CSV on stdout\n"
-"    --copies N        spawn copies / pingpong pairs (default: CPUs / 1)\n"
-"    --no-pin          pingpong pairs placed by the scheduler\n"
-"    --threads         pingpong with threads instead of processes\n"
-"    --autogroup on|off, --cgroup root|new, --setsid\n"
-"                      run sched-bench workloads in that environment\n"
-"    --child-cpu       spawn records how often children ran on another\n"
-"                      CPU than their parent (diag.child_other_cpu_pct)\n"
-"    -v                show the workloads' own output\n"
-"\n"
-"Each finished workload run's rows are appended at once, so an\n"
-"interrupted run leaves every finished row in a valid file.  A workload\n"
-"whose program is not installed is reported as a skip.\n";
+static const char *target = "local", *workloads, *output, *label;
+static struct run_local opt;
+static struct bench_spec spec;
+static int runs = 1;
 
-void cmd_run_help(FILE *f)
+/* After the usage: the workloads, from the workload table. */
+static void run_more_help(FILE *f)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -52,6 +31,66 @@ void cmd_run_help(FILE *f)
 	fprintf(f, "\nWorkloads:\n%s", sb.buf);
 	strbuf_release(&sb);
 }
+
+static const char *const run_synopsis[] = {
+	"run [--target local] --workloads LIST [--runs N]",
+	"    [--label NAME] [-t S] [-o FILE] [--copies N] [--no-pin]",
+	"    [--threads] [--autogroup on|off] [--cgroup root|new]",
+	"    [--setsid] [--child-cpu]",
+	NULL
+};
+
+static const struct option_spec run_options[] = {
+	OPT_STRING(0, "target", &target, "NAME",
+		   "only the local target runs here; QEMU and ssh targets "
+		   "run through 'sched-bot boot'"),
+	OPT_STRING(0, "workloads", &workloads, "LIST",
+		   "comma-separated, from the list below; required"),
+	OPT_INTEGER(0, "runs", &runs, "N", 1, RUNS_MAX,
+		    "repetitions, workloads interleaved (default 1)"),
+	OPT_STRING(0, "label", &label, "NAME",
+		   "the label column (default: uname -r)"),
+	OPT_INTEGER('t', "duration", &opt.duration, "S", 1, 86400,
+		    "seconds per sched-bench run (default 10)"),
+	OPT_STRING('o', "output", &output, "FILE",
+		   "append rows to FILE (created with a header); "
+		   "default or '-': CSV on stdout"),
+	OPT_GROUP("sched-bench workloads"),
+	OPT_INTEGER(0, "copies", &spec.copies, "N", 1, 4096,
+		    "spawn copies / pingpong pairs (default: CPUs / 1)"),
+	OPT_SET_INT(0, "no-pin", &spec.pin, 0,
+		    "pingpong pairs placed by the scheduler"),
+	OPT_FLAG(0, "threads", &spec.threads,
+		 "pingpong with threads instead of processes"),
+	OPT_STRING(0, "autogroup", &spec.autogroup, "on|off",
+		   "run with sched_autogroup_enabled on or off"),
+	OPT_STRING(0, "cgroup", &spec.cgroup, "root|new",
+		   "run in the root cgroup or a new one"),
+	OPT_FLAG(0, "setsid", &spec.setsid, "run in a new session"),
+	OPT_FLAG(0, "child-cpu", &spec.child_cpu,
+		 "spawn records how often children ran on another CPU than "
+		 "their parent (diag.child_other_cpu_pct)"),
+	OPT_GROUP("Common"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc run_doc = {
+	.name = "run",
+	.summary = "run workloads on the current kernel, write CSV",
+	.synopsis = run_synopsis,
+	.text =
+"Runs the workloads on this machine N times, interleaved, and appends\n"
+"one row per sample to a results CSV.  -v shows the workloads' own\n"
+"output.",
+	.options = run_options,
+	.more = run_more_help,
+	.notes =
+"Each finished workload run's rows are appended at once, so an\n"
+"interrupted run leaves every finished row in a valid file.  A missing\n"
+"tool (hackbench, perf, schbench) is reported as a skip.",
+};
+
 
 /* Other load during a run biases it either way: say so, once per run. */
 static void busy_warning(const char *workload, int run,
@@ -90,122 +129,47 @@ static int emit(const char *out, const struct sample_set *set,
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "target", required_argument, NULL, 'T' },
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "runs", required_argument, NULL, 'n' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "copies", required_argument, NULL, 'c' },
-		{ "no-pin", no_argument, NULL, 'f' },
-		{ "threads", no_argument, NULL, 't' },
-		{ "autogroup", required_argument, NULL, 'A' },
-		{ "cgroup", required_argument, NULL, 'G' },
-		{ "setsid", no_argument, NULL, 'S' },
-		{ "child-cpu", no_argument, NULL, 'C' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *target = "local", *workloads = NULL, *out = NULL;
-	const char *label = NULL;
-	struct run_local opt = { 0 };
-	struct bench_spec spec;
 	struct run_meta meta = { 0 };
 	struct strbuf env = STRBUF_INIT;
 	char **wl = NULL, *list = NULL, *w, *save = NULL;
 	size_t nwl = 0, alloc = 0, i;
-	int runs = 1, c, r, header_done = 0, failed = 0, skipped = 0;
+	int r, header_done = 0, failed = 0, skipped = 0;
 	struct progress progress;
 	struct interleave order;
 	int rc = EXIT_OK;
 	struct utsname u;
 
 	bench_spec_init(&spec);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			target = optarg;
-			break;
-		case 'w':
-			workloads = optarg;
-			break;
-		case 'n':
-			runs = atoi(optarg);
-			if (runs < 1 || runs > 10000)
-				return usage_error("run", "bad --runs '%s'",
-						   optarg);
-			break;
-		case 'l':
-			label = optarg;
-			break;
-		case 'd':
-			opt.duration = atoi(optarg);
-			if (opt.duration < 1 || opt.duration > 86400)
-				return usage_error("run", "bad --duration '%s'",
-						   optarg);
-			break;
-		case 'o':
-			out = strcmp(optarg, "-") ? optarg : NULL;
-			break;
-		case 'v':
-			opt.verbose = 1;
-			break;
-		case 'c':
-			spec.copies = atoi(optarg);
-			if (spec.copies < 1 || spec.copies > 4096)
-				return usage_error("run", "bad --copies '%s'",
-						   optarg);
-			break;
-		case 'f':
-			spec.pin = 0;
-			break;
-		case 't':
-			spec.threads = 1;
-			break;
-		case 'A':
-			spec.autogroup = optarg;
-			break;
-		case 'G':
-			spec.cgroup = optarg;
-			break;
-		case 'S':
-			spec.setsid = 1;
-			break;
-		case 'C':
-			spec.child_cpu = 1;
-			break;
-		case 'h':
-			return show_usage("run");
-		default:
-			return usage_error("run", "bad option");
-		}
-	}
-	if (optind < argc)
-		return usage_error("run", "unexpected argument '%s'",
-				   argv[optind]);
+	argc = parse_options(argc, argv, &run_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc)
+		return options_error(&run_doc, "unexpected argument '%s'",
+				     argv[0]);
+	if (output && !strcmp(output, "-"))
+		output = NULL;
+	opt.verbose = verbosity > 0;
 	if (!workloads)
-		return usage_error("run", "--workloads is required");
+		return options_error(&run_doc, "--workloads is required");
 	spec.workload = "spawn";
 	if (bench_spec_check(&spec))
-		return usage_error("run", "bad sched-bench option");
+		return options_error(&run_doc, "bad sched-bench option");
 	opt.spec = &spec;
 	if (strcmp(target, "local"))
-		return usage_error("run", "target '%s' is not supported here: 'run' runs on this machine; QEMU targets run through 'sched-bot boot'",
-				   target);
+		return options_error(&run_doc, "target '%s' is not supported here: 'run' runs on this machine; QEMU targets run through 'sched-bot boot'",
+				     target);
 	list = xstrdup(workloads);
 	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		if (!workload_find(w)) {
-			rc = usage_error("run", "unknown workload '%s'", w);
+			rc = options_error(&run_doc, "unknown workload '%s'",
+					   w);
 			goto out;
 		}
 		ALLOC_GROW(wl, nwl, alloc);
 		wl[nwl++] = w;
 	}
 	if (!nwl) {
-		rc = usage_error("run", "--workloads is empty");
+		rc = options_error(&run_doc, "--workloads is empty");
 		goto out;
 	}
 	if (uname(&u))
@@ -243,8 +207,8 @@ int cmd_run(int argc, char **argv)
 			failed++;
 		} else {
 			busy_warning(wl[i], r, &set);
-			if (emit(out, &set, &header_done)) {
-				error("cannot write %s", out);
+			if (emit(output, &set, &header_done)) {
+				error("cannot write %s", output);
 				sample_set_release(&set);
 				rc = EXIT_FAIL;
 				goto out;

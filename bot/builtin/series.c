@@ -4,7 +4,7 @@
  * sees it (revision, cover, patches, missing ones, trailers, base).
  */
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,23 +14,42 @@
 #include "series.h"
 #include "util.h"
 
-const char cmd_series_usage[] =
-"usage: sched-bot series <msgid|lore URL> [--json] [-v N]\n"
-"       sched-bot series --mbox FILE [--json] [-v N]\n"
-"\n"
+static const char *mbox;
+static int as_json, revision;
+
+static const char *const series_synopsis[] = {
+	"series <msgid|lore URL> [--json] [--revision N]",
+	"series --mbox FILE [--json] [--revision N]",
+	NULL
+};
+
+static const struct option_spec series_options[] = {
+	OPT_STRING('m', "mbox", &mbox, "FILE",
+		   "read the thread from FILE (mbox, mboxrd or one .eml)"),
+	OPT_FLAG(0, "json", &as_json, "machine-readable output"),
+	OPT_INTEGER(0, "revision", &revision, "N", 1, INT_MAX,
+		    "pick revision N instead of the newest (b4's -v N)"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc series_doc = {
+	.name = "series",
+	.summary = "show the patch series selected from a thread",
+	.synopsis = series_synopsis,
+	.text =
 "Reads a thread (from lore, or an mbox file) and prints the series in it:\n"
-"the newest revision unless -v N, its cover letter, patches n/m in order,\n"
-"missing ones, the trailers collected from replies (only when the reply's\n"
-"From is the trailer's person; cover-letter trailers count for every\n"
-"patch) and the base the author named (base-commit:, or text such as\n"
-"\"The baseline is v6.1-rc6\"). When the newest revision resends only\n"
-"some patches, the others come from the previous one, as b4 does.\n"
-"Exit codes: 0 ok, 1 no series or no such revision, 2 usage, 3 unknown\n"
-"message-id or file, 4 lore unreachable.\n"
-"\n"
-"    --mbox FILE   read the thread from FILE (mbox, mboxrd or one .eml)\n"
-"    --json        machine-readable output\n"
-"    -v, --version N  pick revision N instead of the newest\n";
+"the newest revision unless --revision N, its cover letter, patches n/m in\n"
+"order, missing ones, the trailers collected from replies (only when the\n"
+"reply's From is the trailer's person; cover-letter trailers count for\n"
+"every patch) and the base the author named (base-commit:, or text such\n"
+"as \"The baseline is v6.1-rc6\"). When the newest revision resends only\n"
+"some patches, the others come from the previous one, as b4 does.",
+	.options = series_options,
+	.notes =
+"Exit codes: 1 no series or no such revision, 3 unknown message-id or\n"
+"an unreadable --mbox file, 4 lore unreachable.",
+};
 
 static void print_json(const struct series *s)
 {
@@ -138,49 +157,23 @@ static void print_human(const struct series *s)
 
 int cmd_series(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "version", required_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *mbox = NULL, *arg = NULL;
 	struct series s;
-	int json = 0, version = 0, c, ret;
-	char *end;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:jv:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			mbox = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'v':
-			version = (int)strtol(optarg, &end, 10);
-			if (*end || version < 1)
-				return usage_error("series",
-						   "-v wants a revision > 0");
-			break;
-		case 'h':
-			return show_usage("series");
-		default:
-			return usage_error("series", "unknown option");
-		}
-	}
-	if (optind < argc)
-		arg = argv[optind++];
-	if (optind < argc)
-		return usage_error("series", "too many arguments");
-	if (!!arg == !!mbox)
-		return usage_error("series", "give a message-id or --mbox FILE");
-	ret = series_load(arg, mbox, version, &s);
+	argc = parse_options(argc, argv, &series_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc > 1)
+		return options_error(&series_doc, "too many arguments");
+	if (!argc == !mbox)
+		return options_error(&series_doc,
+				     "give a message-id or --mbox FILE");
+	if (mbox && need_file(mbox))
+		return EXIT_NOTFOUND;
+	ret = series_load(argc ? argv[0] : NULL, mbox, revision, &s);
 	if (ret)
 		return ret;
-	if (json)
+	if (as_json)
 		print_json(&s);
 	else
 		print_human(&s);

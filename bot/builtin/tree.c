@@ -3,61 +3,75 @@
  * builtin/tree.c - `sched-bot tree init|status|export|fetch`: the kernel tree
  * patches are applied to.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin/builtin.h"
 #include "config.h"
 #include "tree.h"
 #include "util.h"
 
-const char cmd_tree_usage[] =
-"usage: sched-bot tree init [--tarball FILE] [DIR]\n"
-"       sched-bot tree status [DIR]\n"
-"       sched-bot tree export [--tree DIR] REV OUTDIR\n"
-"       sched-bot tree fetch [--tree DIR] [URL]\n"
-"\n"
-"init imports Debian's linux-source tarball (default " TREE_DEBIAN_TARBALL
-")\n"
-"into a bare git repository, once: one commit, branch " TREE_DEBIAN_BRANCH
-",\n"
-"tags v<version> (from its Makefile) and " TREE_DEBIAN_TAG ".\n"
-"DIR defaults to config tree.path, else $XDG_DATA_HOME/sched-bot/linux.git.\n"
-"status prints the tree's path, HEAD and refs.  export writes the files\n"
-"of REV to OUTDIR (new or empty), without .git.  fetch fetches URL (default\n"
-"tree.remote) into refs/remotes/origin/* and tags.\n";
+static const char *tarball, *tree_dir;
+
+static const char *const tree_synopsis[] = {
+	"tree init [--tarball FILE] [DIR]",
+	"tree status [DIR | --tree DIR]",
+	"tree export [--tree DIR] REV OUTDIR",
+	"tree fetch [--tree DIR] [URL]",
+	NULL
+};
+
+static const struct option_spec tree_options[] = {
+	OPT_STRING(0, "tarball", &tarball, "FILE",
+		   "init: the linux-source tarball to import (default "
+		   "tree.tarball, else " TREE_DEBIAN_TARBALL ")"),
+	OPT_STRING(0, "tree", &tree_dir, "DIR",
+		   "status, export, fetch: the tree (default tree.path, else "
+		   "$XDG_DATA_HOME/sched-bot/linux.git)"),
+	OPT__VERBOSITY(),
+	OPT_END()
+};
+
+const struct options_doc tree_doc = {
+	.name = "tree",
+	.summary = "set up the kernel tree (import linux-source)",
+	.synopsis = tree_synopsis,
+	.text =
+"init imports Debian's linux-source tarball into a bare git repository,\n"
+"once: one commit, branch " TREE_DEBIAN_BRANCH ", tags v<version> (from its\n"
+"Makefile) and " TREE_DEBIAN_TAG ".  DIR defaults to config tree.path,\n"
+"else $XDG_DATA_HOME/sched-bot/linux.git.  status prints the tree's path,\n"
+"HEAD and refs.  export writes the files of REV to OUTDIR (new or empty),\n"
+"without .git.  fetch fetches URL (default tree.remote) into\n"
+"refs/remotes/origin/* and tags.",
+	.options = tree_options,
+	.notes =
+"Exit codes: 3 a tree or tarball that does not exist or cannot be read.",
+};
+
+static char *tree_path(void)
+{
+	return tree_dir ? xstrdup(tree_dir) : tree_default_path();
+}
 
 static int tree_init(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "tarball", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *tarball = config_get("tree.tarball");
+	const char *from = tarball ? tarball :
+			   config_get("tree.tarball");
 	struct tree_import res;
 	char *path;
-	int c;
 
-	while ((c = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			tarball = optarg;
-			break;
-		case 'h':
-			return show_usage("tree");
-		default:
-			return usage_error("tree", "bad option");
-		}
-	}
-	if (argc - optind > 1)
-		return usage_error("tree", "init takes at most one DIR");
-	path = optind < argc ? xstrdup(argv[optind]) : tree_default_path();
-	if (tree_import_tarball(path, tarball, &res) < 0) {
+	if (argc > 2)
+		return options_error(&tree_doc, "init takes at most one DIR");
+	if (tree_dir)
+		return options_error(&tree_doc, "init takes DIR, not --tree");
+	path = argc == 2 ? xstrdup(argv[1]) : tree_default_path();
+	if (tree_import_tarball(path, from, &res) < 0) {
 		free(path);
-		return EXIT_FAIL;
+		/* said already; an unreadable tarball is "not found" */
+		return access(from, R_OK) ? EXIT_NOTFOUND : EXIT_FAIL;
 	}
 	if (res.cached)
 		printf("tree %s: already there (%s%s)\n", path,
@@ -87,24 +101,16 @@ static int print_ref(git_reference *ref, void *data)
 	return 0;
 }
 
-static char *tree_arg(int argc, char **argv, int *i)
-{
-	if (*i + 1 < argc && !strcmp(argv[*i], "--tree")) {
-		*i += 2;
-		return xstrdup(argv[*i - 1]);
-	}
-	return tree_default_path();
-}
-
 static int tree_status(int argc, char **argv)
 {
 	git_repository *repo;
 	git_reference *head = NULL;
 	char *path;
 
-	if (argc > 2)
-		return usage_error("tree", "status takes at most one DIR");
-	path = argc == 2 ? xstrdup(argv[1]) : tree_default_path();
+	if (argc > 2 || (argc == 2 && tree_dir))
+		return options_error(&tree_doc,
+				     "status takes at most one DIR");
+	path = argc == 2 ? xstrdup(argv[1]) : tree_path();
 	if (tree_open(&repo, path) < 0) {
 		free(path);
 		return EXIT_NOTFOUND;
@@ -127,18 +133,17 @@ static int tree_status(int argc, char **argv)
 static int tree_export_cmd(int argc, char **argv)
 {
 	git_repository *repo;
-	int i = 1, ret;
-	char *path = tree_arg(argc, argv, &i);
+	char *path;
+	int ret;
 
-	if (argc - i != 2) {
-		free(path);
-		return usage_error("tree", "export needs REV and OUTDIR");
-	}
+	if (argc != 3)
+		return options_error(&tree_doc, "export needs REV and OUTDIR");
+	path = tree_path();
 	if (tree_open(&repo, path) < 0) {
 		free(path);
 		return EXIT_NOTFOUND;
 	}
-	ret = tree_export(repo, argv[i], argv[i + 1]);
+	ret = tree_export(repo, argv[1], argv[2]);
 	git_repository_free(repo);
 	free(path);
 	return ret < 0 ? EXIT_FAIL : EXIT_OK;
@@ -148,14 +153,14 @@ static int tree_fetch_cmd(int argc, char **argv)
 {
 	git_repository *repo;
 	const char *url;
-	int i = 1, ret;
-	char *path = tree_arg(argc, argv, &i);
+	char *path;
+	int ret;
 
-	url = i < argc ? argv[i] : config_get("tree.remote");
-	if (!url || argc - i > 1) {
-		free(path);
-		return usage_error("tree", "fetch needs URL or tree.remote");
-	}
+	url = argc > 1 ? argv[1] : config_get("tree.remote");
+	if (!url || argc > 2)
+		return options_error(&tree_doc,
+				     "fetch needs URL or tree.remote");
+	path = tree_path();
 	if (tree_open(&repo, path) < 0) {
 		free(path);
 		return EXIT_NOTFOUND;
@@ -168,18 +173,21 @@ static int tree_fetch_cmd(int argc, char **argv)
 
 int cmd_tree(int argc, char **argv)
 {
-	if (argc < 2)
-		return usage_error("tree", "expected init, status, export "
-				   "or fetch");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return show_usage("tree");
-	if (!strcmp(argv[1], "init"))
-		return tree_init(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "status"))
-		return tree_status(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "export"))
-		return tree_export_cmd(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "fetch"))
-		return tree_fetch_cmd(argc - 1, argv + 1);
-	return usage_error("tree", "unknown subcommand '%s'", argv[1]);
+	argc = parse_options(argc, argv, &tree_doc, 0);
+	if (argc < 0)
+		return parse_options_exit(argc);
+	if (argc < 1)
+		return options_error(&tree_doc, "expected init, status, export "
+				     "or fetch");
+	if (tarball && strcmp(argv[0], "init"))
+		return options_error(&tree_doc, "--tarball is for 'tree init'");
+	if (!strcmp(argv[0], "init"))
+		return tree_init(argc, argv);
+	if (!strcmp(argv[0], "status"))
+		return tree_status(argc, argv);
+	if (!strcmp(argv[0], "export"))
+		return tree_export_cmd(argc, argv);
+	if (!strcmp(argv[0], "fetch"))
+		return tree_fetch_cmd(argc, argv);
+	return options_error(&tree_doc, "unknown subcommand '%s'", argv[0]);
 }
