@@ -50,7 +50,8 @@ test_expect_failure_code 'a missing --config file is a usage error' 2 \
 test_expect_success 'every command is listed by --list-cmds and help' '
 	"$SCHED_BOT" help --list-cmds >cmds &&
 	test_grep -x fetch cmds && test_grep -x config cmds &&
-	test $(wc -l <cmds) -eq 14 &&
+	test_grep -x check cmds && test_grep -x target cmds &&
+	test $(wc -l <cmds) -eq 16 &&
 	"$SCHED_BOT" help >out &&
 	while read c; do
 		test_grep "^   $c " out || exit 1

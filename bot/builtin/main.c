@@ -167,6 +167,7 @@ int main(int argc, char **argv)
 		return cmd_help(argc, argv);
 	if (config_load(config_file) < 0)
 		return EXIT_USAGE;
+	config_to_library();
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	ret = c->fn(argc, argv);
 	curl_global_cleanup();

@@ -163,6 +163,7 @@ int cmd_run(int argc, char **argv)
 		if (!workload_find(w)) {
 			rc = options_error(&run_doc, "unknown workload '%s'",
 					   w);
+			run_more_help(stderr);
 			goto out;
 		}
 		ALLOC_GROW(wl, nwl, alloc);

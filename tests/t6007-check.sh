@@ -161,7 +161,7 @@ test_expect_failure_code 'an argument is a usage error' 2 \
 test_expect_failure_code 'a bad --untested is a usage error' 2 \
 	'"$SCHED_BOT" check --untested maybe </dev/null'
 
-test_expect_failure_code 'a missing --mbox file fails' 1 \
+test_expect_failure_code 'a missing --mbox file is "not found", as in every command' 3 \
 	'"$SCHED_BOT" check --mbox nosuch.eml'
 
 test_done
