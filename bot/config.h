@@ -27,6 +27,12 @@ int config_get_all(const char *key,
 /* Set a value for this process only (command-line overrides, tests). */
 void config_set_override(const char *key, const char *value);
 
+/*
+ * A number that changes whenever the configuration may have: a load, a
+ * free, an override.  Caches of config values (secret.c) compare it.
+ */
+unsigned config_generation(void);
+
 /* Write every key = value, secrets masked, to stdout. */
 int config_list(void);
 

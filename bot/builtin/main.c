@@ -13,6 +13,7 @@
 
 #include "builtin/builtin.h"
 #include "config.h"
+#include "secret.h"
 #include "util.h"
 #include "version.h"
 
@@ -129,6 +130,7 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 	int ret;
 
+	secret_filter_logs();
 	argv++;
 	argc--;
 	while (argc > 0 && argv[0][0] == '-') {
