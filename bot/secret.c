@@ -143,7 +143,8 @@ static void load(void)
 	}
 	add_url(config_get("lore.url", NULL));
 	add_url(config_get("smtp.url", NULL));
-	qsort(known, nr_known, sizeof(*known), by_length);
+	if (nr_known)
+		qsort(known, nr_known, sizeof(*known), by_length);
 	known_gen = config_generation();
 	loaded = 1;
 }
