@@ -38,6 +38,9 @@ cat >"$CFGDIR/config" <<EOF
 	cacheDir = $TRASH/builds
 	ccache = false
 	jobs = 1
+	# a sandbox that let the build's child keep its output open would
+	# hang the build: fail, not hang, the test
+	timeout = 120
 EOF
 export SCHED_BOT_SMTP_PASSWORD=$ENV_PW
 
@@ -179,7 +182,7 @@ sleep $SLEEP_HANG
 EOF
 hostile "$TRASH/hang" hang
 
-{ cat "$CFGDIR/config"; printf "\ttimeout = 3\n"; } >"$TRASH/timeout.cfg"
+sed "s/timeout = 120/timeout = 3/" "$CFGDIR/config" >"$TRASH/timeout.cfg"
 
 test_expect_success 'a build that hangs is stopped at build.timeout' '
 	rc=0 &&
