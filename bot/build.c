@@ -218,7 +218,8 @@ static void add_clean(struct strbuf *out, const char *s, size_t len)
 		unsigned char c = s[i];
 
 		/* gcc's quotes in a UTF-8 locale */
-		if (c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
+		if (c == 0xe2 && i + 2 < len &&
+		    (unsigned char)s[i + 1] == 0x80 &&
 		    ((unsigned char)s[i + 2] == 0x98 ||
 		     (unsigned char)s[i + 2] == 0x99)) {
 			strbuf_addch(out, '\'');
@@ -382,7 +383,8 @@ static char *tree_difference(git_repository *repo, git_tree *tree,
 	return what;
 }
 
-static int checkout(git_repository *repo, git_tree *tree, git_index *idx)
+static int checkout(git_repository *repo, git_tree *tree, git_index *idx,
+		    int seeded)
 {
 	git_checkout_options co;
 
@@ -393,10 +395,30 @@ static int checkout(git_repository *repo, git_tree *tree, git_index *idx)
 	co.baseline_index = idx;
 	if (git_checkout_tree(repo, (git_object *)tree, &co) < 0)
 		return git_fail("checkout");
-	/* stat data for every entry: the next check is stat-only */
-	if (git_index_update_all(idx, NULL, NULL, NULL) < 0 ||
-	    git_index_write(idx) < 0)
+	/* Entries seeded from a tree have no stat data: get it once, so
+	 * that later checks are stat-only.  (The checkout records it for
+	 * the files it writes.) */
+	if (seeded && git_index_update_all(idx, NULL, NULL, NULL) < 0)
 		return git_fail("index");
+	if (git_index_write(idx) < 0)
+		return git_fail("index");
+	return 0;
+}
+
+/*
+ * The stamp the older design kept in the tree (the tree id it holds):
+ * written after the check, so that an older sched-bot sharing this
+ * cache updates the tree incrementally instead of from scratch.  The
+ * next checkout removes it with every other file of no commit.
+ */
+static int write_old_stamp(git_tree *tree, const char *path)
+{
+	char hex[GIT_OID_HEXSZ + 2];
+
+	git_oid_tostr(hex, sizeof(hex) - 1, git_tree_id(tree));
+	strcat(hex, "\n");
+	if (write_file_atomic(path, hex, strlen(hex)) < 0)
+		return error("cannot write %s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -417,7 +439,8 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 	char *old_stamp = xasprintf("%s/.sched-bot-tree", dir);
 	git_index *idx = NULL;
 	char *diff = NULL;
-	int ret = -1, attempt;
+	int ret = -1, attempt, seeded;
+	double t0 = now_monotonic();
 
 	for (attempt = 0; attempt < 2; attempt++) {
 		if (attempt) {
@@ -443,6 +466,7 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 		}
 		/* a checkout of the older design: its stamp names the tree
 		 * it holds, the index then saves rewriting it all */
+		seeded = 0;
 		if (!git_index_entrycount(idx)) {
 			struct strbuf sb = STRBUF_INIT;
 			git_tree *old = NULL;
@@ -452,16 +476,19 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 				strbuf_trim(&sb);
 				if (!git_oid_fromstr(&oid, sb.buf) &&
 				    !git_tree_lookup(&old, repo, &oid))
-					git_index_read_tree(idx, old);
+					seeded = !git_index_read_tree(idx,
+								      old);
 			}
 			git_tree_free(old);
 			strbuf_release(&sb);
 		}
-		if (checkout(repo, tree, idx) < 0)
+		if (checkout(repo, tree, idx, seeded) < 0)
 			goto out;
 		diff = tree_difference(repo, tree, idx);
 		if (!diff) {
-			ret = 0;
+			debug("checkout: %s is its commit (%.1f s)", dir,
+			      now_monotonic() - t0);
+			ret = write_old_stamp(tree, old_stamp);
 			goto out;
 		}
 	}

@@ -19,7 +19,7 @@ static size_t nr_added, alloc_added;
 static char **known;		/* added + the config's, longest first */
 static size_t nr_known, alloc_known;
 static unsigned known_gen;
-static char *known_env;		/* $SCHED_BOT_SMTP_PASSWORD when loaded */
+static char *known_env;		/* the variable's value when loaded */
 static int loaded;
 
 static int env_changed(void)

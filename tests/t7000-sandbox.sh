@@ -237,7 +237,11 @@ test_expect_success 'each build starts from a tree equal to its commit' '
 	! test -e "$src/stray" &&
 	echo "int x;" >expect && test_cmp expect "$src/kernel/sched/fair.c" &&
 	git -C tree ls-files | sort >files.commit &&
-	(cd "$src" && find . -type f | sed "s|^\./||" | sort) >files.slot &&
+	# and the tree id stamp an older sched-bot reads, nothing else
+	(cd "$src" && find . -type f ! -path ./.sched-bot-tree |
+		sed "s|^\./||" | sort) >files.slot &&
+	git -C tree rev-parse base^{tree} >expect &&
+	test_cmp expect "$src/.sched-bot-tree" &&
 	test_cmp files.commit files.slot
 '
 
