@@ -12,6 +12,7 @@
  * in reverse (patched, then base again): the file changes back, gets a
  * new mtime and is recompiled, so make is never fooled.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -24,12 +25,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <git2/sys/repository.h>
+
 #include "build.h"
 #include "config.h"
 #include "progress.h"
+#include "sandbox.h"
+#include "secret.h"
 #include "subproc.h"
 
-#define TREE_STAMP ".sched-bot-tree"
 #define KBUILD_TIMESTAMP "Thu Jan  1 00:00:00 UTC 1970"
 
 static const char *const default_fragments[] = {
@@ -199,51 +203,154 @@ int build_check_config(const char *config, const char *fragment,
 	return bad ? -1 : 0;
 }
 
-static int is_error_line(const char *line, size_t len)
+/*
+ * A path as a compiler names a tree file: relative, plain characters,
+ * no "." or ".." component, and (with srcdir) a regular file there.
+ */
+static int tree_path(const char *p, size_t len, const char *srcdir)
 {
-	static const char *const pats[] = {
-		": error: ", ": fatal error: ", "undefined reference to",
-		": Error ", "multiple definition of",
-	};
-	size_t i;
+	const char *c, *e, *end = p + len;
+	struct stat st;
+	char *full;
+	int ok;
 
-	for (i = 0; i < ARRAY_SIZE(pats); i++)
-		if (memmem(line, len, pats[i], strlen(pats[i])))
-			return !memmem(line, len, "make[", 5) &&
-				!starts_with(line, "make:");
-	return 0;
+	if (!len || len > 200 || *p == '/')
+		return 0;
+	for (c = p; c < end; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("_./+-,", *c))
+			return 0;
+	for (c = p; c < end; c = e + 1) {
+		e = memchr(c, '/', end - c);
+		if (!e)
+			e = end;
+		if (e == c || (e - c == 1 && c[0] == '.') ||
+		    (e - c == 2 && c[0] == '.' && c[1] == '.'))
+			return 0;
+	}
+	if (end[-1] == '/')
+		return 0;
+	if (!srcdir)
+		return 1;
+	full = xasprintf("%s/%.*s", srcdir, (int)len, p);
+	ok = !lstat(full, &st) && S_ISREG(st.st_mode);
+	free(full);
+	return ok;
+}
+
+/* Message text for mail: ASCII, no control characters, bounded. */
+static void add_clean(struct strbuf *out, const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len && n < 160; i++, n++) {
+		unsigned char c = s[i];
+
+		/* gcc's quotes in a UTF-8 locale */
+		if (c == 0xe2 && i + 2 < len &&
+		    (unsigned char)s[i + 1] == 0x80 &&
+		    ((unsigned char)s[i + 2] == 0x98 ||
+		     (unsigned char)s[i + 2] == 0x99)) {
+			strbuf_addch(out, '\'');
+			i += 2;
+		} else if (c >= 0x20 && c < 0x7f) {
+			strbuf_addch(out, c);
+		} else if (c == '\t') {
+			strbuf_addch(out, ' ');
+		} else {
+			strbuf_addch(out, '?');
+		}
+	}
+	if (i < len)
+		strbuf_addstr(out, " [...]");
+}
+
+/*
+ * Compiler messages name files as make reached them ("../src/kernel/
+ * sched/fair.c" or an absolute path): the tree-relative part.
+ */
+static const char *skip_tree_prefix(const char *line, const char *srcdir)
+{
+	size_t n = srcdir ? strlen(srcdir) : 0;
+
+	if (n && !strncmp(line, srcdir, n) && line[n] == '/')
+		return line + n + 1;
+	if (starts_with(line, "../src/"))
+		return line + strlen("../src/");
+	if (starts_with(line, "./"))
+		return line + 2;
+	return line;
+}
+
+/* "PATH:LINE[:COL]: [fatal ]error: MSG" on a tree path, rewritten. */
+static int diagnostic(const char *line, size_t len, const char *srcdir,
+		      struct strbuf *out)
+{
+	const char *p = skip_tree_prefix(line, srcdir), *end = line + len;
+	const char *colon = memchr(p, ':', end - p), *q, *msg;
+	size_t plen;
+
+	if (!colon)
+		return 0;
+	plen = colon - p;
+	q = colon + 1;
+	if (q >= end || !isdigit((unsigned char)*q))
+		return 0;
+	while (q < end && (isdigit((unsigned char)*q) || *q == ':'))
+		q++;
+	if (q[-1] != ':' || q >= end || *q != ' ')
+		return 0;
+	msg = q + 1;
+	if ((size_t)(end - msg) > 7 && !strncmp(msg, "error: ", 7))
+		msg += 7;
+	else if ((size_t)(end - msg) > 13 && !strncmp(msg, "fatal error: ", 13))
+		msg += 13;
+	else
+		return 0;
+	if (!tree_path(p, plen, srcdir))
+		return 0;
+	strbuf_add(out, p, q - p);
+	strbuf_addch(out, ' ');
+	strbuf_add(out, q + 1, msg - q - 1);
+	add_clean(out, msg, end - msg);
+	strbuf_addch(out, '\n');
+	return 1;
+}
+
+/* "...undefined reference to `sym'": the linker's, as "ld: ..." */
+static int link_error(const char *line, size_t len, struct strbuf *out)
+{
+	static const char pat[] = "undefined reference to `";
+	const char *hit = memmem(line, len, pat, strlen(pat)), *sym, *e;
+
+	if (!hit)
+		return 0;
+	sym = hit + strlen(pat);
+	for (e = sym; e < line + len && (isalnum((unsigned char)*e) ||
+					  *e == '_' || *e == '.'); e++)
+		;
+	if (e == sym || e >= line + len || *e != '\'' || e - sym > 120)
+		return 0;
+	strbuf_addf(out, "ld: undefined reference to `%.*s'\n",
+		    (int)(e - sym), sym);
+	return 1;
 }
 
 int build_first_errors(const char *log, size_t len, int max,
-		       struct strbuf *out)
+		       const char *srcdir, struct strbuf *out)
 {
 	const char *line = log, *end = log + len, *nl;
-	const char *tail[20];
-	int nr = 0, ntail = 0, i;
+	int nr = 0;
 
-	while (line < end) {
+	while (line < end && nr < max) {
 		nl = memchr(line, '\n', end - line);
 		if (!nl)
 			nl = end;
-		if (nr < max && is_error_line(line, nl - line)) {
-			strbuf_add(out, line, nl - line);
-			strbuf_addch(out, '\n');
+		if (diagnostic(line, nl - line, srcdir, out) ||
+		    link_error(line, nl - line, out))
 			nr++;
-		}
-		tail[ntail++ % 20] = line;
 		line = nl + 1;
 	}
-	if (nr)
-		return nr;
-	/* No compiler error: the end of the log says what went wrong. */
-	for (i = ntail > 20 ? ntail - 20 : 0; i < ntail; i++) {
-		const char *s = tail[i % 20];
-		const char *e = memchr(s, '\n', end - s);
-
-		strbuf_add(out, s, (e ? e : end) - s);
-		strbuf_addch(out, '\n');
-	}
-	return 0;
+	return nr;
 }
 
 /* --src: a hash over every file's path, size and mtime. */
@@ -277,159 +384,150 @@ static char *src_id(const char *dir)
 	return id;
 }
 
-static int write_blob(git_repository *repo, const char *dir, const char *path,
-		      const git_oid *oid, git_filemode_t mode)
+/*
+ * Whatever the tree in dir holds that its index does not (a file an
+ * earlier build or a person changed, added or removed): its path, or
+ * NULL when dir is exactly tree.  Caller frees.
+ */
+static char *tree_difference(git_repository *repo, git_tree *tree,
+			     git_index *idx)
 {
-	char *full = xasprintf("%s/%s", dir, path), *slash;
-	git_blob *blob = NULL;
-	int fd, ret = -1;
-	const char *data;
-	size_t len;
+	git_diff_options o;
+	git_diff *diff = NULL;
+	char *what = NULL;
 
-	if (mode == GIT_FILEMODE_COMMIT) {	/* a submodule: nothing */
-		free(full);
-		return 0;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_INCLUDE_IGNORED |
+		  GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+		  GIT_DIFF_RECURSE_IGNORED_DIRS | GIT_DIFF_INCLUDE_TYPECHANGE;
+	(void)idx;	/* the repository's, set by sync_tree() */
+	if (git_diff_tree_to_workdir_with_index(&diff, repo, tree, &o) < 0) {
+		git_fail("diff");
+		return xstrdup("(cannot compare)");
 	}
-	if (git_blob_lookup(&blob, repo, oid) < 0) {
-		git_fail(path);
-		goto out;
-	}
-	data = git_blob_rawcontent(blob);
-	len = git_blob_rawsize(blob);
-	slash = strrchr(full, '/');
-	*slash = 0;
-	mkdir_p(full, 0755);
-	*slash = '/';
-	/* Unlink first: never write through a hard link or a symlink. */
-	if (unlink(full) < 0 && errno != ENOENT && errno != EISDIR) {
-		error("cannot replace %s: %s", full, strerror(errno));
-		goto out;
-	}
-	if (errno == EISDIR)
-		remove_tree(full);
-	if (mode == GIT_FILEMODE_LINK) {
-		char *target = xstrndup(data, len);
-
-		ret = symlink(target, full);
-		free(target);
-		if (ret < 0)
-			error("cannot create %s: %s", full, strerror(errno));
-		goto out;
-	}
-	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		  mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0755 : 0644);
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len) {
-		error("cannot write %s: %s", full, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		goto out;
-	}
-	ret = close(fd);
-out:
-	git_blob_free(blob);
-	free(full);
-	return ret;
+	if (git_diff_num_deltas(diff))
+		what = xstrdup(git_diff_get_delta(diff, 0)->new_file.path);
+	git_diff_free(diff);
+	return what;
 }
 
-struct walk_ctx {
-	git_repository *repo;
-	const char *dir;
-	size_t files;
-	int err;
-};
-
-static int tree_walk_cb(const char *root, const git_tree_entry *e, void *d)
+static int checkout(git_repository *repo, git_tree *tree, git_index *idx,
+		    int seeded)
 {
-	struct walk_ctx *c = d;
-	char *path;
+	git_checkout_options co;
 
-	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
-		return 0;
-	path = xasprintf("%s%s", root, git_tree_entry_name(e));
-	if (write_blob(c->repo, c->dir, path, git_tree_entry_id(e),
-		       git_tree_entry_filemode(e)) < 0)
-		c->err = -1;
-	c->files++;
-	free(path);
-	return c->err;
-}
-
-static int diff_cb(const git_diff_delta *d, float progress, void *data)
-{
-	struct walk_ctx *c = data;
-	char *full;
-
-	(void)progress;
-	if (d->status == GIT_DELTA_DELETED ||
-	    d->status == GIT_DELTA_TYPECHANGE) {
-		full = xasprintf("%s/%s", c->dir, d->old_file.path);
-		if (unlink(full) < 0 && errno != ENOENT)
-			c->err = error("cannot remove %s: %s", full,
-				       strerror(errno));
-		free(full);
-		if (d->status == GIT_DELTA_DELETED)
-			return c->err;
-	}
-	if (write_blob(c->repo, c->dir, d->new_file.path, &d->new_file.id,
-		       d->new_file.mode) < 0)
-		c->err = -1;
-	c->files++;
-	return c->err;
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_FORCE |
+			       GIT_CHECKOUT_REMOVE_UNTRACKED |
+			       GIT_CHECKOUT_REMOVE_IGNORED;
+	co.baseline_index = idx;
+	if (git_checkout_tree(repo, (git_object *)tree, &co) < 0)
+		return git_fail("checkout");
+	/* Entries seeded from a tree have no stat data: get it once, so
+	 * that later checks are stat-only.  (The checkout records it for
+	 * the files it writes.) */
+	if (seeded && git_index_update_all(idx, NULL, NULL, NULL) < 0)
+		return git_fail("index");
+	if (git_index_write(idx) < 0)
+		return git_fail("index");
+	return 0;
 }
 
 /*
- * Make dir hold the files of tree: incrementally from the tree named in
- * its stamp when that tree is in repo, else from scratch.
+ * The stamp the older design kept in the tree (the tree id it holds):
+ * written after the check, so that an older sched-bot sharing this
+ * cache updates the tree incrementally instead of from scratch.  The
+ * next checkout removes it with every other file of no commit.
  */
-static int sync_tree(git_repository *repo, git_tree *tree, const char *dir)
+static int write_old_stamp(git_tree *tree, const char *path)
 {
-	char *stamp = xasprintf("%s/" TREE_STAMP, dir);
-	struct strbuf old = STRBUF_INIT;
-	struct walk_ctx c = { .repo = repo, .dir = dir };
-	char hex[GIT_OID_HEXSZ + 1];
-	git_tree *old_tree = NULL;
-	git_diff *diff = NULL;
-	git_oid old_oid;
-	int ret = -1;
+	char hex[GIT_OID_HEXSZ + 2];
 
-	git_oid_tostr(hex, sizeof(hex), git_tree_id(tree));
-	if (strbuf_read_file(&old, stamp) > 0) {
-		strbuf_trim(&old);
-		if (!git_oid_fromstr(&old_oid, old.buf))
-			git_tree_lookup(&old_tree, repo, &old_oid);
-	}
-	if (old_tree && !git_oid_cmp(&old_oid, git_tree_id(tree))) {
-		ret = 0;
-		goto out;
-	}
-	/* A sync killed half way must not be trusted next time. */
-	unlink(stamp);
-	if (old_tree) {
-		if (git_diff_tree_to_tree(&diff, repo, old_tree, tree, NULL) < 0) {
-			git_fail("diff");
-			goto out;
+	git_oid_tostr(hex, sizeof(hex) - 1, git_tree_id(tree));
+	strcat(hex, "\n");
+	if (write_file_atomic(path, hex, strlen(hex)) < 0)
+		return error("cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+/*
+ * Make dir hold exactly the files of tree, and check that it does.
+ *
+ * The slot keeps a git index (slot/index) of its checkout, so libgit2
+ * rewrites only the files that differ (untouched files keep their
+ * mtimes and make recompiles only what a patch changed) and removes
+ * anything that is in no commit: a file a build left, one planted by
+ * hand.  Then the directory is compared with the commit once more;
+ * when anything still differs it is checked out from scratch.
+ */
+static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
+		     const char *dir)
+{
+	char *index_path = xasprintf("%s/index", slot);
+	char *old_stamp = xasprintf("%s/.sched-bot-tree", dir);
+	git_index *idx = NULL;
+	char *diff = NULL;
+	int ret = -1, attempt, seeded;
+	double t0 = now_monotonic();
+
+	for (attempt = 0; attempt < 2; attempt++) {
+		if (attempt) {
+			warning("%s differs from its commit (%s): checking "
+				"it out from scratch", dir, diff);
+			free(diff);
+			diff = NULL;
+			git_repository_set_index(repo, NULL);
+			git_index_free(idx);
+			idx = NULL;
+			unlink(index_path);
+			remove_tree(dir);
 		}
-		git_diff_foreach(diff, diff_cb, NULL, NULL, NULL, &c);
-		debug("checkout: %zu files changed", c.files);
-	} else {
-		info("checking out %s into %s", hex, dir);
-		remove_tree(dir);
 		if (mkdir_p(dir, 0755) < 0) {
 			error("cannot create %s: %s", dir, strerror(errno));
 			goto out;
 		}
-		git_tree_walk(tree, GIT_TREEWALK_PRE, tree_walk_cb, &c);
+		if (git_repository_set_workdir(repo, dir, 0) < 0 ||
+		    git_index_open(&idx, index_path) < 0 ||
+		    git_repository_set_index(repo, idx) < 0) {
+			git_fail(dir);
+			goto out;
+		}
+		/* a checkout of the older design: its stamp names the tree
+		 * it holds, the index then saves rewriting it all */
+		seeded = 0;
+		if (!git_index_entrycount(idx)) {
+			struct strbuf sb = STRBUF_INIT;
+			git_tree *old = NULL;
+			git_oid oid;
+
+			if (strbuf_read_file(&sb, old_stamp) > 0) {
+				strbuf_trim(&sb);
+				if (!git_oid_fromstr(&oid, sb.buf) &&
+				    !git_tree_lookup(&old, repo, &oid))
+					seeded = !git_index_read_tree(idx,
+								      old);
+			}
+			git_tree_free(old);
+			strbuf_release(&sb);
+		}
+		if (checkout(repo, tree, idx, seeded) < 0)
+			goto out;
+		diff = tree_difference(repo, tree, idx);
+		if (!diff) {
+			debug("checkout: %s is its commit (%.1f s)", dir,
+			      now_monotonic() - t0);
+			ret = write_old_stamp(tree, old_stamp);
+			goto out;
+		}
 	}
-	if (c.err)
-		goto out;
-	strbuf_reset(&old);
-	strbuf_addf(&old, "%s\n", hex);
-	ret = write_file_atomic(stamp, old.buf, old.len);
+	error("%s still differs from its commit after a fresh checkout (%s)",
+	      dir, diff);
 out:
-	git_diff_free(diff);
-	git_tree_free(old_tree);
-	strbuf_release(&old);
-	free(stamp);
+	git_repository_set_index(repo, NULL);
+	git_index_free(idx);
+	free(diff);
+	free(old_stamp);
+	free(index_path);
 	return ret;
 }
 
@@ -472,6 +570,10 @@ struct job {
 	int log_fd;
 	double start;
 	struct progress progress;
+	double deadline;		/* build.timeout; 0: none */
+	int timed_out;
+	int sandboxed;			/* build.sandbox */
+	char *ccache_dir;		/* NULL: no ccache */
 };
 
 static char *env_kv(const char *k, const char *v)
@@ -492,19 +594,18 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	const char *argv[16];
 	char *alloc[8] = { 0 };
 	const char *env[12];
-	int n = 0, na = 0, ne = 0, ret, use_ccache;
+	int n = 0, na = 0, ne = 0, ret;
 	const char *cc = bd()->cc;
 	struct subproc p = { .stdin_fd = -1 };
+	struct sandbox_dir dirs[3];
+	struct sandbox sb = { .dirs = dirs };
 
-	use_ccache = bd()->ccache;
-	if (use_ccache < 0)
-		use_ccache = subproc_have("ccache");
 	argv[n++] = "make";
 	argv[n++] = alloc[na++] = xasprintf("-j%d", j->jobs);
 	argv[n++] = "-C";
 	argv[n++] = j->srcdir;
 	argv[n++] = alloc[na++] = xasprintf("O=%s", j->objdir);
-	if (use_ccache)
+	if (j->ccache_dir)
 		argv[n++] = alloc[na++] = xasprintf("CC=ccache %s", cc);
 	else
 		argv[n++] = alloc[na++] = xasprintf("CC=%s", cc);
@@ -518,24 +619,49 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	env[ne++] = "KBUILD_BUILD_USER=sched-bot";
 	env[ne++] = "KBUILD_BUILD_HOST=sched-bot";
 	/* A make above us (make check) must not make the kernel build
-	 * silent or hand it a jobserver it does not own. */
+	 * silent or hand it a jobserver it does not own (the sandbox's
+	 * environment has none of them anyway). */
 	env[ne++] = "MAKEFLAGS";
 	env[ne++] = "MFLAGS";
 	env[ne++] = "MAKELEVEL";
 	env[ne++] = "MAKEOVERRIDES";
-	/* ccache hits across slots: paths relative below the cache. */
-	if (use_ccache && !getenv("CCACHE_BASEDIR"))
-		env[ne++] = alloc[na++] = env_kv("CCACHE_BASEDIR",
-						  j->cache_dir);
+	if (j->ccache_dir) {
+		env[ne++] = alloc[na++] = env_kv("CCACHE_DIR", j->ccache_dir);
+		/* ccache hits across slots: paths relative below the
+		 * cache. */
+		if (!getenv("CCACHE_BASEDIR"))
+			env[ne++] = alloc[na++] = env_kv("CCACHE_BASEDIR",
+							  j->cache_dir);
+	}
 	env[ne] = NULL;
 	p.argv = argv;
 	p.env = env;
 	p.log_fd = capture ? -1 : j->log_fd;
+	p.log_max = (size_t)config_get_int("build.maxLog");
 	p.capture = capture;
+	p.capture_max = 1 << 20;
 	p.split_stderr = capture != NULL;
 	p.line = capture ? NULL : make_line;
 	p.data = j;
-	ret = subproc_run(&p);
+	if (j->deadline) {
+		p.timeout = j->deadline - now_monotonic();
+		if (p.timeout <= 0)
+			p.timeout = 0.001;
+	}
+	if (j->sandboxed) {
+		/* the tree read-only, its objects and ccache writable */
+		dirs[sb.nr_dirs++] = (struct sandbox_dir){ j->srcdir, 0 };
+		dirs[sb.nr_dirs++] = (struct sandbox_dir){ j->objdir, 1 };
+		if (j->ccache_dir)
+			dirs[sb.nr_dirs++] =
+				(struct sandbox_dir){ j->ccache_dir, 1 };
+		sb.env = env;
+		ret = sandbox_run(&sb, &p);
+	} else {
+		ret = subproc_run(&p);
+	}
+	if (ret == SUBPROC_TIMEOUT)
+		j->timed_out = 1;
 	progress_done(&j->progress);
 	while (na)
 		free(alloc[--na]);
@@ -798,31 +924,62 @@ static int lock_slot(struct job *j)
 }
 
 /*
- * Compiler messages name files as make reached them ("../src/kernel/
- * sched/fair.c" or an absolute path): report them relative to the tree,
- * as the patch names them.
+ * The log is the build's own output and is copied into job directories
+ * and next to artifacts: no configured secret stays in it.
  */
-static char *tree_relative(struct strbuf *errors, const char *srcdir)
+static void scrub_log(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *line = errors->buf, *nl, *p;
-	char *abs = xasprintf("%s/", srcdir);
 
-	for (; *line; line = nl + 1) {
-		nl = strchrnul(line, '\n');
-		p = line;
-		if (starts_with(p, abs))
-			p += strlen(abs);
-		else if (starts_with(p, "../src/"))
-			p += strlen("../src/");
-		strbuf_add(&sb, p, nl - p);
-		strbuf_addch(&sb, '\n');
-		if (!*nl)
-			break;
+	if (strbuf_read_file(&sb, path) >= 0 && secret_scrub(&sb) &&
+	    write_file_atomic(path, sb.buf, sb.len) < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	strbuf_release(&sb);
+}
+
+/*
+ * The build failed (or ran out of time): r->errors is what may go into
+ * mail about it.  Returns 1, build_kernel()'s "the kernel did not
+ * build".
+ */
+static int build_failed(struct job *j)
+{
+	struct build_result *r = j->r;
+	struct strbuf log = STRBUF_INIT, sb = STRBUF_INIT;
+
+	r->failed = 1;
+	if (j->timed_out) {
+		strbuf_addf(&sb, "the build did not finish within "
+			    "build.timeout (%.0f s) and was stopped\n",
+			    j->deadline - j->start);
+	} else {
+		strbuf_read_file(&log, r->log);
+		if (!build_first_errors(log.buf, log.len, 10, j->srcdir, &sb))
+			strbuf_addstr(&sb, "no compiler error in the log; "
+				      "the build log says what stopped it\n");
 	}
-	free(abs);
-	strbuf_release(errors);
-	return strbuf_detach(&sb, NULL);
+	secret_scrub(&sb);
+	r->errors = strbuf_detach(&sb, NULL);
+	strbuf_release(&log);
+	/* Keep the log where the next build will not overwrite it. */
+	if (j->o->outdir)
+		copy_out(j);
+	return 1;
+}
+
+/* `make kernelrelease`, from the build: one plain word or nothing. */
+static int clean_release(struct strbuf *out)
+{
+	size_t i;
+
+	strbuf_trim(out);
+	if (!out->len || out->len > 64)
+		return 0;
+	for (i = 0; i < out->len; i++)
+		if (!isalnum((unsigned char)out->buf[i]) &&
+		    !strchr("._+-", out->buf[i]))
+			return 0;
+	return 1;
 }
 
 static int do_build(struct job *j)
@@ -878,7 +1035,7 @@ static int do_build(struct job *j)
 	lock = lock_slot(j);
 	if (lock < 0)
 		goto out;
-	if (tree && sync_tree(repo, tree, j->srcdir) < 0)
+	if (tree && sync_tree(repo, tree, j->slot, j->srcdir) < 0)
 		goto out;
 	r->log = xasprintf("%s/build.log", j->slot);
 	j->log_fd = open(r->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -887,30 +1044,31 @@ static int do_build(struct job *j)
 		error("cannot write %s: %s", r->log, strerror(errno));
 		goto out;
 	}
-	if (make_config(j) < 0)
+	if (make_config(j) < 0) {
+		scrub_log(r->log);
+		if (j->timed_out)
+			ret = build_failed(j);
 		goto out;
+	}
 	info("building %s (%s) in %s with -j%d", r->source_id,
 	     r->config_hash, j->objdir, j->jobs);
 	rc = run_make(j, targets, 0, NULL);
+	scrub_log(r->log);
 	if (rc) {
-		struct strbuf log = STRBUF_INIT;
-
-		r->failed = 1;
-		strbuf_read_file(&log, r->log);
-		build_first_errors(log.buf, log.len, 10, &out);
-		r->errors = tree_relative(&out, j->srcdir);
-		strbuf_release(&log);
-		/* Keep the log where the next build will not overwrite it. */
-		if (o->outdir)
-			copy_out(j);
-		ret = 1;
+		ret = rc < 0 && !j->timed_out ? -1 : build_failed(j);
 		goto out;
 	}
 	if (run_make(j, kr, 1, &out)) {
-		error("make kernelrelease failed");
+		if (j->timed_out)
+			ret = build_failed(j);
+		else
+			error("make kernelrelease failed");
 		goto out;
 	}
-	strbuf_trim(&out);
+	if (!clean_release(&out)) {
+		error("make kernelrelease printed no usable release");
+		goto out;
+	}
 	r->release = strbuf_detach(&out, NULL);
 	if (store_artifacts(j) < 0)
 		goto out;
@@ -926,6 +1084,49 @@ out:
 	git_repository_free(repo);
 	strbuf_release(&out);
 	return ret;
+}
+
+static int absolute(char **path)
+{
+	char *real = realpath(*path, NULL);
+
+	if (!real)
+		return error("%s: %s", *path, strerror(errno));
+	free(*path);
+	*path = real;
+	return 0;
+}
+
+/*
+ * The sandbox, ccache and time limit of this build.  ccache's directory
+ * is the bot's own (CCACHE_DIR, build.ccacheDir, or ccache/ in the build
+ * cache), never the user's personal one: untrusted builds write to it.
+ */
+static int setup_build(struct job *j)
+{
+	const char *dir = getenv("CCACHE_DIR");
+	long timeout = config_get_int("build.timeout");
+
+	j->sandboxed = config_get_bool("build.sandbox");
+	if (!j->sandboxed && !geteuid())
+		return error("refusing to build as root without the sandbox "
+			     "(build.sandbox = false): untrusted code would "
+			     "run as root");
+	if (!j->sandboxed)
+		warning("build.sandbox = false: the build runs unconfined, "
+			"as %s", getenv("USER") ? getenv("USER") : "this user");
+	if (timeout > 0)
+		j->deadline = j->start + timeout;
+	if (!(bd()->ccache < 0 ? subproc_have("ccache") : bd()->ccache))
+		return 0;
+	if (!dir || !*dir)
+		dir = config_get("build.ccacheDir");
+	j->ccache_dir = dir && *dir ? xstrdup(dir) :
+			xasprintf("%s/ccache", j->cache_dir);
+	if (mkdir_p(j->ccache_dir, 0755) < 0)
+		return error("cannot create %s: %s", j->ccache_dir,
+			     strerror(errno));
+	return absolute(&j->ccache_dir);
 }
 
 int build_kernel(const struct build_opts *o, struct build_result *r)
@@ -951,6 +1152,9 @@ int build_kernel(const struct build_opts *o, struct build_result *r)
 			    strerror(errno));
 		goto out;
 	}
+	/* absolute: the sandbox binds these paths as they are */
+	if ((ret = absolute(&j.cache_dir)) < 0 || (ret = setup_build(&j)) < 0)
+		goto out;
 	ret = do_build(&j);
 	if (ret == 0 && o->outdir && copy_out(&j) < 0)
 		ret = -1;
@@ -964,6 +1168,7 @@ out:
 	free(j.frag_text);
 	strbuf_release(&j.frags);
 	free(j.cache_dir);
+	free(j.ccache_dir);
 	free(j.slot);
 	free(j.srcdir);
 	free(j.objdir);

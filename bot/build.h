@@ -7,20 +7,36 @@
  *
  * Cache layout under build.cacheDir (default: cache_path("builds")):
  *
- *   slot-<origin+config>/src   the checked-out commit (--tree only);
- *                              updated file by file from the previous
- *                              commit so untouched files keep their
+ *   slot-<origin+config>/src   the checked-out commit (--tree only),
+ *                              updated by libgit2 checkout against
+ *   slot-<origin+config>/index its index, so untouched files keep their
  *                              mtimes and make recompiles only what a
- *                              patch changed
+ *                              patch changed; anything in no commit is
+ *                              removed and the tree is compared with
+ *                              its commit before every build
  *   slot-<origin+config>/obj   the O= directory, shared by base and
  *                              patched builds of the same origin
  *   art-<source id>-<config>   bzImage, config, build.log, release:
  *                              a finished build, reused as is
+ *   ccache/                    CCACHE_DIR unless $CCACHE_DIR or
+ *                              build.ccacheDir names another
  *
  * origin is the repository (--tree) or the directory (--src); source id
  * is the commit's tree id, or for --src a hash of every file's path,
  * size and mtime.  A build failure is a result: build_kernel() returns
  * 1, keeps the log and fills in the first compiler errors.
+ *
+ * make and everything it runs are untrusted (the tree is a posted
+ * patch): they run in the sandbox (sandbox.h) with the tree read-only
+ * and only the O= directory and ccache writable, for at most
+ * build.timeout seconds (default 10800) in all.
+ *
+ * Configuration: build.cacheDir, build.jobs, build.ccache (bool,
+ * default: when installed), build.ccacheDir, build.baseConfig
+ * ("tinyconfig", "defconfig" or a file), build.fragmentDir, build.cc,
+ * build.timeout, build.maxLog (bytes of build log kept, default 256M),
+ * build.sandbox (default true; false runs make unconfined, refused as
+ * root).
  *
  * Configuration: the build.* keys, read once into struct build_defaults:
  * what a build_opts leaves unset, and how every build runs.
@@ -72,7 +88,7 @@ struct build_result {
 	char *source_id;	/* tree id, or "src-<hash>" */
 	char *config_hash;	/* hash of base config + fragments */
 	char *objdir;		/* the O= directory */
-	char *errors;		/* failed: first compiler errors, file:line */
+	char *errors;		/* failed: what may be mailed about it */
 	double seconds;		/* wall time of this call */
 };
 
@@ -97,12 +113,16 @@ void build_merge_config(struct strbuf *config, const char *fragment);
 int build_check_config(const char *config, const char *fragment,
 		       const char *name);
 /*
- * The first max compiler/linker error lines of a build log ("file:line:
- * error: ..."), or its last lines when none matches.  Returns how many
- * error lines were found.
+ * The first max errors of a build log, as they may go into mail: only
+ * compiler diagnostics ("file:line:col: error: msg") on tree paths
+ * (relative, no "..", and with srcdir a regular file under it) and
+ * linker "undefined reference to `sym'" lines, rewritten from their
+ * parts with the message cut to a bounded length and anything but
+ * printable ASCII replaced.  Nothing else of the log, which the build
+ * (untrusted code) wrote, is copied.  Returns how many were found.
  */
 int build_first_errors(const char *log, size_t len, int max,
-		       struct strbuf *out);
+		       const char *srcdir, struct strbuf *out);
 /* The directory holding sched.config and qemu.config.  Caller frees. */
 char *build_fragment_dir(void);
 

@@ -121,6 +121,23 @@ const struct config_key config_keys[] = {
 	  "tinyconfig, defconfig, or a .config file"),
 	S("build.fragmentDir", NULL, "where sched.config and qemu.config "
 	  "live (unset: next to the binary)"),
+	S("build.ccacheDir", NULL,
+	  "the bot's ccache (unset: $CCACHE_DIR, else ccache/ in the build "
+	  "cache); untrusted builds write to it"),
+	I("build.timeout", "10800", "seconds a whole build may take (0: no "
+	  "limit); then it is killed and reported as failed"),
+	I("build.maxLog", "268435456", "bytes of build output kept"),
+	B("build.sandbox", "true", "run make and everything it runs in the "
+	  "sandbox (false: unconfined, refused as root)"),
+	S("sandbox.user", "nobody",
+	  "the unprivileged user builds run as when the bot is root"),
+	I("sandbox.memLimit", "4294967296",
+	  "bytes of address space per sandboxed process (0: no limit)"),
+	I("sandbox.maxProcs", "1024",
+	  "processes of the sandbox's uid (0: no limit)"),
+	I("sandbox.maxFileSize", "4294967296",
+	  "bytes per file a sandboxed process writes (0: no limit)"),
+	I("sandbox.tmpSize", "1073741824", "bytes of the sandbox's /tmp"),
 	S("run.schedBench", NULL,
 	  "the sched-bench binary (unset: next to sched-bot, then PATH)"),
 

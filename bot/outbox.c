@@ -15,6 +15,7 @@
 #include "lore.h"
 #include "outbox.h"
 #include "reply.h"
+#include "secret.h"
 #include "smtp.h"
 #include "state.h"
 #include "util.h"
@@ -110,6 +111,7 @@ out:
 int outbox_put(const char *dir, const char *msgid, const char *data,
 	       size_t len, char **path)
 {
+	struct strbuf clean = STRBUF_INIT;
 	char *name, *tmp, *dst;
 	int ret;
 
@@ -126,8 +128,12 @@ int outbox_put(const char *dir, const char *msgid, const char *data,
 	name = safe_name(msgid);
 	tmp = xasprintf("%s/tmp/%s", dir, name);
 	dst = xasprintf("%s/new/%s", dir, name);
+	/* every mail that leaves passes here: no configured secret in it */
+	strbuf_add(&clean, data, len);
+	secret_scrub(&clean);
 	/* write_file_atomic renames within tmp/; then one more rename */
-	ret = write_file_atomic(tmp, data, len);
+	ret = write_file_atomic(tmp, clean.buf, clean.len);
+	strbuf_release(&clean);
 	if (!ret && rename(tmp, dst) < 0)
 		ret = error("cannot move %s to new/: %s", tmp, strerror(errno));
 	free(name);

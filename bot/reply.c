@@ -22,6 +22,7 @@
 #include "mail.h"
 #include "mbox.h"
 #include "reply.h"
+#include "secret.h"
 #include "templates.h"
 #include "util.h"
 #include "version.h"
@@ -664,7 +665,7 @@ int reply_compose(const struct reply_thread *t, const char *body,
 	size_t nr_to, nr_orig_to, nr_orig_cc, nr_cc = 0, i;
 	char **seen = NULL, *msgid, *date, *lc_email, *c;
 	size_t nr_seen = 0, alloc_seen = 0;
-	struct strbuf wrapped = STRBUF_INIT;
+	struct strbuf wrapped = STRBUF_INIT, clean = STRBUF_INIT;
 	int lists_only;
 
 	if (strcmp(cc_mode, "all") && strcmp(cc_mode, "lists") &&
@@ -734,7 +735,10 @@ int reply_compose(const struct reply_thread *t, const char *body,
 		}
 	}
 	strbuf_addf(out, "<%s>\n", t->msgid);
-	reply_wrap(body, 72, &wrapped);
+	/* Before the encoding, which could split a secret over lines. */
+	strbuf_addstr(&clean, body);
+	secret_scrub(&clean);
+	reply_wrap(clean.buf, 72, &wrapped);
 	strbuf_addf(out, "MIME-Version: 1.0\n"
 		    "Content-Type: text/plain; charset=utf-8\n"
 		    "Content-Transfer-Encoding: %s\n"
@@ -747,6 +751,8 @@ int reply_compose(const struct reply_thread *t, const char *body,
 		strbuf_addstr(out, wrapped.buf);
 	if (out->len && out->buf[out->len - 1] != '\n')
 		strbuf_addch(out, '\n');
+	/* and the headers: no configured secret leaves in a mail */
+	secret_scrub(out);
 
 	if (msgid_out)
 		*msgid_out = msgid;
@@ -760,6 +766,7 @@ int reply_compose(const struct reply_thread *t, const char *body,
 	free_addrs(orig_to, nr_orig_to);
 	free_addrs(orig_cc, nr_orig_cc);
 	strbuf_release(&wrapped);
+	strbuf_release(&clean);
 	return 0;
 }
 

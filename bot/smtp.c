@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "reply.h"
+#include "secret.h"
 #include "smtp.h"
 #include "util.h"
 
@@ -111,6 +112,7 @@ int smtp_send(const char *msg, size_t len)
 	struct curl_slist *rcpt_list = NULL;
 	struct strbuf data = STRBUF_INIT;
 	char *from = NULL, **rcpts = NULL, *password = NULL, *mail_from;
+	char *shown;
 	struct upload up;
 	long code = 0;
 	int nr, i, ret = EXIT_FAIL;
@@ -176,15 +178,18 @@ int smtp_send(const char *msg, size_t len)
 	}
 	rc = curl_easy_perform(curl);
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+	/* printed without its userinfo (smtp://user:pw@host is valid) */
+	shown = secret_url_public(url);
 	if (rc == CURLE_OK) {
 		debug("smtp: %s accepted the mail for %d recipient(s)",
-		      url, nr);
+		      shown, nr);
 		ret = 0;
 	} else {
-		error("smtp: sending to %s failed: %s (server said %ld)", url,
-		      *errbuf ? errbuf : curl_easy_strerror(rc), code);
+		error("smtp: sending to %s failed: %s (server said %ld)",
+		      shown, *errbuf ? errbuf : curl_easy_strerror(rc), code);
 		ret = code >= 500 && code < 600 ? EXIT_FAIL : EXIT_NETWORK;
 	}
+	free(shown);
 	curl_slist_free_all(rcpt_list);
 	curl_easy_cleanup(curl);
 	free(mail_from);

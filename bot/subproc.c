@@ -14,11 +14,48 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "secret.h"
 #include "subproc.h"
 
-static void child(const struct subproc *p, int out)
+static int same_name(const char *a, const char *b)
 {
-	size_t i;
+	size_t la = strcspn(a, "="), lb = strcspn(b, "=");
+
+	return la == lb && !strncmp(a, b, la);
+}
+
+/*
+ * The child's environment, made in the parent (the child must not
+ * allocate): ours or nothing, then p->env's changes, less every secret.
+ */
+static char **child_env(const struct subproc *p)
+{
+	char **env = NULL;
+	size_t nr = 0, alloc = 0, i, k;
+
+	for (i = 0; !p->clear_env && environ[i]; i++) {
+		ALLOC_GROW(env, nr, alloc);
+		env[nr++] = environ[i];
+	}
+	for (i = 0; p->env && p->env[i]; i++) {
+		for (k = 0; k < nr; k++)
+			if (same_name(env[k], p->env[i]))
+				env[k--] = env[--nr];
+		if (!strchr(p->env[i], '='))
+			continue;
+		ALLOC_GROW(env, nr, alloc);
+		env[nr++] = (char *)p->env[i];
+	}
+	for (k = 0; k < nr; k++)
+		if (secret_env_entry(env[k]))
+			env[k--] = env[--nr];
+	ALLOC_GROW(env, nr, alloc);
+	env[nr] = NULL;
+	return env;
+}
+
+static void child(const struct subproc *p, int out, char **env)
+{
 	int fd;
 
 	setpgid(0, 0);
@@ -32,17 +69,13 @@ static void child(const struct subproc *p, int out)
 	dup2(out, 1);
 	if (!p->split_stderr)
 		dup2(out, 2);
-	for (i = 0; p->env && p->env[i]; i++) {
-		if (strchr(p->env[i], '='))
-			putenv((char *)p->env[i]);
-		else
-			unsetenv(p->env[i]);
-	}
 	if (p->cwd && chdir(p->cwd) < 0) {
 		dprintf(2, "cannot chdir to %s: %s\n", p->cwd, strerror(errno));
 		_exit(127);
 	}
-	execvp(p->argv[0], (char *const *)p->argv);
+	if (p->setup && p->setup(p->setup_data) < 0)
+		_exit(127);
+	execvpe(p->argv[0], (char *const *)p->argv, env);
 	dprintf(2, "cannot run %s: %s\n", p->argv[0], strerror(errno));
 	_exit(127);
 }
@@ -95,24 +128,47 @@ static void write_all(int fd, const char *buf, size_t n)
 	}
 }
 
+/* A child that prints forever must not fill the disk: stop at log_max. */
+static void log_bounded(const struct subproc *p, size_t *logged,
+			const char *buf, size_t n)
+{
+	static const char note[] = "\n[output cut: the log reached its "
+				   "size limit]\n";
+
+	if (p->log_max && *logged >= p->log_max)
+		return;
+	if (p->log_max && n > p->log_max - *logged) {
+		write_all(p->log_fd, buf, p->log_max - *logged);
+		write_all(p->log_fd, note, strlen(note));
+		*logged = p->log_max;
+		return;
+	}
+	write_all(p->log_fd, buf, n);
+	*logged += n;
+}
+
 int subproc_run(const struct subproc *p)
 {
 	struct strbuf pending = STRBUF_INIT;
 	int fds[2], status = 0, timed_out = 0, r;
 	double deadline = p->timeout > 0 ? now_monotonic() + p->timeout : 0;
-	char buf[65536];
+	size_t logged = 0;
+	char buf[65536], **env;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return error("pipe: %s", strerror(errno));
+	env = child_env(p);
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		free(env);
 		return error("fork: %s", strerror(errno));
 	}
 	if (!pid)
-		child(p, fds[1]);
+		child(p, fds[1], env);
+	free(env);
 	setpgid(pid, pid);
 	close(fds[1]);
 	for (;;) {
@@ -142,7 +198,7 @@ int subproc_run(const struct subproc *p)
 		if (n <= 0)
 			break;
 		if (p->log_fd >= 0)
-			write_all(p->log_fd, buf, n);
+			log_bounded(p, &logged, buf, n);
 		keep(p, buf, n);
 		emit_lines(p, &pending, buf, n);
 	}

@@ -11,6 +11,7 @@
 struct subproc {
 	const char *const *argv;	/* argv[0] is looked up in PATH */
 	const char *const *env;		/* "K=V" set, "K" unset in the child */
+	int clear_env;			/* 1: start from nothing, not ours */
 	const char *cwd;		/* NULL: ours */
 	int stdin_fd;			/* -1: /dev/null */
 	int log_fd;			/* -1: none; stdout+stderr copied here */
@@ -18,6 +19,14 @@ struct subproc {
 	double timeout;			/* seconds; <= 0: none */
 	struct strbuf *capture;		/* NULL or receives the output */
 	size_t capture_max;		/* 0: unlimited; else keep the tail */
+	size_t log_max;			/* 0: unlimited; else log this much */
+	/*
+	 * Called in the child just before exec (after the redirections and
+	 * the chdir); a negative return ends the child with 127.  It must
+	 * not allocate: the parent prepares what it needs.
+	 */
+	int (*setup)(void *setup_data);
+	void *setup_data;
 	/* Called for every complete output line (without the newline). */
 	void (*line)(const char *line, void *data);
 	void *data;
@@ -26,7 +35,11 @@ struct subproc {
 #define SUBPROC_TIMEOUT (-2)
 
 /*
- * Run it.  Returns the exit code (0..255), 128 + signal when killed,
+ * Run it.  The child never inherits a secret: $SCHED_BOT_SMTP_PASSWORD
+ * and every variable whose value holds a configured secret (secret.h)
+ * are left out of its environment, whatever p->env says.
+ *
+ * Returns the exit code (0..255), 128 + signal when killed,
  * SUBPROC_TIMEOUT when the timeout hit (the whole process group is
  * killed), or -1 when it could not be started (error printed).
  */

@@ -20,11 +20,32 @@ const char *progname = "sched-bot";
 int verbosity;
 char strbuf_empty[1];
 
+void (*report_filter)(struct strbuf *line);
+
+/* One line, filtered, written at once. */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", progname, prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	struct strbuf sb = STRBUF_INIT;
+	static int depth;
+
+	/* out of memory while reporting: print as is, unfiltered */
+	if (depth) {
+		if (prefix)
+			fprintf(stderr, "%s: %s", progname, prefix);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		return;
+	}
+	depth++;
+	if (prefix)
+		strbuf_addf(&sb, "%s: %s", progname, prefix);
+	strbuf_vaddf(&sb, fmt, ap);
+	if (report_filter)
+		report_filter(&sb);
+	strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+	depth--;
 }
 
 int error(const char *fmt, ...)
@@ -53,8 +74,7 @@ void info(const char *fmt, ...)
 	if (verbosity < 0)
 		return;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vreport(NULL, fmt, ap);
 	va_end(ap);
 }
 

@@ -26,6 +26,12 @@ enum exit_code {
 
 extern const char *progname;
 extern int verbosity;		/* 0 normal, 1 -v, -1 -q */
+/*
+ * Every error/warning/info/debug line passes through this before it is
+ * printed, when set (secret.c removes secrets with it).
+ */
+struct strbuf;
+extern void (*report_filter)(struct strbuf *line);
 
 /* "sched-bot: error: ..." on stderr; error() returns -1 for chaining. */
 int error(const char *fmt, ...) PRINTF(1, 2);

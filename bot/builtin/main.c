@@ -16,6 +16,7 @@
 
 #include "builtin/builtin.h"
 #include "config.h"
+#include "secret.h"
 #include "util.h"
 #include "version.h"
 
@@ -140,6 +141,7 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 	int ret;
 
+	secret_filter_logs();
 	argc = parse_options(argc, argv, &main_doc,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)

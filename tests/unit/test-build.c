@@ -3,6 +3,7 @@
  * test-build.c - config merging and checking, and compiler-error
  * extraction from build logs.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "build.h"
@@ -52,18 +53,63 @@ static void test_errors(void)
 		"kernel/sched/fair.c:130:1: error: expected ';'\n";
 	struct strbuf sb = STRBUF_INIT;
 
-	CHECK_INT(build_first_errors(log, strlen(log), 10, &sb), 2);
+	CHECK_INT(build_first_errors(log, strlen(log), 10, NULL, &sb), 2);
 	CHECK_STR(sb.buf, "kernel/sched/fair.c:123:9: error: 'x' undeclared\n"
 		  "kernel/sched/fair.c:130:1: error: expected ';'\n");
 	strbuf_reset(&sb);
-	CHECK_INT(build_first_errors(log, strlen(log), 1, &sb), 1);
+	CHECK_INT(build_first_errors(log, strlen(log), 1, NULL, &sb), 1);
 	strbuf_reset(&sb);
-	CHECK_INT(build_first_errors("a\nb\nkilled\n", 11, 10, &sb), 0);
-	CHECK_STR(sb.buf, "a\nb\nkilled\n");
+	/* No diagnostic: nothing of the log, which the build wrote. */
+	CHECK_INT(build_first_errors("a\nb\nkilled\n", 11, 10, NULL, &sb), 0);
+	CHECK_STR(sb.buf, "");
 	strbuf_reset(&sb);
 	CHECK_INT(build_first_errors("ld: vmlinux.o: undefined reference to "
-				     "`bar'\n", 45, 10, &sb), 1);
+				     "`bar'\n", 45, 10, NULL, &sb), 1);
+	CHECK_STR(sb.buf, "ld: undefined reference to `bar'\n");
 	strbuf_release(&sb);
+}
+
+/* What a hostile build prints must not pass as a diagnostic. */
+static void test_errors_hostile(void)
+{
+	char dir[] = "/tmp/test-build.XXXXXX";
+	struct strbuf sb = STRBUF_INIT, log = STRBUF_INIT;
+	char *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	f = xasprintf("%s/kernel", dir);
+	mkdir_p(f, 0755);
+	free(f);
+	f = xasprintf("%s/kernel/fair.c", dir);
+	CHECK_INT(write_file_atomic(f, "x\n", 2), 0);
+	strbuf_addf(&log,
+		    "/root/.ssh/id_rsa:1:1: error: -----BEGIN KEY\n"
+		    "../../etc/passwd:1:1: error: root:x:0:0\n"
+		    "kernel/./fair.c:1:1: error: dot\n"
+		    "kernel/nothere.c:1:1: error: no such file\n"
+		    "SMTP_PASSWORD=hunter2\n"
+		    "%s/kernel/fair.c:7:3: error: \033[2Jcleared "
+		    "\xe2\x80\x98x\xe2\x80\x99\n"
+		    "../src/kernel/fair.c:9: fatal error: %0300d\n",
+		    dir, 0);
+	CHECK_INT(build_first_errors(log.buf, log.len, 10, dir, &sb), 2);
+	CHECK(!strstr(sb.buf, "id_rsa") && !strstr(sb.buf, "passwd") &&
+	      !strstr(sb.buf, "hunter2") && !strstr(sb.buf, "nothere") &&
+	      !strchr(sb.buf, '\033'));
+	CHECK(!strncmp(sb.buf, "kernel/fair.c:7:3: error: ?[2Jcleared 'x'\n"
+		       "kernel/fair.c:9: fatal error: 000", 67));
+	CHECK(strstr(sb.buf, " [...]\n") != NULL);
+	CHECK(sb.len < 300);
+	/* a bounded number */
+	strbuf_reset(&log);
+	strbuf_reset(&sb);
+	for (int i = 0; i < 100; i++)
+		strbuf_addf(&log, "kernel/fair.c:%d:1: error: e\n", i + 1);
+	CHECK_INT(build_first_errors(log.buf, log.len, 10, dir, &sb), 10);
+	remove_tree(dir);
+	free(f);
+	strbuf_release(&sb);
+	strbuf_release(&log);
 }
 
 int main(void)
@@ -71,5 +117,6 @@ int main(void)
 	RUN(test_merge);
 	RUN(test_check);
 	RUN(test_errors);
+	RUN(test_errors_hostile);
 	return test_done();
 }

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sandbox.c - bubblewrap around untrusted code.
+ *
+ * Why drop to sandbox.user ourselves instead of bwrap --uid: run by
+ * root, bwrap maps the sandbox's uid onto root outside, so the build
+ * would own every root file it can see and be exempt from
+ * RLIMIT_NPROC.  Dropped to a real unprivileged uid first, bwrap makes
+ * an unprivileged user namespace and nothing in it is root anywhere.
+ *
+ * That uid may not reach the directories (a cache below /root, mode
+ * 0700), so as root the child first makes a private mount namespace,
+ * opens each directory while still root and mounts it on a staging
+ * tmpfs where the dropped uid can reach it; bwrap binds from there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "sandbox.h"
+#include "secret.h"
+
+#define STAGE "/tmp"		/* in the child's own mount namespace */
+#define SCRATCH_HOME "/tmp/home"
+#define MAX_DIRS 16
+
+/* What the child does before exec'ing bwrap; made by the parent. */
+struct plan {
+	int drop;			/* root: drop to uid/gid */
+	uid_t uid;
+	gid_t gid;
+	pid_t parent;
+	size_t nr;
+	const char *paths[MAX_DIRS];	/* the real directories */
+	char stage[MAX_DIRS][32];	/* where the child mounts them */
+	rlim_t as, nproc, fsize;
+};
+
+static int say(const char *what)
+{
+	dprintf(2, "sandbox: %s: %s\n", what, strerror(errno));
+	return -1;
+}
+
+/* In the child, before exec: no allocation. */
+static int child_setup(void *data)
+{
+	struct plan *pl = data;
+	struct rlimit rl;
+	int fds[MAX_DIRS];
+	char src[64];
+	size_t i;
+
+	/* Nothing of ours leaks in by an inherited descriptor. */
+	close_range(3, ~0U, 0);
+	if (pl->drop) {
+		if (unshare(CLONE_NEWNS) < 0)
+			return say("unshare");
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			return say("private mounts");
+		for (i = 0; i < pl->nr; i++) {
+			fds[i] = open(pl->paths[i],
+				      O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (fds[i] < 0)
+				return say(pl->paths[i]);
+		}
+		if (mount("sandbox", STAGE, "tmpfs", MS_NOSUID | MS_NODEV,
+			  "mode=0755,size=64k") < 0)
+			return say("staging tmpfs");
+		for (i = 0; i < pl->nr; i++) {
+			snprintf(src, sizeof(src), "/proc/self/fd/%d", fds[i]);
+			if (mkdir(pl->stage[i], 0755) < 0 ||
+			    mount(src, pl->stage[i], NULL, MS_BIND | MS_REC,
+				  NULL) < 0)
+				return say(pl->paths[i]);
+			close(fds[i]);
+		}
+		if (setgroups(0, NULL) < 0 ||
+		    setresgid(pl->gid, pl->gid, pl->gid) < 0 ||
+		    setresuid(pl->uid, pl->uid, pl->uid) < 0)
+			return say("dropping to sandbox.user");
+		if (!geteuid() || !getuid())
+			return say("still root");
+	}
+	/* The bot dies, the sandbox dies (set after the uid change, which
+	 * clears it). */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != pl->parent)
+		return -1;
+	rl.rlim_cur = rl.rlim_max = 0;
+	setrlimit(RLIMIT_CORE, &rl);
+	if (pl->as) {
+		rl.rlim_cur = rl.rlim_max = pl->as;
+		if (setrlimit(RLIMIT_AS, &rl) < 0)
+			return say("RLIMIT_AS");
+	}
+	if (pl->nproc) {
+		rl.rlim_cur = rl.rlim_max = pl->nproc;
+		if (setrlimit(RLIMIT_NPROC, &rl) < 0)
+			return say("RLIMIT_NPROC");
+	}
+	if (pl->fsize) {
+		rl.rlim_cur = rl.rlim_max = pl->fsize;
+		if (setrlimit(RLIMIT_FSIZE, &rl) < 0)
+			return say("RLIMIT_FSIZE");
+	}
+	return 0;
+}
+
+static int resolve_user(struct plan *pl)
+{
+	const char *name = config_get("sandbox.user");
+	struct passwd *pw;
+
+	pl->drop = !geteuid();
+	if (!pl->drop)
+		return 0;
+	pw = getpwnam(name);
+	if (!pw)
+		return error("refusing to run an untrusted build as root: "
+			     "sandbox.user '%s' does not exist (set "
+			     "sandbox.user to an unprivileged user)", name);
+	if (!pw->pw_uid || !pw->pw_gid)
+		return error("refusing to run an untrusted build as root: "
+			     "sandbox.user '%s' is root (set sandbox.user to "
+			     "an unprivileged user)", name);
+	pl->uid = pw->pw_uid;
+	pl->gid = pw->pw_gid;
+	return 0;
+}
+
+/* Hand a writable directory to the sandbox uid: every entry in it. */
+static uid_t own_uid;
+static gid_t own_gid;
+static int own_walk(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)flag;
+	(void)ftw;
+	if (st->st_uid != own_uid || st->st_gid != own_gid)
+		if (lchown(path, own_uid, own_gid) < 0)
+			return error("cannot hand %s to sandbox.user: %s",
+				     path, strerror(errno));
+	return 0;
+}
+
+static int give_to_sandbox(const struct plan *pl, const char *dir)
+{
+	own_uid = pl->uid;
+	own_gid = pl->gid;
+	return nftw(dir, own_walk, 32, FTW_PHYS) ? -1 : 0;
+}
+
+struct args {
+	const char **v;
+	size_t nr, alloc;
+	char **owned;
+	size_t nr_owned, alloc_owned;
+};
+
+static void arg(struct args *a, const char *s)
+{
+	ALLOC_GROW(a->v, a->nr, a->alloc);
+	a->v[a->nr++] = s;
+}
+
+static void arg_own(struct args *a, char *s)
+{
+	ALLOC_GROW(a->owned, a->nr_owned, a->alloc_owned);
+	a->owned[a->nr_owned++] = s;
+	arg(a, s);
+}
+
+static void args_release(struct args *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_owned; i++)
+		free(a->owned[i]);
+	free(a->owned);
+	free(a->v);
+}
+
+/* /bin, /lib...: the usrmerge symlinks as symlinks, else read-only. */
+static void host_dirs(struct args *a)
+{
+	static const char *const dirs[] = {
+		"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	};
+	static const char *const etc[] = {
+		/* gcc, make, awk (an alternative), the dynamic linker,
+		 * and uid names for the tools that print them */
+		"/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf",
+		"/etc/ld.so.conf.d", "/etc/passwd", "/etc/group",
+	};
+	char target[256];
+	struct stat st;
+	ssize_t n;
+	size_t i;
+
+	arg(a, "--ro-bind");
+	arg(a, "/usr");
+	arg(a, "/usr");
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (lstat(dirs[i], &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			n = readlink(dirs[i], target, sizeof(target) - 1);
+			if (n <= 0)
+				continue;
+			target[n] = 0;
+			arg(a, "--symlink");
+			arg_own(a, xstrdup(target));
+		} else if (S_ISDIR(st.st_mode)) {
+			arg(a, "--ro-bind");
+			arg(a, dirs[i]);
+		} else {
+			continue;
+		}
+		arg(a, dirs[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(etc); i++) {
+		arg(a, "--ro-bind-try");
+		arg(a, etc[i]);
+		arg(a, etc[i]);
+	}
+}
+
+/* Our PATH less what the sandbox cannot see anyway: /usr and /bin only. */
+static char *sandbox_path(void)
+{
+	const char *path = getenv("PATH"), *s, *e;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (s = path ? path : ""; *s; s = *e ? e + 1 : e) {
+		e = strchrnul(s, ':');
+		if ((e - s >= 5 && !strncmp(s, "/usr/", 5)) ||
+		    (e - s == 4 && !strncmp(s, "/bin", 4)) ||
+		    (e - s == 5 && !strncmp(s, "/sbin", 5))) {
+			if (sb.len)
+				strbuf_addch(&sb, ':');
+			strbuf_add(&sb, s, e - s);
+		}
+	}
+	if (!sb.len)
+		strbuf_addstr(&sb, "/usr/local/bin:/usr/bin:/bin");
+	return strbuf_detach(&sb, NULL);
+}
+
+static int allowed_env(const char *e)
+{
+	static const char *const names[] = {
+		"LANG=", "LC_ALL=", "ARCH=", "CROSS_COMPILE=",
+		"CCACHE_",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (starts_with(e, names[i]))
+			return !secret_env_entry(e);
+	return 0;
+}
+
+static void set_env(struct args *a, const char *entry)
+{
+	const char *eq = strchr(entry, '=');
+	size_t i;
+
+	if (!eq)
+		return;
+	/* a later setting of the same name wins: drop the earlier one */
+	for (i = 0; i + 2 < a->nr; i++)
+		if (!strcmp(a->v[i], "--setenv") &&
+		    strlen(a->v[i + 1]) == (size_t)(eq - entry) &&
+		    !strncmp(a->v[i + 1], entry, eq - entry)) {
+			a->v[i + 2] = eq + 1;
+			return;
+		}
+	arg(a, "--setenv");
+	arg_own(a, xstrndup(entry, eq - entry));
+	arg(a, eq + 1);
+}
+
+static rlim_t limit(const char *key)
+{
+	long v = config_get_int(key);
+
+	return v > 0 ? (rlim_t)v : 0;
+}
+
+static int build_plan(const struct sandbox *sb, struct plan *pl,
+		      struct args *a, const char *const *argv)
+{
+	char *tmp_size;
+	size_t i;
+
+	memset(pl, 0, sizeof(*pl));
+	if (resolve_user(pl) < 0)
+		return -1;
+	if (sb->nr_dirs > MAX_DIRS)
+		return error("sandbox: too many directories");
+	pl->parent = getpid();
+	pl->as = limit("sandbox.memLimit");
+	pl->nproc = limit("sandbox.maxProcs");
+	pl->fsize = limit("sandbox.maxFileSize");
+	tmp_size = xasprintf("%ld", (long)limit("sandbox.tmpSize"));
+
+	arg(a, "bwrap");
+	arg(a, "--unshare-user");
+	arg(a, "--unshare-ipc");
+	arg(a, "--unshare-pid");
+	arg(a, "--unshare-net");
+	arg(a, "--unshare-uts");
+	arg(a, "--unshare-cgroup-try");
+	arg(a, "--hostname");
+	arg(a, "sandbox");
+	arg(a, "--die-with-parent");
+	arg(a, "--new-session");
+	arg(a, "--disable-userns");
+	host_dirs(a);
+	arg(a, "--proc");
+	arg(a, "/proc");
+	arg(a, "--dev");
+	arg(a, "/dev");
+	if (strcmp(tmp_size, "0")) {
+		arg(a, "--size");
+		arg_own(a, tmp_size);
+	} else {
+		free(tmp_size);
+	}
+	arg(a, "--tmpfs");
+	arg(a, "/tmp");
+	arg(a, "--dir");
+	arg(a, SCRATCH_HOME);
+	for (i = 0; i < sb->nr_dirs; i++) {
+		const struct sandbox_dir *d = &sb->dirs[i];
+
+		if (d->path[0] != '/')
+			return error("sandbox: %s is not absolute", d->path);
+		pl->paths[pl->nr] = d->path;
+		snprintf(pl->stage[pl->nr], sizeof(pl->stage[0]),
+			 STAGE "/%zu", pl->nr);
+		if (pl->drop && d->writable && give_to_sandbox(pl, d->path))
+			return -1;
+		arg(a, d->writable ? "--bind" : "--ro-bind");
+		arg(a, pl->drop ? pl->stage[pl->nr] : d->path);
+		arg(a, d->path);
+		pl->nr++;
+	}
+	arg(a, "--chdir");
+	arg(a, SCRATCH_HOME);
+	arg(a, "--clearenv");
+	for (i = 0; environ[i]; i++)
+		if (allowed_env(environ[i]))
+			set_env(a, environ[i]);
+	arg(a, "--setenv");
+	arg(a, "HOME");
+	arg(a, SCRATCH_HOME);
+	arg(a, "--setenv");
+	arg(a, "PATH");
+	arg_own(a, sandbox_path());
+	for (i = 0; sb->env && sb->env[i]; i++)
+		if (!secret_env_entry(sb->env[i]))
+			set_env(a, sb->env[i]);
+	arg(a, "--");
+	for (i = 0; argv[i]; i++)
+		arg(a, argv[i]);
+	arg(a, NULL);
+	return 0;
+}
+
+int sandbox_run(const struct sandbox *sb, const struct subproc *p)
+{
+	struct args a = { 0 };
+	struct subproc q = *p;
+	struct plan pl;
+	char *path_env = NULL;
+	const char *env[2];
+	int ret;
+
+	if (sandbox_check() < 0)
+		return -1;
+	if (build_plan(sb, &pl, &a, p->argv) < 0) {
+		args_release(&a);
+		return -1;
+	}
+	/* bwrap itself needs nothing of our environment but PATH */
+	path_env = xasprintf("PATH=%s", getenv("PATH") ? getenv("PATH") :
+			     "/usr/bin:/bin");
+	env[0] = path_env;
+	env[1] = NULL;
+	q.argv = a.v;
+	q.env = env;
+	q.clear_env = 1;
+	q.cwd = "/";
+	q.setup = child_setup;
+	q.setup_data = &pl;
+	ret = subproc_run(&q);
+	free(path_env);
+	args_release(&a);
+	return ret;
+}
+
+int sandbox_check(void)
+{
+	static int state;	/* 0 unknown, 1 works, -1 does not */
+	static const char *const argv[] = { "true", NULL };
+	struct sandbox sb = { 0 };
+	struct strbuf out = STRBUF_INIT;
+	struct subproc p = {
+		.argv = argv, .stdin_fd = -1, .log_fd = -1, .capture = &out,
+		.capture_max = 4096, .timeout = 60,
+	};
+	struct plan pl;
+	int rc;
+
+	if (state)
+		return state > 0 ? 0 : -1;
+	state = -1;
+	if (!subproc_have("bwrap"))
+		return error("untrusted builds run under bubblewrap, and bwrap "
+			     "is not installed (apt-get install bubblewrap)");
+	if (resolve_user(&pl) < 0)
+		return -1;
+	state = 1;	/* sandbox_run() below asks again */
+	rc = sandbox_run(&sb, &p);
+	if (rc) {
+		state = -1;
+		strbuf_trim(&out);
+		error("cannot make a sandbox for untrusted builds (bwrap: "
+		      "%s); user namespaces may be disabled here",
+		      out.len ? out.buf : "no output");
+	}
+	strbuf_release(&out);
+	return state > 0 ? 0 : -1;
+}

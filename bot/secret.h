@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * secret.h - every secret value the configuration holds, and a filter
+ * that removes them from text before it leaves the bot (log lines,
+ * build excerpts, mail) or reaches a child's environment.
+ *
+ * The secrets are collected from the configuration when first needed
+ * and again whenever it changes: smtp.password, the contents of
+ * smtp.passwordFile, $SCHED_BOT_SMTP_PASSWORD, and the userinfo
+ * ("user:password@") of lore.url and smtp.url, both as written and
+ * percent-decoded.  Values shorter than SECRET_MIN_LEN are not
+ * filtered: removing every "ab" from every text would garble it, and a
+ * password that short protects nothing anyway.
+ */
+#ifndef SCHED_BOT_SECRET_H
+#define SCHED_BOT_SECRET_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+#define SECRET_MIN_LEN 4
+#define SECRET_MASK "<hidden>"
+/* The environment variable the SMTP password may come from. */
+#define SECRET_SMTP_ENV "SCHED_BOT_SMTP_PASSWORD"
+
+/* Register one more secret value (copied), on top of the config's. */
+void secret_add(const char *value);
+/* Forget every secret (the config's are collected again when needed). */
+void secret_reset(void);
+
+/* Replace each secret in sb by SECRET_MASK.  Returns how many. */
+int secret_scrub(struct strbuf *sb);
+/* 1 when s contains a secret. */
+int secret_contains(const char *s);
+/* 1 when the environment entry "NAME=VALUE" must not reach a child. */
+int secret_env_entry(const char *entry);
+
+/* Make util's error/warning/info/debug lines pass secret_scrub(). */
+void secret_filter_logs(void);
+
+/*
+ * url without its userinfo ("smtp://user:pw@host/" gives
+ * "smtp://host/").  Caller frees.
+ */
+char *secret_url_public(const char *url);
+
+#endif

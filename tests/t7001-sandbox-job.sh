@@ -1,0 +1,113 @@
+#!/bin/sh
+# The attack of issue 14 through the whole job: a posted patch to the
+# top Makefile of a (stand-in) kernel tree prints the SMTP password from
+# the environment and the password file, and the lore credentials, into
+# what looks like a compiler error.  `sched-bot test` applies it, builds
+# base and patched kernels in the sandbox, and writes the build-failed
+# reply: no secret in the reply, the outbox, the job's files or the
+# bot's output.
+. "$(dirname "$0")/lib.sh"
+
+command -v bwrap >/dev/null ||
+	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
+command -v make >/dev/null || test_skip_all "make is not installed"
+
+SMTP_PW="smtp-pw-$$-Qa1"
+ENV_PW="env-pw-$$-Ws2"
+LORE_PW="lore-pw-$$-Ed3"
+LEAKED="kernel/sched/fair.c:1:5: error: leaked"
+CFGDIR=$XDG_CONFIG_HOME/sched-bot
+mkdir -p "$CFGDIR"
+echo "$SMTP_PW" >"$CFGDIR/smtp-password"
+cat >"$CFGDIR/config" <<EOF
+[tree]
+	path = $TRASH/repo.git
+[job]
+	dir = $TRASH/jobs
+[state]
+	db = $TRASH/state.db
+[outbox]
+	dir = $TRASH/outbox
+	checkLore = false
+[build]
+	cacheDir = $TRASH/builds
+	ccache = false
+	baseConfig = tinyconfig
+	fragmentDir = $TOP/kernel/configs
+[smtp]
+	url = smtp://127.0.0.1:1
+	user = bot
+	passwordFile = $CFGDIR/smtp-password
+[lore]
+	url = http://reader:$LORE_PW@127.0.0.1:1/
+EOF
+export SCHED_BOT_SMTP_PASSWORD=$ENV_PW
+
+# The stand-in tree (base), and the patch: a bzImage recipe that leaks.
+git init -q "$TRASH/tree"
+mkdir -p "$TRASH/tree/kernel/sched"
+echo "int x;" >"$TRASH/tree/kernel/sched/fair.c"
+cat >"$TRASH/tree/Makefile" <<'EOF'
+O ?= .
+tinyconfig:
+	echo "CONFIG_A=y" >$(O)/.config
+olddefconfig:
+	@true
+kernelrelease:
+	@echo 6.1.0-standin
+bzImage:
+	mkdir -p $(O)/arch/x86/boot
+	echo kernel >$(O)/arch/x86/boot/bzImage
+EOF
+cat >"$TRASH/leak.mk" <<EOF
+bzImage:
+	-cat $CFGDIR/smtp-password $CFGDIR/config
+	@echo "$LEAKED [\$\$SCHED_BOT_SMTP_PASSWORD] [\$\$(cat $CFGDIR/smtp-password 2>/dev/null)]"
+	@echo "$LEAKED [] [$SMTP_PW]"
+	env
+	exit 1
+EOF
+
+test_expect_success 'setup: the tree and the hostile patch mail' '
+	git -C tree add -A &&
+	git -C tree -c user.name=t -c user.email=t@t commit -qm base &&
+	git -C tree branch base &&
+	sed -i "/^bzImage:/,\$d" tree/Makefile &&
+	cat leak.mk >>tree/Makefile &&
+	git -C tree -c user.name=Dev -c user.email=dev@example.org \
+		commit -qam "sched/fair: faster" &&
+	git -C tree format-patch -q -1 --stdout --base=base >patch.mbox &&
+	sed -i "2i Message-ID: <hostile-1@example.org>\\
+To: linux-kernel@vger.kernel.org" patch.mbox &&
+	test_grep "^To: linux-kernel" patch.mbox &&
+	git clone -q --bare tree repo.git
+'
+
+test_expect_success 'the job ends in a build-failed reply' '
+	rc=0 &&
+	"$SCHED_BOT" test --mbox patch.mbox --job-dir "$TRASH/J" --runs 1 \
+		--workloads spawn >out 2>err || rc=$? &&
+	test $rc -eq 1 &&
+	test_grep -x "outcome: build-failed" err &&
+	test_grep "did not build" J/reply.eml
+'
+
+test_expect_success 'the reply quotes the error, with nothing it read' '
+	test_grep -x "    $LEAKED \[\] \[\]" J/reply.eml
+'
+
+test_expect_success 'a secret printed anyway is hidden in mail and logs' '
+	test_grep -x "    $LEAKED \[\] \[<hidden>\]" J/reply.eml &&
+	test_grep -x "$LEAKED \[\] \[<hidden>\]" J/build-head.log
+'
+
+test_expect_success 'no secret in the reply, outbox, job files or output' '
+	for s in "$SMTP_PW" "$ENV_PW" "$LORE_PW"; do
+		# thread.mbox is the attacker'"'"'s own mail, verbatim
+		test_grep ! -r -F --exclude=thread.mbox "$s" J outbox out err ||
+			return 1
+	done &&
+	ls outbox/new | grep -q .
+'
+
+test_done

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-secret.c - every configured secret is found and removed: config
+ * values, the password file, the environment, URL userinfo (plain and
+ * percent-encoded); children's environments and printed URLs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "secret.h"
+#include "subproc.h"
+#include "test.h"
+#include "util.h"
+
+static char *scrubbed(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, s);
+	secret_scrub(&sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+#define CHECK_SCRUB(in, out) do {					\
+		char *s_ = scrubbed(in);				\
+		CHECK_STR(s_, out);					\
+		free(s_);						\
+	} while (0)
+
+static void test_config_values(void)
+{
+	char file[] = "/tmp/test-secret.XXXXXX";
+	int fd = mkstemp(file);
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "filepass99\n", 11) == 11);
+	close(fd);
+	config_set_override("smtp.password", "cfgpass42");
+	config_set_override("smtp.passwordFile", file);
+	config_set_override("lore.url",
+			    "https://bob:l%40rePW@lore.example/all/");
+	config_set_override("smtp.url", "smtps://mailer:smtpPW77@mx:465");
+	setenv(SECRET_SMTP_ENV, "envpass1234", 1);
+
+	CHECK_SCRUB("a cfgpass42 b", "a <hidden> b");
+	CHECK_SCRUB("filepass99filepass99", "<hidden><hidden>");
+	CHECK_SCRUB("x=envpass1234", "x=<hidden>");
+	/* userinfo whole, the password alone, and decoded */
+	CHECK_SCRUB("https://bob:l%40rePW@lore.example/",
+		    "https://<hidden>@lore.example/");
+	CHECK_SCRUB("pw l@rePW and l%40rePW", "pw <hidden> and <hidden>");
+	CHECK_SCRUB("smtpPW77", "<hidden>");
+	CHECK_SCRUB("nothing secret here", "nothing secret here");
+	CHECK(secret_contains("..cfgpass42.."));
+	CHECK(!secret_contains("cfgpass4"));
+
+	/* a changed config is picked up */
+	config_set_override("smtp.password", "newpass5678");
+	CHECK_SCRUB("cfgpass42 newpass5678", "cfgpass42 <hidden>");
+	/* too short to filter without garbling every text */
+	config_set_override("smtp.password", "ab");
+	CHECK_SCRUB("ab cab", "ab cab");
+
+	unlink(file);
+	unsetenv(SECRET_SMTP_ENV);
+}
+
+static void test_added(void)
+{
+	secret_add("added-secret");
+	CHECK_SCRUB("[added-secret]", "[<hidden>]");
+	secret_reset();
+	CHECK_SCRUB("[added-secret]", "[added-secret]");
+}
+
+static void test_env(void)
+{
+	CHECK(secret_env_entry(SECRET_SMTP_ENV "=anything"));
+	CHECK(secret_env_entry(SECRET_SMTP_ENV));
+	CHECK(secret_env_entry("SOME_TOKEN=xx smtpPW77 yy"));
+	CHECK(!secret_env_entry("HOME=/root"));
+	CHECK(!secret_env_entry(SECRET_SMTP_ENV "X=1"));
+}
+
+/* No child sees a secret, whatever it is called or how it got there. */
+static void test_child_env(void)
+{
+	const char *argv[] = { "env", NULL };
+	const char *env[] = { "GIVEN=smtpPW77", "PLAIN=ok", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct subproc p = {
+		.argv = argv, .env = env, .stdin_fd = -1, .log_fd = -1,
+		.capture = &out,
+	};
+
+	setenv(SECRET_SMTP_ENV, "envpass1234", 1);
+	setenv("INNOCENT_NAME", "x-envpass1234-y", 1);
+	CHECK_INT(subproc_run(&p), 0);
+	CHECK(strstr(out.buf, "PLAIN=ok\n") != NULL);
+	CHECK(!strstr(out.buf, "envpass1234"));
+	CHECK(!strstr(out.buf, "smtpPW77"));
+	CHECK(!strstr(out.buf, SECRET_SMTP_ENV));
+	CHECK(!strstr(out.buf, "INNOCENT_NAME"));
+	unsetenv(SECRET_SMTP_ENV);
+	unsetenv("INNOCENT_NAME");
+	strbuf_release(&out);
+}
+
+static void test_url(void)
+{
+	char *u = secret_url_public("smtps://user:pw@mx.example:465/x@y");
+
+	CHECK_STR(u, "smtps://mx.example:465/x@y");
+	free(u);
+	u = secret_url_public("smtp://127.0.0.1:25");
+	CHECK_STR(u, "smtp://127.0.0.1:25");
+	free(u);
+	u = secret_url_public("https://a:b@c@lore.example/");
+	CHECK_STR(u, "https://lore.example/");
+	free(u);
+}
+
+int main(void)
+{
+	RUN(test_config_values);
+	RUN(test_added);
+	RUN(test_env);
+	RUN(test_child_env);
+	RUN(test_url);
+	return test_done();
+}
