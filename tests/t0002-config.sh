@@ -24,6 +24,8 @@ code_keys() {
 		sed 's/^"target\.%s\./target.*./; s/"$//'
 	grep -rhoE '(template_path|tmpl_path|tmpl_load)\([a-z]+, "[^"]+"' "$SRC" |
 		sed 's/.*, "//; s/"$//'
+	# the sandbox's limits go through a helper of sandbox.c
+	grep -rhoE '\<limit\("[^"]+"' "$SRC" | sed 's/^limit("//; s/"$//'
 }
 
 # "key=default" of a `config --list --all` output, keys in lower case.

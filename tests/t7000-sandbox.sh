@@ -119,7 +119,7 @@ no_secret() {
 
 test_expect_success 'the hostile build fails and is reported as failed' '
 	rc=0 &&
-	"$SCHED_BOT" build --tree tree --rev attack --config tinyconfig \
+	"$SCHED_BOT" build --tree tree --rev attack --base-config tinyconfig \
 		--fragment "$TRASH/empty.config" -o out >stdout 2>stderr ||
 		rc=$? &&
 	test $rc -eq 1 &&
@@ -187,7 +187,7 @@ sed "s/timeout = 120/timeout = 3/" "$CFGDIR/config" >"$TRASH/timeout.cfg"
 test_expect_success 'a build that hangs is stopped at build.timeout' '
 	rc=0 &&
 	"$SCHED_BOT" --config "$TRASH/timeout.cfg" build --tree tree \
-		--rev hang --config tinyconfig \
+		--rev hang --base-config tinyconfig \
 		--fragment "$TRASH/empty.config" >hout 2>herr || rc=$? &&
 	test $rc -eq 1 &&
 	test_grep -x "result: build failed" hout &&
@@ -215,7 +215,7 @@ hostile "$TRASH/leak" leak
 
 test_expect_success 'the excerpt: tree diagnostics only, secrets hidden' '
 	rc=0 &&
-	"$SCHED_BOT" build --tree tree --rev leak --config tinyconfig \
+	"$SCHED_BOT" build --tree tree --rev leak --base-config tinyconfig \
 		--fragment "$TRASH/empty.config" >lout 2>lerr || rc=$? &&
 	test $rc -eq 1 &&
 	sed -n "/^errors:/,\$p" lout >excerpt &&
@@ -230,7 +230,7 @@ test_expect_success 'each build starts from a tree equal to its commit' '
 	echo "int planted;" >>"$src/kernel/sched/fair.c" &&
 	echo "int planted;" >"$src/kernel/sched/planted.c" &&
 	mkdir "$src/stray" && echo x >"$src/stray/file" &&
-	"$SCHED_BOT" build --tree tree --rev base --config tinyconfig \
+	"$SCHED_BOT" build --tree tree --rev base --base-config tinyconfig \
 		--fragment "$TRASH/empty.config" >bout 2>berr &&
 	test_grep -x "result: built" bout &&
 	! test -e "$src/kernel/sched/planted.c" &&
@@ -255,7 +255,7 @@ printf "[build]\n\tsandbox = false\n\tcacheDir = %s/b2\n" "$TRASH" \
 test_expect_success 'unsandboxed: refused as root; else no secret in make' '
 	rc=0 &&
 	"$SCHED_BOT" --config "$TRASH/nosandbox.cfg" build --tree tree \
-		--rev envdump --config tinyconfig \
+		--rev envdump --base-config tinyconfig \
 		--fragment "$TRASH/empty.config" >nout 2>nerr || rc=$? &&
 	if [ "$(id -u)" = 0 ]
 	then
