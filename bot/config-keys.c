@@ -193,6 +193,8 @@ const struct config_key config_keys[] = {
 	I("target.*.retries", "2", "lava: retries of an infrastructure failure"),
 	I("target.*.pollInterval", "1000", "lava: ms between status polls"),
 	I("target.*.httpTimeout", "30", "lava: seconds of one API request"),
+	I("target.*.parallel", "1", "jobs cron runs at once on this target "
+	  "(a lab with that many devices)"),
 };
 
 const size_t config_nr_keys = sizeof(config_keys) / sizeof(config_keys[0]);

@@ -3,9 +3,11 @@
  * cron.c - poll, queue, test, reply; see cron.h.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -256,18 +258,75 @@ out:
 
 /* ---- the queue ---- */
 
+/*
+ * One queued job, in this process or (parallel > 1) in a child that
+ * opens the state database again: a SQLite handle is not to be used
+ * across fork().
+ */
+static int run_one_job(struct state *st, const struct cron_opts *o,
+		       struct state_job *job, int n)
+{
+	struct job_opts jo = { 0 };
+	char *dir, *outcome = NULL;
+	int ret;
+
+	if (job->job_dir) {
+		dir = xstrdup(job->job_dir);
+	} else {
+		char *name = xasprintf("job-%lld", job->id);
+
+		dir = job_default_dir(name);
+		free(name);
+	}
+	jo.msgid = job->msgid;
+	jo.dir = dir;
+	jo.workloads = job->workloads;
+	jo.runs = job->runs;
+	jo.send = o->send;
+	jo.db_id = job->id;
+	jo.requested_by = job->requested_by;
+	info("job %lld: <%s> (attempt %d)", job->id, job->msgid, n);
+	ret = job_run(&jo, st, &outcome, NULL);
+	info("job %lld: %s", job->id, outcome && *outcome ? outcome :
+	     ret ? "stopped" : "done");
+	free(outcome);
+	free(dir);
+	return ret;
+}
+
+/*
+ * How many jobs run at once: target.NAME.parallel of the job target,
+ * for a lab with that many devices (each job's boots stay on the device
+ * its first boot got).  A single machine runs one job at a time.
+ */
+static long queue_parallel(void)
+{
+	char *k = xasprintf("target.%s.parallel", config_get("job.target"));
+	long n = config_get_int(k);
+
+	free(k);
+	return n < 1 ? 1 : n;
+}
+
+static void reap_one(int *running)
+{
+	int status;
+
+	if (waitpid(-1, &status, 0) > 0)
+		(*running)--;
+}
+
 static int process_queue(struct state *st, const struct cron_opts *o,
 			 double deadline)
 {
 	long max_attempts = config_get_int("cron.maxAttempts");
+	long parallel = queue_parallel();
 	long long after = 0;
-	int done = 0;
+	int done = 0, running = 0;
 
 	for (;;) {
 		struct state_job job;
-		struct job_opts jo = { 0 };
-		char *dir, *outcome = NULL;
-		int n, ret;
+		int n;
 
 		if (now_monotonic() >= deadline) {
 			info("time budget used up; the rest waits for the "
@@ -287,30 +346,35 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 			state_job_release(&job);
 			continue;
 		}
-		if (job.job_dir) {
-			dir = xstrdup(job.job_dir);
+		if (parallel == 1) {
+			run_one_job(st, o, &job, n);
 		} else {
-			char *name = xasprintf("job-%lld", job.id);
+			pid_t pid;
 
-			dir = job_default_dir(name);
-			free(name);
+			while (running >= parallel)
+				reap_one(&running);
+			fflush(NULL);
+			pid = fork();
+			if (pid < 0) {
+				warning("fork: %s; running job %lld here",
+					strerror(errno), job.id);
+				run_one_job(st, o, &job, n);
+			} else if (!pid) {
+				struct state *cst = state_open(NULL);
+				int ret = cst ? run_one_job(cst, o, &job, n) :
+						EXIT_FAIL;
+
+				state_close(cst);
+				_exit(ret);
+			} else {
+				running++;
+			}
 		}
-		jo.msgid = job.msgid;
-		jo.dir = dir;
-		jo.workloads = job.workloads;
-		jo.runs = job.runs;
-		jo.send = o->send;
-		jo.db_id = job.id;
-		jo.requested_by = job.requested_by;
-		info("job %lld: <%s> (attempt %d)", job.id, job.msgid, n);
-		ret = job_run(&jo, st, &outcome, NULL);
-		info("job %lld: %s", job.id, outcome && *outcome ? outcome :
-		     ret ? "stopped" : "done");
-		free(outcome);
-		free(dir);
 		state_job_release(&job);
 		done++;
 	}
+	while (running > 0)
+		reap_one(&running);
 	return done;
 }
 

@@ -208,8 +208,8 @@ static int stage_apply(struct job *j)
 	git_repository *repo = NULL;
 	struct series s;
 	struct strbuf log = STRBUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1], *tp;
-	int ret;
+	char hex[GIT_OID_HEXSZ + 1], *tp, *lock_path;
+	int ret, lock;
 
 	ret = load_series(j, &s);
 	if (ret)
@@ -222,7 +222,14 @@ static int stage_apply(struct job *j)
 	}
 	memset(&ar, 0, sizeof(ar));
 	ao.base = j->s.base;
+	/* jobs run in parallel share the tree: one writes its refs at a
+	 * time */
+	lock_path = xasprintf("%s/sched-bot-apply.lock", tp);
+	lock = lock_file_wait(lock_path);
+	free(lock_path);
 	ret = apply_series(repo, &s, &ao, &ar);
+	if (lock >= 0)
+		close(lock);
 	if (ret && (ar.fail.reason || ar.fail.index)) {
 		strbuf_addf(&log, "Patch %d/%d (%s) did not apply",
 			    ar.fail.index, ar.fail.total,
@@ -467,6 +474,28 @@ static void boot_failure(struct job *j, const struct boot_res *res)
 	strbuf_release(&f);
 }
 
+/*
+ * Where a lab ran a boot: the device and the LAVA job, a line per boot
+ * in lab.txt, so the reply can show that base and patched kernels met
+ * the same machine and link each job.
+ */
+static void note_lab(struct job *j, const char *side,
+		     const struct boot_res *res)
+{
+	char *path = jpath(j, "lab.txt");
+	FILE *f = fopen(path, "a");
+
+	if (f) {
+		fprintf(f, "- lab:     %s kernel on %s, LAVA job %s\n", side,
+			res->device ? res->device : "(device unknown)",
+			res->lava_job);
+		fclose(f);
+	} else {
+		warning("cannot write %s: %s", path, strerror(errno));
+	}
+	free(path);
+}
+
 static int stage_run(struct job *j)
 {
 	static const char *const sides[] = {
@@ -525,6 +554,8 @@ static int stage_run(struct job *j)
 						      res.samples.nr ?
 						      &res.samples.v[0] : NULL);
 			}
+			if (res.lava_job)
+				note_lab(j, req.label, &res);
 			boot_res_release(&res);
 			free(wdir);
 		}
@@ -646,6 +677,25 @@ static void set_file_var(struct job *j, struct kv *v,
 	strbuf_release(&ind);
 }
 
+/* The lab's lines (lab.txt) after the machine's, when a lab ran it. */
+static void add_lab_lines(struct job *j, struct kv *v)
+{
+	struct strbuf sb = STRBUF_INIT, m = STRBUF_INIT;
+
+	if (read_job_file(j, "lab.txt", &sb) < 0) {
+		strbuf_release(&sb);
+		return;
+	}
+	strbuf_trim(&sb);
+	strbuf_addstr(&m, kv_get(v, "machine") ? kv_get(v, "machine") : "");
+	if (m.len)
+		strbuf_addch(&m, '\n');
+	strbuf_addstr(&m, sb.buf);
+	kv_set(v, "machine", m.buf);
+	strbuf_release(&sb);
+	strbuf_release(&m);
+}
+
 static void reproduce_block(struct job *j, int results, struct strbuf *out)
 {
 	const char *mid = j->s.msgid ? j->s.msgid : str(j->s.cover_msgid);
@@ -713,6 +763,7 @@ static int stage_reply(struct job *j)
 	kv_setf(&v, "series", "v%d, %d patch%s", j->s.version,
 		j->s.nr_patches, j->s.nr_patches != 1 ? "es" : "");
 	set_file_var(j, &v, "machine", "machine.txt", 0);
+	add_lab_lines(j, &v);
 	set_file_var(j, &v, "kernels", "kernels.txt", 0);
 	set_file_var(j, &v, "tables", "tables.txt", 1);
 	set_file_var(j, &v, "verdict", "verdict.txt", 0);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -492,4 +493,20 @@ char *xstrndup_trim(const char *s, size_t n)
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
 	return xstrndup(s, n);
+}
+
+int lock_file_wait(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return error("cannot open %s: %s", path, strerror(errno));
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			error("cannot lock %s: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
 }

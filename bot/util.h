@@ -86,6 +86,8 @@ ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
 /* Write via a temporary file and rename(2): readers never see a half file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 int mkdir_p(const char *path, int mode);
+/* Wait for an exclusive flock(2) on path (created); the fd, or -1. */
+int lock_file_wait(const char *path);
 int remove_tree(const char *path);
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
