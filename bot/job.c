@@ -951,14 +951,18 @@ static int stage_reply(struct job *j)
 		struct strbuf cmds = STRBUF_INIT;
 		const char *p;
 
-		for (p = sb.buf; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
-			char *line = xstrndup(p, strcspn(p, "\n"));
+		for (p = sb.buf; *p;) {
+			size_t n = strcspn(p, "\n");
+			char *line = xstrndup(p, n);
 
 			if (*line)
 				command_block(line, &cmds);
 			free(line);
+			p += n + (p[n] == '\n');
 		}
-		strbuf_trim(&cmds);
+		/* the block keeps its indent: only the last newline goes */
+		if (cmds.len)
+			strbuf_setlen(&cmds, cmds.len - 1);
 		kv_set(&v, "commands", cmds.buf);
 		strbuf_release(&cmds);
 	}
