@@ -29,6 +29,7 @@
 #include "build.h"
 #include "target/target.h"
 #include "compare.h"
+#include "facts.h"
 
 /* A running job: its directory, its state, its lock. */
 struct job {
@@ -584,7 +585,7 @@ static int stage_compare(struct job *j)
 	struct strbuf tables = STRBUF_INIT, json = STRBUF_INIT;
 	struct strbuf verdict = STRBUF_INIT, regs = STRBUF_INIT;
 	char *csv = jpath(j, "results.csv");
-	size_t i, nr_reg = 0, nr_imp = 0;
+	size_t i, nr_reg = 0, nr_imp = 0, nr_judged = 0;
 	int ret = EXIT_FAIL;
 
 	if (samples_read_file(csv, &set) < 0)
@@ -604,6 +605,9 @@ static int stage_compare(struct job *j)
 
 		if (cr.nr_kernels < 2)
 			break;
+		/* diag.* rows are context, never part of a count */
+		if (!m->diagnostic)
+			nr_judged++;
 		s = &m->side[1];
 		if (s->verdict == VERDICT_IMPROVEMENT)
 			nr_imp++;
@@ -621,19 +625,19 @@ static int stage_compare(struct job *j)
 	if (cr.verdict == VERDICT_REGRESSION)
 		strbuf_addf(&verdict, "Verdict: regression, %zu of %zu "
 			    "metrics got significantly worse (at least "
-			    "%.0f%%, Welch p < %g).", nr_reg, cr.nr,
+			    "%.0f%%, Welch p < %g).", nr_reg, nr_judged,
 			    co.min_effect, co.alpha);
 	else if (cr.verdict == VERDICT_IMPROVEMENT)
 		strbuf_addf(&verdict, "Verdict: improvement, %zu of %zu "
 			    "metrics got significantly better and none "
-			    "worse.", nr_imp, cr.nr);
+			    "worse.", nr_imp, nr_judged);
 	else if (cr.verdict == VERDICT_NOISY)
 		strbuf_addf(&verdict, "Verdict: no significant regression, "
 			    "but some results were too noisy to judge "
 			    "changes below %.0f%%.", co.noisy_pct);
 	else
 		strbuf_addf(&verdict, "Verdict: no significant change in "
-			    "the %zu metrics measured.", cr.nr);
+			    "the %zu metrics measured.", nr_judged);
 	strbuf_addch(&verdict, '\n');
 	job_state_set(&j->s.outcome, cr.verdict == VERDICT_REGRESSION ?
 		      "regression" : "tested");
@@ -696,15 +700,232 @@ static void add_lab_lines(struct job *j, struct kv *v)
 	strbuf_release(&m);
 }
 
+/* A word a shell takes as is, or else quoted. */
+static void shell_word(const char *s, struct strbuf *out)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+			 "WXYZ0123456789_.,:/=@+-") == strlen(s))
+		strbuf_addstr(out, s);
+	else
+		facts_shell_quote(s, out);
+}
+
+/* A command as an indented block, broken at 72 columns with "\". */
+static void command_block(const char *cmd, struct strbuf *out)
+{
+	const char *p = cmd;
+	size_t col = 4;
+
+	strbuf_addstr(out, "    ");
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (col > 8 && col + 1 + n > 70) {
+			strbuf_addstr(out, " \\\n        ");
+			col = 8;
+		} else if (col > 4) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, p, n);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* The target's own environment record: the patched side's, else base's. */
+static int read_env(struct job *j, struct kv *env)
+{
+	static const char *const files[] = {
+		"run-1-head/env.txt", "run-1-base/env.txt",
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < ARRAY_SIZE(files) && ret; i++)
+		if (!read_job_file(j, files[i], &sb)) {
+			facts_env_parse(sb.buf, env);
+			ret = 0;
+		}
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* What results.csv says of the runs: machine, placement per workload. */
+static void read_rows(struct job *j, char **machine, struct strbuf *place)
+{
+	struct sample_set set = { 0 };
+	char *csv = jpath(j, "results.csv");
+	size_t i;
+
+	if (!access(csv, R_OK) && !samples_read_file(csv, &set)) {
+		for (i = 0; i < set.nr; i++) {
+			const struct sample *s = &set.v[i];
+			char *key;
+
+			if (!*machine && s->machine && *s->machine)
+				*machine = xstrdup(s->machine);
+			if (!s->placement || !*s->placement)
+				continue;
+			key = xasprintf(" %s %s;", s->workload, s->placement);
+			if (!strstr(place->buf ? place->buf : "", key))
+				strbuf_addstr(place, key);
+			free(key);
+		}
+	}
+	sample_set_release(&set);
+	free(csv);
+}
+
+/* The kernels: tree, base and its subject, commits, compiler, config. */
+static void kernels_facts(struct job *j, struct kv *v)
+{
+	const struct job_side *b = &j->s.side[JOB_SIDE_BASE];
+	const struct job_side *h = &j->s.side[JOB_SIDE_HEAD];
+	const char *remote = config_get("tree.remote");
+	const char *tarball = config_get("tree.tarball");
+	struct strbuf sb = STRBUF_INIT, cfg = STRBUF_INIT, out = STRBUF_INIT;
+	git_repository *repo = NULL;
+	char *tp = tree_default_path(), *subj, *cc;
+	struct series s;
+	size_t i;
+
+	if (access(tp, F_OK) || tree_open(&repo, tp) < 0)
+		repo = NULL;
+	if (remote && *remote)
+		facts_item(&out, "tree", remote, 72);
+	else if (tarball && *tarball && !config_is_set("tree.path"))
+		facts_item(&out, "tree", strrchr(tarball, '/') ?
+			   strrchr(tarball, '/') + 1 : tarball, 72);
+	strbuf_addf(&sb, "%s, commit %.12s", str(j->s.base_desc) ,
+		    str(b->commit));
+	if (b->release)
+		strbuf_addf(&sb, " (%s)", b->release);
+	subj = facts_commit_subject(repo, b->commit);
+	if (subj)
+		strbuf_addf(&sb, " \"%s\"", subj);
+	free(subj);
+	facts_item(&out, "base", sb.buf, 72);
+	strbuf_reset(&sb);
+	facts_item(&out, "stated", j->s.series_base ? j->s.series_base :
+		   "none (no base-commit: or base named)", 72);
+	strbuf_addf(&sb, "commit %.12s", str(h->commit));
+	if (h->release)
+		strbuf_addf(&sb, " (%s)", h->release);
+	strbuf_addf(&sb, ", base + %d patch%s of v%d:\n", j->s.nr_patches,
+		    j->s.nr_patches != 1 ? "es" : "", j->s.version);
+	if (facts_commits(repo, b->commit, h->commit, &sb) <= 0 &&
+	    !load_series(j, &s)) {
+		for (i = 0; i < s.nr_patches; i++)
+			strbuf_addf(&sb, "%d/%d %s\n", s.patches[i].index,
+				    s.patches[i].total,
+				    str(s.patches[i].subject));
+		series_release(&s);
+	}
+	facts_item(&out, "patched", sb.buf, 72);
+	strbuf_reset(&sb);
+	if (h->config && strbuf_read_file(&cfg, h->config) >= 0) {
+		char *kept = jpath(j, "config-patched");
+
+		if (access(kept, R_OK))
+			write_job_file(j, "config-patched", cfg.buf, cfg.len);
+		free(kept);
+	}
+	cc = facts_config_compiler(cfg.buf);
+	if (cc)
+		facts_item(&out, "compiler", cc, 72);
+	else
+		strbuf_addf(&sb, "%s (version not recorded)",
+			    config_get("build.cc"));
+	if (!cc)
+		facts_item(&out, "compiler", sb.buf, 72);
+	free(cc);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s + sched.config + qemu.config, kept in the job "
+		    "directory as config-patched", config_get("build.baseConfig"));
+	if (cfg.len) {
+		strbuf_addstr(&sb, "; scheduler options: ");
+		facts_config_options(cfg.buf, &sb);
+	}
+	facts_item(&out, "config", sb.buf, 72);
+	strbuf_trim(&out);
+	kv_set(v, "kernels", out.buf);
+	/* the series said one base and was tested on another: say it */
+	if (j->s.base_warning || (j->s.series_base && j->s.base_desc &&
+				  !starts_with(j->s.base_desc,
+					       j->s.series_base) &&
+				  !strstr(j->s.base_desc, "(--base)")))
+		kv_setf(v, "base_note", "Note: the series names %s as its "
+			"base, but it was tested on %s.%s%s", j->s.series_base ?
+			j->s.series_base : "another base", str(j->s.base_desc),
+			j->s.base_warning ? " The job recorded: " : "",
+			j->s.base_warning ? j->s.base_warning : "");
+	git_repository_free(repo);
+	free(tp);
+	strbuf_release(&sb);
+	strbuf_release(&cfg);
+	strbuf_release(&out);
+}
+
+/*
+ * What the numbers can vouch for: a Tested-by only when the kernel was
+ * measured on real (or KVM) hardware, the verdict is clear and the
+ * bot's address is a real one.
+ */
+static void claims(struct job *j, struct kv *v, const char *machine)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *verdict = NULL;
+	int emulated, noisy, placeholder;
+
+	if (!read_job_file(j, "compare.json", &sb))
+		verdict = facts_verdict(sb.buf);
+	strbuf_reset(&sb);
+	if (!verdict && !read_job_file(j, "verdict.txt", &sb) &&
+	    strstr(sb.buf, "noisy"))
+		verdict = xstrdup("noisy");
+	strbuf_reset(&sb);
+	noisy = verdict && (!strcmp(verdict, "noisy") ||
+			    !strcmp(verdict, "inconclusive"));
+	emulated = facts_machine_emulated(machine);
+	if (!emulated && !read_job_file(j, "machine.txt", &sb))
+		emulated = facts_machine_emulated(sb.buf);
+	placeholder = facts_email_is_placeholder(bot_identity()->email);
+	if (emulated)
+		kv_set(v, "pipeline", "1");
+	else if (noisy)
+		kv_set(v, "inconclusive", "1");
+	if (placeholder)
+		warning("bot.email is '%s', a placeholder: the reply carries "
+			"no Tested-by and cannot be sent; set bot.email",
+			bot_identity()->email);
+	if (!emulated && !noisy && !placeholder)
+		kv_setf(v, "tested_by", "%s <%s>", bot_identity()->name,
+			bot_identity()->email);
+	free(verdict);
+	strbuf_release(&sb);
+}
+
 static void reproduce_block(struct job *j, int results, struct strbuf *out)
 {
 	const char *mid = j->s.msgid ? j->s.msgid : str(j->s.cover_msgid);
 
-	strbuf_addf(out, "    sched-bot test '%s' \\\n", mid);
-	strbuf_addf(out, "        --target %s --workloads %s --runs %d",
-		    str(j->s.target), str(j->s.workloads), j->s.runs);
-	if (j->s.base)
-		strbuf_addf(out, " --base %s", j->s.base);
+	/* a hostile message-id cannot break out of its quotes */
+	strbuf_addstr(out, "    sched-bot test ");
+	facts_shell_quote(mid, out);
+	strbuf_addstr(out, " \\\n        --target ");
+	shell_word(str(j->s.target), out);
+	strbuf_addstr(out, " --workloads ");
+	shell_word(str(j->s.workloads), out);
+	strbuf_addf(out, " --runs %d", j->s.runs);
+	if (j->s.base) {
+		strbuf_addstr(out, " --base ");
+		shell_word(j->s.base, out);
+	}
 	if (!results)
 		return;
 	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
@@ -721,6 +942,9 @@ static int stage_reply(struct job *j)
 	struct strbuf mbox = STRBUF_INIT, tmpl = STRBUF_INIT;
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, sb = STRBUF_INIT;
 	char *msgid = NULL, *eml = jpath(j, "reply.eml"), *first;
+	char *machine = NULL;
+	struct kv env = { 0 };
+	struct strbuf place = STRBUF_INIT;
 	int ret = EXIT_FAIL;
 
 	/* composed before a crash: keep it, with its Message-ID */
@@ -757,14 +981,45 @@ static int stage_reply(struct job *j)
 	reply_quote(&t, (int)config_get_int("reply.quoteLines"), &sb);
 	kv_set(&v, "quote", sb.buf);
 	strbuf_reset(&sb);
-	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
-	kv_set(&v, "greeting", *first ? first : "all");
+	first = reply_greeting(&t);
+	kv_set(&v, "greeting", first);
 	free(first);
 	kv_setf(&v, "series", "v%d, %d patch%s", j->s.version,
 		j->s.nr_patches, j->s.nr_patches != 1 ? "es" : "");
-	set_file_var(j, &v, "machine", "machine.txt", 0);
+	read_rows(j, &machine, &place);
+	if (!read_env(j, &env)) {
+		facts_machine(&env, str(j->s.target), machine, &sb);
+		if (place.len)
+			facts_item(&sb, "placement", place.buf + 1, 72);
+		strbuf_trim(&sb);
+		kv_set(&v, "machine", sb.buf);
+		strbuf_reset(&sb);
+	} else {
+		set_file_var(j, &v, "machine", "machine.txt", 0);
+	}
 	add_lab_lines(j, &v);
-	set_file_var(j, &v, "kernels", "kernels.txt", 0);
+	if (!read_job_file(j, "run-1-head/commands.txt", &sb)) {
+		struct strbuf cmds = STRBUF_INIT;
+		const char *p;
+
+		for (p = sb.buf; *p;) {
+			size_t n = strcspn(p, "\n");
+			char *line = xstrndup(p, n);
+
+			if (*line)
+				command_block(line, &cmds);
+			free(line);
+			p += n + (p[n] == '\n');
+		}
+		/* the block keeps its indent: only the last newline goes */
+		if (cmds.len)
+			strbuf_setlen(&cmds, cmds.len - 1);
+		kv_set(&v, "commands", cmds.buf);
+		strbuf_release(&cmds);
+	}
+	strbuf_reset(&sb);
+	kernels_facts(j, &v);
+	claims(j, &v, machine);
 	set_file_var(j, &v, "tables", "tables.txt", 1);
 	set_file_var(j, &v, "verdict", "verdict.txt", 0);
 	set_file_var(j, &v, "regressions", "regressions.txt", 0);
@@ -778,8 +1033,6 @@ static int stage_reply(struct job *j)
 			!strcmp(tmpl_name, "regression"), &sb);
 	kv_set(&v, "reproduce", sb.buf);
 	strbuf_reset(&sb);
-	kv_setf(&v, "tested_by", "%s <%s>",
-		       bot_identity()->name, bot_identity()->email);
 	kv_set(&v, "signature", config_get("reply.signature"));
 	/* the tested template is the only one with a Tested-by line */
 	if (reply_expand(tmpl.buf, &v, &body) < 0)
@@ -797,6 +1050,9 @@ out:
 	reply_thread_release(&t);
 out_nothread:
 	kv_release(&v);
+	kv_release(&env);
+	strbuf_release(&place);
+	free(machine);
 	strbuf_release(&mbox);
 	strbuf_release(&tmpl);
 	strbuf_release(&body);
@@ -819,6 +1075,11 @@ static int stage_send(struct job *j)
 
 	if (strbuf_read_file(&msg, eml) < 0) {
 		error("job %s has no reply.eml", j->dir);
+		goto out;
+	}
+	/* no mail leaves under a placeholder identity */
+	if (j->send && facts_check_identity("no mail is sent")) {
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (j->send) {

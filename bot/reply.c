@@ -808,3 +808,18 @@ int reply_envelope(const char *msg, size_t len, char **from, char ***rcpts)
 	*rcpts = all;
 	return (int)nr;
 }
+
+char *reply_greeting(const struct reply_thread *t)
+{
+	const char *n = t->author_name;
+	size_t len;
+
+	if (!n || !*n || strchr(n, '@'))
+		return xstrdup("all");
+	while (*n == ' ' || *n == '"' || *n == '\'')
+		n++;
+	len = strlen(n);
+	while (len && strchr(" \"'", n[len - 1]))
+		len--;
+	return len ? xstrndup(n, len) : xstrdup("all");
+}

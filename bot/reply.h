@@ -54,6 +54,12 @@ int reply_thread_from_mail(const char *mail, size_t len,
 			   struct reply_thread *t);
 void reply_thread_release(struct reply_thread *t);
 
+/*
+ * Whom "Hello NAME," greets: the From: display name as written (all of
+ * it: "Chen Yu", not "Chen"), or "all" when the mail gives none.
+ */
+char *reply_greeting(const struct reply_thread *t);
+
 /* "On <date>, <name> wrote:" and the first lines of the body quoted. */
 void reply_quote(const struct reply_thread *t, int max_lines,
 		 struct strbuf *out);

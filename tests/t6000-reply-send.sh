@@ -136,4 +136,123 @@ test_expect_success 'with a password, smtp:// insists on STARTTLS: nothing sent 
 	test_grep ! "s3cr3t" "$TRASH/sink.log"
 '
 
+
+# reply_body MAIL: the body of a composed mail.
+reply_body() {
+	sed "1,/^\$/d" "$1"
+}
+
+test_expect_success 'an emulated (TCG) run: no Tested-by, it tests the pipeline' '
+	bot_job job-tested tcg &&
+	sed -i "s/, kvm)/, tcg)/" tcg/machine.txt &&
+	"$SCHED_BOT" test --job-dir tcg >out &&
+	m=$(cat out) &&
+	test_grep ! "^Tested-by:" "$m" &&
+	reply_body "$m" | tr "\n" " " >flat &&
+	test_grep "tests the pipeline, not the kernel" flat
+'
+
+test_expect_success 'a TCG machine column in results.csv is emulated too' '
+	bot_job job-tested tcgcsv &&
+	printf "%s\n" "label,kernel,workload,params,run,metric,value,unit,higher_is_better,sample,machine" \
+		"patched,6.1,spawn,,1,lps,1,lps,1,0,qemu-tcg-smp2" >tcgcsv/results.csv &&
+	"$SCHED_BOT" test --job-dir tcgcsv >out &&
+	test_grep ! "^Tested-by:" "$(cat out)" &&
+	reply_body "$(cat out)" | tr "\n" " " >flat &&
+	test_grep "tests the pipeline, not the kernel" flat
+'
+
+test_expect_success 'a noisy verdict: no Tested-by' '
+	bot_job job-tested noisy &&
+	echo "Verdict: no significant regression, but some results were too noisy to judge changes below 10%." >noisy/verdict.txt &&
+	"$SCHED_BOT" test --job-dir noisy >out &&
+	m=$(cat out) &&
+	test_grep ! "^Tested-by:" "$m" &&
+	test_grep "too noisy to vouch for the kernel" "$m" &&
+	test "$(grep -c "^Verdict:" "$m")" -eq 1
+'
+
+test_expect_success 'a placeholder bot.email: --send refused (exit 2), no Tested-by' '
+	rm -f sink/* &&
+	bot_config ph.cfg &&
+	git config -f ph.cfg bot.email sched-bot@localhost &&
+	bot_job job-tested ph &&
+	rc=0 && SCHED_BOT_CONFIG=ph.cfg "$SCHED_BOT" test --job-dir ph --send 2>err || rc=$? &&
+	test $rc -eq 2 &&
+	test_grep "bot.email" err &&
+	test "$(bot_sink_count)" -eq 0 &&
+	git config -f ph.cfg bot.email bot@example.org &&
+	rc=0 && SCHED_BOT_CONFIG=ph.cfg "$SCHED_BOT" cron --send 2>err || rc=$? &&
+	test $rc -eq 2 &&
+	test_grep "bot.email" err &&
+	git config -f ph.cfg --unset bot.email &&
+	SCHED_BOT_CONFIG=ph.cfg "$SCHED_BOT" test --job-dir ph >out 2>err &&
+	test_grep ! "^Tested-by:" "$(cat out)" &&
+	test_grep "placeholder" err &&
+	test "$(bot_sink_count)" -eq 0
+'
+
+test_expect_success 'the greeting is the display name as written' '
+	test_grep "^Hello Chen Yu,$" "$(cat out)" &&
+	bot_job job-tested utf &&
+	sed -i "s/^From: *Chen Yu <yu.c.chen@intel.com>/From: =?UTF-8?Q?J=C3=B6rg_M=C3=BCller-L=C3=BCdenscheidt?= <yu.c.chen@intel.com>/" utf/thread.mbox &&
+	"$SCHED_BOT" test --job-dir utf >out &&
+	test_grep "^Hello Jörg Müller-Lüdenscheidt,$" "$(cat out)"
+'
+
+test_expect_success 'the facts: base and stated base, compiler, config, the target' '
+	bot_job job-tested facts &&
+	sed -i "s/^base_desc=.*/base_desc=v6.1.192 (default base)/" facts/state &&
+	echo series_base=v6.1-rc6 >>facts/state &&
+	printf "%s\n" "CONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14) 12.2.0\"" \
+		CONFIG_HZ=250 CONFIG_SCHED_AUTOGROUP=y CONFIG_PREEMPT_VOLUNTARY=y \
+		CONFIG_NO_HZ_IDLE=y CONFIG_FAIR_GROUP_SCHED=y >kconfig &&
+	echo "config_head=$TRASH/kconfig" >>facts/state &&
+	mkdir facts/run-1-head &&
+	printf "%s\n" "env,cpu_model,AMD EPYC 7713 64-Core Processor" env,sockets,2 \
+		env,cores_per_socket,64 env,threads_per_core,2 env,smt_active,1 \
+		env,numa_nodes,8 env,mem_total_kb,263921408 \
+		env,cpufreq_governor,performance "env,cmdline,BOOT_IMAGE=/vmlinuz ro quiet" \
+		>facts/run-1-head/env.txt &&
+	echo "sched-bench spawn -c 2 -t 5 --run 1" >facts/run-1-head/commands.txt &&
+	"$SCHED_BOT" test --job-dir facts >out &&
+	m=$(cat out) &&
+	reply_body "$m" | tr -s " \n" "  " >flat &&
+	test_grep "the series names v6.1-rc6 as its base, but it was tested on v6.1.192" flat &&
+	test_grep "^- base: *v6.1.192 (default base), commit 0123456789ab" "$m" &&
+	test_grep "^- compiler: gcc (Debian 12.2.0-14) 12.2.0$" "$m" &&
+	test_grep "CONFIG_SCHED_AUTOGROUP=y" flat &&
+	test_grep "CONFIG_PREEMPT_VOLUNTARY=y" flat &&
+	test_grep "CONFIG_HZ=250" flat &&
+	test -f facts/config-patched &&
+	test_grep "AMD EPYC 7713 64-Core Processor" flat &&
+	test_grep "2 socket(s), 64 cores each, 2 thread(s) per core, SMT on, 8 NUMA node(s)" flat &&
+	test_grep "257735 MB" flat &&
+	test_grep "cpufreq performance" flat &&
+	test_grep "BOOT_IMAGE=/vmlinuz ro quiet" flat &&
+	test_grep "^    sched-bench spawn -c 2 -t 5 --run 1$" "$m" &&
+	test_grep ! "Intel(R) Xeon(R) CPU (host" "$m"
+'
+
+test_expect_success 'every body line fits 72 columns, indented ones too' '
+	: >long &&
+	for m in $(ls bot-data/outbox/new/* bot-data/outbox/cur/* 2>/dev/null); do
+		reply_body "$m" | perl -CS -ne "print if length(\$_) > 73" >>long
+	done &&
+	test ! -s long
+'
+
+test_expect_success 'the reproduce line is safe in sh with a hostile Message-ID' '
+	bot_job job-tested evil &&
+	sed -i "s/^msgid=.*/msgid=x'\''\$(touch F)'\''@e/" evil/state &&
+	"$SCHED_BOT" test --job-dir evil >out &&
+	m=$(cat out) &&
+	sed -n "/^    sched-bot test /,/[^\\\\]\$/p" "$m" >repro &&
+	test_grep "sched-bot test" repro &&
+	{ echo "sched_bot() { printf \"%s\\n\" \"\$2\" >arg; }"; sed -e "s/^ *//" -e "s/^sched-bot/sched_bot/" repro; } >repro.sh &&
+	sh repro.sh &&
+	test ! -e F &&
+	echo "x'\''\$(touch F)'\''@e" >expect &&
+	test_cmp expect arg
+'
 test_done

@@ -9,6 +9,7 @@
 #include "builtin/builtin.h"
 #include "config.h"
 #include "cron.h"
+#include "facts.h"
 #include "util.h"
 
 static struct cron_opts o = { .send = -1, .poll = 1 };
@@ -70,6 +71,8 @@ int cmd_cron(int argc, char **argv)
 		return parse_options_exit(argc);
 	if (o.send < 0)
 		o.send = config_get_bool("smtp.send");
+	if (o.send && facts_check_identity("--send and smtp.send are refused"))
+		return EXIT_USAGE;
 	if (argc)
 		return options_error(&cron_doc, "no arguments expected");
 	if (!add && (*workloads || runs))

@@ -10,6 +10,7 @@
 
 #include "builtin/builtin.h"
 #include "config.h"
+#include "facts.h"
 #include "job.h"
 #include "lore.h"
 #include "outbox.h"
@@ -80,6 +81,8 @@ int cmd_test(int argc, char **argv)
 		return parse_options_exit(argc);
 	if (send < 0)
 		send = config_get_bool("smtp.send");
+	if (send && facts_check_identity("--send and smtp.send are refused"))
+		return EXIT_USAGE;
 	if (argc > 1)
 		return options_error(&test_doc, "one message-id at most");
 	if (argc == 1) {

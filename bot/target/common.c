@@ -178,6 +178,47 @@ out:
 	return ret;
 }
 
+/*
+ * The target's own record of itself (sched-bench env) and the command
+ * line of every workload's first run, kept in the work directory as
+ * env.txt and commands.txt: the reply states them as facts about the
+ * machine that ran the kernels, not the one that drove it.
+ */
+static void keep_records(const struct boot_req *req,
+			 const struct console_result *c)
+{
+	struct strbuf env = STRBUF_INIT, cmds = STRBUF_INIT;
+	size_t i;
+
+	if (!req->workdir)
+		return;
+	for (i = 0; i < c->nr; i++) {
+		const struct console_run *r = &c->runs[i];
+
+		if (!strcmp(r->workload, "env"))
+			strbuf_add(&env, r->out.buf, r->out.len);
+		else if (r->run <= 1 && run_is_tool_workload(r->workload))
+			strbuf_addf(&cmds, "%s\n", r->args);
+		else if (r->run <= 1)
+			strbuf_addf(&cmds, "sched-bench %s %s\n", r->workload,
+				    r->args);
+	}
+	if (env.len) {
+		char *p = xasprintf("%s/env.txt", req->workdir);
+
+		write_file_atomic(p, env.buf, env.len);
+		free(p);
+	}
+	if (cmds.len) {
+		char *p = xasprintf("%s/commands.txt", req->workdir);
+
+		write_file_atomic(p, cmds.buf, cmds.len);
+		free(p);
+	}
+	strbuf_release(&env);
+	strbuf_release(&cmds);
+}
+
 int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 		  const char *buf, size_t len, int timed_out,
 		  struct boot_res *res)
@@ -186,6 +227,7 @@ int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 	const char *release;
 
 	console_parse(buf, len, timed_out, &c);
+	keep_records(req, &c);
 	res->status = c.status;
 	res->last_lines = xstrdup(c.last_lines);
 	release = console_info(&c, "release");

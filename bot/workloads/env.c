@@ -87,6 +87,111 @@ static void env_preempt(const char *text)
 	rec_env("config_preempt", out);
 }
 
+/* The value of the first "key<tabs>: value" line of cpuinfo-like text. */
+static int field_of(const char *text, const char *key, char *out,
+		    size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *c;
+		size_t n;
+
+		if (strncmp(p, key, klen))
+			continue;
+		c = p + klen + strspn(p + klen, " \t");
+		if (*c != ':')
+			continue;
+		for (c++; *c == ' ' || *c == '\t'; c++)
+			;
+		n = strcspn(c, "\n");
+		if (n >= size)
+			n = size - 1;
+		memcpy(out, c, n);
+		out[n] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * What the machine is, as the target itself sees it: the CPU model,
+ * sockets, cores per socket, NUMA nodes, memory, and whether a
+ * hypervisor is there (which TCG or KVM is, only the host knows).
+ */
+static void env_machine(void)
+{
+	static char info[1 << 18];
+	char val[256], num[32], ids[64] = "";
+	const char *p;
+	int sockets = 0, nodes = 0, n;
+	char path[64];
+
+	n = procstat_read("/proc/cpuinfo", info, sizeof(info));
+	if (n < 0)
+		info[0] = '\0';
+	if (!field_of(info, "model name", val, sizeof(val)) ||
+	    !field_of(info, "Processor", val, sizeof(val)) ||
+	    !field_of(info, "cpu", val, sizeof(val)))
+		rec_env("cpu_model", val);
+	else
+		rec_env("cpu_model", "unknown");
+	/* distinct "physical id"s: sockets (x86); at most 63 tracked */
+	for (p = strstr(info, "physical id"); p;
+	     p = strstr(p + 1, "physical id")) {
+		const char *c = strchr(p, ':');
+		int id;
+
+		if (!c)
+			break;
+		id = atoi(c + 1);
+		if (id >= 0 && id < (int)sizeof(ids) && !ids[id]) {
+			ids[id] = 1;
+			sockets++;
+		}
+	}
+	if (sockets) {
+		snprintf(num, sizeof(num), "%d", sockets);
+		rec_env("sockets", num);
+	} else {
+		rec_env("sockets", "unknown");
+	}
+	rec_env("cores_per_socket", field_of(info, "cpu cores", val,
+					     sizeof(val)) ? "unknown" : val);
+	p = strstr(info, "\nflags");
+	if (!p && !strncmp(info, "flags", 5))
+		p = info;
+	if (p) {
+		size_t len = strcspn(p + 1, "\n");
+		const char *h = strstr(p, " hypervisor");
+
+		rec_env("hypervisor", h && h < p + 1 + len ? "yes" : "no");
+	} else {
+		rec_env("hypervisor", "unknown");
+	}
+	for (n = 0; n < 1024; n++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/cpulist", n);
+		if (access(path, R_OK))
+			break;
+		nodes++;
+	}
+	if (nodes) {
+		snprintf(num, sizeof(num), "%d", nodes);
+		rec_env("numa_nodes", num);
+	} else {
+		rec_env("numa_nodes", "unknown");
+	}
+	if (procstat_read("/proc/meminfo", info, sizeof(info)) >= 0 &&
+	    !field_of(info, "MemTotal", val, sizeof(val))) {
+		val[strspn(val, "0123456789")] = '\0';
+		rec_env("mem_total_kb", val);
+	} else {
+		rec_env("mem_total_kb", "unknown");
+	}
+}
+
 void env_print(const struct bench_knobs *k)
 {
 	static char buf[16384];
@@ -168,6 +273,7 @@ void env_print(const struct bench_knobs *k)
 			"none");
 	rec_env("cmdline", first_line("/proc/cmdline", buf, sizeof(buf)));
 	rec_env("setsid", k && k->setsid ? "1" : "0");
+	env_machine();
 }
 
 int bench_env(int argc, char **argv)

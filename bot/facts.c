@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * facts.c - the claims a reply can carry and the facts it states (see
+ * facts.h).  Everything read here is the job's own record: the env
+ * record the target printed, the .config that was built, the commits
+ * that were made, compare.json.
+ */
+#include <ctype.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config.h"
+#include "facts.h"
+
+/* ---- claims ---- */
+
+static int domain_is(const char *dom, const char *name)
+{
+	size_t d = strlen(dom), n = strlen(name);
+
+	/* the name itself or any subdomain of it */
+	return !strcasecmp(dom, name) ||
+	       (d > n && dom[d - n - 1] == '.' && !strcasecmp(dom + d - n,
+							      name));
+}
+
+int facts_email_is_placeholder(const char *email)
+{
+	static const char *const reserved[] = {
+		"localhost", "localdomain", "example", "invalid", "test",
+	};
+	const char *at = email ? strrchr(email, '@') : NULL;
+	const char *dom;
+	size_t i;
+
+	if (!at || at == email || !at[1])
+		return 1;
+	dom = at + 1;
+	if (!strchr(dom, '.') && strcasecmp(dom, "localhost"))
+		return 1;		/* a bare host name: not mail */
+	for (i = 0; i < ARRAY_SIZE(reserved); i++)
+		if (domain_is(dom, reserved[i]))
+			return 1;
+	/* example.com, example.net, example.org: the domain, not a host */
+	return !strncasecmp(dom, "example.", 8) && !strchr(dom + 8, '.');
+}
+
+int facts_check_identity(const char *what)
+{
+	const char *email = config_get("bot.email");
+
+	if (!facts_email_is_placeholder(email))
+		return 0;
+	error("bot.email is '%s', a placeholder: %s; set bot.email (and "
+	      "bot.name) to the address that answers for the bot",
+	      email ? email : "", what);
+	return EXIT_USAGE;
+}
+
+int facts_machine_emulated(const char *machine)
+{
+	if (!machine)
+		return 0;
+	return !strcmp(machine, "tcg") || starts_with(machine, "qemu-tcg") ||
+	       strstr(machine, ", tcg)") != NULL;
+}
+
+char *facts_verdict(const char *text)
+{
+	struct json_object *o = text ? json_tokener_parse(text) : NULL;
+	struct json_object *v;
+	char *ret = NULL;
+
+	if (o && json_object_object_get_ex(o, "verdict", &v) &&
+	    json_object_is_type(v, json_type_string))
+		ret = xstrdup(json_object_get_string(v));
+	json_object_put(o);
+	return ret;
+}
+
+/* ---- the environment record ---- */
+
+void facts_env_parse(const char *text, struct kv *env)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		const char *e = p, *end = p + n;
+
+		/* framed: "@@SB <seq> <crc> OUT env,key,value" */
+		while (e < end && !starts_with(e, "env,")) {
+			const char *sp = memchr(e, ' ', end - e);
+
+			e = sp ? sp + 1 : end;
+		}
+		if (e < end) {
+			const char *k = e + 4, *c = memchr(k, ',', end - k);
+
+			if (c && c > k) {
+				char *key = xstrndup(k, c - k);
+				size_t vl = end - c - 1;
+				char *val;
+
+				while (vl && isspace((unsigned char)c[vl]))
+					vl--;
+				val = xstrndup(c + 1, vl);
+				kv_set(env, key, val);
+				free(key);
+				free(val);
+			}
+		}
+		p = end + (*end == '\n');
+	}
+}
+
+/* ---- layout ---- */
+
+static size_t width_of(const char *s, size_t len)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+void facts_item(struct strbuf *out, const char *label, const char *text,
+		int width)
+{
+	size_t indent = strlen(label) + 4, col, lbl = indent;
+	const char *p = text;
+
+	if (indent < 12)
+		indent = 12;
+	strbuf_addf(out, "- %s:%*s", label, (int)(indent - lbl + 1), "");
+	col = indent;
+	while (*p) {
+		int first = 1;
+
+		/* each line of text is a line of the item */
+		while (*p && *p != '\n') {
+			size_t n = strcspn(p, " \n"), w = width_of(p, n);
+
+			if (!n) {
+				p++;
+				continue;
+			}
+			if (!first && col + 1 + w > (size_t)width) {
+				strbuf_addf(out, "\n%*s", (int)indent, "");
+				col = indent;
+			} else if (!first) {
+				strbuf_addch(out, ' ');
+				col++;
+			}
+			strbuf_add(out, p, n);
+			col += w;
+			first = 0;
+			p += n;
+		}
+		if (*p == '\n' && p[1]) {
+			strbuf_addf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		}
+		if (*p)
+			p++;
+	}
+	strbuf_addch(out, '\n');
+}
+
+static const char *env(const struct kv *e, const char *key)
+{
+	const char *v = kv_get(e, key);
+
+	return v && *v && strcmp(v, "unknown") ? v : NULL;
+}
+
+void facts_machine(const struct kv *e, const char *target,
+		   const char *machine, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *v;
+	int emulated = facts_machine_emulated(machine);
+
+	strbuf_addstr(&sb, env(e, "cpu_model") ? env(e, "cpu_model") :
+		      "unknown CPU");
+	if (env(e, "arch"))
+		strbuf_addf(&sb, ", %s", env(e, "arch"));
+	facts_item(out, "CPU", sb.buf, 72);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s CPUs online", env(e, "nr_cpus") ?
+		    env(e, "nr_cpus") : "?");
+	if (env(e, "sockets"))
+		strbuf_addf(&sb, ", %s socket(s)", env(e, "sockets"));
+	if (env(e, "cores_per_socket"))
+		strbuf_addf(&sb, ", %s cores each", env(e, "cores_per_socket"));
+	if (env(e, "threads_per_core"))
+		strbuf_addf(&sb, ", %s thread(s) per core",
+			    env(e, "threads_per_core"));
+	v = env(e, "smt_active");
+	strbuf_addf(&sb, ", SMT %s", !v ? "unknown" : !strcmp(v, "1") ?
+		    "on" : !strcmp(v, "0") ? "off" : v);
+	strbuf_addf(&sb, ", %s NUMA node(s)", env(e, "numa_nodes") ?
+		    env(e, "numa_nodes") : "?");
+	facts_item(out, "topology", sb.buf, 72);
+	strbuf_reset(&sb);
+	if (env(e, "mem_total_kb"))
+		strbuf_addf(&sb, "%lld MB", atoll(env(e, "mem_total_kb")) / 1024);
+	else
+		strbuf_addstr(&sb, "unknown");
+	facts_item(out, "memory", sb.buf, 72);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "cpufreq %s, cpuidle %s, isolated CPUs %s",
+		    env(e, "cpufreq_governor") ? env(e, "cpufreq_governor") :
+		    "unknown", env(e, "cpuidle_driver") ?
+		    env(e, "cpuidle_driver") : "unknown",
+		    env(e, "isolated_cpus") ? env(e, "isolated_cpus") :
+		    "unknown");
+	facts_item(out, "power", sb.buf, 72);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s (%s)", target && *target ? target : "?",
+		    machine && *machine ? machine : "machine unknown");
+	if (emulated)
+		strbuf_addstr(&sb, ", emulated: QEMU TCG");
+	else if (machine && starts_with(machine, "qemu-"))
+		strbuf_addstr(&sb, ", virtual machine (KVM)");
+	else if (env(e, "hypervisor") && !strcmp(env(e, "hypervisor"),
+						 "yes"))
+		strbuf_addstr(&sb, ", a virtual machine (hypervisor flag)");
+	else if (env(e, "hypervisor"))
+		strbuf_addstr(&sb, ", bare metal (no hypervisor flag)");
+	facts_item(out, "target", sb.buf, 72);
+	strbuf_reset(&sb);
+	if (env(e, "kernel_release"))
+		facts_item(out, "kernel", env(e, "kernel_release"), 72);
+	if (env(e, "cmdline"))
+		facts_item(out, "cmdline", env(e, "cmdline"), 72);
+	strbuf_addf(&sb, "autogroup %s (CONFIG_SCHED_AUTOGROUP=%s), cgroup "
+		    "%s %s", env(e, "sched_autogroup_enabled") ?
+		    env(e, "sched_autogroup_enabled") : "?",
+		    env(e, "config_sched_autogroup") ?
+		    env(e, "config_sched_autogroup") : "?",
+		    env(e, "cgroup_version") ? env(e, "cgroup_version") : "",
+		    env(e, "cgroup") ? env(e, "cgroup") : "?");
+	facts_item(out, "sched", sb.buf, 72);
+	strbuf_release(&sb);
+}
+
+/* ---- the kernel ---- */
+
+static char *config_value(const char *config, const char *key)
+{
+	char *needle = xasprintf("\n%s=", key);
+	const char *hit = config ? strstr(config, needle) : NULL;
+	char *ret = NULL;
+
+	if (!hit && config && starts_with(config, needle + 1))
+		hit = config - 1;
+	if (hit) {
+		const char *v = hit + strlen(needle);
+
+		ret = xstrndup(v, strcspn(v, "\n"));
+	}
+	free(needle);
+	return ret;
+}
+
+void facts_config_options(const char *config, struct strbuf *out)
+{
+	static const char *const keys[] = {
+		"CONFIG_SCHED_AUTOGROUP", "CONFIG_CGROUP_SCHED",
+		"CONFIG_FAIR_GROUP_SCHED", "CONFIG_CFS_BANDWIDTH",
+		"CONFIG_HZ", "CONFIG_NO_HZ_IDLE", "CONFIG_NO_HZ_FULL",
+		"CONFIG_NO_HZ", "CONFIG_PREEMPT_NONE",
+		"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT",
+		"CONFIG_PREEMPT_RT", "CONFIG_PREEMPT_DYNAMIC",
+		"CONFIG_SCHED_SMT", "CONFIG_SCHED_MC", "CONFIG_NUMA",
+		"CONFIG_NUMA_BALANCING", "CONFIG_SMP", "CONFIG_NR_CPUS",
+	};
+	size_t i, start = out->len;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *v = config_value(config, keys[i]);
+
+		if (v)
+			strbuf_addf(out, "%s%s=%s", out->len > start ? " " :
+				    "", keys[i], v);
+		free(v);
+	}
+}
+
+char *facts_config_compiler(const char *config)
+{
+	char *v = config_value(config, "CONFIG_CC_VERSION_TEXT");
+	size_t n;
+
+	if (!v)
+		return NULL;
+	n = strlen(v);
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		memmove(v, v + 1, n - 2);
+		v[n - 2] = '\0';
+	}
+	return v;
+}
+
+char *facts_commit_subject(git_repository *repo, const char *hex)
+{
+	git_commit *c = NULL;
+	git_oid oid;
+	char *ret = NULL;
+
+	if (!repo || !hex || git_oid_fromstr(&oid, hex) ||
+	    git_commit_lookup(&c, repo, &oid))
+		return NULL;
+	if (git_commit_summary(c))
+		ret = xstrdup(git_commit_summary(c));
+	git_commit_free(c);
+	return ret;
+}
+
+int facts_commits(git_repository *repo, const char *base, const char *head,
+		  struct strbuf *out)
+{
+	git_revwalk *w = NULL;
+	git_oid b, h, oid;
+	int n = 0;
+
+	if (!repo || !base || !head || git_oid_fromstr(&b, base) ||
+	    git_oid_fromstr(&h, head) || git_revwalk_new(&w, repo))
+		return -1;
+	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(w, &h) || git_revwalk_hide(w, &b)) {
+		git_revwalk_free(w);
+		return -1;
+	}
+	while (!git_revwalk_next(&oid, w) && n < 1000) {
+		char hex[GIT_OID_HEXSZ + 1], *s;
+
+		git_oid_tostr(hex, sizeof(hex), &oid);
+		s = facts_commit_subject(repo, hex);
+		strbuf_addf(out, "%.12s %s\n", hex, s ? s : "");
+		free(s);
+		n++;
+	}
+	git_revwalk_free(w);
+	return n;
+}
+
+void facts_shell_quote(const char *s, struct strbuf *out)
+{
+	strbuf_addch(out, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '\'');
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * facts.h - what a reply may claim and the facts it states: whether the
+ * bot's identity may sign a Tested-by, whether a target was emulated,
+ * the target's own environment record, the scheduler options of a
+ * .config, commit subjects, and shell-safe quoting for the lines a
+ * reader copies.  Every line facts_item() writes fits the width given.
+ */
+#ifndef SCHED_BOT_FACTS_H
+#define SCHED_BOT_FACTS_H
+
+#include <git2.h>
+
+#include "kv.h"
+#include "util.h"
+
+/*
+ * A placeholder address: unset, no domain, localhost, or a name
+ * reserved for examples (RFC 2606: example.com/.net/.org, .example,
+ * .invalid, .localhost).  No Tested-by and no mail goes out with one.
+ */
+int facts_email_is_placeholder(const char *email);
+/* 0, or EXIT_USAGE with an error naming bot.email and what it stops. */
+int facts_check_identity(const char *what);
+
+/* A results.csv machine column (or qemu accel) of TCG: emulated. */
+int facts_machine_emulated(const char *machine);
+
+/* "env,key,value" lines, bare or inside console frames, into env. */
+void facts_env_parse(const char *text, struct kv *env);
+
+/*
+ * "- label:   text", words wrapped at width with the text's column as
+ * hanging indent; a text line longer than width is broken at spaces.
+ */
+void facts_item(struct strbuf *out, const char *label, const char *text,
+		int width);
+
+/* The target's own machine: CPU, topology, memory, governor, cmdline. */
+void facts_machine(const struct kv *env, const char *target,
+		   const char *machine, struct strbuf *out);
+
+/* The scheduler options a .config text sets, space separated. */
+void facts_config_options(const char *config, struct strbuf *out);
+/* CONFIG_CC_VERSION_TEXT of a .config text, allocated, or NULL. */
+char *facts_config_compiler(const char *config);
+
+/* The subject line of commit hex, allocated, or NULL. */
+char *facts_commit_subject(git_repository *repo, const char *hex);
+/* "<12 hex> <subject>" lines, oldest first, of base..head; count or -1. */
+int facts_commits(git_repository *repo, const char *base, const char *head,
+		  struct strbuf *out);
+
+/* s between single quotes, each ' as '\'': safe for any POSIX shell. */
+void facts_shell_quote(const char *s, struct strbuf *out);
+
+/* The overall "verdict" of compare.json text, allocated, or NULL. */
+char *facts_verdict(const char *compare_json);
+
+#endif
