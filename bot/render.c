@@ -513,7 +513,7 @@ static void env_describe(const struct compare_metric *m, struct strbuf *sb,
 
 static void doc_init(struct rdoc *d, const struct compare_result *r)
 {
-	const struct compare_opts *o = &r->opts;
+	struct strbuf rule = STRBUF_INIT;
 	size_t k;
 
 	memset(d, 0, sizeof(*d));
@@ -524,9 +524,9 @@ static void doc_init(struct rdoc *d, const struct compare_result *r)
 			  *r->unames[k] ? r->unames[k] : r->kernels[k]);
 	}
 	rvars_set(&d->vars, "verdict", -1, "%s", verdict_name(r->verdict));
-	rvars_set(&d->vars, "rule", -1,
-		  "rule: change >= %g%%, Welch p < %g, Mann-Whitney p < %g",
-		  o->min_effect, o->alpha, o->rank_alpha);
+	compare_rule(r, &rule);
+	rvars_set(&d->vars, "rule", -1, "%s", rule.buf);
+	strbuf_release(&rule);
 	rvars_set(&d->vars, "base", -1, "%s", r->kernels[0]);
 }
 
