@@ -120,7 +120,7 @@ build-fuzz/%: %.c build-fuzz/libfuzz.a
 fuzz: $(FUZZ_BINS)
 	@sh tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
 
-bench: all
+bench: all units
 	@BUILD=$(abspath $(BUILD)) sh tests/run-bench $(B)
 
 demo: all

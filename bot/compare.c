@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "config.h"
 #include "json.h"
+#include "sequential.h"
 
 const char *verdict_name(enum verdict v)
 {
@@ -27,10 +28,20 @@ const char *verdict_name(enum verdict v)
 
 void compare_opts_init(struct compare_opts *o)
 {
+	const char *pairing = config_get("compare.pairing");
+
+	memset(o, 0, sizeof(*o));
 	o->min_effect = config_get_number("compare.minEffect");
 	o->alpha = config_get_number("compare.alpha");
 	o->rank_alpha = config_get_number("compare.rankAlpha");
 	o->noisy_pct = config_get_number("compare.noisyPct");
+	if (!strcmp(pairing, "paired"))
+		o->pairing = PAIRING_PAIRED;
+	else if (!strcmp(pairing, "unpaired"))
+		o->pairing = PAIRING_UNPAIRED;
+	else if (strcmp(pairing, "auto"))
+		warning("config compare.pairing = '%s' is not auto, paired "
+			"or unpaired, using auto", pairing);
 }
 
 /*
@@ -220,9 +231,11 @@ static void fill_side(struct compare_side *sd, const struct acc *a)
 
 	sd->n = a->nr;
 	sd->values = xcalloc(a->nr ? a->nr : 1, sizeof(double));
+	sd->runs = xcalloc(a->nr ? a->nr : 1, sizeof(int));
 	for (i = 0; i < a->nr; i++) {
 		const struct run_acc *ra = &a->runs[i];
 
+		sd->runs[i] = ra->run;
 		sd->values[i] = ra->have_summary ? ra->summary :
 				ra->sum / ra->cnt;
 		if (ra->cpu_cnt == (size_t)-1) {
@@ -239,19 +252,14 @@ static void fill_side(struct compare_side *sd, const struct acc *a)
 	sd->cpu_sys = ncpu ? sys / ncpu : NAN;
 	stats_compute(sd->values, sd->n, &sd->st);
 	sd->change_pct = sd->better_pct = NAN;
-	sd->p_welch = sd->p_mwu = NAN;
+	sd->p_welch = sd->p_mwu = sd->p_paired = sd->p_adjusted = NAN;
+	sd->ci_low_pct = sd->ci_high_pct = NAN;
 	sd->verdict = VERDICT_NONE;
 }
 
-static double ci_pct(const struct stats *st)
-{
-	if (st->mean == 0)
-		return INFINITY;
-	return 100 * (st->ci_high - st->mean) / fabs(st->mean);
-}
-
-static void judge(const struct compare_opts *o, int higher_is_better,
-		  const struct compare_side *b, struct compare_side *s)
+/* The numbers of a side against the baseline; the verdict comes later. */
+static void describe(int higher_is_better, const struct compare_side *b,
+		     struct compare_side *s)
 {
 	struct welch w;
 	struct mann_whitney mw;
@@ -265,16 +273,267 @@ static void judge(const struct compare_opts *o, int higher_is_better,
 		s->p_welch = w.p;
 	if (!stats_mann_whitney(b->values, b->n, s->values, s->n, &mw))
 		s->p_mwu = mw.p;
-	/* NAN-safe: infinite or undefined spreads count as noisy too */
-	if (!(ci_pct(&b->st) <= o->noisy_pct) ||
-	    !(ci_pct(&s->st) <= o->noisy_pct) || !isfinite(s->change_pct)) {
-		s->verdict = VERDICT_NOISY;
+}
+
+/* ---- the family of a comparison ---- */
+
+static int judged_kpi(const struct compare_metric *m, size_t k)
+{
+	return !m->diagnostic && m->side[0].n >= 2 && m->side[k].n >= 2;
+}
+
+/*
+ * The values both sides have for the same run numbers, in run order
+ * (the block order of an interleaved job).  vb, vs: room for b->n.
+ */
+static size_t common_runs(const struct compare_side *b,
+			  const struct compare_side *s, double *vb, double *vs)
+{
+	size_t i, j, n = 0;
+	int last = 0, first = 1;
+
+	for (;;) {
+		size_t best = b->n;
+
+		/* the next run number of b after last */
+		for (i = 0; i < b->n; i++)
+			if ((first || b->runs[i] > last) &&
+			    (best == b->n || b->runs[i] < b->runs[best]))
+				best = i;
+		if (best == b->n)
+			return n;
+		last = b->runs[best];
+		first = 0;
+		for (j = 0; j < s->n; j++)
+			if (s->runs[j] == last) {
+				vb[n] = b->values[best];
+				vs[n++] = s->values[j];
+				break;
+			}
+	}
+}
+
+/*
+ * Paired when the runs are blocks of one job: auto needs one source
+ * and, in every KPI, the run numbers of one side all present on the
+ * other (a job stopped between the two runs of a block has one run
+ * more on one side: it is left out); paired pairs whatever run numbers
+ * the sides share.  Either way at least 2 pairs per KPI.
+ */
+static int can_pair(const struct compare_result *r, size_t k,
+		    const struct compare_opts *o)
+{
+	size_t i, nr = 0;
+
+	if (o->pairing == PAIRING_UNPAIRED ||
+	    (o->pairing == PAIRING_AUTO && r->several_sources))
+		return 0;
+	for (i = 0; i < r->nr; i++) {
+		const struct compare_metric *m = &r->m[i];
+		const struct compare_side *b = &m->side[0], *s = &m->side[k];
+		double *vb, *vs;
+		size_t c;
+
+		if (!judged_kpi(m, k))
+			continue;
+		vb = xcalloc(b->n, sizeof(double));
+		vs = xcalloc(b->n, sizeof(double));
+		c = common_runs(b, s, vb, vs);
+		free(vb);
+		free(vs);
+		if (c < 2 || (o->pairing == PAIRING_AUTO &&
+			      c != b->n && c != s->n))
+			return 0;
+		nr++;
+	}
+	return nr > 0;
+}
+
+/* The plan a paired family is judged by: the job's, else one look. */
+static void family_plan(const struct compare_opts *o, struct seq_plan *p)
+{
+	if (o->plan) {
+		*p = *o->plan;
 		return;
 	}
-	if (fabs(s->change_pct) >= o->min_effect && s->p_welch < o->alpha &&
-	    s->p_mwu < o->rank_alpha)
-		s->verdict = s->better_pct > 0 ? VERDICT_IMPROVEMENT :
-						 VERDICT_REGRESSION;
+	seq_plan_init_fixed(p);
+	p->alpha = o->alpha;
+	p->guard_alpha = o->rank_alpha;
+	p->min_effect = o->min_effect;
+	p->noisy_pct = o->noisy_pct;
+}
+
+static void family_paired(struct compare_result *r, size_t k,
+			  const struct compare_opts *o)
+{
+	struct compare_family *f = &r->fam[k];
+	struct seq_kpi *kpi = xcalloc(r->nr ? r->nr : 1, sizeof(*kpi));
+	size_t *idx = xcalloc(r->nr ? r->nr : 1, sizeof(*idx));
+	struct paired_data pd = { kpi, 0 };
+	struct seq_decision dec;
+	struct seq_plan plan;
+	size_t i, j;
+
+	family_plan(o, &plan);
+	f->paired = 1;
+	for (i = 0; i < r->nr; i++) {
+		const struct compare_metric *m = &r->m[i];
+		const struct compare_side *b = &m->side[0], *s = &m->side[k];
+		double *vb, *d, base = b->st.mean;
+		size_t n;
+		int positive = 1;
+
+		if (!judged_kpi(m, k))
+			continue;
+		vb = xcalloc(b->n, sizeof(double));
+		d = xcalloc(b->n, sizeof(double));
+		n = common_runs(b, s, vb, d);
+		for (j = 0; j < n; j++)
+			if (!(vb[j] > 0 && d[j] > 0))
+				positive = 0;
+		/* log ratios; the difference scaled by the base mean when
+		 * a value is not positive */
+		for (j = 0; j < n; j++)
+			d[j] = positive ? log(d[j] / vb[j]) :
+			       base ? (d[j] - vb[j]) / fabs(base) : NAN;
+		free(vb);
+		kpi[pd.nr].d = d;
+		kpi[pd.nr].n = n;
+		kpi[pd.nr].higher_is_better = m->higher_is_better;
+		idx[pd.nr++] = i;
+	}
+	if (!pd.nr || seq_decide(&plan, &pd, &dec) < 0) {
+		free(kpi);
+		free(idx);
+		return;
+	}
+	f->sequential = o->plan != NULL;
+	f->state = dec.state;
+	f->blocks = dec.blocks;
+	f->max_blocks = plan.max_blocks;
+	f->excluded_pct = dec.excluded_pct;
+	for (j = 0; j < pd.nr; j++) {
+		const struct seq_kpi_result *res = &dec.kpi[j];
+		struct compare_side *s = &r->m[idx[j]].side[k];
+
+		f->judged++;
+		if (res->n > f->pairs)
+			f->pairs = res->n;
+		s->judged = 1;
+		s->p_paired = res->p;
+		s->p_adjusted = res->p_adj;
+		s->ci_low_pct = res->ci_low_pct;
+		s->ci_high_pct = res->ci_high_pct;
+		if (res->call < 0)
+			s->verdict = VERDICT_REGRESSION;
+		else if (res->call > 0)
+			s->verdict = VERDICT_IMPROVEMENT;
+		else if (!res->judged || res->noisy)
+			s->verdict = VERDICT_NOISY;
+		f->worse += s->verdict == VERDICT_REGRESSION;
+		f->better += s->verdict == VERDICT_IMPROVEMENT;
+		f->noisy += s->verdict == VERDICT_NOISY;
+		free((double *)kpi[j].d);
+	}
+	seq_decision_release(&dec);
+	free(kpi);
+	free(idx);
+}
+
+static double ci_pct(const struct stats *st)
+{
+	if (st->mean == 0)
+		return INFINITY;
+	return 100 * (st->ci_high - st->mean) / fabs(st->mean);
+}
+
+static void family_unpaired(struct compare_result *r, size_t k,
+			    const struct compare_opts *o)
+{
+	struct compare_family *f = &r->fam[k];
+	double *pw = xcalloc(r->nr ? r->nr : 1, sizeof(double));
+	double *pb = xcalloc(r->nr ? r->nr : 1, sizeof(double));
+	double gamma;
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct compare_metric *m = &r->m[i];
+		const struct compare_side *s = &m->side[k];
+		double p = isnan(s->p_welch) ? 1 : s->p_welch;
+
+		pw[i] = pb[i] = NAN;
+		if (!judged_kpi(m, k))
+			continue;
+		f->judged++;
+		/* one-sided, each direction, from the two-sided p */
+		pw[i] = s->better_pct < 0 ? p / 2 : 1 - p / 2;
+		pb[i] = s->better_pct > 0 ? p / 2 : 1 - p / 2;
+	}
+	stats_holm(pw, r->nr, pw);
+	stats_holm(pb, r->nr, pb);
+	gamma = (1 - 0.95) / (2 * (f->judged ? f->judged : 1));
+	f->excluded_pct = NAN;
+	for (i = 0; i < r->nr; i++) {
+		struct compare_metric *m = &r->m[i];
+		const struct compare_side *b = &m->side[0];
+		struct compare_side *s = &m->side[k];
+		double va, vb, se, df, q, diff;
+		int worse = s->better_pct < 0;
+
+		if (!judged_kpi(m, k))
+			continue;
+		s->judged = 1;
+		s->p_adjusted = worse ? pw[i] : pb[i];
+		/* NAN-safe: infinite or undefined spreads count as noisy */
+		if (!(ci_pct(&b->st) <= o->noisy_pct) ||
+		    !(ci_pct(&s->st) <= o->noisy_pct) ||
+		    !isfinite(s->change_pct))
+			s->verdict = VERDICT_NOISY;
+		else if (fabs(s->change_pct) >= o->min_effect &&
+			 s->p_mwu < o->rank_alpha &&
+			 s->p_adjusted <= o->alpha / 2)
+			s->verdict = worse ? VERDICT_REGRESSION :
+					     VERDICT_IMPROVEMENT;
+		f->worse += s->verdict == VERDICT_REGRESSION;
+		f->better += s->verdict == VERDICT_IMPROVEMENT;
+		f->noisy += s->verdict == VERDICT_NOISY;
+		/* the simultaneous Welch CI of the difference of the means */
+		va = b->st.stddev * b->st.stddev / b->n;
+		vb = s->st.stddev * s->st.stddev / s->n;
+		se = sqrt(va + vb);
+		df = se > 0 ? (va + vb) * (va + vb) /
+			(va * va / (b->n - 1) + vb * vb / (s->n - 1)) : 1;
+		q = stats_t_quantile(1 - gamma, df);
+		diff = s->st.mean - b->st.mean;
+		if (b->st.mean == 0)
+			continue;
+		s->ci_low_pct = 100 * (diff - q * se) / fabs(b->st.mean);
+		s->ci_high_pct = 100 * (diff + q * se) / fabs(b->st.mean);
+		if (s->verdict == VERDICT_REGRESSION ||
+		    s->verdict == VERDICT_IMPROVEMENT ||
+		    !isfinite(s->ci_low_pct) || !isfinite(s->ci_high_pct))
+			continue;
+		if (isnan(f->excluded_pct) ||
+		    fabs(s->ci_low_pct) > f->excluded_pct)
+			f->excluded_pct = fabs(s->ci_low_pct);
+		if (fabs(s->ci_high_pct) > f->excluded_pct)
+			f->excluded_pct = fabs(s->ci_high_pct);
+	}
+	free(pw);
+	free(pb);
+	/* one look: decided, never "continue" */
+	f->state = f->worse ? SEQ_REGRESSION : f->better ? SEQ_IMPROVEMENT :
+		   SEQ_BUDGET;
+}
+
+int compare_wants_more(const struct compare_result *r)
+{
+	size_t k;
+
+	for (k = 1; r->fam && k < r->nr_kernels; k++)
+		if (r->fam[k].sequential && r->fam[k].state == SEQ_CONTINUE)
+			return 1;
+	return 0;
 }
 
 static void metric_release(struct compare_metric *m, size_t nr_kernels)
@@ -290,8 +549,10 @@ static void metric_release(struct compare_metric *m, size_t nr_kernels)
 	free(m->autogroup_config);
 	free(m->autogroup_enabled);
 	free(m->cgroup);
-	for (k = 0; m->side && k < nr_kernels; k++)
+	for (k = 0; m->side && k < nr_kernels; k++) {
 		free(m->side[k].values);
+		free(m->side[k].runs);
+	}
 	free(m->side);
 }
 
@@ -308,6 +569,7 @@ void compare_result_release(struct compare_result *r)
 	}
 	free(r->kernels);
 	free(r->unames);
+	free(r->fam);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -416,14 +678,26 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 			}
 			fill_side(&m->side[k], a);
 		}
-		for (k = 1; k < r->nr_kernels; k++) {
-			judge(o, m->higher_is_better, &m->side[0],
-			      &m->side[k]);
-			if (m->diagnostic)
-				m->side[k].verdict = VERDICT_NONE;
+		for (k = 1; k < r->nr_kernels; k++)
+			describe(m->higher_is_better, &m->side[0],
+				 &m->side[k]);
+	}
+	if (ret)
+		goto out;
+	r->several_sources = set == origin_set && nr_origins > 1;
+	r->fam = xcalloc(r->nr_kernels, sizeof(*r->fam));
+	for (k = 1; k < r->nr_kernels; k++) {
+		if (can_pair(r, k, o))
+			family_paired(r, k, o);
+		else
+			family_unpaired(r, k, o);
+	}
+	for (g = 0; g < r->nr; g++) {
+		struct compare_metric *m = &r->m[g];
+
+		for (k = 1; k < r->nr_kernels; k++)
 			if (m->side[k].verdict > m->verdict)
 				m->verdict = m->side[k].verdict;
-		}
 		if (m->verdict > r->verdict)
 			r->verdict = m->verdict;
 	}
@@ -452,6 +726,70 @@ static size_t deciding_side(const struct compare_result *r,
 	return best;
 }
 
+/* The p-value the verdict of side d rests on. */
+static double metric_p(const struct compare_result *r,
+		       const struct compare_metric *m, size_t d)
+{
+	return r->fam[d].paired ? m->side[d].p_paired : m->side[d].p_welch;
+}
+
+/* The job-level part: verdict, sentence, correction, the families. */
+static void job_json(const struct compare_result *r, struct json *j)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t k, judged = 0, pairs = 0;
+	double excluded = NAN;
+	int paired = r->nr_kernels > 1;
+
+	for (k = 1; k < r->nr_kernels; k++) {
+		const struct compare_family *f = &r->fam[k];
+
+		judged += f->judged;
+		paired = paired && f->paired;
+		if (k == 1 || f->pairs < pairs)
+			pairs = f->pairs;
+		if (isnan(excluded) || f->excluded_pct > excluded)
+			excluded = f->excluded_pct;
+	}
+	compare_verdict(r, &sb);
+	json_object_begin(j, "job");
+	json_string(j, "verdict", verdict_name(r->verdict));
+	json_string(j, "sentence", sb.buf);
+	json_string(j, "correction", "holm");
+	json_double(j, "alpha", r->opts.alpha);
+	json_int(j, "kpis_judged", (long long)judged);
+	json_bool(j, "paired", paired);
+	json_int(j, "pairs", paired ? (long long)pairs : 0);
+	json_double(j, "excluded_pct", excluded);
+	json_double(j, "confidence", 0.95);
+	json_array_begin(j, "comparisons");
+	for (k = 1; k < r->nr_kernels; k++) {
+		const struct compare_family *f = &r->fam[k];
+
+		json_object_begin(j, NULL);
+		json_string(j, "kernel", r->kernels[k]);
+		json_string(j, "baseline", r->kernels[0]);
+		json_bool(j, "paired", f->paired);
+		json_int(j, "pairs", (long long)f->pairs);
+		json_int(j, "kpis_judged", (long long)f->judged);
+		json_int(j, "regressed", (long long)f->worse);
+		json_int(j, "improved", (long long)f->better);
+		json_int(j, "noisy", (long long)f->noisy);
+		json_double(j, "excluded_pct", f->excluded_pct);
+		json_string(j, "design", f->sequential ? "sequential" :
+			    "fixed");
+		if (f->sequential) {
+			json_string(j, "state", seq_state_name(f->state));
+			json_int(j, "blocks", f->blocks);
+			json_int(j, "max_blocks", f->max_blocks);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+	strbuf_release(&sb);
+}
+
 void compare_json(const struct compare_result *r, struct strbuf *out)
 {
 	struct json j;
@@ -468,6 +806,7 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 	json_double(&j, "alpha", r->opts.alpha);
 	json_double(&j, "rank_alpha", r->opts.rank_alpha);
 	json_double(&j, "noisy_ci_pct", r->opts.noisy_pct);
+	json_string(&j, "correction", "holm");
 	json_object_end(&j);
 	json_array_begin(&j, "metrics");
 	for (i = 0; i < r->nr; i++) {
@@ -509,6 +848,14 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 				json_double(&j, "change_pct", s->change_pct);
 				json_double(&j, "p_welch", s->p_welch);
 				json_double(&j, "p_mann_whitney", s->p_mwu);
+				json_bool(&j, "judged", s->judged);
+				json_bool(&j, "paired", r->fam[k].paired);
+				json_double(&j, "p_paired", s->p_paired);
+				json_double(&j, "p_adjusted", s->p_adjusted);
+				json_double(&j, "change_ci_low_pct",
+					    s->ci_low_pct);
+				json_double(&j, "change_ci_high_pct",
+					    s->ci_high_pct);
 				json_string(&j, "verdict",
 					    verdict_name(s->verdict));
 			}
@@ -516,12 +863,225 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 		}
 		json_array_end(&j);
 		json_double(&j, "change_pct", d ? m->side[d].change_pct : NAN);
-		json_double(&j, "p_value", d ? m->side[d].p_welch : NAN);
+		json_double(&j, "p_value", d ? metric_p(r, m, d) : NAN);
+		json_double(&j, "p_adjusted", d ? m->side[d].p_adjusted : NAN);
 		json_string(&j, "verdict", verdict_name(m->verdict));
 		json_object_end(&j);
 	}
 	json_array_end(&j);
 	json_string(&j, "verdict", verdict_name(r->verdict));
+	job_json(r, &j);
 	json_object_end(&j);
 	strbuf_addch(out, '\n');
+}
+
+/* ---- what the reply says ---- */
+
+/* Append words to out, breaking lines at width columns. */
+static void wrap(struct strbuf *out, const char *text, size_t width)
+{
+	size_t col = 0;
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (col && col + 1 + len > width) {
+			strbuf_addch(out, '\n');
+			col = 0;
+		} else if (col) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, p, len);
+		col += len;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_addch(out, '\n');
+}
+
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "1%" for 0.01 */
+static void add_pct(struct strbuf *sb, double frac)
+{
+	strbuf_addf(sb, "%g%%", 100 * frac);
+}
+
+/* How a family was judged: the rule, in one sentence. */
+static void judged_clause(const struct compare_result *r,
+			  const struct compare_family *f, struct strbuf *sb)
+{
+	const struct compare_opts *o = &r->opts;
+
+	if (f->paired)
+		strbuf_addf(sb, "Rule: runs paired by number (%zu block%s), "
+			    "t-test of the log ratios", f->pairs,
+			    plural(f->pairs));
+	else
+		strbuf_addstr(sb, "Rule: unpaired, Welch's t-test with "
+			      "Mann-Whitney agreeing");
+	strbuf_addf(sb, ", Holm-corrected over the %zu KPI%s at ", f->judged,
+		    plural(f->judged));
+	add_pct(sb, o->plan ? o->plan->alpha : o->alpha);
+	strbuf_addf(sb, " family-wise, changes below %g%% not called.",
+		    o->plan ? o->plan->min_effect : o->min_effect);
+	if (!f->paired || !f->sequential)
+		return;
+	strbuf_addf(sb, " Adaptive runs: decided after %d of at most %d "
+		    "blocks", f->blocks, f->max_blocks);
+	switch (f->state) {
+	case SEQ_REGRESSION:
+		strbuf_addstr(sb, ", a regression found.");
+		break;
+	case SEQ_IMPROVEMENT:
+		strbuf_addf(sb, ", the other KPIs within %g%% either way.",
+			    o->plan->detect);
+		break;
+	case SEQ_NO_CHANGE:
+		strbuf_addf(sb, ", every KPI within %g%% either way.",
+			    o->plan->detect);
+		break;
+	case SEQ_BUDGET:
+		strbuf_addstr(sb, ", the budget spent.");
+		break;
+	default:
+		strbuf_addstr(sb, "; more blocks wanted.");
+		break;
+	}
+}
+
+static void family_verdict(const struct compare_result *r, size_t k,
+			   struct strbuf *sb)
+{
+	const struct compare_family *f = &r->fam[k];
+	size_t rest = f->judged - f->worse - f->better;
+
+	if (f->worse) {
+		strbuf_addf(sb, "regression, %zu of %zu KPI%s got "
+			    "significantly worse", f->worse, f->judged,
+			    plural(f->judged));
+		if (f->better)
+			strbuf_addf(sb, " and %zu better", f->better);
+	} else if (f->better) {
+		strbuf_addf(sb, "improvement, %zu of %zu KPI%s got "
+			    "significantly better and none worse",
+			    f->better, f->judged, plural(f->judged));
+	} else if (f->noisy) {
+		strbuf_addf(sb, "no significant regression, but %zu of %zu "
+			    "KPI%s %s too noisy to judge changes below %g%%",
+			    f->noisy, f->judged, plural(f->judged),
+			    f->noisy == 1 ? "was" : "were",
+			    r->opts.noisy_pct);
+	} else if (f->judged) {
+		strbuf_addf(sb, "no significant change in the %zu KPI%s "
+			    "judged", f->judged, plural(f->judged));
+	} else {
+		strbuf_addstr(sb, "nothing judged, no KPI has two runs on "
+			      "both sides");
+	}
+	if (!isnan(f->excluded_pct) && rest) {
+		if ((f->worse || f->better) && rest == 1)
+			strbuf_addstr(sb, "; in the other KPI, changes");
+		else if (f->worse || f->better)
+			strbuf_addf(sb, "; in the other %zu, changes", rest);
+		else
+			strbuf_addstr(sb, "; changes");
+		strbuf_addf(sb, " larger than %.1f%% are excluded at 95%%",
+			    f->excluded_pct);
+		if (rest > 1)
+			strbuf_addf(sb, " (all %zu at once)", rest);
+	}
+	strbuf_addch(sb, '.');
+}
+
+void compare_verdict(const struct compare_result *r, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t k;
+
+	if (r->nr_kernels < 2 || !r->fam) {
+		wrap(out, "Verdict: nothing to compare.", 72);
+		return;
+	}
+	strbuf_addstr(&sb, "Verdict: ");
+	if (r->nr_kernels == 2) {
+		family_verdict(r, 1, &sb);
+	} else {
+		strbuf_addf(&sb, "%s.", verdict_name(r->verdict));
+		for (k = 1; k < r->nr_kernels; k++) {
+			strbuf_addf(&sb, " %s against %s: ", r->kernels[k],
+				    r->kernels[0]);
+			family_verdict(r, k, &sb);
+		}
+	}
+	strbuf_addch(&sb, ' ');
+	judged_clause(r, &r->fam[1], &sb);
+	wrap(out, sb.buf, 72);
+	strbuf_release(&sb);
+}
+
+void compare_list(const struct compare_result *r, enum verdict which,
+		  struct strbuf *out)
+{
+	size_t i, k;
+
+	for (k = 1; r->fam && k < r->nr_kernels; k++)
+		for (i = 0; i < r->nr; i++) {
+			const struct compare_metric *m = &r->m[i];
+			const struct compare_side *s = &m->side[k];
+
+			if (s->verdict != which)
+				continue;
+			strbuf_addf(out, "- %s %s%s%s%s%s%s: %+.1f%%, %s is "
+				    "better", m->workload, m->metric,
+				    *m->params ? " " : "", m->params,
+				    *m->machine ? " (" : "", m->machine,
+				    *m->machine ? ")" : "", s->change_pct,
+				    m->higher_is_better ? "higher" : "lower");
+			if (r->nr_kernels > 2)
+				strbuf_addf(out, ", %s", r->kernels[k]);
+			if (r->fam[k].paired)
+				strbuf_addf(out, "\n  (paired t p = %.2g, "
+					    "Holm-adjusted p = %.2g)\n",
+					    s->p_paired, s->p_adjusted);
+			else
+				strbuf_addf(out, "\n  (Welch p = %.2g, "
+					    "Mann-Whitney p = %.2g, "
+					    "Holm-adjusted p = %.2g)\n",
+					    s->p_welch, s->p_mwu,
+					    s->p_adjusted);
+		}
+}
+
+void compare_rule(const struct compare_result *r, struct strbuf *out)
+{
+	const struct compare_opts *o = &r->opts;
+	const struct compare_family *f = r->fam && r->nr_kernels > 1 ?
+					 &r->fam[1] : NULL;
+	size_t k, judged = 0;
+
+	strbuf_addf(out, "rule: change >= %g%%, ",
+		    o->plan ? o->plan->min_effect : o->min_effect);
+	if (!f) {
+		strbuf_addstr(out, "nothing judged");
+		return;
+	}
+	for (k = 1; k < r->nr_kernels; k++)
+		if (r->fam[k].judged > judged)
+			judged = r->fam[k].judged;
+	if (f->paired && f->sequential)
+		strbuf_addf(out, "paired t, %d of <=%d blocks", f->blocks,
+			    f->max_blocks);
+	else if (f->paired)
+		strbuf_addf(out, "paired t on %zu blocks", f->pairs);
+	else
+		strbuf_addstr(out, "Welch + Mann-Whitney");
+	strbuf_addf(out, ", Holm over %zu KPI%s at ", judged, plural(judged));
+	add_pct(out, o->plan ? o->plan->alpha : o->alpha);
 }

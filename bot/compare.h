@@ -10,25 +10,63 @@
  * statistics: the run's summary row (sample == 0) when present,
  * otherwise the mean of its per-second samples (sample >= 1).
  *
- * Verdict of a comparison (a side against the baseline):
- *   noisy        the 95% CI half-width of either side exceeds
- *                compare.noisyPct (default 10) percent of its mean:
- *                the data cannot resolve the changes we judge.
+ * The verdict is the job's, over a family: the judged KPIs of a
+ * comparison (a kernel against the baseline) are the metrics that are
+ * not diagnostics ("diag.*", never judged) with at least two runs on
+ * both sides.  They are judged together, so that the chance that a job
+ * with no real change calls anything stays at compare.alpha whatever
+ * the number of KPIs:
+ *
+ *   paired       (runs interleaved A B A B in one job: one source, and
+ *                the run numbers of one side all on the other side;
+ *                compare.pairing) run i of both kernels is a block,
+ *                runs without their pair are left out; per KPI the log
+ *                ratios of the blocks are tested with the paired t-test,
+ *                the variance moderated over the family, and its own
+ *                paired t must agree (p < compare.rankAlpha): see
+ *                sequential.h, which also judges adaptive runs look by
+ *                look (compare_opts.plan).
+ *   unpaired     (two arbitrary CSVs) Welch's t-test, the Mann-Whitney
+ *                U test agreeing (p < compare.rankAlpha, uncorrected:
+ *                it only ever removes calls).
+ *
+ * Either way the one-sided p-values in each direction are adjusted with
+ * Holm's step-down over the family, one family for regressions and one
+ * for improvements, each at half of compare.alpha (default 0.01, for
+ * both directions together, as a two-sided test has it): Holm rather
+ * than Benjamini-Hochberg because a reply names each regression it
+ * reports, so every one of them must hold (family-wise error, strong
+ * control, any dependence between the KPIs), and with one changed KPI
+ * among many BH would reject exactly what Holm does anyway.
+ *
+ * A KPI is
+ *   noisy        when its 95% CI is wider than compare.noisyPct (10)
+ *                percent: of either side's mean (unpaired) or of the
+ *                paired change (paired);
  *   improvement / regression
- *                |change| >= compare.minEffect percent (default 2) AND
- *                Welch's t-test p < compare.alpha (default 0.01) AND
- *                the Mann-Whitney U test agrees, p < 0.05.
+ *                when not noisy, |change| >= compare.minEffect (2)
+ *                percent, its Holm-adjusted p <= compare.alpha / 2
+ *                and the guard test agrees;
  *   no significant change otherwise.
- * Why alpha 0.01: at n = 5 runs a rule at 0.05 calls ~2.4% of A/A
- * comparisons a change even with the minimum effect and rank test;
- * 0.01 keeps it under 1% (see tests/unit/test-compare.c).  The rank
- * test keeps one outlier run from making a verdict.
+ * The excluded change of a comparison is the largest bound of the
+ * simultaneous 95% CIs (Bonferroni over the family) of the changes of
+ * its KPIs without a call: "changes larger than 3.1% are excluded".
  *
  * change_pct is 100 * (mean - base) / base (the raw direction);
  * better_pct has the sign turned so that positive is always better
- * (higher_is_better from the CSV).  Overall verdict: regression if any
- * comparison regressed, else improvement if any improved, else noisy if
- * any was noisy, else no significant change.
+ * (higher_is_better from the CSV).  The verdict of a metric is the
+ * worst over its sides; the job's verdict: regression if any KPI
+ * regressed, else improvement if any improved, else noisy if any was
+ * noisy, else no significant change.
+ *
+ * Adaptive runs, for the job driver: with o.plan = &plan (from
+ * seq_plan_init(), the same plan at every call), after each A B block
+ * from the second on (compare_run needs two runs a side) read
+ * results.csv, compare_run(&set, &o, &r) and ask compare_wants_more(&r)
+ * whether to run another block.  When it says no, the same result
+ * gives the tables (compare_render), the reply's sentence
+ * (compare_verdict), its list of regressions (compare_list) and
+ * compare.json (compare_json).
  */
 #ifndef SCHED_BOT_COMPARE_H
 #define SCHED_BOT_COMPARE_H
@@ -36,6 +74,7 @@
 #include <stddef.h>
 
 #include "samples.h"
+#include "sequential.h"
 #include "stats.h"
 #include "util.h"
 
@@ -49,14 +88,30 @@ enum verdict {
 /* "no significant change", "noisy", "improvement", "regression" */
 const char *verdict_name(enum verdict v);
 
-struct compare_opts {
-	double min_effect;	/* percent */
-	double alpha;		/* Welch level */
-	double rank_alpha;	/* Mann-Whitney level */
-	double noisy_pct;	/* CI half-width, percent of the mean */
+enum compare_pairing {
+	PAIRING_AUTO,		/* paired when the data allow it (above) */
+	PAIRING_PAIRED,		/* pair the common run numbers, any source */
+	PAIRING_UNPAIRED,
 };
 
-/* Defaults, then config compare.minEffect/alpha/rankAlpha/noisyPct. */
+struct compare_opts {
+	double min_effect;	/* percent */
+	double alpha;		/* family-wise, both directions */
+	double rank_alpha;	/* the guard: Mann-Whitney / own paired t */
+	double noisy_pct;	/* CI half-width, percent of the mean */
+	enum compare_pairing pairing;
+	/*
+	 * The adaptive plan the runs followed (NULL: a fixed number of
+	 * runs, one look).  Paired comparisons then replay its looks;
+	 * its alpha, min_effect, guard and noisy level are used.
+	 */
+	const struct seq_plan *plan;
+};
+
+/*
+ * Defaults, then config compare.minEffect/alpha/rankAlpha/noisyPct and
+ * compare.pairing (auto, paired, unpaired); plan NULL.
+ */
 void compare_opts_init(struct compare_opts *o);
 
 /* One kernel's view of a group. */
@@ -68,8 +123,13 @@ struct compare_side {
 	/* Against the baseline (zero / NAN / VERDICT_NONE for the base): */
 	double change_pct;
 	double better_pct;
-	double p_welch, p_mwu;
+	double p_welch, p_mwu;	/* computed paired or not */
+	double p_paired;	/* moderated paired t, two-sided, or NAN */
+	double p_adjusted;	/* Holm, direction of the change, or NAN */
+	double ci_low_pct, ci_high_pct;	/* of the change, simultaneous */
+	int judged;		/* in the family */
 	enum verdict verdict;
+	int *runs;		/* run number of each value */
 };
 
 struct compare_metric {
@@ -82,6 +142,18 @@ struct compare_metric {
 	enum verdict verdict;	/* worst over the sides (see above) */
 };
 
+/* The family of one comparison: side k against the baseline. */
+struct compare_family {
+	int paired;
+	size_t pairs;		/* blocks (most pairs of a KPI) */
+	size_t judged, worse, better, noisy;
+	double excluded_pct;	/* NAN: no KPI without a call */
+	int sequential;		/* judged by compare_opts.plan */
+	enum seq_state state;	/* what the rule says next; unpaired or
+				 * one look: never SEQ_CONTINUE */
+	int blocks, max_blocks;	/* sequential: deciding look, budget */
+};
+
 struct compare_result {
 	char **kernels;		/* labels, baseline first */
 	char **unames;		/* `kernel` column of each label ("" unknown) */
@@ -90,6 +162,8 @@ struct compare_result {
 	size_t nr;
 	enum verdict verdict;
 	struct compare_opts opts;
+	struct compare_family *fam;	/* [nr_kernels], [0] unused */
+	int several_sources;	/* read from more than one file */
 };
 
 /*
@@ -111,8 +185,35 @@ void compare_result_release(struct compare_result *r);
  */
 int compare_read_files(char **paths, int nr, struct sample_set *set);
 
+/*
+ * After a block of adaptive runs (compare_opts.plan set): 1 when the
+ * plan wants another block, 0 when it has decided (a regression, an
+ * improvement, no change beyond compare.detect, or the budget spent)
+ * or the runs are not paired (then the plan does not apply).
+ */
+int compare_wants_more(const struct compare_result *r);
+
 /* The JSON document described in README (`compare --json`). */
 void compare_json(const struct compare_result *r, struct strbuf *out);
+
+/*
+ * The verdict sentence a reply prints (and `compare` after its table):
+ * "Verdict: regression, 1 of 20 KPIs got significantly worse ...", the
+ * KPIs judged, the rule, the pairing and the excluded change; wrapped
+ * at 72 columns, with a trailing newline.
+ */
+void compare_verdict(const struct compare_result *r, struct strbuf *out);
+
+/*
+ * One item per KPI with the given verdict (VERDICT_REGRESSION or
+ * VERDICT_IMPROVEMENT), for the reply's list:
+ * "- spawn lps (machine): -22.4%, higher is better\n  (...p...)\n".
+ */
+void compare_list(const struct compare_result *r, enum verdict which,
+		  struct strbuf *out);
+
+/* The rule in one line for the tables: "rule: change >= 2%, ...". */
+void compare_rule(const struct compare_result *r, struct strbuf *out);
 
 /*
  * Render as "intel", "amd", "lkp", "mmtests", "matrix", "simple" or

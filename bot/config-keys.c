@@ -73,6 +73,8 @@ const struct config_key config_keys[] = {
 	  "job directories (unset: $XDG_DATA_HOME/sched-bot/jobs)"),
 	S("job.target", "qemu", "where test and cron run (see target.*)"),
 	I("job.seconds", "0", "seconds of one run (0: sched-bench's own)"),
+	I("job.minRuns", "5", "adaptive runs: the first look, runs a side"),
+	I("job.maxRuns", "20", "adaptive runs: the most runs a side"),
 
 	/* cron */
 	M("cron.query", "dfn:kernel/sched/ AND s:PATCH AND rt:<since>..",
@@ -145,7 +147,12 @@ const struct config_key config_keys[] = {
 	S("compare.format", "simple", "format of `sched-bot compare`"),
 	N("compare.minEffect", "2",
 	  "smallest change, in percent, called a regression"),
-	N("compare.alpha", "0.01", "Welch's t-test level"),
+	N("compare.alpha", "0.01", "family-wise level of the KPIs of a "
+	  "comparison (Holm-corrected)"),
+	S("compare.pairing", "auto", "auto (runs of one file paired by run "
+	  "number), paired or unpaired"),
+	N("compare.detect", "5", "adaptive runs: the change (%) to find or "
+	  "exclude"),
 	N("compare.rankAlpha", "0.05",
 	  "Mann-Whitney U level that must agree"),
 	N("compare.noisyPct", "10",

@@ -59,7 +59,7 @@ static void env_describe(const struct compare_metric *m, struct strbuf *sb,
 
 static void doc_init(struct tmpl_rec *d, const struct compare_result *r)
 {
-	const struct compare_opts *o = &r->opts;
+	struct strbuf rule = STRBUF_INIT;
 	size_t k;
 
 	for (k = 0; k < r->nr_kernels; k++) {
@@ -68,9 +68,9 @@ static void doc_init(struct tmpl_rec *d, const struct compare_result *r)
 			   *r->unames[k] ? r->unames[k] : r->kernels[k]);
 	}
 	kv_set(&d->vars, "verdict", verdict_name(r->verdict));
-	kv_setf(&d->vars, "rule",
-		"rule: change >= %g%%, Welch p < %g, Mann-Whitney p < %g",
-		o->min_effect, o->alpha, o->rank_alpha);
+	compare_rule(r, &rule);
+	kv_set(&d->vars, "rule", rule.buf);
+	strbuf_release(&rule);
 	kv_set(&d->vars, "base", r->kernels[0]);
 }
 

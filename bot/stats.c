@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats.c - descriptive statistics, Student t, Welch and Mann-Whitney.
+ * stats.c - descriptive statistics, Student t, Welch and Mann-Whitney,
+ * the (moderated) paired t-test and Holm's adjustment.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -124,6 +125,8 @@ double stats_t_p2(double t, double df)
 		return NAN;
 	if (isinf(t))
 		return 0;
+	if (isinf(df))
+		return erfc(fabs(t) / M_SQRT2);
 	/* P(|T| >= |t|) = I_{df/(df+t^2)}(df/2, 1/2), accurate in the tail. */
 	return stats_betai(df / 2, 0.5, df / (df + t * t));
 }
@@ -135,33 +138,77 @@ double stats_t_cdf(double t, double df)
 	return t > 0 ? 1 - tail : tail;
 }
 
+/* The density of Student t. */
+static double t_pdf(double t, double df)
+{
+	if (isinf(df))
+		return exp(-t * t / 2) / sqrt(2 * M_PI);
+	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) -
+		   0.5 * log(df * M_PI) - (df + 1) / 2 * log1p(t * t / df));
+}
+
+/*
+ * Newton's method on the upper tail P(T >= x) = q, which keeps the far
+ * tail accurate, started from the normal quantile (Abramowitz & Stegun
+ * 26.2.23) corrected for df (Cornish-Fisher), and kept inside a bracket
+ * that halves whenever a step would leave it.
+ */
 double stats_t_quantile(double p, double df)
 {
-	double lo = 0, hi = 1, mid;
+	double q, lo = 0, hi = INFINITY, x, u, z;
 	int i, neg = p < 0.5;
 
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
 	if (p == 0.5)
 		return 0;
-	if (neg)
-		p = 1 - p;
-	while (stats_t_cdf(hi, df) < p && hi < 1e300)
-		hi *= 2;
-	for (i = 0; i < 2000 && hi - lo > 1e-13 * hi; i++) {
-		mid = (lo + hi) / 2;
-		if (stats_t_cdf(mid, df) < p)
-			lo = mid;
+	q = neg ? p : 1 - p;	/* the tail beyond |x| */
+	u = sqrt(-2 * log(q));
+	z = u - (2.515517 + 0.802853 * u + 0.010328 * u * u) /
+		(1 + 1.432788 * u + 0.189269 * u * u + 0.001308 * u * u * u);
+	x = isinf(df) ? z : z + (z * z * z + z) / (4 * df) +
+	    (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * df * df);
+	if (!(x > 0))
+		x = 1;
+	for (i = 0; i < 200; i++) {
+		double f = stats_t_p2(x, df) / 2 - q, d, next;
+
+		if (f == 0)
+			break;
+		if (f > 0)	/* tail too big: x is too small */
+			lo = x;
 		else
-			hi = mid;
+			hi = x;
+		d = t_pdf(x, df);
+		next = d > 0 ? x + f / d : NAN;
+		if (!(next > lo && next < hi))
+			next = isinf(hi) ? 2 * x : (lo + hi) / 2;
+		if (fabs(next - x) <= 1e-15 * x) {
+			x = next;
+			break;
+		}
+		x = next;
 	}
-	mid = (lo + hi) / 2;
-	return neg ? -mid : mid;
+	return neg ? -x : x;
 }
 
 double stats_norm_cdf(double z)
 {
 	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+/* Only what Welch needs of stats_compute: mean and stddev. */
+static void mean_var(const double *v, size_t n, struct stats *st)
+{
+	double sum = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	st->mean = sum / n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - st->mean) * (v[i] - st->mean);
+	st->stddev = sqrt(ss / (n - 1));
 }
 
 int stats_welch(const double *a, size_t na, const double *b, size_t nb,
@@ -172,8 +219,8 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 
 	if (na < 2 || nb < 2)
 		return -1;
-	stats_compute(a, na, &sa);
-	stats_compute(b, nb, &sb);
+	mean_var(a, na, &sa);
+	mean_var(b, nb, &sb);
 	va = sa.stddev * sa.stddev / na;
 	vb = sb.stddev * sb.stddev / nb;
 	se2 = va + vb;
@@ -325,4 +372,185 @@ int stats_mann_whitney(const double *a, size_t na, const double *b,
 		m->z = -m->z;
 	m->p = fmin(1, erfc(fabs(m->z) / M_SQRT2));
 	return 0;
+}
+
+/*
+ * The polygamma functions by recurrence up to x >= 10 and their
+ * asymptotic series there (Abramowitz & Stegun 6.3.18, 6.4.11-12);
+ * absolute error below 1e-13 for x > 0.
+ */
+double stats_digamma(double x)
+{
+	double r = 0, f;
+
+	if (!(x > 0))
+		return NAN;
+	for (; x < 10; x++)
+		r -= 1 / x;
+	f = 1 / (x * x);
+	return r + log(x) - 0.5 / x -
+	       f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 -
+	       f * (1.0 / 240 - f / 132))));
+}
+
+double stats_trigamma(double x)
+{
+	double r = 0, f;
+
+	if (!(x > 0))
+		return NAN;
+	for (; x < 10; x++)
+		r += 1 / (x * x);
+	f = 1 / (x * x);
+	return r + 1 / x + f / 2 +
+	       f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 -
+	       f * (1.0 / 30 - f * 5 / 66))));
+}
+
+static double tetragamma(double x)
+{
+	double r = 0, f;
+
+	for (; x < 10; x++)
+		r -= 2 / (x * x * x);
+	f = 1 / (x * x);
+	return r - f - f / x - f * f / 2 +
+	       f * f * f * (1.0 / 6 - f * (1.0 / 6 - f * (3.0 / 10 -
+	       f * 5 / 6)));
+}
+
+/* Newton's method as in limma's trigammaInverse (Smyth 2004). */
+double stats_trigamma_inv(double y)
+{
+	double x;
+	int i;
+
+	if (!(y > 0))
+		return NAN;
+	if (y > 1e7)
+		return 1 / sqrt(y);
+	if (y < 1e-6)
+		return 1 / y;
+	x = 0.5 + 1 / y;
+	for (i = 0; i < 50; i++) {
+		double tri = stats_trigamma(x);
+		double dif = tri * (1 - tri / y) / tetragamma(x);
+
+		x += dif;
+		if (-dif / x < 1e-8)
+			break;
+	}
+	return x;
+}
+
+void stats_prior_fit(const double *s2, const double *df, size_t n,
+		     double df_max, struct stats_prior *pr)
+{
+	double mean = 0, var = 0, tri = 0, d0;
+	size_t i, m = 0;
+
+	pr->s2 = NAN;
+	pr->df = 0;
+	for (i = 0; i < n; i++)
+		if (isfinite(s2[i]) && s2[i] > 0 && df[i] >= 1) {
+			mean += log(s2[i]) - stats_digamma(df[i] / 2) +
+				log(df[i] / 2);
+			tri += stats_trigamma(df[i] / 2);
+			m++;
+		}
+	if (m < 3 || !(df_max > 0))
+		return;
+	mean /= m;
+	tri /= m;
+	for (i = 0; i < n; i++)
+		if (isfinite(s2[i]) && s2[i] > 0 && df[i] >= 1) {
+			double e = log(s2[i]) - stats_digamma(df[i] / 2) +
+				   log(df[i] / 2) - mean;
+
+			var += e * e;
+		}
+	/* what is left of the spread of log s2 after sampling is the
+	 * prior's: trigamma(d0 / 2) */
+	var = var / (m - 1) - tri;
+	d0 = var > 0 ? 2 * stats_trigamma_inv(var) : INFINITY;
+	if (d0 > df_max)
+		d0 = df_max;
+	pr->df = d0;
+	pr->s2 = isinf(d0) ? exp(mean) :
+		 exp(mean + stats_digamma(d0 / 2) - log(d0 / 2));
+}
+
+double stats_prior_moderate(const struct stats_prior *pr, double s2,
+			    double df)
+{
+	if (!pr || !(pr->df > 0) || !isfinite(pr->s2))
+		return s2;
+	if (isinf(pr->df))
+		return pr->s2;
+	return (pr->df * pr->s2 + df * s2) / (pr->df + df);
+}
+
+int stats_paired_t(const double *d, size_t n, const struct stats_prior *pr,
+		   struct paired_t *res)
+{
+	double sum = 0, ss = 0, v;
+	size_t i;
+
+	if (n < 2)
+		return -1;
+	for (i = 0; i < n; i++)
+		sum += d[i];
+	res->n = n;
+	res->mean = sum / n;
+	for (i = 0; i < n; i++)
+		ss += (d[i] - res->mean) * (d[i] - res->mean);
+	res->s2 = ss / (n - 1);
+	v = stats_prior_moderate(pr, res->s2, n - 1);
+	res->df = n - 1 + (pr && pr->df > 0 && isfinite(pr->s2) ? pr->df : 0);
+	res->se = sqrt(v / n);
+	if (!(res->se > 0)) {
+		res->t = res->mean == 0 ? 0 :
+			 (res->mean > 0 ? INFINITY : -INFINITY);
+		res->p = res->mean == 0 ? 1 : 0;
+		return 0;
+	}
+	res->t = res->mean / res->se;
+	res->p = stats_t_p2(res->t, res->df);
+	return 0;
+}
+
+struct ranked_p {
+	double p;
+	size_t i;
+};
+
+static int cmp_ranked_p(const void *pa, const void *pb)
+{
+	const struct ranked_p *a = pa, *b = pb;
+
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+void stats_holm(const double *p, size_t n, double *adj)
+{
+	struct ranked_p *r = xmalloc((n ? n : 1) * sizeof(*r));
+	double run = 0;
+	size_t i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			r[m++] = (struct ranked_p){ p[i], i };
+	for (i = 0; i < n; i++)
+		adj[i] = NAN;	/* after reading: p may be adj */
+	qsort(r, m, sizeof(*r), cmp_ranked_p);
+	for (i = 0; i < m; i++) {
+		double a = fmin(1, (m - i) * r[i].p);
+
+		if (a > run)
+			run = a;
+		adj[r[i].i] = run;
+	}
+	free(r);
 }

@@ -5,9 +5,11 @@
  * Everything is computed here from first principles (no statistics
  * library is allowed): the Student t distribution through the
  * regularized incomplete beta function (continued fraction, modified
- * Lentz), Welch's unequal-variance t-test, and the Mann-Whitney U test
+ * Lentz), Welch's unequal-variance t-test, the Mann-Whitney U test
  * with its exact null distribution for small samples without ties and
- * the normal approximation with tie correction otherwise.
+ * the normal approximation with tie correction otherwise, the paired
+ * t-test with an optional pooled variance prior (Smyth's moderated t),
+ * and Holm's step-down adjustment of a family of p-values.
  */
 #ifndef SCHED_BOT_STATS_H
 #define SCHED_BOT_STATS_H
@@ -38,6 +40,16 @@ double stats_t_p2(double t, double df);
 double stats_t_quantile(double p, double df);
 /* Standard normal CDF. */
 double stats_norm_cdf(double z);
+
+/*
+ * df may be INFINITY in stats_t_cdf, stats_t_p2 and stats_t_quantile:
+ * the standard normal then (a moderated t whose prior is exact).
+ */
+
+/* digamma and trigamma, x > 0; the inverse of trigamma, y > 0. */
+double stats_digamma(double x);
+double stats_trigamma(double x);
+double stats_trigamma_inv(double y);
 
 struct welch {
 	double t;		/* (mean_b - mean_a) / se */
@@ -75,5 +87,58 @@ int stats_mann_whitney(const double *a, size_t na, const double *b,
  * m, n <= STATS_MWU_EXACT_MAX.
  */
 double stats_mwu_cdf(double u, size_t m, size_t n);
+
+/*
+ * A scaled inverse chi-square prior for the variances of a family of
+ * measurements (Smyth 2004, "Linear models and empirical Bayes methods
+ * for assessing differential expression", the limma moderated t): each
+ * true variance is s2 * df / chi2(df).  df = 0 means no prior (every
+ * measurement on its own), INFINITY a common variance s2.
+ */
+struct stats_prior {
+	double s2;
+	double df;
+};
+
+/*
+ * Fit the prior to n sample variances s2[i] with df[i] degrees of
+ * freedom each (moments of log s2, Smyth's section 6.2), its df capped
+ * at df_max.  Fewer than 3 usable variances (finite, > 0, df >= 1) give
+ * no prior.
+ */
+void stats_prior_fit(const double *s2, const double *df, size_t n,
+		     double df_max, struct stats_prior *pr);
+
+/* The posterior variance of one measurement: (d0 s0^2 + d s2)/(d0 + d). */
+double stats_prior_moderate(const struct stats_prior *pr, double s2,
+			    double df);
+
+struct paired_t {
+	size_t n;
+	double mean;		/* of the differences */
+	double s2;		/* their sample variance (n - 1) */
+	double se;		/* standard error of mean, after the prior */
+	double df;		/* n - 1 + the prior's df */
+	double t;		/* mean / se */
+	double p;		/* two-sided */
+};
+
+/*
+ * The one-sample t-test of the mean of d[0..n-1] against 0 (the paired
+ * test when d holds the differences of pairs), its variance moderated
+ * by pr (NULL: none).  Needs n >= 2; returns -1 otherwise.  Zero
+ * variance without a prior gives p = 1 for a zero mean and p = 0
+ * otherwise.
+ */
+int stats_paired_t(const double *d, size_t n, const struct stats_prior *pr,
+		   struct paired_t *res);
+
+/*
+ * Holm's step-down adjustment: adj[i] is the smallest family-wise level
+ * at which p[i] would be rejected (Holm 1979).  NAN p-values are not
+ * part of the family and stay NAN.  Valid whatever the dependence
+ * between the tests.  adj may be p.
+ */
+void stats_holm(const double *p, size_t n, double *adj);
 
 #endif

@@ -86,11 +86,15 @@ const struct options_doc compare_doc = {
 "Compare the results CSVs written by `sched-bot run`.  The first label\n"
 "(in file order) is the baseline; one CSV may hold several labels.\n"
 "Each run counts once: its summary row (sample 0), else the mean of its\n"
-"per-second samples.  A metric improves or regresses when the change is\n"
-"at least --min-effect percent, Welch's t-test gives p < --alpha and the\n"
-"Mann-Whitney U test agrees (p < compare.rankAlpha, default 0.05); it is\n"
-"noisy when a 95% confidence interval is wider than compare.noisyPct\n"
-"(default 10) percent of the mean.",
+"per-second samples.  The KPIs (all but diag.* metrics) are judged\n"
+"together, Holm-corrected at --alpha family-wise: a KPI improves or\n"
+"regresses when the change is at least --min-effect percent, its\n"
+"adjusted p is below --alpha and its own test agrees (p <\n"
+"compare.rankAlpha, default 0.05).  Runs of one file with the same run\n"
+"numbers are paired (compare.pairing); files are compared unpaired.  A\n"
+"KPI is noisy when a 95% confidence interval is wider than\n"
+"compare.noisyPct (default 10) percent.  The verdict sentence, the one a\n"
+"reply prints, follows the table.",
 	.options = compare_options,
 	.notes =
 "Exit status: 0, 5 when the verdict is a regression, 1 on bad input, 3\n"
@@ -129,6 +133,10 @@ int cmd_compare(int argc, char **argv)
 	if (as_json)
 		compare_json(&r, &out);
 	ret = as_json ? 0 : compare_render(&r, format, &out);
+	if (!ret && !as_json) {
+		strbuf_addch(&out, '\n');
+		compare_verdict(&r, &out);
+	}
 	if (!ret)
 		fwrite(out.buf, 1, out.len, stdout);
 	if (ret)

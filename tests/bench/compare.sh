@@ -1,7 +1,10 @@
 #!/bin/sh
 # How long `sched-bot compare` takes on a large results CSV: 2 kernels x
-# 40 metrics x 10 runs x 60 per-second samples (48,000 rows), and the
-# 1000-trial statistical unit test.  Prints figures, asserts nothing.
+# 40 metrics x 10 runs x 60 per-second samples (48,000 rows); the
+# per-metric figures of the rule (test-compare, one KPI, unpaired) and
+# the job-level ones (test-verdict: 20 KPIs a job, the false-alarm rate
+# of a job, the power and the mean runs of the adaptive rule, 10000
+# simulated jobs a setting).  Prints figures, asserts nothing.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$top/build}
@@ -31,3 +34,10 @@ start=$(date +%s.%N)
 "$BUILD/tests/unit/test-compare" 2>/dev/null | grep '^# [0-9A-C]'
 end=$(date +%s.%N)
 echo "test-compare (7000 comparisons): $(echo "$end - $start" | bc) s"
+echo "job level (per job: regression / improvement called falsely, the"
+echo "changed KPI found, runs a side):"
+start=$(date +%s.%N)
+SCHED_BOT_BENCH=1 "$BUILD/tests/unit/test-verdict" 2>/dev/null |
+	grep ', 10000 jobs:' | sed 's/^# /  /'
+end=$(date +%s.%N)
+echo "test-verdict (the unit test and 150,000 jobs): $(echo "$end - $start" | bc) s"

@@ -51,7 +51,12 @@ static void add(struct sample_set *set, const char *label, int run,
 	sample_set_add(set, &s);
 }
 
-/* n runs per side, relative noise cv (%), patched mean shifted (%). */
+/*
+ * n runs per side, relative noise cv (%), patched mean shifted (%).
+ * One KPI, unpaired (as two CSVs): the per-metric figures of the rule;
+ * a family of one is judged at compare.alpha as before.  Paired and
+ * job-level figures are in test-verdict.c.
+ */
 static enum verdict trial(int n, double cv, double shift, int hib)
 {
 	struct sample_set set = { 0 };
@@ -67,6 +72,7 @@ static enum verdict trial(int n, double cv, double shift, int hib)
 		add(&set, "patched", i, 0, 1000 * (1 + shift / 100) *
 		    (1 + cv / 100 * rng_normal()), hib);
 	compare_opts_init(&o);
+	o.pairing = PAIRING_UNPAIRED;
 	if (compare_run(&set, &o, &r) < 0) {
 		sample_set_release(&set);
 		return (enum verdict)-1;
@@ -214,7 +220,10 @@ static void test_json(void)
 		"\"metric\"", "\"unit\"", "\"higher_is_better\"", "\"stats\"",
 		"\"kernel\"", "\"n\"", "\"mean\"", "\"stddev\"", "\"cv\"",
 		"\"ci_low\"", "\"ci_high\"", "\"change_pct\"", "\"p_value\"",
-		"\"verdict\": \"regression\"",
+		"\"verdict\": \"regression\"", "\"job\"", "\"sentence\"",
+		"\"correction\": \"holm\"", "\"kpis_judged\": 1",
+		"\"paired\": true", "\"pairs\": 5", "\"p_adjusted\"",
+		"\"excluded_pct\"", "\"p_paired\"",
 	};
 	size_t i;
 	int run;

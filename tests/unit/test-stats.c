@@ -192,6 +192,152 @@ static void test_mwu_ties(void)
 	CHECK(stats_mann_whitney(a, 0, b, 4, &m) < 0);
 }
 
+static void test_polygamma(void)
+{
+	const double euler = 0.57721566490153286;
+
+	CHECK_NEAR(stats_digamma(1), -euler, 1e-13);
+	CHECK_NEAR(stats_digamma(0.5), -euler - 2 * log(2), 1e-13);
+	CHECK_NEAR(stats_digamma(10.5), stats_digamma(9.5) + 1 / 9.5, 1e-13);
+	CHECK_NEAR(stats_trigamma(1), M_PI * M_PI / 6, 1e-13);
+	CHECK_NEAR(stats_trigamma(0.5), M_PI * M_PI / 2, 1e-12);
+	CHECK_NEAR(stats_trigamma(3.5), stats_trigamma(4.5) +
+		   1 / (3.5 * 3.5), 1e-13);
+	CHECK_NEAR(stats_trigamma_inv(stats_trigamma(0.3)), 0.3, 1e-7);
+	CHECK_NEAR(stats_trigamma_inv(stats_trigamma(7.25)), 7.25, 1e-6);
+	CHECK_NEAR(stats_trigamma_inv(stats_trigamma(400)), 400, 1e-3);
+}
+
+/* df = INFINITY is the normal distribution. */
+static void test_t_infinite_df(void)
+{
+	CHECK_NEAR(stats_t_p2(1.959963985, INFINITY), 0.05, 1e-9);
+	CHECK_NEAR(stats_t_cdf(-1, INFINITY), stats_norm_cdf(-1), 1e-15);
+	CHECK_NEAR(stats_t_quantile(0.975, INFINITY), 1.959963985, 1e-8);
+	/* Cauchy: exact quantiles far in the tail */
+	CHECK_NEAR(stats_t_quantile(1e-9, 1) / (-1 / (M_PI * 1e-9)), 1,
+		   1e-12);
+}
+
+static void test_paired_t(void)
+{
+	double d[] = { 1, 2, 3, 4, 5 }, same[] = { 2, 2, 2 };
+	struct stats_prior known = { 1, INFINITY }, none = { NAN, 0 };
+	struct paired_t pt;
+	double t = 3 / sqrt(0.5);
+
+	CHECK(stats_paired_t(d, 1, NULL, &pt) < 0);
+	CHECK(stats_paired_t(d, N(d), NULL, &pt) == 0);
+	CHECK_NEAR(pt.mean, 3, 1e-15);
+	CHECK_NEAR(pt.s2, 2.5, 1e-15);
+	CHECK_NEAR(pt.t, t, 1e-12);
+	CHECK_NEAR(pt.df, 4, 0);
+	/* df 4: P(T <= t) = 1/2 + t (t^2 + 6) / (2 (t^2 + 4)^(3/2)) */
+	CHECK_NEAR(pt.p, 1 - t * (t * t + 6) / pow(t * t + 4, 1.5), 1e-12);
+	/* a prior of no weight changes nothing */
+	CHECK(stats_paired_t(d, N(d), &none, &pt) == 0);
+	CHECK_NEAR(pt.t, t, 1e-12);
+	/* an exact prior: the z-test with variance 1 */
+	CHECK(stats_paired_t(d, N(d), &known, &pt) == 0);
+	CHECK_NEAR(pt.se, sqrt(1.0 / 5), 1e-15);
+	CHECK(isinf(pt.df));
+	CHECK_NEAR(pt.p, erfc(3 * sqrt(5.0) / M_SQRT2), 1e-15);
+	/* a finite prior: the weighted mean of the variances */
+	known.df = 12;
+	CHECK_NEAR(stats_prior_moderate(&known, 2.5, 4), (12 + 10) / 16.0,
+		   1e-15);
+	CHECK(stats_paired_t(same, N(same), NULL, &pt) == 0);
+	CHECK_NEAR(pt.p, 0, 0);
+}
+
+/* xorshift64* and Box-Muller, for the prior's recovery. */
+static unsigned long long rng = 0x5eedULL;
+
+static double normal(void)
+{
+	double u, v;
+
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	u = ((rng * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	v = ((rng * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+	return sqrt(-2 * log(u + 1e-300)) * cos(2 * M_PI * v);
+}
+
+static double chi2(int df)
+{
+	double s = 0;
+	int i;
+
+	for (i = 0; i < df; i++) {
+		double z = normal();
+
+		s += z * z;
+	}
+	return s;
+}
+
+static void test_prior_fit(void)
+{
+	static double s2[2000], df[2000];
+	double same[] = { 2, 2, 2, 2 }, four[] = { 4, 4, 4, 4 };
+	struct stats_prior pr;
+	size_t i;
+
+	/* variances from s0^2 = 3, d0 = 10, each seen with 6 df */
+	for (i = 0; i < N(s2); i++) {
+		double sigma2 = 3 * 10 / chi2(10);
+
+		s2[i] = sigma2 * chi2(6) / 6;
+		df[i] = 6;
+	}
+	stats_prior_fit(s2, df, N(s2), INFINITY, &pr);
+	printf("# prior fitted to 2000 variances: s0^2 %.3f (3), d0 %.2f "
+	       "(10)\n", pr.s2, pr.df);
+	CHECK(fabs(pr.s2 - 3) < 0.15);
+	CHECK(pr.df > 8 && pr.df < 12.5);
+	/*
+	 * No spread beyond sampling: a common variance.  log s2 is low by
+	 * digamma(d/2) - log(d/2) on average, which the fit puts back
+	 * (limma's fitFDist does the same).
+	 */
+	stats_prior_fit(same, four, N(same), INFINITY, &pr);
+	CHECK(isinf(pr.df));
+	CHECK_NEAR(pr.s2, 2 * exp(log(2) - stats_digamma(2)), 1e-12);
+	stats_prior_fit(same, four, N(same), 30, &pr);
+	CHECK_NEAR(pr.df, 30, 0);
+	CHECK_NEAR(pr.s2, 2 * exp(log(2) - stats_digamma(2) +
+				  stats_digamma(15) - log(15)), 1e-12);
+	/* fewer than 3 usable variances: no prior */
+	stats_prior_fit(same, four, 2, 30, &pr);
+	CHECK_NEAR(pr.df, 0, 0);
+}
+
+static void test_holm(void)
+{
+	double p[] = { 0.01, 0.04, 0.03, 0.005, NAN }, adj[N(p)];
+
+	stats_holm(p, N(p), adj);
+	/* sorted 0.005 x4, 0.01 x3, 0.03 x2, 0.04 x1, monotone */
+	CHECK_NEAR(adj[3], 0.02, 1e-15);
+	CHECK_NEAR(adj[0], 0.03, 1e-15);
+	CHECK_NEAR(adj[2], 0.06, 1e-15);
+	CHECK_NEAR(adj[1], 0.06, 1e-15);
+	CHECK(isnan(adj[4]));
+	/* in place, and capped at 1 */
+	p[1] = 0.9;
+	stats_holm(p, N(p), p);
+	CHECK_NEAR(p[1], 0.9, 1e-15);
+	CHECK_NEAR(p[2], 0.06, 1e-15);
+	p[0] = p[1] = p[2] = p[3] = 0.5;
+	stats_holm(p, 4, p);
+	CHECK_NEAR(p[0], 1, 0);
+}
+
 int main(void)
 {
 	TEST_NAME("test-stats");
@@ -203,5 +349,10 @@ int main(void)
 	RUN(test_welch_constant);
 	RUN(test_mwu_exact);
 	RUN(test_mwu_ties);
+	RUN(test_polygamma);
+	RUN(test_t_infinite_df);
+	RUN(test_paired_t);
+	RUN(test_prior_fit);
+	RUN(test_holm);
 	return test_done();
 }
