@@ -255,6 +255,10 @@ test_expect_success 'two runs on one job: the second exits at once' '
 	} &&
 	first=$! &&
 	exec 3>thread.fifo &&
+	# the first run takes the lock, then blocks reading the fifo: wait
+	# for the lock to name it (a bounded wait, not a timing assertion)
+	n=0 && until test -s jobs/two/lock || test $n -ge 600; do
+		sleep 0.1; n=$((n + 1)); done &&
 	pid=$(cat jobs/two/lock) &&
 	test -n "$pid" &&
 	rc=0 &&
