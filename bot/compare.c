@@ -27,6 +27,7 @@ const char *verdict_name(enum verdict v)
 
 void compare_opts_init(struct compare_opts *o)
 {
+	o->all_diag = 0;
 	o->min_effect = config_get_number("compare.minEffect");
 	o->alpha = config_get_number("compare.alpha");
 	o->rank_alpha = config_get_number("compare.rankAlpha");
@@ -335,6 +336,9 @@ static size_t label_index(struct compare_result *r, const struct sample *s,
 	return k;
 }
 
+static void compare_cpu_idle(const struct sample_set *set,
+			     struct compare_result *r);
+
 int compare_run(const struct sample_set *set, const struct compare_opts *o,
 		struct compare_result *r)
 {
@@ -427,6 +431,8 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 		if (m->verdict > r->verdict)
 			r->verdict = m->verdict;
 	}
+	if (!ret)
+		compare_cpu_idle(set, r);
 out:
 	for (g = 0; acc && g < r->nr; g++) {
 		for (k = 0; k < max_k; k++)
@@ -524,4 +530,78 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 	json_string(&j, "verdict", verdict_name(r->verdict));
 	json_object_end(&j);
 	strbuf_addch(out, '\n');
+}
+
+/*
+ * cpu_idle of each side, like cpu_usr and cpu_sys: a run's summary row
+ * when it has one, else the mean of its samples; then the mean of runs.
+ * A pass of its own, after compare_run has grouped and judged.
+ */
+struct idle_run {
+	int run;
+	double sum, summary;
+	size_t cnt;
+};
+
+static void compare_cpu_idle(const struct sample_set *set,
+			     struct compare_result *r)
+{
+	struct idle_run *runs = NULL;
+	size_t g, k, i, j, nr, alloc = 0;
+
+	for (g = 0; g < r->nr; g++) {
+		struct compare_metric *m = &r->m[g];
+
+		for (k = 0; k < r->nr_kernels; k++) {
+			double sum = 0;
+			size_t nr_runs = 0;
+
+			for (nr = 0, i = 0; i < set->nr; i++) {
+				const struct sample *s = &set->v[i];
+
+				if (isnan(s->cpu_idle) ||
+				    strcmp(s->label, r->kernels[k]) ||
+				    !same_group(m, s))
+					continue;
+				for (j = 0; j < nr && runs[j].run != s->run; j++)
+					;
+				if (j == nr) {
+					ALLOC_GROW(runs, nr, alloc);
+					runs[nr].run = s->run;
+					runs[nr].sum = 0;
+					runs[nr].cnt = 0;
+					runs[nr++].summary = NAN;
+				}
+				if (s->sample == 0)
+					runs[j].summary = s->cpu_idle;
+				runs[j].sum += s->cpu_idle;
+				runs[j].cnt++;
+			}
+			for (j = 0; j < nr; j++, nr_runs++)
+				sum += isnan(runs[j].summary) ?
+				       runs[j].sum / runs[j].cnt :
+				       runs[j].summary;
+			m->side[k].cpu_idle = nr_runs ? sum / nr_runs : NAN;
+		}
+	}
+	free(runs);
+}
+
+int compare_row_shown(const struct compare_result *r,
+		      const struct compare_metric *m)
+{
+	size_t k;
+
+	if (!m->diagnostic || r->opts.all_diag)
+		return 1;
+	/* judged like a KPI, on a copy: diagnostics keep VERDICT_NONE */
+	for (k = 1; k < r->nr_kernels; k++) {
+		struct compare_side s = m->side[k];
+
+		judge(&r->opts, m->higher_is_better, &m->side[0], &s);
+		if (s.verdict == VERDICT_IMPROVEMENT ||
+		    s.verdict == VERDICT_REGRESSION)
+			return 1;
+	}
+	return 0;
 }

@@ -54,6 +54,7 @@ struct compare_opts {
 	double alpha;		/* Welch level */
 	double rank_alpha;	/* Mann-Whitney level */
 	double noisy_pct;	/* CI half-width, percent of the mean */
+	int all_diag;		/* render every diag.* row (compare --diag) */
 };
 
 /* Defaults, then config compare.minEffect/alpha/rankAlpha/noisyPct. */
@@ -65,6 +66,7 @@ struct compare_side {
 	double *values;		/* per-run values */
 	struct stats st;
 	double cpu_usr, cpu_sys;	/* mean over runs; NAN unknown */
+	double cpu_idle;	/* likewise (compare_cpu_idle) */
 	/* Against the baseline (zero / NAN / VERDICT_NONE for the base): */
 	double change_pct;
 	double better_pct;
@@ -110,6 +112,14 @@ void compare_result_release(struct compare_result *r);
  * Remembers where each sample came from for compare_run's errors.
  */
 int compare_read_files(char **paths, int nr, struct sample_set *set);
+
+/*
+ * Which rows a table shows: every KPI; a diag.* row only when it changed
+ * significantly by the rule above (it is never part of the verdict) or
+ * when opts.all_diag asks for all of them.
+ */
+int compare_row_shown(const struct compare_result *r,
+		      const struct compare_metric *m);
 
 /* The JSON document described in README (`compare --json`). */
 void compare_json(const struct compare_result *r, struct strbuf *out);
