@@ -597,6 +597,9 @@ static size_t label_index(struct compare_result *r, const struct sample *s,
 	return k;
 }
 
+static void compare_cpu_idle(const struct sample_set *set,
+			     struct compare_result *r);
+
 int compare_run(const struct sample_set *set, const struct compare_opts *o,
 		struct compare_result *r)
 {
@@ -701,6 +704,8 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 		if (m->verdict > r->verdict)
 			r->verdict = m->verdict;
 	}
+	if (!ret)
+		compare_cpu_idle(set, r);
 out:
 	for (g = 0; acc && g < r->nr; g++) {
 		for (k = 0; k < max_k; k++)
@@ -1084,4 +1089,98 @@ void compare_rule(const struct compare_result *r, struct strbuf *out)
 		strbuf_addstr(out, "Welch + Mann-Whitney");
 	strbuf_addf(out, ", Holm over %zu KPI%s at ", judged, plural(judged));
 	add_pct(out, o->plan ? o->plan->alpha : o->alpha);
+}
+
+/*
+ * cpu_idle of each side, like cpu_usr and cpu_sys: a run's summary row
+ * when it has one, else the mean of its samples; then the mean of runs.
+ * A pass of its own, after compare_run has grouped and judged.
+ */
+struct idle_run {
+	int run;
+	double sum, summary;
+	size_t cnt;
+};
+
+static void compare_cpu_idle(const struct sample_set *set,
+			     struct compare_result *r)
+{
+	struct idle_run *runs = NULL;
+	size_t g, k, i, j, nr, alloc = 0;
+
+	for (g = 0; g < r->nr; g++) {
+		struct compare_metric *m = &r->m[g];
+
+		for (k = 0; k < r->nr_kernels; k++) {
+			double sum = 0;
+			size_t nr_runs = 0;
+
+			for (nr = 0, i = 0; i < set->nr; i++) {
+				const struct sample *s = &set->v[i];
+
+				if (isnan(s->cpu_idle) ||
+				    strcmp(s->label, r->kernels[k]) ||
+				    !same_group(m, s))
+					continue;
+				for (j = 0; j < nr && runs[j].run != s->run; j++)
+					;
+				if (j == nr) {
+					ALLOC_GROW(runs, nr, alloc);
+					runs[nr].run = s->run;
+					runs[nr].sum = 0;
+					runs[nr].cnt = 0;
+					runs[nr++].summary = NAN;
+				}
+				if (s->sample == 0)
+					runs[j].summary = s->cpu_idle;
+				runs[j].sum += s->cpu_idle;
+				runs[j].cnt++;
+			}
+			for (j = 0; j < nr; j++, nr_runs++)
+				sum += isnan(runs[j].summary) ?
+				       runs[j].sum / runs[j].cnt :
+				       runs[j].summary;
+			m->side[k].cpu_idle = nr_runs ? sum / nr_runs : NAN;
+		}
+	}
+	free(runs);
+}
+
+/*
+ * Whether a diagnostic row changed enough to show: the per-metric rule
+ * (effect, Welch and Mann-Whitney agreeing, not noisy), uncorrected on
+ * purpose, since a shown diagnostic never decides anything.
+ */
+static int diag_changed(const struct compare_opts *o,
+			const struct compare_side *b,
+			const struct compare_side *s)
+{
+	struct welch w;
+	struct mann_whitney mw;
+	double change;
+
+	if (b->n < 2 || s->n < 2 || b->st.mean == 0)
+		return 0;
+	change = 100 * (s->st.mean - b->st.mean) / fabs(b->st.mean);
+	if (!isfinite(change) || !(ci_pct(&b->st) <= o->noisy_pct) ||
+	    !(ci_pct(&s->st) <= o->noisy_pct))
+		return 0;
+	return fabs(change) >= o->min_effect &&
+	       !stats_welch(b->values, b->n, s->values, s->n, &w) &&
+	       w.p < o->alpha &&
+	       !stats_mann_whitney(b->values, b->n, s->values, s->n, &mw) &&
+	       mw.p < o->rank_alpha;
+}
+
+int compare_row_shown(const struct compare_result *r,
+		      const struct compare_metric *m)
+{
+	size_t k;
+
+	if (!m->diagnostic || r->opts.all_diag)
+		return 1;
+	for (k = 1; k < r->nr_kernels; k++)
+		if (diag_changed(&r->opts, &m->side[0], &m->side[k]))
+			return 1;
+	return 0;
 }

@@ -100,6 +100,7 @@ struct compare_opts {
 	double rank_alpha;	/* the guard: Mann-Whitney / own paired t */
 	double noisy_pct;	/* CI half-width, percent of the mean */
 	enum compare_pairing pairing;
+	int all_diag;		/* render every diag.* row (compare --diag) */
 	/*
 	 * The adaptive plan the runs followed (NULL: a fixed number of
 	 * runs, one look).  Paired comparisons then replay its looks;
@@ -120,6 +121,7 @@ struct compare_side {
 	double *values;		/* per-run values */
 	struct stats st;
 	double cpu_usr, cpu_sys;	/* mean over runs; NAN unknown */
+	double cpu_idle;	/* likewise (compare_cpu_idle) */
 	/* Against the baseline (zero / NAN / VERDICT_NONE for the base): */
 	double change_pct;
 	double better_pct;
@@ -192,6 +194,14 @@ int compare_read_files(char **paths, int nr, struct sample_set *set);
  * or the runs are not paired (then the plan does not apply).
  */
 int compare_wants_more(const struct compare_result *r);
+
+/*
+ * Which rows a table shows: every KPI; a diag.* row only when it changed
+ * significantly by the rule above (it is never part of the verdict) or
+ * when opts.all_diag asks for all of them.
+ */
+int compare_row_shown(const struct compare_result *r,
+		      const struct compare_metric *m);
 
 /* The JSON document described in README (`compare --json`). */
 void compare_json(const struct compare_result *r, struct strbuf *out);

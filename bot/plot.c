@@ -14,7 +14,7 @@
 
 static const char *const count_keys[] = {
 	"instances", "pairs", "nr_instances", "nr_task", "tasks", "threads",
-	"copies", "clients", "groups",
+	"copies", "clients", "groups", "workers",
 };
 
 int plot_sweep_key(const char *params, long *count, char **rest,

@@ -17,9 +17,9 @@
  * A sweep is a set of metrics with the same workload, metric and
  * environment whose params differ only in an instance count (key
  * instances, pairs, nr_instances, nr_task, tasks, threads, copies,
- * clients or groups).  Plots every sweep of two or more points: the
- * baseline as 'o', the other kernels as 'X', '+', '#', ... and '*'
- * where marks fall on the same cell.  No sweep: a one-line note.
+ * clients, groups or workers).  Plots every sweep of two or more
+ * points: the baseline as 'o', the other kernels as 'X', '+', '#', ...
+ * and '*' where marks fall on the same cell.  No sweep: a one-line note.
  */
 int plot_render(const struct compare_result *r, struct strbuf *out);
 

@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "plot.h"
 #include "render.h"
+#include "stats.h"
 #include "templates.h"
 
 /* ---- documents for each report format ----------------------------- */
@@ -164,7 +165,211 @@ static void load_name(const struct load *l, char *buf, size_t size)
 		snprintf(buf, size, "1 %s", k);
 }
 
-/* Chen Yu's cover letter (seed 004). */
+/* One word (or list item) into a wrapped text, on a new line if needed. */
+static void wrap_add(struct strbuf *out, size_t *col, const char *s,
+		     size_t len, size_t indent, size_t width, int first)
+{
+	if (!first && *col + 1 + len > width) {
+		strbuf_addf(out, "\n%*s", (int)indent, "");
+		*col = indent;
+	} else if (!first) {
+		strbuf_addch(out, ' ');
+		(*col)++;
+	}
+	strbuf_add(out, s, len);
+	*col += len;
+}
+
+/*
+ * text wrapped so that no line is wider than width, the lines after the
+ * first indented by indent columns (a mail body's 72); first is the
+ * column the text starts at.  Lines break after ", " where they can, so
+ * that "cgroup /user.slice" stays whole, else between words.
+ */
+static void wrap_list(struct strbuf *out, const char *text, size_t first,
+		      size_t indent, size_t width)
+{
+	size_t col = first;
+	const char *p = text;
+
+	while (*p) {
+		const char *comma = strstr(p, ", ");
+		size_t len = comma ? (size_t)(comma - p) + 1 : strlen(p);
+		const char *q = p, *end = p + len;
+
+		if ((p == text ? col : indent) + len <= width ||
+		    !memchr(p, ' ', len)) {
+			wrap_add(out, &col, p, len, indent, width, p == text);
+		} else {
+			while (q < end) {
+				size_t w = strcspn(q, " ");
+
+				if (q + w > end)
+					w = end - q;
+				wrap_add(out, &col, q, w, indent, width,
+					 q == text);
+				q += w;
+				while (q < end && *q == ' ')
+					q++;
+			}
+		}
+		p = end;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* ---- %Cpu(s), as top prints it and seed 000 quotes it -------------- */
+
+static int cpu_known(const struct compare_side *s)
+{
+	return s->n && !isnan(s->cpu_usr) && !isnan(s->cpu_sys);
+}
+
+/* " 3.2 us, 96.7 sy,  0.1 id"; idle left out when unknown. */
+static void cpu_text(char *buf, size_t size, double usr, double sys,
+		     double idle)
+{
+	if (isnan(idle))
+		snprintf(buf, size, "%4.1f us, %4.1f sy", usr, sys);
+	else
+		snprintf(buf, size, "%4.1f us, %4.1f sy, %4.1f id", usr, sys,
+			 idle);
+}
+
+static double var_num(const struct kv *v, const char *name, int k)
+{
+	char key[32];
+	const char *s;
+
+	snprintf(key, sizeof(key), "%s.%d", name, k);
+	s = kv_get(v, key);
+	return s ? strtod(s, NULL) : 0;
+}
+
+static void var_add(struct kv *v, const char *name, int k, double x)
+{
+	tmpl_setkf(v, name, k, "%.17g", var_num(v, name, k) + x);
+}
+
+/*
+ * A row's utilisation into its table's sums: a table's %Cpu(s) is the
+ * mean over its rows (the loads of one workload), per kernel.
+ */
+static void cpu_block_add(struct tmpl_rec *bl, const struct compare_result *r,
+			  const struct compare_metric *m)
+{
+	size_t k;
+
+	for (k = 0; k < r->nr_kernels; k++) {
+		const struct compare_side *s = &m->side[k];
+
+		if (!cpu_known(s))
+			continue;
+		var_add(&bl->vars, "_cu", (int)k, s->cpu_usr);
+		var_add(&bl->vars, "_cs", (int)k, s->cpu_sys);
+		var_add(&bl->vars, "_cn", (int)k, 1);
+		if (!isnan(s->cpu_idle)) {
+			var_add(&bl->vars, "_ci", (int)k, s->cpu_idle);
+			var_add(&bl->vars, "_cin", (int)k, 1);
+		}
+	}
+}
+
+/* cpu.K ("n/a" when unknown) and hascpu, once a table's rows are in. */
+static void cpu_block_finish(struct tmpl_rec *bl,
+			     const struct compare_result *r)
+{
+	size_t k;
+	char buf[64];
+
+	for (k = 0; k < r->nr_kernels; k++) {
+		const struct kv *v = &bl->vars;
+		double n = var_num(v, "_cn", (int)k);
+
+		if (!n) {
+			tmpl_setkf(&bl->vars, "cpu", (int)k, "%s", "n/a");
+			continue;
+		}
+		cpu_text(buf, sizeof(buf), var_num(v, "_cu", (int)k) / n,
+			 var_num(v, "_cs", (int)k) / n,
+			 var_num(v, "_cin", (int)k) == n ?
+			 var_num(v, "_ci", (int)k) / n : NAN);
+		tmpl_setkf(&bl->vars, "cpu", (int)k, "%s", buf);
+		kv_set(&bl->vars, "hascpu", "1");
+	}
+}
+
+static void cpu_blocks_finish(struct tmpl_rec *d,
+			      const struct compare_result *r)
+{
+	const struct tmpl_list *bl = tmpl_list(d, "block");
+	size_t b;
+
+	for (b = 0; bl && b < bl->nr; b++)
+		cpu_block_finish(bl->v[b], r);
+}
+
+/*
+ * Fixed params of a sweep split as Chen Yu's tables use them: words
+ * (mode=process ipc=pipe) name the sub-test, "process-pipe", in the
+ * case column; numbers (loops=500) are settings, named in the title.
+ */
+static void params_split(const char *rest, struct strbuf *sub,
+			 struct strbuf *fixed)
+{
+	const char *p = rest;
+
+	while (*p) {
+		size_t len = strcspn(p, " ,"), klen = strcspn(p, "=");
+		char *end;
+
+		if (klen < len) {
+			strtod(p + klen + 1, &end);
+			if (end == p + len && end > p + klen + 1) {
+				strbuf_addf(fixed, "%s%.*s", fixed->len ?
+					    " " : "", (int)len, p);
+			} else {
+				strbuf_addf(sub, "%s%.*s", sub->len ? "-" : "",
+					    (int)(len - klen - 1),
+					    p + klen + 1);
+			}
+		} else if (len) {
+			strbuf_addf(sub, "%s%.*s", sub->len ? "-" : "",
+				    (int)len, p);
+		}
+		p += len;
+		while (*p == ' ' || *p == ',')
+			p++;
+	}
+}
+
+/* How many shown KPIs a workload has in the same environment. */
+static size_t nr_metrics_of(const struct compare_result *r,
+			    const struct compare_metric *m)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct compare_metric *o = &r->m[i];
+
+		if (strcmp(o->workload, m->workload))
+			continue;
+		for (j = 0; j < i; j++)
+			if (!strcmp(r->m[j].workload, o->workload) &&
+			    !strcmp(r->m[j].metric, o->metric))
+				break;
+		if (j == i)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Chen Yu's cover letter (seed 004): one table per benchmark, the
+ * sub-test in "case", the swept count in "load", both padded as his
+ * script did (16 and 8, then a tab).
+ */
 static void doc_intel(struct tmpl_rec *d, const struct compare_result *r)
 {
 	size_t i, k;
@@ -173,33 +378,51 @@ static void doc_intel(struct tmpl_rec *d, const struct compare_result *r)
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		const struct compare_side *b = &m->side[0];
+		struct strbuf sub = STRBUF_INIT, fixed = STRBUF_INIT;
 		char *ek = env_key(m), *key;
+		int one = nr_metrics_of(r, m) == 1;
 		struct tmpl_rec *bl;
 		struct kv *row;
 		struct load l;
 		int fresh;
 
 		load_split(m, &l);
-		key = xasprintf("%s\x1f%s\x1f%d\x1f%s", m->workload, l.rest,
-				m->higher_is_better, ek);
+		params_split(l.rest, &sub, &fixed);
+		key = xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%s", m->workload,
+				m->metric, fixed.buf, m->higher_is_better, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
+			struct strbuf note = STRBUF_INIT;
+
 			block_common(bl, m, key);
-			kv_setf(&bl->vars, "title", "%s%s%s",
-				m->workload, *l.rest ? " " : "", l.rest);
+			kv_setf(&bl->vars, "title", "%s%s%s", m->workload,
+				one ? "" : ".", one ? "" : m->metric);
+			strbuf_addstr(&note, kv_get(&bl->vars, "env"));
+			if (fixed.len)
+				strbuf_addf(&note, "%s%s", note.len ? ", " : "",
+					    fixed.buf);
+			if (note.len) {
+				struct strbuf w = STRBUF_INIT;
+
+				strbuf_addch(&w, '(');
+				wrap_list(&w, note.buf, 1, 1, 71);
+				strbuf_addch(&w, ')');
+				kv_set(&bl->vars, "note", w.buf);
+				strbuf_release(&w);
+			}
+			strbuf_release(&note);
 			for (k = 1; k < r->nr_kernels; k++)
 				tmpl_setkf(&bl->vars, "cmphdr", (int)k,
 					   "%s%%( std%%)", r->nr_kernels > 2 ?
 					   r->kernels[k] : "compare");
 		}
 		row = &tmpl_add(bl, "row")->vars;
-		kv_set(row, "case", m->metric);
-		if (l.count) {
+		kv_setf(row, "case", "%-16s", sub.len ? sub.buf : m->metric);
+		if (l.count)
 			load_name(&l, buf, sizeof(buf));
-			kv_set(row, "load", buf);
-		} else {
-			kv_set(row, "load", *m->params ? m->params : "-");
-		}
+		else
+			snprintf(buf, sizeof(buf), "-");
+		kv_setf(row, "load", "%-8s", buf);
 		if (b->n)
 			kv_setf(row, "base", "%5.2f (%6.2f)", 1.0,
 				b->st.cv);
@@ -214,10 +437,49 @@ static void doc_intel(struct tmpl_rec *d, const struct compare_result *r)
 				tmpl_setkf(row, "cmp", (int)k, "%+6.2f (%6.2f)",
 					   s->better_pct, s->st.cv);
 		}
+		cpu_block_add(bl, r, m);
+		strbuf_release(&sub);
+		strbuf_release(&fixed);
 		free(l.rest);
 		free(key);
 		free(ek);
 	}
+	cpu_blocks_finish(d, r);
+}
+
+/*
+ * The statistic of a test in K Prateek Nayak's blocks (seed 003): the
+ * harmonic mean of stream's bandwidths, the median of schbench's
+ * latencies, the arithmetic mean elsewhere.
+ */
+static const char *amd_statistic(const char *workload)
+{
+	if (starts_with(workload, "stream"))
+		return "HMean";
+	if (starts_with(workload, "schbench"))
+		return "Median";
+	return "AMean";
+}
+
+static double amd_value(const char *stat, const struct stats *st)
+{
+	if (!strcmp(stat, "HMean"))
+		return st->hmean;
+	if (!strcmp(stat, "Median"))
+		return st->median;
+	return st->mean;
+}
+
+/* "Clients:" for clients=N; the seed's own "#workers:" for schbench's */
+static void amd_casehdr(struct kv *v, const struct load *l)
+{
+	if (!l->count)
+		kv_set(v, "casehdr", "Case:");
+	else if (!strcmp(l->key, "workers"))
+		kv_set(v, "casehdr", "#workers:");
+	else
+		kv_setf(v, "casehdr", "%c%s:", toupper((unsigned char)l->key[0]),
+			l->key + 1);
 }
 
 /* K Prateek Nayak's blocks (seed 003). */
@@ -227,10 +489,12 @@ static void doc_amd(struct tmpl_rec *d, const struct compare_result *r)
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
+		const char *stat = amd_statistic(m->workload);
 		char *ek = env_key(m), *key;
 		struct tmpl_rec *bl;
 		struct kv *row;
 		struct load l;
+		double base;
 		int fresh;
 
 		load_split(m, &l);
@@ -248,13 +512,16 @@ static void doc_amd(struct tmpl_rec *d, const struct compare_result *r)
 			else
 				kv_setf(&bl->vars, "units", "%s in %s",
 					m->metric, m->unit);
-			/* "Clients:", "#workers:" in the seed */
-			if (l.count)
-				kv_setf(&bl->vars, "casehdr", "%c%s:",
-					toupper((unsigned char)l.key[0]),
-					l.key + 1);
-			else
-				kv_setf(&bl->vars, "casehdr", "Case:");
+			kv_set(&bl->vars, "statistic", stat);
+			if (*kv_get(&bl->vars, "env")) {
+				struct strbuf w = STRBUF_INIT;
+
+				wrap_list(&w, kv_get(&bl->vars, "env"), 16, 16,
+					  72);
+				kv_set(&bl->vars, "envw", w.buf);
+				strbuf_release(&w);
+			}
+			amd_casehdr(&bl->vars, &l);
 			for (k = 0; k < r->nr_kernels; k++)
 				tmpl_setkf(&bl->vars, "hdr", (int)k,
 					   "%s[pct imp](CV)", r->kernels[k]);
@@ -264,26 +531,30 @@ static void doc_amd(struct tmpl_rec *d, const struct compare_result *r)
 			kv_setf(row, "case", "%ld", l.count);
 		else
 			kv_set(row, "case", *m->params ? m->params : m->metric);
+		base = amd_value(stat, &m->side[0].st);
 		for (k = 0; k < r->nr_kernels; k++) {
 			const struct compare_side *s = &m->side[k];
-			const struct compare_side *b = &m->side[0];
-			/* the baseline prints -0.00 when lower is better,
-			 * as in the seed: -(x - x) */
-			double imp = k ? s->better_pct :
-				     (m->higher_is_better ? 0.0 : -0.0);
+			double v = amd_value(stat, &s->st);
+			/* -(x - x) prints -0.00 when lower is better, as in
+			 * the seed */
+			double imp = 100 * (v - base) / base;
 
-			if (!s->n || b->st.mean == 0 || isnan(imp))
+			if (!m->higher_is_better)
+				imp = -imp;
+			if (!s->n || !m->side[0].n || base == 0 ||
+			    !isfinite(imp))
 				tmpl_setkf(row, "cell", (int)k, "%s", "-");
 			else
 				tmpl_setkf(row, "cell", (int)k,
-					   "%.2f [%6.2f](%5.2f)",
-					   s->st.mean / b->st.mean, imp,
-					   s->st.cv);
+					   "%.2f [%6.2f](%5.2f)", v / base,
+					   imp, s->st.cv);
 		}
+		cpu_block_add(bl, r, m);
 		free(l.rest);
 		free(key);
 		free(ek);
 	}
+	cpu_blocks_finish(d, r);
 }
 
 /* LKP: ±NN% only above 2%, like lib/compare.rb. */
@@ -310,19 +581,23 @@ static void lkp_err(struct kv *row, int k, const struct stats *st)
 /*
  * The direction note under an LKP table, once all rows are in: one
  * phrase when the judged rows agree, else the lower-is-better ones by
- * name; diag.* rows are only said to be diagnostics.
+ * name; diag.* rows are only said to be diagnostics, mpstat rows what
+ * their change is.
  */
 static void lkp_directions(struct tmpl_rec *bl)
 {
 	struct strbuf low = STRBUF_INIT, note = STRBUF_INIT;
 	const struct tmpl_list *rows = tmpl_list(bl, "row");
-	size_t i, nr_high = 0, nr_low = 0, nr_diag = 0;
+	size_t i, nr_high = 0, nr_low = 0, nr_diag = 0, nr_cpu = 0;
 
 	for (i = 0; rows && i < rows->nr; i++) {
 		const struct kv *row = &rows->v[i]->vars;
+		const char *kind = kv_get(row, "_diag");
 
-		if (!strcmp(kv_get(row, "_diag"), "1")) {
+		if (!strcmp(kind, "1")) {
 			nr_diag++;
+		} else if (!strcmp(kind, "cpu")) {
+			nr_cpu++;
 		} else if (!strcmp(kv_get(row, "_hib"), "1")) {
 			nr_high++;
 		} else {
@@ -340,8 +615,135 @@ static void lkp_directions(struct tmpl_rec *bl)
 		strbuf_addf(&note, "%sdiag.* rows are not judged",
 			    note.len ? "; " : "");
 	kv_set(&bl->vars, "dirnote", note.buf);
+	kv_set(&bl->vars, "cpunote", nr_cpu ? "mpstat.cpu.all.*%: %Cpu(s) "
+		"mean of the rows above, change in points" : "");
 	strbuf_release(&low);
 	strbuf_release(&note);
+}
+
+/* mpstat.cpu.all.{idle,sys,usr}% rows, as the robot's tables have. */
+static void lkp_cpu_rows(struct tmpl_rec *bl, const struct compare_result *r)
+{
+	static const struct { const char *name, *sum; } cols[] = {
+		{ "idle", "_ci" }, { "sys", "_cs" }, { "usr", "_cu" },
+	};
+	const struct kv *v = &bl->vars;
+	size_t c, k;
+
+	for (k = 0; k < r->nr_kernels; k++)
+		if (!var_num(v, "_cn", (int)k))
+			return;
+	for (c = 0; c < ARRAY_SIZE(cols); c++) {
+		const char *nk = c ? "_cn" : "_cin";
+		double base = var_num(v, cols[c].sum, 0) / var_num(v, nk, 0);
+		struct kv *row;
+
+		if (!c)
+			for (k = 0; k < r->nr_kernels; k++)
+				if (var_num(v, "_cin", (int)k) !=
+				    var_num(v, "_cn", (int)k))
+					break;
+		if (!c && k < r->nr_kernels)
+			continue;
+		row = &tmpl_add(bl, "row")->vars;
+		for (k = 0; k < r->nr_kernels; k++) {
+			double x = var_num(v, cols[c].sum, (int)k) /
+				   var_num(v, nk, (int)k);
+
+			tmpl_setkf(row, "v", (int)k, "%.2f", x);
+			tmpl_setkf(row, "e", (int)k, "%s", "");
+			if (k)
+				tmpl_setkf(row, "chg", (int)k, "%+.1f",
+					   x - base);
+		}
+		kv_setf(row, "name", "mpstat.cpu.all.%s%%", cols[c].name);
+		kv_set(row, "_diag", "cpu");
+		kv_set(row, "_hib", "0");
+	}
+}
+
+/*
+ * An axis value as LKP writes one: no blanks, no '/' (the separator);
+ * a cgroup path loses its leading '/', "/" itself is "root".
+ */
+static void lkp_axis_value(struct strbuf *sb, const char *v, size_t len)
+{
+	size_t i;
+
+	if (len == 1 && *v == '/') {
+		strbuf_addstr(sb, "root");
+		return;
+	}
+	if (len && *v == '/') {
+		v++;
+		len--;
+	}
+	for (i = 0; i < len; i++)
+		strbuf_addch(sb, v[i] == '/' || v[i] == ' ' ? ':' : v[i]);
+}
+
+struct axis {
+	char *key, *val;
+};
+
+static int axis_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct axis *)a)->key,
+		      ((const struct axis *)b)->key);
+}
+
+/*
+ * The job's axes, "key/key/...:" over "  val/val/...", sorted by key
+ * like the robot's: one per known environment field and fixed param.
+ */
+static void lkp_axes(struct tmpl_rec *bl, const struct compare_metric *m,
+		     const char *rest)
+{
+	const char *fields[][2] = {
+		{ "tbox_group", m->machine }, { "testcase", m->workload },
+		{ "placement", m->placement },
+		{ "autogroup", m->autogroup_config },
+		{ "autogroup_enabled", m->autogroup_enabled },
+		{ "cgroup", m->cgroup },
+	};
+	struct axis ax[32];
+	struct strbuf keys = STRBUF_INIT, vals = STRBUF_INIT;
+	const char *p = rest;
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (!*fields[i][1])
+			continue;
+		strbuf_reset(&vals);
+		lkp_axis_value(&vals, fields[i][1], strlen(fields[i][1]));
+		ax[n].key = xstrdup(fields[i][0]);
+		ax[n++].val = xstrdup(vals.buf);
+	}
+	while (*p && n < ARRAY_SIZE(ax)) {
+		size_t len = strcspn(p, " ,"), klen = strcspn(p, "=");
+
+		if (klen < len) {
+			strbuf_reset(&vals);
+			lkp_axis_value(&vals, p + klen + 1, len - klen - 1);
+			ax[n].key = xasprintf("%.*s", (int)klen, p);
+			ax[n++].val = xstrdup(vals.buf);
+		}
+		p += len;
+		while (*p == ' ' || *p == ',')
+			p++;
+	}
+	qsort(ax, n, sizeof(*ax), axis_cmp);
+	strbuf_reset(&vals);
+	for (i = 0; i < n; i++) {
+		strbuf_addf(&keys, "%s%s", i ? "/" : "", ax[i].key);
+		strbuf_addf(&vals, "%s%s", i ? "/" : "", ax[i].val);
+		free(ax[i].key);
+		free(ax[i].val);
+	}
+	kv_set(&bl->vars, "axes", keys.buf);
+	kv_set(&bl->vars, "axvals", vals.buf);
+	strbuf_release(&keys);
+	strbuf_release(&vals);
 }
 
 static void doc_lkp(struct tmpl_rec *d, const struct compare_result *r)
@@ -361,22 +763,13 @@ static void doc_lkp(struct tmpl_rec *d, const struct compare_result *r)
 		struct load l;
 		int fresh;
 
-		/* like LKP: fixed params in the path, the sweep in the name */
+		/* like LKP: fixed params in the axes, the sweep in the name */
 		load_split(m, &l);
 		key = xasprintf("%s\x1f%s\x1f%s", m->workload, l.rest, ek);
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			block_common(bl, m, key);
-			kv_setf(&bl->vars, "envpath",
-				"%s/%s/%s/%s/%s/%s/%s",
-				*m->machine ? m->machine : "-",
-				*m->placement ? m->placement : "-",
-				*m->autogroup_config ?
-				m->autogroup_config : "-",
-				*m->autogroup_enabled ?
-				m->autogroup_enabled : "-",
-				*m->cgroup ? m->cgroup : "-",
-				*l.rest ? l.rest : "-", m->workload);
+			lkp_axes(bl, m, l.rest);
 		}
 		row = &tmpl_add(bl, "row")->vars;
 		lkp_value(buf, sizeof(buf), m->side[0].st.mean);
@@ -402,23 +795,77 @@ static void doc_lkp(struct tmpl_rec *d, const struct compare_result *r)
 				m->metric);
 		kv_setf(row, "_hib", "%d", m->higher_is_better);
 		kv_setf(row, "_diag", "%d", m->diagnostic);
+		cpu_block_add(bl, r, m);
 		free(l.rest);
 		free(key);
 		free(ek);
 	}
 	blocks = tmpl_list(d, "block");
-	for (i = 0; blocks && i < blocks->nr; i++)
+	for (i = 0; blocks && i < blocks->nr; i++) {
+		lkp_cpu_rows(blocks->v[i], r);
 		lkp_directions(blocks->v[i]);
+	}
 }
 
-static int significant(enum verdict v)
+/*
+ * mmtests' stars: compare-mmtests.pl marked a comparison significant
+ * with a two-sided t-test of the means, t = |mean_a - mean_b| /
+ * sqrt(s_a^2/n_a + s_b^2/n_b) on n_a + n_b - 2 degrees of freedom, at
+ * its default level of 10% (Summarise.pm's _SignificanceLevel 0.10);
+ * two constant samples are significant when their means differ.
+ */
+#define MMTESTS_LEVEL 0.10
+
+static int mmtests_significant(const struct compare_side *a,
+			       const struct compare_side *b)
 {
-	return v == VERDICT_IMPROVEMENT || v == VERDICT_REGRESSION;
+	double se, t;
+
+	if (a->n < 2 || b->n < 2)
+		return 0;
+	se = sqrt(a->st.stddev * a->st.stddev / a->n +
+		  b->st.stddev * b->st.stddev / b->n);
+	if (se == 0)
+		return a->st.mean != b->st.mean;
+	t = fabs(a->st.mean - b->st.mean) / se;
+	return stats_t_p2(t, (double)(a->n + b->n - 2)) < MMTESTS_LEVEL;
+}
+
+/* %Cpu(s) rows under an mmtests table, in the value columns. */
+static void mmtests_cpu_rows(struct tmpl_rec *bl,
+			     const struct compare_result *r)
+{
+	static const struct { const char *op, *sum, *n; } cols[] = {
+		{ "usr%", "_cu", "_cn" }, { "sys%", "_cs", "_cn" },
+		{ "idle%", "_ci", "_cin" },
+	};
+	const struct kv *v = &bl->vars;
+	size_t c, k;
+
+	for (c = 0; c < ARRAY_SIZE(cols); c++) {
+		struct kv *row;
+
+		for (k = 0; k < r->nr_kernels; k++)
+			if (!var_num(v, cols[c].n, (int)k) ||
+			    var_num(v, cols[c].n, (int)k) !=
+			    var_num(v, "_cn", (int)k))
+				break;
+		if (k < r->nr_kernels)
+			continue;
+		row = &tmpl_add(bl, "row")->vars;
+		kv_set(row, "stat", "%Cpu(s)");
+		kv_set(row, "op", cols[c].op);
+		for (k = 0; k < r->nr_kernels; k++)
+			tmpl_setkf(row, "v", (int)k, "%12.2f%11s",
+				   var_num(v, cols[c].sum, (int)k) /
+				   var_num(v, cols[c].n, (int)k), "");
+	}
 }
 
 /* mmtests compare-kernels.sh (report-formats.md 4.1). */
 static void doc_mmtests(struct tmpl_rec *d, const struct compare_result *r)
 {
+	const struct tmpl_list *blocks;
 	size_t i, k;
 	char buf[64];
 
@@ -444,6 +891,14 @@ static void doc_mmtests(struct tmpl_rec *d, const struct compare_result *r)
 			kv_setf(&bl->vars, "title", "%s-%s%s%s",
 				m->workload, m->metric, *l.rest ? " " : "",
 				l.rest);
+			if (*kv_get(&bl->vars, "env")) {
+				struct strbuf w = STRBUF_INIT;
+
+				wrap_list(&w, kv_get(&bl->vars, "env"), 0, 0,
+					  72);
+				kv_set(&bl->vars, "envw", w.buf);
+				strbuf_release(&w);
+			}
 		}
 		row = &tmpl_add(bl, "row")->vars;
 		kv_set(row, "stat", hmean ? "Hmean" : "Amean");
@@ -458,7 +913,7 @@ static void doc_mmtests(struct tmpl_rec *d, const struct compare_result *r)
 			double v = hmean ? s->st.hmean : s->st.mean;
 			/* pdiff / pndiff: positive is always a gain */
 			double pct = 100 * (v - base) / base;
-			int sig = k && significant(s->verdict);
+			int sig = k && mmtests_significant(&m->side[0], s);
 
 			if (!m->higher_is_better)
 				pct = -pct;
@@ -468,15 +923,25 @@ static void doc_mmtests(struct tmpl_rec *d, const struct compare_result *r)
 			snprintf(buf, sizeof(buf), "%.*f",
 				 fabs(base) < 100 ? 4 : 2, v);
 			if (!s->n || !isfinite(pct))
-				tmpl_setkf(row, "v", (int)k, "%12s", "-");
+				tmpl_setkf(row, "v", (int)k, "%12s%11s", "-",
+					   "");
 			else
 				tmpl_setkf(row, "v", (int)k, "%12s %c%7.2f%%%c",
 					   buf, sig ? '*' : '(', pct,
 					   sig ? '*' : ')');
 		}
+		cpu_block_add(bl, r, m);
 		free(key);
 		free(ek);
 	}
+	blocks = tmpl_list(d, "block");
+	for (i = 0; blocks && i < blocks->nr; i++)
+		mmtests_cpu_rows(blocks->v[i], r);
+}
+
+static int significant(enum verdict v)
+{
+	return v == VERDICT_IMPROVEMENT || v == VERDICT_REGRESSION;
 }
 
 /* The environment columns that vary within a block. */
@@ -510,7 +975,12 @@ static void matrix_drop_note(char *buf, size_t size,
 	double a = fabs(s->change_pct);
 	int up = s->change_pct > 0;
 
-	if (s->verdict == VERDICT_NOISY)
+	/* as the thread says it: 30.7% is "30%", 9.9% "10%" */
+	if (a >= 10)
+		a = 5 * floor(a / 5 + 0.5);
+	if (m->diagnostic)
+		snprintf(buf, size, " (%+.0f%%, diag)", s->change_pct);
+	else if (s->verdict == VERDICT_NOISY)
 		snprintf(buf, size, " (noisy)");
 	else if (!significant(s->verdict))
 		snprintf(buf, size, " (~same)");
@@ -519,6 +989,24 @@ static void matrix_drop_note(char *buf, size_t size,
 	else
 		snprintf(buf, size, " (%.0f%% %s)", a,
 			 up ? "worse" : "better");
+}
+
+/*
+ * One table per setting, the machines and kernels in its rows, as Hagar
+ * did ("When autogroup is disabled:" starts her second table): the
+ * lines fit 72 columns with %Cpu(s), and the setting is named above.
+ */
+static int matrix_same_table(const struct compare_metric *m,
+			     const struct compare_metric *o)
+{
+	return !strcmp(o->workload, m->workload) &&
+	       !strcmp(o->params, m->params) &&
+	       !strcmp(o->metric, m->metric) &&
+	       o->higher_is_better == m->higher_is_better &&
+	       !strcmp(o->placement, m->placement) &&
+	       !strcmp(o->autogroup_config, m->autogroup_config) &&
+	       !strcmp(o->autogroup_enabled, m->autogroup_enabled) &&
+	       !strcmp(o->cgroup, m->cgroup);
 }
 
 /* Hagar's and Dietmar's tables (seed 000). */
@@ -530,9 +1018,11 @@ static void doc_matrix(struct tmpl_rec *d, const struct compare_result *r)
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
-		char *key = xasprintf("%s\x1f%s\x1f%s\x1f%d", m->workload,
-				      m->params, m->metric,
-				      m->higher_is_better);
+		char *key = xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s"
+				      "\x1f%s", m->workload, m->params,
+				      m->metric, m->higher_is_better,
+				      m->placement, m->autogroup_config,
+				      m->autogroup_enabled, m->cgroup);
 		int varies[NR_ENV] = { 0 }, any = 0;
 		size_t fw[NR_ENV] = { 0 };
 		struct strbuf hdr = STRBUF_INIT, cst = STRBUF_INIT;
@@ -553,10 +1043,7 @@ static void doc_matrix(struct tmpl_rec *d, const struct compare_result *r)
 		for (j = i; j < r->nr; j++) {
 			const struct compare_metric *o = &r->m[j];
 
-			if (strcmp(o->workload, m->workload) ||
-			    strcmp(o->params, m->params) ||
-			    strcmp(o->metric, m->metric) ||
-			    o->higher_is_better != m->higher_is_better)
+			if (!matrix_same_table(m, o))
 				continue;
 			for (f = 0; f < NR_ENV; f++) {
 				size_t l = strlen(env_field(o, f));
@@ -595,14 +1082,23 @@ static void doc_matrix(struct tmpl_rec *d, const struct compare_result *r)
 			strbuf_addch(&rule, '-');
 		kv_set(&bl->vars, "envrule", rule.buf);
 		kv_set(&bl->vars, "envhdr", hdr.buf);
-		kv_set(&bl->vars, "constenv", cst.buf);
+		{
+			struct strbuf t = STRBUF_INIT, w = STRBUF_INIT;
+
+			strbuf_addf(&t, "%s: %s (%s)", kv_get(&bl->vars, "what"),
+				    m->metric, dir_text(m->higher_is_better));
+			wrap_list(&w, t.buf, 0, 0, 72);
+			kv_set(&bl->vars, "head", w.buf);
+			strbuf_reset(&w);
+			wrap_list(&w, cst.buf, 0, 0, 72);
+			kv_set(&bl->vars, "constenv", w.buf);
+			strbuf_release(&t);
+			strbuf_release(&w);
+		}
 		for (j = i; j < r->nr; j++) {
 			const struct compare_metric *o = &r->m[j];
 
-			if (strcmp(o->workload, m->workload) ||
-			    strcmp(o->params, m->params) ||
-			    strcmp(o->metric, m->metric) ||
-			    o->higher_is_better != m->higher_is_better)
+			if (!matrix_same_table(m, o))
 				continue;
 			for (k = 0; k < r->nr_kernels; k++) {
 				const struct compare_side *s = &o->side[k];
@@ -630,12 +1126,12 @@ static void doc_matrix(struct tmpl_rec *d, const struct compare_result *r)
 				snprintf(buf, sizeof(buf), "%.1f",
 					 s->st.mean);
 				kv_setf(row, "res", "%s%s", buf, note);
-				if (isnan(s->cpu_usr))
-					kv_set(row, "cpu", "  n/a");
+				if (!cpu_known(s))
+					snprintf(buf, sizeof(buf), "  n/a");
 				else
-					kv_setf(row, "cpu",
-						"%4.1f us, %4.1f sy",
-						s->cpu_usr, s->cpu_sys);
+					cpu_text(buf, sizeof(buf), s->cpu_usr,
+						 s->cpu_sys, s->cpu_idle);
+				kv_set(row, "cpu", buf);
 				strbuf_release(&env);
 			}
 		}
@@ -643,6 +1139,31 @@ static void doc_matrix(struct tmpl_rec *d, const struct compare_result *r)
 		strbuf_release(&cst);
 		strbuf_release(&rule);
 	}
+}
+
+/*
+ * "(a) spawn on box: lps [lps], higher is better: improvement", broken
+ * at 72 columns with the next lines indented by 4, as Dietmar did.
+ */
+static void simple_heading(struct tmpl_rec *bl, const struct compare_metric *m,
+			   size_t i)
+{
+	struct strbuf h = STRBUF_INIT, w = STRBUF_INIT;
+
+	strbuf_addf(&h, "(%c) %s%s: %s [%s], %s: %s",
+		    i < 26 ? (int)('a' + i) : '?',
+		    kv_get(&bl->vars, "what"), kv_get(&bl->vars, "on"),
+		    m->metric, kv_get(&bl->vars, "unit"),
+		    dir_text(m->higher_is_better),
+		    m->diagnostic ? "not judged (a diagnostic)" :
+		    verdict_name(m->verdict));
+	wrap_list(&w, h.buf, 0, 4, 72);
+	kv_set(&bl->vars, "heading", w.buf);
+	strbuf_reset(&w);
+	wrap_list(&w, kv_get(&bl->vars, "envx"), 4, 4, 72);
+	kv_set(&bl->vars, "envw", w.buf);
+	strbuf_release(&h);
+	strbuf_release(&w);
 }
 
 /* Dietmar's revert (seed 001): w/o and w/ columns per machine. */
@@ -668,9 +1189,10 @@ static void doc_simple(struct tmpl_rec *d, const struct compare_result *r)
 
 		bl = block_for(d, key, &fresh);
 		block_common(bl, m, key);
-		kv_setf(&bl->vars, "idx", "%c",
-			i < 26 ? (int)('a' + i) : '?');
 		kv_set(&bl->vars, "verdict", verdict_name(m->verdict));
+		cpu_block_add(bl, r, m);
+		simple_heading(bl, m, i);
+		cpu_block_finish(bl, r);
 		row = &tmpl_add(bl, "row")->vars;
 		for (k = 0; k < r->nr_kernels; k++) {
 			fmt_value(buf, sizeof(buf), m->side[k].st.mean,
@@ -699,7 +1221,7 @@ int compare_render(const struct compare_result *r, const char *format,
 	struct tmpl_opts o = { .nr_kernels = (int)r->nr_kernels, .trim = 1 };
 	struct strbuf tmpl = STRBUF_INIT;
 	char *file;
-	size_t i;
+	size_t i, j;
 	int ret;
 
 	if (!strcmp(format, "plot"))
@@ -710,15 +1232,11 @@ int compare_render(const struct compare_result *r, const char *format,
 	if (i == ARRAY_SIZE(formats))
 		return error("unknown report format '%s' (intel, amd, lkp, "
 			     "mmtests, matrix, simple, plot)", format);
-	/* diagnostics only in the robot's table, which lists every stat */
-	if (strcmp(format, "lkp")) {
-		size_t j;
-
-		view.m = xcalloc(r->nr ? r->nr : 1, sizeof(*view.m));
-		for (view.nr = 0, j = 0; j < r->nr; j++)
-			if (!r->m[j].diagnostic)
-				view.m[view.nr++] = r->m[j];
-	}
+	/* the KPIs, and the diagnostics that changed or were asked for */
+	view.m = xcalloc(r->nr ? r->nr : 1, sizeof(*view.m));
+	for (view.nr = 0, j = 0; j < r->nr; j++)
+		if (compare_row_shown(r, &r->m[j]))
+			view.m[view.nr++] = r->m[j];
 	doc_init(&d, &view);
 	formats[i].fn(&d, &view);
 	file = xasprintf("report-%s.txt", format);

@@ -17,6 +17,13 @@
  *                     params"), and the format's own (title, hdr.K ...)
  *   {{#each row}}     inside a block: one row per metric or sweep point,
  *                     with the format's cells (per kernel: name.K)
+ *   cpu, hascpu       in a block: cpu.K, kernel K's %Cpu(s) ("3.2 us,
+ *                     96.7 sy, 0.1 id"), the mean over the block's rows;
+ *                     hascpu when any kernel's is known
+ * Rows: every KPI; a diag.* row only when it changed significantly or
+ * compare --diag asks (compare_row_shown).  Headings and settings lines
+ * the formats wrap at 72 columns come as their own variables (note,
+ * heading, head, envw).
  * The variables of each format are set in render.c, next to the
  * template they serve.
  */

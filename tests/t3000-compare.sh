@@ -52,11 +52,14 @@ test_expect_success 'real A/A: sched-bench pingpong twice on one kernel is no ch
 	test_grep ! "\*" out
 '
 
-test_expect_success 'two-kernel tables stay within 80 columns' '
-	for f in intel amd lkp mmtests matrix simple plot; do
-		expand "$E/$f.txt" | awk -v f=$f "length > 80 { print f\": \"\$0; bad = 1 }
+test_expect_success 'two-kernel tables fit 72 columns (lkp: its 89-column rule, 100 at most)' '
+	for f in intel amd lkp mmtests matrix simple plot noisy-lkp noisy-matrix; do
+		max=72
+		case $f in *lkp) max=100 ;; esac
+		expand "$E/$f.txt" | awk -v f=$f -v max=$max "length > max { print f\": \"\$0; bad = 1 }
 			END { exit bad }" || exit 1
-	done
+	done &&
+	test_grep "^=\{89\}$" "$E/lkp.txt"
 '
 
 test_expect_success 'plot fits 72 columns' '
@@ -101,13 +104,46 @@ test_expect_success '--min-effect and --alpha change the verdict' '
 	test_grep "^verdict: no significant change" out
 '
 
-test_expect_success 'diag.* metrics are shown by lkp but never judged' '
+test_expect_success 'diag.* rows: shown when they changed, never judged' '
 	"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv" -f lkp >out &&
 	test_grep "+99.6%.*spawn.diag.wall_s$" out &&
 	test_grep "^verdict: improvement" out &&
 	"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv" --json >j &&
 	test_grep "\"diagnostic\": true" j &&
-	test_grep ! diag "$E/simple.txt"
+	# a changed diagnostic is in every format, said to be one
+	test_grep "diag.wall_s \[s\]," "$E/simple.txt" &&
+	test_grep "not judged (a diagnostic)" "$E/simple.txt" &&
+	test_grep ! "diag.wall_s.*improvement" "$E/simple.txt"
+'
+
+test_expect_success 'diag.* rows that did not change are left out, --diag shows them' '
+	for f in intel amd lkp mmtests matrix simple; do
+		"$SCHED_BOT" compare "$C/aa-real.csv" -f $f >$f.out &&
+		test_grep ! "diag\." $f.out &&
+		"$SCHED_BOT" compare "$C/aa-real.csv" -f $f --diag >$f.all &&
+		test_grep "diag.migrations" $f.all || exit 1
+	done &&
+	test_grep "pingpong.handoffs.pairs=1$" lkp.out
+'
+
+test_expect_success '%Cpu(s) (us, sy, id) for every workload in every format' '
+	# intel and amd: the mean over the rows of a table; simple: its row
+	"$SCHED_BOT" compare "$C/aa-real.csv" -f simple >simple.cpu &&
+	test_grep "^    %Cpu(s) w/o patch: 73.9 us, 25.7 sy,  0.0 id$" simple.cpu &&
+	test_grep "^    %Cpu(s) w/ patch: 70.3 us, 29.4 sy,  0.0 id$" simple.cpu &&
+	for f in intel amd; do
+		"$SCHED_BOT" compare "$C/aa-real.csv" -f $f >$f.cpu &&
+		test_grep "^ *%Cpu(s) [a-z/ ]*: 46.6 us, 53.1 sy,  0.0 id$" $f.cpu &&
+		test_grep "^ *%Cpu(s) [a-z/ ]*: 44.3 us, 55.5 sy,  0.0 id$" $f.cpu ||
+		exit 1
+	done &&
+	"$SCHED_BOT" compare "$C/aa-real.csv" -f lkp >lkp.cpu &&
+	test_grep "^      46.61             -2.3      44.35        mpstat.cpu.all.usr%$" lkp.cpu &&
+	test_grep "mpstat.cpu.all.idle%$" lkp.cpu &&
+	"$SCHED_BOT" compare "$C/aa-real.csv" -f mmtests >mm.cpu &&
+	test_grep "^%Cpu(s)   sys%        53.09                  55.45$" mm.cpu &&
+	"$SCHED_BOT" compare "$C/aa-real.csv" -f matrix >mx.cpu &&
+	test_grep "| 73.9 us, 25.7 sy,  0.0 id$" mx.cpu
 '
 
 test_expect_success 'two files with the same label are told apart by name' '

@@ -68,6 +68,9 @@ static const struct option_spec compare_options[] = {
 		   "the thread (mbox) whose tables -f auto follows; stderr "
 		   "names the message the format came from"),
 	OPT_FLAG(0, "json", &as_json, "JSON instead of a table"),
+	OPT_FLAG(0, "diag", &o.all_diag,
+		 "every diag.* row in the tables, not only those that "
+		 "changed significantly"),
 	OPT_CALLBACK(0, "min-effect", &o.min_effect, "PCT",
 		     "smallest change reported (compare.minEffect, 2)",
 		     set_number),
