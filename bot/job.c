@@ -222,6 +222,8 @@ static int stage_apply(struct job *j)
 	}
 	memset(&ar, 0, sizeof(ar));
 	ao.base = j->s.base;
+	ao.fetch = config_get_bool("tree.fetchOnDemand") > 0;
+	ao.progress = 1;
 	ret = apply_series(repo, &s, &ao, &ar);
 	if (ret && (ar.fail.reason || ar.fail.index)) {
 		strbuf_addf(&log, "Patch %d/%d (%s) did not apply",
