@@ -951,9 +951,11 @@ static void split_words(const char *v, char ***out, size_t *nr)
 	}
 }
 
-static const char *remote_key(const char *name, const char *key)
+/* fmt is the key with %s for NAME, spelled out so that the check of
+ * the key table finds it. */
+static const char *remote_key(const char *name, const char *fmt)
 {
-	char *k = xasprintf("tree.%s.%s", name, key);
+	char *k = xasprintf(fmt, name);
 	const char *v = config_get(k);
 
 	free(k);
@@ -963,7 +965,7 @@ static const char *remote_key(const char *name, const char *key)
 static int add_remote(const char *name, void *data)
 {
 	struct tree_remotes *t = data;
-	const char *url = remote_key(name, "url");
+	const char *url = remote_key(name, "tree.%s.url");
 	struct tree_remote *r;
 
 	if (!url || !*url) {
@@ -975,10 +977,10 @@ static int add_remote(const char *name, void *data)
 	memset(r, 0, sizeof(*r));
 	r->name = xstrdup(name);
 	r->url = xstrdup(url);
-	split_words(remote_key(name, "branches"), &r->branches,
+	split_words(remote_key(name, "tree.%s.branches"), &r->branches,
 		    &r->nr_branches);
-	split_words(remote_key(name, "lists"), &r->lists, &r->nr_lists);
-	split_words(remote_key(name, "paths"), &r->paths, &r->nr_paths);
+	split_words(remote_key(name, "tree.%s.lists"), &r->lists, &r->nr_lists);
+	split_words(remote_key(name, "tree.%s.paths"), &r->paths, &r->nr_paths);
 	return 0;
 }
 
