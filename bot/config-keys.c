@@ -83,6 +83,8 @@ const struct config_key config_keys[] = {
 	I("cron.firstWindow", "86400", "seconds looked back on the first poll"),
 	I("cron.overlap", "600", "seconds each poll overlaps the last"),
 	I("cron.maxAttempts", "3", "attempts before a job is given up"),
+	B("cron.buildAhead", "true", "after the queue, fetch the named trees "
+	  "and build each branch head that moved (a job's base)"),
 	S("archive.dir", NULL,
 	  "where archive writes HTML (unset: $XDG_DATA_HOME/sched-bot/"
 	  "archive)"),

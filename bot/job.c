@@ -358,6 +358,9 @@ static int stage_build(struct job *j)
 		} else if (rc < 0) {
 			ret = EXIT_FAIL;
 		} else {
+			if (br.cached)
+				info("%s build reused: %.12s (%s)", sides[i],
+				     bo.rev, br.kernel);
 			job_state_set(&side->kernel, br.kernel);
 			job_state_set(&side->release, br.release);
 			job_state_set(&side->config, br.config);

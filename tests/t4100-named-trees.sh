@@ -176,6 +176,22 @@ test_expect_success 'the version tag a series names is fetched and used' '
 	test_grep "^base $(git -C up rev-parse v6.13) v6.13 [0-9a-f]\{12\} (Linux 6.13)$" out
 '
 
+test_expect_success 'cron notices a moved branch and builds its new head once' '
+	fresh_tree &&
+	rc=0 && "$SCHED_BOT" cron --no-poll 2>err || rc=$? &&
+	cat err &&
+	test_grep "build ahead: tip/sched/core moved to $(cut -c1-12 C)" err &&
+	test_grep "build ahead: tip/master moved to " err &&
+	test_grep "build ahead: tip/sched/core $(cut -c1-12 C) could not be built" err &&
+	fair 12 12 >up/kernel/sched/fair.c &&
+	git -C up commit -q -am "sched/fair: Move the head" &&
+	git -C up push -q "$TRASH/srv/tip.git" sched/core &&
+	rc=0 && "$SCHED_BOT" cron --no-poll 2>err2 || rc=$? &&
+	cat err2 &&
+	test_grep "build ahead: tip/sched/core moved to $(git -C up rev-parse --short=12 HEAD)" err2 &&
+	test_grep ! "build ahead: tip/master moved" err2
+'
+
 test_expect_success 'a closed port: a clear error, at once' '
 	fresh_tree &&
 	CLOSED=$(free_port) &&
