@@ -1118,27 +1118,42 @@ static int sideband_cb(const char *str, int len, void *payload)
 	return past_deadline(c) ? -1 : 0;
 }
 
-/* The remote NAME of the repository, pointing at url. */
+/*
+ * The remote NAME of the repository, pointing at url, for a person's
+ * `git fetch NAME` too; the fetch itself goes through an anonymous
+ * remote with the refspecs spelled out and no url.*.insteadOf, because
+ * that lookup (in git_remote_lookup() and git_remote_create()) leaks a
+ * regex match in libgit2 1.5.
+ */
 static int open_remote(git_repository *repo, const struct tree_remote *r,
 		       git_remote **remote)
 {
-	char *spec;
-	int ret;
+	char *key_url = xasprintf("remote.%s.url", r->name);
+	char *key_fetch = xasprintf("remote.%s.fetch", r->name);
+	char *spec = xasprintf("+refs/heads/*:refs/remotes/%s/*", r->name);
+	git_remote_create_options co;
+	git_config *cfg = NULL;
+	int ret = -1;
 
-	if (!git_remote_lookup(remote, repo, r->name)) {
-		if (!strcmp(git_remote_url(*remote), r->url))
-			return 0;
-		git_remote_free(*remote);
-		if (git_remote_set_url(repo, r->name, r->url) < 0 ||
-		    git_remote_lookup(remote, repo, r->name) < 0)
-			return tree_git_error(r->name);
-		return 0;
+	git_remote_create_options_init(&co, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+	/* No url.*.insteadOf: its lookup is where the leak is. */
+	co.repository = repo;
+	co.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF |
+		   GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+	if (git_repository_config(&cfg, repo) < 0 ||
+	    git_config_set_string(cfg, key_url, r->url) < 0 ||
+	    git_config_set_string(cfg, key_fetch, spec) < 0 ||
+	    git_remote_create_with_opts(remote, r->url, &co) < 0) {
+		tree_git_error(r->name);
+		goto out;
 	}
-	spec = xasprintf("+refs/heads/*:refs/remotes/%s/*", r->name);
-	ret = git_remote_create_with_fetchspec(remote, repo, r->name, r->url,
-					       spec);
+	ret = 0;
+out:
+	git_config_free(cfg);
+	free(key_url);
+	free(key_fetch);
 	free(spec);
-	return ret < 0 ? tree_git_error(r->name) : 0;
+	return ret;
 }
 
 /* In the child: the fetch itself.  Exit 0, 1 (error said) or 2 (late). */
@@ -1154,17 +1169,16 @@ static int fetch_child(git_repository *repo, const struct tree_remote *r,
 	fo.callbacks.transfer_progress = transfer_cb;
 	fo.callbacks.sideband_progress = sideband_cb;
 	fo.callbacks.payload = c;
-	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
-	if (r->nr_branches) {
-		specs.strings = xcalloc(r->nr_branches, sizeof(char *));
-		for (i = 0; i < r->nr_branches; i++)
-			specs.strings[i] = xasprintf(
-				"+refs/heads/%s:refs/remotes/%s/%s",
-				r->branches[i], r->name, r->branches[i]);
-		specs.count = r->nr_branches;
-	}
-	ret = git_remote_fetch(remote, specs.count ? &specs : NULL, &fo,
-			       "sched-bot fetch");
+	specs.strings = xcalloc(r->nr_branches + 2, sizeof(char *));
+	for (i = 0; i < r->nr_branches; i++)
+		specs.strings[specs.count++] = xasprintf(
+			"+refs/heads/%s:refs/remotes/%s/%s", r->branches[i],
+			r->name, r->branches[i]);
+	if (!r->nr_branches)
+		specs.strings[specs.count++] = xasprintf(
+			"+refs/heads/*:refs/remotes/%s/*", r->name);
+	specs.strings[specs.count++] = xstrdup("+refs/tags/*:refs/tags/*");
+	ret = git_remote_fetch(remote, &specs, &fo, "sched-bot fetch");
 	progress_done(&c->p);
 	for (i = 0; i < specs.count; i++)
 		free(specs.strings[i]);
