@@ -243,6 +243,7 @@ static int stage_apply(struct job *j)
 			job_state_set(&j->s.base_hint, ar.fail.hint);
 		job_state_set(&j->s.base_desc, ar.base_desc ? ar.base_desc :
 			      "the base");
+		job_state_set(&j->s.base_warning, ar.base_warning);
 		write_job_file(j, "apply.log", log.buf, log.len);
 		fail_with(j, "apply-failed", log.buf);
 		ret = 0;
@@ -260,6 +261,9 @@ static int stage_apply(struct job *j)
 			    str(j->s.side[JOB_SIDE_BASE].commit),
 			    str(j->s.base_desc), hex, ar.nr_applied,
 			    ar.nr_3way);
+		/* The reply says it: a substitute base is another kernel. */
+		if (ar.base_warning)
+			strbuf_addf(&log, "warning: %s\n", ar.base_warning);
 		write_job_file(j, "apply.log", log.buf, log.len);
 		j->s.stage = JOB_BUILD;
 	}

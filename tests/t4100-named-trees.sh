@@ -176,6 +176,29 @@ test_expect_success 'the version tag a series names is fetched and used' '
 	test_grep "^base $(git -C up rev-parse v6.13) v6.13 [0-9a-f]\{12\} (Linux 6.13)$" out
 '
 
+test_expect_success 'a job fetches the base and keeps where it applied' '
+	fresh_tree &&
+	C=$(cat C) &&
+	make_patch "$C" --base="$C" &&
+	rc=0 && "$SCHED_BOT" test --mbox series.mbox --job-dir job1 \
+		--workloads spawn --runs 1 2>err || rc=$? &&
+	cat err job1/apply.log &&
+	test_grep "^base $C tip/sched/core $(echo $C | cut -c1-12) (sched/fair: Rework the tip head)$" job1/apply.log &&
+	test_grep "^base_desc=tip/sched/core $(echo $C | cut -c1-12) (sched/fair: Rework the tip head)$" job1/state &&
+	test_grep ! "^warning:" job1/apply.log
+'
+
+test_expect_success 'a job on a base no tree has states what it used' '
+	fresh_tree &&
+	make_private_patch HEAD~1 &&
+	printf "\nbase-commit: 0123456789abcdef0123456789abcdef01234567\n" \
+		>>series.mbox &&
+	rc=0 && "$SCHED_BOT" test --mbox series.mbox --job-dir job2 \
+		--workloads spawn --runs 1 2>err || rc=$? &&
+	cat err &&
+	test_grep "^base_warning=the series says base-commit 0123456789ab, which this tree lacks: the stated base is in no configured tree; tested on HEAD instead$" job2/state
+'
+
 test_expect_success 'cron notices a moved branch and builds its new head once' '
 	fresh_tree &&
 	rc=0 && "$SCHED_BOT" cron --no-poll 2>err || rc=$? &&
