@@ -1035,16 +1035,6 @@ int tree_remote_has_path(const struct tree_remote *r, const char *path)
 	return 0;
 }
 
-int tree_remote_has_list(const struct tree_remote *r, const char *list)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr_lists; i++)
-		if (!strcasecmp(list, r->lists[i]))
-			return 1;
-	return 0;
-}
-
 size_t tree_remote_refs(git_repository *repo, const struct tree_remote *r,
 			char ***refs)
 {

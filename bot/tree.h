@@ -74,7 +74,9 @@ struct tree_remote {
 	char *url;
 	char **branches;	/* "sched/core", "master"; none: all */
 	size_t nr_branches;
-	char **lists;		/* "linux-kernel@vger.kernel.org" */
+	char **lists;		/* "linux-kernel@vger.kernel.org": shown by
+				 * `tree status`; not yet matched, a mail
+				 * keeps no To:/Cc: */
 	size_t nr_lists;
 	char **paths;		/* "kernel/sched/" */
 	size_t nr_paths;
@@ -90,9 +92,8 @@ void tree_remotes_load(struct tree_remotes *t);
 void tree_remotes_release(struct tree_remotes *t);
 const struct tree_remote *tree_remote_find(const struct tree_remotes *t,
 					   const char *name);
-/* Whether the tree serves a diff touching path, or mail to list. */
+/* Whether the tree serves a diff touching path (tree.NAME.paths). */
 int tree_remote_has_path(const struct tree_remote *r, const char *path);
-int tree_remote_has_list(const struct tree_remote *r, const char *list);
 
 struct tree_fetch_opts {
 	int timeout;		/* seconds, 0: none (tree.fetchTimeout) */

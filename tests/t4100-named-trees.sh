@@ -119,8 +119,20 @@ test_expect_success 'tree status lists the tree, its heads and last fetch' '
 	test_grep "^tree tip git://127.0.0.1:.*/tip.git$" out &&
 	test_grep "^  sched/core $(cut -c1-12 C) (sched/fair: Rework the tip head)$" out &&
 	test_grep "^  master [0-9a-f]\{12\} (Linux 6.13)$" out &&
+	test_grep "^  path kernel/sched/$" out &&
+	test_grep "^  list linux-kernel@vger.kernel.org$" out &&
 	test_grep ! "last fetch never" out &&
 	test_grep "^  last fetch 2" out
+'
+
+test_expect_success 'tree status says which heads have a kernel in the cache' '
+	T=$(git -C k.git rev-parse "$(cat C)^{tree}" | cut -c1-16) &&
+	mkdir -p "$XDG_CACHE_HOME/sched-bot/builds/art-$T-0123" &&
+	: >"$XDG_CACHE_HOME/sched-bot/builds/art-$T-0123/bzImage" &&
+	"$SCHED_BOT" tree status >out &&
+	test_grep "^  sched/core $(cut -c1-12 C) (sched/fair: Rework the tip head), built$" out &&
+	test_grep "^  master [0-9a-f]\{12\} (Linux 6.13)$" out &&
+	rm -r "$XDG_CACHE_HOME/sched-bot/builds/art-$T-0123"
 '
 
 test_expect_success '"tip:sched/core at commit <short sha>" in the cover' '

@@ -152,6 +152,10 @@ static void print_named(git_repository *repo)
 				 localtime(&tt));
 		printf("tree %s %s\n", r->name, r->url);
 		printf("  last fetch %s\n", when);
+		for (j = 0; j < r->nr_paths; j++)
+			printf("  path %s\n", r->paths[j]);
+		for (j = 0; j < r->nr_lists; j++)
+			printf("  list %s\n", r->lists[j]);
 		for (j = 0; j < r->nr_branches; j++) {
 			char *ref = xasprintf("refs/remotes/%s/%s", r->name,
 					      r->branches[j]);
