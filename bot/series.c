@@ -25,7 +25,7 @@ struct tmsg {
 	struct subject_info si;
 	enum kind kind;
 	int parsed;
-	int promoted;		/* no [PATCH]: a mail with a diff (git am) */
+	int promoted;		/* no [PATCH]: a mail with a diff */
 };
 
 struct thread {

@@ -1147,8 +1147,8 @@ out:
 }
 
 /* In the child: the fetch itself.  Exit 0, 1 (error said) or 2 (late). */
-static int fetch_child(git_repository *repo, const struct tree_remote *r,
-		       git_remote *remote, struct fetch_ctx *c)
+static int fetch_child(const struct tree_remote *r, git_remote *remote,
+		       struct fetch_ctx *c)
 {
 	git_fetch_options fo;
 	git_strarray specs = { 0 };
@@ -1173,7 +1173,6 @@ static int fetch_child(git_repository *repo, const struct tree_remote *r,
 	for (i = 0; i < specs.count; i++)
 		free(specs.strings[i]);
 	free(specs.strings);
-	(void)repo;
 	if (ret < 0) {
 		const git_error *e = git_error_last();
 
@@ -1210,7 +1209,7 @@ int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
 	}
 	if (!pid) {
 		progress_start(&c.p, o && o->progress);
-		_exit(fetch_child(repo, r, remote, &c));
+		_exit(fetch_child(r, remote, &c));
 	}
 	git_remote_free(remote);
 	/* A transfer that never calls back is stopped here. */
@@ -1231,8 +1230,8 @@ int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
 	if (killed || (WIFEXITED(status) && WEXITSTATUS(status) == 2))
 		return error("fetch of tree %s from %s timed out after %d s "
 			     "(tree.fetchTimeout): the remote %s", r->name,
-			     r->url, timeout, killed ?
-			     "accepted the connection but did not answer" :
+			     r->url, timeout, killed ? "did not answer (a "
+			     "connection or a transfer that hung)" :
 			     "was too slow");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;	/* said by the child */
