@@ -1163,11 +1163,332 @@ static int resolve_ref(git_repository *repo, const char *name, git_oid *oid)
 	return -1;
 }
 
+/* ---- the base: the commit the series was made on ------------------ */
+
+static const char *next_line(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+
+	return nl ? nl + 1 : p + strlen(p);
+}
+
+struct base_ctx {
+	git_repository *repo;
+	const struct series *s;
+	const struct apply_opts *opts;
+	struct tree_remotes trees;
+	char *tried;		/* trees[i] fetched (or failed) already */
+	struct strbuf failed;	/* "tip, next": fetches that failed */
+	size_t nr_fetched;
+};
+
+/* The tree the series names: "tip" of "tip/sched/core". */
+static const struct tree_remote *named_tree(struct base_ctx *c)
+{
+	const char *ref = c->s ? c->s->base.ref : NULL;
+	const struct tree_remote *r = NULL;
+	char *name;
+
+	if (!ref || !strchr(ref, '/'))
+		return NULL;
+	name = xstrndup(ref, strcspn(ref, "/"));
+	r = tree_remote_find(&c->trees, name);
+	free(name);
+	return r;
+}
+
+/* Whether a diff of the series touches a path the tree serves. */
+static int serves_paths(struct base_ctx *c, const struct tree_remote *r)
+{
+	size_t i;
+
+	for (i = 0; c->s && i < c->s->nr_patches; i++) {
+		const char *p;
+
+		for (p = c->s->patches[i].diff; p && *p; p = next_line(p)) {
+			char *path;
+			int yes;
+
+			if (!starts_with(p, "diff --git a/"))
+				continue;
+			path = xstrndup(p + 13, strcspn(p + 13, " \n"));
+			yes = tree_remote_has_path(r, path);
+			free(path);
+			if (yes)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Fetch the next tree that may hold the base: the one the thread names,
+ * then those whose paths the series touches, then (all: 1) the rest.
+ * Returns 1 when one was fetched, 0 when none is left.
+ */
+static int fetch_next(struct base_ctx *c, int all)
+{
+	const struct tree_remote *named = named_tree(c), *r = NULL;
+	struct tree_fetch_opts fo = { 0 };
+	size_t i;
+
+	if (!c->opts || !c->opts->fetch)
+		return 0;
+	if (named && !c->tried[named - c->trees.v])
+		r = named;
+	for (i = 0; !r && i < c->trees.nr; i++)
+		if (!c->tried[i] && serves_paths(c, &c->trees.v[i]))
+			r = &c->trees.v[i];
+	for (i = 0; !r && all && i < c->trees.nr; i++)
+		if (!c->tried[i])
+			r = &c->trees.v[i];
+	if (!r)
+		return 0;
+	c->tried[r - c->trees.v] = 1;
+	fo.timeout = config_get_int("tree.fetchTimeout");
+	fo.progress = c->opts->progress;
+	if (tree_fetch_remote(c->repo, r, &fo) < 0) {
+		if (c->failed.len)
+			strbuf_addstr(&c->failed, ", ");
+		strbuf_addstr(&c->failed, r->name);
+		return 1;	/* the next one may still have it */
+	}
+	c->nr_fetched++;
+	return 1;
+}
+
+/* "tip/sched/core 1234abcd5678 (subject)" when a configured branch
+ * holds commit, else fallback. */
+static char *describe_base(struct base_ctx *c, const git_oid *commit,
+			   const char *fallback)
+{
+	char *tree = NULL, *branch = NULL, *where, *ret;
+
+	if (tree_branch_of(c->repo, &c->trees, commit,
+			   config_get_int("tree.guessDepth"), &tree,
+			   &branch) < 0)
+		return xstrdup(fallback);
+	where = xasprintf("%s/%s", tree, branch);
+	ret = tree_describe(c->repo, where, commit);
+	free(where);
+	free(tree);
+	free(branch);
+	return ret;
+}
+
+/* A pre-image of the series: path and abbreviated blob id. */
+struct preimage {
+	char *path;
+	git_oid id;
+	size_t len;		/* hex digits given */
+};
+
+/* The first pre-image of each path, as b4 --guess-base reads them. */
+static size_t preimages(const struct series *s, struct preimage **out)
+{
+	size_t nr = 0, alloc = 0, i, k;
+
+	*out = NULL;
+	for (i = 0; s && i < s->nr_patches; i++) {
+		const char *p, *path_at = NULL;
+
+		for (p = s->patches[i].diff; p && *p; p = next_line(p)) {
+			const char *h, *dots;
+			char *path;
+			size_t n;
+
+			if (starts_with(p, "diff --git a/")) {
+				path_at = p + 13;
+				continue;
+			}
+			if (!path_at || !starts_with(p, "index "))
+				continue;
+			h = p + 6;
+			dots = strstr(h, "..");
+			n = dots ? (size_t)(dots - h) : 0;
+			if (n < 7 || n > GIT_OID_HEXSZ ||
+			    strspn(h, "0123456789abcdef") < n ||
+			    strspn(h, "0") == n) {
+				path_at = NULL;
+				continue;	/* a new file: no pre-image */
+			}
+			path = xstrndup(path_at, strcspn(path_at, " \n"));
+			path_at = NULL;
+			for (k = 0; k < nr; k++)
+				if (!strcmp((*out)[k].path, path))
+					break;
+			if (k < nr) {
+				free(path);
+				continue;
+			}
+			ALLOC_GROW(*out, nr, alloc);
+			(*out)[nr].path = path;
+			(*out)[nr].len = n;
+			if (git_oid_fromstrn(&(*out)[nr].id, h, n) < 0) {
+				free(path);
+				continue;
+			}
+			nr++;
+		}
+	}
+	return nr;
+}
+
+static int has_preimages(git_repository *repo, const git_oid *commit,
+			 const struct preimage *pre, size_t nr)
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	size_t i;
+	int ok = 1;
+
+	if (git_commit_lookup(&c, repo, commit) < 0 ||
+	    git_commit_tree(&tree, c) < 0) {
+		git_commit_free(c);
+		return 0;
+	}
+	for (i = 0; ok && i < nr; i++) {
+		git_tree_entry *e;
+
+		if (git_tree_entry_bypath(&e, tree, pre[i].path) < 0) {
+			ok = 0;
+			break;
+		}
+		ok = !git_oid_ncmp(git_tree_entry_id(e), &pre[i].id,
+				   pre[i].len);
+		git_tree_entry_free(e);
+	}
+	git_tree_free(tree);
+	git_commit_free(c);
+	return ok;
+}
+
+/*
+ * A commit whose tree has every pre-image blob at its path: the newest
+ * one within tree.guessDepth commits of each configured branch (and of
+ * HEAD), as `b4 am --guess-base` does.
+ */
+static int guess_base(struct base_ctx *c, git_oid *out)
+{
+	struct preimage *pre;
+	size_t nr = preimages(c->s, &pre), i, j, heads = 1;
+	long depth = config_get_int("tree.guessDepth"), n = 0;
+	git_revwalk *walk = NULL;
+	git_oid oid;
+	int found = 0;
+
+	if (!nr || git_revwalk_new(&walk, c->repo) < 0)
+		goto out;
+	git_revwalk_sorting(walk, GIT_SORT_TIME);
+	for (i = 0; i < c->trees.nr; i++) {
+		char **refs;
+		size_t nrefs = tree_remote_refs(c->repo, &c->trees.v[i],
+						&refs);
+
+		for (j = 0; j < nrefs; j++) {
+			if (!git_revwalk_push_ref(walk, refs[j]))
+				heads++;
+			free(refs[j]);
+		}
+		free(refs);
+	}
+	git_revwalk_push_head(walk);
+	while (!found && n++ < depth * (long)heads &&
+	       !git_revwalk_next(&oid, walk))
+		found = has_preimages(c->repo, &oid, pre, nr);
+	if (found)
+		git_oid_cpy(out, &oid);
+out:
+	git_revwalk_free(walk);
+	for (i = 0; i < nr; i++)
+		free(pre[i].path);
+	free(pre);
+	return found ? 0 : -1;
+}
+
+static int is_hex(const char *s)
+{
+	return s && strlen(s) >= 7 && strlen(s) <= GIT_OID_HEXSZ &&
+		strspn(s, "0123456789abcdef") == strlen(s);
+}
+
+static int resolve_stated(struct base_ctx *c, struct apply_result *r)
+{
+	const struct series *s = c->s;
+	char *fb;
+
+	if (is_hex(s->base.commit)) {
+		do {
+			if (!tree_resolve(c->repo, s->base.commit, &r->base)) {
+				fb = xasprintf("%.12s (base-commit)",
+					       s->base.commit);
+				r->base_desc = describe_base(c, &r->base, fb);
+				free(fb);
+				return 0;
+			}
+		} while (fetch_next(c, 1));
+	}
+	if (s->base.ref && *s->base.ref) {
+		do {
+			if (!resolve_ref(c->repo, s->base.ref, &r->base)) {
+				r->base_desc = tree_describe(c->repo,
+							     s->base.ref,
+							     &r->base);
+				return 0;
+			}
+		} while (fetch_next(c, 1));
+	}
+	return -1;
+}
+
+static int resolve_guess(struct base_ctx *c, const git_oid *def,
+			 struct apply_result *r)
+{
+	char *desc;
+
+	do {
+		if (!guess_base(c, &r->base)) {
+			/* The default itself: say so, as before. */
+			if (def && git_oid_equal(def, &r->base))
+				return -1;
+			desc = describe_base(c, &r->base, "");
+			if (!*desc) {
+				free(desc);
+				desc = tree_describe(c->repo, "commit",
+						     &r->base);
+			}
+			r->base_desc = xasprintf("%s, found by the patches' "
+						 "blob hashes", desc);
+			free(desc);
+			return 0;
+		}
+	} while (fetch_next(c, 0));
+	return -1;
+}
+
+/* "the stated base X is in no configured tree; tested on Y instead" */
+static char *substitute(struct base_ctx *c, const char *stated,
+			const char *used)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s, which this tree lacks: the stated base is in "
+		    "no configured tree", stated);
+	if (c->failed.len)
+		strbuf_addf(&sb, " (fetch of %s failed)", c->failed.buf);
+	strbuf_addf(&sb, "; tested on %s instead", used);
+	return strbuf_detach(&sb, NULL);
+}
+
 int apply_resolve_base(git_repository *repo, const struct series *s,
 		       const struct apply_opts *opts, struct apply_result *r)
 {
 	const char *def = config_get("tree.defaultBase");
-	char *near;
+	struct base_ctx c = { .repo = repo, .s = s, .opts = opts,
+			      .failed = STRBUF_INIT };
+	git_oid def_oid;
+	char *near, *stated, *why;
+	int have_def, ret = -1;
 
 	free(r->base_desc);
 	free(r->base_warning);
@@ -1179,46 +1500,55 @@ int apply_resolve_base(git_repository *repo, const struct series *s,
 		r->base_desc = xasprintf("%s (--base)", opts->base);
 		return 0;
 	}
-	if (s && s->base.commit && *s->base.commit &&
-	    strlen(s->base.commit) >= 7 &&
-	    strspn(s->base.commit, "0123456789abcdef") ==
-	    strlen(s->base.commit) &&
-	    !tree_resolve(repo, s->base.commit, &r->base)) {
-		r->base_desc = xasprintf("%.12s (base-commit)",
-					 s->base.commit);
-		return 0;
+	tree_remotes_load(&c.trees);
+	c.tried = xcalloc(c.trees.nr + 1, 1);
+	have_def = !tree_resolve(repo, def, &def_oid);
+	if (s && !resolve_stated(&c, r)) {
+		ret = 0;
+		goto out;
+	}
+	if (s && !resolve_guess(&c, have_def ? &def_oid : NULL, r)) {
+		ret = 0;
+		goto out;
 	}
 	if (s && s->base.ref && *s->base.ref) {
-		if (!resolve_ref(repo, s->base.ref, &r->base)) {
-			r->base_desc = xasprintf("%s (%s)", s->base.ref,
-						 s->base.source ?
-						 s->base.source : "series");
-			return 0;
-		}
 		near = nearest_tag(repo, s->base.ref);
 		if (near && !tree_resolve(repo, near, &r->base)) {
 			r->base_desc = xasprintf("%s (nearest to %s)", near,
 						 s->base.ref);
-			r->base_warning = xasprintf(
-				"the series is based on %s, which this tree "
-				"lacks; using %s", s->base.ref, near);
+			stated = xasprintf("the series is based on %s",
+					   s->base.ref);
+			r->base_warning = substitute(&c, stated, near);
+			free(stated);
 			free(near);
-			return 0;
+			ret = 0;
+			goto out;
 		}
 		free(near);
 	}
-	if (tree_resolve(repo, def, &r->base) < 0)
-		return error("tree.defaultBase %s: no such revision", def);
+	if (!have_def) {
+		error("tree.defaultBase %s: no such revision", def);
+		goto out;
+	}
+	git_oid_cpy(&r->base, &def_oid);
 	r->base_desc = xasprintf("%s (default base)", def);
+	stated = NULL;
 	if (s && s->base.commit && *s->base.commit)
-		r->base_warning = xasprintf(
-			"the series says base-commit %.12s, which this tree "
-			"lacks; using %s", s->base.commit, def);
+		stated = xasprintf("the series says base-commit %.12s",
+				   s->base.commit);
 	else if (s && s->base.ref && *s->base.ref)
-		r->base_warning = xasprintf(
-			"the series is based on %s, which this tree lacks; "
-			"using %s", s->base.ref, def);
-	return 0;
+		stated = xasprintf("the series is based on %s", s->base.ref);
+	if (stated) {
+		why = substitute(&c, stated, def);
+		r->base_warning = why;
+		free(stated);
+	}
+	ret = 0;
+out:
+	free(c.tried);
+	strbuf_release(&c.failed);
+	tree_remotes_release(&c.trees);
+	return ret;
 }
 
 int apply_series(git_repository *repo, const struct series *s,

@@ -25,6 +25,8 @@ struct apply_opts {
 	const char *branch;	/* NULL: sched-bot/<slug>-v<N> */
 	int no_3way;		/* strict only */
 	int no_link;		/* no "Link: <lore>/all/<msgid>/" trailer */
+	int fetch;		/* fetch named trees for a missing base */
+	int progress;		/* the fetch's status line on a terminal */
 };
 
 /* apply_patches() flags */
@@ -55,10 +57,19 @@ struct apply_result {
 };
 
 /*
- * Choose the base: opts->base; else the series' base-commit when the
- * tree has it; else its free-text base (a tag like v6.1-rc6, or the
- * nearest version tag with a warning); else config tree.defaultBase
- * (HEAD by default).  Returns 0, or -1 with an error printed.
+ * Choose the base: opts->base; else the commit the series names
+ * (base-commit:, or "tip:sched/core at commit X" in its text), else the
+ * ref it names (a tag like v6.13, a branch like tip/sched/core), each
+ * after fetching the named trees that may hold it when opts->fetch (the
+ * tree the series names first, then those whose paths it touches, then
+ * the rest); else a commit whose tree has the pre-image blobs of the
+ * patches' "index" lines (b4 am --guess-base), within tree.guessDepth
+ * commits of each configured branch and HEAD; else the nearest version
+ * tag or config tree.defaultBase (HEAD by default), with base_warning
+ * saying "the stated base ... is in no configured tree; tested on ...
+ * instead".  base_desc names a configured branch that holds the base:
+ * "tip/sched/core 1234abcd5678 (sched/fair: ...)".  Returns 0, or -1
+ * with an error printed.
  */
 int apply_resolve_base(git_repository *repo, const struct series *s,
 		       const struct apply_opts *opts, struct apply_result *r);

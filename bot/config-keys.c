@@ -85,6 +85,8 @@ const struct config_key config_keys[] = {
 	I("cron.firstWindow", "86400", "seconds looked back on the first poll"),
 	I("cron.overlap", "600", "seconds each poll overlaps the last"),
 	I("cron.maxAttempts", "3", "attempts before a job is given up"),
+	B("cron.buildAhead", "true", "after the queue, fetch the named trees "
+	  "and build each branch head that moved (a job's base)"),
 	S("archive.dir", NULL,
 	  "where archive writes HTML (unset: $XDG_DATA_HOME/sched-bot/"
 	  "archive)"),
@@ -114,6 +116,18 @@ const struct config_key config_keys[] = {
 	S("tree.remote", NULL, "what `tree fetch` fetches"),
 	S("tree.defaultBase", "HEAD",
 	  "base when a series names none the tree has"),
+	B("tree.fetchOnDemand", "true", "a job whose base is missing fetches "
+	  "the named trees that may hold it"),
+	I("tree.fetchTimeout", "300", "seconds one fetch of a named tree may "
+	  "take (0: no limit); then it fails"),
+	I("tree.guessDepth", "1000", "commits of each configured branch "
+	  "searched for the blobs a series with no base was made on"),
+	/* named trees: [tree "NAME"], one remote each in the repository */
+	S("tree.*.url", NULL, "where the tree NAME is fetched from"),
+	S("tree.*.branches", NULL, "its branches, blank-separated (unset: "
+	  "all)"),
+	S("tree.*.lists", NULL, "mailing lists whose series it may hold"),
+	S("tree.*.paths", NULL, "path prefixes whose series it may hold"),
 	S("build.cacheDir", NULL,
 	  "built kernels (unset: $XDG_CACHE_HOME/sched-bot/builds)"),
 	I("build.jobs", "2", "make -j"),

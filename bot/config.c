@@ -526,3 +526,55 @@ void config_list_keys(void)
 		       k->help);
 	}
 }
+
+/* The names of [section "NAME"] blocks, each once, file order first. */
+static int seen_name(char **names, size_t nr, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
+			return 1;
+	return 0;
+}
+
+static void add_subsection(char ***names, size_t *nr, size_t *alloc,
+			   const char *key, const char *section)
+{
+	size_t slen = strlen(section);
+	const char *name, *dot;
+
+	if (strncasecmp(key, section, slen) || key[slen] != '.')
+		return;
+	name = key + slen + 1;
+	dot = strrchr(name, '.');
+	if (!dot || dot == name || seen_name(*names, *nr, name, dot - name))
+		return;
+	ALLOC_GROW(*names, *nr, *alloc);
+	(*names)[(*nr)++] = xstrndup(name, dot - name);
+}
+
+int config_subsections(const char *section,
+		       int (*fn)(const char *name, void *data), void *data)
+{
+	git_config_iterator *it;
+	git_config_entry *e;
+	char **names = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int ret = 0;
+
+	if (cfg && !git_config_iterator_new(&it, cfg)) {
+		while (!git_config_next(&e, it))
+			add_subsection(&names, &nr, &alloc, e->name, section);
+		git_config_iterator_free(it);
+	}
+	for (i = 0; i < nr_overrides; i++)
+		add_subsection(&names, &nr, &alloc, overrides[i].key, section);
+	for (i = 0; i < nr; i++) {
+		if (!ret)
+			ret = fn(names[i], data);
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}

@@ -47,6 +47,12 @@ int config_get_all(const char *key,
 /* The value the file or an override sets, for any key, in the table or
  * not (`config --get`); NULL when unset. */
 const char *config_get_set(const char *key);
+/*
+ * fn for each NAME of the [section "NAME"] blocks that the file or an
+ * override has (e.g. the named trees of [tree "tip"]), each once.
+ */
+int config_subsections(const char *section,
+		       int (*fn)(const char *name, void *data), void *data);
 /* Set a value for this process only (command-line overrides, tests). */
 void config_set_override(const char *key, const char *value);
 

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "config.h"
 #include "cron.h"
 #include "job.h"
@@ -21,6 +22,7 @@
 #include "reply.h"
 #include "series.h"
 #include "state.h"
+#include "tree.h"
 #include "util.h"
 #include "version.h"
 #include "workload.h"
@@ -393,6 +395,81 @@ int cron_add(const char *msgid, const char *workloads, int runs)
 	return ret ? EXIT_FAIL : EXIT_OK;
 }
 
+/* ---- bases built ahead ---- */
+
+/*
+ * In the time the queue left: fetch the named trees, and build each
+ * configured branch whose head moved since the last run, with the
+ * options a job's build uses, so that the base side of the next job on
+ * it is a hit in the build cache.  The head built is kept in the state
+ * database ("built:tip/sched/core"); a build that failed is not tried
+ * again until the branch moves.
+ */
+static int build_ahead(struct state *st, double deadline)
+{
+	struct tree_fetch_opts fo = { 0 };
+	struct tree_remotes t;
+	git_repository *repo = NULL;
+	char *tp = tree_default_path();
+	size_t i, j;
+	int built = 0;
+
+	tree_remotes_load(&t);
+	if (!t.nr || tree_open(&repo, tp) < 0)
+		goto out;
+	fo.timeout = config_get_int("tree.fetchTimeout");
+	for (i = 0; i < t.nr && now_monotonic() < deadline; i++) {
+		char **refs;
+		size_t nr;
+
+		tree_fetch_remote(repo, &t.v[i], &fo);
+		nr = tree_remote_refs(repo, &t.v[i], &refs);
+		for (j = 0; j < nr; j++) {
+			const char *b = refs[j] + strlen("refs/remotes/");
+			char hex[GIT_OID_HEXSZ + 1], *key, *last;
+			struct build_opts bo = { 0 };
+			struct build_result br;
+			git_oid oid;
+			int rc;
+
+			if (now_monotonic() >= deadline ||
+			    git_reference_name_to_id(&oid, repo, refs[j]) < 0)
+				goto next;
+			git_oid_tostr(hex, sizeof(hex), &oid);
+			key = xasprintf("built:%s", b);
+			last = state_meta_get(st, key);
+			if (last && !strcmp(last, hex)) {
+				free(last);
+				free(key);
+				goto next;
+			}
+			free(last);
+			info("build ahead: %s moved to %.12s", b, hex);
+			bo.tree = tp;
+			bo.rev = hex;
+			memset(&br, 0, sizeof(br));
+			rc = build_kernel(&bo, &br);
+			/* Tried once per head: an error that recurs at
+			 * every run would take every run's idle time. */
+			state_meta_set(st, key, hex);
+			info("build ahead: %s %.12s %s", b, hex, rc < 0 ?
+			     "could not be built" : rc ? "failed to build" :
+			     br.cached ? "was built already" : "built");
+			built += !rc && !br.cached;
+			build_result_release(&br);
+			free(key);
+next:
+			free(refs[j]);
+		}
+		free(refs);
+	}
+out:
+	git_repository_free(repo);
+	tree_remotes_release(&t);
+	free(tp);
+	return built;
+}
+
 int cron_run(const struct cron_opts *o)
 {
 	long budget = o->budget ? o->budget :
@@ -453,6 +530,8 @@ int cron_run(const struct cron_opts *o)
 
 	if (!o->no_jobs)
 		process_queue(st, o, deadline);
+	if (!o->no_jobs && config_get_bool("cron.buildAhead") > 0)
+		build_ahead(st, deadline);
 	if (o->send && outbox_flush(st, box) < 0)
 		ret = EXIT_NETWORK;
 out:

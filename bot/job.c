@@ -223,6 +223,8 @@ static int stage_apply(struct job *j)
 	}
 	memset(&ar, 0, sizeof(ar));
 	ao.base = j->s.base;
+	ao.fetch = config_get_bool("tree.fetchOnDemand") > 0;
+	ao.progress = 1;
 	/* jobs run in parallel share the tree: one writes its refs at a
 	 * time */
 	lock_path = xasprintf("%s/sched-bot-apply.lock", tp);
@@ -249,6 +251,7 @@ static int stage_apply(struct job *j)
 			job_state_set(&j->s.base_hint, ar.fail.hint);
 		job_state_set(&j->s.base_desc, ar.base_desc ? ar.base_desc :
 			      "the base");
+		job_state_set(&j->s.base_warning, ar.base_warning);
 		write_job_file(j, "apply.log", log.buf, log.len);
 		fail_with(j, "apply-failed", log.buf);
 		ret = 0;
@@ -266,6 +269,9 @@ static int stage_apply(struct job *j)
 			    str(j->s.side[JOB_SIDE_BASE].commit),
 			    str(j->s.base_desc), hex, ar.nr_applied,
 			    ar.nr_3way);
+		/* The reply says it: a substitute base is another kernel. */
+		if (ar.base_warning)
+			strbuf_addf(&log, "warning: %s\n", ar.base_warning);
 		write_job_file(j, "apply.log", log.buf, log.len);
 		j->s.stage = JOB_BUILD;
 	}
@@ -364,6 +370,9 @@ static int stage_build(struct job *j)
 		} else if (rc < 0) {
 			ret = EXIT_FAIL;
 		} else {
+			if (br.cached)
+				info("%s build reused: %.12s (%s)", sides[i],
+				     bo.rev, br.kernel);
 			job_state_set(&side->kernel, br.kernel);
 			job_state_set(&side->release, br.release);
 			job_state_set(&side->config, br.config);

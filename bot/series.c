@@ -25,6 +25,7 @@ struct tmsg {
 	struct subject_info si;
 	enum kind kind;
 	int parsed;
+	int promoted;		/* no [PATCH]: a mail with a diff */
 };
 
 struct thread {
@@ -392,8 +393,80 @@ static void reply_trailers(const struct tmsg *r, struct trailer **out,
 	}
 }
 
+/*
+ * tip-bot's "[tip: sched/core] subject" notifications: a header block
+ * (Commit-ID, Author, ...), the subject again, then the commit as
+ * merged.  The commit's author is the Author: line, not tip-bot.
+ * Returns the body as git am would want it ("From: author" first), or
+ * NULL when body is no such notification.
+ */
+static char *tip_bot_body(const char *body, char **subject)
+{
+	const char *p = body, *author = NULL, *subj;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!starts_with(p, "The following commit has been merged into "))
+		return NULL;
+	for (p = next_line(p); *p == '\n'; p++)
+		;
+	while (*p && *p != '\n') {
+		if (starts_with(p, "Author:")) {
+			author = p + 7;
+			while (*author == ' ' || *author == '\t')
+				author++;
+		}
+		p = next_line(p);
+	}
+	while (*p == '\n')
+		p++;
+	subj = p;
+	while (*p && *p != '\n')
+		p = next_line(p);
+	if (!*p || !author)
+		return NULL;
+	*subject = xstrndup(subj, p - subj - 1);
+	for (char *c = *subject; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	strbuf_addf(&sb, "From: %.*s\n\n", (int)line_len(author), author);
+	strbuf_addstr(&sb, p + 1);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A diff inline in a reply ("can you rerun with:"): the prose is the
+ * message, without what it quotes and the "On ..., X wrote:" line.
+ */
+static char *reply_body(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *d = find_diff(text);
+	char *body;
+
+	for (p = text; *p; p = next_line(p)) {
+		size_t l = line_len(p);
+
+		if (d && p >= d) {
+			strbuf_addstr(&sb, p);
+			break;
+		}
+		if (*p == '>' || (l > 6 && !strncmp(p + l - 6, "wrote:", 6)))
+			continue;
+		strbuf_add(&sb, p, l);
+		strbuf_addch(&sb, '\n');
+	}
+	/* No blank lines first: the message starts at the first word. */
+	for (p = sb.buf; *p == '\n'; p++)
+		;
+	body = xstrdup(p);
+	strbuf_release(&sb);
+	return body;
+}
+
 static void fill_patch(struct patch *p, const struct tmsg *tm, size_t *talloc)
 {
+	char *subject = NULL, *body;
+
 	memset(p, 0, sizeof(*p));
 	p->index = tm->si.index;
 	p->total = tm->si.total;
@@ -411,7 +484,47 @@ static void fill_patch(struct patch *p, const struct tmsg *tm, size_t *talloc)
 		p->diff = xstrdup("");
 		return;
 	}
-	split_patch(p, tm->m.body, talloc);
+	body = tip_bot_body(tm->m.body, &subject);
+	if (body) {
+		free(p->subject);
+		p->subject = subject;
+	} else if (tm->promoted && tm->m.in_reply_to) {
+		body = reply_body(tm->m.body);
+	}
+	split_patch(p, body ? body : tm->m.body, talloc);
+	free(body);
+}
+
+/*
+ * No [PATCH] mail at all: the mail asked for, else the first, that
+ * carries a diff is one patch, the way git am takes any mail.
+ */
+static void promote_diff(struct thread *t, const char *msgid)
+{
+	struct tmsg *pick = NULL;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->msgs[i].kind != K_REPLY)
+			return;
+	for (i = 0; i < t->nr; i++) {
+		struct tmsg *tm = &t->msgs[i];
+
+		if (!has_diff(tm->m.body))
+			continue;
+		if (msgid && tm->m.msgid && !strcmp(tm->m.msgid, msgid)) {
+			pick = tm;
+			break;
+		}
+		if (!pick)
+			pick = tm;
+	}
+	if (!pick)
+		return;
+	pick->kind = K_PATCH;
+	pick->promoted = 1;
+	pick->si.index = 1;
+	pick->si.total = 1;
 }
 
 /* ---- base ---------------------------------------------------------- */
@@ -703,6 +816,7 @@ int series_from_mbox(const char *text, size_t len, int version,
 	}
 	mbox_release(&mb);
 	tblfmt_finish(&s->formats);
+	promote_diff(&t, thread_msgid);
 
 	/* Every revision seen. */
 	for (i = 0; i < t.nr; i++) {
@@ -841,8 +955,18 @@ int series_from_mbox(const char *text, size_t len, int version,
 					first = chosen[j];
 		s->subject = xstrdup(first ? first->si.subject : "");
 		s->prefix = xstrdup(first ? first->si.prefix : "");
-		s->author_name = xstrdup(first ? first->m.from_name : "");
-		s->author_email = xstrdup(first ? first->m.from_email : "");
+		if (first && first->promoted && s->nr_patches) {
+			/* tip-bot sends for the commit's author */
+			s->author_name = xstrdup(s->patches[0].author_name);
+			s->author_email = xstrdup(s->patches[0].author_email);
+			free(s->subject);
+			s->subject = xstrdup(s->patches[0].subject);
+		} else {
+			s->author_name = xstrdup(first ? first->m.from_name :
+						 "");
+			s->author_email = xstrdup(first ? first->m.from_email :
+						  "");
+		}
 		for (j = 0; j < s->nr_patches; j++) {
 			s->rfc |= chosen[j]->si.rfc;
 			s->resend |= chosen[j]->si.resend;

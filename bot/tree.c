@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "progress.h"
 #include "tree.h"
 #include "util.h"
 
@@ -926,4 +927,410 @@ int tree_fetch(git_repository *repo, const char *url)
 		tree_git_error(url);
 	git_remote_free(remote);
 	return ret < 0 ? -1 : 0;
+}
+
+/* ---- named trees --------------------------------------------------- */
+
+/* Blank- or comma-separated words of a config value. */
+static void split_words(const char *v, char ***out, size_t *nr)
+{
+	size_t alloc = 0;
+
+	*out = NULL;
+	*nr = 0;
+	while (v && *v) {
+		size_t n;
+
+		v += strspn(v, " \t,");
+		n = strcspn(v, " \t,");
+		if (!n)
+			break;
+		ALLOC_GROW(*out, *nr, alloc);
+		(*out)[(*nr)++] = xstrndup(v, n);
+		v += n;
+	}
+}
+
+/* fmt is the key with %s for NAME, spelled out so that the check of
+ * the key table finds it. */
+static const char *remote_key(const char *name, const char *fmt)
+{
+	char *k = xasprintf(fmt, name);
+	const char *v = config_get(k);
+
+	free(k);
+	return v;
+}
+
+static int add_remote(const char *name, void *data)
+{
+	struct tree_remotes *t = data;
+	const char *url = remote_key(name, "tree.%s.url");
+	struct tree_remote *r;
+
+	if (!url || !*url) {
+		warning("[tree \"%s\"] has no url; ignored", name);
+		return 0;
+	}
+	t->v = xrealloc(t->v, (t->nr + 1) * sizeof(*t->v));
+	r = &t->v[t->nr++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->url = xstrdup(url);
+	split_words(remote_key(name, "tree.%s.branches"), &r->branches,
+		    &r->nr_branches);
+	split_words(remote_key(name, "tree.%s.lists"), &r->lists, &r->nr_lists);
+	split_words(remote_key(name, "tree.%s.paths"), &r->paths, &r->nr_paths);
+	return 0;
+}
+
+void tree_remotes_load(struct tree_remotes *t)
+{
+	memset(t, 0, sizeof(*t));
+	config_subsections("tree", add_remote, t);
+}
+
+static void free_words(char **w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
+
+void tree_remotes_release(struct tree_remotes *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		free(t->v[i].name);
+		free(t->v[i].url);
+		free_words(t->v[i].branches, t->v[i].nr_branches);
+		free_words(t->v[i].lists, t->v[i].nr_lists);
+		free_words(t->v[i].paths, t->v[i].nr_paths);
+	}
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct tree_remote *tree_remote_find(const struct tree_remotes *t,
+					   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->v[i].name, name))
+			return &t->v[i];
+	return NULL;
+}
+
+int tree_remote_has_path(const struct tree_remote *r, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_paths; i++)
+		if (starts_with(path, r->paths[i]))
+			return 1;
+	return 0;
+}
+
+size_t tree_remote_refs(git_repository *repo, const struct tree_remote *r,
+			char ***refs)
+{
+	git_reference_iterator *it;
+	git_reference *ref;
+	size_t nr = 0, alloc = 0, i;
+	char *glob;
+
+	*refs = NULL;
+	for (i = 0; i < r->nr_branches; i++) {
+		char *name = xasprintf("refs/remotes/%s/%s", r->name,
+				       r->branches[i]);
+		git_oid oid;
+
+		if (git_reference_name_to_id(&oid, repo, name) < 0) {
+			free(name);
+			continue;
+		}
+		ALLOC_GROW(*refs, nr, alloc);
+		(*refs)[nr++] = name;
+	}
+	if (r->nr_branches)
+		return nr;
+	glob = xasprintf("refs/remotes/%s/*", r->name);
+	if (!git_reference_iterator_glob_new(&it, repo, glob)) {
+		while (!git_reference_next(&ref, it)) {
+			ALLOC_GROW(*refs, nr, alloc);
+			(*refs)[nr++] = xstrdup(git_reference_name(ref));
+			git_reference_free(ref);
+		}
+		git_reference_iterator_free(it);
+	}
+	free(glob);
+	return nr;
+}
+
+struct fetch_ctx {
+	const char *name;
+	double deadline;	/* monotonic, 0: none */
+	struct progress p;
+};
+
+static int past_deadline(struct fetch_ctx *c)
+{
+	if (c->deadline && now_monotonic() > c->deadline) {
+		git_error_set_str(GIT_ERROR_NET, "the fetch timed out");
+		return 1;
+	}
+	return 0;
+}
+
+static int transfer_cb(const git_indexer_progress *st, void *payload)
+{
+	struct fetch_ctx *c = payload;
+
+	if (past_deadline(c))
+		return -1;
+	if (st->total_objects)
+		progress_show(&c->p, "fetching %s: %u/%u objects, %zu KiB",
+			      c->name, st->received_objects,
+			      st->total_objects, st->received_bytes >> 10);
+	return 0;
+}
+
+static int sideband_cb(const char *str, int len, void *payload)
+{
+	struct fetch_ctx *c = payload;
+
+	(void)str;
+	(void)len;
+	return past_deadline(c) ? -1 : 0;
+}
+
+/*
+ * The remote NAME of the repository, pointing at url, for a person's
+ * `git fetch NAME` too; the fetch itself goes through an anonymous
+ * remote with the refspecs spelled out and no url.*.insteadOf, because
+ * that lookup (in git_remote_lookup() and git_remote_create()) leaks a
+ * regex match in libgit2 1.5.
+ */
+static int open_remote(git_repository *repo, const struct tree_remote *r,
+		       git_remote **remote)
+{
+	char *key_url = xasprintf("remote.%s.url", r->name);
+	char *key_fetch = xasprintf("remote.%s.fetch", r->name);
+	char *spec = xasprintf("+refs/heads/*:refs/remotes/%s/*", r->name);
+	git_remote_create_options co;
+	git_config *cfg = NULL;
+	int ret = -1;
+
+	git_remote_create_options_init(&co, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+	/* No url.*.insteadOf: its lookup is where the leak is. */
+	co.repository = repo;
+	co.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF |
+		   GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+	if (git_repository_config(&cfg, repo) < 0 ||
+	    git_config_set_string(cfg, key_url, r->url) < 0 ||
+	    git_config_set_string(cfg, key_fetch, spec) < 0 ||
+	    git_remote_create_with_opts(remote, r->url, &co) < 0) {
+		tree_git_error(r->name);
+		goto out;
+	}
+	ret = 0;
+out:
+	git_config_free(cfg);
+	free(key_url);
+	free(key_fetch);
+	free(spec);
+	return ret;
+}
+
+/* In the child: the fetch itself.  Exit 0, 1 (error said) or 2 (late). */
+static int fetch_child(const struct tree_remote *r, git_remote *remote,
+		       struct fetch_ctx *c)
+{
+	git_fetch_options fo;
+	git_strarray specs = { 0 };
+	size_t i;
+	int ret;
+
+	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
+	fo.callbacks.transfer_progress = transfer_cb;
+	fo.callbacks.sideband_progress = sideband_cb;
+	fo.callbacks.payload = c;
+	specs.strings = xcalloc(r->nr_branches + 2, sizeof(char *));
+	for (i = 0; i < r->nr_branches; i++)
+		specs.strings[specs.count++] = xasprintf(
+			"+refs/heads/%s:refs/remotes/%s/%s", r->branches[i],
+			r->name, r->branches[i]);
+	if (!r->nr_branches)
+		specs.strings[specs.count++] = xasprintf(
+			"+refs/heads/*:refs/remotes/%s/*", r->name);
+	specs.strings[specs.count++] = xstrdup("+refs/tags/*:refs/tags/*");
+	ret = git_remote_fetch(remote, &specs, &fo, "sched-bot fetch");
+	progress_done(&c->p);
+	for (i = 0; i < specs.count; i++)
+		free(specs.strings[i]);
+	free(specs.strings);
+	if (ret < 0) {
+		const git_error *e = git_error_last();
+
+		if (c->deadline && now_monotonic() > c->deadline)
+			return 2;
+		error("fetch of tree %s from %s failed: %s", r->name, r->url,
+		      e && e->message ? e->message : "unknown error");
+		return 1;
+	}
+	return 0;
+}
+
+int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
+		      const struct tree_fetch_opts *o)
+{
+	struct fetch_ctx c = { .name = r->name };
+	git_remote *remote = NULL;
+	double t0 = now_monotonic();
+	int timeout = o ? o->timeout : 0, status = 0, killed = 0;
+	git_config *cfg;
+	char *key;
+	pid_t pid;
+
+	if (open_remote(repo, r, &remote) < 0)
+		return -1;
+	if (timeout > 0)
+		c.deadline = t0 + timeout;
+	info("fetching tree %s from %s", r->name, r->url);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		git_remote_free(remote);
+		return error("fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		progress_start(&c.p, o && o->progress);
+		_exit(fetch_child(r, remote, &c));
+	}
+	git_remote_free(remote);
+	/* A transfer that never calls back is stopped here. */
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return error("waitpid: %s", strerror(errno));
+		if (c.deadline && now_monotonic() > c.deadline + 1 &&
+		    !killed) {
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		usleep(20000);
+	}
+	if (killed || (WIFEXITED(status) && WEXITSTATUS(status) == 2))
+		return error("fetch of tree %s from %s timed out after %d s "
+			     "(tree.fetchTimeout): the remote %s", r->name,
+			     r->url, timeout, killed ? "did not answer (a "
+			     "connection or a transfer that hung)" :
+			     "was too slow");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;	/* said by the child */
+	if (!git_repository_config(&cfg, repo)) {
+		key = xasprintf("sched-bot.%s.lastfetch", r->name);
+		git_config_set_int64(cfg, key, (int64_t)time(NULL));
+		free(key);
+		git_config_free(cfg);
+	}
+	info("fetched tree %s in %.1f s", r->name, now_monotonic() - t0);
+	return 0;
+}
+
+long long tree_last_fetch(git_repository *repo, const char *name)
+{
+	git_config *cfg, *snap;
+	int64_t v = 0;
+	char *key;
+
+	if (git_repository_config(&cfg, repo) < 0)
+		return 0;
+	if (!git_config_snapshot(&snap, cfg)) {
+		key = xasprintf("sched-bot.%s.lastfetch", name);
+		if (git_config_get_int64(&v, snap, key) < 0)
+			v = 0;
+		free(key);
+		git_config_free(snap);
+	}
+	git_config_free(cfg);
+	return v;
+}
+
+/* Whether commit is head or within depth commits below it. */
+static int within(git_repository *repo, const git_oid *head,
+		  const git_oid *commit, int depth)
+{
+	git_revwalk *walk;
+	git_oid oid;
+	int n = 0, found = 0;
+
+	if (git_oid_equal(head, commit))
+		return 1;
+	if (git_revwalk_new(&walk, repo) < 0)
+		return 0;
+	git_revwalk_sorting(walk, GIT_SORT_TIME);
+	if (!git_revwalk_push(walk, head))
+		while (!found && n++ < depth && !git_revwalk_next(&oid, walk))
+			found = git_oid_equal(&oid, commit);
+	git_revwalk_free(walk);
+	return found;
+}
+
+int tree_branch_of(git_repository *repo, const struct tree_remotes *t,
+		   const git_oid *commit, int depth, char **tree,
+		   char **branch)
+{
+	size_t i, j, nr;
+	int pass, ret = -1;
+
+	/* Heads first (cheap), then history. */
+	for (pass = 0; pass < 2 && ret < 0; pass++) {
+		for (i = 0; i < t->nr && ret < 0; i++) {
+			char **refs;
+
+			nr = tree_remote_refs(repo, &t->v[i], &refs);
+			for (j = 0; j < nr; j++) {
+				git_oid head;
+				size_t plen = strlen("refs/remotes/") +
+					strlen(t->v[i].name) + 1;
+
+				if (ret < 0 &&
+				    !git_reference_name_to_id(&head, repo,
+							      refs[j]) &&
+				    within(repo, &head, commit,
+					   pass ? depth : 0)) {
+					*tree = xstrdup(t->v[i].name);
+					*branch = xstrdup(refs[j] + plen);
+					ret = 0;
+				}
+				free(refs[j]);
+			}
+			free(refs);
+		}
+	}
+	return ret;
+}
+
+char *tree_describe(git_repository *repo, const char *where,
+		    const git_oid *commit)
+{
+	char hex[13];
+	git_commit *c;
+	char *ret;
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	if (git_commit_lookup(&c, repo, commit) < 0)
+		return xasprintf("%s %s", where, hex);
+	ret = xasprintf("%s %s (%s)", where, hex,
+			git_commit_summary(c) ? git_commit_summary(c) : "");
+	git_commit_free(c);
+	return ret;
 }

@@ -12,6 +12,13 @@
  * Configuration: tree.path (the repository), tree.remote (a URL fetched
  * by `tree fetch`, never needed by the tests), tree.defaultBase (the
  * revision used when a series names no base this tree has).
+ *
+ * Named trees ([tree "tip"] url, branches, lists, paths) are remotes of
+ * that one repository: a tree's branches are fetched into
+ * refs/remotes/NAME/, its tags into refs/tags/, so every object of every
+ * tree is in one object database and a base from any of them is a
+ * revision like another.  The Debian import stays the default for a
+ * machine that has no network: no named tree is needed.
  */
 #ifndef SCHED_BOT_TREE_H
 #define SCHED_BOT_TREE_H
@@ -60,6 +67,73 @@ int tree_export(git_repository *repo, const char *rev, const char *dir);
 
 /* `git fetch` of tree.remote's refs into refs/remotes/origin/. */
 int tree_fetch(git_repository *repo, const char *url);
+
+/* A named tree of the configuration. */
+struct tree_remote {
+	char *name;		/* "tip" */
+	char *url;
+	char **branches;	/* "sched/core", "master"; none: all */
+	size_t nr_branches;
+	char **lists;		/* "linux-kernel@vger.kernel.org": shown by
+				 * `tree status`; not yet matched, a mail
+				 * keeps no To:/Cc: */
+	size_t nr_lists;
+	char **paths;		/* "kernel/sched/" */
+	size_t nr_paths;
+};
+
+struct tree_remotes {
+	struct tree_remote *v;
+	size_t nr;
+};
+
+/* The [tree "NAME"] blocks with a url, in file order. */
+void tree_remotes_load(struct tree_remotes *t);
+void tree_remotes_release(struct tree_remotes *t);
+const struct tree_remote *tree_remote_find(const struct tree_remotes *t,
+					   const char *name);
+/* Whether the tree serves a diff touching path (tree.NAME.paths). */
+int tree_remote_has_path(const struct tree_remote *r, const char *path);
+
+struct tree_fetch_opts {
+	int timeout;		/* seconds, 0: none (tree.fetchTimeout) */
+	int progress;		/* a status line on a terminal */
+};
+
+/*
+ * Fetch the named tree's branches into refs/remotes/NAME/ and its tags,
+ * through the repository's remote NAME (created or updated to r->url).
+ * The fetch runs in a child process that is killed at the deadline: a
+ * transfer that is slow stops at its progress callback, one that hangs
+ * (a listener that never answers) by the kill; both are an error that
+ * says so.  On success the time is kept as the tree's last fetch.
+ */
+int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
+		      const struct tree_fetch_opts *o);
+
+/*
+ * The refs of the tree's branches this repository has: the configured
+ * ones, else all of refs/remotes/NAME/.  *refs is a list of full names
+ * ("refs/remotes/tip/sched/core"); free each and it.
+ */
+size_t tree_remote_refs(git_repository *repo, const struct tree_remote *r,
+			char ***refs);
+
+/* When the tree was last fetched (seconds since the epoch), 0: never. */
+long long tree_last_fetch(git_repository *repo, const char *name);
+
+/*
+ * The configured branch (refs/remotes/NAME/BRANCH) whose history holds
+ * commit, tip first, within depth commits of each branch head: "tip",
+ * "sched/core".  Returns 0, or -1 when none does.
+ */
+int tree_branch_of(git_repository *repo, const struct tree_remotes *t,
+		   const git_oid *commit, int depth, char **tree,
+		   char **branch);
+
+/* "tip/sched/core 1234abcd5678 (sched/fair: subject)"; caller frees. */
+char *tree_describe(git_repository *repo, const char *where,
+		    const git_oid *commit);
 
 /* Print the last libgit2 error after msg, return -1. */
 int tree_git_error(const char *msg);

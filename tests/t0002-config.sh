@@ -22,6 +22,8 @@ code_keys() {
 		"$SRC" | sed 's/.*, "/target.*./; s/"$//'
 	grep -rhoE '"target\.%s\.[A-Za-z]+"' "$SRC" |
 		sed 's/^"target\.%s\./target.*./; s/"$//'
+	grep -rhoE '"tree\.%s\.[A-Za-z]+"' "$SRC" |
+		sed 's/^"tree\.%s\./tree.*./; s/"$//'
 	grep -rhoE '(template_path|tmpl_path|tmpl_load)\([a-z]+, "[^"]+"' "$SRC" |
 		sed 's/.*, "//; s/"$//'
 	# the sandbox's limits go through a helper of sandbox.c

@@ -11,6 +11,7 @@
 
 #include "apply.h"
 #include "builtin/builtin.h"
+#include "config.h"
 #include "json.h"
 #include "series.h"
 #include "tree.h"
@@ -18,7 +19,7 @@
 
 static const char *mbox, *worktree, *tree_dir;
 static struct apply_opts o;
-static int revision, as_json;
+static int revision, as_json, no_fetch;
 
 static const char *const apply_synopsis[] = {
 	"apply <msgid|lore URL> [<options>]",
@@ -41,6 +42,8 @@ static const struct option_spec apply_options[] = {
 	OPT_FLAG(0, "no-3way", &o.no_3way, "never fall back to a 3-way merge"),
 	OPT_FLAG(0, "no-link", &o.no_link,
 		 "no Link: trailer to the patch's mail"),
+	OPT_FLAG(0, "no-fetch", &no_fetch, "never fetch a named tree for a "
+		 "base this tree lacks (tree.fetchOnDemand)"),
 	OPT_FLAG(0, "json", &as_json, "print the result as JSON"),
 	OPT__VERBOSITY(),
 	OPT_END()
@@ -55,9 +58,14 @@ const struct options_doc apply_doc = {
 "tree as branch sched-bot/<slug>-v<N>: one commit per patch with its\n"
 "author, date, message and the trailers collected from the thread,\n"
 "committed by bot.name <bot.email>.  Only the tree's object database is\n"
-"written.  The base is --base, else the series' base-commit if the tree\n"
-"has it, else its stated base (e.g. v6.1-rc6, or the nearest version tag,\n"
-"with a warning), else tree.defaultBase (HEAD).  A hunk whose context\n"
+"written.  The base is --base, else the commit the series names\n"
+"(base-commit:, \"tip:sched/core at commit X\"), else the ref it names\n"
+"(v6.13, tip/sched/core), each fetched from the named trees ([tree \"NAME\"])\n"
+"that may hold it when the tree lacks it; else a commit whose files are\n"
+"the patches' pre-image blobs (b4 am --guess-base); else the nearest\n"
+"version tag or tree.defaultBase (HEAD), with a warning.  A mail that is\n"
+"no [PATCH] series but carries a diff (a tip-bot notification, a diff in\n"
+"a reply) is one patch, as git am takes it.  A hunk whose context\n"
 "moved is found like git apply does; one that does not match falls back\n"
 "to a 3-way merge when the patch's pre-image blobs are in the tree.\n"
 "Prints the base and the head commit; exit 1 with a report when a patch\n"
@@ -133,6 +141,8 @@ int cmd_apply(int argc, char **argv)
 		git_repository_free(repo);
 		return ret;
 	}
+	o.fetch = !no_fetch && config_get_bool("tree.fetchOnDemand") > 0;
+	o.progress = 1;
 	ret = apply_series(repo, &s, &o, &r) < 0 ? EXIT_FAIL : EXIT_OK;
 	if (ret == EXIT_OK && worktree &&
 	    tree_export(repo, r.branch, worktree) < 0)
