@@ -587,7 +587,12 @@ static int list_cb(const char *value, void *data)
 	return 0;
 }
 
-/* Mailing lists, for reply.cc = lists. */
+/*
+ * Mailing lists, for reply.cc = lists: 2 for the ones named in
+ * reply.list and the kernel's own (vger.kernel.org, lists.linux.dev),
+ * 1 for those that only look like lists, 0 for the rest.  The first
+ * kind is kept first when reply.maxRecipients trims.
+ */
 static int is_list_address(const char *email)
 {
 	const char *at = strchr(email, '@');
@@ -595,12 +600,13 @@ static int is_list_address(const char *email)
 
 	config_get_all("reply.list", list_cb, data);
 	if (data[1])
-		return 1;
+		return 2;
 	if (!at)
 		return 0;
 	at++;
-	return !strcmp(at, "vger.kernel.org") || starts_with(at, "lists.") ||
-	       strstr(at, ".lists.") || !strcmp(at, "lists.linux.dev") ||
+	if (!strcmp(at, "vger.kernel.org") || !strcmp(at, "lists.linux.dev"))
+		return 2;
+	return starts_with(at, "lists.") || strstr(at, ".lists.") ||
 	       strstr(email, "-list@") != NULL;
 }
 
@@ -758,6 +764,9 @@ static void pick_cc(struct cc_pick *p, const char *mode,
 
 	if (!strcmp(mode, "none"))
 		return;
+	for (i = 0; i < nr_orig; i++)
+		if (is_list_address(orig[i].email) == 2)
+			pick(p, &orig[i], i);
 	for (i = 0; i < nr_orig; i++)
 		if (is_list_address(orig[i].email))
 			pick(p, &orig[i], i);
