@@ -32,10 +32,24 @@ const struct config_key config_keys[] = {
 	I("bot.maxRuns", "30", "most runs a mail command may ask for"),
 	I("bot.maxPerHour", "20", "mails sent per hour at most (0: no cap)"),
 	I("bot.maxPerDay", "100", "mails sent per day at most (0: no cap)"),
-	I("bot.maxPerThread", "3", "mails sent to one thread (0: no cap)"),
+	I("bot.maxRecipientsPerHour", "100",
+	  "recipients of the mails sent per hour at most (0: no cap)"),
+	I("bot.maxRecipientsPerDay", "500",
+	  "recipients of the mails sent per day at most (0: no cap)"),
+	I("bot.maxPerThread", "3", "mails sent to one thread, by its root "
+	  "(0: no cap)"),
+	I("bot.maxJobsPerSender", "5",
+	  "jobs one sender may queue by mail per day (0: no cap)"),
+	I("bot.maxJobsPerDay", "20",
+	  "jobs all mail commands may queue per day (0: no cap)"),
+	S("dkim.keyFile", NULL, "test and offline use only: DKIM keys from "
+	  "this file (lines \"SEL._domainkey.DOMAIN TXT-record\"), not DNS"),
 
 	/* the reply */
-	S("reply.cc", "all", "Cc of replies: all, lists or none"),
+	S("reply.cc", "lists", "Cc of replies: lists (the lists and the "
+	  "series' trailers), all or none"),
+	I("reply.maxRecipients", "20",
+	  "most recipients of any mail the bot sends (0: no cap)"),
 	M("reply.list", NULL, "more addresses that count as lists (cc=lists)"),
 	S("reply.format", "lkp",
 	  "table format: intel, amd, lkp, mmtests, matrix, simple"),
@@ -65,6 +79,8 @@ const struct config_key config_keys[] = {
 	  "the outbox Maildir (unset: $XDG_DATA_HOME/sched-bot/outbox)"),
 	B("outbox.checkLore", "true",
 	  "after a crash mid-send, ask lore whether the mail arrived"),
+	I("outbox.maxAge", "604800",
+	  "seconds an unsent mail may wait; older ones are dropped"),
 
 	/* state and jobs */
 	S("state.db", NULL,

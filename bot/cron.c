@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <git2.h>
+
 #include "build.h"
 #include "config.h"
 #include "cron.h"
@@ -170,38 +172,90 @@ struct cmd_ctx {
 	int queued;
 };
 
-/* An error reply to a command mail: threaded under the command. */
-static void answer_command(struct cmd_ctx *c, const char *msg, size_t len,
-			   const char *why)
+/*
+ * The Message-ID of the bot's answer to a command mail: the same on
+ * every run (a hash of the command's Message-ID and the kind), so an
+ * answer queued before a crash is found again, never sent twice.
+ */
+static char *answer_msgid(const char *kind, const char *cmd_msgid)
+{
+	const char *email = bot_identity()->email, *at = strchr(email, '@');
+	char *text = xasprintf("%s\n%s", kind, cmd_msgid), *id;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+
+	git_libgit2_init();
+	if (git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB) < 0)
+		memset(&oid, 0, sizeof(oid));
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	git_libgit2_shutdown();
+	free(text);
+	id = xasprintf("sched-bot.%s.%.32s@%s", kind, hex,
+		       at && at[1] ? at + 1 : "localhost");
+	return id;
+}
+
+/* The root of the thread a mail is in: first References:, else itself. */
+static char *thread_root(const char *msg, size_t len, const char *self)
+{
+	char *refs = mbox_header(msg, len, "References");
+	char *irt = NULL, *root = NULL;
+	const char *h = refs, *lt, *gt;
+
+	if (!h || !strchr(h, '<'))
+		h = irt = mbox_header(msg, len, "In-Reply-To");
+	lt = h ? strchr(h, '<') : NULL;
+	gt = lt ? strchr(lt, '>') : NULL;
+	if (gt && gt > lt + 1)
+		root = xstrndup(lt + 1, gt - lt - 1);
+	free(refs);
+	free(irt);
+	return root ? root : xstrdup(self);
+}
+
+/*
+ * Answer a command mail in its thread (an error, or the quota note):
+ * under a deterministic Message-ID, its intent recorded before the
+ * command is, keyed on the thread root for bot.maxPerThread.
+ */
+static int answer_command(struct cmd_ctx *c, const char *msg, size_t len,
+			  const struct mailcmd_result *r, const char *kind,
+			  const char *why)
 {
 	struct reply_thread t;
 	struct kv v = { 0 };
 	struct strbuf tmpl = STRBUF_INIT, body = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT, q = STRBUF_INIT;
 	char *msgid = NULL, *dir = outbox_default_dir(), *path = NULL;
-	char *first;
+	char *first, *name = xasprintf("command-%s", kind), *root = NULL;
+	int ret = -1;
 
 	if (reply_thread_from_mail(msg, len, &t) < 0)
 		goto out_free;
-	if (reply_load_template("command-error", &tmpl) < 0)
+	if (reply_load_template(name, &tmpl) < 0)
 		goto out;
 	reply_quote(&t, 6, &q);
 	kv_set(&v, "quote", q.buf);
 	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
 	kv_set(&v, "greeting", first);
 	free(first);
-	kv_setf(&v, "log", "    %s", why);
+	kv_setf(&v, "log", !strcmp(kind, "error") ? "    %s" : "%s", why);
 	kv_set(&v, "workloads", config_get("bot.knownWorkloads") ?:
 	       workload_names(WORKLOAD_MAIL));
 	kv_set(&v, "signature", config_get("reply.signature"));
+	msgid = answer_msgid(kind, r->msgid);
 	if (reply_expand(tmpl.buf, &v, &body) < 0 ||
-	    reply_compose(&t, body.buf, &out, &msgid) < 0)
+	    reply_compose_as(&t, body.buf, msgid, &out) < 0)
 		goto out;
 	if (outbox_put(dir, msgid, out.buf, out.len, &path) < 0)
 		goto out;
-	if (c->send)
-		state_mail_intent(c->st, msgid, 0, t.msgid, path);
-	info("answered the bad command in <%s>: %s", t.msgid, why);
+	root = r->authenticated && r->target ? xstrdup(r->target) :
+	       thread_root(msg, len, t.msgid);
+	if (c->send && state_mail_intent(c->st, msgid, 0, root, path) < 0)
+		goto out;
+	info("answered the %s command in <%s>: %s",
+	     !strcmp(kind, "error") ? "bad" : "over-quota", t.msgid, why);
+	ret = 0;
 out:
 	reply_thread_release(&t);
 out_free:
@@ -213,18 +267,77 @@ out_free:
 	free(msgid);
 	free(dir);
 	free(path);
+	free(name);
+	free(root);
+	return ret;
+}
+
+/* Over bot.maxJobsPerSender or bot.maxJobsPerDay?  NULL or why. */
+static char *over_quota(struct state *st, const struct mailcmd_result *r)
+{
+	long per_sender = config_get_int("bot.maxJobsPerSender");
+	long per_day = config_get_int("bot.maxJobsPerDay");
+	long long since = (long long)time(NULL) - 86400;
+	long n;
+
+	if (per_sender > 0) {
+		n = state_jobs_requested_since(st, since, r->sender);
+		if (n < 0 || n + r->nr > per_sender)
+			return xasprintf("%s has %ld jobs of the %ld a sender "
+					 "may queue in a day "
+					 "(bot.maxJobsPerSender)", r->sender,
+					 n, per_sender);
+	}
+	if (per_day > 0) {
+		n = state_jobs_requested_since(st, since, NULL);
+		if (n < 0 || n + r->nr > per_day)
+			return xasprintf("mail commands queued %ld jobs of the "
+					 "%ld a day allows (bot.maxJobsPerDay)",
+					 n, per_day);
+	}
+	return NULL;
+}
+
+/* The jobs and the command's record in one transaction: all or none. */
+static void queue_command(struct cmd_ctx *c, const struct mailcmd_result *r)
+{
+	int i, queued = 0;
+
+	if (state_begin(c->st) < 0)
+		return;
+	for (i = 0; i < r->nr; i++) {
+		long long id;
+
+		if (state_job_add(c->st, r->target, r->cmds[i].workloads,
+				  r->cmds[i].runs, r->sender, r->msgid,
+				  &id) < 0)
+			goto fail;
+		info("queued job %lld for %s: <%s> %s runs=%d", id,
+		     r->sender, r->target, *r->cmds[i].workloads ?
+		     r->cmds[i].workloads : "(default workloads)",
+		     r->cmds[i].runs);
+		queued++;
+	}
+	if (state_command_add(c->st, r->msgid, r->sender, "queued") < 0 ||
+	    state_commit(c->st) < 0)
+		goto fail;
+	c->queued += queued;
+	return;
+fail:
+	state_rollback(c->st);
 }
 
 static void handle_command(const char *msg, size_t len, void *data)
 {
 	struct cmd_ctx *c = data;
 	struct mailcmd_result r;
-	int i;
+	char *quota;
 
 	mailcmd_parse(msg, len, &r);
 	if (r.status == MAILCMD_NONE || !r.msgid ||
 	    state_command_seen(c->st, r.msgid) != 0)
 		goto out;
+	mailcmd_authenticate(c->st, msg, len, &r);
 	switch (r.status) {
 	case MAILCMD_IGNORED:
 		info("command in <%s> from %s ignored: %s", r.msgid,
@@ -232,24 +345,35 @@ static void handle_command(const char *msg, size_t len, void *data)
 		state_command_add(c->st, r.msgid, r.sender, "ignored");
 		break;
 	case MAILCMD_ERROR:
-		answer_command(c, msg, len, r.why);
+		if (answer_command(c, msg, len, &r, "error", r.why) < 0)
+			break;
+		state_crash_point("command-answered");
 		state_command_add(c->st, r.msgid, r.sender, "error");
 		break;
 	case MAILCMD_OK:
-		for (i = 0; i < r.nr; i++) {
-			long long id;
-
-			if (state_job_add(c->st, r.target, r.cmds[i].workloads,
-					  r.cmds[i].runs, r.sender, r.msgid,
-					  &id) < 0)
-				continue;
-			info("queued job %lld for %s: <%s> %s runs=%d", id,
-			     r.sender, r.target, *r.cmds[i].workloads ?
-			     r.cmds[i].workloads : "(default workloads)",
-			     r.cmds[i].runs);
-			c->queued++;
+		quota = over_quota(c->st, &r);
+		if (!quota) {
+			queue_command(c, &r);
+			break;
 		}
-		state_command_add(c->st, r.msgid, r.sender, "queued");
+		info("command in <%s> from %s over quota: %s", r.msgid,
+		     r.sender, quota);
+		/* one note per sender and day; later ones are only logged */
+		if (state_commands_since(c->st, (long long)time(NULL) - 86400,
+					 r.sender, "over-quota") == 0) {
+			if (answer_command(c, msg, len, &r, "quota",
+					   quota) < 0) {
+				free(quota);
+				break;
+			}
+			state_crash_point("command-answered");
+			state_command_add(c->st, r.msgid, r.sender,
+					  "over-quota");
+		} else {
+			state_command_add(c->st, r.msgid, r.sender,
+					  "over-quota-again");
+		}
+		free(quota);
 		break;
 	default:
 		break;

@@ -7,37 +7,235 @@
 #include <string.h>
 #include <strings.h>
 
+#include <libetpan/libetpan.h>
+
 #include "config.h"
+#include "dkim.h"
 #include "mailcmd.h"
 #include "mbox.h"
 #include "reply.h"
+#include "state.h"
 #include "util.h"
 #include "workload.h"
 
+/* atext of RFC 5322, without the dot */
+static int is_atext(int c)
+{
+	return isalnum(c) || (c && strchr("!#$%&'*+/=?^_`{|}~-", c));
+}
+
+/*
+ * A plain addr-spec: a dot-atom local part (no quoted strings, no
+ * comments), one '@', a domain of letters, digits and hyphens in dotted
+ * labels.  libetpan is lenient in what it calls an addr-spec
+ * ("a@b@c" is one); this is the strict check on its result.
+ */
+static int plain_addr_spec(const char *a)
+{
+	const char *at = strchr(a, '@'), *p;
+	size_t label = 0;
+
+	if (!at || at == a || strchr(at + 1, '@') || !at[1])
+		return 0;
+	for (p = a; p < at; p++)
+		if (!(is_atext((unsigned char)*p) ||
+		      (*p == '.' && p > a && p[-1] != '.' && p[1] != '@')))
+			return 0;
+	for (p = at + 1; *p; p++) {
+		if (*p == '.') {
+			if (!label || p[-1] == '-' || !p[1])
+				return 0;
+			label = 0;
+		} else if (isalnum((unsigned char)*p) ||
+			   (*p == '-' && label)) {
+			label++;
+		} else {
+			return 0;
+		}
+	}
+	return p[-1] != '-' && strchr(at, '.') != NULL;
+}
+
+char *mailcmd_parse_from(const char *value, char **domain, char **why)
+{
+	struct mailimf_mailbox_list *mbl = NULL;
+	struct mailimf_mailbox *mb;
+	size_t idx = 0, len = value ? strlen(value) : 0;
+	char *addr, *c;
+
+	*domain = NULL;
+	*why = NULL;
+	if (!len ||
+	    mailimf_mailbox_list_parse(value, len, &idx, &mbl) !=
+	    MAILIMF_NO_ERROR) {
+		*why = xstrdup("the From: header does not parse");
+		return NULL;
+	}
+	/* a trailing comment, "addr (Name)", is fine; anything else not */
+	if (idx < len)
+		mailimf_cfws_parse(value, len, &idx);
+	while (idx < len && strchr(" \t\r\n", value[idx]))
+		idx++;
+	if (idx != len || clist_count(mbl->mb_list) != 1) {
+		*why = xstrdup("the From: header must name one mailbox");
+		mailimf_mailbox_list_free(mbl);
+		return NULL;
+	}
+	mb = clist_content(clist_begin(mbl->mb_list));
+	if (!mb->mb_addr_spec || !plain_addr_spec(mb->mb_addr_spec)) {
+		*why = xasprintf("the From: address '%.60s' is not a plain "
+				 "address", mb->mb_addr_spec ?
+				 mb->mb_addr_spec : "");
+		mailimf_mailbox_list_free(mbl);
+		return NULL;
+	}
+	addr = xstrdup(mb->mb_addr_spec);
+	mailimf_mailbox_list_free(mbl);
+	for (c = addr; *c; c++)
+		*c = tolower((unsigned char)*c);
+	*domain = xstrdup(strchr(addr, '@') + 1);
+	return addr;
+}
+
+/* The sender of a raw mail: exactly one From: header, one mailbox. */
+static char *mailcmd_sender(const char *mail, size_t len, char **domain,
+			    char **why)
+{
+	const char *p = mail, *end = mail + len;
+	char *h, *addr;
+	int froms = 0;
+
+	*domain = NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (!n || (n == 1 && *p == '\r'))
+			break;
+		if (n > 5 && !strncasecmp(p, "From:", 5))
+			froms++;
+		p += n + 1;
+	}
+	if (froms != 1) {
+		*why = xasprintf("%d From: headers", froms);
+		return NULL;
+	}
+	h = mbox_header(mail, len, "From");
+	addr = mailcmd_parse_from(h, domain, why);
+	free(h);
+	return addr;
+}
+
 struct allow_check {
 	const char *email;
+	const char *domain;
 	int ok;
 };
 
 static int allow_cb(const char *value, void *data)
 {
 	struct allow_check *c = data;
-	size_t vl = strlen(value), el = strlen(c->email);
 
-	if (!strcasecmp(value, c->email))
+	if (value[0] == '@') {
+		if (c->domain && !strcasecmp(value + 1, c->domain))
+			c->ok = 1;
+	} else if (!strcasecmp(value, c->email)) {
 		c->ok = 1;
-	else if (value[0] == '@' && el > vl &&
-		 !strcasecmp(c->email + el - vl, value))
-		c->ok = 1;
+	}
 	return 0;
 }
 
 int mailcmd_allowed(const char *email)
 {
-	struct allow_check c = { email, 0 };
+	struct allow_check c = { email, NULL, 0 };
+	char *domain = NULL, *why = NULL, *addr;
 
+	/* the bare address as mailcmd_parse_from() checked it */
+	addr = mailcmd_parse_from(email, &domain, &why);
+	free(why);
+	if (!addr)
+		return 0;
+	c.email = addr;
+	c.domain = domain;
 	config_get_all("bot.allow", allow_cb, &c);
+	free(addr);
+	free(domain);
 	return c.ok;
+}
+
+/*
+ * The thread root of the bot's mail that this one answers: its
+ * In-Reply-To first, then each References: entry, newest first.
+ */
+static char *answered_bot_mail(struct state *st, const char *mail,
+			       size_t len)
+{
+	static const char *const fields[] = { "In-Reply-To", "References" };
+	char *thread = NULL;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields) && !thread; i++) {
+		char *h = mbox_header(mail, len, fields[i]);
+		char **ids = NULL;
+		size_t nr = 0, alloc = 0;
+		const char *p = h;
+
+		while (p && (p = strchr(p, '<'))) {
+			const char *gt = strchr(p, '>');
+
+			if (!gt)
+				break;
+			ALLOC_GROW(ids, nr, alloc);
+			ids[nr++] = xstrndup(p + 1, gt - p - 1);
+			p = gt + 1;
+		}
+		while (nr) {
+			char *id = ids[--nr];
+
+			if (!thread && *id)
+				thread = state_mail_thread(st, id);
+			free(id);
+		}
+		free(ids);
+		free(h);
+	}
+	return thread;
+}
+
+void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
+			  struct mailcmd_result *r)
+{
+	char *thread, *why = NULL;
+	int i, ret;
+
+	if (r->status != MAILCMD_OK && r->status != MAILCMD_ERROR)
+		return;
+	thread = answered_bot_mail(st, mail, len);
+	if (!thread || !*thread) {
+		free(r->why);
+		r->why = xstrdup("it answers no mail of the bot");
+		goto ignore;
+	}
+	ret = dkim_check(mail, len, r->domain, &why);
+	if (ret != 1) {
+		free(r->why);
+		r->why = xasprintf("no DKIM signature of %s that verifies: %s",
+				   r->domain, why ? why : "?");
+		free(why);
+		goto ignore;
+	}
+	free(why);
+	/* what it may test: the thread of the bot's mail, nothing else */
+	free(r->target);
+	r->target = thread;
+	r->authenticated = 1;
+	return;
+ignore:
+	free(thread);
+	r->status = MAILCMD_IGNORED;
+	for (i = 0; i < r->nr; i++)
+		free(r->cmds[i].workloads);
+	r->nr = 0;
 }
 
 static int addressed_to_bot(const char *mail, size_t len)
@@ -156,8 +354,7 @@ static char *first_msgid(const char *h)
 void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 {
 	struct reply_thread t;
-	char **from = NULL, *refs, *irt;
-	size_t nfrom = 0;
+	char *refs, *irt, *from_why = NULL;
 	const char *p;
 	int lines = 0;
 
@@ -169,9 +366,9 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 		return;
 	}
 	r->msgid = xstrdup(t.msgid);
-	nfrom = reply_parse_addresses(t.from, &from);
-	r->sender = nfrom ? xstrdup(from[0]) : xstrdup("");
-	reply_free_addresses(from, nfrom);
+	r->sender = mailcmd_sender(mail, len, &r->domain, &from_why);
+	if (!r->sender)
+		r->sender = xstrdup("");
 	refs = mbox_header(mail, len, "References");
 	irt = mbox_header(mail, len, "In-Reply-To");
 	r->target = first_msgid(refs);
@@ -216,11 +413,17 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 		p += n + (p[n] == '\n');
 	}
 	reply_thread_release(&t);
-	if (!lines)
+	if (!lines) {
+		free(from_why);
 		return;
+	}
 	if (!addressed_to_bot(mail, len)) {
 		free(r->why);
 		r->why = xstrdup("not addressed to the bot");
+		r->status = MAILCMD_IGNORED;
+	} else if (from_why) {
+		free(r->why);
+		r->why = xstrdup(from_why);
 		r->status = MAILCMD_IGNORED;
 	} else if (!mailcmd_allowed(r->sender)) {
 		free(r->why);
@@ -236,6 +439,7 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 	} else {
 		r->status = MAILCMD_OK;
 	}
+	free(from_why);
 	if (r->status != MAILCMD_OK) {
 		int i;
 
@@ -252,6 +456,7 @@ void mailcmd_release(struct mailcmd_result *r)
 	for (i = 0; i < r->nr; i++)
 		free(r->cmds[i].workloads);
 	free(r->sender);
+	free(r->domain);
 	free(r->msgid);
 	free(r->target);
 	free(r->why);

@@ -6,18 +6,27 @@
  *
  *	#sched-bot test [workload[,workload...]] [runs=N]
  *
- * from a sender listed in bot.allow (multi-valued: an address, or
- * "@domain" for a whole domain) queues a test of that thread's series.
- * Quoted lines ("> ...") never count.  Anything else, or from anyone
- * else, is ignored and logged.  At most MAILCMD_MAX commands per mail;
- * more, or a bad argument, is answered with an error and nothing runs.
- * The From: header is trusted as the list delivered it: run the bot
- * only on lists that check DKIM/SPF, or keep the allowlist short.
+ * queues a test of that thread's series, when all of these hold:
+ *  - the sender is on bot.allow (multi-valued: an address, or "@domain"
+ *    for exactly that domain), the From: header parsed as RFC 5322 by
+ *    libetpan: one From: header, one mailbox, a plain addr-spec (the
+ *    display name never counts);
+ *  - the mail answers a mail the bot sent (In-Reply-To or References
+ *    names a Message-ID in the state); the thread tested is the one of
+ *    that mail, whatever else the headers say;
+ *  - a DKIM signature verifies and aligns with the From: domain (dkim.h).
+ * Quoted lines ("> ...") never count.  Anything else is ignored and
+ * logged, never answered (an answer to a forged mail would let anyone
+ * make the bot write to anyone).  At most MAILCMD_MAX commands per
+ * mail; more, or a bad argument, from an authenticated sender is
+ * answered with an error and nothing runs.
  */
 #ifndef SCHED_BOT_MAILCMD_H
 #define SCHED_BOT_MAILCMD_H
 
 #include <stddef.h>
+
+struct state;
 
 #define MAILCMD_MAX 3
 
@@ -36,19 +45,40 @@ struct mailcmd {
 struct mailcmd_result {
 	enum mailcmd_status status;
 	char *sender;		/* bare address, lowercase */
+	char *domain;		/* its domain */
+	int authenticated;	/* mailcmd_authenticate() passed */
 	char *msgid;		/* the command mail's Message-ID */
-	/* the thread it answers: first References: entry, else In-Reply-To: */
+	/*
+	 * The thread it answers: first References: entry, else
+	 * In-Reply-To:; after mailcmd_authenticate(), the thread root of
+	 * the bot's mail it answers.
+	 */
 	char *target;
 	struct mailcmd cmds[MAILCMD_MAX];
 	int nr;
 	char *why;		/* for IGNORED and ERROR */
 };
 
-/* Parse one raw mail; never fails on hostile input (status says it). */
+/*
+ * Parse one raw mail and check its sender against bot.allow; never
+ * fails on hostile input (status says it).  Not yet authenticated.
+ */
 void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r);
+/*
+ * Check that an OK or ERROR result answers a mail of the bot (st) and
+ * carries an aligned DKIM signature; otherwise it becomes IGNORED.
+ */
+void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
+			  struct mailcmd_result *r);
 void mailcmd_release(struct mailcmd_result *r);
 
-/* Is this sender on the bot.allow list? */
+/* Is this sender (a bare address) on the bot.allow list? */
 int mailcmd_allowed(const char *email);
+
+/*
+ * The one mailbox of a From: value as a bare lowercase address, and its
+ * domain; NULL with *why when it is not exactly one plain address.
+ */
+char *mailcmd_parse_from(const char *value, char **domain, char **why);
 
 #endif

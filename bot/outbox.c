@@ -29,6 +29,10 @@ void outbox_opts_from_config(struct outbox_opts *o)
 	o->max_per_hour = config_get_int("bot.maxPerHour");
 	o->max_per_day = config_get_int("bot.maxPerDay");
 	o->max_per_thread = config_get_int("bot.maxPerThread");
+	o->max_rcpt_per_hour = config_get_int("bot.maxRecipientsPerHour");
+	o->max_rcpt_per_day = config_get_int("bot.maxRecipientsPerDay");
+	o->max_recipients = config_get_int("reply.maxRecipients");
+	o->max_age = config_get_int("outbox.maxAge");
 	o->check_lore = config_get_bool("outbox.checkLore") > 0;
 }
 
@@ -164,8 +168,12 @@ int outbox_mark_sent(const char *dir, const char *msgid)
 	return ret;
 }
 
-/* The caps are counts of mails sent; 0 disables a cap. */
-static int over_cap(struct state *st, const char *thread)
+/*
+ * The caps count mails sent and the recipients they carried, this
+ * mail's (rcpts) included; 0 disables a cap.  The thread is the root
+ * the mail answers, whatever kind of mail it is.
+ */
+static int over_cap(struct state *st, const char *thread, long rcpts)
 {
 	const struct outbox_opts *o = oo();
 	long per_hour = o->max_per_hour;
@@ -181,6 +189,16 @@ static int over_cap(struct state *st, const char *thread)
 	    per_day)
 		return info("rate cap: %ld mails in the last day "
 			    "(bot.maxPerDay)", per_day), 1;
+	if (o->max_rcpt_per_hour > 0 &&
+	    state_recipients_sent_since(st, t - 3600) + rcpts >
+	    o->max_rcpt_per_hour)
+		return info("rate cap: %ld recipients in the last hour "
+			    "(bot.maxRecipientsPerHour)", o->max_rcpt_per_hour), 1;
+	if (o->max_rcpt_per_day > 0 &&
+	    state_recipients_sent_since(st, t - 86400) + rcpts >
+	    o->max_rcpt_per_day)
+		return info("rate cap: %ld recipients in the last day "
+			    "(bot.maxRecipientsPerDay)", o->max_rcpt_per_day), 1;
 	if (per_thread > 0 && thread &&
 	    state_mails_sent_since(st, 0, thread) >= per_thread)
 		return info("rate cap: %ld mails to <%s> (bot.maxPerThread)",
@@ -228,6 +246,48 @@ static int on_lore(const char *msgid)
 	return found;
 }
 
+/* An intent older than outbox.maxAge is dropped, not sent late. */
+static int too_old(struct state *st, const struct state_mail *m)
+{
+	long max_age = oo()->max_age;
+
+	if (max_age <= 0 || !m->created_at ||
+	    (long long)time(NULL) - m->created_at <= max_age)
+		return 0;
+	warning("mail <%s> waited more than %ld s (outbox.maxAge); "
+		"dropped", m->message_id, max_age);
+	state_mail_drop(st, m->message_id, "older than outbox.maxAge");
+	return 1;
+}
+
+/*
+ * The envelope's recipients; a mail with more than reply.maxRecipients
+ * (one composed by an older version, or by hand) is dropped: the cap
+ * holds for every mail that leaves, whoever composed it.
+ */
+static long count_recipients(struct state *st, const struct state_mail *m,
+			     const struct strbuf *msg)
+{
+	long max = oo()->max_recipients;
+	char *from = NULL, **rcpts = NULL;
+	int n = reply_envelope(msg->buf, msg->len, &from, &rcpts);
+
+	if (n < 0) {
+		state_mail_drop(st, m->message_id, "no envelope");
+		return -1;
+	}
+	reply_free_addresses(rcpts, n);
+	free(from);
+	if (max > 0 && n > max) {
+		error("mail <%s> has %d recipients, more than "
+		      "reply.maxRecipients (%ld); dropped", m->message_id, n,
+		      max);
+		state_mail_drop(st, m->message_id, "too many recipients");
+		return -1;
+	}
+	return n;
+}
+
 int outbox_flush(struct state *st, const char *dir)
 {
 	struct state_mail *mails;
@@ -241,6 +301,7 @@ int outbox_flush(struct state *st, const char *dir)
 		struct strbuf msg = STRBUF_INIT;
 		char *path;
 		int sent = 0, ret;
+		long rcpts;
 
 		path = ensure_queued(dir, m, &sent);
 		if (!path) {
@@ -263,7 +324,7 @@ int outbox_flush(struct state *st, const char *dir)
 			free(path);
 			continue;
 		}
-		if (over_cap(st, m->thread)) {
+		if (too_old(st, m)) {
 			free(path);
 			continue;
 		}
@@ -274,6 +335,13 @@ int outbox_flush(struct state *st, const char *dir)
 			strbuf_release(&msg);
 			continue;
 		}
+		rcpts = count_recipients(st, m, &msg);
+		if (rcpts < 0 || over_cap(st, m->thread, rcpts)) {
+			free(path);
+			strbuf_release(&msg);
+			continue;
+		}
+		state_mail_recipients(st, m->message_id, (int)rcpts);
 		state_mail_sending(st, m->message_id);
 		state_crash_point("smtp-sending");
 		ret = smtp_send(msg.buf, msg.len);

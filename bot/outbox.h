@@ -13,12 +13,16 @@
 
 struct state;
 
-/* The outbox and its rate caps (counts of mails sent; 0: no cap). */
+/* The outbox and its caps (0: no cap). */
 struct outbox_opts {
 	const char *dir;		/* outbox.dir; NULL: the default */
 	long max_per_hour;		/* bot.maxPerHour */
 	long max_per_day;		/* bot.maxPerDay */
 	long max_per_thread;		/* bot.maxPerThread */
+	long max_rcpt_per_hour;		/* bot.maxRecipientsPerHour */
+	long max_rcpt_per_day;		/* bot.maxRecipientsPerDay */
+	long max_recipients;		/* reply.maxRecipients, per mail */
+	long max_age;			/* outbox.maxAge, seconds */
 	int check_lore;			/* outbox.checkLore */
 };
 
@@ -49,8 +53,10 @@ int outbox_mark_sent(const char *dir, const char *msgid);
 
 /*
  * Send every mail whose intent is recorded in st and not yet sent,
- * within the rate caps (bot.maxPerHour, bot.maxPerDay,
- * bot.maxPerThread), recording each result.  Returns the number sent,
+ * within the rate caps (bot.maxPerHour, bot.maxPerDay, the recipient
+ * caps, bot.maxPerThread), recording each result.  A mail with more
+ * recipients than reply.maxRecipients, or waiting longer than
+ * outbox.maxAge, is dropped instead.  Returns the number sent,
  * or -1 when a send failed (the mail stays pending for the next run).
  */
 int outbox_flush(struct state *st, const char *dir);

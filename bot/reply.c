@@ -24,6 +24,7 @@
 #include "reply.h"
 #include "secret.h"
 #include "templates.h"
+#include "trailer.h"
 #include "util.h"
 #include "version.h"
 
@@ -216,6 +217,51 @@ int reply_thread_from_mail(const char *raw, size_t len,
 	return 0;
 }
 
+/*
+ * The people whose trailers are on the series, for reply.cc = lists:
+ * "Reviewed-by: Name <mail>" and the like in the patches and in the
+ * replies, above the "---" of a patch.  As an address list.
+ */
+static int ends_with_by(const char *tag)
+{
+	size_t n = strlen(tag);
+
+	return n > 3 && !strcasecmp(tag + n - 3, "-by");
+}
+
+static char *thread_trailers(const struct mbox *mb)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < mb->nr; i++) {
+		const char *p = mb->msgs[i].data;
+		const char *end = p + mb->msgs[i].len;
+		const char *body = memmem(p, end - p, "\n\n", 2);
+
+		for (p = body ? body + 2 : end; p < end;) {
+			const char *nl = memchr(p, '\n', end - p);
+			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			struct trailer tr;
+
+			if ((n == 3 && !strncmp(p, "---", 3)) ||
+			    (n >= 10 && !strncmp(p, "diff --git", 10)))
+				break;
+			if (trailer_parse(p, n, &tr)) {
+				if (ends_with_by(tr.tag) && strchr(tr.email, '@') &&
+				    !strpbrk(tr.email, ",<>\"/ ")) {
+					if (sb.len)
+						strbuf_addstr(&sb, ", ");
+					strbuf_addf(&sb, "<%s>", tr.email);
+				}
+				trailer_release(&tr);
+			}
+			p += n + 1;
+		}
+	}
+	return sb.len ? strbuf_detach(&sb, NULL) : NULL;
+}
+
 int reply_thread_from_mbox(const char *text, size_t len, const char *msgid,
 			   struct reply_thread *t)
 {
@@ -229,6 +275,8 @@ int reply_thread_from_mbox(const char *text, size_t len, const char *msgid,
 			continue;
 		ret = reply_thread_from_mail(mb.msgs[i].data, mb.msgs[i].len,
 					     t);
+		if (!ret)
+			t->trailers = thread_trailers(&mb);
 		mbox_release(&mb);
 		return ret;
 	}
@@ -249,6 +297,7 @@ void reply_thread_release(struct reply_thread *t)
 	free(t->date);
 	free(t->author_name);
 	free(t->body);
+	free(t->trailers);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -538,7 +587,12 @@ static int list_cb(const char *value, void *data)
 	return 0;
 }
 
-/* Mailing lists, for reply.cc = lists. */
+/*
+ * Mailing lists, for reply.cc = lists: 2 for the ones named in
+ * reply.list and the kernel's own (vger.kernel.org, lists.linux.dev),
+ * 1 for those that only look like lists, 0 for the rest.  The first
+ * kind is kept first when reply.maxRecipients trims.
+ */
 static int is_list_address(const char *email)
 {
 	const char *at = strchr(email, '@');
@@ -546,12 +600,13 @@ static int is_list_address(const char *email)
 
 	config_get_all("reply.list", list_cb, data);
 	if (data[1])
-		return 1;
+		return 2;
 	if (!at)
 		return 0;
 	at++;
-	return !strcmp(at, "vger.kernel.org") || starts_with(at, "lists.") ||
-	       strstr(at, ".lists.") || !strcmp(at, "lists.linux.dev") ||
+	if (!strcmp(at, "vger.kernel.org") || !strcmp(at, "lists.linux.dev"))
+		return 2;
+	return starts_with(at, "lists.") || strstr(at, ".lists.") ||
 	       strstr(email, "-list@") != NULL;
 }
 
@@ -654,61 +709,141 @@ static void qp_encode(const char *body, struct strbuf *out)
 	}
 }
 
+/*
+ * The Cc of a reply: kept in the order lists, trailers, the rest while
+ * reply.maxRecipients allows, then written in the order of the mail.
+ */
+struct cc_pick {
+	char **seen;
+	size_t nr_seen, alloc_seen;
+	struct addr *cc;
+	size_t *order;		/* where each came from, to keep the order */
+	size_t nr_cc, alloc_cc, alloc_order;
+	long max;		/* recipients at most, the author included */
+	size_t left_out;
+};
+
+static void pick(struct cc_pick *p, const struct addr *a, size_t order)
+{
+	if (seen_addr(p->seen, p->nr_seen, a->email))
+		return;
+	ALLOC_GROW(p->seen, p->nr_seen, p->alloc_seen);
+	p->seen[p->nr_seen++] = a->email;
+	if (p->max > 0 && (long)(1 + p->nr_cc) >= p->max) {
+		p->left_out++;
+		return;
+	}
+	ALLOC_GROW(p->cc, p->nr_cc, p->alloc_cc);
+	ALLOC_GROW(p->order, p->nr_cc, p->alloc_order);
+	p->order[p->nr_cc] = order;
+	p->cc[p->nr_cc++] = *a;
+}
+
+/* The kept addresses in the order of the mail answered (few: sort). */
+static void keep_order(struct cc_pick *p)
+{
+	size_t i, j;
+
+	for (i = 1; i < p->nr_cc; i++)
+		for (j = i; j > 0 && p->order[j - 1] > p->order[j]; j--) {
+			struct addr a = p->cc[j];
+			size_t o = p->order[j];
+
+			p->cc[j] = p->cc[j - 1];
+			p->order[j] = p->order[j - 1];
+			p->cc[j - 1] = a;
+			p->order[j - 1] = o;
+		}
+}
+
+static void pick_cc(struct cc_pick *p, const char *mode,
+		    struct addr *orig, size_t nr_orig,
+		    struct addr *trailers, size_t nr_trailers)
+{
+	size_t i;
+
+	if (!strcmp(mode, "none"))
+		return;
+	for (i = 0; i < nr_orig; i++)
+		if (is_list_address(orig[i].email) == 2)
+			pick(p, &orig[i], i);
+	for (i = 0; i < nr_orig; i++)
+		if (is_list_address(orig[i].email))
+			pick(p, &orig[i], i);
+	if (!strcmp(mode, "lists")) {
+		for (i = 0; i < nr_trailers; i++)
+			pick(p, &trailers[i], nr_orig + i);
+	} else {
+		for (i = 0; i < nr_orig; i++)
+			pick(p, &orig[i], i);
+	}
+	keep_order(p);
+}
+
 int reply_compose(const struct reply_thread *t, const char *body,
 		  struct strbuf *out, char **msgid_out)
+{
+	const char *email = bot_identity()->email;
+	const char *at = strchr(email, '@');
+	char *msgid = reply_new_msgid(at ? at + 1 : NULL);
+	int ret = reply_compose_as(t, body, msgid, out);
+
+	if (!ret && msgid_out)
+		*msgid_out = msgid;
+	else
+		free(msgid);
+	return ret;
+}
+
+int reply_compose_as(const struct reply_thread *t, const char *body,
+		     const char *msgid, struct strbuf *out)
 {
 	const char *name = bot_identity()->name;
 	const char *email = bot_identity()->email;
 	const char *cc_mode = config_get("reply.cc");
-	const char *at = strchr(email, '@');
-	struct addr *to = NULL, *orig_to = NULL, *orig_cc = NULL, *cc = NULL;
-	size_t nr_to, nr_orig_to, nr_orig_cc, nr_cc = 0, i;
-	char **seen = NULL, *msgid, *date, *lc_email, *c;
-	size_t nr_seen = 0, alloc_seen = 0;
+	struct addr *to = NULL, *orig = NULL, *orig_cc = NULL, *tr = NULL;
+	size_t nr_to, nr_orig, nr_orig_cc, nr_tr;
+	struct cc_pick pk = { 0 };
+	char *date, *lc_email, *c;
 	struct strbuf wrapped = STRBUF_INIT, clean = STRBUF_INIT;
-	int lists_only;
 
 	if (strcmp(cc_mode, "all") && strcmp(cc_mode, "lists") &&
 	    strcmp(cc_mode, "none"))
 		return error("reply.cc must be all, lists or none, not '%s'",
 			     cc_mode);
-	lists_only = !strcmp(cc_mode, "lists");
 	nr_to = split_addresses(t->from, &to);
 	if (!nr_to)
 		return error("<%s> has no usable From: address", t->msgid);
 	lc_email = xstrdup(email);
 	for (c = lc_email; *c; c++)
 		*c = tolower((unsigned char)*c);
-	ALLOC_GROW(seen, nr_seen, alloc_seen);
-	seen[nr_seen++] = lc_email;
-	ALLOC_GROW(seen, nr_seen, alloc_seen);
-	seen[nr_seen++] = to[0].email;
-	nr_orig_to = split_addresses(t->to, &orig_to);
+	pk.max = config_get_int("reply.maxRecipients");
+	ALLOC_GROW(pk.seen, pk.nr_seen, pk.alloc_seen);
+	pk.seen[pk.nr_seen++] = lc_email;
+	ALLOC_GROW(pk.seen, pk.nr_seen, pk.alloc_seen);
+	pk.seen[pk.nr_seen++] = to[0].email;
+	nr_orig = split_addresses(t->to, &orig);
 	nr_orig_cc = split_addresses(t->cc, &orig_cc);
-	if (strcmp(cc_mode, "none")) {
-		for (i = 0; i < nr_orig_to + nr_orig_cc; i++) {
-			struct addr *a = i < nr_orig_to ? &orig_to[i] :
-					 &orig_cc[i - nr_orig_to];
-
-			if (seen_addr(seen, nr_seen, a->email))
-				continue;
-			if (lists_only && !is_list_address(a->email))
-				continue;
-			ALLOC_GROW(seen, nr_seen, alloc_seen);
-			seen[nr_seen++] = a->email;
-			cc = xrealloc(cc, (nr_cc + 1) * sizeof(*cc));
-			cc[nr_cc++] = *a;
-		}
+	if (nr_orig_cc) {
+		orig = xrealloc(orig, (nr_orig + nr_orig_cc) * sizeof(*orig));
+		memcpy(orig + nr_orig, orig_cc, nr_orig_cc * sizeof(*orig));
+		nr_orig += nr_orig_cc;
 	}
+	free(orig_cc);
+	nr_tr = split_addresses(t->trailers, &tr);
+	pick_cc(&pk, cc_mode, orig, nr_orig, tr, nr_tr);
+	if (pk.left_out)
+		info("<%s>: %zu addresses left out of the reply "
+		     "(reply.maxRecipients = %ld)", t->msgid, pk.left_out,
+		     pk.max);
 
-	msgid = reply_new_msgid(at ? at + 1 : NULL);
 	date = reply_date(time(NULL));
 	strbuf_addstr(out, "From: ");
 	add_mailbox(out, name, email);
 	strbuf_addch(out, '\n');
 	add_address_header(out, "To", to, 1);
-	if (nr_cc)
-		add_address_header(out, "Cc", cc, nr_cc);
+	if (pk.nr_cc)
+		add_address_header(out, "Cc", pk.cc, pk.nr_cc);
 	strbuf_addstr(out, "Subject: ");
 	{
 		char *subj = xasprintf("%s%s", skip_prefix_ci(t->subject, "re:")
@@ -754,17 +889,14 @@ int reply_compose(const struct reply_thread *t, const char *body,
 	/* and the headers: no configured secret leaves in a mail */
 	secret_scrub(out);
 
-	if (msgid_out)
-		*msgid_out = msgid;
-	else
-		free(msgid);
 	free(date);
 	free(lc_email);
-	free(seen);
-	free(cc);		/* its elements belong to orig_to/orig_cc */
+	free(pk.seen);
+	free(pk.cc);		/* its elements belong to orig and tr */
+	free(pk.order);
 	free_addrs(to, nr_to);
-	free_addrs(orig_to, nr_orig_to);
-	free_addrs(orig_cc, nr_orig_cc);
+	free_addrs(orig, nr_orig);
+	free_addrs(tr, nr_tr);
 	strbuf_release(&wrapped);
 	strbuf_release(&clean);
 	return 0;

@@ -41,6 +41,11 @@ struct reply_thread {
 	char *date;		/* its Date:, raw */
 	char *author_name;	/* decoded display name, for "On ... wrote" */
 	char *body;		/* its text body, QP/base64 decoded */
+	/*
+	 * The people of the series' trailers ("<a@b>, <c@d>"), from the
+	 * thread mbox (reply_thread_from_mbox), or NULL.
+	 */
+	char *trailers;
 };
 
 /*
@@ -81,11 +86,17 @@ void reply_free_addresses(char **addrs, size_t nr);
 
 /*
  * The whole message.  Identity from bot.name/bot.email, Cc trimming from
- * reply.cc (all | lists | none).  msgid_out (may be NULL) receives the
- * generated Message-ID; body is the rendered text (wrapped here).
+ * reply.cc: lists (the author, the lists among To/Cc, the people of the
+ * trailers), all (To and Cc as they were) or none (the author); at most
+ * reply.maxRecipients in all, the author first, then the lists.
+ * msgid_out (may be NULL) receives the generated Message-ID; body is
+ * the rendered text (wrapped here).
  */
 int reply_compose(const struct reply_thread *t, const char *body,
 		  struct strbuf *out, char **msgid_out);
+/* The same under a Message-ID chosen by the caller (bare, no <>). */
+int reply_compose_as(const struct reply_thread *t, const char *body,
+		     const char *msgid, struct strbuf *out);
 
 /*
  * The envelope of a composed message: the From: address and every To:

@@ -70,6 +70,60 @@ static int db_error(struct state *st, const char *what)
 	return error("state database: %s: %s", what, sqlite3_errmsg(st->db));
 }
 
+/*
+ * Schema changes after the first release, in order; user_version counts
+ * those applied.  Each runs once, in a transaction with its version.
+ */
+static const char *const migrations[] = {
+	/* 1: recipients per mail, for the rate caps that count them */
+	"ALTER TABLE mails ADD COLUMN recipients INTEGER NOT NULL DEFAULT 1;",
+};
+
+static int user_version(struct state *st)
+{
+	sqlite3_stmt *stmt;
+	int version = -1;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &stmt,
+			       NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		version = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return version;
+}
+
+/* Another instance may migrate at the same time: read inside the lock. */
+static int migrate(struct state *st)
+{
+	for (;;) {
+		int version, rc;
+		char *set;
+
+		if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
+			return db_error(st, "migration");
+		version = user_version(st);
+		if (version < 0)
+			goto fail;
+		if ((size_t)version >= ARRAY_SIZE(migrations))
+			break;
+		set = xasprintf("PRAGMA user_version = %d;", version + 1);
+		rc = sqlite3_exec(st->db, migrations[version], NULL, NULL,
+				  NULL) ||
+		     sqlite3_exec(st->db, set, NULL, NULL, NULL) ||
+		     sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+		free(set);
+		if (rc)
+			goto fail;
+	}
+	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+	return 0;
+fail:
+	db_error(st, "migration");
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
 struct state *state_open(const char *path)
 {
 	struct state *st = xcalloc(1, sizeof(*st));
@@ -93,6 +147,8 @@ struct state *state_open(const char *path)
 		db_error(st, p);
 		goto fail;
 	}
+	if (migrate(st) < 0)
+		goto fail;
 	free(p);
 	return st;
 fail:
@@ -372,7 +428,8 @@ int state_mails_pending(struct state *st, struct state_mail **mails,
 			size_t *nr)
 {
 	sqlite3_stmt *stmt = prepare(st, "SELECT message_id, job_id, thread, "
-				     "path, attempts, sending_at FROM mails "
+				     "path, attempts, sending_at, created_at "
+				     "FROM mails "
 				     "WHERE state = 'intent' "
 				     "ORDER BY created_at, rowid", "");
 	size_t alloc = 0;
@@ -393,6 +450,7 @@ int state_mails_pending(struct state *st, struct state_mail **mails,
 		m->path = col_text(stmt, 3);
 		m->attempts = sqlite3_column_int(stmt, 4);
 		m->uncertain = sqlite3_column_type(stmt, 5) != SQLITE_NULL;
+		m->created_at = sqlite3_column_int64(stmt, 6);
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)
@@ -496,4 +554,103 @@ int state_job_attempt(struct state *st, long long id)
 		n = sqlite3_column_int(stmt, 0);
 	sqlite3_finalize(stmt);
 	return n;
+}
+
+static long count(struct state *st, sqlite3_stmt *stmt)
+{
+	long n = -1;
+
+	if (!stmt)
+		return -1;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		n = sqlite3_column_int64(stmt, 0);
+	else
+		db_error(st, "count");
+	sqlite3_finalize(stmt);
+	return n;
+}
+
+long state_recipients_sent_since(struct state *st, long long since)
+{
+	return count(st, prepare(st, "SELECT COALESCE(SUM(recipients), 0) "
+				 "FROM mails WHERE state = 'sent' AND "
+				 "sent_at >= ?", "i", since));
+}
+
+int state_mail_recipients(struct state *st, const char *message_id, int n)
+{
+	return exec_stmt(st, prepare(st, "UPDATE mails SET recipients = ? "
+			 "WHERE message_id = ?", "it", (long long)n,
+			 message_id));
+}
+
+int state_mail_drop(struct state *st, const char *message_id,
+		    const char *why)
+{
+	return exec_stmt(st, prepare(st, "UPDATE mails SET state = 'dropped', "
+			 "last_error = ? WHERE message_id = ? AND "
+			 "state = 'intent'", "tt", why, message_id));
+}
+
+char *state_mail_thread(struct state *st, const char *message_id)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT COALESCE(thread, '') "
+				     "FROM mails WHERE message_id = ? AND "
+				     "state = 'sent'", "t", message_id);
+	char *thread = NULL;
+
+	if (!stmt)
+		return NULL;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		thread = col_text(stmt, 0);
+	sqlite3_finalize(stmt);
+	return thread;
+}
+
+long state_commands_since(struct state *st, long long since,
+			  const char *sender, const char *outcome)
+{
+	if (sender)
+		return count(st, prepare(st, "SELECT COUNT(*) FROM commands "
+					 "WHERE seen_at >= ? AND sender = ? "
+					 "AND outcome = ?", "itt", since,
+					 sender, outcome));
+	return count(st, prepare(st, "SELECT COUNT(*) FROM commands WHERE "
+				 "seen_at >= ? AND outcome = ?", "it", since,
+				 outcome));
+}
+
+long state_jobs_requested_since(struct state *st, long long since,
+				const char *sender)
+{
+	if (sender)
+		return count(st, prepare(st, "SELECT COUNT(*) FROM jobs WHERE "
+					 "created_at >= ? AND "
+					 "requested_by = ?", "it", since,
+					 sender));
+	return count(st, prepare(st, "SELECT COUNT(*) FROM jobs WHERE "
+				 "created_at >= ? AND requested_by IS NOT "
+				 "NULL", "i", since));
+}
+
+int state_begin(struct state *st)
+{
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
+		return db_error(st, "begin");
+	return 0;
+}
+
+int state_commit(struct state *st)
+{
+	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL)) {
+		db_error(st, "commit");
+		state_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+void state_rollback(struct state *st)
+{
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }

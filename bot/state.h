@@ -23,7 +23,8 @@
  * kill -9 would; without the variable it does nothing.  Points:
  * after-<stage> (job.c, after each stage is saved), before-intent,
  * intent-recorded (job.c), smtp-sending, smtp-accepted, outbox-moved
- * (outbox.c).
+ * (outbox.c), command-answered (cron.c: an answer to a mail command
+ * is queued, the command not yet recorded as handled).
  */
 #ifndef SCHED_BOT_STATE_H
 #define SCHED_BOT_STATE_H
@@ -107,6 +108,7 @@ struct state_mail {
 	char *path;		/* the job's reply.eml */
 	int attempts;
 	int uncertain;		/* a send started, its end unknown */
+	long long created_at;	/* when the intent was recorded */
 };
 
 /* Every intent without a result, oldest first. */
@@ -116,11 +118,40 @@ void state_mails_release(struct state_mail *mails, size_t nr);
 /* Mails sent since the time given (and to the thread, if not NULL). */
 long state_mails_sent_since(struct state *st, long long since,
 			    const char *thread);
+/* Recipients of the mails sent since the time given. */
+long state_recipients_sent_since(struct state *st, long long since);
+/* How many recipients a mail has; set before it is sent. */
+int state_mail_recipients(struct state *st, const char *message_id, int n);
+/*
+ * A mail that will not be sent: too old (outbox.maxAge), or refused
+ * before SMTP (too many recipients).  It leaves the pending list.
+ */
+int state_mail_drop(struct state *st, const char *message_id,
+		    const char *why);
+/*
+ * Is message_id a mail the bot sent (SMTP took it)?  Returns the thread
+ * root recorded with it (caller frees), or NULL.
+ */
+char *state_mail_thread(struct state *st, const char *message_id);
 
 /* Email commands already handled (by the command's Message-ID). */
 int state_command_seen(struct state *st, const char *msgid);
 int state_command_add(struct state *st, const char *msgid,
 		      const char *sender, const char *outcome);
+/* Commands of sender (NULL: anyone) with that outcome since a time. */
+long state_commands_since(struct state *st, long long since,
+			  const char *sender, const char *outcome);
+/* Jobs queued by mail commands since a time, by sender (NULL: all). */
+long state_jobs_requested_since(struct state *st, long long since,
+				const char *sender);
+
+/*
+ * One transaction around several writes (BEGIN IMMEDIATE ... COMMIT):
+ * a crash inside leaves none of them.  Not nested.
+ */
+int state_begin(struct state *st);
+int state_commit(struct state *st);
+void state_rollback(struct state *st);
 
 /* Small key-value store: last poll time and the like. */
 char *state_meta_get(struct state *st, const char *key);

@@ -73,3 +73,32 @@ bot_job() {
 	cp -R "$DATA/bot/$1" "$2" &&
 	cp "$DATA/intake/short-task-wakeup-v3-partial.mbox" "$2/thread.mbox"
 }
+
+# DKIM for mail commands (OpenDKIM's tools, Debian opendkim-tools): a key
+# per domain in $TRASH/dkim, its public record in $TRASH/dkim/keys.txt,
+# the file the bot reads instead of DNS (dkim.keyFile).
+DKIM_GENKEY=$(command -v opendkim-genkey || echo /usr/sbin/opendkim-genkey)
+DKIM_TESTMSG=$(command -v opendkim-testmsg || echo /usr/sbin/opendkim-testmsg)
+DKIM_KEYS=$TRASH/dkim/keys.txt
+
+bot_have_dkim() {
+	[ -x "$DKIM_GENKEY" ] && [ -x "$DKIM_TESTMSG" ]
+}
+
+# bot_dkim_key DOMAIN [SELECTOR]
+bot_dkim_key() {
+	local sel=${2:-test} p
+	mkdir -p "$TRASH/dkim/$1.$sel" &&
+	"$DKIM_GENKEY" -b 1024 -D "$TRASH/dkim/$1.$sel" -s "$sel" -d "$1" &&
+	p=$(tr -d '\n\t "()' <"$TRASH/dkim/$1.$sel/$sel.txt" |
+		sed 's/.*;p=\([A-Za-z0-9+/=]*\).*/\1/') &&
+	test -n "$p" &&
+	echo "$sel._domainkey.$1 v=DKIM1; k=rsa; p=$p" >>"$DKIM_KEYS"
+}
+
+# bot_dkim_sign DOMAIN IN OUT [SELECTOR]: OUT is IN with a DKIM-Signature
+bot_dkim_sign() {
+	local sel=${4:-test}
+	"$DKIM_TESTMSG" -d "$1" -s "$sel" \
+		-k "$TRASH/dkim/$1.$sel/$sel.private" <"$2" >"$3"
+}

@@ -2,9 +2,14 @@
 # `sched-bot cron` against a real public-inbox: it finds a new series
 # with the dfn:kernel/sched/ search and queues it once; it reads
 # '#sched-bot test' commands: an allowed one queues a test, a stranger's
-# is ignored, a bad one is answered in its thread (by SMTP, once).
+# is ignored, a bad one is answered in its thread (by SMTP, once).  The
+# commands answer the bot's own reply and are DKIM-signed (t7100 has the
+# forgeries).
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-lore.sh"
+. "$TESTS/lib-bot.sh"
+
+bot_have_dkim || test_skip_all "opendkim-tools not installed (contrib/install-deps)"
 
 COVER=cover.1669862147.git.yu.c.chen@intel.com
 now=$(date -R)
@@ -15,9 +20,28 @@ awk -v now="$now" '
 	{ print }
 ' "$DATA/intake/short-task-wakeup-v3-complete.mbox" >"$TRASH/series.mbox"
 
+smtp_start
+CFG=$XDG_CONFIG_HOME/sched-bot/config
+mkdir -p "$XDG_CONFIG_HOME/sched-bot"
+git config -f "$CFG" bot.name "Sched Bot"
+git config -f "$CFG" bot.email bot@sched-bot.example.org
+git config -f "$CFG" bot.allow dev@kernel.example
+git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
+git config -f "$CFG" outbox.checkLore false
+git config -f "$CFG" lore.cacheMaxAge 0
+git config -f "$CFG" dkim.keyFile "$DKIM_KEYS"
+
+# the bot's own reply in the thread, which the commands answer
+bot_job job-tested "$TRASH/seed" &&
+"$SCHED_BOT" test --job-dir "$TRASH/seed" --send 2>"$TRASH/seed.err" &&
+smtp_wait 1 || { cat "$TRASH/seed.err"; exit 1; }
+BOTMSG=$(sed -n 's/^Message-ID: <\(.*\)>$/\1/p' "$SMTP_DIR"/*)
+rm -f "$SMTP_DIR"/*
+bot_dkim_key kernel.example || exit 1
+
 # command FILE FROM MSGID LINE
 command_mail() {
-	cat >"$1" <<EOF
+	cat >"$1.raw" <<EOF
 Received: from test by 127.0.0.1; $now
 From: Some One <$2>
 To: Chen Yu <yu.c.chen@intel.com>
@@ -25,8 +49,8 @@ Cc: bot@sched-bot.example.org, linux-kernel@vger.kernel.org
 Subject: Re: [PATCH v3 0/2] sched/fair: Choose the CPU where short task is running during wake up
 Date: $now
 Message-ID: <$3>
-In-Reply-To: <$COVER>
-References: <$COVER>
+In-Reply-To: <$BOTMSG>
+References: <$COVER> <$BOTMSG>
 
 Could the bot have a look?
 
@@ -34,6 +58,10 @@ $4
 
 Thanks
 EOF
+	case $2 in
+	*@kernel.example) bot_dkim_sign kernel.example "$1.raw" "$1" ;;
+	*) cp "$1.raw" "$1" ;;
+	esac
 }
 command_mail "$TRASH/ok.eml" dev@kernel.example cmd-ok@kernel.example \
 	"#sched-bot test spawn runs=3"
@@ -43,15 +71,6 @@ command_mail "$TRASH/bad.eml" dev@kernel.example cmd-bad@kernel.example \
 	"#sched-bot test rm-rf runs=3"
 
 lore_start "$TRASH/series.mbox" "$TRASH/ok.eml" "$TRASH/stranger.eml" "$TRASH/bad.eml"
-smtp_start
-
-CFG=$XDG_CONFIG_HOME/sched-bot/config
-git config -f "$CFG" bot.name "Sched Bot"
-git config -f "$CFG" bot.email bot@sched-bot.example.org
-git config -f "$CFG" bot.allow dev@kernel.example
-git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
-git config -f "$CFG" outbox.checkLore false
-git config -f "$CFG" lore.cacheMaxAge 0
 
 test_expect_success 'cron queues the series and the allowed command' '
 	"$SCHED_BOT" cron --poll-only --send 2>err &&

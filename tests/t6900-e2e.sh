@@ -49,6 +49,8 @@ git config -f "$CFG" bot.runs 2
 git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
 git config -f "$CFG" smtp.send true
 git config -f "$CFG" outbox.checkLore false
+# every address of the thread (the default, lists, leaves out peterz)
+git config -f "$CFG" reply.cc all
 git config -f "$CFG" tree.path "$WORK"
 git config -f "$CFG" build.cacheDir "$CACHE/builds"
 git config -f "$CFG" build.fragmentDir "$TOP/kernel/configs"

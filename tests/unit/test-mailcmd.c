@@ -134,6 +134,76 @@ static void test_hostile(void)
 	mailcmd_release(&r);
 }
 
+/* The sender as RFC 5322 parses it, not as a string search finds it. */
+static void test_from_parsing(void)
+{
+	static const struct {
+		const char *from;
+		const char *addr;	/* NULL: refused */
+	} cases[] = {
+		{ "Dev <Dev@Kernel.Example>", "dev@kernel.example" },
+		{ "dev@kernel.example", "dev@kernel.example" },
+		{ "\"Dev, Jr.\" <dev@kernel.example>", "dev@kernel.example" },
+		{ "dev@kernel.example (Dev)", "dev@kernel.example" },
+		{ "evil@evil.example@intel.com", NULL },
+		{ "<evil@evil.example@intel.com>", NULL },
+		{ "\"dev@intel.com\" <evil@evil.example>", "evil@evil.example" },
+		{ "dev@intel.com <evil@evil.example>", "evil@evil.example" },
+		{ "a@intel.com, b@evil.example", NULL },
+		{ "\"a@b\"@intel.com", NULL },
+		{ "dev@intel.com.", NULL },
+		{ "dev@-intel.com", NULL },
+		{ "dev@intel", NULL },
+		{ "", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *domain = NULL, *why = NULL;
+		char *a = mailcmd_parse_from(cases[i].from, &domain, &why);
+
+		if (cases[i].addr) {
+			if (!a)
+				printf("# '%s': %s\n", cases[i].from, why);
+			CHECK_STR(a, cases[i].addr);
+			CHECK(domain && !strcmp(domain,
+						strchr(cases[i].addr, '@') + 1));
+		} else {
+			if (a)
+				printf("# '%s' gave '%s'\n", cases[i].from, a);
+			CHECK(a == NULL);
+			CHECK(why != NULL);
+		}
+		free(a);
+		free(domain);
+		free(why);
+	}
+	/* an @domain rule is that domain, as parsed */
+	config_set_override("bot.allow", "@intel.com");
+	CHECK(mailcmd_allowed("dev@intel.com"));
+	CHECK(!mailcmd_allowed("evil@evil.example@intel.com"));
+	CHECK(!mailcmd_allowed("dev@notintel.com"));
+	CHECK(!mailcmd_allowed("dev@sub.intel.com"));
+	config_set_override("bot.allow", "dev@kernel.example");
+}
+
+/* Two From: headers: which one would a reader see?  Neither counts. */
+static void test_two_froms(void)
+{
+	struct mailcmd_result r;
+	const char *mail = "From: dev@kernel.example\n"
+			   "From: evil@attacker.example\n"
+			   "To: bot@example.org\n"
+			   "Message-ID: <two@x>\n"
+			   "References: <cover@example.org>\n\n"
+			   "#sched-bot test spawn\n";
+
+	mailcmd_parse(mail, strlen(mail), &r);
+	CHECK_INT(r.status, MAILCMD_IGNORED);
+	CHECK(r.why && strstr(r.why, "From"));
+	mailcmd_release(&r);
+}
+
 int main(void)
 {
 	TEST_NAME("test-mailcmd");
@@ -143,6 +213,8 @@ int main(void)
 	RUN(test_stranger);
 	RUN(test_bad_args);
 	RUN(test_hostile);
+	RUN(test_from_parsing);
+	RUN(test_two_froms);
 	config_free();
 	return test_done();
 }

@@ -201,9 +201,32 @@ static void test_compose(void)
 	config_set_override("reply.cc", "lists");
 	strbuf_reset(&out);
 	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
+	/* the list first, then the people of the series' trailers */
+	h = mbox_header(out.buf, out.len, "Cc");
+	CHECK(h && starts_with(h, "linux-kernel@vger.kernel.org, "));
+	CHECK(h && strstr(h, "<tim.c.chen@intel.com>"));
+	CHECK(h && strstr(h, "<vincent.guittot@linaro.org>"));
+	CHECK(h && !strstr(h, "peterz@infradead.org"));
+	CHECK(h && !strstr(h, "https:"));
+	free(h);
+	/* at most reply.maxRecipients, the author and the list kept */
+	config_set_override("reply.maxRecipients", "2");
+	strbuf_reset(&out);
+	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
 	h = mbox_header(out.buf, out.len, "Cc");
 	CHECK_STR(h, "linux-kernel@vger.kernel.org");
 	free(h);
+	config_set_override("reply.cc", "all");
+	strbuf_reset(&out);
+	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
+	n = reply_envelope(out.buf, out.len, &from, &rcpts);
+	CHECK_INT(n, 2);
+	CHECK_STR(rcpts[0], "yu.c.chen@intel.com");
+	CHECK_STR(rcpts[1], "linux-kernel@vger.kernel.org");
+	reply_free_addresses(rcpts, n);
+	free(from);
+	config_set_override("reply.maxRecipients", "20");
+	config_set_override("reply.cc", "lists");
 	config_set_override("reply.cc", "none");
 	strbuf_reset(&out);
 	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
@@ -282,7 +305,7 @@ static void test_templates(void)
 	static const char *const names[] = {
 		"tested", "regression", "apply-failed", "build-failed",
 		"boot-failed",
-		"command-error",
+		"command-error", "command-quota",
 	};
 	struct kv v = { 0 };
 	size_t i;

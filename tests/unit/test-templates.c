@@ -238,7 +238,7 @@ static void test_shipped(void)
 		"report-mmtests.txt", "report-matrix.txt", "report-simple.txt",
 		"mail-tested.md", "mail-regression.md", "mail-apply-failed.md",
 		"mail-build-failed.md", "mail-boot-failed.md",
-		"mail-command-error.md",
+		"mail-command-error.md", "mail-command-quota.md",
 	};
 	struct tmpl_opts o = { .nr_kernels = 3, .trim = 1 };
 	struct tmpl_rec d = TMPL_REC_INIT;

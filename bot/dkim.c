@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dkim.c - verify DKIM signatures with libopendkim; see dkim.h.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <opendkim/dkim.h>
+
+#include "config.h"
+#include "dkim.h"
+#include "util.h"
+
+int dkim_aligned(const char *d, const char *from_domain)
+{
+	size_t dl, fl;
+
+	if (!d || !from_domain || !*d || !*from_domain)
+		return 0;
+	dl = strlen(d);
+	fl = strlen(from_domain);
+	if (dl == fl)
+		return !strcasecmp(d, from_domain);
+	/* a parent domain signs for its subdomains, not the reverse */
+	return fl > dl && from_domain[fl - dl - 1] == '.' &&
+	       !strcasecmp(from_domain + fl - dl, d);
+}
+
+static DKIM_LIB *open_lib(char **why)
+{
+	const char *keys = config_get("dkim.keyFile");
+	DKIM_LIB *lib = dkim_init(NULL, NULL);
+	unsigned int flags = DKIM_LIBFLAGS_FIXCRLF;
+	unsigned int timeout = 10;
+
+	if (!lib) {
+		*why = xstrdup("cannot start the DKIM library");
+		return NULL;
+	}
+	dkim_options(lib, DKIM_OP_SETOPT, DKIM_OPTS_FLAGS, &flags,
+		     sizeof(flags));
+	/* a key lookup is bounded: one slow DNS server must not hang us */
+	dkim_options(lib, DKIM_OP_SETOPT, DKIM_OPTS_TIMEOUT, &timeout,
+		     sizeof(timeout));
+	if (keys && *keys) {
+		dkim_query_t q = DKIM_QUERY_FILE;
+
+		if (dkim_options(lib, DKIM_OP_SETOPT, DKIM_OPTS_QUERYMETHOD,
+				 &q, sizeof(q)) != DKIM_STAT_OK ||
+		    dkim_options(lib, DKIM_OP_SETOPT, DKIM_OPTS_QUERYINFO,
+				 (void *)keys, strlen(keys)) != DKIM_STAT_OK) {
+			*why = xstrdup("cannot use dkim.keyFile");
+			dkim_close(lib);
+			return NULL;
+		}
+	}
+	return lib;
+}
+
+/* The first signature that passes and aligns; sets *why otherwise. */
+static int check_sigs(DKIM *dkim, const char *from_domain, char **why)
+{
+	DKIM_SIGINFO **sigs = NULL;
+	int nsigs = 0, i;
+
+	if (dkim_getsiglist(dkim, &sigs, &nsigs) != DKIM_STAT_OK ||
+	    !nsigs) {
+		*why = xstrdup("no DKIM signature");
+		return 0;
+	}
+	for (i = 0; i < nsigs; i++) {
+		const char *d = (const char *)dkim_sig_getdomain(sigs[i]);
+
+		if (!DKIM_SIG_CHECK(sigs[i])) {
+			if (!*why)
+				*why = xasprintf("DKIM signature of %s does "
+						 "not verify (%s)",
+						 d ? d : "?",
+						 dkim_sig_geterrorstr(
+						 dkim_sig_geterror(sigs[i])) ?:
+						 "bad body hash");
+			continue;
+		}
+		if (dkim_sig_gettagvalue(sigs[i], false, (u_char *)"l")) {
+			if (!*why)
+				*why = xasprintf("DKIM signature of %s covers "
+						 "only part of the body (l=)",
+						 d);
+			continue;
+		}
+		if (!dkim_aligned(d, from_domain)) {
+			if (!*why)
+				*why = xasprintf("DKIM signature of %s does "
+						 "not align with the From: "
+						 "domain %s", d, from_domain);
+			continue;
+		}
+		free(*why);
+		*why = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+int dkim_check(const char *mail, size_t len, const char *from_domain,
+	       char **why_out)
+{
+	DKIM_LIB *lib;
+	DKIM *dkim;
+	DKIM_STAT st;
+	char *why = NULL;
+	int ret = -1;
+
+	lib = open_lib(&why);
+	if (!lib)
+		goto out;
+	dkim = dkim_verify(lib, (const u_char *)"sched-bot", NULL, &st);
+	if (!dkim) {
+		why = xasprintf("DKIM: %s", dkim_getresultstr(st));
+		dkim_close(lib);
+		goto out;
+	}
+	ret = 0;
+	st = dkim_chunk(dkim, (u_char *)mail, len);
+	if (st == DKIM_STAT_OK)
+		st = dkim_chunk(dkim, NULL, 0);
+	if (st == DKIM_STAT_OK || st == DKIM_STAT_NOSIG) {
+		/* eom fails when the chosen signature fails; look at all */
+		dkim_eom(dkim, NULL);
+		ret = check_sigs(dkim, from_domain, &why);
+	} else if (!why) {
+		why = xasprintf("DKIM: %s", dkim_getresultstr(st));
+	}
+	dkim_free(dkim);
+	dkim_close(lib);
+out:
+	if (why_out)
+		*why_out = why ? why : ret ? NULL : xstrdup("no DKIM result");
+	else
+		free(why);
+	return ret;
+}

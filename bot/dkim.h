@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dkim.h - who really sent a mail: a DKIM signature (RFC 6376) that
+ * verifies and whose signing domain (d=) aligns with the From: domain
+ * (the same domain or a parent of it, as DMARC's relaxed alignment).
+ * OpenDKIM's library does the verifying.  Signatures with a body length
+ * (l=) do not count: text can be appended after the signed part.
+ *
+ * Keys come from DNS, or, with dkim.keyFile set, from a text file of
+ * "<selector>._domainkey.<domain> <TXT record>" lines (OpenDKIM's file
+ * query method, meant for tests and offline checks, never production).
+ */
+#ifndef SCHED_BOT_DKIM_H
+#define SCHED_BOT_DKIM_H
+
+#include <stddef.h>
+
+/*
+ * 1 when a signature of mail verifies and aligns with from_domain, 0
+ * when none does (*why, when not NULL, says why; caller frees), -1 when
+ * the verifier cannot run.  Never fails on hostile input.
+ */
+int dkim_check(const char *mail, size_t len, const char *from_domain,
+	       char **why);
+
+/* Is domain d (a signer) aligned with the From: domain? */
+int dkim_aligned(const char *d, const char *from_domain);
+
+#endif
