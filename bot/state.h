@@ -123,6 +123,15 @@ int state_command_add(struct state *st, const char *msgid,
 		      const char *sender, const char *outcome);
 
 /* Small key-value store: last poll time and the like. */
+/*
+ * Poison mail (mail.h: over a parse budget, or it crashed a parser or
+ * the bot), by Message-ID: cron skips it for good.  _add returns 1 when
+ * the mail is new to the table, 0 when it was there, -1 on error.
+ */
+int state_quarantined(struct state *st, const char *msgid);
+int state_quarantine_add(struct state *st, const char *msgid,
+			 const char *reason, long long size);
+
 char *state_meta_get(struct state *st, const char *key);
 int state_meta_set(struct state *st, const char *key, const char *value);
 

@@ -10,6 +10,7 @@
 #include "builtin/builtin.h"
 #include "config.h"
 #include "lore.h"
+#include "mail.h"
 #include "outbox.h"
 #include "smtp.h"
 #include "util.h"
@@ -25,6 +26,7 @@ void config_to_library(void)
 	struct smtp_opts so;
 	struct outbox_opts oo;
 	struct build_defaults bd;
+	struct mail_limits ml;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -34,6 +36,8 @@ void config_to_library(void)
 	outbox_configure(&oo);
 	build_defaults_from_config(&bd);
 	build_configure(&bd);
+	mail_limits_from_config(&ml);
+	mail_configure(&ml);
 }
 
 static int list, all, keys, path;
