@@ -113,6 +113,10 @@ const struct config_key config_keys[] = {
 	  "bigger one is poison"),
 	I("mail.maxDepth", "32", "MIME nesting of one mail; deeper is poison"),
 	I("mail.maxParts", "1000", "MIME parts of one mail; more is poison"),
+	I("apply.maxFiles", "5000", "files one patch may touch"),
+	I("apply.maxPatchSize", "67108864", "bytes of one patch's diff"),
+	I("apply.maxBlobSize", "134217728",
+	  "bytes a binary patch's blob may inflate to"),
 
 	/* the kernel tree and build */
 	S("tree.path", NULL, "the kernel repository (unset: "

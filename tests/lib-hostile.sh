@@ -26,3 +26,34 @@ nested_mime() {
 		}
 	}'
 }
+
+# many_files_patch DIR N: a repository DIR (bare, one commit on branch
+# base) with N files and, on stdout, one mail with a patch changing
+# every one of them.
+many_files_patch() {
+	local dir=$1 n=$2
+	rm -rf "$dir.work" "$dir" &&
+	git init -q "$dir.work" &&
+	# no gc in the background while the clone copies objects
+	git -C "$dir.work" config gc.auto 0 &&
+	awk -v n="$n" -v d="$dir.work" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			f = sprintf("%s/d%03d/f%05d.c", d, i % 100, i)
+			if (i < 100)
+				system("mkdir -p " d "/d" sprintf("%03d", i))
+			print "int x" i " = 1;" >f
+			close(f)
+		}
+	}' &&
+	git -C "$dir.work" add -A &&
+	git -C "$dir.work" -c user.name=x -c user.email=x@y commit -q -m base &&
+	git -C "$dir.work" branch -q -M base &&
+	git -C "$dir.work" ls-files -z |
+		(cd "$dir.work" && xargs -0 sed -i "s/= 1;/= 2;/") &&
+	git -C "$dir.work" -c user.name=x -c user.email=x@y commit -q -am "sched: change $n files" &&
+	git -C "$dir.work" format-patch -1 --stdout |
+		sed "1s/^From .*/From mboxrd@z Thu Jan  1 00:00:00 1970/" &&
+	git clone -q --bare "$dir.work" "$dir" &&
+	git -C "$dir" update-ref refs/heads/base "$(git -C "$dir" rev-parse HEAD~1)" &&
+	rm -rf "$dir.work"
+}

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "apply.h"
 #include "build.h"
 #include "builtin/builtin.h"
 #include "config.h"
@@ -27,6 +28,7 @@ void config_to_library(void)
 	struct outbox_opts oo;
 	struct build_defaults bd;
 	struct mail_limits ml;
+	struct apply_limits al;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -38,6 +40,8 @@ void config_to_library(void)
 	build_configure(&bd);
 	mail_limits_from_config(&ml);
 	mail_configure(&ml);
+	apply_limits_from_config(&al);
+	apply_configure(&al);
 }
 
 static int list, all, keys, path;
