@@ -172,6 +172,8 @@ char *mail_decode_header(const char *value)
 	for (p = out; *p; p++)
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			*p = ' ';
+	/* Nor terminal escapes: subjects and names are printed and logged. */
+	strip_controls(out, strlen(out));
 	return out;
 }
 

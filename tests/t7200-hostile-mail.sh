@@ -52,6 +52,28 @@ test_expect_success 'mail.maxDepth is read from the configuration' '
 	git config -f "$CFG" mail.parseSeconds 1
 '
 
+# A patch whose subject, author and trailer carry terminal escapes: an
+# OSC 8 hyperlink, a window title, clear-screen, C1 CSI (UTF-8 and raw).
+ESC=$(printf "\033")
+printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: =?utf-8?q?Eve=1B=5D0=3Bowned=07?= <eve@evil.example>\nSubject: [PATCH] sched: \033]8;;http://evil.example/\033\\\\click\033]8;;\033\\\\ \033[2J\302\233""1m\233""2J\nMessage-ID: <esc@evil.example>\nDate: Mon, 1 Sep 2025 10:00:00 +0000\n\nBody.\n\nSigned-off-by: Eve \033[31m <eve@evil.example>\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n" \
+	>"$TRASH/esc.mbox"
+
+test_expect_success 'terminal escapes from mail are not printed' '
+	test_grep "$ESC" "$TRASH/esc.mbox" &&
+	"$SCHED_BOT" series --mbox "$TRASH/esc.mbox" >out 2>err &&
+	cat out err &&
+	test_grep "sched: ?\]8;;http://evil.example/" out &&
+	test_grep "Author: Eve?\]0;owned?" out &&
+	test_grep ! "$ESC" out &&
+	test_grep ! "$(printf "\302\233")" out &&
+	test_grep ! "$(printf "\233")" out &&
+	nested_mime 100 1 "x${ESC}[2Jy@evil.example" >"$TRASH/escid.mbox" &&
+	"$SCHED_BOT" series --mbox "$TRASH/escid.mbox" >out2 2>err2 || : &&
+	cat err2 &&
+	test_grep "<x?\[2Jy@evil.example>: poison mail" err2 &&
+	test_grep ! "$ESC" err2
+'
+
 . "$TESTS/lib-lore.sh"
 
 now=$(date -R)
