@@ -4,9 +4,13 @@
  * database only (see apply.h).
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+
+#include <zlib.h>
 
 #include "apply.h"
 #include "config.h"
@@ -55,10 +59,146 @@ static void set_file(struct apply_failure *f, const char *path)
 	f->file = path ? xstrdup(path) : NULL;
 }
 
+static struct apply_limits limits = {
+	.max_files = 5000,
+	.max_patch_size = 64LL << 20,
+	.max_blob_size = 128LL << 20,
+};
+
+void apply_limits_from_config(struct apply_limits *l)
+{
+	l->max_files = config_get_int("apply.maxFiles");
+	l->max_patch_size = config_get_int("apply.maxPatchSize");
+	l->max_blob_size = config_get_int("apply.maxBlobSize");
+}
+
+void apply_configure(const struct apply_limits *l)
+{
+	limits = *l;
+}
+
 /*
- * A path a patch may touch: relative, no "." or ".." component, nothing
- * under .git (in any case: case-insensitive filesystems), no empty
- * component, no backslash tricks.
+ * git's next_hfs_char(): the next code point of a UTF-8 path, with the
+ * ones HFS+ ignores skipped; 0 at the end or at bytes that are not
+ * UTF-8 (which then cannot spell ".git").
+ */
+static unsigned int next_hfs_char(const unsigned char **p)
+{
+	for (;;) {
+		const unsigned char *s = *p;
+		unsigned int c;
+
+		if (!*s)
+			return 0;
+		if (*s < 0x80) {
+			c = *s;
+			*p += 1;
+		} else if ((s[0] & 0xe0) == 0xc0 && (s[1] & 0xc0) == 0x80) {
+			c = ((s[0] & 0x1f) << 6) | (s[1] & 0x3f);
+			*p += 2;
+		} else if ((s[0] & 0xf0) == 0xe0 && (s[1] & 0xc0) == 0x80 &&
+			   (s[2] & 0xc0) == 0x80) {
+			c = ((s[0] & 0x0f) << 12) | ((s[1] & 0x3f) << 6) |
+			    (s[2] & 0x3f);
+			*p += 3;
+		} else if ((s[0] & 0xf8) == 0xf0 && (s[1] & 0xc0) == 0x80 &&
+			   (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80) {
+			c = ((s[0] & 0x07) << 18) | ((s[1] & 0x3f) << 12) |
+			    ((s[2] & 0x3f) << 6) | (s[3] & 0x3f);
+			*p += 4;
+		} else {
+			return 0;
+		}
+		switch (c) {
+		case 0x200c: case 0x200d: case 0x200e: case 0x200f:
+		case 0x202a: case 0x202b: case 0x202c: case 0x202d:
+		case 0x202e: case 0x206a: case 0x206b: case 0x206c:
+		case 0x206d: case 0x206e: case 0x206f: case 0xfeff:
+			continue;	/* HFS+ drops these */
+		}
+		return c;
+	}
+}
+
+/* git's is_hfs_dot_generic(): "." + needle, as HFS+ compares names. */
+static int is_hfs_dot(const char *component, const char *needle)
+{
+	const unsigned char *p = (const unsigned char *)component;
+	unsigned int c = next_hfs_char(&p);
+
+	if (c != '.')
+		return 0;
+	for (; *needle; needle++) {
+		c = next_hfs_char(&p);
+		if (c > 127 || tolower(c) != *needle)
+			return 0;
+	}
+	c = next_hfs_char(&p);
+	return !c || c == '/';
+}
+
+/* Only spaces and dots up to the component's end (or an NTFS stream). */
+static int ntfs_tail(const char *s)
+{
+	for (;; s++) {
+		if (!*s || *s == '/' || *s == ':')
+			return 1;
+		if (*s != ' ' && *s != '.')
+			return 0;
+	}
+}
+
+/* git's is_ntfs_dotgit(): ".git", "git~1", trailing dots and spaces. */
+static int is_ntfs_dotgit(const char *c)
+{
+	if (!strncasecmp(c, ".git", 4))
+		return ntfs_tail(c + 4);
+	if (!strncasecmp(c, "git~1", 5))
+		return ntfs_tail(c + 5);
+	return 0;
+}
+
+/*
+ * git's is_ntfs_dot_generic(): "."+name, its 6-letter short form "~1"
+ * to "~4", or the hashed short name (prefix, ~, digits), all with
+ * trailing dots and spaces.
+ */
+static int is_ntfs_dot(const char *c, const char *name, const char *prefix)
+{
+	size_t len = strlen(name), i;
+	int saw_tilde = 0;
+
+	if (c[0] == '.' && !strncasecmp(c + 1, name, len))
+		return ntfs_tail(c + 1 + len);
+	if (!strncasecmp(c, name, 6) && c[6] == '~' && c[7] >= '1' &&
+	    c[7] <= '4')
+		return ntfs_tail(c + 8);
+	for (i = 0; i < 8; i++) {
+		if (!c[i] || c[i] == '/') {
+			return 0;
+		} else if (saw_tilde) {
+			if (c[i] < '0' || c[i] > '9')
+				return 0;
+		} else if (c[i] == '~') {
+			if (c[++i] < '1' || c[i] > '9')
+				return 0;
+			saw_tilde = 1;
+		} else if (i >= 6 || (c[i] & 0x80) ||
+			   tolower((unsigned char)c[i]) != prefix[i]) {
+			return 0;
+		}
+	}
+	return ntfs_tail(c + 8);
+}
+
+/*
+ * A path a patch may touch, as git's verify_path() with core.protectHFS
+ * and core.protectNTFS sees it: relative, no "." or ".." component, no
+ * empty component, no backslash, and nothing a filesystem could take
+ * for .git (any case, HFS+-ignored code points, NTFS short names,
+ * trailing dots and spaces, streams).  A .gitmodules in any such
+ * spelling is refused too: the bot applies no submodule changes, and
+ * its URLs reach ssh as options ("-oProxyCommand=...").
  */
 static const char *bad_path(const char *path)
 {
@@ -68,6 +208,8 @@ static const char *bad_path(const char *path)
 		return "empty path";
 	if (*path == '/')
 		return "absolute path";
+	if (strchr(path, '\\'))
+		return "backslash in path";
 	while (*c) {
 		size_t n = strcspn(c, "/");
 
@@ -75,14 +217,54 @@ static const char *bad_path(const char *path)
 			return "empty path component";
 		if ((n == 1 && c[0] == '.') || (n == 2 && !strncmp(c, "..", 2)))
 			return "'..' or '.' component";
-		if (n == 4 && !strncasecmp(c, ".git", 4))
+		if ((n == 4 && !strncasecmp(c, ".git", 4)) ||
+		    is_hfs_dot(c, "git") || is_ntfs_dotgit(c))
 			return "path inside .git";
+		if (is_hfs_dot(c, "gitmodules") ||
+		    is_ntfs_dot(c, "gitmodules", "gi7eba"))
+			return ".gitmodules (submodule configuration)";
 		c += n;
 		if (*c == '/')
 			c++;
 	}
-	if (strchr(path, '\\'))
-		return "backslash in path";
+	return NULL;
+}
+
+/*
+ * A symlink's target, resolved from the link's directory, must stay in
+ * the tree: not absolute, never more ".." than directories above it,
+ * and no component that is or could be .git.
+ */
+static const char *bad_link_target(const char *path, const char *target,
+				   size_t len)
+{
+	const char *p = target, *end = target + len, *s;
+	long depth = 0;
+
+	for (s = path; (s = strchr(s, '/')); s++)
+		depth++;
+	if (!len || memchr(target, 0, len))
+		return "a symbolic link with an empty or binary target";
+	if (*target == '/')
+		return "a symbolic link to an absolute path";
+	while (p < end) {
+		const char *slash = memchr(p, '/', end - p);
+		size_t n = slash ? (size_t)(slash - p) : (size_t)(end - p);
+		char *comp = xstrndup(p, n);
+		int dotgit = is_hfs_dot(comp, "git") || is_ntfs_dotgit(comp);
+
+		free(comp);
+		if (dotgit)
+			return "a symbolic link into .git";
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			if (--depth < 0)
+				return "a symbolic link that points outside "
+				       "the tree";
+		} else if (n && !(n == 1 && *p == '.')) {
+			depth++;
+		}
+		p += n + (slash != NULL);
+	}
 	return NULL;
 }
 
@@ -108,8 +290,139 @@ static int through_symlink(git_tree *tree, const char *path)
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The paths the diff makes symlinks, sorted; *nr of them. */
+static const char **diff_links(git_diff *diff, size_t *nr)
+{
+	size_t i, n = git_diff_num_deltas(diff), alloc = 0;
+	const char **links = NULL;
+
+	*nr = 0;
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		if (d->new_file.mode == GIT_FILEMODE_LINK && d->new_file.path) {
+			ALLOC_GROW(links, *nr, alloc);
+			links[(*nr)++] = d->new_file.path;
+		}
+	}
+	if (*nr)
+		qsort(links, *nr, sizeof(*links), cmp_str);
+	return links;
+}
+
+/*
+ * Does the diff make a leading directory of path a symlink?  A binary
+ * search per directory: linear in the files of a patch, not quadratic.
+ */
+static int symlink_in_diff(const char **links, size_t nr, const char *path)
+{
+	const char *slash;
+
+	if (!nr || !path)
+		return 0;
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		char *dir = xstrndup(path, slash - path);
+		int hit = bsearch(&dir, links, nr, sizeof(*links),
+				  cmp_str) != NULL;
+
+		free(dir);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * zlib-inflate data, at most max bytes of output: the size is checked
+ * while inflating, so a small patch cannot make a huge blob.  Returns the
+ * inflated size, or -1 past max or on broken data; *head gets the first
+ * bytes (a delta's header).
+ */
+static long long inflated_size(const char *data, size_t len, long long max,
+			       unsigned char *head, size_t head_len)
+{
+	unsigned char buf[65536];
+	z_stream z = { 0 };
+	long long total = 0;
+	int r;
+
+	if (inflateInit(&z) != Z_OK)
+		return -1;
+	z.next_in = (unsigned char *)data;
+	z.avail_in = len;
+	do {
+		size_t got;
+
+		z.next_out = buf;
+		z.avail_out = sizeof(buf);
+		r = inflate(&z, Z_NO_FLUSH);
+		if (r != Z_OK && r != Z_STREAM_END)
+			break;
+		got = sizeof(buf) - z.avail_out;
+		if (total < (long long)head_len)
+			memcpy(head + total, buf, (size_t)(head_len - total) <
+			       got ? (size_t)(head_len - total) : got);
+		total += got;
+		if (total > max)
+			break;
+	} while (r != Z_STREAM_END && (z.avail_in || !z.avail_out));
+	inflateEnd(&z);
+	return r == Z_STREAM_END && total <= max ? total : -1;
+}
+
+/* A git delta's header: source size, then result size (varints). */
+static unsigned long long delta_result_size(const unsigned char *h, size_t n)
+{
+	unsigned long long v = 0;
+	size_t i = 0;
+	int k, shift;
+
+	for (k = 0; k < 2; k++) {
+		v = 0;
+		shift = 0;
+		while (i < n) {
+			v |= (unsigned long long)(h[i] & 0x7f) << shift;
+			shift += 7;
+			if (!(h[i++] & 0x80) || shift > 63)
+				break;
+		}
+	}
+	return v;
+}
+
+/* Why a binary patch side may not be inflated, or NULL. */
+static const char *bad_binary_file(const git_diff_binary_file *b)
+{
+	unsigned char head[20] = { 0 };
+	long long max = limits.max_blob_size, got;
+
+	if (b->type == GIT_DIFF_BINARY_NONE)
+		return NULL;
+	if (max > 0 && (long long)b->inflatedlen > max)
+		return "a binary patch that inflates past apply.maxBlobSize";
+	got = inflated_size(b->data, b->datalen,
+			    max > 0 && (long long)b->inflatedlen > max ? max :
+			    (long long)b->inflatedlen, head, sizeof(head));
+	if (got < 0 || got != (long long)b->inflatedlen)
+		return "a binary patch whose data does not inflate to its "
+		       "stated size";
+	if (b->type == GIT_DIFF_BINARY_DELTA && max > 0 &&
+	    delta_result_size(head, got < 20 ? got : 20) >
+	    (unsigned long long)max)
+		return "a binary delta whose result is bigger than "
+		       "apply.maxBlobSize";
+	return NULL;
+}
+
 struct binary_check {
 	const char *path;	/* first binary change without data */
+	const char *bad;	/* first one that inflates too far */
+	const char *why;
 };
 
 static int binary_cb(const git_diff_delta *delta,
@@ -117,25 +430,17 @@ static int binary_cb(const git_diff_delta *delta,
 {
 	struct binary_check *bc = payload;
 
+	const char *path = delta->new_file.path ? delta->new_file.path :
+			   delta->old_file.path;
+
 	if (!binary->contains_data && !bc->path)
-		bc->path = delta->new_file.path ? delta->new_file.path :
-			delta->old_file.path;
-	return 0;
-}
-
-/* Does the diff make a leading directory of path a symlink? */
-static int symlink_in_diff(git_diff *diff, const char *path)
-{
-	size_t i, n = git_diff_num_deltas(diff);
-
-	for (i = 0; path && i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const char *l = d->new_file.path;
-		size_t len = l ? strlen(l) : 0;
-
-		if (d->new_file.mode == GIT_FILEMODE_LINK && len &&
-		    !strncmp(path, l, len) && path[len] == '/')
-			return 1;
+		bc->path = path;
+	if (binary->contains_data && !bc->bad) {
+		bc->why = bad_binary_file(&binary->new_file);
+		if (!bc->why)
+			bc->why = bad_binary_file(&binary->old_file);
+		if (bc->why)
+			bc->bad = path;
 	}
 	return 0;
 }
@@ -144,11 +449,13 @@ static int symlink_in_diff(git_diff *diff, const char *path)
 static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 {
 	struct binary_check bc = { NULL };
-	size_t i, n = git_diff_num_deltas(diff);
+	size_t i, n = git_diff_num_deltas(diff), nr_links;
+	const char **links = diff_links(diff, &nr_links);
+	int ret = -1;
 
 	if (!n) {
 		set_reason(f, "the patch contains no diff");
-		return -1;
+		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
@@ -161,26 +468,26 @@ static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 			if (why) {
 				set_file(f, paths[k]);
 				set_reason(f, "refusing to apply: %s", why);
-				return -1;
+				goto out;
 			}
 			if (through_symlink(tree, paths[k])) {
 				set_file(f, paths[k]);
 				set_reason(f, "refusing to apply: path goes "
 					   "through a symbolic link");
-				return -1;
+				goto out;
 			}
 		}
 		if ((d->old_file.mode == GIT_FILEMODE_COMMIT ||
 		     d->new_file.mode == GIT_FILEMODE_COMMIT)) {
 			set_file(f, paths[1]);
 			set_reason(f, "refusing to apply: submodule change");
-			return -1;
+			goto out;
 		}
-		if (symlink_in_diff(diff, d->new_file.path)) {
+		if (symlink_in_diff(links, nr_links, d->new_file.path)) {
 			set_file(f, d->new_file.path);
 			set_reason(f, "refusing to apply: path goes through a "
 				   "symbolic link the patch creates");
-			return -1;
+			goto out;
 		}
 	}
 	if (git_diff_foreach(diff, NULL, binary_cb, NULL, NULL, &bc) < 0) {
@@ -188,7 +495,7 @@ static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 
 		set_reason(f, "cannot read the diff: %s", m);
 		free(m);
-		return -1;
+		goto out;
 	}
 	if (bc.path) {
 		set_file(f, bc.path);
@@ -196,9 +503,17 @@ static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 			   "patch' section): cannot apply");
 		set_hint(f, "ask for the patch made with `git format-patch "
 			 "--binary`");
-		return -1;
+		goto out;
 	}
-	return 0;
+	if (bc.bad) {
+		set_file(f, bc.bad);
+		set_reason(f, "refusing to apply: %s", bc.why);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(links);
+	return ret;
 }
 
 /* Which delta and hunk libgit2 is working on when it fails. */
@@ -525,12 +840,22 @@ static void offsets_file(struct offsets *o, char *path)
 static void offsets_hunk(struct offsets *o, const struct lines *t, size_t *i,
 			 struct strbuf *out)
 {
-	const char *h = t->ptr[*i];
+	/*
+	 * sscanf() takes strlen() of what it reads: on the line itself,
+	 * not on the rest of the patch (quadratic in its hunks).
+	 */
+	char line[256];
+	const char *h = line;
 	unsigned long a, b = 1, c, d = 1;
 	struct lines pre = { 0 };
 	size_t j;
 	long ob, nb, pos;
 	int n = 0;
+
+	if (t->len[*i] >= sizeof(line))
+		goto verbatim;
+	memcpy(line, t->ptr[*i], t->len[*i]);
+	line[t->len[*i]] = '\0';
 
 	if (sscanf(h, "@@ -%lu%n", &a, &n) < 1)
 		goto verbatim;
@@ -576,7 +901,8 @@ static void offsets_hunk(struct offsets *o, const struct lines *t, size_t *i,
 		     o->path, a, pos + 1, off);
 		strbuf_addf(out, "@@ -%lu,%lu +%ld,%lu @@", a + off, b,
 			    (long)c + off, d);
-		strbuf_add(out, h, t->ptr[*i] + t->len[*i] - h);
+		strbuf_add(out, t->ptr[*i] + (h - line),
+			   t->len[*i] - (h - line));
 		strbuf_addch(out, '\n');
 		(*i)++;
 		lines_release(&pre);
@@ -658,6 +984,36 @@ static int check_repeated_header(const struct lines *t, size_t i,
 	return 0;
 }
 
+/* Files and bytes over the limits are refused before libgit2 sees them. */
+static int check_size(const char *text, struct apply_failure *f)
+{
+	size_t len = strlen(text);
+	const char *p = text;
+	long files = 0;
+
+	if (limits.max_patch_size > 0 &&
+	    (long long)len > limits.max_patch_size) {
+		set_reason(f, "refusing to apply: the patch is %zu bytes, more "
+			   "than apply.maxPatchSize (%lld)", len,
+			   limits.max_patch_size);
+		return -1;
+	}
+	if (limits.max_files <= 0)
+		return 0;
+	for (;;) {
+		if (!strncmp(p, "diff --git ", 11) && ++files > limits.max_files) {
+			set_reason(f, "refusing to apply: the patch changes "
+				   "more than %ld files (apply.maxFiles)",
+				   limits.max_files);
+			return -1;
+		}
+		p = strchr(p, '\n');
+		if (!p++)
+			break;
+	}
+	return 0;
+}
+
 /*
  * Paths as written in the mail, before libgit2 normalises them: a
  * "+++ b//etc/passwd" must be refused, not quietly made relative.
@@ -730,20 +1086,16 @@ struct touched {
 
 static void touched_add(struct touched *t, const char *path)
 {
-	size_t i;
-
 	if (!path)
 		return;
-	for (i = 0; i < t->nr; i++)
-		if (!strcmp(t->paths[i], path))
-			return;
 	ALLOC_GROW(t->paths, t->nr, t->alloc);
 	t->paths[t->nr++] = path;
 }
 
+/* Every path the diff names, once: sorted, so linear in its files. */
 static void touched_from_diff(struct touched *t, git_diff *diff)
 {
-	size_t i, n = git_diff_num_deltas(diff);
+	size_t i, k, n = git_diff_num_deltas(diff);
 
 	for (i = 0; i < n; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
@@ -751,6 +1103,13 @@ static void touched_from_diff(struct touched *t, git_diff *diff)
 		touched_add(t, d->old_file.path);
 		touched_add(t, d->new_file.path);
 	}
+	if (!t->nr)
+		return;
+	qsort(t->paths, t->nr, sizeof(*t->paths), cmp_str);
+	for (i = k = 1; i < t->nr; i++)
+		if (strcmp(t->paths[i], t->paths[k - 1]))
+			t->paths[k++] = t->paths[i];
+	t->nr = k;
 }
 
 /* The entries of full at the touched paths, in a tree of their own. */
@@ -806,8 +1165,9 @@ static int write_back(git_repository *repo, git_tree *full,
 		      git_oid *out)
 {
 	git_tree_update *up = xcalloc(t->nr ? t->nr : 1, sizeof(*up));
+	git_tree_update *sorted;
 	git_tree *res = NULL;
-	size_t i, nr = 0;
+	size_t i, k = 0, nr = 0;
 	int ret = -1;
 
 	if (git_tree_lookup(&res, repo, result) < 0)
@@ -828,26 +1188,59 @@ static int write_back(git_repository *repo, git_tree *full,
 		}
 	}
 	/* Removals first: a file may become a directory's place. */
-	for (i = 0; i < nr; i++) {
-		size_t k;
-
-		for (k = i + 1; k < nr; k++) {
-			if (up[k].action == GIT_TREE_UPDATE_REMOVE &&
-			    up[i].action != GIT_TREE_UPDATE_REMOVE) {
-				git_tree_update tmp = up[i];
-
-				up[i] = up[k];
-				up[k] = tmp;
-			}
-		}
-	}
-	ret = git_tree_create_updated(out, repo, full, nr, up);
+	sorted = xcalloc(nr ? nr : 1, sizeof(*sorted));
+	for (i = 0; i < nr; i++)
+		if (up[i].action == GIT_TREE_UPDATE_REMOVE)
+			sorted[k++] = up[i];
+	for (i = 0; i < nr; i++)
+		if (up[i].action != GIT_TREE_UPDATE_REMOVE)
+			sorted[k++] = up[i];
+	ret = git_tree_create_updated(out, repo, full, nr, sorted);
+	free(sorted);
 out:
 	if (ret < 0)
 		tree_git_error("writing the patched tree");
 	git_tree_free(res);
 	free(up);
 	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * The symlinks a result tree has at the touched paths must point inside
+ * the tree (checked on the small tree: the touched paths only).
+ */
+static int check_links(git_repository *repo, const git_oid *result,
+		       const struct touched *t, struct apply_failure *f)
+{
+	git_tree *res = NULL;
+	size_t i;
+	int ret = 0;
+
+	if (git_tree_lookup(&res, repo, result) < 0)
+		return 0;	/* write_back reports it */
+	for (i = 0; i < t->nr && !ret; i++) {
+		git_tree_entry *e;
+		git_blob *blob;
+		const char *why = NULL;
+
+		if (git_tree_entry_bypath(&e, res, t->paths[i]) < 0)
+			continue;
+		if (git_tree_entry_filemode(e) == GIT_FILEMODE_LINK &&
+		    !git_blob_lookup(&blob, repo, git_tree_entry_id(e))) {
+			why = bad_link_target(t->paths[i],
+					      git_blob_rawcontent(blob),
+					      git_blob_rawsize(blob));
+			git_blob_free(blob);
+		}
+		git_tree_entry_free(e);
+		if (why) {
+			set_file(f, t->paths[i]);
+			set_reason(f, "refusing to apply: %s", why);
+			ret = -1;
+		}
+	}
+	git_tree_free(res);
+	return ret;
 }
 
 int apply_diff(git_repository *repo, git_tree *tree, const char *text,
@@ -865,8 +1258,15 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 		set_reason(f, "the mail carries no diff");
 		return -1;
 	}
-	if (check_raw_paths(text, f) < 0)
+	if (check_size(text, f) < 0 || check_raw_paths(text, f) < 0)
 		return -1;
+	/*
+	 * Trees over 4 KiB are not in libgit2's object cache by default:
+	 * each path looked up in a big directory inflated it again,
+	 * quadratic in the files of a patch.  Cache them.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+			 (size_t)16 << 20);
 	if (git_diff_from_buffer(&diff, text, strlen(text)) < 0) {
 		m = git_errmsg();
 		set_reason(f, "cannot parse the diff: %s", m);
@@ -887,6 +1287,8 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 		moved = NULL;
 	}
 	if (!apply_strict(repo, small, moved ? moved : diff, &result, &pr)) {
+		if (check_links(repo, &result, &t, f) < 0)
+			goto out;
 		ret = write_back(repo, tree, &t, &result, out);
 		if (ret < 0)
 			set_reason(f, "cannot write the patched tree");
@@ -909,9 +1311,17 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 	{
 		/* Keep the strict failure as the headline. */
 		struct apply_failure g = { 0 };
+		int merged = !apply_3way(repo, small, diff, &result, &g);
 
-		if (!apply_3way(repo, small, diff, &result, &g) &&
-		    !write_back(repo, tree, &t, &result, out)) {
+		if (merged && check_links(repo, &result, &t, &g) < 0) {
+			/* Then the symlink is the headline. */
+			free(f->reason);
+			free(f->file);
+			f->reason = g.reason;
+			f->file = g.file;
+			g.reason = g.file = NULL;
+		} else if (merged && !write_back(repo, tree, &t, &result,
+						 out)) {
 			free(f->reason);
 			f->reason = NULL;
 			ret = 1;

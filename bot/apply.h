@@ -10,8 +10,11 @@
  * named by the patch's "index abc..def" lines are in the object database,
  * a 3-way merge follows (a fake ancestor with those blobs, the patch
  * applied to it, merged into the tree).  Paths that are absolute, contain
- * "..", enter ".git" or pass through a symlink are refused before
- * anything is written, and so is a binary change without its data.
+ * "..", enter ".git" in any spelling a filesystem folds to it (git's
+ * verify_path), name .gitmodules or pass through a symlink are refused
+ * before anything is written, and so are a binary change without its
+ * data and a patch over the limits below; a symlink pointing out of the
+ * tree is refused before the result is committed.
  */
 #ifndef SCHED_BOT_APPLY_H
 #define SCHED_BOT_APPLY_H
@@ -19,6 +22,21 @@
 #include <git2.h>
 
 #include "series.h"
+
+/*
+ * What one patch from a stranger may cost (0: no limit): files it
+ * touches, bytes of its diff (both refused before libgit2 parses it),
+ * bytes a binary blob inflates to (checked while inflating, before
+ * libgit2 does).  Symlinks it creates must point inside the tree.
+ */
+struct apply_limits {
+	long max_files;			/* apply.maxFiles */
+	long long max_patch_size;	/* apply.maxPatchSize */
+	long long max_blob_size;	/* apply.maxBlobSize */
+};
+
+void apply_limits_from_config(struct apply_limits *l);
+void apply_configure(const struct apply_limits *l);
 
 struct apply_opts {
 	const char *base;	/* --base REF, or NULL */

@@ -42,6 +42,9 @@ static void html_escape(const char *s, struct strbuf *out)
 		case '"':
 			strbuf_addstr(out, "&quot;");
 			break;
+		case '\'':
+			strbuf_addstr(out, "&#39;");
+			break;
 		default:
 			strbuf_addch(out, *s);
 		}
@@ -157,17 +160,21 @@ static int render_job(const char *jobs_dir, const char *name,
 		char *dst = xasprintf("%s/%s", sub, raw[i]);
 
 		if (!copy_file(src, dst)) {
-			strbuf_addf(&html, "<li><a href=\"%s/%s\">%s</a>"
-				    "</li>\n", name, raw[i], raw[i]);
+			strbuf_addstr(&html, "<li><a href=\"");
+			html_escape(name, &html);
+			strbuf_addf(&html, "/%s\">%s</a></li>\n", raw[i],
+				    raw[i]);
 		}
 		free(src);
 		free(dst);
 	}
 	strbuf_addstr(&html, "</ul>\n");
 	path = xasprintf("%s/plot.svg", dir);
-	if (!access(path, R_OK))
-		strbuf_addf(&html, "<p><img src=\"%s/plot.svg\" "
-			    "alt=\"scaling plot\"></p>\n", name);
+	if (!access(path, R_OK)) {
+		strbuf_addstr(&html, "<p><img src=\"");
+		html_escape(name, &html);
+		strbuf_addstr(&html, "/plot.svg\" alt=\"scaling plot\"></p>\n");
+	}
 	free(path);
 
 	/* the reply is the report: render its CommonMark body */
@@ -204,7 +211,14 @@ static int render_job(const char *jobs_dir, const char *name,
 		free(t);
 	}
 	free(path);
-	rendered = cmark_markdown_to_html(md.buf, md.len, CMARK_OPT_DEFAULT);
+	/*
+	 * The report quotes strangers' mail: raw HTML and javascript:,
+	 * vbscript:, file: and data: links are dropped (CMARK_OPT_SAFE,
+	 * the default since cmark 0.29, said so it stays so), and
+	 * CMARK_OPT_UNSAFE is never set.
+	 */
+	rendered = cmark_markdown_to_html(md.buf, md.len, CMARK_OPT_DEFAULT |
+					  CMARK_OPT_SAFE);
 	strbuf_addstr(&html, rendered ? rendered : "");
 	strbuf_addstr(&html, "</body></html>\n");
 	path = xasprintf("%s/%s.html", out_dir, name);

@@ -124,6 +124,20 @@ const struct config_key config_keys[] = {
 	I("lore.connectTimeout", "10", "seconds to connect"),
 	S("lore.caInfo", NULL, "CA bundle of an HTTPS lore with its own CA"),
 
+	/* hostile input: budgets of one mail and one patch */
+	I("mail.parseSeconds", "2", "CPU seconds the parser of one big or "
+	  "many-part mail may use (in a child); more makes it poison"),
+	I("mail.parseMemory", "1073741824",
+	  "bytes of address space of that parser"),
+	I("mail.maxSize", "67108864", "bytes of one mail parsed as MIME; a "
+	  "bigger one is poison"),
+	I("mail.maxDepth", "32", "MIME nesting of one mail; deeper is poison"),
+	I("mail.maxParts", "1000", "MIME parts of one mail; more is poison"),
+	I("apply.maxFiles", "5000", "files one patch may touch"),
+	I("apply.maxPatchSize", "67108864", "bytes of one patch's diff"),
+	I("apply.maxBlobSize", "134217728",
+	  "bytes a binary patch's blob may inflate to"),
+
 	/* the kernel tree and build */
 	S("tree.path", NULL, "the kernel repository (unset: "
 	  "$XDG_DATA_HOME/sched-bot/linux.git)"),

@@ -18,6 +18,7 @@
 #include "cron.h"
 #include "job.h"
 #include "lore.h"
+#include "mail.h"
 #include "mailcmd.h"
 #include "mbox.h"
 #include "outbox.h"
@@ -32,15 +33,113 @@
 /* Called on each message of a search result. */
 typedef void (*message_fn)(const char *msg, size_t len, void *data);
 
-static void for_each_message(const char *text, size_t len, message_fn fn,
-			     void *data)
+/*
+ * The key of a mail in the quarantine: its Message-ID as the header
+ * text says (no MIME parse needed), else a hash of the whole mail.
+ */
+static char *poison_key(const char *msg, size_t len)
+{
+	char *h = mbox_header(msg, len, "Message-ID");
+	char *id = mbox_bare_msgid(h);
+	unsigned long long fnv = 14695981039346656037ULL;
+	size_t i;
+
+	free(h);
+	if (id && *id)
+		return id;
+	free(id);
+	for (i = 0; i < len; i++)
+		fnv = (fnv ^ (unsigned char)msg[i]) * 1099511628211ULL;
+	return xasprintf("no-message-id-%016llx", fnv);
+}
+
+static void quarantine(struct state *st, const char *key, const char *why,
+		       size_t len)
+{
+	if (state_quarantine_add(st, key, why, (long long)len) > 0)
+		warning("<%s>: quarantined, skipped from now on: %s", key,
+			why);
+}
+
+/*
+ * A crash of the bot on one mail must not wedge every later run: the
+ * mail in hand is recorded before it is handled and cleared after.  A
+ * mail the bot died on twice is quarantined at the next start.
+ */
+static void poll_mark(struct state *st, const char *key)
+{
+	char *cur = state_meta_get(st, "poll_current");
+
+	if (!cur || strcmp(cur, key))
+		state_meta_set(st, "poll_deaths", "0");
+	free(cur);
+	state_meta_set(st, "poll_current", key);
+}
+
+static void poll_unmark(struct state *st)
+{
+	state_meta_set(st, "poll_current", "");
+	state_meta_set(st, "poll_deaths", "0");
+}
+
+static void poll_recover(struct state *st)
+{
+	char *cur = state_meta_get(st, "poll_current");
+	char *d = state_meta_get(st, "poll_deaths");
+	int deaths = (d ? atoi(d) : 0) + 1;
+
+	if (cur && *cur) {
+		warning("<%s>: the last poll stopped while handling it", cur);
+		if (deaths >= 2) {
+			quarantine(st, cur, "the bot stopped twice while "
+				   "handling it", 0);
+			poll_unmark(st);
+		} else {
+			char *n = xasprintf("%d", deaths);
+
+			state_meta_set(st, "poll_deaths", n);
+			free(n);
+		}
+	}
+	free(cur);
+	free(d);
+}
+
+/*
+ * Each mail of the search result is parsed within the mail budget
+ * first (mail.h): a poison one is quarantined, not handed on.
+ */
+static void for_each_message(struct state *st, const char *text, size_t len,
+			     message_fn fn, void *data)
 {
 	struct mbox mb = { 0 };
 	size_t i;
 
 	mbox_split(text, len, &mb);
-	for (i = 0; i < mb.nr; i++)
-		fn(mb.msgs[i].data, mb.msgs[i].len, data);
+	for (i = 0; i < mb.nr; i++) {
+		const char *msg = mb.msgs[i].data;
+		size_t n = mb.msgs[i].len;
+		char *key = poison_key(msg, n);
+		struct mail m;
+		int bad;
+
+		if (state_quarantined(st, key) > 0) {
+			free(key);
+			continue;
+		}
+		poll_mark(st, key);
+		state_crash_point("poll-message");
+		/* Unparsable is no poison: fn says what it makes of it. */
+		bad = mail_parse(msg, n, &m) < 0;
+		if (!bad && m.poison)
+			quarantine(st, key, m.poison, n);
+		else
+			fn(msg, n, data);
+		if (!bad)
+			mail_release(&m);
+		poll_unmark(st);
+		free(key);
+	}
 	mbox_release(&mb);
 }
 
@@ -156,7 +255,8 @@ static int run_query(const char *query, void *data)
 	ret = lore_search(qs, 0, &mbox);
 	/* EXIT_NOTFOUND: no hits */
 	if (!ret)
-		for_each_message(mbox.buf, mbox.len, q->fn, q->data);
+		for_each_message(q->poll->st, mbox.buf, mbox.len, q->fn,
+				 q->data);
 	else if (ret != EXIT_NOTFOUND)
 		q->failed = 1;
 	free(qs);
@@ -630,6 +730,7 @@ int cron_run(const struct cron_opts *o)
 				start - config_get_int("cron.firstWindow");
 			free(last);
 		}
+		poll_recover(st);
 		q.since = since;
 		q.fn = queue_series;
 		q.data = &pc;

@@ -3,18 +3,25 @@
  * mail.c - parse one message with libetpan: headers, text, patches.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <libetpan/libetpan.h>
 
+#include "config.h"
 #include "mail.h"
 #include "mbox.h"
 #include "util.h"
-
-/* More MIME containers than any list mail has; see count_containers(). */
-#define MAX_CONTAINERS 256
 
 /* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
@@ -165,6 +172,8 @@ char *mail_decode_header(const char *value)
 	for (p = out; *p; p++)
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			*p = ' ';
+	/* Nor terminal escapes: subjects and names are printed and logged. */
+	strip_controls(out, strlen(out));
 	return out;
 }
 
@@ -439,25 +448,6 @@ static void tidy_name(char *s)
 	memmove(s, s + i, n - i + 1);
 }
 
-/*
- * How many MIME containers the text announces.  libetpan parses nested
- * parts recursively, so a hostile mail with tens of thousands of them
- * would overflow the stack.
- */
-static size_t count_containers(const char *raw, size_t len)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i + 10 <= len; i++) {
-		if ((raw[i] | 0x20) != 'm')
-			continue;
-		if (!strncasecmp(raw + i, "multipart/", 10) ||
-		    (i + 14 <= len && !strncasecmp(raw + i, "message/rfc822", 14)))
-			n++;
-	}
-	return n;
-}
-
 /* Headers by hand, the body as plain text: for mail libetpan must not see. */
 static void parse_plain(struct mail *m, const char *raw, size_t len)
 {
@@ -472,36 +462,117 @@ static void parse_plain(struct mail *m, const char *raw, size_t len)
 			break;
 	}
 	raw_fallbacks(m, raw, len);
+	tidy_name(m->from_name);
+	free(m->body);
 	m->body = sanitize(p, end - p);
 }
 
-static int parse_padded(const char *raw, size_t len, struct mail *m)
+static struct mail_limits limits = {
+	.parse_seconds = 2,
+	.parse_memory = 1LL << 30,
+	.max_size = 64LL << 20,
+	.max_depth = 32,
+	.max_parts = 1000,
+};
+
+void mail_limits_from_config(struct mail_limits *l)
+{
+	*l = limits;
+	l->parse_seconds = config_get_int("mail.parseSeconds");
+	l->parse_memory = config_get_int("mail.parseMemory");
+	l->max_size = config_get_int("mail.maxSize");
+	l->max_depth = config_get_int("mail.maxDepth");
+	l->max_parts = config_get_int("mail.maxParts");
+}
+
+void mail_configure(const struct mail_limits *l)
+{
+	limits = *l;
+	if (limits.parse_seconds < 1)
+		limits.parse_seconds = 1;
+}
+
+/*
+ * Mail at most this big, with at most this many Content-Type fields, is
+ * parsed in the caller's process: libetpan recurses once per container
+ * and every container needs a Content-Type field of its own (a field
+ * name starts a line, however the value is folded or commented), so
+ * such a mail can neither nest deeply nor cost much.  Anything else is
+ * parsed in a child under the budget.
+ */
+#define INLINE_MAX_SIZE (256 << 10)
+#define INLINE_MAX_TYPES 64
+
+/* Header lines named Content-Type, in any part, up to stop. */
+static size_t count_types(const char *raw, size_t len, size_t stop)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i + 12 <= len && n <= stop; i++) {
+		if (i && raw[i - 1] != '\n')
+			continue;
+		if ((raw[i] | 0x20) == 'c' &&
+		    !strncasecmp(raw + i, "content-type", 12))
+			n++;
+	}
+	return n;
+}
+
+struct tree_count {
+	long parts;
+	int too_deep;
+};
+
+/* Depth and parts of the tree libetpan built; stops past the limits. */
+static void count_tree(struct mailmime *mime, long depth, struct tree_count *c)
+{
+	clistiter *it;
+
+	if (!mime || c->too_deep || c->parts > limits.max_parts)
+		return;
+	if (depth > limits.max_depth) {
+		c->too_deep = 1;
+		return;
+	}
+	c->parts++;
+	if (mime->mm_type == MAILMIME_MULTIPLE &&
+	    mime->mm_data.mm_multipart.mm_mp_list) {
+		for (it = clist_begin(mime->mm_data.mm_multipart.mm_mp_list);
+		     it; it = clist_next(it))
+			count_tree(clist_content(it), depth + 1, c);
+	} else if (mime->mm_type == MAILMIME_MESSAGE) {
+		count_tree(mime->mm_data.mm_message.mm_msg_mime, depth + 1, c);
+	}
+}
+
+/* The MIME parse proper, in whichever process runs it. */
+static int parse_tree(const char *raw, size_t len, struct mail *m)
 {
 	struct mailmime *mime = NULL;
 	struct strbuf body = STRBUF_INIT;
+	struct tree_count c = { 0 };
 	size_t idx = 0;
 	int r;
 
-	memset(m, 0, sizeof(*m));
-	m->from_name = xstrdup("");
-	m->from_email = xstrdup("");
-	if (count_containers(raw, len) > MAX_CONTAINERS) {
-		warning("%zu MIME parts nested or not: reading the mail as plain text",
-			count_containers(raw, len));
-		parse_plain(m, raw, len);
-		tidy_name(m->from_name);
-		return 0;
-	}
 	r = mailmime_parse(raw, len, &idx, &mime);
 	if (r != MAILIMF_NO_ERROR || !mime) {
 		raw_fallbacks(m, raw, len);
-		if (!m->msgid && !*m->subject) {
-			mail_release(m);
+		if (!m->msgid && !*m->subject)
 			return error("cannot parse the message (MIME error %d)",
 				     r);
-		}
 		/* Headers only: keep the raw text after them as the body. */
 		m->body = xstrdup("");
+		return 0;
+	}
+	count_tree(mime, 0, &c);
+	if (c.too_deep || c.parts > limits.max_parts) {
+		mailmime_free(mime);
+		m->poison = c.too_deep ?
+			xasprintf("MIME parts nested more than %ld deep "
+				  "(mail.maxDepth)", limits.max_depth) :
+			xasprintf("more than %ld MIME parts (mail.maxParts)",
+				  limits.max_parts);
+		parse_plain(m, raw, len);
 		return 0;
 	}
 	if (mime->mm_type == MAILMIME_MESSAGE)
@@ -511,6 +582,310 @@ static int parse_padded(const char *raw, size_t len, struct mail *m)
 	raw_fallbacks(m, raw, len);
 	tidy_name(m->from_name);
 	m->body = strbuf_detach(&body, NULL);
+	return 0;
+}
+
+/*
+ * The child's answer on a pipe: a status (0, or -1 for a parse error),
+ * then the fields as length-prefixed strings (UINT64_MAX for NULL).
+ */
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void put_u64(struct strbuf *sb, uint64_t v)
+{
+	strbuf_add(sb, &v, sizeof(v));
+}
+
+static void put_str(struct strbuf *sb, const char *s)
+{
+	if (!s) {
+		put_u64(sb, UINT64_MAX);
+		return;
+	}
+	put_u64(sb, strlen(s));
+	strbuf_addstr(sb, s);
+}
+
+static void put_mail(struct strbuf *sb, int status, const struct mail *m)
+{
+	size_t i;
+
+	put_u64(sb, (uint64_t)(int64_t)status);
+	if (status)
+		return;
+	put_str(sb, m->msgid);
+	put_str(sb, m->in_reply_to);
+	put_u64(sb, m->nr_refs);
+	for (i = 0; i < m->nr_refs; i++)
+		put_str(sb, m->refs[i]);
+	put_str(sb, m->subject);
+	put_str(sb, m->from_name);
+	put_str(sb, m->from_email);
+	put_str(sb, m->date);
+	put_u64(sb, (uint64_t)m->timestamp);
+	put_u64(sb, (uint64_t)(int64_t)m->tz_offset);
+	put_str(sb, m->body);
+	put_u64(sb, m->has_patch_attachment);
+	put_str(sb, m->poison);
+}
+
+struct reader {
+	const char *p, *end;
+	int bad;
+};
+
+static uint64_t get_u64(struct reader *r)
+{
+	uint64_t v = 0;
+
+	if (r->bad || (size_t)(r->end - r->p) < sizeof(v)) {
+		r->bad = 1;
+		return 0;
+	}
+	memcpy(&v, r->p, sizeof(v));
+	r->p += sizeof(v);
+	return v;
+}
+
+static char *get_str(struct reader *r)
+{
+	uint64_t n = get_u64(r);
+	char *s;
+
+	if (r->bad || n == UINT64_MAX)
+		return NULL;
+	if (n > (uint64_t)(r->end - r->p)) {
+		r->bad = 1;
+		return NULL;
+	}
+	s = xstrndup(r->p, n);
+	r->p += n;
+	return s;
+}
+
+/* 0, -1 (the child's parse error), -2 (a short or broken answer). */
+static int get_mail(const char *buf, size_t len, struct mail *m)
+{
+	struct reader r = { buf, buf + len, 0 };
+	int status = (int)(int64_t)get_u64(&r);
+	uint64_t i, n;
+
+	if (r.bad)
+		return -2;
+	if (status)
+		return -1;
+	free(m->from_name);
+	free(m->from_email);
+	m->from_name = m->from_email = NULL;
+	m->msgid = get_str(&r);
+	m->in_reply_to = get_str(&r);
+	n = get_u64(&r);
+	if (n > len / sizeof(uint64_t))
+		r.bad = 1;
+	for (i = 0; !r.bad && i < n; i++) {
+		char *s = get_str(&r);
+
+		if (!s)
+			break;
+		m->refs = xrealloc(m->refs, (m->nr_refs + 1) *
+				   sizeof(*m->refs));
+		m->refs[m->nr_refs++] = s;
+	}
+	m->subject = get_str(&r);
+	m->from_name = get_str(&r);
+	m->from_email = get_str(&r);
+	m->date = get_str(&r);
+	m->timestamp = (long long)get_u64(&r);
+	m->tz_offset = (int)(int64_t)get_u64(&r);
+	m->body = get_str(&r);
+	m->has_patch_attachment = !!get_u64(&r);
+	m->poison = get_str(&r);
+	if (r.bad || !m->subject || !m->from_name || !m->from_email ||
+	    !m->date || !m->body)
+		return -2;
+	return 0;
+}
+
+static void limit(int resource, rlim_t value)
+{
+	struct rlimit rl = { value, value };
+
+	if (resource == RLIMIT_CPU)
+		rl.rlim_max = value + 1;	/* SIGXCPU first, then KILL */
+	setrlimit(resource, &rl);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_ASAN 1
+#endif
+#endif
+
+static void child_parse(int fd, const char *raw, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct mail m;
+	int status;
+
+	limit(RLIMIT_CPU, limits.parse_seconds);
+	limit(RLIMIT_CORE, 0);
+#ifndef HAVE_ASAN
+	/* ASan's shadow memory is terabytes of address space. */
+	limit(RLIMIT_AS, limits.parse_memory);
+#endif
+	memset(&m, 0, sizeof(m));
+	m.from_name = xstrdup("");
+	m.from_email = xstrdup("");
+	status = parse_tree(raw, len, &m) ? -1 : 0;
+	put_mail(&sb, status, &m);
+	_exit(write_all(fd, sb.buf, sb.len) ? 1 : 0);
+}
+
+/*
+ * Parse in a child under the budget.  0 with *m filled (poison set when
+ * the child found the tree over the limits), -1 for a parse error, -2
+ * with *why when the child overran or crashed.
+ */
+static int parse_isolated(const char *raw, size_t len, struct mail *m,
+			  char **why)
+{
+	struct strbuf out = STRBUF_INIT;
+	/* Wall time too, generous: a loaded machine is no poison mail. */
+	double wall = 10.0 * limits.parse_seconds + 10;
+	double deadline = now_monotonic() + wall;
+	int fds[2], status = 0, ret = -2, timed_out = 0;
+	pid_t pid;
+
+	*why = NULL;
+	if (pipe(fds) < 0) {
+		*why = xasprintf("cannot make a pipe: %s", strerror(errno));
+		return -2;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		*why = xasprintf("cannot fork the parser: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -2;
+	}
+	if (!pid) {
+		close(fds[0]);
+		child_parse(fds[1], raw, len);
+	}
+	close(fds[1]);
+	for (;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		double left = deadline - now_monotonic();
+		char buf[65536];
+		ssize_t n;
+
+		if (left <= 0) {
+			timed_out = 1;
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (poll(&pfd, 1, (int)(left * 1000) + 1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (!pfd.revents)
+			continue;
+		n = read(fds[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(&out, buf, n);
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (timed_out) {
+		*why = xasprintf("the parser took longer than %.0f s", wall);
+	} else if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+
+		if (sig == SIGXCPU || sig == SIGKILL)
+			*why = xasprintf("the parser used up its %ld s of CPU "
+					 "(mail.parseSeconds)",
+					 limits.parse_seconds);
+		else
+			*why = xasprintf("the parser crashed (%s)",
+					 strsignal(sig));
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		*why = xasprintf("the parser failed (exit %d: out of memory, "
+				 "mail.parseMemory, or its stack)",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	} else {
+		ret = get_mail(out.buf, out.len, m);
+		if (ret == -2)
+			*why = xstrdup("the parser's answer was cut short");
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
+static void mail_init(struct mail *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->from_name = xstrdup("");
+	m->from_email = xstrdup("");
+}
+
+static int parse_padded(const char *raw, size_t len, struct mail *m)
+{
+	char *why = NULL;
+	int ret;
+
+	mail_init(m);
+	if ((long long)len > limits.max_size) {
+		m->poison = xasprintf("%zu bytes, more than mail.maxSize", len);
+		parse_plain(m, raw, len);
+		return 0;
+	}
+	if (len <= INLINE_MAX_SIZE &&
+	    count_types(raw, len, INLINE_MAX_TYPES) <= INLINE_MAX_TYPES) {
+		ret = parse_tree(raw, len, m);
+		if (ret < 0) {
+			mail_release(m);
+			return ret;
+		}
+	} else {
+		ret = parse_isolated(raw, len, m, &why);
+		if (ret == -1) {
+			mail_release(m);
+			return error("cannot parse the message");
+		}
+	}
+	if (ret == -2) {
+		mail_release(m);
+		mail_init(m);
+		m->poison = why;
+		parse_plain(m, raw, len);
+	}
+	if (m->poison)
+		warning("<%s>: poison mail, read as plain text: %s",
+			m->msgid ? m->msgid : "no Message-ID", m->poison);
 	return 0;
 }
 
@@ -545,5 +920,6 @@ void mail_release(struct mail *m)
 	free(m->from_email);
 	free(m->date);
 	free(m->body);
+	free(m->poison);
 	memset(m, 0, sizeof(*m));
 }

@@ -28,9 +28,39 @@ struct mail {
 	 */
 	char *body;
 	int has_patch_attachment;
+	/*
+	 * Set when the mail is poison: it broke a parse budget (size, MIME
+	 * depth or parts, CPU time or memory of the parser) or crashed the
+	 * parser.  The fields above then come from the header text alone
+	 * and the body is the raw text; callers that act on mail from the
+	 * internet (cron) quarantine it.  NULL for a mail parsed in full.
+	 */
+	char *poison;
 };
 
-/* Parse raw (len bytes, need not be NUL-terminated).  0 or -1 + error. */
+/*
+ * The budget of one parse.  A mail that is big or announces many MIME
+ * parts is parsed in a child process under RLIMIT_CPU and RLIMIT_AS, so
+ * a parser that overruns or crashes costs a recorded failure, not the
+ * caller; every mail's MIME tree is checked against max_depth and
+ * max_parts once libetpan has built it.
+ */
+struct mail_limits {
+	long parse_seconds;	/* CPU seconds of a child parse */
+	long long parse_memory;	/* bytes of the child's address space */
+	long long max_size;	/* bytes; a bigger mail is not MIME-parsed */
+	long max_depth;		/* MIME nesting */
+	long max_parts;		/* MIME parts in all */
+};
+
+/* mail.parseSeconds, mail.parseMemory, mail.maxSize, mail.maxDepth... */
+void mail_limits_from_config(struct mail_limits *l);
+void mail_configure(const struct mail_limits *l);
+
+/*
+ * Parse raw (len bytes, need not be NUL-terminated).  0 or -1 + error;
+ * a poison mail gives 0 with m->poison set.
+ */
 int mail_parse(const char *raw, size_t len, struct mail *m);
 void mail_release(struct mail *m);
 

@@ -44,7 +44,11 @@ static const char schema[] =
 "  sending_at INTEGER);"
 "CREATE TABLE IF NOT EXISTS commands ("
 "  msgid TEXT PRIMARY KEY, sender TEXT, outcome TEXT, seen_at INTEGER);"
-"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);";
+"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);"
+/* Added later: CREATE ... IF NOT EXISTS is the migration of old files. */
+"CREATE TABLE IF NOT EXISTS quarantine ("
+"  msgid TEXT PRIMARY KEY, reason TEXT NOT NULL, size INTEGER,"
+"  seen_at INTEGER);";
 
 void state_crash_point(const char *point)
 {
@@ -653,4 +657,31 @@ int state_commit(struct state *st)
 void state_rollback(struct state *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int state_quarantined(struct state *st, const char *msgid)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT 1 FROM quarantine "
+				     "WHERE msgid = ?", "t", msgid);
+	int found;
+
+	if (!stmt)
+		return -1;
+	found = sqlite3_step(stmt) == SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	return found;
+}
+
+int state_quarantine_add(struct state *st, const char *msgid,
+			 const char *reason, long long size)
+{
+	int found = state_quarantined(st, msgid);
+
+	if (found)
+		return found < 0 ? -1 : 0;
+	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO quarantine "
+			  "(msgid, reason, size, seen_at) VALUES (?, ?, ?, ?)",
+			  "ttii", msgid, reason, size, now())) < 0)
+		return -1;
+	return 1;
 }

@@ -24,7 +24,8 @@
  * after-<stage> (job.c, after each stage is saved), before-intent,
  * intent-recorded (job.c), smtp-sending, smtp-accepted, outbox-moved
  * (outbox.c), command-answered (cron.c: an answer to a mail command
- * is queued, the command not yet recorded as handled).
+ * is queued, the command not yet recorded as handled), poll-message
+ * (cron.c, with a polled mail in hand).
  */
 #ifndef SCHED_BOT_STATE_H
 #define SCHED_BOT_STATE_H
@@ -154,6 +155,15 @@ int state_commit(struct state *st);
 void state_rollback(struct state *st);
 
 /* Small key-value store: last poll time and the like. */
+/*
+ * Poison mail (mail.h: over a parse budget, or it crashed a parser or
+ * the bot), by Message-ID: cron skips it for good.  _add returns 1 when
+ * the mail is new to the table, 0 when it was there, -1 on error.
+ */
+int state_quarantined(struct state *st, const char *msgid);
+int state_quarantine_add(struct state *st, const char *msgid,
+			 const char *reason, long long size);
+
 char *state_meta_get(struct state *st, const char *key);
 int state_meta_set(struct state *st, const char *key, const char *value);
 

@@ -23,6 +23,60 @@ char strbuf_empty[1];
 
 void (*report_filter)(struct strbuf *line);
 
+size_t strip_controls(char *buf, size_t len)
+{
+	unsigned char *p = (unsigned char *)buf;
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		unsigned char c = p[i];
+		size_t n = 0, k;
+
+		if (c < 0x80) {
+			p[o++] = (c < 0x20 && c != '\n' && c != '\t') ||
+				 c == 0x7f ? '?' : c;
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			n = 1;
+		else if (c >= 0xe0 && c <= 0xef)
+			n = 2;
+		else if (c >= 0xf0 && c <= 0xf4)
+			n = 3;
+		for (k = 1; n && k <= n; k++)
+			if (i + k >= len || (p[i + k] & 0xc0) != 0x80)
+				n = 0;
+		if (!n) {
+			/* A stray C1 byte is CSI & co. to an 8-bit terminal. */
+			p[o++] = c <= 0x9f ? '?' : c;
+			i++;
+		} else if (c == 0xc2 && p[i + 1] <= 0x9f) {
+			p[o++] = '?';	/* U+0080-U+009F: C1 controls */
+			i += 2;
+		} else {
+			for (k = 0; k <= n; k++)
+				p[o++] = p[i++];
+		}
+	}
+	if (o < len)
+		buf[o] = '\0';
+	return o;
+}
+
+void print_clean(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_setlen(&sb, strip_controls(sb.buf, sb.len));
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
 /* One line, filtered, written at once. */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
@@ -43,6 +97,8 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	strbuf_vaddf(&sb, fmt, ap);
 	if (report_filter)
 		report_filter(&sb);
+	/* Subjects and names from mail: no escape reaches the terminal. */
+	strbuf_setlen(&sb, strip_controls(sb.buf, sb.len));
 	strbuf_addch(&sb, '\n');
 	fputs(sb.buf, stderr);
 	strbuf_release(&sb);

@@ -33,6 +33,17 @@ extern int verbosity;		/* 0 normal, 1 -v, -1 -q */
 struct strbuf;
 extern void (*report_filter)(struct strbuf *line);
 
+/*
+ * Terminal escapes out of text from strangers (subjects, names, trailers):
+ * every control character but \n and \t (C0, DEL, C1 as UTF-8 and as
+ * stray bytes) becomes '?', in place.  Returns the new length (the
+ * text is NUL-terminated again when it shrank).  error(), warning(),
+ * info() and debug() strip each line they print.
+ */
+size_t strip_controls(char *buf, size_t len);
+/* printf to stdout, control characters stripped. */
+void print_clean(const char *fmt, ...) PRINTF(1, 2);
+
 /* "sched-bot: error: ..." on stderr; error() returns -1 for chaining. */
 int error(const char *fmt, ...) PRINTF(1, 2);
 void warning(const char *fmt, ...) PRINTF(1, 2);

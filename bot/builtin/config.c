@@ -6,10 +6,12 @@
  */
 #include <stdio.h>
 
+#include "apply.h"
 #include "build.h"
 #include "builtin/builtin.h"
 #include "config.h"
 #include "lore.h"
+#include "mail.h"
 #include "outbox.h"
 #include "smtp.h"
 #include "util.h"
@@ -25,6 +27,8 @@ void config_to_library(void)
 	struct smtp_opts so;
 	struct outbox_opts oo;
 	struct build_defaults bd;
+	struct mail_limits ml;
+	struct apply_limits al;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -34,6 +38,10 @@ void config_to_library(void)
 	outbox_configure(&oo);
 	build_defaults_from_config(&bd);
 	build_configure(&bd);
+	mail_limits_from_config(&ml);
+	mail_configure(&ml);
+	apply_limits_from_config(&al);
+	apply_configure(&al);
 }
 
 static int list, all, keys, path;

@@ -62,14 +62,14 @@ static void print_json(const struct series *s)
 
 static void print_prefix(const struct series *s, int index, int total)
 {
-	printf("[%s%sPATCH%s", s->rfc ? "RFC " : "",
+	print_clean("[%s%sPATCH%s", s->rfc ? "RFC " : "",
 	       s->resend ? "RESEND " : "",
 	       s->version > 1 ? "" : "");
 	if (s->version > 1)
-		printf(" v%d", s->version);
+		print_clean(" v%d", s->version);
 	if (total > 1 || index == 0)
-		printf(" %d/%d", index, total);
-	printf("]");
+		print_clean(" %d/%d", index, total);
+	print_clean("]");
 }
 
 /* b4's terse style: the patches, new trailers with '+', then totals. */
@@ -77,15 +77,15 @@ static void print_human(const struct series *s)
 {
 	size_t i, k, m = 0;
 
-	printf("---\n");
+	print_clean("---\n");
 	if (s->cover) {
-		printf("  ");
+		print_clean("  ");
 		print_prefix(s, 0, s->cover->total);
-		printf(" %s\n", s->cover->subject);
+		print_clean(" %s\n", s->cover->subject);
 		for (k = 0; k < s->cover->nr_trailers; k++) {
 			char *t = trailer_format(&s->cover->trailers[k]);
 
-			printf("    + %s (for every patch)\n", t);
+			print_clean("    + %s (for every patch)\n", t);
 			free(t);
 		}
 	}
@@ -96,17 +96,17 @@ static void print_human(const struct series *s)
 			if (s->patches[i].index == n)
 				p = &s->patches[i];
 		if (!p) {
-			printf("  ERROR: missing [%d/%d]!\n", n, s->total);
+			print_clean("  ERROR: missing [%d/%d]!\n", n, s->total);
 			continue;
 		}
-		printf("  ");
+		print_clean("  ");
 		print_prefix(s, n, p->total ? p->total : s->total);
-		printf(" %s", p->subject);
+		print_clean(" %s", p->subject);
 		if (p->version != s->version)
-			printf(" (from v%d, not resent)", p->version);
-		printf("\n");
+			print_clean(" (from v%d, not resent)", p->version);
+		print_clean("\n");
 		if (!*p->diff)
-			printf("    (no diff in this message)\n");
+			print_clean("    (no diff in this message)\n");
 		for (k = 0; k < p->nr_trailers; k++) {
 			const struct trailer *t = &p->trailers[k];
 			char *f;
@@ -114,20 +114,20 @@ static void print_human(const struct series *s)
 			if (!t->from_msgid)
 				continue;
 			f = trailer_format(t);
-			printf("    + %s\n", f);
+			print_clean("    + %s\n", f);
 			free(f);
 		}
 	}
-	printf("---\n");
-	printf("Total patches: %zu", s->nr_patches);
+	print_clean("---\n");
+	print_clean("Total patches: %zu", s->nr_patches);
 	if (s->nr_missing) {
-		printf(" (missing:");
+		print_clean(" (missing:");
 		for (i = 0; i < s->nr_missing; i++)
-			printf(" %d/%d", s->missing[i], s->total);
-		printf(")");
+			print_clean(" %d/%d", s->missing[i], s->total);
+		print_clean(")");
 	}
-	printf("\n");
-	printf("Author: %s <%s>\n", s->author_name, s->author_email);
+	print_clean("\n");
+	print_clean("Author: %s <%s>\n", s->author_name, s->author_email);
 	printf("Versions seen:");
 	for (i = 0; i < s->nr_versions; i++)
 		printf(" v%d%s", s->versions[i],

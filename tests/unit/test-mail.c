@@ -251,6 +251,7 @@ static void test_attachments_signed(void)
 
 static void test_hostile(void)
 {
+	struct mail_limits ml;
 	static const char nul[] = "Subject: a\0b\nMessage-ID: <n@x>\n\nbo\0dy\n";
 	struct strbuf big = STRBUF_INIT;
 	struct mail m;
@@ -286,6 +287,51 @@ static void test_hostile(void)
 	strbuf_release(&big);
 
 	CHECK(mail_parse("", 0, &m) == -1 || (mail_release(&m), 1));
+
+	/*
+	 * Parts nested behind folded, commented Content-Types, few enough
+	 * to parse in-process, too deep for the tree check's limit.
+	 */
+	strbuf_addstr(&big, "Message-ID: <fold@x>\nSubject: fold\n"
+		      "Content-Type:\n multipart/mixed (c);\n boundary=x0y\n\n");
+	for (i = 0; i < 60; i++)
+		strbuf_addf(&big, "--x%dy\nContent-Type: multipart/mixed (%d);"
+			    "\n\tboundary=x%dy\n\n\n", i, i, i + 1);
+	CHECK_INT(mail_parse(big.buf, big.len, &m), 0);
+	CHECK(!m.poison);
+	mail_release(&m);
+	mail_limits_from_config(&ml);
+	ml.max_depth = 10;
+	mail_configure(&ml);
+	CHECK_INT(mail_parse(big.buf, big.len, &m), 0);
+	ml.max_depth = 32;
+	mail_configure(&ml);
+	CHECK(m.poison && strstr(m.poison, "mail.maxDepth"));
+	CHECK_STR(m.msgid, "fold@x");
+	CHECK_STR(m.subject, "fold");
+	mail_release(&m);
+	strbuf_release(&big);
+
+	/* A big plain mail goes through the child and comes back whole. */
+	strbuf_addstr(&big, "Message-ID: <long@x>\nSubject: =?utf-8?q?l=C3=A4ng?=\n"
+		      "From: \"A U\" <a@x.org>\nReferences: <r1@x> <r2@x>\n"
+		      "In-Reply-To: <r2@x>\nDate: Mon, 1 Sep 2025 10:00:00 +0200\n"
+		      "\n");
+	for (i = 0; i < 40000; i++)
+		strbuf_addstr(&big, "a line of text\n");
+	CHECK_INT(mail_parse(big.buf, big.len, &m), 0);
+	CHECK(!m.poison);
+	CHECK_STR(m.msgid, "long@x");
+	CHECK_STR(m.subject, "l\xc3\xa4ng");
+	CHECK_STR(m.from_name, "A U");
+	CHECK_STR(m.from_email, "a@x.org");
+	CHECK_STR(m.in_reply_to, "r2@x");
+	CHECK_INT(m.nr_refs, 2);
+	CHECK_STR(m.refs[1], "r2@x");
+	CHECK_INT(m.tz_offset, 120);
+	CHECK_INT(strlen(m.body), 40000 * 15);
+	mail_release(&m);
+	strbuf_release(&big);
 }
 
 static void test_trailer_parse(void)

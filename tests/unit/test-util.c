@@ -57,11 +57,27 @@ static void test_atomic_write(void)
 	free(path);
 }
 
+static void test_strip_controls(void)
+{
+	char s[] = "a\033]0;title\007b\033[2Jc\r\nd\te\x7f"
+		   "f\xc2\x9b" "1mg\x9bh\xc3\xa4\xe2\x82\xac\xf0\x9f\x98\x80";
+	char t[] = "\xc2";
+	size_t n = strip_controls(s, strlen(s));
+
+	CHECK_STR(s, "a?]0;title?b?[2Jc?\nd\te?f?1mg?h\xc3\xa4\xe2\x82\xac"
+		  "\xf0\x9f\x98\x80");
+	CHECK_INT(n, strlen(s));
+	/* A cut sequence at the end is no control: kept. */
+	CHECK_INT(strip_controls(t, 1), 1);
+	CHECK_STR(t, "\xc2");
+}
+
 int main(void)
 {
 	TEST_NAME("test-util");
 	RUN(test_strbuf);
 	RUN(test_json);
 	RUN(test_atomic_write);
+	RUN(test_strip_controls);
 	return test_done();
 }

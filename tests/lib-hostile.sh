@@ -1,0 +1,59 @@
+# lib-hostile.sh - hostile input made on the fly, for tests and benches.
+
+# nested_mime LEVELS PADLINES [MSGID]: one mbox message whose MIME parts
+# nest LEVELS deep, each Content-Type folded and commented (so a search
+# for "multipart/" in the text misses them), PADLINES lines of text in
+# each.  3000 levels with 6 lines are 1.2 MB, 16000 are 6.5 MB.
+nested_mime() {
+	awk -v n="$1" -v pad="$2" -v id="${3:-nested-$1@evil.example}" \
+	    -v now="$(date -R)" 'BEGIN {
+		print "From mboxrd@z Thu Jan  1 00:00:00 1970"
+		print "Received: from test by 127.0.0.1; " now
+		print "From: Mallory <mallory@evil.example>"
+		print "To: linux-kernel@vger.kernel.org"
+		print "Subject: [PATCH] sched/fair: nested"
+		print "Message-ID: <" id ">"
+		print "Date: " now
+		print "MIME-Version: 1.0"
+		print "Content-Type:\n multipart/mixed (c);\n\tboundary=\"b0\""
+		print ""
+		for (i = 0; i < n; i++) {
+			print "--b" i
+			print "Content-Type: multipart/mixed (part " i ");\n boundary=\"b" i + 1 "\""
+			print ""
+			for (k = 0; k < pad; k++)
+				print "padding padding padding padding padding padding padding"
+		}
+	}'
+}
+
+# many_files_patch DIR N: a repository DIR (bare, one commit on branch
+# base) with N files and, on stdout, one mail with a patch changing
+# every one of them.
+many_files_patch() {
+	local dir=$1 n=$2
+	rm -rf "$dir.work" "$dir" &&
+	git init -q "$dir.work" &&
+	# no gc in the background while the clone copies objects
+	git -C "$dir.work" config gc.auto 0 &&
+	awk -v n="$n" -v d="$dir.work" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			f = sprintf("%s/d%03d/f%05d.c", d, i % 100, i)
+			if (i < 100)
+				system("mkdir -p " d "/d" sprintf("%03d", i))
+			print "int x" i " = 1;" >f
+			close(f)
+		}
+	}' &&
+	git -C "$dir.work" add -A &&
+	git -C "$dir.work" -c user.name=x -c user.email=x@y commit -q -m base &&
+	git -C "$dir.work" branch -q -M base &&
+	git -C "$dir.work" ls-files -z |
+		(cd "$dir.work" && xargs -0 sed -i "s/= 1;/= 2;/") &&
+	git -C "$dir.work" -c user.name=x -c user.email=x@y commit -q -am "sched: change $n files" &&
+	git -C "$dir.work" format-patch -1 --stdout |
+		sed "1s/^From .*/From mboxrd@z Thu Jan  1 00:00:00 1970/" &&
+	git clone -q --bare "$dir.work" "$dir" &&
+	git -C "$dir" update-ref refs/heads/base "$(git -C "$dir" rev-parse HEAD~1)" &&
+	rm -rf "$dir.work"
+}
