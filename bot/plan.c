@@ -571,8 +571,9 @@ static void plan_hackbench(struct plan *p, const struct plan_opts *o,
 				strbuf_addf(&extra, " %s", hb_mode_names[i]);
 		strbuf_addstr(&extra, "; the runner's one mode runs here\n");
 	}
-	plan_tool(p, o, "hackbench", "groups of senders and receivers", sc->ev[EV_HACKBENCH].found ?
-		  &sc->ev[EV_HACKBENCH] : NULL, extra.len ? extra.buf : NULL);
+	plan_tool(p, o, "hackbench", "groups of senders and receivers",
+		  sc->ev[EV_HACKBENCH].found ? &sc->ev[EV_HACKBENCH] : NULL,
+		  extra.len ? extra.buf : NULL);
 	strbuf_release(&extra);
 }
 
@@ -796,9 +797,10 @@ static void add_wrapped(struct strbuf *out, const char *head, size_t indent,
 				/* the last blank that fits, else the first */
 				for (k = room; k && p[k] != ' '; k--)
 					;
+				/* no blank to break at: the whole word */
 				if (!k)
-					for (k = room; p + k < end && p[k] != ' ';
-					     k++)
+					for (k = room; p + k < end &&
+					     p[k] != ' '; k++)
 						;
 			}
 			if (n++)

@@ -55,11 +55,11 @@ struct plan_opts {
 
 struct plan_item {
 	const char *workload;	/* a workload.h name */
-	char *args;		/* runner options, space-separated ("" none) */
+	char *args;		/* runner options, blank-separated, or "" */
 	char *cmdline;		/* the exact command the target runs */
 	char *placement;	/* where its tasks run */
 	char *summary;		/* one line: what it measures here */
-	char *why;		/* lines: the phrases or hunks that chose it */
+	char *why;		/* lines: the phrases, hunks that chose it */
 };
 
 struct plan_skip {

@@ -61,6 +61,16 @@ test_expect_failure_code 'sched-bot plan of a missing file: exit 3' 3 '
 	"$SCHED_BOT" plan "$TRASH/no-such.mbox"
 '
 
+test_expect_success 'sched-bench takes the sweep as init passes it (1:2)' '
+	"$SCHED_BENCH" pingpong -t 1 --warmup 0 --no-pin --sweep 1:2 >pp &&
+	test_grep "pairs=1 " pp &&
+	test_grep "pairs=2 " pp
+'
+
+test_expect_failure_code '... and refuses a bad one' 2 '
+	"$SCHED_BENCH" pingpong --sweep 1:x 2>err
+'
+
 test_expect_success 'a job on a spawn thread runs spawn with N = CPUs' '
 	job_at_run fork \
 		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" \

@@ -279,7 +279,8 @@ static void test_hostile(void)
 		strbuf_addstr(&sb, "netperf 1 instances 2 CPUs ");
 	strbuf_addstr(&sb, "\n");
 	for (i = 0; i < 2000; i++)
-		strbuf_addstr(&sb, "> > > context_switch1 -c 9999999999 spawn\n");
+		strbuf_addstr(&sb, "> > > context_switch1 -c 99999999999 "
+			      "spawn\n");
 	plan_of_text(sb.buf, 3, &p);
 	CHECK(item(&p, "pingpong") != NULL);
 	CHECK(item(&p, "spawn") != NULL);
