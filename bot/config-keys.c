@@ -24,8 +24,9 @@ const struct config_key config_keys[] = {
 	  "address in From: and Tested-by: (b4 matches them)"),
 	M("bot.allow", NULL,
 	  "who may send mail commands: an address or @domain; none if unset"),
-	S("bot.workloads", NULL, "workloads tested by default "
-	  "(unset: the workload table's default set, see run --help)"),
+	S("bot.workloads", "auto", "workloads tested by default: auto "
+	  "(chosen from the thread and the diff, see plan --help) or a "
+	  "list (see run --help)"),
 	I("bot.runs", "5", "runs of each kernel"),
 	S("bot.knownWorkloads", NULL, "workloads a mail command may ask "
 	  "for (unset: the workload table's mail set)"),
@@ -51,8 +52,9 @@ const struct config_key config_keys[] = {
 	I("reply.maxRecipients", "20",
 	  "most recipients of any mail the bot sends (0: no cap)"),
 	M("reply.list", NULL, "more addresses that count as lists (cc=lists)"),
-	S("reply.format", "lkp",
-	  "table format: intel, amd, lkp, mmtests, matrix, simple"),
+	S("reply.format", "auto",
+	  "table format: auto (the thread's, else lkp), intel, amd, lkp, "
+	  "mmtests, matrix, simple"),
 	I("reply.quoteLines", "4", "lines of the cover letter quoted"),
 	S("reply.signature", "sched-bot " SCHED_BOT_VERSION
 	  ", scheduler benchmarks on posted patches", "the mail signature"),

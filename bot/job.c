@@ -17,10 +17,12 @@
 #include "jobstate.h"
 #include "lore.h"
 #include "outbox.h"
+#include "plan.h"
 #include "reply.h"
 #include "samples.h"
 #include "series.h"
 #include "state.h"
+#include "tblfmt.h"
 #include "util.h"
 #include "version.h"
 
@@ -506,15 +508,67 @@ static void note_lab(struct job *j, const char *side,
 	free(path);
 }
 
+/*
+ * The workloads of a run and their options: as given, or for "auto" the
+ * plan for the thread (plan.h), written to plan.txt for the reply.  The
+ * plan depends on the thread and the configuration only, so a resumed
+ * job makes the same one.
+ */
+static int run_workloads(struct job *j, char **workloads, char **args)
+{
+	const char *target = str(j->s.target);
+	struct plan_opts po = { 0 };
+	struct strbuf text = STRBUF_INIT;
+	struct plan p;
+	char *mbox;
+	int assumed = 0, ret;
+
+	*args = NULL;
+	if (j->s.workloads && *j->s.workloads &&
+	    strcmp(j->s.workloads, "auto")) {
+		*workloads = xstrdup(j->s.workloads);
+		return 0;
+	}
+	po.cpus = plan_target_cpus(target, &assumed);
+	po.seconds = (int)config_get_int("job.seconds");
+	po.have_tool = plan_host_has_tool;
+	mbox = jpath(j, "thread.mbox");
+	ret = plan_from_file(mbox, &po, &p);
+	free(mbox);
+	if (ret < 0)
+		return EXIT_FAIL;
+	plan_text(&p, &text);
+	if (assumed)
+		strbuf_addf(&text, "\n(The CPUs of target %s are not known: "
+			    "%d assumed; set target.%s.smp.)\n", target,
+			    po.cpus, target);
+	*workloads = plan_workloads(&p);
+	*args = plan_init_args(&p);
+	plan_release(&p);
+	ret = write_job_file(j, "plan.txt", text.buf, text.len);
+	strbuf_release(&text);
+	if (ret < 0) {
+		free(*workloads);
+		free(*args);
+		return EXIT_FAIL;
+	}
+	info("workloads (auto): %s%s%s", *workloads, **args ? ", " : "",
+	     *args);
+	return 0;
+}
+
 static int stage_run(struct job *j)
 {
 	static const char *const sides[] = {
 		[JOB_SIDE_BASE] = "base", [JOB_SIDE_HEAD] = "head",
 	};
 	int runs = j->s.runs, done = j->s.runs_done;
-	char *csv = jpath(j, "results.csv");
-	int ret = 0;
+	char *csv, *workloads, *args;
+	int ret = run_workloads(j, &workloads, &args);
 
+	if (ret)
+		return ret;
+	csv = jpath(j, "results.csv");
 	if (runs < 1)
 		runs = 1;
 	/* A B A B ...: slow drift of the machine hits both sides alike. */
@@ -532,7 +586,8 @@ static int stage_run(struct job *j)
 
 			req.kernel = str(side->kernel);
 			req.release = str(side->release);
-			req.workloads = str(j->s.workloads);
+			req.workloads = workloads;
+			req.workload_args = args;
 			req.runs = 1;
 			req.seconds = (int)config_get_int("job.seconds");
 			req.label = i ? "patched" : "base";
@@ -575,6 +630,8 @@ static int stage_run(struct job *j)
 		}
 	}
 	free(csv);
+	free(workloads);
+	free(args);
 	if (ret == -2)
 		return 0;
 	if (ret)
@@ -587,7 +644,9 @@ static int stage_run(struct job *j)
 
 static int stage_compare(struct job *j)
 {
-	const char *format = config_get("reply.format");
+	struct tblfmt_scan scan = TBLFMT_SCAN_INIT;
+	const char *format;
+	char *mbox = jpath(j, "thread.mbox"), *note = NULL;
 	struct sample_set set = { 0 };
 	struct compare_opts co;
 	struct compare_result cr;
@@ -597,6 +656,16 @@ static int stage_compare(struct job *j)
 	size_t i, nr_reg = 0, nr_imp = 0, nr_judged = 0;
 	int ret = EXIT_FAIL;
 
+	/* reply.format = auto: the format the thread's testers use */
+	format = tblfmt_resolve(config_get("reply.format"), "lkp",
+				tblfmt_scan_file(mbox, &scan) < 0 ? NULL :
+				&scan, &note);
+	if (note) {
+		info("%s", note);
+		strbuf_addf(&tables, "%s\n", note);
+		write_job_file(j, "format.txt", tables.buf, tables.len);
+		strbuf_reset(&tables);
+	}
 	if (samples_read_file(csv, &set) < 0)
 		goto out;
 	compare_opts_init(&co);
@@ -665,6 +734,9 @@ out:
 	strbuf_release(&verdict);
 	strbuf_release(&regs);
 	free(csv);
+	free(mbox);
+	free(note);
+	tblfmt_release(&scan);
 	return ret;
 }
 
@@ -1030,6 +1102,8 @@ static int stage_reply(struct job *j)
 	kernels_facts(j, &v);
 	claims(j, &v, machine);
 	set_file_var(j, &v, "tables", "tables.txt", 1);
+	set_file_var(j, &v, "plan", "plan.txt", 0);
+	set_file_var(j, &v, "format", "format.txt", 0);
 	set_file_var(j, &v, "verdict", "verdict.txt", 0);
 	set_file_var(j, &v, "regressions", "regressions.txt", 0);
 	set_file_var(j, &v, "log", "failure.txt", 0);

@@ -10,8 +10,13 @@
  *   apply.log        apply     base and head commits, or the failure
  *   build-base.log   build     both kernels' build logs; kernels.txt
  *   build-head.log
- *   results.csv      run       base and patched, runs interleaved A B A B
- *   compare.json     compare   statistics; tables.txt, verdict.txt,
+ *   results.csv      run       base and patched, runs interleaved A B A B;
+ *                              plan.txt: with workloads "auto" (the
+ *                              default, bot.workloads), what ran and why
+ *                              (plan.h)
+ *   compare.json     compare   statistics; tables.txt (reply.format,
+ *                              "auto": the thread's, tblfmt.h; the note
+ *                              in format.txt), verdict.txt,
  *                              regressions.txt, outcome
  *   reply.eml        reply     the composed reply
  *                    send      intent recorded, mail in the outbox

@@ -51,7 +51,8 @@ test_expect_success 'every command is listed by --list-cmds and help' '
 	"$SCHED_BOT" help --list-cmds >cmds &&
 	test_grep -x fetch cmds && test_grep -x config cmds &&
 	test_grep -x check cmds && test_grep -x target cmds &&
-	test $(wc -l <cmds) -eq 16 &&
+	test_grep -x plan cmds &&
+	test $(wc -l <cmds) -eq 17 &&
 	"$SCHED_BOT" help >out &&
 	while read c; do
 		test_grep "^   $c " out || exit 1

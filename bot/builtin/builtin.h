@@ -28,6 +28,7 @@ int cmd_am(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_build(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -40,7 +41,7 @@ int cmd_target(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 extern const struct options_doc fetch_doc, series_doc, am_doc, tree_doc,
-	apply_doc, build_doc, boot_doc, run_doc, compare_doc, test_doc,
+	apply_doc, build_doc, plan_doc, boot_doc, run_doc, compare_doc, test_doc,
 	cron_doc, archive_doc, check_doc, config_doc, target_doc, help_doc;
 
 /* The tool's own options (before the command), and the exit-code rule. */

@@ -28,6 +28,7 @@ const struct cmd commands[] = {
 	{ cmd_tree, &tree_doc },
 	{ cmd_apply, &apply_doc },
 	{ cmd_build, &build_doc },
+	{ cmd_plan, &plan_doc },
 	{ cmd_boot, &boot_doc },
 	{ cmd_run, &run_doc },
 	{ cmd_compare, &compare_doc },

@@ -34,8 +34,8 @@ static const struct option_spec test_options[] = {
 	OPT_STRING(0, "target", &o.target, "NAME",
 		   "where to run (default job.target, else qemu)"),
 	OPT_STRING(0, "workloads", &o.workloads, "LIST",
-		   "comma-separated (default bot.workloads, else "
-		   "spawn,pingpong)"),
+		   "comma-separated, or auto: chosen from the thread and "
+		   "the diff (default bot.workloads, else auto)"),
 	OPT_INTEGER(0, "runs", &o.runs, "N", 1, RUNS_MAX,
 		    "runs of each kernel (default bot.runs, else 5)"),
 	OPT_STRING(0, "base", &o.base, "REV",

@@ -71,6 +71,33 @@ static char *exec_word(const struct target_tool *t, const char *cmd,
 	return strbuf_detach(&sb, NULL);
 }
 
+/* sb.<workload>=a,b for each "workload=a,b" word of a workload run. */
+static void add_workload_args(const struct target_ctx *ctx, const char *args,
+			      struct target_words *out)
+{
+	const char *p = args;
+	size_t i;
+
+	while (*p) {
+		size_t n = strcspn(p, " "), name = strcspn(p, "=");
+
+		for (i = 0; name < n && i < ctx->workloads.nr; i++) {
+			const char *w = ctx->workloads.v[i];
+			char *word;
+
+			if (strlen(w) != name || strncmp(w, p, name))
+				continue;
+			word = xasprintf("sb.%.*s", (int)n, p);
+			target_words_add(out, word);
+			free(word);
+			break;
+		}
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
 int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
 		     char *const *cmds, const char *why,
 		     struct target_words *out)
@@ -118,6 +145,8 @@ int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
 		strbuf_addf(&w, "sb.cgroup=%s", req->cgroup);
 		target_words_add(out, w.buf);
 	}
+	if (req->workload_args)
+		add_workload_args(ctx, req->workload_args, out);
 	for (i = 0; i < ctx->nr_tools; i++) {
 		char *word;
 

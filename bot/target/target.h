@@ -36,6 +36,9 @@ struct boot_req {
 	const char *kernel;	/* bzImage (qemu, ssh); NULL for local */
 	const char *release;	/* ssh: uname -r expected after boot */
 	const char *workloads;	/* "spawn,pingpong" */
+	/* sched-bench options per workload, "pingpong=--no-pin,-n,2
+	 * spawn=-c,4" (init splits at commas); NULL: none */
+	const char *workload_args;
 	int runs;		/* repetitions of each, interleaved */
 	int seconds;		/* length of one workload run */
 	const char *label;	/* the CSV label column */

@@ -451,10 +451,11 @@ int bench_pingpong(int argc, char **argv)
 			pp.pin = 0;
 			break;
 		case 's':
+			/* 1,2,4 or 1:2:4: init splits its sb.pingpong= at commas */
 			for (p = optarg; *p && nsweep < 64; p = end) {
 				sweep[nsweep] = (int)strtol(p, &end, 10);
 				if (end == p || sweep[nsweep] < 1 ||
-				    (*end && *end != ',')) {
+				    (*end && *end != ',' && *end != ':')) {
 					usage(stderr);
 					return 2;
 				}

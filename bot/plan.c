@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plan.c - from a thread to the workloads that test it (see plan.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "mail.h"
+#include "mbox.h"
+#include "plan.h"
+#include "run.h"
+#include "series.h"
+#include "target/target.h"
+#include "workload.h"
+
+#define TEXT_LINE_MAX 512
+#define PHRASE_MAX 96
+#define SWEEP_MAX 16
+
+/* What a line of prose can say. */
+enum ev_kind {
+	EV_CS1,			/* will-it-scale context_switch1 */
+	EV_CS1_THREADS,		/* ... its threads variant */
+	EV_UNPINNED,		/* "No task is bound to any CPU" */
+	EV_PINNED,		/* "bound to", "pinned", taskset */
+	EV_INSTANCES,		/* "1, 8, 16 ... 112 instances" */
+	EV_CPUS,		/* "112 CPUs" */
+	EV_SPAWN,		/* ./Run -c N spawn */
+	EV_AUTOGROUP,
+	EV_CGROUP,
+	EV_HACKBENCH,
+	EV_PERF_PIPE,
+	EV_PERF_MESSAGING,
+	EV_SCHBENCH,
+	EV_NR
+};
+
+/* What a diff can touch. */
+enum diff_kind { DIFF_WAKE, DIFF_FORK, DIFF_LB, DIFF_NR };
+
+struct evidence {
+	int found;
+	char *where;		/* "Author, patch 2/2" */
+	char *msgid;		/* of the message it is in */
+	char *phrase;		/* the line, trimmed */
+	int num;		/* a number the line gives, 0 if none */
+};
+
+/* Benchmarks the bot has no runner for. */
+static const char *const foreign[] = {
+	"netperf", "tbench", "dbench", "stream", "sysbench", "uperf",
+	"specjbb", "ycsb", "kernbench", "pgbench", "lmbench",
+};
+
+#define NR_FOREIGN ARRAY_SIZE(foreign)
+
+struct scan {
+	struct evidence ev[EV_NR];
+	struct evidence diff[DIFF_NR];
+	struct evidence foreign[ARRAY_SIZE(foreign)];
+	int hb_modes;		/* bits: process-pipe, ..., as named */
+};
+
+static const char *const hb_mode_names[] = {
+	"process-pipe", "process-sockets", "threads-pipe", "threads-sockets",
+};
+
+/* Where the message is named: who, which mail. */
+struct msgctx {
+	const char *where;
+	const char *msgid;
+};
+
+static void note(struct evidence *e, const struct msgctx *mc,
+		 const char *line, int num)
+{
+	size_t n = strlen(line);
+
+	if (e->found)
+		return;
+	e->found = 1;
+	e->where = xstrdup(mc->where);
+	e->msgid = xstrdup(mc->msgid);
+	while (n && isspace((unsigned char)line[n - 1]))
+		n--;
+	while (n && isspace((unsigned char)*line)) {
+		line++;
+		n--;
+	}
+	if (n > PHRASE_MAX)
+		e->phrase = xasprintf("%.*s...", PHRASE_MAX, line);
+	else
+		e->phrase = xstrndup(line, n);
+	e->num = num;
+}
+
+static void evidence_release(struct evidence *e)
+{
+	free(e->where);
+	free(e->msgid);
+	free(e->phrase);
+	memset(e, 0, sizeof(*e));
+}
+
+static int is_word_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* Where word is in lc (lowercase) as a whole word, else NULL. */
+static const char *find_word(const char *lc, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = lc;
+
+	while ((p = strstr(p, word))) {
+		if ((p == lc || !is_word_char((unsigned char)p[-1])) &&
+		    !is_word_char((unsigned char)p[n]))
+			return p;
+		p += n;
+	}
+	return NULL;
+}
+
+/* The largest number in s, 0 if none. */
+static int max_number(const char *s)
+{
+	int best = 0;
+
+	while (*s) {
+		if (isdigit((unsigned char)*s)) {
+			long v = strtol(s, (char **)&s, 10);
+
+			if (v > best && v < 1000000)
+				best = (int)v;
+		} else {
+			s++;
+		}
+	}
+	return best;
+}
+
+/* N of "N cpus" in lc, 0 if none. */
+static int cpus_number(const char *lc)
+{
+	const char *p = lc;
+
+	while ((p = strstr(p, "cpus"))) {
+		const char *q = p;
+
+		while (q > lc && q[-1] == ' ')
+			q--;
+		if (q > lc && isdigit((unsigned char)q[-1])) {
+			while (q > lc && isdigit((unsigned char)q[-1]))
+				q--;
+			return atoi(q);
+		}
+		p += 4;
+	}
+	return 0;
+}
+
+static void scan_prose(struct scan *sc, const struct msgctx *where,
+		       const char *line,
+		       const char *lc)
+{
+	const char *p;
+	size_t i;
+
+	if (strstr(lc, "context_switch1")) {
+		note(&sc->ev[EV_CS1], where, line, 0);
+		if (strstr(lc, "context_switch1_threads") ||
+		    strstr(lc, "per_thread_ops"))
+			note(&sc->ev[EV_CS1_THREADS], where, line, 0);
+	}
+	if (strstr(lc, "no task is bound") || strstr(lc, "not bound to") ||
+	    find_word(lc, "unbound") || strstr(lc, "without affinity") ||
+	    strstr(lc, "no affinity") || find_word(lc, "unpinned") ||
+	    strstr(lc, "not pinned"))
+		note(&sc->ev[EV_UNPINNED], where, line, 0);
+	else if (strstr(lc, "bound to cpu") || find_word(lc, "pinned") ||
+		 find_word(lc, "taskset"))
+		note(&sc->ev[EV_PINNED], where, line, 0);
+	if (find_word(lc, "instances") && max_number(lc) > 1)
+		note(&sc->ev[EV_INSTANCES], where, line, max_number(lc));
+	if (cpus_number(lc) > 1)
+		note(&sc->ev[EV_CPUS], where, line, cpus_number(lc));
+	if (find_word(lc, "spawn") && (strstr(lc, "./run") ||
+				       strstr(lc, "unixbench") ||
+				       strstr(lc, "-c "))) {
+		long c = 0;
+
+		p = strstr(lc, "-c ");
+		if (p)
+			c = strtol(p + 3, NULL, 10);
+		note(&sc->ev[EV_SPAWN], where, line,
+		     c > 0 && c < 100000 ? (int)c : 0);
+	}
+	if (strstr(lc, "autogroup"))
+		note(&sc->ev[EV_AUTOGROUP], where, line, 0);
+	if (find_word(lc, "cgroup") || strstr(lc, "cgroup.procs") ||
+	    strstr(lc, "session scope"))
+		note(&sc->ev[EV_CGROUP], where, line, 0);
+	if (find_word(lc, "hackbench"))
+		note(&sc->ev[EV_HACKBENCH], where, line, 0);
+	for (i = 0; i < ARRAY_SIZE(hb_mode_names); i++)
+		if (strstr(lc, hb_mode_names[i]))
+			sc->hb_modes |= 1 << i;
+	if (strstr(lc, "sched pipe"))
+		note(&sc->ev[EV_PERF_PIPE], where, line, 0);
+	if (strstr(lc, "sched messaging"))
+		note(&sc->ev[EV_PERF_MESSAGING], where, line, 0);
+	if (find_word(lc, "schbench"))
+		note(&sc->ev[EV_SCHBENCH], where, line, 0);
+	for (i = 0; i < NR_FOREIGN; i++) {
+		p = find_word(lc, foreign[i]);
+		/* "stream" is a word too: only a short title line */
+		if (p && (strcmp(foreign[i], "stream") || strlen(lc) <= 24))
+			note(&sc->foreign[i], where, line, 0);
+	}
+}
+
+/* The code a hunk line or header names, for the diff rules. */
+static void scan_diff_line(struct scan *sc, const struct msgctx *where,
+			   const char *file, const char *line, const char *lc)
+{
+	static const char *const wake[] = {
+		"select_idle_", "wake_affine", "wake_wide", "select_task_rq",
+		"try_to_wake_up", "ttwu_", "wakeup_preempt",
+	};
+	static const char *const fork[] = {
+		"sched_move_task", "sched_fork", "sched_cgroup_fork",
+		"wake_up_new_task", "sched_post_fork", "cpu_cgroup_",
+		"sched_change_group", "autogroup", "sched_get_task_group",
+		"sched_release_group", "sched_online_group",
+	};
+	static const char *const lb[] = {
+		"load_balance", "find_busiest_", "newidle_balance",
+		"sched_balance_", "rebalance_domains", "nohz_balance",
+		"update_sd_lb", "calculate_imbalance", "detach_tasks",
+	};
+	struct msgctx mc = *where;
+	char *w;
+	size_t i;
+
+	if (!(*line == '+' || *line == '-' || starts_with(line, "@@")) ||
+	    starts_with(line, "+++") || starts_with(line, "---"))
+		return;
+	w = xasprintf("%s, %s", file, where->where);
+	mc.where = w;
+	for (i = 0; i < ARRAY_SIZE(wake); i++)
+		if (strstr(lc, wake[i]) && strstr(file, "kernel/sched/"))
+			note(&sc->diff[DIFF_WAKE], &mc, line, 0);
+	for (i = 0; i < ARRAY_SIZE(fork); i++)
+		if (strstr(lc, fork[i]))
+			note(&sc->diff[DIFF_FORK], &mc, line, 0);
+	if (!strcmp(file, "kernel/fork.c") || !strcmp(file, "kernel/exit.c") ||
+	    starts_with(file, "kernel/sched/autogroup.") ||
+	    starts_with(file, "kernel/cgroup/"))
+		note(&sc->diff[DIFF_FORK], &mc, line, 0);
+	for (i = 0; i < ARRAY_SIZE(lb); i++)
+		if (strstr(lc, lb[i]) && strstr(file, "kernel/sched/"))
+			note(&sc->diff[DIFF_LB], &mc, line, 0);
+	free(w);
+}
+
+static void scan_mail(struct scan *sc, const struct mail *m)
+{
+	const char *p = m->body ? m->body : "";
+	struct subject_info si;
+	struct msgctx mc;
+	char *where, *what, *file = xstrdup("");
+	char lc[TEXT_LINE_MAX + 1];
+	int diff_depth = -1;
+
+	subject_parse(m->subject, &si);
+	if (si.patch && !si.reply && si.index == 0 && si.total > 0)
+		what = xstrdup("the cover letter");
+	else if (si.patch && !si.reply && si.total > 0)
+		what = xasprintf("patch %d/%d", si.index, si.total);
+	else if (si.patch && !si.reply)
+		what = xstrdup("the patch");
+	else
+		what = xstrdup("a reply");
+	subject_release(&si);
+	where = xasprintf("%s, %s", *m->from_name ? m->from_name :
+			  m->from_email, what);
+	mc.where = where;
+	mc.msgid = m->msgid ? m->msgid : "";
+	free(what);
+	while (*p) {
+		size_t n = strcspn(p, "\n"), k, len;
+		const char *line = p;
+		char *text;
+		int depth = 0;
+
+		p += n + (p[n] == '\n');
+		/* the quote prefix: "> ", ">>", "> > " */
+		while (n && (*line == '>' || (*line == ' ' && depth &&
+					      n > 1 && line[1] == '>'))) {
+			if (*line == '>')
+				depth++;
+			line++;
+			n--;
+		}
+		if (depth && n && *line == ' ') {
+			line++;
+			n--;
+		}
+		len = n < TEXT_LINE_MAX ? n : TEXT_LINE_MAX;
+		text = xstrndup(line, len);
+		for (k = 0; k < len; k++)
+			lc[k] = (char)tolower((unsigned char)text[k]);
+		lc[len] = 0;
+		if (diff_depth >= 0 && depth < diff_depth)
+			diff_depth = -1;
+		if (starts_with(text, "diff --git ")) {
+			const char *b = strstr(text, " b/");
+
+			diff_depth = depth;
+			free(file);
+			file = xstrdup(b ? b + 3 : "");
+		} else if (diff_depth >= 0) {
+			/* code is not prose; the sender's own diff counts */
+			if (!depth)
+				scan_diff_line(sc, &mc, file, text, lc);
+		} else {
+			scan_prose(sc, &mc, text, lc);
+		}
+		free(text);
+	}
+	free(file);
+	free(where);
+}
+
+/* ---- the plan ---- */
+
+static struct plan_item *add_item(struct plan *p, const char *workload)
+{
+	struct plan_item *it;
+
+	ALLOC_GROW(p->items, p->nr, p->alloc);
+	it = &p->items[p->nr++];
+	memset(it, 0, sizeof(*it));
+	it->workload = workload_find(workload)->name;
+	return it;
+}
+
+static void add_skip(struct plan *p, const char *name, const char *why)
+{
+	ALLOC_GROW(p->skips, p->nr_skips, p->alloc_skips);
+	p->skips[p->nr_skips].name = xstrdup(name);
+	p->skips[p->nr_skips].why = xstrdup(why);
+	p->nr_skips++;
+}
+
+static int has_item(const struct plan *p, const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (!strcmp(p->items[i].workload, workload))
+			return 1;
+	return 0;
+}
+
+/* The number of msgid in the plan's list of messages, added if new. */
+static size_t ref_of(struct plan *p, const char *msgid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_refs; i++)
+		if (!strcmp(p->refs[i], msgid))
+			return i + 1;
+	ALLOC_GROW(p->refs, p->nr_refs, p->alloc_refs);
+	p->refs[p->nr_refs++] = xstrdup(msgid);
+	return p->nr_refs;
+}
+
+/* "\"phrase\" (Chen Yu, patch 2/2 [1])" and a newline. */
+static void cite(struct plan *p, struct strbuf *sb, const char *intro,
+		 const struct evidence *e)
+{
+	strbuf_addf(sb, "%s\"%s\" (%s [%zu])\n", intro, e->phrase, e->where,
+		    ref_of(p, e->msgid));
+}
+
+static void why_line(struct plan *p, struct strbuf *why,
+		     const struct evidence *e)
+{
+	if (e->found)
+		cite(p, why, "", e);
+}
+
+static int seconds_of(const struct plan_opts *o)
+{
+	return o->seconds > 0 ? o->seconds : 5;
+}
+
+static void set_bench_cmd(struct plan_item *it, const struct plan_opts *o)
+{
+	it->cmdline = xasprintf("sched-bench %s -t %d%s%s", it->workload,
+				seconds_of(o), *it->args ? " " : "",
+				it->args);
+}
+
+/* 1, 2, 4, ... up to upper, with cpus/2 and cpus: "1,2,4". */
+static char *sweep_list(int cpus, int upper)
+{
+	int v[SWEEP_MAX * 2], n = 0, i, j, x;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (x = 1; x < upper && n < SWEEP_MAX; x *= 2)
+		v[n++] = x;
+	if (cpus / 2 > 1)
+		v[n++] = cpus / 2;
+	v[n++] = cpus;
+	v[n++] = upper;
+	for (i = 1; i < n; i++)		/* insertion sort, tiny */
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			x = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	for (i = 0; i < n; i++) {
+		if (v[i] > upper || (i && v[i] == v[i - 1]))
+			continue;
+		strbuf_addf(&sb, "%s%d", sb.len ? "," : "", v[i]);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void plan_pingpong(struct plan *p, const struct plan_opts *o,
+			  const struct scan *sc, int unpinned_by_diff)
+{
+	const struct evidence *inst = &sc->ev[EV_INSTANCES];
+	int threads = sc->ev[EV_CS1_THREADS].found;
+	int unpinned = sc->ev[EV_UNPINNED].found ||
+		       (!sc->ev[EV_PINNED].found && unpinned_by_diff);
+	/* past every CPU busy, where wake-up placement decides */
+	int wide = inst->found || p->basis == PLAN_DIFF;
+	int upper = wide ? 2 * o->cpus : o->cpus;
+	struct plan_item *it = add_item(p, "pingpong");
+	struct strbuf why = STRBUF_INIT;
+	char *sweep = sweep_list(o->cpus, upper < 4096 ? upper : 4096);
+
+	it->args = xasprintf("%s%s --sweep %s", unpinned ? "--no-pin" :
+			     "--pin", threads ? " --threads" : "", sweep);
+	set_bench_cmd(it, o);
+	it->summary = xasprintf("will-it-scale context_switch1: pairs of %s "
+				"over a pipe, %s, %s instances",
+				threads ? "threads" : "processes",
+				unpinned ? "unpinned" : "pinned", sweep);
+	if (unpinned)
+		it->placement = xasprintf("no task bound to a CPU (--no-pin): "
+					  "the scheduler places both tasks "
+					  "of each pair on any of the %d "
+					  "CPUs", o->cpus);
+	else
+		it->placement = xstrdup("both tasks of each pair bound to one "
+					"CPU (--pin), as will-it-scale binds "
+					"them");
+	why_line(p, &why, &sc->ev[EV_CS1]);
+	why_line(p, &why, &sc->ev[EV_CS1_THREADS]);
+	why_line(p, &why, unpinned ? &sc->ev[EV_UNPINNED] : &sc->ev[EV_PINNED]);
+	if (unpinned && !sc->ev[EV_UNPINNED].found)
+		cite(p, &why, "unpinned: the diff changes wake-up placement, ",
+		     &sc->diff[DIFF_WAKE]);
+	if (inst->found) {
+		why_line(p, &why, inst);
+		strbuf_addf(&why, "instances: up to %d", inst->num);
+		if (sc->ev[EV_CPUS].found)
+			strbuf_addf(&why, " on %d CPUs", sc->ev[EV_CPUS].num);
+		strbuf_addf(&why, " there; here 1 to 2x the target's %d "
+			    "CPUs\n", o->cpus);
+	} else if (wide) {
+		strbuf_addf(&why, "instances: 1 to 2x the target's %d CPUs, "
+			    "past the point where every CPU has a task\n",
+			    o->cpus);
+	} else {
+		strbuf_addf(&why, "instances: 1 to the target's %d CPUs\n",
+			    o->cpus);
+	}
+	it->why = strbuf_detach(&why, NULL);
+	free(sweep);
+}
+
+static void plan_spawn(struct plan *p, const struct plan_opts *o,
+		       const struct scan *sc, const struct evidence *diff)
+{
+	const struct evidence *sp = &sc->ev[EV_SPAWN];
+	struct plan_item *it = add_item(p, "spawn");
+	struct strbuf why = STRBUF_INIT;
+	int matrix = sc->ev[EV_AUTOGROUP].found || sc->ev[EV_CGROUP].found ||
+		     (diff && diff == &sc->diff[DIFF_FORK]);
+
+	it->args = xasprintf("-c %d", o->cpus);
+	set_bench_cmd(it, o);
+	it->summary = xasprintf("UnixBench spawn: %d copies forking and "
+				"reaping, N = the target's CPUs", o->cpus);
+	it->placement = xasprintf("%d copies, unbound, on all %d CPUs; each "
+				  "run in its own session (its own "
+				  "autogroup when autogroup is on), "
+				  "autogroup and cgroup as booted%s",
+				  o->cpus, o->cpus, matrix ?
+				  ": the cell of the autogroup x cgroup "
+				  "matrix this run is, recorded under "
+				  "Machine (sched:)" : "");
+	why_line(p, &why, sp);
+	if (sp->found && sp->num > 0)
+		strbuf_addf(&why, "copies: -c %d there; here -c %d, the "
+			    "target's CPUs\n", sp->num, o->cpus);
+	if (diff)
+		cite(p, &why, "the diff: ", diff);
+	why_line(p, &why, &sc->ev[EV_AUTOGROUP]);
+	why_line(p, &why, &sc->ev[EV_CGROUP]);
+	it->why = strbuf_detach(&why, NULL);
+}
+
+/* A tool workload, or a skip when the target cannot run it. */
+static void plan_tool(struct plan *p, const struct plan_opts *o,
+		      const char *name, const char *summary,
+		      const struct evidence *e, const char *extra_why)
+{
+	const struct workload *w = workload_find(name);
+	struct plan_item *it;
+	struct strbuf why = STRBUF_INIT;
+	char **argv, **a, *params = NULL;
+
+	if (o->have_tool && !o->have_tool(w->prog)) {
+		char *s = xasprintf("%s is not installed on this host (package "
+				    "%s)", w->prog, w->package);
+
+		add_skip(p, name, s);
+		free(s);
+		return;
+	}
+	it = add_item(p, name);
+	argv = run_tool_argv(name, w->prog, seconds_of(o), &params);
+	for (a = argv; *a; a++)
+		strbuf_addf(&why, "%s%s", a == argv ? "" : " ", *a);
+	it->cmdline = strbuf_detach(&why, NULL);
+	run_argv_free(argv);
+	it->args = xstrdup("");
+	it->summary = xasprintf("%s (%s)", summary, params);
+	free(params);
+	it->placement = xstrdup("unbound: the scheduler places every task");
+	if (e)
+		why_line(p, &why, e);
+	if (extra_why)
+		strbuf_addstr(&why, extra_why);
+	it->why = strbuf_detach(&why, NULL);
+}
+
+static void plan_hackbench(struct plan *p, const struct plan_opts *o,
+			   const struct scan *sc, const struct evidence *diff)
+{
+	struct strbuf extra = STRBUF_INIT;
+	size_t i;
+
+	if (diff)
+		cite(p, &extra, "the diff: ", diff);
+	if (sc->hb_modes) {
+		strbuf_addstr(&extra, "the thread measured");
+		for (i = 0; i < ARRAY_SIZE(hb_mode_names); i++)
+			if (sc->hb_modes & (1 << i))
+				strbuf_addf(&extra, " %s", hb_mode_names[i]);
+		strbuf_addstr(&extra, "; the runner's one mode runs here\n");
+	}
+	plan_tool(p, o, "hackbench", "groups of senders and receivers",
+		  sc->ev[EV_HACKBENCH].found ? &sc->ev[EV_HACKBENCH] : NULL,
+		  extra.len ? extra.buf : NULL);
+	strbuf_release(&extra);
+}
+
+static void plan_build(struct plan *p, const struct plan_opts *o,
+		       const struct scan *sc)
+{
+	const struct evidence *d = sc->diff;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (sc->ev[EV_CS1].found)
+		plan_pingpong(p, o, sc, d[DIFF_WAKE].found);
+	if (sc->ev[EV_SPAWN].found)
+		plan_spawn(p, o, sc, NULL);
+	if (sc->ev[EV_HACKBENCH].found)
+		plan_hackbench(p, o, sc, NULL);
+	if (sc->ev[EV_PERF_PIPE].found)
+		plan_tool(p, o, "perf-pipe", "perf bench sched pipe",
+			  &sc->ev[EV_PERF_PIPE], NULL);
+	if (sc->ev[EV_PERF_MESSAGING].found)
+		plan_tool(p, o, "perf-messaging", "perf bench sched "
+			  "messaging", &sc->ev[EV_PERF_MESSAGING], NULL);
+	if (sc->ev[EV_SCHBENCH].found)
+		plan_tool(p, o, "schbench", "schbench", &sc->ev[EV_SCHBENCH],
+			  NULL);
+	for (i = 0; i < NR_FOREIGN; i++) {
+		if (!sc->foreign[i].found)
+			continue;
+		cite(p, &sb, "", &sc->foreign[i]);
+		strbuf_setlen(&sb, sb.len - 1);
+		strbuf_addstr(&sb, ": sched-bot has no runner for it");
+		add_skip(p, foreign[i], sb.buf);
+		strbuf_reset(&sb);
+	}
+	strbuf_release(&sb);
+	if (p->nr) {
+		p->basis = PLAN_THREAD;
+		return;
+	}
+	p->basis = PLAN_DIFF;
+	if (d[DIFF_WAKE].found) {
+		plan_pingpong(p, o, sc, 1);
+		plan_hackbench(p, o, sc, &d[DIFF_WAKE]);
+	}
+	if (d[DIFF_FORK].found && !has_item(p, "spawn"))
+		plan_spawn(p, o, sc, &d[DIFF_FORK]);
+	if (d[DIFF_LB].found) {
+		if (!has_item(p, "hackbench"))
+			plan_hackbench(p, o, sc, &d[DIFF_LB]);
+		if (!has_item(p, "spawn"))
+			plan_spawn(p, o, sc, &d[DIFF_LB]);
+	}
+	if (p->nr)
+		return;
+	p->basis = PLAN_DEFAULT;
+	for (i = 0; i < workload_table_nr; i++) {
+		const struct workload *w = &workload_table[i];
+		struct plan_item *it;
+
+		if (!(w->sets & WORKLOAD_DEFAULT))
+			continue;
+		if (w->runner != WORKLOAD_SCHED_BENCH) {
+			plan_tool(p, o, w->name, w->help, NULL, NULL);
+			continue;
+		}
+		it = add_item(p, w->name);
+		it->args = xstrdup("");
+		set_bench_cmd(it, o);
+		it->summary = xstrdup(w->help);
+		it->placement = xstrdup("sched-bench's defaults");
+		it->why = xstrdup("neither the thread nor the diff names a "
+				  "workload: the default set\n");
+	}
+}
+
+void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
+		    struct plan *p)
+{
+	struct plan_opts opts = *o;
+	struct scan sc;
+	struct mbox mb = { 0 };
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	memset(&sc, 0, sizeof(sc));
+	if (opts.cpus < 1)
+		opts.cpus = 1;
+	p->cpus = opts.cpus;
+	mbox_split(text, len, &mb);
+	for (i = 0; i < mb.nr; i++) {
+		struct mail m;
+
+		if (mail_parse(mb.msgs[i].data, mb.msgs[i].len, &m) < 0)
+			continue;
+		scan_mail(&sc, &m);
+		mail_release(&m);
+	}
+	mbox_release(&mb);
+	plan_build(p, &opts, &sc);
+	for (i = 0; i < EV_NR; i++)
+		evidence_release(&sc.ev[i]);
+	for (i = 0; i < DIFF_NR; i++)
+		evidence_release(&sc.diff[i]);
+	for (i = 0; i < NR_FOREIGN; i++)
+		evidence_release(&sc.foreign[i]);
+}
+
+int plan_from_file(const char *path, const struct plan_opts *o,
+		   struct plan *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (strbuf_read_file(&sb, path) < 0) {
+		strbuf_release(&sb);
+		return error("cannot read %s: %s", path, strerror(errno));
+	}
+	plan_from_mbox(sb.buf, sb.len, o, p);
+	strbuf_release(&sb);
+	return 0;
+}
+
+void plan_release(struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		free(p->items[i].args);
+		free(p->items[i].cmdline);
+		free(p->items[i].placement);
+		free(p->items[i].summary);
+		free(p->items[i].why);
+	}
+	for (i = 0; i < p->nr_skips; i++) {
+		free(p->skips[i].name);
+		free(p->skips[i].why);
+	}
+	for (i = 0; i < p->nr_refs; i++)
+		free(p->refs[i]);
+	free(p->items);
+	free(p->skips);
+	free(p->refs);
+	memset(p, 0, sizeof(*p));
+}
+
+int plan_target_cpus(const char *target, int *assumed)
+{
+	const char *type = target_type(target);
+	char *k = xasprintf("target.%s.smp", target);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int a = 0;
+
+	if ((type && !strcmp(type, "qemu")) || config_is_set(k))
+		n = config_get_int(k);
+	else if (!type || strcmp(type, "local"))
+		a = 1;
+	free(k);
+	if (assumed)
+		*assumed = a;
+	return n > 0 && n < 4096 ? (int)n : 1;
+}
+
+int plan_host_has_tool(const char *prog)
+{
+	char *path = run_find_in_path(prog);
+
+	free(path);
+	return path != NULL;
+}
+
+char *plan_workloads(const struct plan *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? "," : "", p->items[i].workload);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *plan_init_args(const struct plan *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *a;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		if (!*p->items[i].args)
+			continue;
+		strbuf_addf(&sb, "%s%s=", sb.len ? " " : "",
+			    p->items[i].workload);
+		for (a = p->items[i].args; *a; a++)
+			strbuf_addch(&sb, *a == ' ' ? ',' :
+				     *a == ',' ? ':' : *a);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+#define WRAP 76
+
+/*
+ * text's lines, the first after head, every other line after as many
+ * blanks as indent, each wrapped at blanks to WRAP columns (a longer
+ * word stays whole).
+ */
+static void add_wrapped(struct strbuf *out, const char *head, size_t indent,
+			const char *text)
+{
+	const char *p = text, *h = head + strspn(head, "\n");
+	size_t first = strlen(h) > indent ? strlen(h) : indent;
+	int n = 0;
+
+	while (*p) {
+		const char *end = p + strcspn(p, "\n");
+
+		while (p < end) {
+			size_t at = n ? indent : first;
+			size_t room = WRAP > at + 20 ? WRAP - at : 20;
+			size_t k = end - p;
+
+			if (k > room) {
+				/* the last blank that fits, else the first */
+				for (k = room; k && p[k] != ' '; k--)
+					;
+				/* no blank to break at: the whole word */
+				if (!k)
+					for (k = room; p + k < end &&
+					     p[k] != ' '; k++)
+						;
+			}
+			if (n++)
+				strbuf_addf(out, "%*s", (int)indent, "");
+			else
+				strbuf_addstr(out, head);
+			strbuf_addf(out, "%.*s\n", (int)k, p);
+			p += k;
+			while (p < end && *p == ' ')
+				p++;
+		}
+		p = end + (*end == '\n');
+	}
+}
+
+void plan_text(const struct plan *p, struct strbuf *out)
+{
+	static const char *const basis[] = {
+		[PLAN_THREAD] = "the benchmarks the thread reports",
+		[PLAN_DIFF] = "what the diff touches (the thread names no "
+			      "benchmark sched-bot runs)",
+		[PLAN_DEFAULT] = "the default set (neither the thread nor the "
+				 "diff chose)",
+	};
+	size_t i;
+
+	char *head = xasprintf("Workloads chosen from %s, for the target's "
+			       "%d CPU%s:", basis[p->basis], p->cpus,
+			       p->cpus == 1 ? "" : "s");
+
+	add_wrapped(out, "", 0, head);
+	free(head);
+	for (i = 0; i < p->nr; i++) {
+		const struct plan_item *it = &p->items[i];
+		char *name = xasprintf("\n- %s: ", it->workload);
+
+		add_wrapped(out, name, 2, it->summary);
+		strbuf_addf(out, "    %s\n", it->cmdline);
+		add_wrapped(out, "  where: ", 9, it->placement);
+		add_wrapped(out, "  why:   ", 9, it->why);
+		free(name);
+	}
+	if (p->nr_skips)
+		strbuf_addstr(out, "\nNot run:\n");
+	for (i = 0; i < p->nr_skips; i++) {
+		char *line = xasprintf("%s: %s", p->skips[i].name,
+				       p->skips[i].why);
+
+		add_wrapped(out, "- ", 2, line);
+		free(line);
+	}
+	if (p->nr_refs)
+		strbuf_addch(out, '\n');
+	for (i = 0; i < p->nr_refs; i++)
+		strbuf_addf(out, "[%zu] <%s>\n", i + 1, p->refs[i]);
+}

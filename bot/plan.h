@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * plan.h - what to run for a series (`--workloads auto`), and why.
+ *
+ * The thread comes first: the benchmarks its cover letter, patches and
+ * replies report are mapped to the bot's runners (workload.h), scaled
+ * to the target's CPUs:
+ *
+ *   will-it-scale context_switch1    pingpong: pinned unless the thread
+ *                                    says no task is bound ("--no-pin"),
+ *                                    threads for per_thread_ops, an
+ *                                    instance sweep 1 .. 2x CPUs when it
+ *                                    reports instance counts (else 1 ..
+ *                                    CPUs)
+ *   UnixBench `./Run -c N spawn`     spawn -c CPUs; with the autogroup
+ *                                    and cgroup placement recorded when
+ *                                    the thread varies them
+ *   hackbench                        hackbench (the runner's parameters)
+ *   perf bench sched pipe/messaging  perf-pipe, perf-messaging
+ *   schbench                         schbench
+ *
+ * Benchmarks the bot has no runner for (netperf, tbench, dbench, stream,
+ * ...) are named as not run.  When the thread names nothing the bot can
+ * run, the diff decides:
+ *
+ *   wake-up and idle selection (select_idle_*, wake_affine, wake_wide,
+ *   select_task_rq, try_to_wake_up)        unpinned ping-pong sweep,
+ *                                          hackbench
+ *   fork, exit, cgroup, autogroup (kernel/fork.c, kernel/exit.c,
+ *   kernel/sched/autogroup.c, sched_move_task, core.c cgroup code)
+ *                                          spawn -c CPUs, the placement
+ *                                          recorded
+ *   load balance (load_balance, find_busiest_*, sched_balance_*, ...)
+ *                                          hackbench, spawn
+ *
+ * and when neither does, the workload table's default set runs.  Each
+ * item carries the phrase or the hunk that chose it.
+ *
+ * Only the first TEXT_LINE_MAX bytes of a line are read; a thread of any
+ * size is read in time linear in its length.
+ */
+#ifndef SCHED_BOT_PLAN_H
+#define SCHED_BOT_PLAN_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+struct plan_opts {
+	int cpus;		/* the target's CPUs (>= 1) */
+	int seconds;		/* -t of a run; 0: sched-bench's 5 */
+	/* 1 when prog can run on the target; NULL: every tool can. */
+	int (*have_tool)(const char *prog);
+};
+
+struct plan_item {
+	const char *workload;	/* a workload.h name */
+	char *args;		/* runner options, blank-separated, or "" */
+	char *cmdline;		/* the exact command the target runs */
+	char *placement;	/* where its tasks run */
+	char *summary;		/* one line: what it measures here */
+	char *why;		/* lines: the phrases, hunks that chose it */
+};
+
+struct plan_skip {
+	char *name;		/* "netperf" */
+	char *why;		/* "named in <msgid> (Author); no runner" */
+};
+
+enum plan_basis {
+	PLAN_THREAD,		/* benchmarks named in the thread */
+	PLAN_DIFF,		/* what the diff touches */
+	PLAN_DEFAULT,		/* neither said anything */
+};
+
+struct plan {
+	int cpus;
+	enum plan_basis basis;
+	struct plan_item *items;
+	size_t nr, alloc;
+	struct plan_skip *skips;
+	size_t nr_skips, alloc_skips;
+	char **refs;		/* the message-ids cited: [1] is refs[0] */
+	size_t nr_refs, alloc_refs;
+};
+
+/*
+ * Plan the runs for the thread in an mbox (every message is read; those
+ * carrying a diff give the diff).  Always gives a plan (a thread with no
+ * message gets the default set).  Release with plan_release().
+ */
+void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
+		    struct plan *p);
+/* The same for a file; -1 with an error printed. */
+int plan_from_file(const char *path, const struct plan_opts *o,
+		   struct plan *p);
+void plan_release(struct plan *p);
+
+/*
+ * The CPUs the workloads get on target name: target.NAME.smp for QEMU
+ * (and any target that sets it), this machine's for local; else this
+ * machine's with *assumed = 1 (may be NULL).
+ */
+int plan_target_cpus(const char *target, int *assumed);
+/* have_tool for the targets that take tools from this host: its PATH. */
+int plan_host_has_tool(const char *prog);
+
+/* The workloads, comma-separated, for a boot request: "pingpong,hackbench". */
+char *plan_workloads(const struct plan *p);
+/*
+ * The runner options as init words for a boot request, one per item with
+ * options, space-separated: "pingpong=--no-pin,--sweep,1:2:4 spawn=-c,2"
+ * (init splits at commas, sched-bench's --sweep takes ':' too).
+ */
+char *plan_init_args(const struct plan *p);
+/* The plan as a job's plan.txt (and `sched-bot plan`): what runs, why. */
+void plan_text(const struct plan *p, struct strbuf *out);
+
+#endif

@@ -1,0 +1,128 @@
+#!/bin/sh
+# --workloads auto in a job: the run stage runs the plan for the thread
+# (plan.h) on the target, plan.txt says what ran and why, the reply
+# prints it, and the tables come in the thread's own format.  The
+# target is this machine (local), so no kernel is built or booted: the
+# job starts at its run stage.
+. "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-bot.sh"
+
+bot_config "$TRASH/bot.cfg" 1
+git config -f "$TRASH/bot.cfg" job.seconds 1
+export SCHED_BOT_CONFIG=$TRASH/bot.cfg
+
+# job_at_run DIR MBOX COVER-MSGID [WORKLOADS]: a job whose kernels are
+# built, its run stage next, started with WORKLOADS (default auto, what
+# a job started with no --workloads gets from bot.workloads).
+job_at_run() {
+	rm -rf "$1" && mkdir -p "$1" &&
+	cp "$2" "$1/thread.mbox" &&
+	cat >"$1/state" <<-EOS
+	stage=run
+	msgid=$3
+	target=local
+	workloads=${4:-auto}
+	runs=2
+	cover_msgid=$3
+	subject=a series
+	version=1
+	nr_patches=1
+	base_desc=v6.1-rc6
+	base_commit=0123456789abcdef0123456789abcdef01234567
+	head_commit=89abcdef0123456789abcdef0123456789abcdef
+	EOS
+}
+
+test_expect_success 'sched-bot plan prints the plan of the fork regression' '
+	"$SCHED_BOT" plan --cpus 2 --seconds 5 \
+		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" >plan &&
+	test_grep "^- spawn: " plan &&
+	test_grep "^    sched-bench spawn -t 5 -c 2$" plan &&
+	test_grep "UnixBench spawn" plan &&
+	test_grep "^\[1\] <20250314151345.275739-1-dietmar.eggemann@arm.com>$" plan &&
+	"$SCHED_BOT" plan --cpus 2 --init-args \
+		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" >args &&
+	test_grep "^workloads=spawn$" args &&
+	test_grep "^args=spawn=-c,2$" args
+'
+
+test_expect_success 'sched-bot plan of seed 004: unpinned sweep, hackbench, netperf not run' '
+	"$SCHED_BOT" plan --cpus 2 --seconds 5 "$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan &&
+	test_grep "^    sched-bench pingpong -t 5 --no-pin --sweep 1,2,4$" plan &&
+	test_grep "No task is bound to any CPU" plan &&
+	test_grep "^- hackbench: " plan &&
+	test_grep "^Not run:$" plan &&
+	test_grep "^- netperf: " plan &&
+	"$SCHED_BOT" plan --cpus 8 --seconds 5 "$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan8 &&
+	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,2,4,8,16$" plan8
+'
+
+test_expect_failure_code 'sched-bot plan of a missing file: exit 3' 3 '
+	"$SCHED_BOT" plan "$TRASH/no-such.mbox"
+'
+
+test_expect_success 'sched-bench takes the sweep as init passes it (1:2)' '
+	"$SCHED_BENCH" pingpong -t 1 --warmup 0 --no-pin --sweep 1:2 >pp &&
+	test_grep "pairs=1 " pp &&
+	test_grep "pairs=2 " pp
+'
+
+test_expect_failure_code '... and refuses a bad one' 2 '
+	"$SCHED_BENCH" pingpong --sweep 1:x 2>err
+'
+
+test_expect_success 'a job on a spawn thread runs spawn with N = CPUs' '
+	job_at_run fork \
+		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" \
+		20250314151345.275739-1-dietmar.eggemann@arm.com &&
+	"$SCHED_BOT" test --job-dir fork >out 2>err || { cat err; exit 1; } &&
+	n=$(getconf _NPROCESSORS_ONLN) &&
+	test_grep "^    sched-bench spawn -t 1 -c $n$" fork/plan.txt &&
+	"$SCHED_BOT" config --list --all >cfg &&
+	test_grep "^bot.workloads=auto	default$" cfg &&
+	cut -d, -f1-3 fork/results.csv >rows &&
+	test_grep "spawn" rows &&
+	test_grep ! "pingpong" fork/results.csv &&
+	test_grep "copies=$n" fork/results.csv &&
+	m=$(cat out) &&
+	test_grep "^What ran and why$" "$m" &&
+	test_grep "^    sched-bench spawn -t 1 -c $n$" "$m" &&
+	test_grep "autogroup x cgroup" "$m" &&
+	test_grep "^- sched: " fork/machine.txt &&
+	test_grep "^- sched: " "$m" &&
+	test_grep -e "--workloads auto --runs 2" "$m"
+'
+
+test_expect_success '... and its tables in the thread format (simple, w/o w/)' '
+	test_grep "^table format simple, as in <20250314151345.275739-1-dietmar.eggemann@arm.com>" fork/format.txt &&
+	test_grep "^table format simple" "$(cat out)"
+'
+
+test_expect_success 'seed 004: unpinned ping-pong over the instance sweep, Intel tables' '
+	job_at_run wake "$DATA/intake/short-task-wakeup-v3-complete.mbox" \
+		cover.1669862147.git.yu.c.chen@intel.com &&
+	"$SCHED_BOT" test --job-dir wake >out 2>err || { cat err; exit 1; } &&
+	test_grep "sched-bench pingpong -t 1 --no-pin --sweep" wake/plan.txt &&
+	test_grep "pairs=1 " wake/results.csv &&
+	test_grep "pairs=2 " wake/results.csv &&
+	test_grep ",free," wake/results.csv &&
+	test_grep ! ",pinned," wake/results.csv &&
+	test_grep "^table format intel" wake/format.txt &&
+	m=$(cat out) &&
+	test_grep "No task is bound to any CPU" "$m" &&
+	test_grep "baseline(std%)" "$m" &&
+	test_grep "^- netperf: " "$m"
+'
+
+test_expect_success 'explicit workloads still win: no plan' '
+	job_at_run given \
+		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" \
+		20250314151345.275739-1-dietmar.eggemann@arm.com hackbench &&
+	"$SCHED_BOT" test --job-dir given >out 2>err || { cat err; exit 1; } &&
+	test ! -f given/plan.txt &&
+	test_grep "^[^,]*,[^,]*,hackbench," given/results.csv &&
+	test_grep ! "spawn" given/results.csv &&
+	test_grep ! "What ran and why" "$(cat out)"
+'
+
+test_done

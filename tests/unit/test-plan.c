@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-plan.c - what `--workloads auto` runs: the benchmarks a thread
+ * reports (seed 004's unpinned context_switch1 sweep and hackbench, seed
+ * 000's ./Run -c N spawn), scaled to the target's CPUs; the diff's rules
+ * when the thread names nothing runnable; benchmarks without a runner
+ * named as not run; the default set when nothing decides.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "test.h"
+#include "util.h"
+
+static int all_tools(const char *prog)
+{
+	return 1;
+}
+
+static int no_schbench(const char *prog)
+{
+	return strcmp(prog, "schbench") != 0;
+}
+
+static void plan_of(const char *file, int cpus, int (*tools)(const char *),
+		    struct plan *p)
+{
+	const char *top = getenv("TOP");
+	struct plan_opts o = { .cpus = cpus, .seconds = 0 };
+	char *path = xasprintf("%s/tests/data/%s", top ? top : ".", file);
+
+	o.have_tool = tools;
+	CHECK_INT(plan_from_file(path, &o, p), 0);
+	free(path);
+}
+
+static void plan_of_text(const char *text, int cpus, struct plan *p)
+{
+	struct plan_opts o = { .cpus = cpus, .have_tool = all_tools };
+
+	plan_from_mbox(text, strlen(text), &o, p);
+}
+
+static const struct plan_item *item(const struct plan *p, const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (!strcmp(p->items[i].workload, w))
+			return &p->items[i];
+	return NULL;
+}
+
+static const struct plan_skip *skip(const struct plan *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_skips; i++)
+		if (!strcmp(p->skips[i].name, name))
+			return &p->skips[i];
+	return NULL;
+}
+
+static void check_workloads(const struct plan *p, const char *want)
+{
+	char *w = plan_workloads(p);
+
+	CHECK_STR(w, want);
+	free(w);
+}
+
+static void check_init_args(const struct plan *p, const char *want)
+{
+	char *a = plan_init_args(p);
+
+	CHECK_STR(a, want);
+	free(a);
+}
+
+/* Chen Yu's v3: "No task is bound to any CPU", 1 .. 112 instances. */
+static void test_seed_004(void)
+{
+	const struct plan_item *it;
+	const struct plan_skip *sk;
+	struct strbuf text = STRBUF_INIT;
+	struct plan p;
+
+	plan_of("intake/short-task-wakeup-v3-complete.mbox", 2, all_tools, &p);
+	CHECK_INT(p.basis, PLAN_THREAD);
+	check_workloads(&p, "pingpong,hackbench,schbench");
+	it = item(&p, "pingpong");
+	CHECK(it != NULL);
+	if (it) {
+		CHECK_STR(it->args, "--no-pin --sweep 1,2,4");
+		CHECK_STR(it->cmdline,
+			  "sched-bench pingpong -t 5 --no-pin --sweep 1,2,4");
+		CHECK(strstr(it->why, "No task is bound to any CPU") != NULL);
+		CHECK(strstr(it->why, "112 instances") != NULL);
+		CHECK(strstr(it->placement, "--no-pin") != NULL);
+	}
+	it = item(&p, "hackbench");
+	CHECK(it != NULL);
+	if (it)
+		CHECK(starts_with(it->cmdline, "hackbench "));
+	check_init_args(&p, "pingpong=--no-pin,--sweep,1:2:4");
+	sk = skip(&p, "netperf");
+	CHECK(sk != NULL);
+	if (sk)
+		CHECK(strstr(sk->why, "no runner") != NULL);
+	CHECK(skip(&p, "tbench") != NULL);
+	CHECK(item(&p, "spawn") == NULL);
+	CHECK_INT(p.nr_refs, 1);
+	if (p.nr_refs)
+		CHECK_STR(p.refs[0], "8a7f8f7fc92863a5bd823a5dbc2d3f8ede7ffb75."
+			  "1669862147.git.yu.c.chen@intel.com");
+	plan_text(&p, &text);
+	CHECK(strstr(text.buf, "\n    sched-bench pingpong -t 5 --no-pin "
+		     "--sweep 1,2,4\n") != NULL);
+	CHECK(strstr(text.buf, "\n[1] <8a7f8f7f") != NULL);
+	strbuf_release(&text);
+	plan_release(&p);
+
+	/* scaled: 8 CPUs sweep to 16 instances */
+	plan_of("intake/short-task-wakeup-v3-complete.mbox", 8, no_schbench,
+		&p);
+	it = item(&p, "pingpong");
+	CHECK(it != NULL);
+	if (it)
+		CHECK_STR(it->args, "--no-pin --sweep 1,2,4,8,16");
+	/* a tool the host lacks is not run, and says why */
+	check_workloads(&p, "pingpong,hackbench");
+	sk = skip(&p, "schbench");
+	CHECK(sk != NULL);
+	if (sk)
+		CHECK(strstr(sk->why, "not installed") != NULL);
+	plan_release(&p);
+}
+
+/* The fork regression: ./Run -c 4 spawn, autogroup and cgroup. */
+static void test_seed_000_fork(void)
+{
+	const struct plan_item *it;
+	struct plan p;
+
+	plan_of("format/fork-matrix-autogroup.mbox", 2, all_tools, &p);
+	CHECK_INT(p.basis, PLAN_THREAD);
+	check_workloads(&p, "spawn");
+	check_init_args(&p, "spawn=-c,2");
+	it = item(&p, "spawn");
+	CHECK(it != NULL);
+	if (it) {
+		CHECK_STR(it->cmdline, "sched-bench spawn -t 5 -c 2");
+		CHECK(strstr(it->why, "./Run -c 4 spawn") != NULL);
+		CHECK(strstr(it->why, "-c 4 there") != NULL);
+		CHECK(strstr(it->placement, "autogroup x cgroup") != NULL);
+	}
+	plan_release(&p);
+
+	plan_of("format/fork-matrix-autogroup.mbox", 16, all_tools, &p);
+	check_init_args(&p, "spawn=-c,16");
+	plan_release(&p);
+
+	/* the revert (seed 001): spawn, from its prose */
+	plan_of("intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox",
+		4, all_tools, &p);
+	check_workloads(&p, "spawn");
+	check_init_args(&p, "spawn=-c,4");
+	plan_release(&p);
+}
+
+/* No benchmark named: select_idle_sibling in fair.c decides. */
+static void test_diff_wakeup(void)
+{
+	const struct plan_item *it;
+	struct plan p;
+
+	plan_of("plan/wakeup-diff-only.mbox", 2, all_tools, &p);
+	CHECK_INT(p.basis, PLAN_DIFF);
+	check_workloads(&p, "pingpong,hackbench");
+	it = item(&p, "pingpong");
+	CHECK(it != NULL);
+	if (it) {
+		CHECK_STR(it->args, "--no-pin --sweep 1,2,4");
+		CHECK(strstr(it->why, "select_idle_sibling") != NULL);
+		CHECK(strstr(it->why, "kernel/sched/fair.c") != NULL);
+	}
+	CHECK_INT(p.nr_skips, 0);
+	plan_release(&p);
+}
+
+static void test_diff_autogroup(void)
+{
+	const struct plan_item *it;
+	struct plan p;
+
+	plan_of("plan/autogroup-diff-only.mbox", 4, all_tools, &p);
+	CHECK_INT(p.basis, PLAN_DIFF);
+	check_workloads(&p, "spawn");
+	it = item(&p, "spawn");
+	CHECK(it != NULL);
+	if (it) {
+		CHECK_STR(it->args, "-c 4");
+		CHECK(strstr(it->why, "kernel/sched/autogroup.c") != NULL);
+		CHECK(strstr(it->placement, "autogroup x cgroup") != NULL);
+	}
+	plan_release(&p);
+}
+
+/* netperf and tbench are named: not run; the diff (wake_affine) rules. */
+static void test_netperf_not_runnable(void)
+{
+	const struct plan_skip *sk;
+	struct plan p;
+
+	plan_of("plan/netperf-only.mbox", 2, all_tools, &p);
+	CHECK_INT(p.basis, PLAN_DIFF);
+	check_workloads(&p, "pingpong,hackbench");
+	sk = skip(&p, "netperf");
+	CHECK(sk != NULL);
+	if (sk) {
+		CHECK(strstr(sk->why, "netperf TCP_RR") != NULL);
+		CHECK(strstr(sk->why, "the cover letter") != NULL);
+	}
+	sk = skip(&p, "tbench");
+	CHECK(sk != NULL);
+	if (sk)
+		CHECK(strstr(sk->why, "Dee Reviewer, a reply") != NULL);
+	plan_release(&p);
+}
+
+static void test_phrases(void)
+{
+	const struct plan_item *it;
+	struct plan p;
+
+	/* will-it-scale's own binding, and the threads variant */
+	plan_of_text("Subject: [PATCH] sched: x\n\n"
+		     "context_switch1 per_thread_ops, each task pinned.\n", 4,
+		     &p);
+	it = item(&p, "pingpong");
+	CHECK(it != NULL);
+	if (it)
+		CHECK_STR(it->args, "--pin --threads --sweep 1,2,4");
+	plan_release(&p);
+
+	/* perf bench, and code in a quoted diff is not prose */
+	plan_of_text("Subject: Re: [PATCH] sched: x\n\n"
+		     "perf bench sched pipe: no change.\n"
+		     "> diff --git a/x b/x\n"
+		     "> +\t/* hackbench */\n", 2, &p);
+	check_workloads(&p, "perf-pipe");
+	plan_release(&p);
+
+	/* nothing at all: the default set */
+	plan_of_text("Subject: [PATCH] docs: typo\n\ntypo.\n---\n"
+		     "diff --git a/Documentation/x.rst b/Documentation/x.rst\n"
+		     "@@ -1 +1 @@\n-teh\n+the\n", 2, &p);
+	CHECK_INT(p.basis, PLAN_DEFAULT);
+	check_workloads(&p, "spawn,pingpong");
+	check_init_args(&p, "");
+	plan_release(&p);
+
+	plan_of_text("", 0, &p);
+	CHECK_INT(p.cpus, 1);
+	CHECK_INT(p.basis, PLAN_DEFAULT);
+	plan_release(&p);
+}
+
+/* Long lines and many mentions: bounded, no crash. */
+static void test_hostile(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct plan p;
+	int i;
+
+	strbuf_addstr(&sb, "Subject: x\n\n");
+	for (i = 0; i < 20000; i++)
+		strbuf_addstr(&sb, "netperf 1 instances 2 CPUs ");
+	strbuf_addstr(&sb, "\n");
+	for (i = 0; i < 2000; i++)
+		strbuf_addstr(&sb, "> > > context_switch1 -c 99999999999 "
+			      "spawn\n");
+	plan_of_text(sb.buf, 3, &p);
+	CHECK(item(&p, "pingpong") != NULL);
+	CHECK(item(&p, "spawn") != NULL);
+	CHECK(skip(&p, "netperf") != NULL);
+	plan_release(&p);
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	RUN(test_seed_004);
+	RUN(test_seed_000_fork);
+	RUN(test_diff_wakeup);
+	RUN(test_diff_autogroup);
+	RUN(test_netperf_not_runnable);
+	RUN(test_phrases);
+	RUN(test_hostile);
+	return test_done();
+}
