@@ -89,6 +89,15 @@ test_expect_success 'the initramfs has the helper next to /init, with libc and l
 	cmp x/sched-bench-spawn "$HELPER"
 '
 
+test_expect_success 'without spawn among the workloads the helper stays out' '
+	"$SCHED_BOT" boot --make-initramfs pp.gz --workloads pingpong \
+		--sched-bench "$SCHED_BENCH" &&
+	zcat pp.gz | cpio -it >pp.list 2>/dev/null &&
+	test_grep -x init pp.list &&
+	test_grep ! sched-bench-spawn pp.list &&
+	test_grep ! "libc\.so" pp.list
+'
+
 test_expect_success 'the packed loader and libc run the helper on their own' '
 	interp=$(readelf -l "$HELPER" |
 		sed -n "s/.*program interpreter: \/\(.*\)\]/\1/p") &&

@@ -55,7 +55,10 @@ test_expect_success 'without tools the archive is the one it always was' '
 	grep "^lib" plain | while read -r f; do
 		test -d "/$f" || echo "$f"; done | sort >plain-libs &&
 	test_cmp helper-libs plain-libs &&
-	test "$(wc -c <plain.gz)" -lt "$(wc -c <hb.gz)"
+	"$SCHED_BOT" boot --make-initramfs plus-hb.gz \
+		--workloads spawn,pingpong,hackbench \
+		--sched-bench "$SCHED_BENCH" &&
+	test "$(wc -c <plain.gz)" -lt "$(wc -c <plus-hb.gz)"
 '
 
 # The archive alone must run the tool: no library of the host behind it.

@@ -161,10 +161,13 @@ void target_cmds_free(const struct target_ctx *ctx, char **cmds)
 int target_build_initramfs(const struct target_ctx *ctx, const char *path)
 {
 	struct target_words files = { 0 }, helper_files = { 0 };
-	char *helper = target_spawn_helper(ctx->sched_bench);
+	char *helper = NULL;
 	size_t i;
 	int ret = -1;
 
+	for (i = 0; i < ctx->workloads.nr && !helper; i++)
+		if (!strcmp(ctx->workloads.v[i], "spawn"))
+			helper = target_spawn_helper(ctx->sched_bench);
 	/* The spawn helper's libc and loader, at their own paths; the
 	 * helper itself goes next to /init.  Without them spawn forks from
 	 * sched-bench, and its records say so. */

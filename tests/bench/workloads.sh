@@ -110,6 +110,7 @@ originals() {
 		done
 		wait
 		cat "$tmp"/cnt.* | awk -F"|" '{ s += $2 } END { print s }' >"$tmp/sum"
+		cp "$tmp/sum" "$tmp/loops"
 		cat "$tmp"/el.* | awk -v s="$(cat "$tmp/sum")" '
 			{ e += $2 - $1; n++ } END { printf "%.1f\n", s / (e / n) }'
 		rm -f "$tmp"/cnt.* "$tmp"/el.*
@@ -136,17 +137,32 @@ $b" | awk '{ t = 0; for (i = 2; i <= NF; i++) t += $i
 			fi
 		done
 	}
+	# per_cpu: loops per CPU second of the run's processes (the second
+	# line of `times`: children's user and system time), which a busy
+	# machine's time slicing does not change the way it changes lps
+	per_cpu() {
+		awk -v n="$(cat "$tmp/loops")" 'NR == 2 {
+			split($1, u, "m"); split($2, k, "m")
+			c = u[1] * 60 + u[2] + k[1] * 60 + k[2]
+			if (c > 0) printf "%.1f\n", n / c }' "$tmp/times"
+	}
 	for r in $(seq "$R"); do
 		wait_quiet
 		if [ -n "$ub" ]; then
 			for n in 1 "$ncpu"; do
 				sync; sleep 1
-				"$SB" spawn -c "$n" -t "$ST" --passes 1 --gap 0 \
-					>"$tmp/out" 2>/dev/null
+				( "$SB" spawn -c "$n" -t "$ST" --passes 1 \
+					--gap 0 >"$tmp/out" 2>/dev/null
+				  times >"$tmp/times" )
 				value "$tmp/out" lps >>"$tmp/o.sb.spawn$n"
 				foreign "$tmp/out" >>"$tmp/foreign"
+				awk -F, '$1 == "copy" { s += $7 } END { print s }' \
+					"$tmp/out" >"$tmp/loops"
+				per_cpu >>"$tmp/o.sb.cpu$n"
 				sync; sleep 1
-				ub_pass "$n" >>"$tmp/o.ref.spawn$n"
+				( ub_pass "$n" >>"$tmp/o.ref.spawn$n"
+				  times >"$tmp/times" )
+				per_cpu >>"$tmp/o.ref.cpu$n"
 			done
 		fi
 		if [ -n "$wis" ]; then
@@ -180,6 +196,8 @@ $b" | awk '{ t = 0; for (i = 2; i <= NF; i++) t += $i
 	}
 	orow "spawn -c 1 / UnixBench (lps)" spawn1
 	[ "$ncpu" = 1 ] || orow "spawn -c $ncpu / UnixBench (lps)" "spawn$ncpu"
+	orow "spawn -c 1 per CPU second" cpu1
+	[ "$ncpu" = 1 ] || orow "spawn -c $ncpu per CPU second" "cpu$ncpu"
 	orow "pingpong pinned / cs1 (ho/s)" pinned
 	orow "pingpong free / cs1 -n (ho/s)" free
 	echo "target: every ratio within 1.00 +- 0.05"
