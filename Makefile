@@ -45,7 +45,9 @@ BUILTIN_SRCS := $(wildcard bot/builtin/*.c)
 BUILTIN_OBJS := $(BUILTIN_SRCS:%.c=$(BUILD)/%.o)
 # The libc-only library modules that sched-bench is built with too.
 BENCH_SHARED := bot/procstat.c bot/benchcalc.c bot/interleave.c
-BENCH_SRCS := $(wildcard bot/workloads/*.c)
+# sched-bench-spawn, the dynamic helper spawn forks from, is its own program.
+SPAWN_HELPER_SRCS := bot/workloads/spawn-helper.c bot/workloads/spawn-copy.c
+BENCH_SRCS := $(filter-out bot/workloads/spawn-helper.c,$(wildcard bot/workloads/*.c))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o) \
 	$(BENCH_SHARED:bot/%.c=$(BUILD)/bench-shared/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
@@ -53,8 +55,8 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=build-fuzz/%)
 
-all: $(BUILD)/sched-bot $(BUILD)/sched-bench $(BUILD)/sched-bot.1 \
-	sched-bot sched-bench sched-bot.1
+all: $(BUILD)/sched-bot $(BUILD)/sched-bench $(BUILD)/sched-bench-spawn \
+	$(BUILD)/sched-bot.1 sched-bot sched-bench sched-bot.1
 
 sched-bot sched-bench sched-bot.1: %: $(BUILD)/%
 	ln -sf $< $@
@@ -89,6 +91,14 @@ $(BUILD)/bench-shared/%.o: bot/%.c
 $(BUILD)/sched-bench: $(BENCH_OBJS)
 	$(CC) -static -o $@ $^ -lm
 
+# UnixBench's pgms/spawn is a small dynamically linked program, and fork
+# copies the forking address space: the spawn loop runs in this helper,
+# linked dynamically against libc (shipped with its loader to the QEMU
+# initramfs and ssh targets), so that it forks what UnixBench forks.
+$(BUILD)/sched-bench-spawn: $(SPAWN_HELPER_SRCS:%.c=$(BUILD)/%.o) \
+	$(BUILD)/bench-shared/procstat.o
+	$(CC) -o $@ $^
+
 $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libsched-bot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< \
@@ -120,8 +130,11 @@ build-fuzz/%: %.c build-fuzz/libfuzz.a
 fuzz: $(FUZZ_BINS)
 	@sh tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
 
+# UNIXBENCH=DIR WILL_IT_SCALE=DIR: builds of the originals to compare
+# sched-bench with (tests/bench/workloads.sh says how to make them).
 bench: all units
-	@BUILD=$(abspath $(BUILD)) sh tests/run-bench $(B)
+	@BUILD=$(abspath $(BUILD)) UNIXBENCH="$(UNIXBENCH)" \
+		WILL_IT_SCALE="$(WILL_IT_SCALE)" sh tests/run-bench $(B)
 
 demo: all
 	sh contrib/demo
@@ -129,6 +142,7 @@ demo: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sched-bot
 	install -m 755 $(BUILD)/sched-bot $(BUILD)/sched-bench \
+		$(BUILD)/sched-bench-spawn \
 		$(DESTDIR)$(PREFIX)/bin/
 	cp -R templates kernel $(DESTDIR)$(PREFIX)/share/sched-bot/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1

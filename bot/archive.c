@@ -14,8 +14,11 @@
 
 #include "archive.h"
 #include "lore.h"
+#include "compare.h"
 #include "mbox.h"
+#include "plot.h"
 #include "reply.h"
+#include "samples.h"
 #include "util.h"
 
 struct page {
@@ -97,6 +100,38 @@ static const char *mail_body(const char *msg)
 	return p ? p + 2 : msg;
 }
 
+/*
+ * The instance-scaling curves of a job that got as far as the compare
+ * stage (compare.json written), recomputed from its results.csv as the
+ * job did, inline as SVG.  Nothing for a job without a sweep.
+ */
+static void add_sweep_svg(const char *dir, struct strbuf *html)
+{
+	char *json = xasprintf("%s/compare.json", dir);
+	char *csv = xasprintf("%s/results.csv", dir);
+	struct sample_set set = { 0 };
+	struct compare_opts co;
+	struct compare_result cr;
+	struct strbuf svg = STRBUF_INIT;
+
+	if (access(json, R_OK) || access(csv, R_OK) ||
+	    samples_read_file(csv, &set) < 0)
+		goto out;
+	compare_opts_init(&co);
+	memset(&cr, 0, sizeof(cr));
+	if (compare_run(&set, &co, &cr) < 0)
+		goto out;
+	if (plot_svg(&cr, &svg) > 0)
+		strbuf_addf(html, "<h2>Scaling</h2>\n<div class=\"plots\">\n"
+			    "%s</div>\n", svg.buf);
+	compare_result_release(&cr);
+out:
+	sample_set_release(&set);
+	strbuf_release(&svg);
+	free(json);
+	free(csv);
+}
+
 static int render_job(const char *jobs_dir, const char *name,
 		      const char *out_dir, struct page *pg)
 {
@@ -176,6 +211,7 @@ static int render_job(const char *jobs_dir, const char *name,
 		strbuf_addstr(&html, "/plot.svg\" alt=\"scaling plot\"></p>\n");
 	}
 	free(path);
+	add_sweep_svg(dir, &html);
 
 	/* the reply is the report: render its CommonMark body */
 	path = xasprintf("%s/reply.eml", dir);

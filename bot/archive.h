@@ -3,8 +3,9 @@
  * archive.h - browse finished jobs: one HTML page per job directory,
  * rendered with cmark from the job's reply (CommonMark that reads as
  * plain text: the tables are indented code blocks, so <pre>), with the
- * raw results.csv, compare.json and any SVG plot copied next to it, and
- * an index.html listing every job, newest first.  cmark's safe mode
+ * raw results.csv, compare.json and any SVG plot copied next to it, a
+ * sweep job's instance-scaling curves inline as SVG (plot_svg), and an
+ * index.html listing every job, newest first.  cmark's safe mode
  * drops raw HTML and javascript: links coming from mail.
  */
 #ifndef SCHED_BOT_ARCHIVE_H

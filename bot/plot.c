@@ -198,7 +198,13 @@ static void plot_one(const struct compare_result *r, struct point *pt,
 	strbuf_addf(out, "; top row %.6g\n", ymax);
 }
 
-int plot_render(const struct compare_result *r, struct strbuf *out)
+typedef void (*sweep_fn)(const struct compare_result *r, struct point *pt,
+			 size_t n, const char *key, const char *rest,
+			 struct strbuf *out, size_t nth);
+
+/* Call fn for every sweep of two or more points; returns how many. */
+static size_t for_each_sweep(const struct compare_result *r, sweep_fn fn,
+			     struct strbuf *out)
 {
 	char **rest = xcalloc(r->nr ? r->nr : 1, sizeof(*rest));
 	const char **keys = xcalloc(r->nr ? r->nr : 1, sizeof(*keys));
@@ -227,17 +233,188 @@ int plot_render(const struct compare_result *r, struct strbuf *out)
 		if (n < 2)
 			continue;
 		qsort(pt, n, sizeof(pt[0]), cmp_point);
-		if (plots++)
-			strbuf_addch(out, '\n');
-		plot_one(r, pt, n, keys[i], rest[i], out);
+		fn(r, pt, n, keys[i], rest[i], out, plots++);
 	}
-	if (!plots)
-		strbuf_addstr(out, "(no instance sweep to plot)\n");
 	for (i = 0; i < r->nr; i++)
 		free(rest[i]);
 	free(rest);
 	free(keys);
 	free(count);
 	free(done);
+	return plots;
+}
+
+static void ascii_one(const struct compare_result *r, struct point *pt,
+		      size_t n, const char *key, const char *rest,
+		      struct strbuf *out, size_t nth)
+{
+	if (nth)
+		strbuf_addch(out, '\n');
+	plot_one(r, pt, n, key, rest, out);
+}
+
+int plot_render(const struct compare_result *r, struct strbuf *out)
+{
+	if (!for_each_sweep(r, ascii_one, out))
+		strbuf_addstr(out, "(no instance sweep to plot)\n");
 	return 0;
+}
+
+/* ---- SVG ---- */
+
+#define SVG_W 640
+#define SVG_H 360
+#define SVG_L 80		/* left margin: y tick labels */
+#define SVG_R 24
+#define SVG_T 56		/* title and legend */
+#define SVG_B 56		/* x tick labels and axis title */
+
+static void xml_escape(const char *s, struct strbuf *out)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			strbuf_addstr(out, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(out, "&gt;");
+			break;
+		case '&':
+			strbuf_addstr(out, "&amp;");
+			break;
+		case '"':
+			strbuf_addstr(out, "&quot;");
+			break;
+		default:
+			strbuf_addch(out, *s);
+		}
+	}
+}
+
+const char *plot_svg_color(size_t k)
+{
+	static const char *const colors[] = {
+		PLOT_SVG_BASE, PLOT_SVG_PATCHED, "#1a9850", "#7b3294",
+		"#e08214", "#35978f",
+	};
+
+	return colors[k % ARRAY_SIZE(colors)];
+}
+
+static void svg_one(const struct compare_result *r, struct point *pt,
+		    size_t n, const char *key, const char *rest,
+		    struct strbuf *out, size_t nth)
+{
+	const struct compare_metric *m0 = pt[0].m;
+	const double pw = SVG_W - SVG_L - SVG_R, ph = SVG_H - SVG_T - SVG_B;
+	long xmin = pt[0].x, xmax = pt[n - 1].x;
+	double ymax = 0;
+	size_t i, k;
+	int t;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < r->nr_kernels; k++)
+			if (pt[i].m->side[k].n &&
+			    isfinite(pt[i].m->side[k].st.mean) &&
+			    pt[i].m->side[k].st.mean > ymax)
+				ymax = pt[i].m->side[k].st.mean;
+	if (!(ymax > 0))
+		return;
+	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		    "class=\"sweep\" width=\"%d\" height=\"%d\" viewBox=\"0 0 "
+		    "%d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		    SVG_W, SVG_H, SVG_W, SVG_H);
+	strbuf_addf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n",
+		    SVG_W, SVG_H);
+	/* Title: what is plotted, as the ASCII plot's first line. */
+	strbuf_addf(out, "<text x=\"%d\" y=\"18\" font-size=\"14\" "
+		    "font-weight=\"bold\">", SVG_L);
+	xml_escape(m0->workload, out);
+	strbuf_addch(out, ' ');
+	xml_escape(m0->metric, out);
+	strbuf_addf(out, " (%s)", m0->higher_is_better ? "higher is better" :
+		    "lower is better");
+	if (*rest) {
+		strbuf_addstr(out, " <tspan font-weight=\"normal\">");
+		xml_escape(rest, out);
+		strbuf_addstr(out, "</tspan>");
+	}
+	strbuf_addstr(out, "</text>\n");
+	/* Legend: one swatch per kernel, baseline first. */
+	for (k = 0; k < r->nr_kernels; k++) {
+		int x = SVG_L + (int)k * 180;
+
+		strbuf_addf(out, "<line x1=\"%d\" y1=\"36\" x2=\"%d\" y2=\"36\""
+			    " stroke=\"%s\" stroke-width=\"4\"/>", x, x + 24,
+			    plot_svg_color(k));
+		strbuf_addf(out, "<text x=\"%d\" y=\"40\">", x + 30);
+		xml_escape(r->kernels[k], out);
+		strbuf_addstr(out, "</text>\n");
+	}
+	/* Axes, with y ticks at quarters of the top value. */
+	strbuf_addf(out, "<path d=\"M%d %d V%d H%d\" fill=\"none\" "
+		    "stroke=\"#000\"/>\n", SVG_L, SVG_T, SVG_H - SVG_B,
+		    SVG_W - SVG_R);
+	for (t = 0; t <= 4; t++) {
+		double y = SVG_T + ph - ph * t / 4;
+
+		strbuf_addf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+			    "y2=\"%.1f\" stroke=\"#ddd\"/>", SVG_L + 1, y,
+			    SVG_W - SVG_R, y);
+		/* Whole numbers for counts and rates, no exponents. */
+		strbuf_addf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end"
+			    "\">%.*f</text>\n", SVG_L - 6, y + 4,
+			    ymax >= 100 ? 0 : ymax >= 1 ? 2 : 4,
+			    ymax * t / 4);
+	}
+	for (i = 0; i < n; i++) {
+		double x = SVG_L + (xmax == xmin ? pw / 2 :
+			   pw * (pt[i].x - xmin) / (double)(xmax - xmin));
+
+		strbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\""
+			    "middle\">%ld</text>", x, SVG_H - SVG_B + 16,
+			    pt[i].x);
+	}
+	strbuf_addf(out, "\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
+		    "number of ", SVG_L + pw / 2, SVG_H - 14);
+	xml_escape(key, out);
+	strbuf_addf(out, "</text>\n<text transform=\"translate(16 %.1f) "
+		    "rotate(-90)\" text-anchor=\"middle\">",
+		    SVG_T + ph / 2);
+	xml_escape(*m0->unit ? m0->unit : "value", out);
+	strbuf_addstr(out, "</text>\n");
+	/* One line with a dot per point for each kernel. */
+	for (k = 0; k < r->nr_kernels; k++) {
+		struct strbuf dots = STRBUF_INIT;
+		int started = 0;
+
+		strbuf_addf(out, "<polyline class=\"k%zu\" fill=\"none\" "
+			    "stroke=\"%s\" stroke-width=\"3\" points=\"", k,
+			    plot_svg_color(k));
+		for (i = 0; i < n; i++) {
+			const struct compare_side *s = &pt[i].m->side[k];
+			double x, y;
+
+			if (!s->n || !isfinite(s->st.mean) ||
+			    !(s->st.mean >= 0))
+				continue;
+			x = SVG_L + (xmax == xmin ? pw / 2 :
+			    pw * (pt[i].x - xmin) / (double)(xmax - xmin));
+			y = SVG_T + ph - ph * s->st.mean / ymax;
+			strbuf_addf(out, "%s%.1f,%.1f", started++ ? " " : "",
+				    x, y);
+			strbuf_addf(&dots, "<circle cx=\"%.1f\" cy=\"%.1f\" "
+				    "r=\"4\" fill=\"%s\"/>", x, y,
+				    plot_svg_color(k));
+		}
+		strbuf_addf(out, "\"/>\n%s\n", dots.buf);
+		strbuf_release(&dots);
+	}
+	strbuf_addstr(out, "</svg>\n");
+	(void)nth;
+}
+
+int plot_svg(const struct compare_result *r, struct strbuf *out)
+{
+	return (int)for_each_sweep(r, svg_one, out);
 }

@@ -66,7 +66,12 @@ if command -v hackbench >/dev/null; then
 		loader=$(ldd "$(command -v hackbench)" | sed -n "s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p") &&
 		test -n "$loader" && cmp "$TRASH/remote/tools/${loader##*/}" "$loader" &&
 		test_grep "^shipped,$(uname -r),hackbench,groups=4 .*,1,time,[0-9.]*,s,0,0,free," shipped.csv &&
-		test_grep "^shipped,$(uname -r),spawn," shipped.csv
+		test_grep "^shipped,$(uname -r),spawn," shipped.csv &&
+		# spawn forked from the helper shipped with its loader
+		cmp "$TRASH/remote/spawn/sched-bench-spawn" \
+			"$(dirname "$SCHED_BENCH")/sched-bench-spawn" &&
+		test_grep "SCHED_BENCH_SPAWN=.*$TRASH/remote/spawn/ld-" shipped.err &&
+		test_grep ! "forker=static" shipped.csv
 	'
 fi
 

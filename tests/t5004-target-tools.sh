@@ -41,13 +41,24 @@ test_expect_success 'each directory once, each file the host bytes' '
 	while read -r lib; do cmp "root$lib" "$lib" || exit 1; done <hb-libs
 '
 
+# Without tools: sched-bench and its spawn helper, whose libraries and
+# loader are the only ones packed.
 test_expect_success 'without tools the archive is the one it always was' '
 	"$SCHED_BOT" boot --make-initramfs plain.gz \
 		--sched-bench "$SCHED_BENCH" &&
 	zcat plain.gz | cpio -it >plain 2>/dev/null &&
 	test_grep ! hackbench plain &&
-	test_grep ! "^lib/" plain &&
-	test "$(wc -c <plain.gz)" -lt "$(wc -c <hb.gz)"
+	ldd "$(dirname "$SCHED_BENCH")/sched-bench-spawn" |
+		sed -n "s/.*=> \/\([^ ]*\) .*/\1/p; s/^[[:space:]]*\/\([^ ]*\) (.*/\1/p" |
+		sort >helper-libs &&
+	test -s helper-libs &&
+	grep "^lib" plain | while read -r f; do
+		test -d "/$f" || echo "$f"; done | sort >plain-libs &&
+	test_cmp helper-libs plain-libs &&
+	"$SCHED_BOT" boot --make-initramfs plus-hb.gz \
+		--workloads spawn,pingpong,hackbench \
+		--sched-bench "$SCHED_BENCH" &&
+	test "$(wc -c <plain.gz)" -lt "$(wc -c <plus-hb.gz)"
 '
 
 # The archive alone must run the tool: no library of the host behind it.
@@ -119,7 +130,8 @@ test_expect_success 'a tool this host lacks: a skip line, the rest packed' '
 		2>skip.err &&
 	test_grep "^skip: hackbench: .hackbench. is not installed on this host (package rt-tests)$" skip.err &&
 	zcat skip.gz | cpio -it >skip.list 2>/dev/null &&
-	test_grep -x init skip.list && test_grep ! hackbench skip.list
+	test_grep -x init skip.list && test_grep ! hackbench skip.list &&
+	test_grep "not packing sched-bench-spawn" skip.err
 '
 
 test_expect_failure_code 'nothing but missing tools: a failure, no rows' 1 '

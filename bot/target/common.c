@@ -189,10 +189,29 @@ void target_cmds_free(const struct target_ctx *ctx, char **cmds)
 
 int target_build_initramfs(const struct target_ctx *ctx, const char *path)
 {
-	struct target_words files = { 0 };
+	struct target_words files = { 0 }, helper_files = { 0 };
+	char *helper = NULL;
 	size_t i;
 	int ret = -1;
 
+	for (i = 0; i < ctx->workloads.nr && !helper; i++)
+		if (!strcmp(ctx->workloads.v[i], "spawn"))
+			helper = target_spawn_helper(ctx->sched_bench);
+	/* The spawn helper's libc and loader, at their own paths; the
+	 * helper itself goes next to /init.  Without them spawn forks from
+	 * sched-bench, and its records say so. */
+	if (helper && target_tool_files(helper, &helper_files, NULL) < 0) {
+		warning("not packing sched-bench-spawn: spawn will fork from "
+			"the static sched-bench (forker=static)");
+		free(helper);
+		helper = NULL;
+	}
+	if (helper) {
+		for (i = 0; i < helper_files.nr; i++)
+			if (strcmp(helper_files.v[i], helper))
+				target_words_add_unique(&files,
+							helper_files.v[i]);
+	}
 	for (i = 0; i < ctx->nr_tools; i++) {
 		const char *host = ctx->tools[i].host;
 
@@ -200,10 +219,12 @@ int target_build_initramfs(const struct target_ctx *ctx, const char *path)
 		    target_tool_files(host, &files, NULL) < 0)
 			goto out;
 	}
-	ret = initramfs_build_bench(path, ctx->sched_bench,
+	ret = initramfs_build_bench(path, ctx->sched_bench, helper,
 				    (const char *const *)files.v);
 out:
 	target_words_release(&files);
+	target_words_release(&helper_files);
+	free(helper);
 	return ret;
 }
 

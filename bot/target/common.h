@@ -76,8 +76,9 @@ char **target_host_cmds(const struct target_ctx *ctx);
 void target_cmds_free(const struct target_ctx *ctx, char **cmds);
 
 /*
- * The guest's initramfs at path: sched-bench as /init and, for every
- * tool found on this host, its files at their own paths.
+ * The guest's initramfs at path: sched-bench as /init, for spawn its
+ * helper sched-bench-spawn next to it and, for the helper and every
+ * tool found on this host, their files at their own paths.
  */
 int target_build_initramfs(const struct target_ctx *ctx, const char *path);
 

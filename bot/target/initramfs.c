@@ -134,7 +134,7 @@ static void add_dir_once(struct initramfs *fs, struct strbuf *seen,
 }
 
 int initramfs_build_bench(const char *path, const char *sched_bench,
-			  const char *const *extra)
+			  const char *spawn_helper, const char *const *extra)
 {
 	static const char *const dirs[] = {
 		"dev", "proc", "sys", "tmp", "bin", "usr", "usr/bin",
@@ -152,6 +152,10 @@ int initramfs_build_bench(const char *path, const char *sched_bench,
 	 * is mounted: the node must be in the archive. */
 	initramfs_add_chardev(&fs, "dev/console", 0600, 5, 1);
 	if (initramfs_add_host_file(&fs, "init", sched_bench) < 0)
+		goto out;
+	/* Where sched-bench looks for it: in its own directory. */
+	if (spawn_helper &&
+	    initramfs_add_host_file(&fs, "sched-bench-spawn", spawn_helper) < 0)
 		goto out;
 	for (i = 0; extra && extra[i]; i++) {
 		const char *p = extra[i];

@@ -37,10 +37,11 @@ int initramfs_write(struct initramfs *fs, const char *path);
 
 /*
  * The standard sched-bot initramfs: dev/console, the mount points,
- * sched-bench as /init, and extra host files at their own paths (NULL-
- * terminated list, may be NULL).
+ * sched-bench as /init, spawn_helper (may be NULL) as /sched-bench-spawn
+ * next to it, and extra host files at their own paths (NULL-terminated
+ * list, may be NULL: the helper's and the tools' libraries and loader).
  */
 int initramfs_build_bench(const char *path, const char *sched_bench,
-			  const char *const *extra);
+			  const char *spawn_helper, const char *const *extra);
 
 #endif

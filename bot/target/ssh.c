@@ -14,7 +14,9 @@
  *      the same as on a QEMU console) and parse them; a tool workload
  *      the machine lacks (hackbench, perf) is copied first with its
  *      shared libraries and loader into remoteDir/tools and run
- *      through that loader;
+ *      through that loader; so is sched-bench-spawn, the program spawn
+ *      forks from, in remoteDir/spawn (given to sched-bench as
+ *      SCHED_BENCH_SPAWN);
  *   5. run restoreCommand (default `reboot`: a kexec'ed kernel is
  *      gone after a normal reboot, so the machine comes back on its
  *      default kernel) and wait for the original `uname -r`.
@@ -253,15 +255,17 @@ static char *remote_tool(struct ssh *s, const struct workload *t)
 }
 
 /*
- * Copy a tool and the files it needs into rdir/tools, one directory: the
+ * Copy a tool and the files it needs into rdir/sub, one directory: the
  * remote runs it through the shipped loader with that directory as its
  * library path, so the remote's own libc does not matter.
  */
-static char *ship_tool(struct ssh *s, const char *host, const char *rdir)
+static char *ship_tool(struct ssh *s, const char *host, const char *rdir,
+		       const char *sub)
 {
 	struct target_words files = { 0 };
 	struct strbuf cmd = STRBUF_INIT;
-	char *interp = NULL, *tdir = xasprintf("%s/tools", rdir), *ret = NULL;
+	char *interp = NULL, *tdir = xasprintf("%s/%s", rdir, sub);
+	char *ret = NULL;
 	const char *base;
 	size_t i;
 
@@ -330,7 +334,7 @@ static char **tool_cmds(struct ssh *s, const struct target_ctx *ctx,
 			cmds[i] = remote_tool(s, t->info);
 		if (cmds[i] || !strcmp(ship, "never") || !t->host)
 			continue;
-		cmds[i] = ship_tool(s, t->host, rdir);
+		cmds[i] = ship_tool(s, t->host, rdir, "tools");
 		if (!cmds[i])
 			*failed = 1;
 	}
@@ -345,6 +349,7 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	const char *name = ctx->name;
 	const char *rdir = target_cfg(name, "remoteDir", "/tmp/sched-bot");
 	char *rbench = NULL, *orig = NULL, *cmd = NULL, **cmds = NULL, *why;
+	char *helper = NULL, *rhelper = NULL;
 	double start = now_monotonic(), timeout;
 	struct ssh s;
 	int rc, ret = -1, booted = 0, failed;
@@ -385,6 +390,23 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	rbench = xasprintf("%s/sched-bench", rdir);
 	if (ssh_copy(&s, ctx->sched_bench, rbench) < 0)
 		goto out;
+	/* spawn forks from the dynamic helper, run through the libc and
+	 * loader shipped with it (sched-bench finds it in the environment). */
+	for (i = 0; i < ctx->workloads.nr; i++)
+		if (!strcmp(ctx->workloads.v[i], "spawn"))
+			break;
+	if (i < ctx->workloads.nr)
+		helper = target_spawn_helper(ctx->sched_bench);
+	if (helper && strpbrk(rdir, ", \t"))
+		warning("remoteDir '%s' cannot hold sched-bench-spawn: spawn "
+			"forks from sched-bench itself", rdir);
+	else if (helper && !(rhelper = ship_tool(&s, helper, rdir, "spawn")))
+		goto out;
+	if (rhelper) {
+		strbuf_addstr(&cmdline, "SCHED_BENCH_SPAWN=");
+		add_quoted(&cmdline, rhelper);
+		strbuf_addch(&cmdline, ' ');
+	}
 	add_quoted(&cmdline, rbench);
 	strbuf_addstr(&cmdline, " init");
 	for (i = 0; i < args.nr; i++) {
@@ -406,6 +428,8 @@ out:
 	target_words_release(&args);
 	target_cmds_free(ctx, cmds);
 	free(rbench);
+	free(helper);
+	free(rhelper);
 	free(orig);
 	free(cmd);
 	return ret;

@@ -106,6 +106,21 @@ char *target_tool_host_path(const char *prog)
 	return real;
 }
 
+char *target_spawn_helper(const char *sched_bench)
+{
+	const char *slash = strrchr(sched_bench, '/');
+	char *path;
+
+	path = slash ? xasprintf("%.*s/sched-bench-spawn",
+				 (int)(slash - sched_bench), sched_bench) :
+		       xstrdup("sched-bench-spawn");
+	if (access(path, X_OK) || !is_elf(path)) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 char *target_elf_interp(const char *path)
 {
 	unsigned char *buf = NULL;

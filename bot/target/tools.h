@@ -40,6 +40,14 @@ char *target_tool_host_path(const char *prog);
 int target_tool_files(const char *host_path, struct target_words *files,
 		      char **interp);
 
+/*
+ * sched-bench-spawn next to the sched-bench at sched_bench (allocated),
+ * or NULL when there is none: the dynamically linked program spawn's
+ * copies fork from (bot/workloads/spawn-copy.h).  A target ships it, its
+ * libraries and its loader wherever it ships sched-bench.
+ */
+char *target_spawn_helper(const char *sched_bench);
+
 /* The ELF's PT_INTERP (allocated), NULL for a static or non-ELF file. */
 char *target_elf_interp(const char *path);
 

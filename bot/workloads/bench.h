@@ -2,6 +2,8 @@
 /*
  * bench.h - sched-bench's sub-commands.  sched-bench is static and uses
  * libc only: it runs in a tiny initramfs and on machines reached by ssh.
+ * spawn's copies fork from sched-bench-spawn, a dynamic helper shipped
+ * with its libc and loader (spawn-copy.h).
  *
  * OUTPUT FORMAT (version 1), on stdout; human lines go to stderr.
  * One record per line, fields separated by commas, the first field is the

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * spawn.c - UnixBench's "Process Creation" (pgms/spawn + Run's pass
- * logic).  Each copy is a small dedicated process (this static binary,
- * single-threaded) that loops fork, child _exit(0), parent wait(), and
- * times itself with CLOCK_MONOTONIC instead of a whole-second alarm().
+ * logic).  Each copy is a small dedicated process that loops fork, child
+ * _exit(0), parent wait(): the dynamically linked sched-bench-spawn next
+ * to this binary, as UnixBench's spawn is a dynamically linked program
+ * (fork's cost follows the forking address space, see spawn-copy.h).
  * A pass sums the copies' counts and divides by their mean elapsed time;
  * passes are aggregated like Run: drop the lowest int(P/3) by raw count,
  * geometric mean of the rest.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -19,90 +21,106 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "spawn-copy.h"
 
-enum { SPAWN_SETSID = 1, SPAWN_CHILD_CPU = 2 };
-
-struct copy_result {
-	int copy;
-	int failed;
-	double count;
-	double elapsed;
-	long long migrations;	/* of the copy itself; -1 unknown */
-	double other_cpu;	/* children that ran on another CPU */
+/* How a copy is started: argv words before the helper's own four. */
+struct forker {
+	char *words[16];
+	int nr;
+	char buf[PATH_MAX + 1024];
 };
 
-static void write_all(int fd, const void *buf, size_t len)
+/* "prog" or "loader,--library-path,DIR,prog" (as sb.exec words). */
+static int forker_parse(struct forker *f, const char *spec)
 {
-	const char *p = buf;
+	char *p, *save;
 
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		len -= n;
-	}
+	f->nr = 0;
+	if (strlen(spec) >= sizeof(f->buf))
+		return -1;
+	strcpy(f->buf, spec);
+	for (p = strtok_r(f->buf, ",", &save); p && f->nr < 15;
+	     p = strtok_r(NULL, ",", &save))
+		f->words[f->nr++] = p;
+	f->words[f->nr] = NULL;
+	return f->nr ? 0 : -1;
 }
 
-/* One copy: the loop of pgms/spawn, until `duration` seconds passed. */
-static void __attribute__((noreturn)) copy_main(int copy, double duration,
-						int flags, int fd)
+/*
+ * --helper, else $SCHED_BENCH_SPAWN (set by the ssh target, which ships
+ * the helper with its loader), else sched-bench-spawn in this binary's
+ * directory (the build directory, the installed bin, the initramfs's
+ * root).  0 and f->nr == 0: fork from sched-bench itself.
+ */
+static int forker_find(struct forker *f, const char *opt)
 {
-	struct copy_result res = { .copy = copy, .migrations = -1 };
-	long long m0 = task_migrations(getpid(), 0);
-	unsigned long count = 0;
-	int track = flags & SPAWN_CHILD_CPU;
-	double t0, t;
-	int status;
-	pid_t pid;
+	const char *spec = opt ? opt : getenv("SCHED_BENCH_SPAWN");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
 
-	if (flags & SPAWN_SETSID)
-		setsid();
-	t0 = bench_now();
-	for (;;) {
-		int cpu = track ? sched_getcpu() : 0;
-
-		pid = fork();
-		if (pid == 0) {
-			/* --child-cpu: the child only reads its CPU (vDSO,
-			 * no system call) and returns it in its status. */
-			if (track)
-				_exit(1 + (sched_getcpu() & 0x7f));
-			_exit(0);
+	f->nr = 0;
+	if (spec && *spec) {
+		if (!strcmp(spec, "none"))
+			return 0;
+		if (forker_parse(f, spec) || access(f->words[0], X_OK)) {
+			fprintf(stderr, "sched-bench: spawn helper '%s' cannot be run\n",
+				spec);
+			return -1;
 		}
-		if (pid < 0) {
-			res.failed = errno;
-			break;
-		}
-		/* Like spawn: wait for any child; a bad status is fatal. */
-		if (wait(&status) < 0 || !WIFEXITED(status) ||
-		    (!track && status)) {
-			res.failed = EIO;
-			break;
-		}
-		if (track && WEXITSTATUS(status) - 1 != (cpu & 0x7f))
-			res.other_cpu++;
-		count++;
-		t = bench_now();
-		if (t - t0 >= duration)
-			break;
+		return 0;
 	}
-	res.elapsed = bench_now() - t0;
-	res.count = count;
-	if (m0 >= 0) {
-		long long m1 = task_migrations(getpid(), 0);
-
-		res.migrations = m1 >= m0 ? m1 - m0 : -1;
-	}
-	write_all(fd, &res, sizeof(res));
-	_exit(res.failed ? 2 : 0);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash || (size_t)(slash - exe) + sizeof("/" SPAWN_HELPER) >
+	    sizeof(f->buf))
+		return 0;
+	snprintf(f->buf, sizeof(f->buf), "%.*s/%s", (int)(slash - exe), exe,
+		 SPAWN_HELPER);
+	if (access(f->buf, X_OK))
+		return 0;
+	f->words[0] = f->buf;
+	f->words[1] = NULL;
+	f->nr = 1;
+	return 0;
 }
 
-static int run_pass(int copies, double duration, int flags,
-		    struct copy_result *res)
+/* The child of run_pass: become copy i, through the helper if any. */
+static void __attribute__((noreturn)) start_copy(const struct forker *f,
+						 int i, double duration,
+						 int flags, int fd)
+{
+	struct copy_result res;
+	char a_copy[16], a_dur[32], a_flags[16], a_fd[16];
+	char *argv[20];
+	int k;
+
+	if (!f->nr) {
+		spawn_copy(i, duration, flags, &res);
+		spawn_copy_report(fd, &res);
+		_exit(res.failed ? 2 : 0);
+	}
+	snprintf(a_copy, sizeof(a_copy), "%d", i);
+	snprintf(a_dur, sizeof(a_dur), "%.9g", duration);
+	snprintf(a_flags, sizeof(a_flags), "%d", flags);
+	snprintf(a_fd, sizeof(a_fd), "%d", fd);
+	for (k = 0; k < f->nr; k++)
+		argv[k] = f->words[k];
+	argv[k++] = a_copy;
+	argv[k++] = a_dur;
+	argv[k++] = a_flags;
+	argv[k++] = a_fd;
+	argv[k] = NULL;
+	execv(argv[0], argv);
+	fprintf(stderr, "sched-bench: cannot run %s: %s\n", argv[0],
+		strerror(errno));
+	_exit(127);
+}
+
+static int run_pass(const struct forker *f, int copies, double duration,
+		    int flags, struct copy_result *res)
 {
 	int fds[2], i, got = 0, failed = 0, status;
 	ssize_t n;
@@ -123,7 +141,7 @@ static int run_pass(int copies, double duration, int flags,
 		}
 		if (pid == 0) {
 			close(fds[0]);
-			copy_main(i, duration, flags, fds[1]);
+			start_copy(f, i, duration, flags, fds[1]);
 		}
 	}
 	close(fds[1]);
@@ -167,8 +185,11 @@ static void usage(FILE *f)
 	fputs("usage: sched-bench spawn [-c COPIES] [-t SECONDS] [--passes P | -i ITERATIONS]\n"
 	      "                         [--gap SECONDS] [--run K] [--autogroup on|off]\n"
 	      "                         [--cgroup root|new] [--setsid] [--child-cpu]\n"
+	      "                         [--helper PROG|none]\n"
 	      "  --child-cpu: record how often the child ran on another CPU than\n"
 	      "  its parent (the child reads its CPU before _exit)\n"
+	      "  --helper: the program each copy forks from (default: " SPAWN_HELPER "\n"
+	      "  next to sched-bench, or $SCHED_BENCH_SPAWN; none: sched-bench itself)\n"
 	      "  defaults: -c online CPUs, -t 30, 3 passes, 3 s gap (as ./Run spawn)\n",
 	      f);
 }
@@ -186,6 +207,7 @@ int bench_spawn(int argc, char **argv)
 		{ "cgroup", required_argument, NULL, 'K' },
 		{ "setsid", no_argument, NULL, 'K' },
 		{ "child-cpu", no_argument, NULL, 'C' },
+		{ "helper", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -202,6 +224,8 @@ int bench_spawn(int argc, char **argv)
 	long long migr = 0;
 	int rc = 1;
 	int child_cpu = 0;
+	const char *helper = NULL;
+	struct forker forker;
 	double foreign;
 	double other = 0, loops = 0;
 
@@ -233,6 +257,9 @@ int bench_spawn(int argc, char **argv)
 		case 'C':
 			child_cpu = 1;
 			break;
+		case 'H':
+			helper = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -248,9 +275,20 @@ int bench_spawn(int argc, char **argv)
 	}
 	snprintf(rec.params, sizeof(rec.params),
 		 "copies=%d duration=%g passes=%d", copies, duration, passes);
+	if (forker_find(&forker, helper))
+		return 2;
 	if (child_cpu)
 		strncat(rec.params, " child_cpu=1",
 			sizeof(rec.params) - strlen(rec.params) - 1);
+	/* Forking from the static sched-bench is faster than UnixBench: a
+	 * different benchmark, and the record must say so. */
+	if (!forker.nr) {
+		if (!helper)
+			fprintf(stderr, "sched-bench: spawn: no " SPAWN_HELPER
+				" next to sched-bench: forking from sched-bench itself\n");
+		strncat(rec.params, " forker=static",
+			sizeof(rec.params) - strlen(rec.params) - 1);
+	}
 	knobs_params(&knobs, rec.params, sizeof(rec.params));
 	if (knobs_apply(&knobs))
 		return 1;
@@ -269,7 +307,7 @@ int bench_spawn(int argc, char **argv)
 			bench_sleep_until(bench_now() + gap);
 		}
 		stats_begin(&st);
-		if (run_pass(copies, duration,
+		if (run_pass(&forker, copies, duration,
 			     (knobs.setsid ? SPAWN_SETSID : 0) |
 			     (child_cpu ? SPAWN_CHILD_CPU : 0), res))
 			goto out;

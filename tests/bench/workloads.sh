@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/bench/workloads.sh - sched-bench next to the reference tools, in
 # one run: pingpong (1 pair) vs perf bench sched pipe with the same
-# placement, spawn vs stress-ng --fork with the same copies; ratios,
-# run-to-run CV over RUNS runs, and sched-bench's own CPU use.
+# placement, spawn vs stress-ng --fork with the same copies (or, given
+# UNIXBENCH= and WILL_IT_SCALE=, the originals: see originals() below);
+# ratios, run-to-run CV over RUNS runs, and sched-bench's own CPU use.
 #
 #   RUNS=5 SECONDS_PER_RUN=2 sh tests/bench/workloads.sh
 #
@@ -64,6 +65,150 @@ echo "machine: $ncpu CPUs, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/load
 echo "NOTE: this machine may be shared with other jobs: figures are noisy;"
 echo "      $RUNS runs of ${T} s each, sched-bench and the reference interleaved."
 [ -x "$SB" ] || { echo "no $SB: run make first"; exit 1; }
+
+# -- the originals, side by side --------------------------------------
+# With UNIXBENCH=DIR (a built byte-unixbench UnixBench directory, the one
+# holding pgms/spawn) and/or WILL_IT_SCALE=DIR (a built will-it-scale,
+# holding context_switch1_processes), sched-bench is compared with the
+# real programs instead, interleaved A B A B over ROUNDS rounds, and the
+# ratios printed.  Build them outside this tree: fetch
+# github.com/kdlucas/byte-unixbench and run make in its UnixBench
+# directory (it builds pgms/spawn dynamically linked, as LKML testers
+# run it); fetch github.com/antonblanchard/will-it-scale, install
+# libhwloc-dev and run make there.  Neither's code belongs in this tree.
+#
+#   make bench B=workloads UNIXBENCH=DIR WILL_IT_SCALE=DIR
+#   (ROUNDS=4 SPAWN_SECONDS=10 PP_SECONDS=5 by default; each round
+#   waits up to QUIET_WAIT=120 s for a second with the machine under
+#   QUIET_PCT=10 % busy, since other load biases both workloads)
+#
+# spawn: one UnixBench pass is N copies of `pgms/spawn T`, each started
+# through /bin/sh as Run starts it; its lps is the summed COUNT over the
+# copies' mean elapsed time.  sched-bench does the same with one pass.
+# ping-pong: context_switch1_processes -t 1 -s S (pinned, its default)
+# and -n (free) against sched-bench pingpong -n 1 -t S (6 warm-up
+# samples in both), hand-offs per second in both.
+originals() {
+	R=${ROUNDS:-4}
+	ST=${SPAWN_SECONDS:-10}
+	PT=${PP_SECONDS:-5}
+	ub=${UNIXBENCH:+$UNIXBENCH/pgms/spawn}
+	wis=${WILL_IT_SCALE:+$WILL_IT_SCALE/context_switch1_processes}
+	[ -z "$ub" ] || [ -x "$ub" ] || { echo "no $ub: build UnixBench"; ub=; }
+	[ -z "$wis" ] || [ -x "$wis" ] ||
+		{ echo "no $wis: build will-it-scale"; wis=; }
+	echo "$R rounds, each: sched-bench then the original, 1 s apart;"
+	echo "spawn $ST s per run, ping-pong $PT s after 6 s of warm-up"
+	# ub_pass N: N copies of UnixBench's spawn, as Run starts them
+	ub_pass() {
+		for c in $(seq "$1"); do
+			(
+				s=$(date +%s.%N)
+				sh -c "\"$ub\" $ST 2>&1 >/dev/null" >"$tmp/cnt.$c"
+				echo "$s $(date +%s.%N)" >"$tmp/el.$c"
+			) &
+		done
+		wait
+		cat "$tmp"/cnt.* | awk -F"|" '{ s += $2 } END { print s }' >"$tmp/sum"
+		cp "$tmp/sum" "$tmp/loops"
+		cat "$tmp"/el.* | awk -v s="$(cat "$tmp/sum")" '
+			{ e += $2 - $1; n++ } END { printf "%.1f\n", s / (e / n) }'
+		rm -f "$tmp"/cnt.* "$tmp"/el.*
+	}
+	# busy_pct: % of the machine busy over the next second (/proc/stat)
+	busy_pct() {
+		a=$(head -n 1 /proc/stat); sleep 1; b=$(head -n 1 /proc/stat)
+		echo "$a
+$b" | awk '{ t = 0; for (i = 2; i <= NF; i++) t += $i
+			idle = $5 + $6; T[NR] = t; I[NR] = idle }
+			END { d = T[2] - T[1]; if (d <= 0) { print 100; exit }
+			printf "%.0f\n", 100 * (1 - (I[2] - I[1]) / d) }'
+	}
+	# wait_quiet: up to QUIET_WAIT s for a second under QUIET_PCT % busy;
+	# a round that starts on a busy machine is counted and reported.
+	busy_rounds=0
+	wait_quiet() {
+		w=0
+		while [ "$(busy_pct)" -gt "${QUIET_PCT:-10}" ]; do
+			w=$((w + 1))
+			if [ "$w" -ge "${QUIET_WAIT:-120}" ]; then
+				busy_rounds=$((busy_rounds + 1))
+				return
+			fi
+		done
+	}
+	# per_cpu: loops per CPU second of the run's processes (the second
+	# line of `times`: children's user and system time), which a busy
+	# machine's time slicing does not change the way it changes lps
+	per_cpu() {
+		awk -v n="$(cat "$tmp/loops")" 'NR == 2 {
+			split($1, u, "m"); split($2, k, "m")
+			c = u[1] * 60 + u[2] + k[1] * 60 + k[2]
+			if (c > 0) printf "%.1f\n", n / c }' "$tmp/times"
+	}
+	for r in $(seq "$R"); do
+		wait_quiet
+		if [ -n "$ub" ]; then
+			for n in 1 "$ncpu"; do
+				sync; sleep 1
+				( "$SB" spawn -c "$n" -t "$ST" --passes 1 \
+					--gap 0 >"$tmp/out" 2>/dev/null
+				  times >"$tmp/times" )
+				value "$tmp/out" lps >>"$tmp/o.sb.spawn$n"
+				foreign "$tmp/out" >>"$tmp/foreign"
+				awk -F, '$1 == "copy" { s += $7 } END { print s }' \
+					"$tmp/out" >"$tmp/loops"
+				per_cpu >>"$tmp/o.sb.cpu$n"
+				sync; sleep 1
+				( ub_pass "$n" >>"$tmp/o.ref.spawn$n"
+				  times >"$tmp/times" )
+				per_cpu >>"$tmp/o.ref.cpu$n"
+			done
+		fi
+		if [ -n "$wis" ]; then
+			for place in pinned free; do
+				f=; [ $place = free ] && f=--no-pin
+				sleep 1
+				"$SB" pingpong -n 1 -t "$PT" $f >"$tmp/out" \
+					2>/dev/null
+				value "$tmp/out" handoffs >>"$tmp/o.sb.$place"
+				foreign "$tmp/out" >>"$tmp/foreign"
+				f=; [ $place = free ] && f=-n
+				sleep 1
+				"$wis" -t 1 -s "$PT" $f 2>/dev/null |
+					awk -F: '/^average:/ { print $2 }' \
+					>>"$tmp/o.ref.$place"
+			done
+		fi
+	done
+	echo
+	printf "%-34s %12s %6s %12s %6s %6s %s\n" "comparison (unit)" \
+		"sched-bench" "CV" "original" "CV" "ratio" "round ratios"
+	orow() {
+		# orow NAME KEY: mean ratio and the per-round ratios
+		[ -s "$tmp/o.sb.$2" ] && [ -s "$tmp/o.ref.$2" ] || return 0
+		set -- "$1" "$2" $(stats "$tmp/o.sb.$2") $(stats "$tmp/o.ref.$2")
+		rr=$(paste -d" " "$tmp/o.sb.$2" "$tmp/o.ref.$2" |
+			awk '$2 > 0 { printf "%s%.2f", n++ ? " " : "", $1 / $2 }')
+		printf "%-34s %12s %5s%% %12s %5s%% %6s %s\n" "$1" "$3" "$4" \
+			"$5" "$6" "$(awk -v a="$3" -v b="$5" \
+			'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')" "$rr"
+	}
+	orow "spawn -c 1 / UnixBench (lps)" spawn1
+	[ "$ncpu" = 1 ] || orow "spawn -c $ncpu / UnixBench (lps)" "spawn$ncpu"
+	orow "spawn -c 1 per CPU second" cpu1
+	[ "$ncpu" = 1 ] || orow "spawn -c $ncpu per CPU second" "cpu$ncpu"
+	orow "pingpong pinned / cs1 (ho/s)" pinned
+	orow "pingpong free / cs1 -n (ho/s)" free
+	echo "target: every ratio within 1.00 +- 0.05"
+	echo "rounds started on a busy machine (no quiet second in ${QUIET_WAIT:-120} s): $busy_rounds of $R"
+	echo "other load during the sched-bench runs: $(stats "$tmp/foreign" | cut -d" " -f1)% of the machine on average"
+}
+if [ -n "${UNIXBENCH:-}${WILL_IT_SCALE:-}" ]; then
+	: >"$tmp/foreign"
+	originals
+	exit 0
+fi
 
 : >"$tmp/harness"
 : >"$tmp/foreign"
