@@ -332,20 +332,35 @@ static void config_highlights(const char *config_path,
  * The digest of the vmlinux a build left in its O= directory, when the
  * directory still holds that build (its bzImage is the result's: a
  * cached result may come from a directory that built others since).
+ * Kept next to the bzImage, so that a cached build still has it.
  */
 static char *build_digest(const struct build_result *br)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	char *img, *vmlinux, *ret = NULL;
+	char *img, *vmlinux, *ret = NULL, *kept, *slash;
 
 	if (!br->objdir || !br->kernel)
 		return NULL;
+	slash = strrchr(br->kernel, '/');
+	kept = slash ? xasprintf("%.*s/vmlinux.digest",
+				 (int)(slash - br->kernel), br->kernel) :
+		       xstrdup("vmlinux.digest");
+	if (strbuf_read_file(&a, kept) >= 40) {
+		ret = xstrndup(a.buf, 40);
+		strbuf_release(&a);
+		free(kept);
+		return ret;
+	}
+	strbuf_reset(&a);
 	img = xasprintf("%s/arch/x86/boot/bzImage", br->objdir);
 	vmlinux = xasprintf("%s/vmlinux", br->objdir);
 	if (strbuf_read_file(&a, img) >= 0 &&
 	    strbuf_read_file(&b, br->kernel) >= 0 && a.len == b.len &&
 	    !memcmp(a.buf, b.buf, a.len) && !access(vmlinux, R_OK))
 		ret = vmlinux_digest(vmlinux);
+	if (ret && write_file_atomic(kept, ret, strlen(ret)) < 0)
+		warning("cannot write %s: %s", kept, strerror(errno));
+	free(kept);
 	strbuf_release(&a);
 	strbuf_release(&b);
 	free(img);
@@ -897,6 +912,7 @@ static int bisect_series(struct job *j, const struct round_text *head)
 		struct build_result br;
 		struct pair_kernels pk;
 		struct round_text rt;
+		char *digest = NULL;
 
 		memset(&br, 0, sizeof(br));
 		round_init(&rt);
@@ -911,6 +927,15 @@ static int bisect_series(struct job *j, const struct round_text *head)
 				    "did not build" : "could not be built");
 			ret = 0;
 			stopped = 1;
+			goto next;
+		}
+		digest = build_digest(&br);
+		if (digest && j->s.side[JOB_SIDE_BASE].digest &&
+		    !strcmp(digest, j->s.side[JOB_SIDE_BASE].digest)) {
+			/* the same code and data as the base: nothing */
+			info("base + %d patches: the base's code and data", mid);
+			j->s.bisect_lo = mid;
+			job_save(j);
 			goto next;
 		}
 		pair_of_job(j, &pk);
@@ -932,6 +957,7 @@ static int bisect_series(struct job *j, const struct round_text *head)
 		job_save(j);
 next:
 		round_release(&rt);
+		free(digest);
 		build_result_release(&br);
 		free(stem);
 		free(name);
