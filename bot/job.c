@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +30,7 @@
 #include "apply.h"
 #include "tree.h"
 #include "build.h"
+#include "vmlinux.h"
 #include "target/target.h"
 #include "compare.h"
 #include "facts.h"
@@ -41,6 +43,10 @@ struct job {
 	long long db_id;
 	struct state *st;
 	int lock;		/* the fd holding dir/lock, or -1 */
+	struct seq_plan plan;	/* of the runs: adaptive, or fixed by --runs */
+	char *workloads;	/* what the runs run: given, or the plan's */
+	char *workload_args;	/* the plan's options of them, or NULL */
+	char *format;		/* the table format: reply.format, or auto's */
 };
 
 /* A string field for a format or a callee that wants "" for unset. */
@@ -333,6 +339,46 @@ static void config_highlights(const char *config_path,
 	strbuf_release(&cfg);
 }
 
+/*
+ * The digest of the vmlinux a build left in its O= directory, when the
+ * directory still holds that build (its bzImage is the result's: a
+ * cached result may come from a directory that built others since).
+ * Kept next to the bzImage, so that a cached build still has it.
+ */
+static char *build_digest(const struct build_result *br)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	char *img, *vmlinux, *ret = NULL, *kept, *slash;
+
+	if (!br->objdir || !br->kernel)
+		return NULL;
+	slash = strrchr(br->kernel, '/');
+	kept = slash ? xasprintf("%.*s/vmlinux.digest",
+				 (int)(slash - br->kernel), br->kernel) :
+		       xstrdup("vmlinux.digest");
+	if (strbuf_read_file(&a, kept) >= 40) {
+		ret = xstrndup(a.buf, 40);
+		strbuf_release(&a);
+		free(kept);
+		return ret;
+	}
+	strbuf_reset(&a);
+	img = xasprintf("%s/arch/x86/boot/bzImage", br->objdir);
+	vmlinux = xasprintf("%s/vmlinux", br->objdir);
+	if (strbuf_read_file(&a, img) >= 0 &&
+	    strbuf_read_file(&b, br->kernel) >= 0 && a.len == b.len &&
+	    !memcmp(a.buf, b.buf, a.len) && !access(vmlinux, R_OK))
+		ret = vmlinux_digest(vmlinux);
+	if (ret && write_file_atomic(kept, ret, strlen(ret)) < 0)
+		warning("cannot write %s: %s", kept, strerror(errno));
+	free(kept);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	free(img);
+	free(vmlinux);
+	return ret;
+}
+
 static int stage_build(struct job *j)
 {
 	static const char *const sides[] = {
@@ -378,6 +424,8 @@ static int stage_build(struct job *j)
 			job_state_set(&side->kernel, br.kernel);
 			job_state_set(&side->release, br.release);
 			job_state_set(&side->config, br.config);
+			free(side->digest);
+			side->digest = build_digest(&br);
 		}
 		build_result_release(&br);
 		free(log);
@@ -557,81 +605,283 @@ static int run_workloads(struct job *j, char **workloads, char **args)
 	return 0;
 }
 
-static int stage_run(struct job *j)
+/* The workloads (and options) of every block of the job, once. */
+static int job_workloads(struct job *j)
 {
-	static const char *const sides[] = {
-		[JOB_SIDE_BASE] = "base", [JOB_SIDE_HEAD] = "head",
-	};
-	int runs = j->s.runs, done = j->s.runs_done;
-	char *csv, *workloads, *args;
-	int ret = run_workloads(j, &workloads, &args);
+	if (j->workloads)
+		return 0;
+	return run_workloads(j, &j->workloads, &j->workload_args);
+}
 
-	if (ret)
-		return ret;
-	csv = jpath(j, "results.csv");
-	if (runs < 1)
-		runs = 1;
-	/* A B A B ...: slow drift of the machine hits both sides alike. */
-	for (; done < runs && !ret; done++) {
-		size_t i;
+/*
+ * The table format of the job: reply.format, or for "auto" the format
+ * the thread's testers use (tblfmt.h), its note in format.txt.
+ */
+static const char *job_format(struct job *j)
+{
+	struct tblfmt_scan scan = TBLFMT_SCAN_INIT;
+	char *mbox, *note = NULL;
+	const char *f;
 
-		for (i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
-			const struct job_side *side = &j->s.side[i];
-			struct boot_req req = { 0 };
-			struct boot_res res;
-			char *wdir = xasprintf("%s/run-%d-%s", j->dir,
-					       done + 1, sides[i]);
-			size_t k;
-			int rc;
+	if (j->format)
+		return j->format;
+	mbox = jpath(j, "thread.mbox");
+	f = tblfmt_resolve(config_get("reply.format"), "lkp",
+			   tblfmt_scan_file(mbox, &scan) < 0 ? NULL : &scan,
+			   &note);
+	j->format = xstrdup(f);
+	if (note) {
+		struct strbuf sb = STRBUF_INIT;
 
-			req.kernel = str(side->kernel);
-			req.release = str(side->release);
-			req.workloads = workloads;
-			req.workload_args = args;
-			req.runs = 1;
-			req.seconds = (int)config_get_int("job.seconds");
-			req.label = i ? "patched" : "base";
-			req.autogroup = -1;
-			req.workdir = wdir;
-			req.progress = verbosity >= 0;
-			mkdir_p(wdir, 0755);
-			memset(&res, 0, sizeof(res));
-			info("run %d/%d: %s kernel on %s", done + 1, runs,
-			     req.label, str(j->s.target));
-			rc = target_run(str(j->s.target), &req, &res);
-			if (rc == 1 && i && done == 0) {
-				/* base ran, patched did not: report it */
-				boot_failure(j, &res);
-				ret = -2;
-			} else if (rc) {
-				error("run %d of the %s kernel failed: %s",
-				      done + 1, req.label,
-				      res.reason ? res.reason : "see above");
-				ret = EXIT_FAIL;
-			} else {
-				for (k = 0; k < res.samples.nr; k++)
-					res.samples.v[k].run = done + 1;
-				if (samples_append_file(csv, res.samples.v,
-							res.samples.nr) < 0)
-					ret = EXIT_FAIL;
-				if (!done && i)
-					write_machine(j, res.accel,
-						      res.samples.nr ?
-						      &res.samples.v[0] : NULL);
+		info("%s", note);
+		strbuf_addf(&sb, "%s\n", note);
+		write_job_file(j, "format.txt", sb.buf, sb.len);
+		strbuf_release(&sb);
+	}
+	free(note);
+	free(mbox);
+	tblfmt_release(&scan);
+	return j->format;
+}
+
+/* The two kernels of one comparison: [0] the baseline, [1] against it. */
+struct pair_kernels {
+	const char *kernel[2], *release[2], *label[2], *dir[2];
+	int report_boot;	/* [1] failing its first boot is the result */
+};
+
+static void pair_of_job(struct job *j, struct pair_kernels *pk)
+{
+	size_t i;
+
+	memset(pk, 0, sizeof(*pk));
+	for (i = 0; i < 2; i++) {
+		pk->kernel[i] = str(j->s.side[i].kernel);
+		pk->release[i] = str(j->s.side[i].release);
+	}
+	pk->label[0] = "base";
+	pk->label[1] = "patched";
+	pk->dir[0] = "base";
+	pk->dir[1] = "head";
+}
+
+/* The plan the job's runs follow: adaptive, or fixed by --runs. */
+static void job_plan(struct job *j)
+{
+	if (j->s.runs_fixed)
+		seq_plan_init_fixed(&j->plan);
+	else
+		seq_plan_init(&j->plan);
+}
+
+/*
+ * Whether block b of round r runs B A rather than A B: a hash of the
+ * job's seed, so that a resumed job replays the same order.
+ */
+static int block_swapped(const struct job *j, int round, int block)
+{
+	uint64_t x = ((uint64_t)(unsigned)j->s.seed << 32) ^
+		     ((uint64_t)round << 16) ^ (uint64_t)block;
+
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return (x ^ (x >> 31)) & 1;
+}
+
+/* Read csv (none yet: empty); the last block in it, or -1. */
+static int read_blocks(const char *csv, struct sample_set *set)
+{
+	size_t i;
+	int last = 0;
+
+	if (access(csv, F_OK))
+		return 0;
+	if (samples_read_file(csv, set) < 0)
+		return -1;
+	for (i = 0; i < set->nr; i++)
+		if (set->v[i].run > last)
+			last = set->v[i].run;
+	return last;
+}
+
+/* Judge the blocks of csv under the job's plan; -1 when it cannot. */
+static int judge_set(struct job *j, const struct sample_set *set,
+		     struct compare_result *r)
+{
+	struct compare_opts co;
+
+	compare_opts_init(&co);
+	co.plan = &j->plan;
+	memset(r, 0, sizeof(*r));
+	return compare_run(set, &co, r);
+}
+
+static int judge_file(struct job *j, const char *name,
+		      struct compare_result *r)
+{
+	struct sample_set set = { 0 };
+	char *csv = jpath(j, name);
+	int ret = read_blocks(csv, &set) < 0 ? -1 : judge_set(j, &set, r);
+
+	sample_set_release(&set);
+	free(csv);
+	return ret;
+}
+
+/* One block: both kernels, in the block's order, rows appended a first. */
+static int run_block(struct job *j, const char *stem, const char *csv,
+		     int round, int block,
+		     const struct pair_kernels *pk)
+{
+	struct sample_set rows[2] = { { 0 }, { 0 } };
+	int order[2] = { 0, 1 }, ret = 0;
+	size_t i, k;
+
+	if (job_workloads(j))
+		return EXIT_FAIL;
+	if (block_swapped(j, round, block)) {
+		order[0] = 1;
+		order[1] = 0;
+	}
+	for (i = 0; i < 2 && !ret; i++) {
+		int side = order[i];
+		struct boot_req req = { 0 };
+		struct boot_res res;
+		char *wdir = xasprintf("%s/%s-%d-%s", j->dir,
+				       round == 1 ? "run" : stem,
+				       block, pk->dir[side]);
+		int rc;
+
+		req.kernel = pk->kernel[side];
+		req.release = pk->release[side];
+		req.workloads = j->workloads;
+		req.workload_args = j->workload_args;
+		req.runs = 1;
+		req.seconds = (int)config_get_int("job.seconds");
+		req.label = pk->label[side];
+		req.autogroup = -1;
+		req.workdir = wdir;
+		req.progress = verbosity >= 0;
+		mkdir_p(wdir, 0755);
+		memset(&res, 0, sizeof(res));
+		info("%s block %d (%s): %s kernel on %s", stem, block,
+		     order[0] ? "B A" : "A B", req.label, str(j->s.target));
+		rc = target_run(str(j->s.target), &req, &res);
+		if (rc == 1 && side && block == 1 && pk->report_boot) {
+			/* base ran or runs, patched did not: report it */
+			boot_failure(j, &res);
+			ret = -2;
+		} else if (rc) {
+			error("block %d of the %s kernel failed: %s", block,
+			      req.label, res.reason ? res.reason : "see above");
+			ret = EXIT_FAIL;
+		} else {
+			for (k = 0; k < res.samples.nr; k++) {
+				res.samples.v[k].run = block;
+				sample_set_add(&rows[side], &res.samples.v[k]);
 			}
-			if (res.lava_job)
-				note_lab(j, req.label, &res);
-			boot_res_release(&res);
-			free(wdir);
+			if (round == 1 && block == 1 && side)
+				write_machine(j, res.accel, res.samples.nr ?
+					      &res.samples.v[0] : NULL);
 		}
-		if (!ret) {
-			j->s.runs_done = done + 1;
+		if (res.lava_job)
+			note_lab(j, req.label, &res);
+		boot_res_release(&res);
+		free(wdir);
+	}
+	/* the baseline's rows first: it is the first label of the file */
+	for (i = 0; i < 2 && !ret; i++)
+		if (samples_append_file(csv, rows[i].v, rows[i].nr) < 0)
+			ret = EXIT_FAIL;
+	sample_set_release(&rows[0]);
+	sample_set_release(&rows[1]);
+	return ret;
+}
+
+/*
+ * Interleaved blocks of pk's kernels into the job file name until the
+ * plan stops (compare_wants_more) or its budget is spent; with --runs,
+ * exactly that many.  The blocks already in the file count, so that a
+ * resumed job goes on where it stopped.  Returns 0, -2 when the patched
+ * kernel failed its first boot (reported), or an exit code.
+ */
+static int run_blocks(struct job *j, const char *stem, int round,
+		      const struct pair_kernels *pk)
+{
+	char *name = xasprintf("%s.csv", stem), *csv = jpath(j, name);
+	int ret = 0;
+
+	if (!j->s.seed) {
+		j->s.seed = (int)((time(NULL) ^ (getpid() << 8)) &
+				  0x7fffffff) | 1;
+		job_save(j);
+	}
+	for (;;) {
+		struct sample_set set = { 0 };
+		struct compare_result r;
+		int done = read_blocks(csv, &set), more = 1;
+		int budget = j->s.runs_fixed ? j->s.runs : j->plan.max_blocks;
+
+		if (done >= 0 && done >= budget)
+			more = 0;
+		else if (done >= 2 && !j->s.runs_fixed &&
+			 done >= j->plan.min_blocks) {
+			if (judge_set(j, &set, &r) < 0) {
+				done = -1;
+			} else {
+				more = compare_wants_more(&r);
+				compare_result_release(&r);
+			}
+		}
+		sample_set_release(&set);
+		if (done < 0) {
+			ret = EXIT_FAIL;
+			break;
+		}
+		if (round == 1 && j->s.runs_done != done) {
+			j->s.runs_done = done;
 			job_save(j);
 		}
+		if (!more)
+			break;
+		ret = run_block(j, stem, csv, round, done + 1, pk);
+		if (ret)
+			break;
 	}
 	free(csv);
-	free(workloads);
-	free(args);
+	free(name);
+	return ret;
+}
+
+static int identical_kernels(const struct job *j)
+{
+	const char *a = j->s.side[JOB_SIDE_BASE].digest;
+	const char *b = j->s.side[JOB_SIDE_HEAD].digest;
+
+	return a && b && !strcmp(a, b);
+}
+
+static int stage_run(struct job *j)
+{
+	struct pair_kernels pk;
+	int ret;
+
+	if (identical_kernels(j)) {
+		info("the patched kernel's code and data are identical to "
+		     "the base's: no runs");
+		j->s.stage = JOB_COMPARE;
+		return 0;
+	}
+	ret = job_workloads(j);
+	if (ret)
+		return ret;
+	job_plan(j);
+	pair_of_job(j, &pk);
+	pk.report_boot = 1;
+	if (j->s.runs < 1 && j->s.runs_fixed)
+		j->s.runs = 1;
+	ret = run_blocks(j, "results", 1, &pk);
 	if (ret == -2)
 		return 0;
 	if (ret)
@@ -642,101 +892,295 @@ static int stage_run(struct job *j)
 
 /* ---- compare ---- */
 
+/* What one round of blocks says: tables, sentence, regressions. */
+struct round_text {
+	struct strbuf tables, verdict, regs, json;
+	enum verdict v;
+	size_t blocks;
+};
+
+static void round_init(struct round_text *rt)
+{
+	memset(rt, 0, sizeof(*rt));
+	strbuf_init(&rt->tables, 0);
+	strbuf_init(&rt->verdict, 0);
+	strbuf_init(&rt->regs, 0);
+	strbuf_init(&rt->json, 0);
+}
+
+static void round_release(struct round_text *rt)
+{
+	strbuf_release(&rt->tables);
+	strbuf_release(&rt->verdict);
+	strbuf_release(&rt->regs);
+	strbuf_release(&rt->json);
+}
+
+/* Judge the job file name; the sentence is compare's, not the job's. */
+static int round_judge(struct job *j, const char *name,
+		       struct round_text *rt)
+{
+	struct compare_result r;
+	int ret = -1;
+
+	if (judge_file(j, name, &r) < 0)
+		return -1;
+	if (compare_render(&r, job_format(j), &rt->tables) < 0)
+		goto out;
+	compare_verdict(&r, &rt->verdict);
+	compare_list(&r, VERDICT_REGRESSION, &rt->regs);
+	compare_json(&r, &rt->json);
+	rt->v = r.verdict;
+	rt->blocks = r.nr_kernels > 1 ? r.fam[1].pairs : 0;
+	ret = 0;
+out:
+	compare_result_release(&r);
+	return ret;
+}
+
+/* Base and patched vmlinux alike in code and data: no runs, say so. */
+static int write_identical(struct job *j)
+{
+	const char *d = j->s.side[JOB_SIDE_HEAD].digest;
+	struct strbuf v = STRBUF_INIT, t = STRBUF_INIT, js = STRBUF_INIT;
+	int ret;
+
+	strbuf_addstr(&v, "Verdict: nothing to measure: the patched "
+		      "kernel's code and data are\nidentical to the "
+		      "base's (.text, .rodata and .data of vmlinux), so\n"
+		      "neither kernel was booted.\n");
+	strbuf_addf(&t, "vmlinux .text, .rodata, .data: identical "
+		    "(SHA-1 %s)\n", d);
+	strbuf_addf(&js, "{\n  \"verdict\": \"%s\",\n  \"identical\": true,"
+		    "\n  \"digest\": \"%s\"\n}\n",
+		    verdict_name(VERDICT_NONE), d);
+	ret = write_job_file(j, "verdict.txt", v.buf, v.len) < 0 ||
+	      write_job_file(j, "tables.txt", t.buf, t.len) < 0 ||
+	      write_job_file(j, "regressions.txt", "", 0) < 0 ||
+	      write_job_file(j, "compare.json", js.buf, js.len) < 0;
+	strbuf_release(&v);
+	strbuf_release(&t);
+	strbuf_release(&js);
+	if (ret)
+		return EXIT_FAIL;
+	job_state_set(&j->s.outcome, "tested");
+	j->s.stage = JOB_REPLY;
+	return 0;
+}
+
+/* The steps of the bisection tried so far, from their files. */
+static void bisect_steps(struct job *j, struct strbuf *out)
+{
+	int k;
+
+	for (k = 1; k < j->s.nr_patches; k++) {
+		char *name = xasprintf("bisect-%d.csv", k);
+		struct round_text rt;
+
+		round_init(&rt);
+		if (!round_judge(j, name, &rt))
+			strbuf_addf(out, "- base + %d of %d patches: %s "
+				    "(%zu blocks)\n", k, j->s.nr_patches,
+				    verdict_name(rt.v), rt.blocks);
+		round_release(&rt);
+		free(name);
+	}
+}
+
+/*
+ * A confirmed regression of an n-patch series: find the first patch
+ * that shows it.  The prefixes base + k are built (incrementally, in
+ * the build cache's slot) and run against the base in interleaved
+ * blocks under the same plan, k halving [lo, hi) where base + lo is
+ * known not to regress and base + hi to regress.  Writes bisect.txt.
+ */
+static int bisect_series(struct job *j, const struct round_text *head)
+{
+	const char *head_commit = str(j->s.side[JOB_SIDE_HEAD].commit);
+	struct strbuf out = STRBUF_INIT, regs = STRBUF_INIT;
+	struct series s;
+	int n = j->s.nr_patches, have_series, ret = 0, stopped = 0;
+	char *tp = tree_default_path();
+	const char *subject = NULL;
+
+	have_series = !load_series(j, &s);
+	if (!j->s.bisect_hi) {
+		j->s.bisect_lo = 0;
+		j->s.bisect_hi = n;
+		job_save(j);
+	}
+	while (!ret && !stopped && j->s.bisect_hi - j->s.bisect_lo > 1) {
+		int mid = j->s.bisect_lo + (j->s.bisect_hi - j->s.bisect_lo) / 2;
+		char *stem = xasprintf("bisect-%d", mid);
+		char *name = xasprintf("%s.csv", stem);
+		char *rev = xasprintf("%s~%d", head_commit, n - mid);
+		char *label = xasprintf("base+%d", mid);
+		char *dir = xasprintf("k%d", mid);
+		struct build_opts bo = { 0 };
+		struct build_result br;
+		struct pair_kernels pk;
+		struct round_text rt;
+		char *digest = NULL;
+
+		memset(&br, 0, sizeof(br));
+		round_init(&rt);
+		bo.tree = tp;
+		bo.rev = rev;
+		bo.progress = verbosity >= 0;
+		info("bisecting: building base + %d of %d patches", mid, n);
+		ret = build_kernel(&bo, &br);
+		if (ret) {
+			strbuf_addf(&out, "The bisection stopped: base + %d "
+				    "of %d patches %s.\n", mid, n, ret == 1 ?
+				    "did not build" : "could not be built");
+			ret = 0;
+			stopped = 1;
+			goto next;
+		}
+		digest = build_digest(&br);
+		if (digest && j->s.side[JOB_SIDE_BASE].digest &&
+		    !strcmp(digest, j->s.side[JOB_SIDE_BASE].digest)) {
+			/* the same code and data as the base: nothing */
+			info("base + %d patches: the base's code and data", mid);
+			j->s.bisect_lo = mid;
+			job_save(j);
+			goto next;
+		}
+		pair_of_job(j, &pk);
+		pk.kernel[1] = br.kernel;
+		pk.release[1] = br.release;
+		pk.label[1] = label;
+		pk.dir[1] = dir;
+		ret = run_blocks(j, stem, 10 + mid, &pk);
+		if (ret == -2)
+			ret = EXIT_FAIL;
+		if (ret || round_judge(j, name, &rt) < 0) {
+			ret = ret ? ret : EXIT_FAIL;
+			goto next;
+		}
+		if (rt.v == VERDICT_REGRESSION)
+			j->s.bisect_hi = mid;
+		else
+			j->s.bisect_lo = mid;
+		job_save(j);
+next:
+		round_release(&rt);
+		free(digest);
+		build_result_release(&br);
+		free(stem);
+		free(name);
+		free(rev);
+		free(label);
+		free(dir);
+	}
+	free(tp);
+	if (ret)
+		goto out;
+	if (!stopped) {
+		int k = j->s.bisect_hi;
+
+		if (have_series && k >= 1 && (size_t)k <= s.nr_patches)
+			subject = s.patches[k - 1].subject;
+		strbuf_addf(&out, "The first patch that shows the change is "
+			    "%d/%d:\n\n    [PATCH %d/%d] %s\n\n", k, n, k, n,
+			    subject ? subject : "(subject unknown)");
+		if (k < n) {
+			struct round_text rt;
+			char *name = xasprintf("bisect-%d.csv", k);
+
+			round_init(&rt);
+			if (!round_judge(j, name, &rt))
+				strbuf_add(&regs, rt.regs.buf, rt.regs.len);
+			round_release(&rt);
+			free(name);
+		} else {
+			strbuf_add(&regs, head->regs.buf, head->regs.len);
+		}
+		strbuf_addf(&out, "With base + %d patches against the base:"
+			    "\n\n%s\n", k, regs.buf);
+	}
+	strbuf_addstr(&out, "Each prefix of the series (base + k patches) "
+		      "was built and run\nagainst the base in interleaved "
+		      "blocks, under the same rule:\n\n");
+	bisect_steps(j, &out);
+	strbuf_addf(&out, "- base + %d of %d patches: regression "
+		    "(confirmed)\n", n, n);
+	ret = write_job_file(j, "bisect.txt", out.buf, out.len) < 0 ?
+	      EXIT_FAIL : 0;
+out:
+	if (have_series)
+		series_release(&s);
+	strbuf_release(&out);
+	strbuf_release(&regs);
+	return ret;
+}
+
 static int stage_compare(struct job *j)
 {
-	struct tblfmt_scan scan = TBLFMT_SCAN_INIT;
-	const char *format;
-	char *mbox = jpath(j, "thread.mbox"), *note = NULL;
-	struct sample_set set = { 0 };
-	struct compare_opts co;
-	struct compare_result cr;
-	struct strbuf tables = STRBUF_INIT, json = STRBUF_INIT;
-	struct strbuf verdict = STRBUF_INIT, regs = STRBUF_INIT;
-	char *csv = jpath(j, "results.csv");
-	size_t i, nr_reg = 0, nr_imp = 0, nr_judged = 0;
-	int ret = EXIT_FAIL;
+	struct round_text r1, r2, *last = &r1;
+	struct strbuf tables = STRBUF_INIT, verdict = STRBUF_INIT;
+	int ret = EXIT_FAIL, rc;
 
-	/* reply.format = auto: the format the thread's testers use */
-	format = tblfmt_resolve(config_get("reply.format"), "lkp",
-				tblfmt_scan_file(mbox, &scan) < 0 ? NULL :
-				&scan, &note);
-	if (note) {
-		info("%s", note);
-		strbuf_addf(&tables, "%s\n", note);
-		write_job_file(j, "format.txt", tables.buf, tables.len);
-		strbuf_reset(&tables);
-	}
-	if (samples_read_file(csv, &set) < 0)
+	job_plan(j);
+	if (identical_kernels(j))
+		return write_identical(j);
+	round_init(&r1);
+	round_init(&r2);
+	if (round_judge(j, "results.csv", &r1) < 0)
 		goto out;
-	compare_opts_init(&co);
-	memset(&cr, 0, sizeof(cr));
-	if (compare_run(&set, &co, &cr) < 0)
-		goto out;
-	compare_json(&cr, &json);
-	if (compare_render(&cr, format, &tables) < 0) {
-		compare_result_release(&cr);
-		goto out;
-	}
-	for (i = 0; i < cr.nr; i++) {
-		const struct compare_metric *m = &cr.m[i];
-		const struct compare_side *s;
+	strbuf_add(&tables, r1.tables.buf, r1.tables.len);
+	strbuf_add(&verdict, r1.verdict.buf, r1.verdict.len);
+	if (r1.v == VERDICT_REGRESSION) {
+		/* accuse only what a fresh round of blocks repeats */
+		struct pair_kernels pk;
 
-		if (cr.nr_kernels < 2)
-			break;
-		/* diag.* rows are context, never part of a count */
-		if (!m->diagnostic)
-			nr_judged++;
-		s = &m->side[1];
-		if (s->verdict == VERDICT_IMPROVEMENT)
-			nr_imp++;
-		if (s->verdict != VERDICT_REGRESSION)
-			continue;
-		nr_reg++;
-		strbuf_addf(&regs, "- %s %s%s%s%s%s%s: %+.1f%%, %s is better\n"
-			    "  (Welch p = %.2g, Mann-Whitney p = %.2g)\n",
-			    m->workload, m->metric, *m->params ? " " : "",
-			    m->params, *m->machine ? " (" : "", m->machine,
-			    *m->machine ? ")" : "", s->change_pct,
-			    m->higher_is_better ? "higher" : "lower",
-			    s->p_welch, s->p_mwu);
+		info("a suspected regression: a confirmation round");
+		pair_of_job(j, &pk);
+		rc = run_blocks(j, "confirm", 2, &pk);
+		if (rc) {
+			ret = rc == -2 ? EXIT_FAIL : rc;
+			goto out;
+		}
+		if (round_judge(j, "confirm.csv", &r2) < 0)
+			goto out;
+		last = &r2;
+		j->s.confirmed = r2.v == VERDICT_REGRESSION ? 1 : 2;
+		strbuf_addf(&tables, "\nThe confirmation, a fresh round of "
+			    "%zu interleaved blocks:\n\n", r2.blocks);
+		strbuf_add(&tables, r2.tables.buf, r2.tables.len);
+		strbuf_reset(&verdict);
+		strbuf_addf(&verdict, "The first round (%zu blocks):\n%s\n"
+			    "The confirmation (a fresh round of %zu blocks):"
+			    "\n%s", r1.blocks, r1.verdict.buf, r2.blocks,
+			    r2.verdict.buf);
+		if (j->s.confirmed != 1)
+			strbuf_addstr(&verdict, "\nThe confirmation did not "
+				      "repeat the first round's regression:\n"
+				      "none is reported.\n");
 	}
-	if (cr.verdict == VERDICT_REGRESSION)
-		strbuf_addf(&verdict, "Verdict: regression, %zu of %zu "
-			    "metrics got significantly worse (at least "
-			    "%.0f%%, Welch p < %g).", nr_reg, nr_judged,
-			    co.min_effect, co.alpha);
-	else if (cr.verdict == VERDICT_IMPROVEMENT)
-		strbuf_addf(&verdict, "Verdict: improvement, %zu of %zu "
-			    "metrics got significantly better and none "
-			    "worse.", nr_imp, nr_judged);
-	else if (cr.verdict == VERDICT_NOISY)
-		strbuf_addf(&verdict, "Verdict: no significant regression, "
-			    "but some results were too noisy to judge "
-			    "changes below %.0f%%.", co.noisy_pct);
-	else
-		strbuf_addf(&verdict, "Verdict: no significant change in "
-			    "the %zu metrics measured.", nr_judged);
-	strbuf_addch(&verdict, '\n');
-	job_state_set(&j->s.outcome, cr.verdict == VERDICT_REGRESSION ?
-		      "regression" : "tested");
-	compare_result_release(&cr);
-	if (write_job_file(j, "compare.json", json.buf, json.len) < 0 ||
+	job_state_set(&j->s.outcome, j->s.confirmed == 1 ? "regression" :
+		      "tested");
+	if (j->s.confirmed == 1 && j->s.nr_patches > 1) {
+		rc = bisect_series(j, &r2);
+		if (rc) {
+			ret = rc;
+			goto out;
+		}
+	}
+	if (write_job_file(j, "compare.json", last->json.buf,
+			   last->json.len) < 0 ||
 	    write_job_file(j, "tables.txt", tables.buf, tables.len) < 0 ||
 	    write_job_file(j, "verdict.txt", verdict.buf, verdict.len) < 0 ||
-	    write_job_file(j, "regressions.txt", regs.buf, regs.len) < 0)
+	    write_job_file(j, "regressions.txt", last->regs.buf,
+			   last->regs.len) < 0)
 		goto out;
 	j->s.stage = JOB_REPLY;
 	ret = 0;
 out:
-	sample_set_release(&set);
+	round_release(&r1);
+	round_release(&r2);
 	strbuf_release(&tables);
-	strbuf_release(&json);
 	strbuf_release(&verdict);
-	strbuf_release(&regs);
-	free(csv);
-	free(mbox);
-	free(note);
-	tblfmt_release(&scan);
 	return ret;
 }
 
@@ -1106,6 +1550,7 @@ static int stage_reply(struct job *j)
 	set_file_var(j, &v, "format", "format.txt", 0);
 	set_file_var(j, &v, "verdict", "verdict.txt", 0);
 	set_file_var(j, &v, "regressions", "regressions.txt", 0);
+	set_file_var(j, &v, "bisect", "bisect.txt", 0);
 	set_file_var(j, &v, "log", "failure.txt", 0);
 	kv_set(&v, "base", j->s.base_desc ? j->s.base_desc :
 	       j->s.series_base);
@@ -1330,6 +1775,8 @@ static void job_start(struct job_state *s, const char *msgid,
 		      config_get("bot.workloads"));
 	s->runs = o->runs > 0 ? o->runs : old->runs > 0 ? old->runs :
 		  (int)config_get_int("bot.runs");
+	/* --runs N is a fixed design; without it the runs are adaptive */
+	s->runs_fixed = o->runs > 0 ? 1 : old->runs_fixed;
 	job_state_set(&s->base, given(o->base) ? o->base : old->base);
 	job_state_set(&s->requested_by, given(o->requested_by) ?
 		      o->requested_by : old->requested_by);
@@ -1475,6 +1922,9 @@ out:
 		*dir_out = j.dir ? xstrdup(j.dir) : NULL;
 	job_state_unlock(j.lock);
 	job_state_release(&j.s);
+	free(j.workloads);
+	free(j.workload_args);
+	free(j.format);
 	free(j.dir);
 	return ret;
 }

@@ -50,6 +50,8 @@ struct job_side {
 	char *kernel;		/* kernel_<side>: the built image */
 	char *release;		/* release_<side>: its uname -r */
 	char *config;		/* config_<side>: its .config */
+	char *digest;		/* digest_<side>: its vmlinux text and data,
+				 * vmlinux.h; NULL unknown */
 };
 
 struct job_state {
@@ -84,6 +86,13 @@ struct job_state {
 
 	/* run */
 	int runs_done;		/* A B pairs in results.csv */
+	int runs_fixed;		/* --runs given: that many, no adaptive stop */
+	int seed;		/* of the A B / B A order of the blocks */
+
+	/* compare: a suspected regression confirmed, the guilty patch */
+	int confirmed;		/* 1 the confirmation round agreed, 2 not */
+	int bisect_lo;		/* patches known not to regress (base+lo) */
+	int bisect_hi;		/* patches known to regress; 0 not started */
 
 	/* compare ("tested", "regression"), or a failure ("apply-failed") */
 	char *outcome;

@@ -12,10 +12,12 @@ export SCHED_BOT_CONFIG=$TRASH/bot.cfg
 
 # job_at_compare DIR BASE.csv NEW.csv: a job stopped before compare,
 # the runs of BASE labelled base and those of NEW labelled patched.
+# With --runs 5 (fixed): the injected runs are all there is.
 job_at_compare() {
 	bot_job job-tested "$1" &&
 	rm -f "$1/tables.txt" "$1/verdict.txt" "$1/regressions.txt" &&
 	sed -i -e 's/^stage=reply$/stage=compare/' -e '/^outcome=/d' "$1/state" &&
+	echo runs_fixed=1 >>"$1/state" &&
 	{
 		head -n 1 "$2"
 		tail -n +2 "$2" | sed 's/^[^,]*,/base,/'
@@ -41,6 +43,8 @@ test_expect_success 'an improvement: tables, verdict and Tested-by' '
 test_expect_failure_code 'the same runs the other way round: a regression, exit 5' 5 '
 	job_at_compare worse "$DATA/compare/simple-new.csv" \
 		"$DATA/compare/simple-base.csv" &&
+	cp worse/results.csv worse/confirm.csv &&
+	sed -i "s/^nr_patches=2$/nr_patches=1/" worse/state &&
 	"$SCHED_BOT" test --job-dir worse >out
 '
 
@@ -49,7 +53,27 @@ test_expect_success '... reported without Tested-by, naming the metric' '
 	test_grep ! "Tested-by" "$m" &&
 	test_grep "^Verdict: regression" "$m" &&
 	test_grep "^- spawn lps (m7gd.16xlarge): -22.4%, higher is better$" "$m" &&
+	test_grep "^The first round (5 blocks):$" "$m" &&
+	test_grep "^The confirmation (a fresh round of 5 blocks):$" "$m" &&
+	test "$(grep -c "^Verdict: regression" "$m")" -eq 2 &&
+	test_grep "^confirmed=1$" worse/state &&
 	test_grep "^outcome=regression$" worse/state
+'
+
+test_expect_success 'a regression the confirmation does not repeat is not reported' '
+	job_at_compare once "$DATA/compare/simple-new.csv" \
+		"$DATA/compare/simple-base.csv" &&
+	{
+		head -n 1 "$DATA/compare/simple-new.csv"
+		tail -n +2 "$DATA/compare/simple-new.csv" | sed "s/^[^,]*,/base,/"
+		tail -n +2 "$DATA/compare/simple-new.csv" | sed "s/^[^,]*,/patched,/"
+	} >once/confirm.csv &&
+	"$SCHED_BOT" test --job-dir once >out &&
+	m=$(cat out) &&
+	test_grep "^outcome=tested$" once/state &&
+	test_grep "^confirmed=2$" once/state &&
+	test_grep "^The confirmation did not repeat" "$m" &&
+	test_grep ! "noticed a significant regression" "$m"
 '
 
 test_expect_failure_code 'unreadable results stop the job at compare' 1 '

@@ -39,6 +39,9 @@ git config -f "$CFG" bot.name "Sched Bot"
 git config -f "$CFG" bot.email bot@sched-bot.example.org
 git config -f "$CFG" bot.workloads spawn
 git config -f "$CFG" bot.runs 2
+# the runs are adaptive unless a command fixes them: keep them few here
+git config -f "$CFG" job.minRuns 2
+git config -f "$CFG" job.maxRuns 2
 git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
 git config -f "$CFG" outbox.checkLore false
 git config -f "$CFG" tree.path "$WORK"

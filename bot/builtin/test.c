@@ -37,7 +37,8 @@ static const struct option_spec test_options[] = {
 		   "comma-separated, or auto: chosen from the thread and "
 		   "the diff (default bot.workloads, else auto)"),
 	OPT_INTEGER(0, "runs", &o.runs, "N", 1, RUNS_MAX,
-		    "runs of each kernel (default bot.runs, else 5)"),
+		    "a fixed number of runs of each kernel (default: "
+		    "adaptive, job.minRuns to job.maxRuns blocks)"),
 	OPT_STRING(0, "base", &o.base, "REV",
 		   "apply onto REV instead of the series' base"),
 	OPT_STRING(0, "job-dir", &o.dir, "DIR",
