@@ -1414,8 +1414,10 @@ static void claims(struct job *j, struct kv *v, const char *machine)
 	    strstr(sb.buf, "noisy"))
 		verdict = xstrdup("noisy");
 	strbuf_reset(&sb);
+	/* "none": nothing was measured (identical binaries): no claim */
 	noisy = verdict && (!strcmp(verdict, "noisy") ||
-			    !strcmp(verdict, "inconclusive"));
+			    !strcmp(verdict, "inconclusive") ||
+			    !strcmp(verdict, "none"));
 	emulated = facts_machine_emulated(machine);
 	if (!emulated && !read_job_file(j, "machine.txt", &sb))
 		emulated = facts_machine_emulated(sb.buf);
