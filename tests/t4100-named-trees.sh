@@ -358,4 +358,11 @@ test_expect_success 'a diff inline in a reply applies the same way' '
 	git -C k.git show "$BR:kernel/sched/fair.c" | test_grep "^int faster;$"
 '
 
+
+# The servers were started inside tests, in subshells, where test_atexit
+# does not reach the script: stop them here, before test_done removes
+# their pid files with the trash directory.
+for pidfile in "$TRASH"/*.pid; do
+	[ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
+done
 test_done
