@@ -23,6 +23,7 @@ job_at_run() {
 	target=local
 	workloads=${4:-auto}
 	runs=2
+	runs_fixed=1
 	cover_msgid=$3
 	subject=a series
 	version=1
