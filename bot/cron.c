@@ -123,10 +123,11 @@ static void for_each_message(struct state *st, const char *text, size_t len,
 		}
 		poll_mark(st, key);
 		state_crash_point("poll-message");
+		/* Unparsable is no poison: fn says what it makes of it. */
 		bad = mail_parse(msg, n, &m) < 0;
 		if (!bad && m.poison)
 			quarantine(st, key, m.poison, n);
-		else if (!bad)
+		else
 			fn(msg, n, data);
 		if (!bad)
 			mail_release(&m);

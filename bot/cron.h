@@ -7,6 +7,9 @@
  *   3. poll lore with each cron.query, "<since>" replaced by the time of
  *      the last poll (minus cron.overlap seconds), and queue each new
  *      series revision: once per (message-id, version, base, workloads);
+ *      each polled mail is parsed within the mail budget first (mail.h)
+ *      and a poison one, or one the bot died on twice, is quarantined
+ *      in the state by Message-ID, reported once and skipped for good;
  *   4. poll lore with cron.commandQuery for "#sched-bot" commands
  *      (mailcmd.h), queue the allowed ones, answer the bad ones;
  *   5. run queued jobs until cron.budget seconds have passed (a job

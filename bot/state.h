@@ -23,7 +23,7 @@
  * kill -9 would; without the variable it does nothing.  Points:
  * after-<stage> (job.c, after each stage is saved), before-intent,
  * intent-recorded (job.c), smtp-sending, smtp-accepted, outbox-moved
- * (outbox.c).
+ * (outbox.c), poll-message (cron.c, with a polled mail in hand).
  */
 #ifndef SCHED_BOT_STATE_H
 #define SCHED_BOT_STATE_H

@@ -3,6 +3,7 @@
  * fuzz-mbox.c - the mbox splitter on arbitrary bytes.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mbox.h"
