@@ -29,31 +29,6 @@ struct page {
 	long long mtime;
 };
 
-static void html_escape(const char *s, struct strbuf *out)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			strbuf_addstr(out, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(out, "&gt;");
-			break;
-		case '&':
-			strbuf_addstr(out, "&amp;");
-			break;
-		case '"':
-			strbuf_addstr(out, "&quot;");
-			break;
-		case '\'':
-			strbuf_addstr(out, "&#39;");
-			break;
-		default:
-			strbuf_addch(out, *s);
-		}
-	}
-}
-
 /* The value of key in a job's state file, or "". */
 static char *state_value(const char *state, const char *key)
 {
@@ -171,23 +146,23 @@ static int render_job(const char *jobs_dir, const char *name,
 
 	strbuf_addstr(&html, "<!DOCTYPE html>\n<html><head><meta charset="
 		      "\"utf-8\"><title>");
-	html_escape(*pg->subject ? pg->subject : name, &html);
+	strbuf_add_escaped_html(&html, *pg->subject ? pg->subject : name);
 	strbuf_addf(&html, "</title>\n%s</head><body>\n<p><a href=\""
 		    "index.html\">all jobs</a></p>\n<h1>", style);
-	html_escape(*pg->subject ? pg->subject : name, &html);
+	strbuf_add_escaped_html(&html, *pg->subject ? pg->subject : name);
 	strbuf_addstr(&html, "</h1>\n<ul>\n<li>thread: <a href=\"");
 	/* lore_link(): lore.url without the user:password@ it may hold */
 	link = lore_link(msgid);
-	html_escape(link, &html);
+	strbuf_add_escaped_html(&html, link);
 	free(link);
 	strbuf_addstr(&html, "\">&lt;");
-	html_escape(msgid, &html);
+	strbuf_add_escaped_html(&html, msgid);
 	strbuf_addstr(&html, "&gt;</a></li>\n<li>outcome: <span class=\"");
-	html_escape(pg->outcome, &html);
+	strbuf_add_escaped_html(&html, pg->outcome);
 	strbuf_addstr(&html, "\">");
-	html_escape(*pg->outcome ? pg->outcome : "(none yet)", &html);
+	strbuf_add_escaped_html(&html, *pg->outcome ? pg->outcome : "(none yet)");
 	strbuf_addstr(&html, "</span>, stage ");
-	html_escape(pg->stage, &html);
+	strbuf_add_escaped_html(&html, pg->stage);
 	strbuf_addstr(&html, "</li>\n");
 	free(msgid);
 	for (i = 0; i < ARRAY_SIZE(raw); i++) {
@@ -196,7 +171,7 @@ static int render_job(const char *jobs_dir, const char *name,
 
 		if (!copy_file(src, dst)) {
 			strbuf_addstr(&html, "<li><a href=\"");
-			html_escape(name, &html);
+			strbuf_add_escaped_html(&html, name);
 			strbuf_addf(&html, "/%s\">%s</a></li>\n", raw[i],
 				    raw[i]);
 		}
@@ -207,7 +182,7 @@ static int render_job(const char *jobs_dir, const char *name,
 	path = xasprintf("%s/plot.svg", dir);
 	if (!access(path, R_OK)) {
 		strbuf_addstr(&html, "<p><img src=\"");
-		html_escape(name, &html);
+		strbuf_add_escaped_html(&html, name);
 		strbuf_addstr(&html, "/plot.svg\" alt=\"scaling plot\"></p>\n");
 	}
 	free(path);
@@ -323,17 +298,17 @@ int archive_render(const char *jobs_dir, const char *out_dir)
 		    style);
 	for (i = 0; i < nr; i++) {
 		strbuf_addstr(&idx, "<tr><td><a href=\"");
-		html_escape(pages[i].name, &idx);
+		strbuf_add_escaped_html(&idx, pages[i].name);
 		strbuf_addstr(&idx, ".html\">");
-		html_escape(pages[i].name, &idx);
+		strbuf_add_escaped_html(&idx, pages[i].name);
 		strbuf_addstr(&idx, "</a></td><td>");
-		html_escape(pages[i].subject, &idx);
+		strbuf_add_escaped_html(&idx, pages[i].subject);
 		strbuf_addstr(&idx, "</td><td class=\"");
-		html_escape(pages[i].outcome, &idx);
+		strbuf_add_escaped_html(&idx, pages[i].outcome);
 		strbuf_addstr(&idx, "\">");
-		html_escape(pages[i].outcome, &idx);
+		strbuf_add_escaped_html(&idx, pages[i].outcome);
 		strbuf_addstr(&idx, "</td><td>");
-		html_escape(pages[i].stage, &idx);
+		strbuf_add_escaped_html(&idx, pages[i].stage);
 		strbuf_addstr(&idx, "</td></tr>\n");
 		free(pages[i].name);
 		free(pages[i].subject);

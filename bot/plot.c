@@ -269,28 +269,6 @@ int plot_render(const struct compare_result *r, struct strbuf *out)
 #define SVG_T 56		/* title and legend */
 #define SVG_B 56		/* x tick labels and axis title */
 
-static void xml_escape(const char *s, struct strbuf *out)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			strbuf_addstr(out, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(out, "&gt;");
-			break;
-		case '&':
-			strbuf_addstr(out, "&amp;");
-			break;
-		case '"':
-			strbuf_addstr(out, "&quot;");
-			break;
-		default:
-			strbuf_addch(out, *s);
-		}
-	}
-}
-
 const char *plot_svg_color(size_t k)
 {
 	static const char *const colors[] = {
@@ -329,14 +307,14 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 	/* Title: what is plotted, as the ASCII plot's first line. */
 	strbuf_addf(out, "<text x=\"%d\" y=\"18\" font-size=\"14\" "
 		    "font-weight=\"bold\">", SVG_L);
-	xml_escape(m0->workload, out);
+	strbuf_add_escaped_html(out, m0->workload);
 	strbuf_addch(out, ' ');
-	xml_escape(m0->metric, out);
+	strbuf_add_escaped_html(out, m0->metric);
 	strbuf_addf(out, " (%s)", m0->higher_is_better ? "higher is better" :
 		    "lower is better");
 	if (*rest) {
 		strbuf_addstr(out, " <tspan font-weight=\"normal\">");
-		xml_escape(rest, out);
+		strbuf_add_escaped_html(out, rest);
 		strbuf_addstr(out, "</tspan>");
 	}
 	strbuf_addstr(out, "</text>\n");
@@ -348,7 +326,7 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 			    " stroke=\"%s\" stroke-width=\"4\"/>", x, x + 24,
 			    plot_svg_color(k));
 		strbuf_addf(out, "<text x=\"%d\" y=\"40\">", x + 30);
-		xml_escape(r->kernels[k], out);
+		strbuf_add_escaped_html(out, r->kernels[k]);
 		strbuf_addstr(out, "</text>\n");
 	}
 	/* Axes, with y ticks at quarters of the top value. */
@@ -377,11 +355,11 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 	}
 	strbuf_addf(out, "\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
 		    "number of ", SVG_L + pw / 2, SVG_H - 14);
-	xml_escape(key, out);
+	strbuf_add_escaped_html(out, key);
 	strbuf_addf(out, "</text>\n<text transform=\"translate(16 %.1f) "
 		    "rotate(-90)\" text-anchor=\"middle\">",
 		    SVG_T + ph / 2);
-	xml_escape(*m0->unit ? m0->unit : "value", out);
+	strbuf_add_escaped_html(out, *m0->unit ? m0->unit : "value");
 	strbuf_addstr(out, "</text>\n");
 	/* One line with a dot per point for each kernel. */
 	for (k = 0; k < r->nr_kernels; k++) {

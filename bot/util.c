@@ -566,3 +566,28 @@ int lock_file_wait(const char *path)
 	}
 	return fd;
 }
+
+void strbuf_add_escaped_html(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			strbuf_addstr(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(sb, "&gt;");
+			break;
+		case '&':
+			strbuf_addstr(sb, "&amp;");
+			break;
+		case '"':
+			strbuf_addstr(sb, "&quot;");
+			break;
+		case '\'':
+			strbuf_addstr(sb, "&#39;");
+			break;
+		default:
+			strbuf_addch(sb, *s);
+		}
+	}
+}

@@ -90,6 +90,9 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_trim(struct strbuf *sb);
+/* Append s with < > & " ' escaped: safe in HTML and XML text and
+ * quoted attribute values. */
+void strbuf_add_escaped_html(struct strbuf *sb, const char *s);
 /* Read a whole file (or fd); returns bytes read or -1 with errno set. */
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path);
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
