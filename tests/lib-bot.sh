@@ -66,6 +66,24 @@ bot_config() {
 	EOC
 }
 
+# bot_job_tree_config FILE: the configuration of the job tests that run
+# real stages on the b4 test tree ($TRASH/repo.git, cloned by the test):
+# tree, jobs, state, outbox and builds all in $TRASH.
+bot_job_tree_config() {
+	cat >"$1" <<-EOC
+	[tree]
+		path = $TRASH/repo.git
+	[job]
+		dir = $TRASH/jobs
+	[state]
+		db = $TRASH/state.db
+	[outbox]
+		dir = $TRASH/outbox
+	[build]
+		cacheDir = $TRASH/builds
+	EOC
+}
+
 # bot_job NAME DIR: a job directory stopped before its reply, from the
 # fixture tests/data/bot/NAME and the bundled Chen Yu v3 thread.
 bot_job() {

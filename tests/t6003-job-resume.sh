@@ -5,23 +5,13 @@
 # applies, and the build stage then fails (it is not a kernel), which
 # is where these tests stop.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-bot.sh"
 
 MBOX=$DATA/apply/shazam-git1-just-series.mbox
 [ -f "$DATA/intake/b4/gitdir.bundle" ] || test_skip_all "tests/data/intake/b4/gitdir.bundle is missing"
 command -v make >/dev/null || test_skip_all "make is not installed"
 
-cat >"$TRASH/bot.cfg" <<EOF
-[tree]
-	path = $TRASH/repo.git
-[job]
-	dir = $TRASH/jobs
-[state]
-	db = $TRASH/state.db
-[outbox]
-	dir = $TRASH/outbox
-[build]
-	cacheDir = $TRASH/builds
-EOF
+bot_job_tree_config "$TRASH/bot.cfg"
 export SCHED_BOT_CONFIG=$TRASH/bot.cfg
 J=$TRASH/jobs/one
 

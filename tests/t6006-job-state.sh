@@ -7,6 +7,7 @@
 # series applies and the build then fails, so no test here builds or
 # boots anything.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-bot.sh"
 
 MBOX=$DATA/apply/shazam-git1-just-series.mbox
 OTHER=$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox
@@ -14,18 +15,7 @@ OTHER=$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox
 command -v make >/dev/null || test_skip_all "make is not installed"
 command -v flock >/dev/null || test_skip_all "flock (util-linux) is not installed"
 
-cat >"$TRASH/bot.cfg" <<EOF
-[tree]
-	path = $TRASH/repo.git
-[job]
-	dir = $TRASH/jobs
-[state]
-	db = $TRASH/state.db
-[outbox]
-	dir = $TRASH/outbox
-[build]
-	cacheDir = $TRASH/builds
-EOF
+bot_job_tree_config "$TRASH/bot.cfg"
 export SCHED_BOT_CONFIG=$TRASH/bot.cfg
 J=$TRASH/jobs/one
 
