@@ -46,6 +46,24 @@ kernel_repo() {
 	) 9>"$KCACHE/kernel.git.lock"
 }
 
+# kernel_work_repo TARBALL TREE WORK: TREE imported from TARBALL by
+# `sched-bot tree init` (once), and WORK, a bare repository with TREE's
+# refs that borrows its objects: the tree.path of the end-to-end tests.
+kernel_work_repo() {
+	mkdir -p "$(dirname "$2")" &&
+	"$SCHED_BOT" tree init --tarball "$1" "$2" || return 1
+	test -d "$3" && return 0
+	rm -rf "$3.tmp" &&
+	git init -q --bare "$3.tmp" &&
+	echo "$2/objects" >"$3.tmp/objects/info/alternates" &&
+	git --git-dir="$2" for-each-ref --format="%(refname) %(objectname)" |
+	while read ref oid; do
+		git --git-dir="$3.tmp" update-ref "$ref" "$oid" || exit 1
+	done &&
+	git --git-dir="$3.tmp" symbolic-ref HEAD refs/heads/linux-6.1 &&
+	mv "$3.tmp" "$3"
+}
+
 # kernel_commit REV FILE SED-EXPR BRANCH: commit REV with FILE edited by
 # SED-EXPR as BRANCH, without touching any work tree.
 kernel_commit() {

@@ -11,6 +11,7 @@
 # kept in $SCHED_BOT_TEST_CACHE (default /var/tmp/sched-bot-test-cache)
 # and shared with t4002 and t5000.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-kernel.sh"
 
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 CACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}
@@ -65,18 +66,9 @@ git config -f "$CFG" target.qemu.mem 512
 git config -f "$CFG" target.qemu.timeout 600
 
 test_expect_success 'the cached 6.1 tree and a work repository borrowing it' '
-	mkdir -p "$CACHE/tree" &&
-	"$SCHED_BOT" tree init --tarball "$TARBALL" "$TREE" &&
-	if ! test -d "$WORK"; then
-		git init -q --bare "$WORK.tmp" &&
-		echo "$TREE/objects" >"$WORK.tmp/objects/info/alternates" &&
-		git --git-dir="$TREE" for-each-ref --format="%(refname) %(objectname)" |
-		while read ref oid; do
-			git --git-dir="$WORK.tmp" update-ref "$ref" "$oid" || exit 1
-		done &&
-		git --git-dir="$WORK.tmp" symbolic-ref HEAD refs/heads/linux-6.1 &&
-		mv "$WORK.tmp" "$WORK"
-	fi
+	kernel_work_repo "$TARBALL" "$TREE" "$WORK" &&
+	test -d "$WORK/objects" &&
+	test_grep -x "$TREE/objects" "$WORK/objects/info/alternates"
 '
 
 test_expect_success 'cron finds the series on lore, tests it and replies' '

@@ -7,6 +7,7 @@
 # public-inbox for lore, smtp-sink, the Debian 6.1 tree (cached, as
 # t6900 makes it), LAVA.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-lava.sh"
 
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
@@ -58,18 +59,9 @@ git config -f "$CFG" target.lab.pollInterval 500
 git config -f "$CFG" target.lab.parallel 2
 
 test_expect_success 'the cached 6.1 tree and a work repository borrowing it' '
-	mkdir -p "$CACHE/tree" &&
-	"$SCHED_BOT" tree init --tarball "$TARBALL" "$TREE" &&
-	if ! test -d "$WORK"; then
-		git init -q --bare "$WORK.tmp" &&
-		echo "$TREE/objects" >"$WORK.tmp/objects/info/alternates" &&
-		git --git-dir="$TREE" for-each-ref --format="%(refname) %(objectname)" |
-		while read ref oid; do
-			git --git-dir="$WORK.tmp" update-ref "$ref" "$oid" || exit 1
-		done &&
-		git --git-dir="$WORK.tmp" symbolic-ref HEAD refs/heads/linux-6.1 &&
-		mv "$WORK.tmp" "$WORK"
-	fi
+	kernel_work_repo "$TARBALL" "$TREE" "$WORK" &&
+	test -d "$WORK/objects" &&
+	test_grep -x "$TREE/objects" "$WORK/objects/info/alternates"
 '
 
 test_expect_success 'test on the lab: the reply names the device and the LAVA jobs' '
