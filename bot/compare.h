@@ -50,7 +50,9 @@
  *   no significant change otherwise.
  * The excluded change of a comparison is the largest bound of the
  * simultaneous 95% CIs (Bonferroni over the family) of the changes of
- * its KPIs without a call: "changes larger than 3.1% are excluded".
+ * its KPIs without a call: "changes larger than 3.1% are excluded"; a
+ * bound over 50% or from fewer than 3 blocks bounds nothing useful, and
+ * the sentence says "too few runs (2 blocks) to bound the change".
  *
  * change_pct is 100 * (mean - base) / base (the raw direction);
  * better_pct has the sign turned so that positive is always better
