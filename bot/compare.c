@@ -566,11 +566,37 @@ void compare_result_release(struct compare_result *r)
 	for (i = 0; i < r->nr_kernels; i++) {
 		free(r->kernels[i]);
 		free(r->unames[i]);
+		if (r->commits)
+			free(r->commits[i]);
+		if (r->subjects)
+			free(r->subjects[i]);
 	}
 	free(r->kernels);
 	free(r->unames);
+	free(r->commits);
+	free(r->subjects);
 	free(r->fam);
 	memset(r, 0, sizeof(*r));
+}
+
+void compare_name_commit(struct compare_result *r, const char *label,
+			 const char *id, const char *subject)
+{
+	size_t k;
+
+	for (k = 0; k < r->nr_kernels; k++)
+		if (!strcmp(r->kernels[k], label))
+			break;
+	if (k == r->nr_kernels || !id || !*id)
+		return;
+	if (!r->commits) {
+		r->commits = xcalloc(r->nr_kernels, sizeof(*r->commits));
+		r->subjects = xcalloc(r->nr_kernels, sizeof(*r->subjects));
+	}
+	free(r->commits[k]);
+	free(r->subjects[k]);
+	r->commits[k] = xstrdup(id);
+	r->subjects[k] = subject && *subject ? xstrdup(subject) : NULL;
 }
 
 static size_t label_index(struct compare_result *r, const struct sample *s,

@@ -69,6 +69,7 @@ static void doc_init(struct tmpl_rec *d, const struct compare_result *r)
 			   *r->unames[k] ? r->unames[k] : r->kernels[k]);
 	}
 	kv_set(&d->vars, "verdict", verdict_name(r->verdict));
+	kv_set(&d->vars, "verdictline", r->opts.sentence_follows ? "" : "1");
 	compare_rule(r, &rule);
 	kv_set(&d->vars, "rule", rule.buf);
 	strbuf_release(&rule);
@@ -746,15 +747,54 @@ static void lkp_axes(struct tmpl_rec *bl, const struct compare_metric *m,
 	strbuf_release(&vals);
 }
 
+/*
+ * How the robot names kernel k: in the commit: block its commit as
+ * today's mails have it, 10 hex digits and the subject (the line kept
+ * within 100 columns), over the columns 16 and 27 of its id; a kernel
+ * whose commit is unknown (compare of bare CSVs) by its label.
+ */
+static void lkp_names(struct tmpl_rec *d, const struct compare_result *r)
+{
+	/* "  ID (\"SUBJECT\")" within 100 columns */
+	const size_t room = 100 - 2 - 10 - 3 - 2;
+	struct strbuf sb = STRBUF_INIT;
+	size_t k;
+
+	for (k = 0; k < r->nr_kernels; k++) {
+		const char *id = r->commits ? r->commits[k] : NULL;
+		const char *subj = r->subjects ? r->subjects[k] : NULL;
+		size_t len = subj ? strlen(subj) : 0, cut = len;
+
+		tmpl_setkf(&d->vars, "lab", (int)k, "%.*s", k ? 27 : 16,
+			   id ? id : r->kernels[k]);
+		if (!id) {
+			tmpl_setkf(&d->vars, "commit", (int)k, "%s",
+				   r->kernels[k]);
+			continue;
+		}
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.10s", id);
+		if (len > room) {
+			/* cut, but not inside a UTF-8 character */
+			cut = room - 3;
+			while (cut && ((unsigned char)subj[cut] & 0xc0) == 0x80)
+				cut--;
+		}
+		if (subj)
+			strbuf_addf(&sb, " (\"%.*s%s\")", (int)cut, subj,
+				    cut < len ? "..." : "");
+		tmpl_setkf(&d->vars, "commit", (int)k, "%s", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 static void doc_lkp(struct tmpl_rec *d, const struct compare_result *r)
 {
 	const struct tmpl_list *blocks;
 	size_t i, k;
 	char buf[64];
 
-	for (k = 0; k < r->nr_kernels; k++)
-		tmpl_setkf(&d->vars, "lab", (int)k, "%.*s", k ? 27 : 16,
-			   r->kernels[k]);
+	lkp_names(d, r);
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		char *ek = env_key(m), *key;
