@@ -332,6 +332,66 @@ static void test_verdict_said_once(void)
 	sample_set_release(&set);
 }
 
+/* Each line of text at most width columns (UTF-8 counted once). */
+static int max_width(const char *text)
+{
+	int w = 0, max = 0;
+
+	for (; *text; text++) {
+		if (*text == '\n') {
+			w = 0;
+			continue;
+		}
+		if (*text == '\t')
+			w = (w / 8 + 1) * 8;
+		else if (((unsigned char)*text & 0xc0) != 0x80)
+			w++;
+		if (w > max)
+			max = w;
+	}
+	return max;
+}
+
+/* Three kernels: intel as pairs against the baseline, all in 72. */
+static void test_three_kernels_fit(void)
+{
+	static const char *const formats[] = {
+		"intel", "amd", "lkp", "mmtests", "matrix", "simple",
+	};
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+	size_t i;
+	int run;
+
+	for (run = 1; run <= 5; run++) {
+		add(&set, "v6.1", run, 0, 100 + run, 1);
+		add(&set, "v2", run, 0, 80 + run, 1);
+		add(&set, "v3", run, 0, 120 + run, 1);
+	}
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		int w;
+
+		CHECK_INT(compare_render(&r, formats[i], &sb), 0);
+		w = max_width(sb.buf);
+		printf("# %s, three kernels: %d columns\n", formats[i], w);
+		CHECK(w <= (strcmp(formats[i], "lkp") ? 72 : 100));
+		if (!strcmp(formats[i], "intel")) {
+			CHECK(strstr(sb.buf, "pingpong (v2 against v6.1)\n")
+			      != NULL);
+			CHECK(strstr(sb.buf, "pingpong (v3 against v6.1)\n")
+			      != NULL);
+			CHECK(strstr(sb.buf, "\tcompare%( std%)") != NULL);
+		}
+		strbuf_release(&sb);
+	}
+	compare_result_release(&r);
+	sample_set_release(&set);
+}
+
 int main(void)
 {
 	TEST_NAME("test-compare");
@@ -341,6 +401,7 @@ int main(void)
 	RUN(test_json);
 	RUN(test_lkp_commits);
 	RUN(test_verdict_said_once);
+	RUN(test_three_kernels_fit);
 	RUN(test_aa_false_positives);
 	RUN(test_power);
 	RUN(test_noisy);
