@@ -566,11 +566,37 @@ void compare_result_release(struct compare_result *r)
 	for (i = 0; i < r->nr_kernels; i++) {
 		free(r->kernels[i]);
 		free(r->unames[i]);
+		if (r->commits)
+			free(r->commits[i]);
+		if (r->subjects)
+			free(r->subjects[i]);
 	}
 	free(r->kernels);
 	free(r->unames);
+	free(r->commits);
+	free(r->subjects);
 	free(r->fam);
 	memset(r, 0, sizeof(*r));
+}
+
+void compare_name_commit(struct compare_result *r, const char *label,
+			 const char *id, const char *subject)
+{
+	size_t k;
+
+	for (k = 0; k < r->nr_kernels; k++)
+		if (!strcmp(r->kernels[k], label))
+			break;
+	if (k == r->nr_kernels || !id || !*id)
+		return;
+	if (!r->commits) {
+		r->commits = xcalloc(r->nr_kernels, sizeof(*r->commits));
+		r->subjects = xcalloc(r->nr_kernels, sizeof(*r->subjects));
+	}
+	free(r->commits[k]);
+	free(r->subjects[k]);
+	r->commits[k] = xstrdup(id);
+	r->subjects[k] = subject && *subject ? xstrdup(subject) : NULL;
 }
 
 static size_t label_index(struct compare_result *r, const struct sample *s,
@@ -961,6 +987,57 @@ static void judged_clause(const struct compare_result *r,
 	}
 }
 
+/*
+ * An excluded change wider than this says nothing a reader can use, nor
+ * does any bound from fewer blocks than COMPARE_MIN_PAIRS (a t-test on
+ * one degree of freedom): the sentence says the runs were too few.
+ */
+#define COMPARE_BOUND_MAX 50.0
+#define COMPARE_MIN_PAIRS 3
+
+/* The fewest runs a judged KPI of comparison k has on either side. */
+static size_t fewest_runs(const struct compare_result *r, size_t k)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct compare_metric *m = &r->m[i];
+		size_t x = m->side[0].n < m->side[k].n ? m->side[0].n :
+							  m->side[k].n;
+
+		if (m->side[k].judged && (!n || x < n))
+			n = x;
+	}
+	return n;
+}
+
+/*
+ * "changes larger than 3.1% are excluded at 95%" over the rest KPIs
+ * without a call, or that the runs were too few to bound anything.
+ */
+static void excluded_clause(const struct compare_result *r, size_t k,
+			    size_t rest, struct strbuf *sb)
+{
+	const struct compare_family *f = &r->fam[k];
+	size_t n;
+
+	if (f->excluded_pct <= COMPARE_BOUND_MAX &&
+	    (!f->paired || f->pairs >= COMPARE_MIN_PAIRS)) {
+		strbuf_addf(sb, "changes larger than %.1f%% are excluded at "
+			    "95%%", f->excluded_pct);
+		if (rest > 1)
+			strbuf_addf(sb, " (all %zu at once)", rest);
+		return;
+	}
+	n = f->paired ? f->pairs : fewest_runs(r, k);
+	if (f->paired)
+		strbuf_addf(sb, "too few runs (%zu block%s) to bound the "
+			    "change", n, plural(n));
+	else
+		strbuf_addf(sb, "too few runs (%zu a side) to bound the "
+			    "change", n);
+}
+
 static void family_verdict(const struct compare_result *r, size_t k,
 			   struct strbuf *sb)
 {
@@ -992,15 +1069,12 @@ static void family_verdict(const struct compare_result *r, size_t k,
 	}
 	if (!isnan(f->excluded_pct) && rest) {
 		if ((f->worse || f->better) && rest == 1)
-			strbuf_addstr(sb, "; in the other KPI, changes");
+			strbuf_addstr(sb, "; in the other KPI, ");
 		else if (f->worse || f->better)
-			strbuf_addf(sb, "; in the other %zu, changes", rest);
+			strbuf_addf(sb, "; in the other %zu, ", rest);
 		else
-			strbuf_addstr(sb, "; changes");
-		strbuf_addf(sb, " larger than %.1f%% are excluded at 95%%",
-			    f->excluded_pct);
-		if (rest > 1)
-			strbuf_addf(sb, " (all %zu at once)", rest);
+			strbuf_addstr(sb, "; ");
+		excluded_clause(r, k, rest, sb);
 	}
 	strbuf_addch(sb, '.');
 }

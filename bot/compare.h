@@ -50,7 +50,9 @@
  *   no significant change otherwise.
  * The excluded change of a comparison is the largest bound of the
  * simultaneous 95% CIs (Bonferroni over the family) of the changes of
- * its KPIs without a call: "changes larger than 3.1% are excluded".
+ * its KPIs without a call: "changes larger than 3.1% are excluded"; a
+ * bound over 50% or from fewer than 3 blocks bounds nothing useful, and
+ * the sentence says "too few runs (2 blocks) to bound the change".
  *
  * change_pct is 100 * (mean - base) / base (the raw direction);
  * better_pct has the sign turned so that positive is always better
@@ -101,6 +103,12 @@ struct compare_opts {
 	double noisy_pct;	/* CI half-width, percent of the mean */
 	enum compare_pairing pairing;
 	int all_diag;		/* render every diag.* row (compare --diag) */
+	/*
+	 * The caller prints compare_verdict() right after the tables (a
+	 * reply): the tables leave out their own verdict and rule lines,
+	 * so that the verdict is said once.
+	 */
+	int sentence_follows;
 	/*
 	 * The adaptive plan the runs followed (NULL: a fixed number of
 	 * runs, one look).  Paired comparisons then replay its looks;
@@ -166,6 +174,12 @@ struct compare_result {
 	struct compare_opts opts;
 	struct compare_family *fam;	/* [nr_kernels], [0] unused */
 	int several_sources;	/* read from more than one file */
+	/*
+	 * The commit each kernel was built from and its subject, per
+	 * kernel, NULL when unknown (compare_name_commit): the formats that
+	 * name commits (lkp) print them, others the labels.
+	 */
+	char **commits, **subjects;
 };
 
 /*
@@ -177,6 +191,14 @@ struct compare_result {
 int compare_run(const struct sample_set *set, const struct compare_opts *o,
 		struct compare_result *r);
 void compare_result_release(struct compare_result *r);
+
+/*
+ * Name the commit the kernel labelled label was built from (id: its
+ * hex, subject: NULL when unknown), for the formats that name commits.
+ * A label the result does not hold is ignored.
+ */
+void compare_name_commit(struct compare_result *r, const char *label,
+			 const char *id, const char *subject);
 
 /*
  * Read CSV files for a comparison, appending to set.  When every file

@@ -128,6 +128,17 @@ static size_t width_of(const char *s, size_t len)
 	return w;
 }
 
+/* The bytes of the first chars characters of s (len bytes). */
+static size_t head_bytes(const char *s, size_t len, size_t chars)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && w++ == chars)
+			break;
+	return i;
+}
+
 void facts_item(struct strbuf *out, const char *label, const char *text,
 		int width)
 {
@@ -156,8 +167,19 @@ void facts_item(struct strbuf *out, const char *label, const char *text,
 				strbuf_addch(out, ' ');
 				col++;
 			}
-			strbuf_add(out, p, n);
-			col += w;
+			if (col + w > (size_t)width) {
+				/* a word longer than the line (a huge
+				 * cmdline word): its head, then "..." */
+				size_t room = (size_t)width > col + 3 ?
+					      (size_t)width - col - 3 : 0;
+
+				strbuf_add(out, p, head_bytes(p, n, room));
+				strbuf_addstr(out, "...");
+				col += room + 3;
+			} else {
+				strbuf_add(out, p, n);
+				col += w;
+			}
 			first = 0;
 			p += n;
 		}

@@ -31,7 +31,8 @@ void facts_env_parse(const char *text, struct kv *env);
 
 /*
  * "- label:   text", words wrapped at width with the text's column as
- * hanging indent; a text line longer than width is broken at spaces.
+ * hanging indent; a text line longer than width is broken at spaces;
+ * a word longer than a whole line keeps its head, cut with "...".
  */
 void facts_item(struct strbuf *out, const char *label, const char *text,
 		int width);

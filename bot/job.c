@@ -713,6 +713,8 @@ static int judge_set(struct job *j, const struct sample_set *set,
 
 	compare_opts_init(&co);
 	co.plan = &j->plan;
+	/* the reply prints compare_verdict() after the tables */
+	co.sentence_follows = 1;
 	memset(r, 0, sizeof(*r));
 	return compare_run(set, &co, r);
 }
@@ -916,6 +918,30 @@ static void round_release(struct round_text *rt)
 	strbuf_release(&rt->json);
 }
 
+/*
+ * The commits the base and patched kernels were built from, with their
+ * subjects, for the table formats that name commits (lkp).
+ */
+static void name_commits(struct job *j, struct compare_result *r)
+{
+	static const char *const labels[JOB_NR_SIDES] = { "base", "patched" };
+	git_repository *repo = NULL;
+	char *tp = tree_default_path();
+	int i;
+
+	if (access(tp, F_OK) || tree_open(&repo, tp) < 0)
+		repo = NULL;
+	for (i = 0; i < JOB_NR_SIDES; i++) {
+		const char *id = j->s.side[i].commit;
+		char *subj = facts_commit_subject(repo, id);
+
+		compare_name_commit(r, labels[i], id, subj);
+		free(subj);
+	}
+	git_repository_free(repo);
+	free(tp);
+}
+
 /* Judge the job file name; the sentence is compare's, not the job's. */
 static int round_judge(struct job *j, const char *name,
 		       struct round_text *rt)
@@ -925,6 +951,7 @@ static int round_judge(struct job *j, const char *name,
 
 	if (judge_file(j, name, &r) < 0)
 		return -1;
+	name_commits(j, &r);
 	if (compare_render(&r, job_format(j), &rt->tables) < 0)
 		goto out;
 	compare_verdict(&r, &rt->verdict);

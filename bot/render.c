@@ -69,6 +69,7 @@ static void doc_init(struct tmpl_rec *d, const struct compare_result *r)
 			   *r->unames[k] ? r->unames[k] : r->kernels[k]);
 	}
 	kv_set(&d->vars, "verdict", verdict_name(r->verdict));
+	kv_set(&d->vars, "verdictline", r->opts.sentence_follows ? "" : "1");
 	compare_rule(r, &rule);
 	kv_set(&d->vars, "rule", rule.buf);
 	strbuf_release(&rule);
@@ -368,9 +369,11 @@ static size_t nr_metrics_of(const struct compare_result *r,
 /*
  * Chen Yu's cover letter (seed 004): one table per benchmark, the
  * sub-test in "case", the swept count in "load", both padded as his
- * script did (16 and 8, then a tab).
+ * script did (16 and 8, then a tab); against, when set, names the pair
+ * in the title and the key.
  */
-static void doc_intel(struct tmpl_rec *d, const struct compare_result *r)
+static void intel_blocks(struct tmpl_rec *d, const struct compare_result *r,
+			 const char *against)
 {
 	size_t i, k;
 	char buf[64];
@@ -388,15 +391,18 @@ static void doc_intel(struct tmpl_rec *d, const struct compare_result *r)
 
 		load_split(m, &l);
 		params_split(l.rest, &sub, &fixed);
-		key = xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%s", m->workload,
-				m->metric, fixed.buf, m->higher_is_better, ek);
+		key = xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%s\x1f%s", m->workload,
+				m->metric, fixed.buf, m->higher_is_better, ek,
+				against ? against : "");
 		bl = block_for(d, key, &fresh);
 		if (fresh) {
 			struct strbuf note = STRBUF_INIT;
 
 			block_common(bl, m, key);
-			kv_setf(&bl->vars, "title", "%s%s%s", m->workload,
-				one ? "" : ".", one ? "" : m->metric);
+			kv_setf(&bl->vars, "title", "%s%s%s%s%s%s", m->workload,
+				one ? "" : ".", one ? "" : m->metric,
+				against ? " (" : "", against ? against : "",
+				against ? ")" : "");
 			strbuf_addstr(&note, kv_get(&bl->vars, "env"));
 			if (fixed.len)
 				strbuf_addf(&note, "%s%s", note.len ? ", " : "",
@@ -413,8 +419,7 @@ static void doc_intel(struct tmpl_rec *d, const struct compare_result *r)
 			strbuf_release(&note);
 			for (k = 1; k < r->nr_kernels; k++)
 				tmpl_setkf(&bl->vars, "cmphdr", (int)k,
-					   "%s%%( std%%)", r->nr_kernels > 2 ?
-					   r->kernels[k] : "compare");
+					   "%s", "compare%( std%)");
 		}
 		row = &tmpl_add(bl, "row")->vars;
 		kv_setf(row, "case", "%-16s", sub.len ? sub.buf : m->metric);
@@ -445,6 +450,73 @@ static void doc_intel(struct tmpl_rec *d, const struct compare_result *r)
 		free(ek);
 	}
 	cpu_blocks_finish(d, r);
+}
+
+/*
+ * Three kernels or more: one table per compared kernel against the
+ * baseline, each the two-kernel table of the seed (three side by side
+ * run to 87 columns), titled with the pair; the template then sees two
+ * kernels, the compared one's label and uname set in each block.
+ */
+static void doc_intel(struct tmpl_rec *d, const struct compare_result *r)
+{
+	struct compare_result pair = *r;
+	char *kernels[2], *unames[2];
+	struct compare_family fam[2];
+	size_t i, k;
+
+	if (r->nr_kernels <= 2) {
+		intel_blocks(d, r, NULL);
+		return;
+	}
+	pair.nr_kernels = 2;
+	pair.kernels = kernels;
+	pair.unames = unames;
+	pair.commits = pair.subjects = NULL;
+	pair.fam = fam;
+	fam[0] = r->fam[0];
+	pair.m = xcalloc(r->nr ? r->nr : 1, sizeof(*pair.m));
+	kernels[0] = r->kernels[0];
+	unames[0] = r->unames[0];
+	for (k = 1; k < r->nr_kernels; k++) {
+		const struct tmpl_list *bl = tmpl_list(d, "block");
+		size_t before = bl ? bl->nr : 0;
+		char *against = xasprintf("%s against %s", r->kernels[k],
+					  r->kernels[0]);
+
+		kernels[1] = r->kernels[k];
+		unames[1] = r->unames[k];
+		fam[1] = r->fam[k];
+		for (i = 0; i < r->nr; i++) {
+			pair.m[i] = r->m[i];
+			pair.m[i].side = xcalloc(2, sizeof(*pair.m[i].side));
+			pair.m[i].side[0] = r->m[i].side[0];
+			pair.m[i].side[1] = r->m[i].side[k];
+			pair.m[i].verdict = r->m[i].side[k].verdict;
+		}
+		intel_blocks(d, &pair, against);
+		bl = tmpl_list(d, "block");
+		for (i = before; bl && i < bl->nr; i++) {
+			struct kv *v = &bl->v[i]->vars;
+
+			tmpl_setkf(v, "label", 1, "%s", r->kernels[k]);
+			tmpl_setkf(v, "uname", 1, "%s", *r->unames[k] ?
+				   r->unames[k] : r->kernels[k]);
+		}
+		for (i = 0; i < r->nr; i++)
+			free(pair.m[i].side);
+		free(against);
+	}
+	free(pair.m);
+}
+
+/*
+ * The template of a format for a result: the intel tables are pairs
+ * (doc_intel) whatever the number of kernels.
+ */
+static int template_kernels(const char *format, const struct compare_result *r)
+{
+	return !strcmp(format, "intel") ? 2 : (int)r->nr_kernels;
 }
 
 /*
@@ -487,6 +559,8 @@ static void doc_amd(struct tmpl_rec *d, const struct compare_result *r)
 {
 	size_t i, k;
 
+	/* K Prateek's 5 blanks between cells; 2 when three must fit 72 */
+	kv_set(&d->vars, "gap", r->nr_kernels > 2 ? "  " : "     ");
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		const char *stat = amd_statistic(m->workload);
@@ -746,15 +820,54 @@ static void lkp_axes(struct tmpl_rec *bl, const struct compare_metric *m,
 	strbuf_release(&vals);
 }
 
+/*
+ * How the robot names kernel k: in the commit: block its commit as
+ * today's mails have it, 10 hex digits and the subject (the line kept
+ * within 100 columns), over the columns 16 and 27 of its id; a kernel
+ * whose commit is unknown (compare of bare CSVs) by its label.
+ */
+static void lkp_names(struct tmpl_rec *d, const struct compare_result *r)
+{
+	/* "  ID (\"SUBJECT\")" within 100 columns */
+	const size_t room = 100 - 2 - 10 - 3 - 2;
+	struct strbuf sb = STRBUF_INIT;
+	size_t k;
+
+	for (k = 0; k < r->nr_kernels; k++) {
+		const char *id = r->commits ? r->commits[k] : NULL;
+		const char *subj = r->subjects ? r->subjects[k] : NULL;
+		size_t len = subj ? strlen(subj) : 0, cut = len;
+
+		tmpl_setkf(&d->vars, "lab", (int)k, "%.*s", k ? 27 : 16,
+			   id ? id : r->kernels[k]);
+		if (!id) {
+			tmpl_setkf(&d->vars, "commit", (int)k, "%s",
+				   r->kernels[k]);
+			continue;
+		}
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.10s", id);
+		if (len > room) {
+			/* cut, but not inside a UTF-8 character */
+			cut = room - 3;
+			while (cut && ((unsigned char)subj[cut] & 0xc0) == 0x80)
+				cut--;
+		}
+		if (subj)
+			strbuf_addf(&sb, " (\"%.*s%s\")", (int)cut, subj,
+				    cut < len ? "..." : "");
+		tmpl_setkf(&d->vars, "commit", (int)k, "%s", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 static void doc_lkp(struct tmpl_rec *d, const struct compare_result *r)
 {
 	const struct tmpl_list *blocks;
 	size_t i, k;
 	char buf[64];
 
-	for (k = 0; k < r->nr_kernels; k++)
-		tmpl_setkf(&d->vars, "lab", (int)k, "%.*s", k ? 27 : 16,
-			   r->kernels[k]);
+	lkp_names(d, r);
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		char *ek = env_key(m), *key;
@@ -831,6 +944,16 @@ static int mmtests_significant(const struct compare_side *a,
 	return stats_t_p2(t, (double)(a->n + b->n - 2)) < MMTESTS_LEVEL;
 }
 
+/*
+ * The number's part of a value column: mmtests' 12, 8 from three kernels
+ * on, so that three of them fit 72 columns (a longer number widens its
+ * column, which the template aligns).
+ */
+static int mmtests_numw(const struct compare_result *r)
+{
+	return r->nr_kernels > 2 ? 8 : 12;
+}
+
 /* %Cpu(s) rows under an mmtests table, in the value columns. */
 static void mmtests_cpu_rows(struct tmpl_rec *bl,
 			     const struct compare_result *r)
@@ -856,7 +979,8 @@ static void mmtests_cpu_rows(struct tmpl_rec *bl,
 		kv_set(row, "stat", "%Cpu(s)");
 		kv_set(row, "op", cols[c].op);
 		for (k = 0; k < r->nr_kernels; k++)
-			tmpl_setkf(row, "v", (int)k, "%12.2f%11s",
+			tmpl_setkf(row, "v", (int)k, "%*.2f%11s",
+				   mmtests_numw(r),
 				   var_num(v, cols[c].sum, (int)k) /
 				   var_num(v, cols[c].n, (int)k), "");
 	}
@@ -923,11 +1047,12 @@ static void doc_mmtests(struct tmpl_rec *d, const struct compare_result *r)
 			snprintf(buf, sizeof(buf), "%.*f",
 				 fabs(base) < 100 ? 4 : 2, v);
 			if (!s->n || !isfinite(pct))
-				tmpl_setkf(row, "v", (int)k, "%12s%11s", "-",
-					   "");
+				tmpl_setkf(row, "v", (int)k, "%*s%11s",
+					   mmtests_numw(r), "-", "");
 			else
-				tmpl_setkf(row, "v", (int)k, "%12s %c%7.2f%%%c",
-					   buf, sig ? '*' : '(', pct,
+				tmpl_setkf(row, "v", (int)k, "%*s %c%7.2f%%%c",
+					   mmtests_numw(r), buf,
+					   sig ? '*' : '(', pct,
 					   sig ? '*' : ')');
 		}
 		cpu_block_add(bl, r, m);
@@ -1239,6 +1364,7 @@ int compare_render(const struct compare_result *r, const char *format,
 			view.m[view.nr++] = r->m[j];
 	doc_init(&d, &view);
 	formats[i].fn(&d, &view);
+	o.nr_kernels = template_kernels(format, &view);
 	file = xasprintf("report-%s.txt", format);
 	ret = tmpl_load(file, NULL, &tmpl);
 	if (!ret) {

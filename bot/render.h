@@ -7,6 +7,10 @@
  * What a report template sees:
  *   label.K, uname.K  kernel K's label and uname -r (0 is the baseline)
  *   verdict, rule     the overall verdict and the rule that judged it
+ *   verdictline       set unless the caller prints the verdict sentence
+ *                     after the tables (compare_opts.sentence_follows)
+ *   commit.K, lab.K   lkp: kernel K's commit (10 hex digits and subject)
+ *                     and its id in the column header, else its label
  *   base              the baseline's label
  *   {{#each block}}   one table per block (a workload, its fixed params,
  *                     and an environment, grouped as the format wants):

@@ -62,6 +62,15 @@ test_expect_success 'two-kernel tables fit 72 columns (lkp: its 89-column rule, 
 	test_grep "^=\{89\}$" "$E/lkp.txt"
 '
 
+test_expect_success 'three-kernel tables fit 72 columns too' '
+	for f in three-intel three-mmtests; do
+		expand "$E/$f.txt" | awk -v f=$f "length > 72 { print f\": \"\$0; bad = 1 }
+			END { exit bad }" || exit 1
+	done &&
+	test_grep "^hackbench (v2 against v6.1)$" "$E/three-intel.txt" &&
+	test_grep "^hackbench (v3 against v6.1)$" "$E/three-intel.txt"
+'
+
 test_expect_success 'plot fits 72 columns' '
 	expand "$E/plot.txt" | awk "length > 72 { bad = 1 } END { exit bad }"
 '

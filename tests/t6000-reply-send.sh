@@ -236,6 +236,21 @@ test_expect_success 'the facts: base and stated base, compiler, config, the targ
 	test_grep ! "Intel(R) Xeon(R) CPU (host" "$m"
 '
 
+test_expect_success 'a cmdline word longer than a line is cut with "..."' '
+	bot_job job-tested longword &&
+	mkdir longword/run-1-head &&
+	word=$(printf "x%.0s" $(seq 1 120)) &&
+	printf "%s\n" "env,cpu_model,AMD EPYC 7713 64-Core Processor" \
+		"env,cmdline,ro sb.exec.hackbench=/usr/bin/hackbench,$word quiet" \
+		>longword/run-1-head/env.txt &&
+	"$SCHED_BOT" test --job-dir longword >out &&
+	m=$(cat out) &&
+	reply_body "$m" | perl -CS -ne "print if length(\$_) > 73" >long &&
+	test ! -s long &&
+	test_grep "^ *sb.exec.hackbench=/usr/bin/hackbench,xxx*\.\.\.$" "$m" &&
+	test_grep "^ *quiet$" "$m"
+'
+
 test_expect_success 'every body line fits 72 columns, indented ones too' '
 	: >long &&
 	for m in $(ls bot-data/outbox/new/* bot-data/outbox/cur/* 2>/dev/null); do

@@ -76,6 +76,41 @@ test_expect_success 'a regression the confirmation does not repeat is not report
 	test_grep ! "noticed a significant regression" "$m"
 '
 
+test_expect_success 'lkp: the commit: block names the job`s commits and subjects' '
+	git init -q tree &&
+	git -C tree -c user.name=A -c user.email=a@example.org commit -q \
+		--allow-empty -m "sched/fair: the base of the series" &&
+	git -C tree -c user.name=A -c user.email=a@example.org commit -q \
+		--allow-empty -m "sched/fair: Choose the CPU of the short task" &&
+	b=$(git -C tree rev-parse HEAD~1) && h=$(git -C tree rev-parse HEAD) &&
+	cp "$TRASH/bot.cfg" lkp.cfg &&
+	git config -f lkp.cfg reply.format lkp &&
+	git config -f lkp.cfg tree.path "$TRASH/tree" &&
+	job_at_compare lkp "$DATA/compare/simple-base.csv" \
+		"$DATA/compare/simple-new.csv" &&
+	sed -i -e "s/^base_commit=.*/base_commit=$b/" \
+		-e "s/^head_commit=.*/head_commit=$h/" lkp/state &&
+	SCHED_BOT_CONFIG=lkp.cfg "$SCHED_BOT" test --job-dir lkp >out &&
+	m=$(cat out) &&
+	b10=$(echo $b | cut -c1-10) && h10=$(echo $h | cut -c1-10) &&
+	test_grep "^commit:$" lkp/tables.txt &&
+	test_grep "^  $b10 (\"sched/fair: the base of the series\")$" lkp/tables.txt &&
+	test_grep "^  $h10 (\"sched/fair: Choose the CPU of the short task\")$" lkp/tables.txt &&
+	test_grep "^$(echo $b | cut -c1-16) $(echo $h | cut -c1-27)$" lkp/tables.txt &&
+	test_grep ! "^  base$" lkp/tables.txt &&
+	test_grep ! "^  patched$" lkp/tables.txt &&
+	test_grep "^      $b10 (\"sched/fair: the base of the series\")$" "$m"
+'
+
+test_expect_success '... the verdict said once, by the sentence' '
+	m=$(cat out) &&
+	test_grep ! "^ *verdict:" lkp/tables.txt &&
+	test_grep ! "^ *(rule: " lkp/tables.txt &&
+	test_grep ! "^ *verdict:" "$m" &&
+	test "$(grep -c "^Verdict:" "$m")" -eq 1 &&
+	! sed "1,/^\$/d" "$m" | grep -v "^>" | awk "length > 100" | test_grep .
+'
+
 test_expect_failure_code 'unreadable results stop the job at compare' 1 '
 	job_at_compare broken "$DATA/compare/simple-base.csv" \
 		"$DATA/compare/simple-new.csv" &&

@@ -51,6 +51,15 @@ test_expect_success 'boot on a LAVA device gives rows from the job log' '
 	test_grep "@@SB END" w1/console.log
 '
 
+test_expect_success 'the LAVA run keeps the target`s own env record and commands' '
+	test -s w1/env.txt &&
+	test_grep "^env,cpu_model," w1/env.txt &&
+	test_grep "^env,nr_cpus," w1/env.txt &&
+	test_grep ! "^sample," w1/env.txt &&
+	test_grep "^sched-bench spawn " w1/commands.txt &&
+	test_grep "^sched-bench pingpong " w1/commands.txt
+'
+
 test_expect_success 'the rows are the kind the qemu target writes' '
 	"$SCHED_BOT" boot --target qemu --kernel "$KERNEL" \
 		--workloads spawn --runs 1 -t 1 -o qemu.csv &&

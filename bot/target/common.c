@@ -228,16 +228,35 @@ out:
 	return ret;
 }
 
+/* The "env," lines of a run's output, appended to out. */
+static void env_lines(const struct strbuf *text, struct strbuf *out)
+{
+	const char *p = text->buf, *end = text->buf + text->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+
+		if (n > 4 && starts_with(p, "env,"))
+			strbuf_add(out, p, n);
+		p += n;
+	}
+}
+
 /*
- * The target's own record of itself (sched-bench env) and the command
- * line of every workload's first run, kept in the work directory as
- * env.txt and commands.txt: the reply states them as facts about the
- * machine that ran the kernels, not the one that drove it.
+ * The target's own record of itself and the command line of every
+ * workload's first run, kept in the work directory as env.txt and
+ * commands.txt: the reply states them as facts about the machine that
+ * ran the kernels, not the one that drove it.  The record is the env
+ * workload's when it ran, else the one every run prints before its
+ * numbers (sched-bench's workloads, and init before a tool), so that
+ * each target (local, qemu, ssh, lava) leaves it whatever ran.
  */
 static void keep_records(const struct boot_req *req,
 			 const struct console_result *c)
 {
 	struct strbuf env = STRBUF_INIT, cmds = STRBUF_INIT;
+	struct strbuf first = STRBUF_INIT;
 	size_t i;
 
 	if (!req->workdir)
@@ -245,14 +264,20 @@ static void keep_records(const struct boot_req *req,
 	for (i = 0; i < c->nr; i++) {
 		const struct console_run *r = &c->runs[i];
 
-		if (!strcmp(r->workload, "env"))
+		if (!strcmp(r->workload, "env")) {
 			strbuf_add(&env, r->out.buf, r->out.len);
-		else if (r->run <= 1 && run_is_tool_workload(r->workload))
+			continue;
+		}
+		if (!first.len)
+			env_lines(&r->out, &first);
+		if (r->run <= 1 && run_is_tool_workload(r->workload))
 			strbuf_addf(&cmds, "%s\n", r->args);
 		else if (r->run <= 1)
 			strbuf_addf(&cmds, "sched-bench %s %s\n", r->workload,
 				    r->args);
 	}
+	if (!env.len)
+		strbuf_add(&env, first.buf, first.len);
 	if (env.len) {
 		char *p = xasprintf("%s/env.txt", req->workdir);
 
@@ -267,6 +292,7 @@ static void keep_records(const struct boot_req *req,
 	}
 	strbuf_release(&env);
 	strbuf_release(&cmds);
+	strbuf_release(&first);
 }
 
 int target_finish(const struct target_ctx *ctx, const struct boot_req *req,

@@ -246,6 +246,152 @@ static void test_json(void)
 	sample_set_release(&set);
 }
 
+/* Five interleaved blocks of one KPI, labels base and patched. */
+static void five_blocks(struct sample_set *set)
+{
+	int run;
+
+	for (run = 1; run <= 5; run++) {
+		add(set, "base", run, 0, 100 + run, 1);
+		add(set, "patched", run, 0, 80 + run, 1);
+	}
+}
+
+/*
+ * The robot's commit: block names the commits when the caller knows
+ * them (10 hex digits and the subject, the ids over the columns), the
+ * labels when it does not.
+ */
+static void test_lkp_commits(void)
+{
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+	struct strbuf sb = STRBUF_INIT;
+
+	five_blocks(&set);
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	CHECK_INT(compare_render(&r, "lkp", &sb), 0);
+	CHECK(strstr(sb.buf, "\ncommit:\n  base\n  patched\n") != NULL);
+	strbuf_reset(&sb);
+	compare_name_commit(&r, "base",
+			    "0123456789abcdef0123456789abcdef01234567",
+			    "sched/fair: the base");
+	compare_name_commit(&r, "patched",
+			    "89abcdef0123456789abcdef0123456789abcdef", NULL);
+	compare_name_commit(&r, "no-such-label", "fedcba9876", "x");
+	CHECK_INT(compare_render(&r, "lkp", &sb), 0);
+	if (!strstr(sb.buf, "\ncommit:\n  0123456789 (\"sched/fair: the "
+		    "base\")\n  89abcdef01\n\n0123456789abcdef "
+		    "89abcdef0123456789abcdef012\n"))
+		printf("# no commit block in\n%s", sb.buf);
+	CHECK(strstr(sb.buf, "\ncommit:\n  0123456789 (\"sched/fair: the "
+		     "base\")\n  89abcdef01\n\n0123456789abcdef "
+		     "89abcdef0123456789abcdef012\n") != NULL);
+	CHECK(strstr(sb.buf, "  base\n") == NULL);
+	strbuf_release(&sb);
+	compare_result_release(&r);
+	sample_set_release(&set);
+}
+
+/*
+ * Tables followed by the verdict sentence (a reply) leave out their own
+ * verdict and rule lines; on their own (compare) they keep them.
+ */
+static void test_verdict_said_once(void)
+{
+	static const char *const formats[] = {
+		"intel", "amd", "lkp", "mmtests", "matrix", "simple",
+	};
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+	size_t i;
+
+	five_blocks(&set);
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		compare_opts_init(&o);
+		CHECK(compare_run(&set, &o, &r) == 0);
+		CHECK_INT(compare_render(&r, formats[i], &sb), 0);
+		CHECK(strstr(sb.buf, "verdict: regression\n(rule: ") != NULL);
+		compare_result_release(&r);
+		strbuf_reset(&sb);
+		o.sentence_follows = 1;
+		CHECK(compare_run(&set, &o, &r) == 0);
+		CHECK_INT(compare_render(&r, formats[i], &sb), 0);
+		CHECK(strstr(sb.buf, "verdict:") == NULL);
+		CHECK(strstr(sb.buf, "(rule: ") == NULL);
+		if (strstr(sb.buf, "verdict:"))
+			printf("# %s says the verdict itself\n", formats[i]);
+		compare_result_release(&r);
+		strbuf_release(&sb);
+	}
+	sample_set_release(&set);
+}
+
+/* Each line of text at most width columns (UTF-8 counted once). */
+static int max_width(const char *text)
+{
+	int w = 0, max = 0;
+
+	for (; *text; text++) {
+		if (*text == '\n') {
+			w = 0;
+			continue;
+		}
+		if (*text == '\t')
+			w = (w / 8 + 1) * 8;
+		else if (((unsigned char)*text & 0xc0) != 0x80)
+			w++;
+		if (w > max)
+			max = w;
+	}
+	return max;
+}
+
+/* Three kernels: intel as pairs against the baseline, all in 72. */
+static void test_three_kernels_fit(void)
+{
+	static const char *const formats[] = {
+		"intel", "amd", "lkp", "mmtests", "matrix", "simple",
+	};
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+	size_t i;
+	int run;
+
+	for (run = 1; run <= 5; run++) {
+		add(&set, "v6.1", run, 0, 100 + run, 1);
+		add(&set, "v2", run, 0, 80 + run, 1);
+		add(&set, "v3", run, 0, 120 + run, 1);
+	}
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		int w;
+
+		CHECK_INT(compare_render(&r, formats[i], &sb), 0);
+		w = max_width(sb.buf);
+		printf("# %s, three kernels: %d columns\n", formats[i], w);
+		CHECK(w <= (strcmp(formats[i], "lkp") ? 72 : 100));
+		if (!strcmp(formats[i], "intel")) {
+			CHECK(strstr(sb.buf, "pingpong (v2 against v6.1)\n")
+			      != NULL);
+			CHECK(strstr(sb.buf, "pingpong (v3 against v6.1)\n")
+			      != NULL);
+			CHECK(strstr(sb.buf, "\tcompare%( std%)") != NULL);
+		}
+		strbuf_release(&sb);
+	}
+	compare_result_release(&r);
+	sample_set_release(&set);
+}
+
 int main(void)
 {
 	TEST_NAME("test-compare");
@@ -253,6 +399,9 @@ int main(void)
 	RUN(test_one_run_is_an_error);
 	RUN(test_infinite_is_noisy);
 	RUN(test_json);
+	RUN(test_lkp_commits);
+	RUN(test_verdict_said_once);
+	RUN(test_three_kernels_fit);
 	RUN(test_aa_false_positives);
 	RUN(test_power);
 	RUN(test_noisy);

@@ -2,13 +2,16 @@
 /*
  * test-console.c - the framed console parser on fixture console logs:
  * clean, stray kernel lines, interleaving, truncation, lost frames,
- * panic, no init, garbage, a failed workload, a timeout.
+ * panic, no init, garbage, a failed workload, a timeout; and what
+ * target_finish keeps of a LAVA job's log in the run directory.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "target/common.h"
 #include "target/console.h"
+#include "target/lava.h"
 #include "test.h"
 #include "util.h"
 
@@ -316,6 +319,75 @@ static void test_tool_bad(void)
 	strbuf_release(&sb);
 }
 
+/*
+ * A LAVA job's log (its target lines as lava.c reads them) through
+ * target_finish, as lava_boot_run calls it: the run directory keeps the
+ * target's own env record and the commands, as for qemu and ssh, also
+ * when the env workload did not run (the record every run prints).
+ */
+static void test_lava_env_record(void)
+{
+	static const char *const p[] = {
+		"INFO release=6.1.192",
+		"INFO seconds=1",
+		"RUN spawn 1 -c 2 -t 1 --run 1",
+		"OUT kind,workload,params,run,sample,metric,value,unit,hib,"
+		"placement",
+		"OUT env,kernel_release,6.1.192",
+		"OUT env,cpu_model,AMD EPYC 7713 64-Core Processor",
+		"OUT env,sockets,2",
+		"OUT sample,spawn,copies=2 duration=1,1,0,lps,6812.5,lps,1,",
+		"OUT end,spawn,copies=2 duration=1,1,1",
+		"RC 0",
+		NULL,
+	};
+	struct strbuf frames = STRBUF_INIT, log = STRBUF_INIT;
+	struct strbuf env = STRBUF_INIT, cmds = STRBUF_INIT;
+	struct lava_log ll = { .console = STRBUF_INIT };
+	struct target_ctx ctx = { .name = "lava-qemu", .type = "lava" };
+	struct boot_req req = { .label = "base", .autogroup = -1 };
+	struct boot_res res;
+	char dir[] = "/tmp/test-console.XXXXXX", *path;
+	const char *line;
+
+	CHECK(mkdtemp(dir) != NULL);
+	req.workdir = dir;
+	framed(&frames, p);
+	strbuf_addstr(&log, "- {\"dt\": \"2026-01-01T00:00:00\", \"lvl\": "
+		      "\"info\", \"msg\": \"booting\"}\n");
+	for (line = frames.buf; *line;) {
+		size_t n = strcspn(line, "\n");
+
+		strbuf_addf(&log, "- {\"dt\": \"2026-01-01T00:00:01\", "
+			    "\"lvl\": \"target\", \"msg\": \"%.*s\"}\n",
+			    (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	lava_log_feed(&ll, log.buf, log.len);
+	memset(&res, 0, sizeof(res));
+	CHECK_INT(target_finish(&ctx, &req, ll.console.buf, ll.console.len,
+				0, &res), 0);
+	CHECK_INT(res.samples.nr, 1);
+	path = xasprintf("%s/env.txt", dir);
+	CHECK(strbuf_read_file(&env, path) > 0);
+	free(path);
+	CHECK(env.len && strstr(env.buf, "env,cpu_model,AMD EPYC 7713 "
+				"64-Core Processor\n") != NULL);
+	CHECK(env.len && strstr(env.buf, "env,sockets,2\n") != NULL);
+	CHECK(!env.len || !strstr(env.buf, "sample,"));
+	path = xasprintf("%s/commands.txt", dir);
+	CHECK(strbuf_read_file(&cmds, path) >= 0);
+	free(path);
+	CHECK_STR(cmds.buf, "sched-bench spawn -c 2 -t 1 --run 1\n");
+	boot_res_release(&res);
+	lava_log_release(&ll);
+	strbuf_release(&frames);
+	strbuf_release(&log);
+	strbuf_release(&env);
+	strbuf_release(&cmds);
+	remove_tree(dir);
+}
+
 int main(void)
 {
 	RUN(test_ok);
@@ -333,5 +405,6 @@ int main(void)
 	RUN(test_tail);
 	RUN(test_tool_rows);
 	RUN(test_tool_bad);
+	RUN(test_lava_env_record);
 	return test_done();
 }

@@ -727,9 +727,74 @@ static void bench_figures(void)
 	}
 }
 
+/*
+ * An excluded change from two blocks, or wider than 50%, bounds nothing
+ * a reader can use: the sentence says the runs were too few instead.
+ */
+static void test_too_few_to_bound(void)
+{
+	static const double two[2][2] = { { 100, 103 }, { 101, 99 } };
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		add_run(&set, "base", i + 1, two[0][i]);
+		add_run(&set, "patched", i + 1, two[1][i]);
+	}
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	CHECK_INT(r.fam[1].pairs, 2);
+	compare_verdict(&r, &sb);
+	print_comment(sb.buf);
+	unwrap(&sb);
+	CHECK(strstr(sb.buf, "; too few runs (2 blocks) to bound the "
+		     "change.") != NULL);
+	CHECK(strstr(sb.buf, "are excluded") == NULL);
+	compare_result_release(&r);
+	sample_set_release(&set);
+	strbuf_reset(&sb);
+
+	/* three blocks, but all over the place: still nothing bounded */
+	add_run(&set, "base", 1, 100);
+	add_run(&set, "base", 2, 160);
+	add_run(&set, "base", 3, 60);
+	add_run(&set, "patched", 1, 150);
+	add_run(&set, "patched", 2, 70);
+	add_run(&set, "patched", 3, 110);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	CHECK(r.fam[1].excluded_pct > 50);
+	compare_verdict(&r, &sb);
+	unwrap(&sb);
+	CHECK(strstr(sb.buf, "too few runs (3 blocks) to bound the "
+		     "change") != NULL);
+	compare_result_release(&r);
+	sample_set_release(&set);
+	strbuf_reset(&sb);
+
+	/* twelve quiet blocks: a bound worth stating */
+	rng_state = 0x5eedULL;
+	for (i = 1; i <= 12; i++) {
+		add_run(&set, "base", i, 100 * (1 + 0.01 * rng_normal()));
+		add_run(&set, "patched", i, 100 * (1 + 0.01 * rng_normal()));
+	}
+	CHECK(compare_run(&set, &o, &r) == 0);
+	compare_verdict(&r, &sb);
+	unwrap(&sb);
+	CHECK(r.fam[1].excluded_pct <= 50);
+	CHECK(strstr(sb.buf, "are excluded at 95%") != NULL);
+	CHECK(strstr(sb.buf, "too few runs") == NULL);
+	compare_result_release(&r);
+	sample_set_release(&set);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	TEST_NAME("test-verdict");
+	RUN(test_too_few_to_bound);
 	RUN(test_diagnostics_not_judged);
 	RUN(test_pairing);
 	RUN(test_driver_calls_after_each_block);
