@@ -19,6 +19,7 @@
 #include "plot.h"
 #include "reply.h"
 #include "samples.h"
+#include "secret.h"
 #include "util.h"
 
 struct page {
@@ -62,7 +63,7 @@ static int copy_file(const char *src, const char *dst)
 	int ret = -1;
 
 	if (strbuf_read_file(&sb, src) >= 0)
-		ret = write_file_atomic(dst, sb.buf, sb.len);
+		ret = secret_write_file(dst, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -233,7 +234,7 @@ static int render_job(const char *jobs_dir, const char *name,
 	strbuf_addstr(&html, rendered ? rendered : "");
 	strbuf_addstr(&html, "</body></html>\n");
 	path = xasprintf("%s/%s.html", out_dir, name);
-	ret = write_file_atomic(path, html.buf, html.len);
+	ret = secret_write_file(path, html.buf, html.len);
 	if (ret < 0)
 		error("cannot write %s: %s", path, strerror(errno));
 	free(path);
@@ -318,7 +319,7 @@ int archive_render(const char *jobs_dir, const char *out_dir)
 	strbuf_addstr(&idx, "</table>\n</body></html>\n");
 	free(pages);
 	path = xasprintf("%s/index.html", out_dir);
-	ret = write_file_atomic(path, idx.buf, idx.len);
+	ret = secret_write_file(path, idx.buf, idx.len);
 	free(path);
 	strbuf_release(&idx);
 	return ret < 0 ? -1 : (int)nr;

@@ -30,8 +30,9 @@
 #include "version.h"
 #include "workload.h"
 
-/* Called on each message of a search result. */
-typedef void (*message_fn)(const char *msg, size_t len, void *data);
+/* Called on each message of a search result: 0 done with it, -1 to be
+ * tried again by the next poll (lore or the state failed us). */
+typedef int (*message_fn)(const char *msg, size_t len, void *data);
 
 /*
  * The key of a mail in the quarantine: its Message-ID as the header
@@ -107,10 +108,14 @@ static void poll_recover(struct state *st)
 
 /*
  * Each mail of the search result is parsed within the mail budget
- * first (mail.h): a poison one is quarantined, not handed on.
+ * first (mail.h): a poison one is quarantined, not handed on.  A mail
+ * handled to the end is recorded as polled for its kind of query, so
+ * that a poll killed after mail K resumes at K+1 instead of doing K
+ * mails' work again (their replies were exactly-once anyway).
  */
-static void for_each_message(struct state *st, const char *text, size_t len,
-			     message_fn fn, void *data)
+static void for_each_message(struct state *st, const char *kind,
+			     const char *text, size_t len, message_fn fn,
+			     void *data)
 {
 	struct mbox mb = { 0 };
 	size_t i;
@@ -121,9 +126,14 @@ static void for_each_message(struct state *st, const char *text, size_t len,
 		size_t n = mb.msgs[i].len;
 		char *key = poison_key(msg, n);
 		struct mail m;
-		int bad;
+		int bad, done = 1;
 
 		if (state_quarantined(st, key) > 0) {
+			free(key);
+			continue;
+		}
+		if (state_polled(st, kind, key) > 0) {
+			debug("<%s>: handled by an earlier poll, skipped", key);
 			free(key);
 			continue;
 		}
@@ -134,10 +144,13 @@ static void for_each_message(struct state *st, const char *text, size_t len,
 		if (!bad && m.poison)
 			quarantine(st, key, m.poison, n);
 		else
-			fn(msg, n, data);
+			done = fn(msg, n, data) == 0;
 		if (!bad)
 			mail_release(&m);
+		if (done)
+			state_polled_add(st, kind, key);
 		poll_unmark(st);
+		state_crash_point("poll-handled");
 		free(key);
 	}
 	mbox_release(&mb);
@@ -183,7 +196,7 @@ static int seen_root(struct poll_ctx *c, const char *msgid)
 	return 0;
 }
 
-static void queue_series(const char *msg, size_t len, void *data)
+static int queue_series(const char *msg, size_t len, void *data)
 {
 	struct poll_ctx *c = data;
 	struct reply_thread t;
@@ -191,15 +204,19 @@ static void queue_series(const char *msg, size_t len, void *data)
 	struct series s;
 	const struct patch *first;
 	long long id;
-	int ret;
+	int ret, done = 0;
 
 	if (reply_thread_from_mail(msg, len, &t) < 0)
-		return;
+		return 0;
 	if (skip_prefix_ci(t.subject, "re:") || !starts_series(t.subject) ||
 	    seen_root(c, t.msgid))
 		goto out;
-	if (lore_fetch_thread(t.msgid, &thread))
+	ret = lore_fetch_thread(t.msgid, &thread);
+	if (ret) {
+		/* gone is gone; lore down is for the next poll */
+		done = ret == EXIT_NOTFOUND ? 0 : -1;
 		goto out;
+	}
 	if (series_from_mbox(thread.buf, thread.len, 0, t.msgid, &s)) {
 		info("<%s>: no series in the thread, skipped", t.msgid);
 		goto out;
@@ -215,11 +232,14 @@ static void queue_series(const char *msg, size_t len, void *data)
 			     s.subject, first->msgid);
 			c->queued++;
 		}
+		if (ret < 0)
+			done = -1;
 	}
 	series_release(&s);
 out:
 	strbuf_release(&thread);
 	reply_thread_release(&t);
+	return done;
 }
 
 static char *expand_since(const char *query, long long since)
@@ -240,6 +260,7 @@ struct query_ctx {
 	struct poll_ctx *poll;
 	long long since;
 	int failed;
+	const char *kind;	/* of the query, for state_polled() */
 	message_fn fn;
 	void *data;
 };
@@ -255,8 +276,8 @@ static int run_query(const char *query, void *data)
 	ret = lore_search(qs, 0, &mbox);
 	/* EXIT_NOTFOUND: no hits */
 	if (!ret)
-		for_each_message(q->poll->st, mbox.buf, mbox.len, q->fn,
-				 q->data);
+		for_each_message(q->poll->st, q->kind, mbox.buf, mbox.len,
+				 q->fn, q->data);
 	else if (ret != EXIT_NOTFOUND)
 		q->failed = 1;
 	free(qs);
@@ -399,12 +420,12 @@ static char *over_quota(struct state *st, const struct mailcmd_result *r)
 }
 
 /* The jobs and the command's record in one transaction: all or none. */
-static void queue_command(struct cmd_ctx *c, const struct mailcmd_result *r)
+static int queue_command(struct cmd_ctx *c, const struct mailcmd_result *r)
 {
 	int i, queued = 0;
 
 	if (state_begin(c->st) < 0)
-		return;
+		return -1;
 	for (i = 0; i < r->nr; i++) {
 		long long id;
 
@@ -422,16 +443,18 @@ static void queue_command(struct cmd_ctx *c, const struct mailcmd_result *r)
 	    state_commit(c->st) < 0)
 		goto fail;
 	c->queued += queued;
-	return;
+	return 0;
 fail:
 	state_rollback(c->st);
+	return -1;
 }
 
-static void handle_command(const char *msg, size_t len, void *data)
+static int handle_command(const char *msg, size_t len, void *data)
 {
 	struct cmd_ctx *c = data;
 	struct mailcmd_result r;
 	char *quota;
+	int done = 0;
 
 	mailcmd_parse(msg, len, &r);
 	if (r.status == MAILCMD_NONE || !r.msgid ||
@@ -445,15 +468,17 @@ static void handle_command(const char *msg, size_t len, void *data)
 		state_command_add(c->st, r.msgid, r.sender, "ignored");
 		break;
 	case MAILCMD_ERROR:
-		if (answer_command(c, msg, len, &r, "error", r.why) < 0)
+		if (answer_command(c, msg, len, &r, "error", r.why) < 0) {
+			done = -1;
 			break;
+		}
 		state_crash_point("command-answered");
 		state_command_add(c->st, r.msgid, r.sender, "error");
 		break;
 	case MAILCMD_OK:
 		quota = over_quota(c->st, &r);
 		if (!quota) {
-			queue_command(c, &r);
+			done = queue_command(c, &r);
 			break;
 		}
 		info("command in <%s> from %s over quota: %s", r.msgid,
@@ -463,6 +488,7 @@ static void handle_command(const char *msg, size_t len, void *data)
 					 r.sender, "over-quota") == 0) {
 			if (answer_command(c, msg, len, &r, "quota",
 					   quota) < 0) {
+				done = -1;
 				free(quota);
 				break;
 			}
@@ -480,6 +506,7 @@ static void handle_command(const char *msg, size_t len, void *data)
 	}
 out:
 	mailcmd_release(&r);
+	return done;
 }
 
 /* ---- the queue ---- */
@@ -732,9 +759,11 @@ int cron_run(const struct cron_opts *o)
 		}
 		poll_recover(st);
 		q.since = since;
+		q.kind = "series";
 		q.fn = queue_series;
 		q.data = &pc;
 		config_get_all("cron.query", run_query, &q);
+		q.kind = "command";
 		q.fn = handle_command;
 		q.data = &cc;
 		config_get_all("cron.commandQuery", run_query, &q);
@@ -744,6 +773,9 @@ int cron_run(const struct cron_opts *o)
 			char *s = xasprintf("%lld", start);
 
 			state_meta_set(st, "last_poll", s);
+			/* where the next poll's window starts */
+			state_polled_expire(st, start -
+					    config_get_int("cron.overlap"));
 			free(s);
 		}
 		info("poll: %d new series, %d commands queued",

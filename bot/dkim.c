@@ -59,6 +59,22 @@ static DKIM_LIB *open_lib(char **why)
 	return lib;
 }
 
+/*
+ * RFC 8301: rsa-sha1 must not be trusted, whether or not it verifies
+ * (forging it is within reach); an unknown algorithm is no better.
+ * NULL for rsa-sha256 and ed25519-sha256, else the algorithm's name.
+ */
+static const char *weak_alg(DKIM_SIGINFO *sig)
+{
+	dkim_alg_t alg = DKIM_SIGN_UNKNOWN;
+
+	if (dkim_sig_getsignalg(sig, &alg) != DKIM_STAT_OK)
+		return "an unknown algorithm";
+	if (alg == DKIM_SIGN_RSASHA256 || alg == DKIM_SIGN_ED25519SHA256)
+		return NULL;
+	return alg == DKIM_SIGN_RSASHA1 ? "rsa-sha1" : "an unknown algorithm";
+}
+
 /* The first signature that passes and aligns; sets *why otherwise. */
 static int check_sigs(DKIM *dkim, const char *from_domain, char **why)
 {
@@ -72,7 +88,16 @@ static int check_sigs(DKIM *dkim, const char *from_domain, char **why)
 	}
 	for (i = 0; i < nsigs; i++) {
 		const char *d = (const char *)dkim_sig_getdomain(sigs[i]);
+		const char *weak = weak_alg(sigs[i]);
 
+		if (weak) {
+			if (!*why)
+				*why = xasprintf("DKIM signature of %s uses "
+						 "%s, refused (RFC 8301: only "
+						 "rsa-sha256 and ed25519)",
+						 d ? d : "?", weak);
+			continue;
+		}
 		if (!DKIM_SIG_CHECK(sigs[i])) {
 			if (!*why)
 				*why = xasprintf("DKIM signature of %s does "

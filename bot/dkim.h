@@ -4,7 +4,8 @@
  * verifies and whose signing domain (d=) aligns with the From: domain
  * (the same domain or a parent of it, as DMARC's relaxed alignment).
  * OpenDKIM's library does the verifying.  Signatures with a body length
- * (l=) do not count: text can be appended after the signed part.
+ * (l=) do not count: text can be appended after the signed part.  Nor
+ * do rsa-sha1 ones (RFC 8301): only rsa-sha256 and ed25519-sha256.
  *
  * Keys come from DNS, or, with dkim.keyFile set, from a text file of
  * "<selector>._domainkey.<domain> <TXT record>" lines (OpenDKIM's file

@@ -21,6 +21,7 @@
 #include "plan.h"
 #include "reply.h"
 #include "samples.h"
+#include "secret.h"
 #include "series.h"
 #include "state.h"
 #include "tblfmt.h"
@@ -82,11 +83,19 @@ static int job_load(struct job *j)
 	return ret;
 }
 
+/*
+ * A job file can carry text from the thread, the build, the lab or the
+ * configuration: no configured secret goes in.  But for thread.mbox, the
+ * thread as lore has it: the input, public already, and what the patch
+ * is applied from (scrubbed, it would be another patch).
+ */
 static int write_job_file(struct job *j, const char *name, const char *data,
 			  size_t len)
 {
 	char *path = jpath(j, name);
-	int ret = write_file_atomic(path, data, len);
+	int ret = !strcmp(name, "thread.mbox") ?
+		  write_file_atomic(path, data, len) :
+		  secret_write_file(path, data, len);
 
 	if (ret < 0)
 		error("cannot write %s: %s", path, strerror(errno));
@@ -544,12 +553,17 @@ static void note_lab(struct job *j, const char *side,
 {
 	char *path = jpath(j, "lab.txt");
 	FILE *f = fopen(path, "a");
+	struct strbuf sb = STRBUF_INIT;
 
 	if (f) {
-		fprintf(f, "- lab:     %s kernel on %s, LAVA job %s\n", side,
-			res->device ? res->device : "(device unknown)",
-			res->lava_job);
+		/* the lab's names are the lab's text */
+		strbuf_addf(&sb, "- lab:     %s kernel on %s, LAVA job %s\n",
+			    side, res->device ? res->device : "(device unknown)",
+			    res->lava_job);
+		secret_scrub(&sb);
+		fputs(sb.buf, f);
 		fclose(f);
+		strbuf_release(&sb);
 	} else {
 		warning("cannot write %s: %s", path, strerror(errno));
 	}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "jobstate.h"
+#include "secret.h"
 #include "util.h"
 
 static const char *const stage_names[] = {
@@ -286,7 +287,7 @@ int job_state_write(const struct job_state *js, const char *path)
 	int ret;
 
 	job_state_format(js, &sb);
-	ret = write_file_atomic(path, sb.buf, sb.len);
+	ret = secret_write_file(path, sb.buf, sb.len);
 	if (ret < 0)
 		error("cannot write %s: %s", path, strerror(errno));
 	strbuf_release(&sb);

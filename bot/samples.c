@@ -12,6 +12,7 @@
 #include <csv.h>
 
 #include "samples.h"
+#include "secret.h"
 
 enum col {
 	C_LABEL, C_KERNEL, C_WORKLOAD, C_PARAMS, C_RUN, C_METRIC, C_VALUE,
@@ -399,12 +400,14 @@ int samples_append_file(const char *path, const struct sample *rows,
 	end = lseek(fd, 0, SEEK_END);
 	if (end == 0) {
 		samples_header(&sb);
+		secret_scrub(&sb);
 		if (write_all(fd, sb.buf, sb.len) < 0)
 			ret = -1;
 	}
 	for (i = 0; !ret && i < nr; i++) {
 		strbuf_reset(&sb);
 		samples_format_row(&sb, &rows[i]);
+		secret_scrub(&sb);
 		if (write_all(fd, sb.buf, sb.len) < 0 || fsync(fd) < 0)
 			ret = -1;
 	}

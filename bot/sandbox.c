@@ -36,6 +36,7 @@
 #define STAGE "/tmp"		/* in the child's own mount namespace */
 #define SCRATCH_HOME "/tmp/home"
 #define MAX_DIRS 16
+#define MAX_DEVICES 4
 
 /* What the child does before exec'ing bwrap; made by the parent. */
 struct plan {
@@ -44,7 +45,10 @@ struct plan {
 	gid_t gid;
 	pid_t parent;
 	size_t nr;
-	const char *paths[MAX_DIRS];	/* the real directories */
+	const char *paths[MAX_DIRS];	/* the real directories and files */
+	int is_file[MAX_DIRS];
+	size_t nr_groups;		/* kept when dropping: the devices' */
+	gid_t groups[MAX_DEVICES];
 	char stage[MAX_DIRS][32];	/* where the child mounts them */
 	rlim_t as, nproc, fsize;
 };
@@ -53,6 +57,20 @@ static int say(const char *what)
 {
 	dprintf(2, "sandbox: %s: %s\n", what, strerror(errno));
 	return -1;
+}
+
+/* A mount point on the staging tmpfs for a directory or a file. */
+static int make_stage(const char *path, int is_file)
+{
+	int fd;
+
+	if (!is_file)
+		return mkdir(path, 0755);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
 }
 
 /* In the child, before exec: no allocation. */
@@ -72,8 +90,8 @@ static int child_setup(void *data)
 		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 			return say("private mounts");
 		for (i = 0; i < pl->nr; i++) {
-			fds[i] = open(pl->paths[i],
-				      O_PATH | O_DIRECTORY | O_CLOEXEC);
+			fds[i] = open(pl->paths[i], O_PATH | O_CLOEXEC |
+				      (pl->is_file[i] ? 0 : O_DIRECTORY));
 			if (fds[i] < 0)
 				return say(pl->paths[i]);
 		}
@@ -82,13 +100,13 @@ static int child_setup(void *data)
 			return say("staging tmpfs");
 		for (i = 0; i < pl->nr; i++) {
 			snprintf(src, sizeof(src), "/proc/self/fd/%d", fds[i]);
-			if (mkdir(pl->stage[i], 0755) < 0 ||
+			if (make_stage(pl->stage[i], pl->is_file[i]) < 0 ||
 			    mount(src, pl->stage[i], NULL, MS_BIND | MS_REC,
 				  NULL) < 0)
 				return say(pl->paths[i]);
 			close(fds[i]);
 		}
-		if (setgroups(0, NULL) < 0 ||
+		if (setgroups(pl->nr_groups, pl->groups) < 0 ||
 		    setresgid(pl->gid, pl->gid, pl->gid) < 0 ||
 		    setresuid(pl->uid, pl->uid, pl->uid) < 0)
 			return say("dropping to sandbox.user");
@@ -303,6 +321,7 @@ static rlim_t limit(const char *key)
 static int build_plan(const struct sandbox *sb, struct plan *pl,
 		      struct args *a, const char *const *argv)
 {
+	struct stat st;
 	char *tmp_size;
 	size_t i;
 
@@ -313,6 +332,8 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 		return error("sandbox: too many directories");
 	pl->parent = getpid();
 	pl->as = limit("sandbox.memLimit");
+	if (pl->as)
+		pl->as += sb->extra_mem;
 	pl->nproc = limit("sandbox.maxProcs");
 	pl->fsize = limit("sandbox.maxFileSize");
 	tmp_size = xasprintf("%ld", (long)limit("sandbox.tmpSize"));
@@ -349,6 +370,10 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 
 		if (d->path[0] != '/')
 			return error("sandbox: %s is not absolute", d->path);
+		if (stat(d->path, &st) < 0)
+			return error("sandbox: %s: %s", d->path,
+				     strerror(errno));
+		pl->is_file[pl->nr] = !S_ISDIR(st.st_mode);
 		pl->paths[pl->nr] = d->path;
 		snprintf(pl->stage[pl->nr], sizeof(pl->stage[0]),
 			 STAGE "/%zu", pl->nr);
@@ -358,6 +383,18 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 		arg(a, pl->drop ? pl->stage[pl->nr] : d->path);
 		arg(a, d->path);
 		pl->nr++;
+	}
+	for (i = 0; sb->devices && sb->devices[i]; i++) {
+		if (stat(sb->devices[i], &st) < 0 ||
+		    !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+			return error("sandbox: %s is no device", sb->devices[i]);
+		if (pl->nr_groups == MAX_DEVICES)
+			return error("sandbox: too many devices");
+		if (st.st_gid)
+			pl->groups[pl->nr_groups++] = st.st_gid;
+		arg(a, "--dev-bind");
+		arg(a, sb->devices[i]);
+		arg(a, sb->devices[i]);
 	}
 	arg(a, "--chdir");
 	arg(a, SCRATCH_HOME);

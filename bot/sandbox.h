@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sandbox.h - run untrusted code (a kernel's make and its scripts) under
- * bubblewrap: no network, its own PID namespace that dies as a whole,
- * a clean environment, nothing of the host but /usr, a few read-only
- * files of /etc and the directories it is given, an unprivileged uid,
- * and limits on time, memory, processes and file size.
+ * sandbox.h - run untrusted code (a kernel's make and its scripts, QEMU
+ * booting an untrusted kernel) under bubblewrap: no network, its own
+ * PID namespace that dies as a whole, a clean environment, nothing of
+ * the host but /usr, a few read-only files of /etc and the directories
+ * and files it is given, an unprivileged uid, and limits on time,
+ * memory, processes and file size.
  *
  * Inside, the given directories keep their paths, so that a build's
  * recorded paths (kbuild's .cmd files, ccache's base dir) are the same
@@ -30,7 +31,7 @@
 #include "subproc.h"
 
 struct sandbox_dir {
-	const char *path;	/* absolute; the same path inside */
+	const char *path;	/* absolute, the same inside: a dir or a file */
 	int writable;		/* 0: read-only */
 };
 
@@ -43,6 +44,19 @@ struct sandbox {
 	 * CCACHE_* (a CCACHE_DIR must be one of dirs to be any use).
 	 */
 	const char *const *env;
+	/*
+	 * Device nodes bound in as they are (NULL-terminated, e.g.
+	 * "/dev/kvm"); the sandbox's /dev has only null, zero, full,
+	 * random, urandom and tty otherwise.  Dropped to sandbox.user, the
+	 * child keeps the group of each such node, so that a node of mode
+	 * 0660 stays usable.
+	 */
+	const char *const *devices;
+	/*
+	 * Bytes of address space allowed on top of sandbox.memLimit: what
+	 * the program allocates by design (a guest's RAM), not on input.
+	 */
+	unsigned long long extra_mem;
 };
 
 /*

@@ -8,6 +8,7 @@
  * few exits (logs, excerpts, mail) catches them all.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,4 +247,35 @@ char *secret_url_public(const char *url)
 	if (!(ui = url_userinfo(url, &len)))
 		return xstrdup(url);
 	return xasprintf("%.*s%s", (int)(ui - url), url, ui + len + 1);
+}
+
+int secret_write_file(const char *path, const void *data, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret, err;
+
+	strbuf_add(&sb, data, len);
+	secret_scrub(&sb);
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	err = errno;
+	strbuf_release(&sb);
+	errno = err;
+	return ret;
+}
+
+int secret_scrub_file(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0, err = 0;
+
+	if (strbuf_read_file(&sb, path) < 0) {
+		ret = errno == ENOENT ? 0 : -1;
+		err = errno;
+	} else if (secret_scrub(&sb)) {
+		ret = write_file_atomic(path, sb.buf, sb.len);
+		err = errno;
+	}
+	strbuf_release(&sb);
+	errno = err;
+	return ret;
 }

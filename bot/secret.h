@@ -2,7 +2,8 @@
 /*
  * secret.h - every secret value the configuration holds, and a filter
  * that removes them from text before it leaves the bot (log lines,
- * build excerpts, mail) or reaches a child's environment.
+ * build excerpts, mail, job files, archive pages) or reaches a child's
+ * environment.
  *
  * The secrets are collected from the configuration when first needed
  * and again whenever it changes: smtp.password, the contents of
@@ -35,6 +36,18 @@ int secret_scrub(struct strbuf *sb);
 int secret_contains(const char *s);
 /* 1 when the environment entry "NAME=VALUE" must not reach a child. */
 int secret_env_entry(const char *entry);
+
+/*
+ * Every text file the bot writes into a job directory or the archive
+ * (logs, consoles, state, results, pages) can carry text from an
+ * untrusted source or the configuration: it is written through these.
+ * secret_write_file() is write_file_atomic() of the scrubbed data;
+ * secret_scrub_file() scrubs a file written by a stream (a console, a
+ * log) in place once the stream is done.  0 or -1 with errno set; a
+ * file that does not exist is nothing to scrub.
+ */
+int secret_write_file(const char *path, const void *data, size_t len);
+int secret_scrub_file(const char *path);
 
 /* Make util's error/warning/info/debug lines pass secret_scrub(). */
 void secret_filter_logs(void);

@@ -48,7 +48,12 @@ static const char schema[] =
 /* Added later: CREATE ... IF NOT EXISTS is the migration of old files. */
 "CREATE TABLE IF NOT EXISTS quarantine ("
 "  msgid TEXT PRIMARY KEY, reason TEXT NOT NULL, size INTEGER,"
-"  seen_at INTEGER);";
+"  seen_at INTEGER);"
+/* Mails of a poll already handled, by query kind: a poll killed after
+ * mail K starts again at K+1 (rows older than the poll window go). */
+"CREATE TABLE IF NOT EXISTS polled ("
+"  kind TEXT NOT NULL, msgid TEXT NOT NULL, seen_at INTEGER,"
+"  PRIMARY KEY (kind, msgid));";
 
 void state_crash_point(const char *point)
 {
@@ -684,4 +689,31 @@ int state_quarantine_add(struct state *st, const char *msgid,
 			  "ttii", msgid, reason, size, now())) < 0)
 		return -1;
 	return 1;
+}
+
+int state_polled(struct state *st, const char *kind, const char *msgid)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT 1 FROM polled "
+				     "WHERE kind = ? AND msgid = ?", "tt",
+				     kind, msgid);
+	int found;
+
+	if (!stmt)
+		return -1;
+	found = sqlite3_step(stmt) == SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	return found;
+}
+
+int state_polled_add(struct state *st, const char *kind, const char *msgid)
+{
+	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO polled "
+				     "(kind, msgid, seen_at) VALUES (?, ?, ?)",
+				     "tti", kind, msgid, now()));
+}
+
+int state_polled_expire(struct state *st, long long before)
+{
+	return exec_stmt(st, prepare(st, "DELETE FROM polled WHERE "
+				     "seen_at < ?", "i", before));
 }

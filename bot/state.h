@@ -164,6 +164,16 @@ int state_quarantined(struct state *st, const char *msgid);
 int state_quarantine_add(struct state *st, const char *msgid,
 			 const char *reason, long long size);
 
+/*
+ * The poll's progress, mail by mail: a mail of query kind ("series",
+ * "command") handled to the end is recorded, and skipped when a later
+ * poll finds it again (a poll killed half-way).  _expire drops the
+ * rows recorded before a time no query reaches back to any more.
+ */
+int state_polled(struct state *st, const char *kind, const char *msgid);
+int state_polled_add(struct state *st, const char *kind, const char *msgid);
+int state_polled_expire(struct state *st, long long before);
+
 char *state_meta_get(struct state *st, const char *key);
 int state_meta_set(struct state *st, const char *key, const char *value);
 

@@ -100,7 +100,8 @@ DKIM_TESTMSG=$(command -v opendkim-testmsg || echo /usr/sbin/opendkim-testmsg)
 DKIM_KEYS=$TRASH/dkim/keys.txt
 
 bot_have_dkim() {
-	[ -x "$DKIM_GENKEY" ] && [ -x "$DKIM_TESTMSG" ]
+	[ -x "$DKIM_GENKEY" ] && [ -x "$DKIM_TESTMSG" ] &&
+		command -v openssl >/dev/null
 }
 
 # bot_dkim_key DOMAIN [SELECTOR]
@@ -114,8 +115,63 @@ bot_dkim_key() {
 	echo "$sel._domainkey.$1 v=DKIM1; k=rsa; p=$p" >>"$DKIM_KEYS"
 }
 
-# bot_dkim_sign DOMAIN IN OUT [SELECTOR]: OUT is IN with a DKIM-Signature
+# bot_dkim_sign DOMAIN IN OUT [SELECTOR [KEY]]: OUT is IN with an
+# rsa-sha256 DKIM-Signature (c=relaxed/simple, RFC 6376 3.4) made with
+# openssl: opendkim-testmsg signs rsa-sha1 only, which the bot refuses
+# (RFC 8301).  KEY: another private key than DOMAIN's published one.
 bot_dkim_sign() {
+	local sel=${4:-test} w="$TRASH/dkim/sign" bh sig val
+	local key=${5:-$TRASH/dkim/$1.$sel/$sel.private}
+	mkdir -p "$w" &&
+	# the header fields, each unfolded on one line; the body as it is
+	awk -v H="$w/head" -v B="$w/body" '
+		function flush() { if (f != "") print f >H; f = "" }
+		inbody { print >B; next }
+		{ sub(/\r$/, "") }
+		/^$/ { flush(); inbody = 1; printf "" >B; next }
+		/^[ \t]/ { f = f $0; next }
+		{ flush(); f = $0 }
+		END { flush(); if (!inbody) printf "" >B }
+	' "$2" &&
+	# relaxed header canonicalization of the fields signed
+	awk -v L="$w/list" '
+		BEGIN { n = split("from:to:cc:subject:date:message-id:" \
+			"in-reply-to:references", want, ":") }
+		{
+			i = index($0, ":"); if (!i) next
+			name = tolower(substr($0, 1, i - 1))
+			sub(/[ \t]+$/, "", name)
+			v = substr($0, i + 1); gsub(/[ \t]+/, " ", v)
+			sub(/^ /, "", v); sub(/ $/, "", v)
+			if (!(name in got)) got[name] = name ":" v
+		}
+		END {
+			for (k = 1; k <= n; k++)
+				if (want[k] in got) {
+					printf "%s\r\n", got[want[k]]
+					l = l (l == "" ? "" : ":") want[k]
+				}
+			print l >L
+		}
+	' "$w/head" >"$w/canon" &&
+	# simple body canonicalization: CRLF, no empty lines at the end
+	awk '{ sub(/\r$/, ""); l[NR] = $0 }
+		END { n = NR; while (n > 0 && l[n] == "") n--
+			if (!n) printf "\r\n"
+			for (i = 1; i <= n; i++) printf "%s\r\n", l[i] }
+	' "$w/body" >"$w/body.c" &&
+	bh=$(openssl dgst -sha256 -binary "$w/body.c" | base64 -w0) &&
+	val="v=1; a=rsa-sha256; c=relaxed/simple; d=$1; s=$sel; t=$(date +%s)" &&
+	val="$val; h=$(cat "$w/list"); bh=$bh; b=" &&
+	sig=$({ cat "$w/canon"; printf "dkim-signature:%s" "$val"; } |
+		openssl dgst -sha256 -sign "$key" | base64 -w0) &&
+	test -n "$sig" &&
+	{ printf "DKIM-Signature: %s%s\n" "$val" "$sig"; cat "$2"; } >"$3"
+}
+
+# bot_dkim_sign_sha1 DOMAIN IN OUT [SELECTOR]: the same, rsa-sha1, as the
+# OpenDKIM tools sign
+bot_dkim_sign_sha1() {
 	local sel=${4:-test}
 	"$DKIM_TESTMSG" -d "$1" -s "$sel" \
 		-k "$TRASH/dkim/$1.$sel/$sel.private" <"$2" >"$3"

@@ -75,7 +75,7 @@ test_expect_success 'setup: the tree and the hostile patch mail' '
 	sed -i "/^bzImage:/,\$d" tree/Makefile &&
 	cat leak.mk >>tree/Makefile &&
 	git -C tree -c user.name=Dev -c user.email=dev@example.org \
-		commit -qam "sched/fair: faster" &&
+		commit -qam "sched/fair: faster ($SMTP_PW)" &&
 	git -C tree format-patch -q -1 --stdout --base=base >patch.mbox &&
 	sed -i "2i Message-ID: <hostile-1@example.org>\\
 To: linux-kernel@vger.kernel.org" patch.mbox &&
@@ -108,6 +108,21 @@ test_expect_success 'no secret in the reply, outbox, job files or output' '
 			return 1
 	done &&
 	ls outbox/new | grep -q .
+'
+
+test_expect_success 'the secret in the subject is hidden in the job files' '
+	test_grep -F "$SMTP_PW" J/thread.mbox &&
+	test_grep -r -F "faster (<hidden>)" J/reply.eml &&
+	test_grep ! -r -F --exclude=thread.mbox "$SMTP_PW" J
+'
+
+test_expect_success 'no secret in the archive pages of the job' '
+	mkdir -p jobs && cp -R J jobs/J &&
+	"$SCHED_BOT" archive --jobs jobs --out A >aout 2>aerr &&
+	ls A | grep -q html &&
+	for s in "$SMTP_PW" "$ENV_PW" "$LORE_PW"; do
+		test_grep ! -r -F "$s" A aout aerr || return 1
+	done
 '
 
 test_done

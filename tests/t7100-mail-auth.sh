@@ -1,11 +1,12 @@
 #!/bin/sh
 # Mail commands as an attacker sends them, against a real public-inbox
-# and smtp-sink: a forged From:, an unsigned mail, a wrong signature, a
-# command off the bot's thread, an address that only looks allowed: none
-# queues anything or makes the bot write to anyone.  A signed command
-# in answer to the bot's mail from an allowed sender queues one job; the
-# daily quotas hold with one short note; a crash between answering a
-# command and recording it sends the answer once.
+# and smtp-sink: a forged From:, an unsigned mail, a wrong signature, an
+# rsa-sha1 signature (RFC 8301), a command off the bot's thread, an
+# address that only looks allowed: none queues anything or makes the
+# bot write to anyone.  A signed (rsa-sha256) command in answer to the
+# bot's mail from an allowed sender queues one job; the daily quotas
+# hold with one short note; a crash between answering a command and
+# recording it sends the answer once.
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
@@ -86,8 +87,8 @@ mail "$M/unsigned" dev@kernel.example unsigned@attacker.example \
 # a signature made with a key that is not kernel.example's
 mail "$M/rogue.raw" dev@kernel.example rogue@attacker.example \
 	"#sched-bot test spawn runs=30"
-"$DKIM_TESTMSG" -d kernel.example -s test -k "$TRASH/rogue/test.private" \
-	<"$M/rogue.raw" >"$M/rogue"
+bot_dkim_sign kernel.example "$M/rogue.raw" "$M/rogue" test \
+	"$TRASH/rogue/test.private"
 # signed for real, then the command changed on the way
 signed "$M/tampered.raw2" kernel.example dev@kernel.example \
 	tampered@kernel.example "#sched-bot test spawn runs=3"
@@ -115,12 +116,17 @@ signed "$M/display" attacker.example '"dev@kernel.example" <x@attacker.example' 
 sed -i 's/^From: Some One <"dev@kernel.example" <x@attacker.example>$/From: "dev@kernel.example" <x@attacker.example>/' \
 	"$M/display.raw"
 bot_dkim_sign attacker.example "$M/display.raw" "$M/display"
+# signed for real by an allowed sender, but rsa-sha1 (refused, RFC 8301)
+mail "$M/sha1.raw" dev@kernel.example sha1@kernel.example \
+	"#sched-bot test spawn runs=30"
+bot_dkim_sign_sha1 kernel.example "$M/sha1.raw" "$M/sha1"
 # the real thing
 signed "$M/good" kernel.example dev@kernel.example good@kernel.example \
 	"#sched-bot test spawn runs=3"
 
 lore_start "$TRASH/series.mbox" "$M/forged" "$M/unsigned" "$M/rogue" \
-	"$M/tampered" "$M/offthread" "$M/twoat" "$M/display" "$M/good"
+	"$M/tampered" "$M/offthread" "$M/twoat" "$M/display" "$M/sha1" \
+	"$M/good"
 
 jobs_of() {
 	sqlite3 "$XDG_DATA_HOME/sched-bot/state.db" \
@@ -153,6 +159,13 @@ test_expect_success 'unsigned, wrongly signed and tampered mails are refused' '
 	test "$(jobs_of unsigned@attacker.example)" -eq 0 &&
 	test "$(jobs_of rogue@attacker.example)" -eq 0 &&
 	test "$(jobs_of tampered@kernel.example)" -eq 0
+'
+
+test_expect_success 'an rsa-sha1 signature of an allowed sender queues nothing' '
+	test_grep "^DKIM-Signature: .*a=rsa-sha1" "$M/sha1" &&
+	test_grep "^DKIM-Signature: .*a=rsa-sha256" "$M/good" &&
+	test_grep "command in <sha1@kernel.example> from dev@kernel.example ignored: no DKIM signature of kernel.example that verifies: DKIM signature of kernel.example uses rsa-sha1, refused (RFC 8301" err &&
+	test "$(jobs_of sha1@kernel.example)" -eq 0
 '
 
 test_expect_success 'a signed command off the bot thread is refused' '

@@ -122,4 +122,34 @@ test_expect_success 'the bot dying twice on one mail quarantines it' '
 	test_grep "poll: [0-9]* new series" c3
 '
 
+# Poll progress is saved mail by mail: a run killed after a mail is
+# handled goes on with the next one, without handling it again.
+test_expect_success 'a poll killed after a mail resumes with the next one' '
+	rm -f "$XDG_DATA_HOME/sched-bot/state.db"* &&
+	rc=0 && SCHED_BOT_CRASH_AT=poll-handled \
+		"$SCHED_BOT" cron --poll-only -v 2>k1 || rc=$? &&
+	test $rc -eq 137 &&
+	rc=0 && SCHED_BOT_CRASH_AT=poll-handled \
+		"$SCHED_BOT" cron --poll-only -v 2>k2 || rc=$? &&
+	test $rc -eq 137 &&
+	"$SCHED_BOT" cron --poll-only -v 2>k3 &&
+	cat k1 k2 k3 &&
+	test_grep "handled by an earlier poll, skipped" k2 &&
+	test_grep "handled by an earlier poll, skipped" k3 &&
+	test "$(grep -c "handled by an earlier poll" k3)" -ge 2 &&
+	test_grep ! "the last poll stopped while handling it" k2 &&
+	test_grep ! "the last poll stopped while handling it" k3 &&
+	test "$(cat k1 k2 k3 | grep -c "queued job .* <$COVER>")" -eq 1 &&
+	test "$(sqlite3 "$XDG_DATA_HOME/sched-bot/state.db" \
+		"SELECT COUNT(*) FROM jobs")" -eq 1
+'
+
+test_expect_success 'the next poll handles none of them again' '
+	"$SCHED_BOT" cron --poll-only -v 2>k4 &&
+	test_grep "<$COVER>: handled by an earlier poll, skipped" k4 &&
+	test_grep "poll: 0 new series" k4 &&
+	test_grep ! "queued job" k4 &&
+	test_grep ! "no series in the thread" k4
+'
+
 test_done

@@ -11,6 +11,7 @@
 
 #include "config-keys.h"
 #include "config.h"
+#include "secret.h"
 #include "target/common.h"
 #include "target/initramfs.h"
 
@@ -281,13 +282,13 @@ static void keep_records(const struct boot_req *req,
 	if (env.len) {
 		char *p = xasprintf("%s/env.txt", req->workdir);
 
-		write_file_atomic(p, env.buf, env.len);
+		secret_write_file(p, env.buf, env.len);
 		free(p);
 	}
 	if (cmds.len) {
 		char *p = xasprintf("%s/commands.txt", req->workdir);
 
-		write_file_atomic(p, cmds.buf, cmds.len);
+		secret_write_file(p, cmds.buf, cmds.len);
 		free(p);
 	}
 	strbuf_release(&env);

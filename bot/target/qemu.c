@@ -13,6 +13,14 @@
  * so "auto" boots the kernel under KVM for a few seconds and keeps KVM
  * only when the kernel's first line shows up; else TCG.  The verdict is
  * kept for the rest of the process and written in the results.
+ *
+ * The kernel is untrusted (it is a patch from a list), and so is what
+ * it does to QEMU: QEMU runs in the sandbox (sandbox.h) as builds do,
+ * with no network, nothing of the host but /usr (its firmware is in
+ * /usr/share) and the kernel and initramfs read-only, one scratch
+ * directory writable, /dev/kvm only when KVM is used.  The console is
+ * QEMU's stdout (-serial stdio), read through the pipe subproc makes,
+ * so no socket or file of ours is needed inside.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +31,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "sandbox.h"
 #include "subproc.h"
 #include "target/common.h"
 
@@ -46,16 +55,24 @@ static void qemu_line(const char *line, void *data)
 }
 
 static int run_qemu(const char *name, const char *accel, const char *kernel,
-		    const char *initrd, const char *append, double timeout,
-		    int log_fd, struct strbuf *capture, struct qemu_run *q)
+		    const char *initrd, const char *scratch,
+		    const char *append, double timeout, int log_fd,
+		    struct strbuf *capture, struct qemu_run *q)
 {
+	static const char *const kvm[] = { "/dev/kvm", NULL };
+	const char *qemu = target_cfg(name, "qemu", "qemu-system-x86_64");
+	long mem_mb = target_cfg_int(name, "mem", 1024);
+	struct sandbox_dir dirs[4];
+	struct sandbox sb = { .dirs = dirs };
+	const char *env[2] = { NULL, NULL };
+	char *tmpdir = NULL;
 	char *smp = xasprintf("%ld", target_cfg_int(name, "smp", 2));
-	char *mem = xasprintf("%ld", target_cfg_int(name, "mem", 1024));
+	char *mem = xasprintf("%ld", mem_mb);
 	const char *argv[32];
 	struct subproc p = { .stdin_fd = -1 };
 	int n = 0, ret;
 
-	argv[n++] = target_cfg(name, "qemu", "qemu-system-x86_64");
+	argv[n++] = qemu;
 	argv[n++] = "-accel";
 	argv[n++] = accel;
 	argv[n++] = "-smp";
@@ -84,13 +101,41 @@ static int run_qemu(const char *name, const char *accel, const char *kernel,
 	p.capture_max = 8 << 20;
 	p.line = qemu_line;
 	p.data = q;
+	/* A QEMU outside /usr (target.NAME.qemu): the binary itself. */
+	if (qemu[0] == '/' && strncmp(qemu, "/usr/", 5))
+		dirs[sb.nr_dirs++] = (struct sandbox_dir){ qemu, 0 };
+	dirs[sb.nr_dirs++] = (struct sandbox_dir){ kernel, 0 };
+	if (initrd)
+		dirs[sb.nr_dirs++] = (struct sandbox_dir){ initrd, 0 };
+	if (scratch) {
+		dirs[sb.nr_dirs++] = (struct sandbox_dir){ scratch, 1 };
+		env[0] = tmpdir = xasprintf("TMPDIR=%s", scratch);
+	}
+	sb.env = env;
+	if (!strcmp(accel, "kvm"))
+		sb.devices = kvm;
+	/* the guest's RAM is QEMU's by design; the limit is for the rest */
+	sb.extra_mem = (unsigned long long)(mem_mb > 0 ? mem_mb : 0) << 20;
 	q->start = now_monotonic();
 	progress_start(&q->progress, q->want_progress);
-	ret = subproc_run(&p);
+	ret = sandbox_run(&sb, &p);
 	progress_done(&q->progress);
 	free(smp);
 	free(mem);
+	free(tmpdir);
 	return ret;
+}
+
+/* *dir made absolute (a relative --workdir). */
+static int make_absolute(char **dir)
+{
+	char *abs = realpath(*dir, NULL);
+
+	if (!abs)
+		return -1;
+	free(*dir);
+	*dir = abs;
+	return 0;
 }
 
 /* Does KVM boot this kernel?  Asked once per process. */
@@ -128,7 +173,7 @@ static const char *choose_accel(const char *name, const char *kernel)
 			goto out;
 		}
 	}
-	run_qemu(name, "kvm", kernel, NULL, "console=ttyS0 panic=-1",
+	run_qemu(name, "kvm", kernel, NULL, NULL, "console=ttyS0 panic=-1",
 		 target_cfg_int(name, "kvmProbeTimeout", 5), -1, NULL, &q);
 	if (q.seen_linux)
 		verdict = "kvm";
@@ -166,6 +211,7 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 	struct target_words args = { 0 };
 	const char *name = ctx->name;
 	char *dir = NULL, *initrd = NULL, **cmds = NULL;
+	char *kernel = NULL, *scratch = NULL;
 	struct qemu_run q = { .want_progress = req->progress };
 	const char *accel;
 	double timeout;
@@ -187,6 +233,19 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 	dir = target_workdir(req);
 	if (!dir)
 		goto out;
+	/* the sandbox binds them at their absolute paths */
+	kernel = realpath(req->kernel, NULL);
+	if (!kernel || make_absolute(&dir) < 0) {
+		error("cannot resolve %s: %s", kernel ? dir : req->kernel,
+		      strerror(errno));
+		goto out;
+	}
+	/* QEMU's own scratch space, the only place it may write */
+	scratch = xasprintf("%s/qemu", dir);
+	if (mkdir_p(scratch, 0755) < 0) {
+		error("cannot create %s: %s", scratch, strerror(errno));
+		goto out;
+	}
 	initrd = xasprintf("%s/initramfs.cpio.gz", dir);
 	if (target_build_initramfs(ctx, initrd) < 0)
 		goto out;
@@ -197,7 +256,7 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 		error("cannot write %s: %s", res->console, strerror(errno));
 		goto out;
 	}
-	accel = choose_accel(name, req->kernel);
+	accel = choose_accel(name, kernel);
 	res->accel = xstrdup(accel);
 	strbuf_addstr(&append, "console=ttyS0 panic=-1");
 	for (i = 0; i < args.nr; i++)
@@ -207,8 +266,8 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 	timeout = target_cfg_int(name, "timeout", default_timeout(ctx, req));
 	debug("qemu: -accel %s -append '%s', timeout %.0fs", accel,
 	      append.buf, timeout);
-	rc = run_qemu(name, accel, req->kernel, initrd, append.buf, timeout,
-		      fd, &console, &q);
+	rc = run_qemu(name, accel, kernel, initrd, scratch, append.buf,
+		      timeout, fd, &console, &q);
 	res->seconds = now_monotonic() - q.start;
 	if (q.begin)
 		res->boot_seconds = q.begin - q.start;
@@ -242,6 +301,8 @@ out:
 	target_cmds_free(ctx, cmds);
 	free(dir);
 	free(initrd);
+	free(kernel);
+	free(scratch);
 	return ret;
 }
 

@@ -4,9 +4,11 @@
  * every backend needs first is found here once: the sched-bench to run
  * or ship, and the tool workloads with their binaries on this host.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "secret.h"
 #include "target/common.h"
 #include "workload.h"
 
@@ -109,6 +111,9 @@ int target_run(const char *name, const struct boot_req *req,
 	if (ctx_init(&ctx, name, ops, req) < 0)
 		return -1;
 	ret = ops->boot_run(&ctx, req, res);
+	/* a console holds what the kernel and the configuration printed */
+	if (res->console && secret_scrub_file(res->console) < 0)
+		warning("cannot scrub %s: %s", res->console, strerror(errno));
 	ctx_release(&ctx);
 	return ret;
 }
