@@ -3,7 +3,8 @@
 # bot tree that lacks it, and a series whose base is only there.  The
 # base is fetched on demand and the series applied on exactly that
 # commit; a series with no base line lands where its blob hashes match;
-# a base no tree has is said; a fetch that cannot finish fails in time.
+# a base no tree has is said; a fetch that cannot finish fails in time
+# and leaves no temporary pack.
 # Mails that are no [PATCH] series (tip-bot, a diff in a reply) apply
 # as one commit.
 . "$(dirname "$0")/lib.sh"
@@ -264,6 +265,56 @@ test_expect_success 'is stopped by the timeout, with an error that says so' '
 	cat err &&
 	test $rc -ne 0 &&
 	test_grep "fetch of tree silent from git://127.0.0.1:$SILENT/x.git timed out after 2 s (tree.fetchTimeout): the remote did not answer (a connection or a transfer that hung)" err
+'
+
+test_expect_success 'a fetch killed while the pack comes leaves no temp pack' '
+	PORT=$(cat port); STALL=$(free_port); echo $STALL >stall.port
+	perl -MIO::Socket::INET -MIO::Select -e "
+		my \$l = IO::Socket::INET->new(Listen => 5, ReuseAddr => 1,
+			LocalAddr => \"127.0.0.1:$STALL\") or die;
+		\$SIG{ALRM} = sub { exit 0 }; alarm 60;
+		# relay to git daemon until the pack starts, then hang
+		while (my \$c = \$l->accept) {
+			my \$s = IO::Socket::INET->new(\"127.0.0.1:$PORT\") or die;
+			my \$sel = IO::Select->new(\$c, \$s);
+			my \$stalled = 0;
+			CONN: while (my @r = \$sel->can_read) {
+				for my \$h (@r) {
+					my \$n = sysread(\$h, my \$buf, 65536);
+					if (!\$n && \$h == \$s && \$stalled) {
+						\$sel->remove(\$s); next
+					}
+					last CONN unless \$n;
+					if (\$h == \$c) { syswrite(\$s, \$buf); next }
+					next if \$stalled;
+					my \$at = index(\$buf, \"PACK\");
+					if (\$at >= 0) {
+						\$buf = substr(\$buf, 0, \$at + 12);
+						\$stalled = 1;
+					}
+					syswrite(\$c, \$buf);
+				}
+			}
+			close(\$s); close(\$c);
+		}" &
+	echo $! >stall.pid
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		perl -MIO::Socket::INET -e "exit !IO::Socket::INET->new(
+			\"127.0.0.1:$STALL\")" && break
+		sleep 0.2
+	done &&
+	printf "[tree \"stall\"]\n\turl = git://127.0.0.1:$STALL/tip.git\n" \
+		>>"$CFG" &&
+	fresh_tree &&
+	rc=0 && "$SCHED_BOT" tree fetch stall 2>err || rc=$? &&
+	cat err &&
+	test $rc -ne 0 &&
+	test_grep "fetch of tree stall from git://127.0.0.1:$STALL/tip.git timed out after 2 s" err &&
+	test_grep "removed the temporary pack .*/objects/pack/pack_git" err &&
+	ls -a k.git/objects/pack >packs &&
+	test_grep ! "pack_git" packs &&
+	test_grep ! "tmp_pack" packs &&
+	! git -C k.git cat-file -e "$(cat C)" 2>/dev/null
 '
 
 test_expect_success 'a tip-bot notification applies as one commit by its author' '
