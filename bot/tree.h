@@ -74,9 +74,10 @@ struct tree_remote {
 	char *url;
 	char **branches;	/* "sched/core", "master"; none: all */
 	size_t nr_branches;
-	char **lists;		/* "linux-kernel@vger.kernel.org": shown by
-				 * `tree status`; not yet matched, a mail
-				 * keeps no To:/Cc: */
+	char **lists;		/* "linux-kernel@vger.kernel.org": a series
+				 * sent to one (To:, Cc:) has its base
+				 * looked for here before the trees of
+				 * its paths */
 	size_t nr_lists;
 	char **paths;		/* "kernel/sched/" */
 	size_t nr_paths;

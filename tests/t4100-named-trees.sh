@@ -4,7 +4,8 @@
 # base is fetched on demand and the series applied on exactly that
 # commit; a series with no base line lands where its blob hashes match;
 # a base no tree has is said; a fetch that cannot finish fails in time
-# and leaves no temporary pack.
+# and leaves no temporary pack.  The trees of the lists a series was
+# sent to are tried before those of its paths.
 # Mails that are no [PATCH] series (tip-bot, a diff in a reply) apply
 # as one commit.
 . "$(dirname "$0")/lib.sh"
@@ -226,6 +227,80 @@ test_expect_success 'cron notices a moved branch and builds its new head once' '
 	cat err2 &&
 	test_grep "build ahead: tip/sched/core moved to $(git -C up rev-parse --short=12 HEAD)" err2 &&
 	test_grep ! "build ahead: tip/master moved" err2
+'
+
+test_expect_success 'a "net" tree whose lists are netdev, no paths' '
+	PORT=$(cat port) &&
+	git -C up checkout -q master &&
+	fair 15 15 >up/kernel/sched/fair.c &&
+	git -C up commit -q -am "net: A commit only net has" &&
+	git -C up rev-parse HEAD >N &&
+	git clone -q --bare up srv/net.git &&
+	git --git-dir=srv/net.git branch -q -f main "$(cat N)" &&
+	git -C up reset -q --hard HEAD~1 &&
+	git -C up checkout -q sched/core &&
+	test "$(git -C up rev-parse master)" != "$(cat N)" &&
+	cat >>"$CFG" <<-EOF
+	[tree "net"]
+		url = git://127.0.0.1:$PORT/net.git
+		branches = main
+		lists = netdev@vger.kernel.org
+	EOF
+'
+
+# A patch on net's commit, with format-patch options $@.
+make_net_patch() {
+	rm -rf w && git clone -q "$TRASH/srv/net.git" w &&
+	git -C w checkout -q "$(cat N)" &&
+	fair 20 20 >w/kernel/sched/fair.c &&
+	git -C w commit -q -am "sched/fair: Change line 20" &&
+	git -C w format-patch -q --stdout "$@" -1 HEAD >series.mbox
+}
+
+test_expect_success 'without the list: the tree of the paths is fetched first' '
+	fresh_tree &&
+	N=$(cat N) &&
+	make_net_patch --base="$N" &&
+	"$SCHED_BOT" apply --mbox series.mbox >out 2>err &&
+	cat out err &&
+	sed -n "s/^fetching tree \([a-z]*\) .*/\1/p" err >order &&
+	printf "tip\nnet\n" >want &&
+	test_cmp want order &&
+	test_grep "^base $N net/main " out
+'
+
+test_expect_success 'sent to netdev: the base is looked for in net first' '
+	fresh_tree &&
+	N=$(cat N) &&
+	make_net_patch --base="$N" --to="Net Dev <NetDev@vger.kernel.org>" &&
+	test_grep "^To: Net Dev <NetDev@vger.kernel.org>" series.mbox &&
+	"$SCHED_BOT" apply --mbox series.mbox >out 2>err &&
+	cat out err &&
+	test_grep "fetching tree net " err &&
+	test_grep ! "fetching tree tip" err &&
+	test_grep "^base $N net/main $(echo $N | cut -c1-12) (net: A commit only net has)$" out &&
+	test "$(git -C k.git rev-parse sched-bot/sched-fair-change-line-20-v1^)" = "$N"
+'
+
+test_expect_success 'the blob guess fetches the tree of the lists too' '
+	fresh_tree &&
+	N=$(cat N) &&
+	make_net_patch --cc=netdev@vger.kernel.org &&
+	test_grep ! "^base-commit:" series.mbox &&
+	"$SCHED_BOT" apply --mbox series.mbox >out 2>err &&
+	cat out err &&
+	test_grep "fetching tree net " err &&
+	test_grep "^base $N net/main $(echo $N | cut -c1-12) (net: A commit only net has), found by the patches. blob hashes$" out
+'
+
+test_expect_success 'the blob guess without the list: net is not tried' '
+	fresh_tree &&
+	make_net_patch &&
+	rc=0 && "$SCHED_BOT" apply --mbox series.mbox >out 2>err || rc=$? &&
+	cat out err &&
+	test_grep "fetching tree tip " err &&
+	test_grep ! "fetching tree net" err &&
+	test_grep ! "^base $(cat N) " out
 '
 
 test_expect_success 'a closed port: a clear error, at once' '
