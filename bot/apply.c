@@ -1631,9 +1631,22 @@ static int serves_paths(struct base_ctx *c, const struct tree_remote *r)
 	return 0;
 }
 
+/* Whether the series was sent to one of the tree's lists. */
+static int sent_to_lists(struct base_ctx *c, const struct tree_remote *r)
+{
+	size_t i, j;
+
+	for (i = 0; c->s && i < c->s->nr_to_cc; i++)
+		for (j = 0; j < r->nr_lists; j++)
+			if (!strcasecmp(c->s->to_cc[i], r->lists[j]))
+				return 1;
+	return 0;
+}
+
 /*
  * Fetch the next tree that may hold the base: the one the thread names,
- * then those whose paths the series touches, then (all: 1) the rest.
+ * then those whose lists the series was sent to, then those whose paths
+ * it touches, then (all: 1) the rest.
  * Returns 1 when one was fetched, 0 when none is left.
  */
 static int fetch_next(struct base_ctx *c, int all)
@@ -1646,6 +1659,9 @@ static int fetch_next(struct base_ctx *c, int all)
 		return 0;
 	if (named && !c->tried[named - c->trees.v])
 		r = named;
+	for (i = 0; !r && i < c->trees.nr; i++)
+		if (!c->tried[i] && sent_to_lists(c, &c->trees.v[i]))
+			r = &c->trees.v[i];
 	for (i = 0; !r && i < c->trees.nr; i++)
 		if (!c->tried[i] && serves_paths(c, &c->trees.v[i]))
 			r = &c->trees.v[i];

@@ -79,8 +79,8 @@ struct apply_result {
  * (base-commit:, or "tip:sched/core at commit X" in its text), else the
  * ref it names (a tag like v6.13, a branch like tip/sched/core), each
  * after fetching the named trees that may hold it when opts->fetch (the
- * tree the series names first, then those whose paths it touches, then
- * the rest); else a commit whose tree has the pre-image blobs of the
+ * tree the series names first, then those of the lists it was sent to,
+ * then those whose paths it touches, then the rest); else a commit whose tree has the pre-image blobs of the
  * patches' "index" lines (b4 am --guess-base), within tree.guessDepth
  * commits of each configured branch and HEAD; else the nearest version
  * tag or config tree.defaultBase (HEAD by default), with base_warning

@@ -538,6 +538,8 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 	jo.send = o->send;
 	jo.db_id = job->id;
 	jo.requested_by = job->requested_by;
+	/* a command's diff, if it carries one, goes on top */
+	jo.on_top = job->command_msgid;
 	info("job %lld: <%s> (attempt %d)", job->id, job->msgid, n);
 	ret = job_run(&jo, st, &outcome, NULL);
 	info("job %lld: %s", job->id, outcome && *outcome ? outcome :

@@ -17,6 +17,7 @@
 #include "job.h"
 #include "jobstate.h"
 #include "lore.h"
+#include "mbox.h"
 #include "outbox.h"
 #include "plan.h"
 #include "reply.h"
@@ -219,6 +220,82 @@ static int stage_series(struct job *j)
 
 /* ---- apply ---- */
 
+/*
+ * A "#sched-bot test" command that carries a diff (a reviewer's "can
+ * you rerun with:"): the diff, taken the way `git am` takes a mail,
+ * goes on top of the series as one more commit, as syzbot's "#syz
+ * test" takes a patch, so the patched kernel is the series plus it.
+ * A command mail without a diff changes nothing.  Returns 0, 1 when
+ * the diff did not apply (ar->fail says why), -1 on an error.
+ */
+static int apply_on_top(struct job *j, git_repository *repo,
+			struct apply_result *ar)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct mbox mb = { 0 };
+	struct series one;
+	struct apply_result top;
+	const struct mbox_msg *cmd = NULL;
+	const char *id = j->s.on_top, *b;
+	char *branch = NULL;
+	size_t i;
+	int ret = 0, have_one = 0;
+
+	memset(&top, 0, sizeof(top));
+	if (read_job_file(j, "thread.mbox", &text) < 0) {
+		strbuf_release(&text);
+		return error("job %s has no thread.mbox", j->dir);
+	}
+	mbox_split(text.buf, text.len, &mb);
+	for (i = 0; i < mb.nr && !cmd; i++)
+		if (mb.msgs[i].msgid && !strcmp(mb.msgs[i].msgid, id))
+			cmd = &mb.msgs[i];
+	if (!cmd) {
+		warning("<%s>, the command, is not in the thread: the "
+			"series is tested as it is", id);
+		goto out;
+	}
+	/* no diff: the series alone */
+	if (!strstr(cmd->data, "\ndiff --git a/") ||
+	    series_from_mbox(cmd->data, cmd->len, 0, id, &one))
+		goto out;
+	have_one = 1;
+	if (!one.nr_patches)
+		goto out;
+	git_oid_cpy(&top.base, &ar->head);
+	b = ar->branch && starts_with(ar->branch, "refs/heads/") ?
+	    ar->branch + strlen("refs/heads/") : "sched-bot/series";
+	branch = xasprintf("%s-on-top", b);
+	if (apply_patches(repo, one.patches, one.nr_patches, branch,
+			  APPLY_3WAY, &top) < 0) {
+		struct apply_failure f = ar->fail;
+
+		ar->fail = top.fail;
+		top.fail = f;	/* released with top */
+		ar->fail.index = ar->fail.total = j->s.nr_patches + 1;
+		free(ar->fail.subject);
+		ar->fail.subject = xasprintf("the diff of <%s>, on top", id);
+		ret = 1;
+		goto out;
+	}
+	info("applied the diff of <%s> on top of the series", id);
+	git_oid_cpy(&ar->head, &top.head);
+	ar->nr_applied += top.nr_applied;
+	ar->nr_3way += top.nr_3way;
+	free(ar->branch);
+	ar->branch = top.branch;
+	top.branch = NULL;
+	j->s.on_top_applied = 1;
+out:
+	free(branch);
+	apply_result_release(&top);
+	if (have_one)
+		series_release(&one);
+	mbox_release(&mb);
+	strbuf_release(&text);
+	return ret;
+}
+
 static int stage_apply(struct job *j)
 {
 	struct apply_opts ao = { 0 };
@@ -247,7 +324,10 @@ static int stage_apply(struct job *j)
 	lock_path = xasprintf("%s/sched-bot-apply.lock", tp);
 	lock = lock_file_wait(lock_path);
 	free(lock_path);
+	j->s.on_top_applied = 0;
 	ret = apply_series(repo, &s, &ao, &ar);
+	if (!ret && j->s.on_top && apply_on_top(j, repo, &ar))
+		ret = -1;
 	if (lock >= 0)
 		close(lock);
 	if (ret && (ar.fail.reason || ar.fail.index)) {
@@ -286,6 +366,9 @@ static int stage_apply(struct job *j)
 			    str(j->s.side[JOB_SIDE_BASE].commit),
 			    str(j->s.base_desc), hex, ar.nr_applied,
 			    ar.nr_3way);
+		if (j->s.on_top_applied)
+			strbuf_addf(&log, "on top: the diff of <%s>\n",
+				    j->s.on_top);
 		/* The reply says it: a substitute base is another kernel. */
 		if (ar.base_warning)
 			strbuf_addf(&log, "warning: %s\n", ar.base_warning);
@@ -447,9 +530,12 @@ static int stage_build(struct job *j)
 	strbuf_addf(&kernels, "- base:    %.12s %s (%s)\n",
 		    str(j->s.side[JOB_SIDE_BASE].commit), str(j->s.base_desc),
 		    str(j->s.side[JOB_SIDE_BASE].release));
-	strbuf_addf(&kernels, "- patched: %.12s base + %d patch(es) of v%d "
-		    "(%s)\n", str(j->s.side[JOB_SIDE_HEAD].commit),
-		    j->s.nr_patches, j->s.version,
+	strbuf_addf(&kernels, "- patched: %.12s base + %d patch(es) of v%d ",
+		    str(j->s.side[JOB_SIDE_HEAD].commit), j->s.nr_patches,
+		    j->s.version);
+	if (j->s.on_top_applied)
+		strbuf_addf(&kernels, "+ the diff of <%s> ", j->s.on_top);
+	strbuf_addf(&kernels, "(%s)\n",
 		    str(j->s.side[JOB_SIDE_HEAD].release));
 	strbuf_addstr(&kernels, "- config:  ");
 	config_highlights(j->s.side[JOB_SIDE_HEAD].config, &kernels);
@@ -1764,6 +1850,7 @@ static int check_opts(struct job *j, const struct job_opts *o,
 	n += differs(j->dir, "--runs", s->runs ? stored : NULL,
 		     o->runs > 0 ? want : NULL);
 	n += differs(j->dir, "--base", s->base, given(o->base));
+	n += differs(j->dir, "--on-top", s->on_top, given(o->on_top));
 	return n;
 }
 
@@ -1823,6 +1910,8 @@ static void job_start(struct job_state *s, const char *msgid,
 	job_state_set(&s->base, given(o->base) ? o->base : old->base);
 	job_state_set(&s->requested_by, given(o->requested_by) ?
 		      o->requested_by : old->requested_by);
+	job_state_set(&s->on_top, given(o->on_top) ? o->on_top :
+		      old->on_top);
 }
 
 /* Returns 0, or the exit code with the error printed. */

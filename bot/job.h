@@ -64,6 +64,8 @@ struct job_opts {
 	int send;		/* really send (else the outbox only) */
 	long long db_id;	/* the job's row in state, 0: none */
 	const char *requested_by;	/* email command sender, or NULL */
+	const char *on_top;	/* a mail of the thread whose diff is tested
+				 * on top of the series, or NULL */
 	int restart;		/* start the stored job over (see above) */
 };
 

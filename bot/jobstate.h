@@ -65,6 +65,8 @@ struct job_state {
 	int runs;
 	char *base;		/* --base, or NULL: the series' own */
 	char *requested_by;	/* email command sender, or NULL */
+	char *on_top;		/* the mail whose diff goes on top of the
+				 * series (a command's), or NULL */
 
 	/* The series (series stage; series.json holds all of it). */
 	char *cover_msgid;	/* the cover letter, else patch 1 */
@@ -80,6 +82,7 @@ struct job_state {
 	char *base_warning;
 	char *base_hint;	/* why it did not apply, what to try */
 	struct job_side side[JOB_NR_SIDES];
+	int on_top_applied;	/* 1: head_commit has on_top's diff */
 
 	/* build */
 	char *failed_which;	/* "base" or "patched" */

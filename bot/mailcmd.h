@@ -6,7 +6,9 @@
  *
  *	#sched-bot test [workload[,workload...]] [runs=N]
  *
- * queues a test of that thread's series, when all of these hold:
+ * queues a test of that thread's series (when the mail also carries a
+ * diff, as `git am` would take it, of the series with that diff on top,
+ * as syzbot's "#syz test" does), when all of these hold:
  *  - the sender is on bot.allow (multi-valued: an address, or "@domain"
  *    for exactly that domain), the From: header parsed as RFC 5322 by
  *    libetpan: one From: header, one mailbox, a plain addr-spec (the

@@ -26,6 +26,8 @@ struct tmsg {
 	enum kind kind;
 	int parsed;
 	int promoted;		/* no [PATCH]: a mail with a diff */
+	const char *raw;	/* the message as received (the split mbox) */
+	size_t raw_len;
 };
 
 struct thread {
@@ -773,6 +775,106 @@ static int is_chosen(const struct tmsg *tm, const struct tmsg *cover,
 	return 0;
 }
 
+/* ---- the addresses a series was sent to ------------------------- */
+
+/*
+ * One mailbox of an address list, "Name <a@b>", "a@b (Name)", or a
+ * group's "list: a@b": the address, lower-case, when it looks like one
+ * (printable, no space, an '@' inside, not too long), else NULL.
+ */
+static char *mailbox_address(const char *p, size_t n)
+{
+	const char *lt = memchr(p, '<', n), *gt, *colon, *end = p + n;
+	char *a;
+	size_t i, len;
+
+	if (lt && (gt = memchr(lt, '>', end - lt))) {
+		p = lt + 1;
+		end = gt;
+	} else {
+		const char *paren = memchr(p, '(', n);
+
+		if (paren)
+			end = paren;
+		while ((colon = memchr(p, ':', end - p)))
+			p = colon + 1;
+	}
+	while (p < end && (*p == ' ' || *p == '\t' || *p == ';'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t' ||
+			   end[-1] == ';'))
+		end--;
+	len = end - p;
+	if (len < 3 || len > SERIES_ADDRESS_MAX || !memchr(p, '@', len) ||
+	    *p == '@' || end[-1] == '@')
+		return NULL;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)p[i] <= ' ' || (unsigned char)p[i] >= 127 ||
+		    p[i] == '"' || p[i] == ',')
+			return NULL;
+	a = xstrndup(p, len);
+	for (i = 0; i < len; i++)
+		a[i] = tolower((unsigned char)a[i]);
+	return a;
+}
+
+/*
+ * The addresses of a To:/Cc: value, added to s->to_cc until it holds
+ * SERIES_MAX_ADDRESSES: split at commas outside quotes, <> and ().
+ */
+static void add_addresses(struct series *s, size_t *alloc, const char *v)
+{
+	const char *p = v, *start = v;
+	int quote = 0, angle = 0, paren = 0;
+
+	for (; v && s->nr_to_cc < SERIES_MAX_ADDRESSES; p++) {
+		char *a;
+		size_t i;
+
+		if (*p && (quote || angle || paren || *p != ',')) {
+			if (*p == '\\' && quote && p[1])
+				p++;
+			else if (*p == '"' && !angle && !paren)
+				quote = !quote;
+			else if (!quote && *p == '<')
+				angle = 1;
+			else if (!quote && *p == '>')
+				angle = 0;
+			else if (!quote && *p == '(')
+				paren++;
+			else if (!quote && *p == ')' && paren)
+				paren--;
+			continue;
+		}
+		a = mailbox_address(start, p - start);
+		for (i = 0; a && i < s->nr_to_cc; i++)
+			if (!strcmp(s->to_cc[i], a)) {
+				free(a);
+				a = NULL;
+			}
+		if (a) {
+			ALLOC_GROW(s->to_cc, s->nr_to_cc, *alloc);
+			s->to_cc[s->nr_to_cc++] = a;
+		}
+		if (!*p)
+			break;
+		start = p + 1;
+	}
+}
+
+static void find_to_cc(struct series *s, const char *raw, size_t len)
+{
+	static const char *const fields[] = { "To", "Cc" };
+	size_t i, alloc = 0;
+
+	for (i = 0; raw && i < ARRAY_SIZE(fields); i++) {
+		char *v = mbox_header(raw, len, fields[i]);
+
+		add_addresses(s, &alloc, v);
+		free(v);
+	}
+}
+
 static void thread_release(struct thread *t)
 {
 	size_t i;
@@ -808,13 +910,14 @@ int series_from_mbox(const char *text, size_t len, int version,
 		if (mail_parse(mb.msgs[i].data, mb.msgs[i].len, &tm->m))
 			continue;
 		tm->parsed = 1;
+		tm->raw = mb.msgs[i].data;
+		tm->raw_len = mb.msgs[i].len;
 		classify(tm);
 		tblfmt_add(&s->formats, &tm->m);
 		if (tm->m.msgid)
 			msgid_map_put(&t.ids, tm->m.msgid, t.nr);
 		t.nr++;
 	}
-	mbox_release(&mb);
 	tblfmt_finish(&s->formats);
 	promote_diff(&t, thread_msgid);
 
@@ -977,6 +1080,17 @@ int series_from_mbox(const char *text, size_t len, int version,
 		}
 	}
 	s->thread_msgid = thread_msgid ? xstrdup(thread_msgid) : NULL;
+	{
+		struct tmsg *to = cover;
+
+		for (j = 0; !to && j < s->nr_patches; j++)
+			if (chosen[j]->si.index <= 1)
+				to = chosen[j];
+		if (!to && s->nr_patches)
+			to = chosen[0];
+		if (to)
+			find_to_cc(s, to->raw, to->raw_len);
+	}
 	find_base(s);
 	ret = 0;
 out:
@@ -986,6 +1100,7 @@ out:
 	free(talloc);
 	free(chosen);
 	thread_release(&t);
+	mbox_release(&mb);
 	if (ret)
 		series_release(s);
 	return ret;
@@ -1029,6 +1144,9 @@ void series_release(struct series *s)
 	free(s->base.ref);
 	free(s->base.source);
 	free(s->versions);
+	for (i = 0; i < s->nr_to_cc; i++)
+		free(s->to_cc[i]);
+	free(s->to_cc);
 	tblfmt_release(&s->formats);
 	memset(s, 0, sizeof(*s));
 }

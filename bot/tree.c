@@ -1185,12 +1185,73 @@ static int fetch_child(const struct tree_remote *r, git_remote *remote,
 	return 0;
 }
 
+/* A temporary file of a pack being received: libgit2's or git's. */
+static int is_temp_pack(const char *name)
+{
+	return starts_with(name, "pack_git") ||
+	       starts_with(name, "tmp_pack_") ||
+	       starts_with(name, "tmp_idx_") ||
+	       (starts_with(name, "pack-") && ends_with(name, ".lock"));
+}
+
+/*
+ * A fetch killed at its deadline (or one that failed) leaves the pack
+ * it was receiving (libgit2's objects/pack/pack_git2_XXXXXX): remove
+ * the temporary packs of objects/pack and objects/incoming written
+ * since the fetch began, and any a day old (a run killed before it
+ * could clean up).  Another process's pack in flight is touched only
+ * if it began during this fetch: cron and jobs fetch a tree one at a
+ * time.
+ */
+static void remove_temp_packs(git_repository *repo, time_t since)
+{
+	static const char *const dirs[] = { "pack", "incoming" };
+	git_buf objects = GIT_BUF_INIT;
+	time_t stale = time(NULL) - 86400;
+	size_t i;
+
+	if (git_repository_item_path(&objects, repo,
+				     GIT_REPOSITORY_ITEM_OBJECTS) < 0)
+		return;
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char *dir = xasprintf("%s%s%s", objects.ptr,
+				      ends_with(objects.ptr, "/") ? "" : "/",
+				      dirs[i]);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			char *p;
+			struct stat st;
+
+			if (!is_temp_pack(de->d_name))
+				continue;
+			p = xasprintf("%s/%s", dir, de->d_name);
+			if (!lstat(p, &st) && S_ISREG(st.st_mode) &&
+			    (st.st_mtime >= since || st.st_mtime < stale)) {
+				if (unlink(p) < 0)
+					warning("cannot remove %s: %s", p,
+						strerror(errno));
+				else
+					info("removed the temporary pack %s",
+					     p);
+			}
+			free(p);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	git_buf_dispose(&objects);
+}
+
 int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
 		      const struct tree_fetch_opts *o)
 {
 	struct fetch_ctx c = { .name = r->name };
 	git_remote *remote = NULL;
 	double t0 = now_monotonic();
+	time_t began = time(NULL);
 	int timeout = o ? o->timeout : 0, status = 0, killed = 0;
 	git_config *cfg;
 	char *key;
@@ -1227,6 +1288,8 @@ int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
 		}
 		usleep(20000);
 	}
+	if (killed || !WIFEXITED(status) || WEXITSTATUS(status))
+		remove_temp_packs(repo, began);
 	if (killed || (WIFEXITED(status) && WEXITSTATUS(status) == 2))
 		return error("fetch of tree %s from %s timed out after %d s "
 			     "(tree.fetchTimeout): the remote %s", r->name,

@@ -74,9 +74,10 @@ struct tree_remote {
 	char *url;
 	char **branches;	/* "sched/core", "master"; none: all */
 	size_t nr_branches;
-	char **lists;		/* "linux-kernel@vger.kernel.org": shown by
-				 * `tree status`; not yet matched, a mail
-				 * keeps no To:/Cc: */
+	char **lists;		/* "linux-kernel@vger.kernel.org": a series
+				 * sent to one (To:, Cc:) has its base
+				 * looked for here before the trees of
+				 * its paths */
 	size_t nr_lists;
 	char **paths;		/* "kernel/sched/" */
 	size_t nr_paths;
@@ -106,7 +107,9 @@ struct tree_fetch_opts {
  * The fetch runs in a child process that is killed at the deadline: a
  * transfer that is slow stops at its progress callback, one that hangs
  * (a listener that never answers) by the kill; both are an error that
- * says so.  On success the time is kept as the tree's last fetch.
+ * says so.  A fetch that failed or was killed leaves no temporary pack
+ * in objects/pack or objects/incoming.  On success the time is kept as
+ * the tree's last fetch.
  */
 int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
 		      const struct tree_fetch_opts *o);

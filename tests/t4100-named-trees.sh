@@ -3,7 +3,9 @@
 # bot tree that lacks it, and a series whose base is only there.  The
 # base is fetched on demand and the series applied on exactly that
 # commit; a series with no base line lands where its blob hashes match;
-# a base no tree has is said; a fetch that cannot finish fails in time.
+# a base no tree has is said; a fetch that cannot finish fails in time
+# and leaves no temporary pack.  The trees of the lists a series was
+# sent to are tried before those of its paths.
 # Mails that are no [PATCH] series (tip-bot, a diff in a reply) apply
 # as one commit.
 . "$(dirname "$0")/lib.sh"
@@ -227,6 +229,80 @@ test_expect_success 'cron notices a moved branch and builds its new head once' '
 	test_grep ! "build ahead: tip/master moved" err2
 '
 
+test_expect_success 'a "net" tree whose lists are netdev, no paths' '
+	PORT=$(cat port) &&
+	git -C up checkout -q master &&
+	fair 15 15 >up/kernel/sched/fair.c &&
+	git -C up commit -q -am "net: A commit only net has" &&
+	git -C up rev-parse HEAD >N &&
+	git clone -q --bare up srv/net.git &&
+	git --git-dir=srv/net.git branch -q -f main "$(cat N)" &&
+	git -C up reset -q --hard HEAD~1 &&
+	git -C up checkout -q sched/core &&
+	test "$(git -C up rev-parse master)" != "$(cat N)" &&
+	cat >>"$CFG" <<-EOF
+	[tree "net"]
+		url = git://127.0.0.1:$PORT/net.git
+		branches = main
+		lists = netdev@vger.kernel.org
+	EOF
+'
+
+# A patch on net's commit, with format-patch options $@.
+make_net_patch() {
+	rm -rf w && git clone -q "$TRASH/srv/net.git" w &&
+	git -C w checkout -q "$(cat N)" &&
+	fair 20 20 >w/kernel/sched/fair.c &&
+	git -C w commit -q -am "sched/fair: Change line 20" &&
+	git -C w format-patch -q --stdout "$@" -1 HEAD >series.mbox
+}
+
+test_expect_success 'without the list: the tree of the paths is fetched first' '
+	fresh_tree &&
+	N=$(cat N) &&
+	make_net_patch --base="$N" &&
+	"$SCHED_BOT" apply --mbox series.mbox >out 2>err &&
+	cat out err &&
+	sed -n "s/^fetching tree \([a-z]*\) .*/\1/p" err >order &&
+	printf "tip\nnet\n" >want &&
+	test_cmp want order &&
+	test_grep "^base $N net/main " out
+'
+
+test_expect_success 'sent to netdev: the base is looked for in net first' '
+	fresh_tree &&
+	N=$(cat N) &&
+	make_net_patch --base="$N" --to="Net Dev <NetDev@vger.kernel.org>" &&
+	test_grep "^To: Net Dev <NetDev@vger.kernel.org>" series.mbox &&
+	"$SCHED_BOT" apply --mbox series.mbox >out 2>err &&
+	cat out err &&
+	test_grep "fetching tree net " err &&
+	test_grep ! "fetching tree tip" err &&
+	test_grep "^base $N net/main $(echo $N | cut -c1-12) (net: A commit only net has)$" out &&
+	test "$(git -C k.git rev-parse sched-bot/sched-fair-change-line-20-v1^)" = "$N"
+'
+
+test_expect_success 'the blob guess fetches the tree of the lists too' '
+	fresh_tree &&
+	N=$(cat N) &&
+	make_net_patch --cc=netdev@vger.kernel.org &&
+	test_grep ! "^base-commit:" series.mbox &&
+	"$SCHED_BOT" apply --mbox series.mbox >out 2>err &&
+	cat out err &&
+	test_grep "fetching tree net " err &&
+	test_grep "^base $N net/main $(echo $N | cut -c1-12) (net: A commit only net has), found by the patches. blob hashes$" out
+'
+
+test_expect_success 'the blob guess without the list: net is not tried' '
+	fresh_tree &&
+	make_net_patch &&
+	rc=0 && "$SCHED_BOT" apply --mbox series.mbox >out 2>err || rc=$? &&
+	cat out err &&
+	test_grep "fetching tree tip " err &&
+	test_grep ! "fetching tree net" err &&
+	test_grep ! "^base $(cat N) " out
+'
+
 test_expect_success 'a closed port: a clear error, at once' '
 	fresh_tree &&
 	CLOSED=$(free_port) &&
@@ -264,6 +340,56 @@ test_expect_success 'is stopped by the timeout, with an error that says so' '
 	cat err &&
 	test $rc -ne 0 &&
 	test_grep "fetch of tree silent from git://127.0.0.1:$SILENT/x.git timed out after 2 s (tree.fetchTimeout): the remote did not answer (a connection or a transfer that hung)" err
+'
+
+test_expect_success 'a fetch killed while the pack comes leaves no temp pack' '
+	PORT=$(cat port); STALL=$(free_port); echo $STALL >stall.port
+	perl -MIO::Socket::INET -MIO::Select -e "
+		my \$l = IO::Socket::INET->new(Listen => 5, ReuseAddr => 1,
+			LocalAddr => \"127.0.0.1:$STALL\") or die;
+		\$SIG{ALRM} = sub { exit 0 }; alarm 60;
+		# relay to git daemon until the pack starts, then hang
+		while (my \$c = \$l->accept) {
+			my \$s = IO::Socket::INET->new(\"127.0.0.1:$PORT\") or die;
+			my \$sel = IO::Select->new(\$c, \$s);
+			my \$stalled = 0;
+			CONN: while (my @r = \$sel->can_read) {
+				for my \$h (@r) {
+					my \$n = sysread(\$h, my \$buf, 65536);
+					if (!\$n && \$h == \$s && \$stalled) {
+						\$sel->remove(\$s); next
+					}
+					last CONN unless \$n;
+					if (\$h == \$c) { syswrite(\$s, \$buf); next }
+					next if \$stalled;
+					my \$at = index(\$buf, \"PACK\");
+					if (\$at >= 0) {
+						\$buf = substr(\$buf, 0, \$at + 12);
+						\$stalled = 1;
+					}
+					syswrite(\$c, \$buf);
+				}
+			}
+			close(\$s); close(\$c);
+		}" &
+	echo $! >stall.pid
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		perl -MIO::Socket::INET -e "exit !IO::Socket::INET->new(
+			\"127.0.0.1:$STALL\")" && break
+		sleep 0.2
+	done &&
+	printf "[tree \"stall\"]\n\turl = git://127.0.0.1:$STALL/tip.git\n" \
+		>>"$CFG" &&
+	fresh_tree &&
+	rc=0 && "$SCHED_BOT" tree fetch stall 2>err || rc=$? &&
+	cat err &&
+	test $rc -ne 0 &&
+	test_grep "fetch of tree stall from git://127.0.0.1:$STALL/tip.git timed out after 2 s" err &&
+	test_grep "removed the temporary pack .*/objects/pack/pack_git" err &&
+	ls -a k.git/objects/pack >packs &&
+	test_grep ! "pack_git" packs &&
+	test_grep ! "tmp_pack" packs &&
+	! git -C k.git cat-file -e "$(cat C)" 2>/dev/null
 '
 
 test_expect_success 'a tip-bot notification applies as one commit by its author' '

@@ -41,6 +41,10 @@ static const struct option_spec test_options[] = {
 		    "adaptive, job.minRuns to job.maxRuns blocks)"),
 	OPT_STRING(0, "base", &o.base, "REV",
 		   "apply onto REV instead of the series' base"),
+	OPT_STRING(0, "on-top", &o.on_top, "MSGID",
+		   "also apply the diff of that mail of the thread on top "
+		   "of the series (what a #sched-bot test command with a "
+		   "diff does)"),
 	OPT_STRING(0, "job-dir", &o.dir, "DIR",
 		   "the job directory (default job.dir/<message-id>); "
 		   "alone, resumes the job in DIR"),
@@ -75,6 +79,7 @@ int cmd_test(int argc, char **argv)
 {
 	struct state *st;
 	char *msgid = NULL, *outcome = NULL, *dir = NULL, *jobdir = NULL;
+	char *on_top = NULL;
 	int ret;
 
 	argc = parse_options(argc, argv, &test_doc, 0);
@@ -110,10 +115,21 @@ int cmd_test(int argc, char **argv)
 		o.dir = dir;
 		free(name);
 	}
+	if (o.on_top) {
+		on_top = lore_msgid_from_arg(o.on_top);
+		if (!on_top) {
+			free(msgid);
+			free(dir);
+			return options_error(&test_doc, "--on-top '%s' holds "
+					     "no message-id", o.on_top);
+		}
+		o.on_top = on_top;
+	}
 	o.send = send;
 	st = state_open(NULL);
 	if (!st) {
 		free(msgid);
+		free(on_top);
 		free(dir);
 		return EXIT_FAIL;
 	}
@@ -141,6 +157,7 @@ int cmd_test(int argc, char **argv)
 	state_close(st);
 	free(outcome);
 	free(msgid);
+	free(on_top);
 	free(dir);
 	return ret;
 }

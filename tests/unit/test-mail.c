@@ -505,6 +505,44 @@ static void test_base(void)
 	}
 }
 
+/* To:/Cc: of the cover (else patch 1): addresses, lower-case, bounded. */
+static void test_to_cc(void)
+{
+	struct strbuf m = STRBUF_INIT;
+	struct series s;
+	int i;
+
+	CHECK_INT(series_file(DATA "short-task-wakeup-v3-complete.mbox", 0,
+			      &s), 0);
+	CHECK(s.nr_to_cc > 0);
+	for (i = 0; i < (int)s.nr_to_cc; i++)
+		if (!strcmp(s.to_cc[i], "linux-kernel@vger.kernel.org"))
+			break;
+	CHECK(i < (int)s.nr_to_cc);
+	series_release(&s);
+
+	strbuf_addstr(&m, "From: A <a@x>\nSubject: [PATCH] s\n"
+		      "Message-ID: <e@x>\n"
+		      "To: \"Doe, Jane\" <Jane@Example.ORG>, b@y (Bee),\n"
+		      " undisclosed-recipients:;,\n"
+		      " lists: netdev@vger.kernel.org;\n"
+		      "Cc: jane@example.org, not an address, <@x>");
+	for (i = 0; i < 3000; i++)
+		strbuf_addf(&m, ",\n c%d@example.com", i);
+	strbuf_addstr(&m, "\n\nx\n---\ndiff --git a/x b/x\n--- a/x\n"
+		      "+++ b/x\n@@ -1 +1 @@\n-a\n+b\n");
+	CHECK_INT(series_from_mbox(m.buf, m.len, 0, NULL, &s), 0);
+	CHECK_INT(s.nr_to_cc, SERIES_MAX_ADDRESSES);
+	if (s.nr_to_cc >= 4) {
+		CHECK_STR(s.to_cc[0], "jane@example.org");
+		CHECK_STR(s.to_cc[1], "b@y");
+		CHECK_STR(s.to_cc[2], "netdev@vger.kernel.org");
+		CHECK_STR(s.to_cc[3], "c0@example.com");
+	}
+	series_release(&s);
+	strbuf_release(&m);
+}
+
 static void test_series_rules(void)
 {
 	struct series s;
@@ -669,6 +707,7 @@ int main(void)
 	RUN(test_trailer_lines);
 	RUN(test_subjects);
 	RUN(test_base);
+	RUN(test_to_cc);
 	RUN(test_series_rules);
 	RUN(test_corpus_parses);
 	return test_done();
