@@ -923,3 +923,98 @@ void mail_release(struct mail *m)
 	free(m->poison);
 	memset(m, 0, sizeof(*m));
 }
+
+/* ---- address lists ---------------------------------------------- */
+
+/* The bare address of one element, lower-case, or NULL. */
+static char *element_address(const char *p, size_t n)
+{
+	const char *lt = memchr(p, '<', n), *gt, *colon, *end = p + n;
+	char *a;
+	size_t i, len;
+
+	if (lt && (gt = memchr(lt, '>', end - lt))) {
+		p = lt + 1;
+		end = gt;
+	} else {
+		const char *paren = memchr(p, '(', n);
+
+		if (paren)
+			end = paren;
+		/* a group's "name:" before its first mailbox */
+		while ((colon = memchr(p, ':', end - p)))
+			p = colon + 1;
+	}
+	while (p < end && (*p == ' ' || *p == '\t' || *p == ';'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t' ||
+			   end[-1] == ';'))
+		end--;
+	len = end - p;
+	if (len < 3 || len > MAIL_ADDRESS_MAX || !memchr(p, '@', len) ||
+	    *p == '@' || end[-1] == '@')
+		return NULL;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)p[i] <= ' ' || (unsigned char)p[i] >= 127 ||
+		    p[i] == '"' || p[i] == ',' || p[i] == '<' || p[i] == '>')
+			return NULL;
+	a = xstrndup(p, len);
+	for (i = 0; i < len; i++)
+		a[i] = tolower((unsigned char)a[i]);
+	return a;
+}
+
+size_t mail_split_addresses(const char *list, size_t max,
+			    struct mail_addr **out)
+{
+	struct mail_addr *a = NULL;
+	size_t nr = 0, alloc = 0;
+	const char *p = list, *start = list;
+	int quote = 0, angle = 0, paren = 0;
+
+	*out = NULL;
+	if (!list)
+		return 0;
+	for (; !max || nr < max; p++) {
+		char *email;
+
+		if (*p && (quote || angle || paren || *p != ',')) {
+			if (*p == '\\' && quote && p[1])
+				p++;
+			else if (*p == '"' && !angle && !paren)
+				quote = !quote;
+			else if (!quote && *p == '<')
+				angle = 1;
+			else if (!quote && *p == '>')
+				angle = 0;
+			else if (!quote && *p == '(')
+				paren++;
+			else if (!quote && *p == ')' && paren)
+				paren--;
+			continue;
+		}
+		email = element_address(start, p - start);
+		if (email) {
+			ALLOC_GROW(a, nr, alloc);
+			a[nr].text = xstrndup_trim(start, p - start);
+			a[nr].email = email;
+			nr++;
+		}
+		if (!*p)
+			break;
+		start = p + 1;
+	}
+	*out = a;
+	return nr;
+}
+
+void mail_free_addresses(struct mail_addr *a, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(a[i].text);
+		free(a[i].email);
+	}
+	free(a);
+}

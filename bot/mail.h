@@ -73,4 +73,27 @@ char *mail_decode_header(const char *value);
 /* Convert len bytes in charset (NULL: us-ascii) to valid UTF-8. */
 char *mail_to_utf8(const char *s, size_t len, const char *charset);
 
+/*
+ * One element of an address list: as written ("Name <a@b>", trimmed)
+ * and its bare address, lower-case.
+ */
+struct mail_addr {
+	char *text;
+	char *email;
+};
+
+#define MAIL_ADDRESS_MAX 254	/* RFC 5321's path, less the <> */
+
+/*
+ * Split an address-list header value at commas outside quotes, <> and
+ * (), as "Name <a@b>", "a@b (Name)" or a group's "list: a@b".  Elements
+ * whose address does not look like one (printable, no space, an '@'
+ * inside, at most MAIL_ADDRESS_MAX bytes) are dropped, and the list
+ * stops after max elements (0: no limit), since hostile mail has
+ * thousands of Cc.  Returns the count; *out is NULL when it is 0.
+ */
+size_t mail_split_addresses(const char *list, size_t max,
+			    struct mail_addr **out);
+void mail_free_addresses(struct mail_addr *a, size_t nr);
+
 #endif

@@ -484,88 +484,17 @@ void reply_encode_header(const char *value, struct strbuf *out)
 	}
 }
 
-/* One element of an address list: as written, and its bare address. */
-struct addr {
-	char *text;
-	char *email;
-};
-
-static size_t split_addresses(const char *list, struct addr **out)
-{
-	struct addr *a = NULL;
-	size_t nr = 0, alloc = 0;
-	const char *p = list, *start = list;
-	int quote = 0, angle = 0, paren = 0;
-
-	if (!list) {
-		*out = NULL;
-		return 0;
-	}
-	for (;; p++) {
-		if (*p == '"' && (p == list || p[-1] != '\\'))
-			quote = !quote;
-		else if (!quote && *p == '<')
-			angle = 1;
-		else if (!quote && *p == '>')
-			angle = 0;
-		else if (!quote && *p == '(')
-			paren++;
-		else if (!quote && *p == ')' && paren)
-			paren--;
-		if (*p && (*p != ',' || quote || angle || paren))
-			continue;
-		{
-			char *text = xstrndup_trim(start, p - start);
-			char *email, *lt = strchr(text, '<'), *c;
-			char *gt = lt ? strchr(lt, '>') : NULL;
-
-			if (gt)
-				email = xstrndup(lt + 1, gt - lt - 1);
-			else
-				email = xstrndup_trim(text, strcspn(text, "( "));
-			for (c = email; *c; c++)
-				*c = tolower((unsigned char)*c);
-			if (strchr(email, '@') &&
-			    !strpbrk(email, " \t\r\n<>,;")) {
-				ALLOC_GROW(a, nr, alloc);
-				a[nr].text = text;
-				a[nr].email = email;
-				nr++;
-			} else {
-				free(text);
-				free(email);
-			}
-		}
-		if (!*p)
-			break;
-		start = p + 1;
-	}
-	*out = a;
-	return nr;
-}
-
-static void free_addrs(struct addr *a, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		free(a[i].text);
-		free(a[i].email);
-	}
-	free(a);
-}
-
 size_t reply_parse_addresses(const char *list, char ***addrs)
 {
-	struct addr *a;
-	size_t nr = split_addresses(list, &a), i;
+	struct mail_addr *a;
+	size_t nr = mail_split_addresses(list, 0, &a), i;
 
 	*addrs = nr ? xcalloc(nr, sizeof(char *)) : NULL;
 	for (i = 0; i < nr; i++) {
 		(*addrs)[i] = a[i].email;
 		a[i].email = NULL;
 	}
-	free_addrs(a, nr);
+	mail_free_addresses(a, nr);
 	return nr;
 }
 
@@ -638,7 +567,7 @@ static void add_mailbox(struct strbuf *out, const char *name,
 }
 
 static void add_address_header(struct strbuf *out, const char *field,
-			       struct addr *a, size_t nr)
+			       struct mail_addr *a, size_t nr)
 {
 	size_t col = strlen(field) + 2, i;
 
@@ -716,14 +645,14 @@ static void qp_encode(const char *body, struct strbuf *out)
 struct cc_pick {
 	char **seen;
 	size_t nr_seen, alloc_seen;
-	struct addr *cc;
+	struct mail_addr *cc;
 	size_t *order;		/* where each came from, to keep the order */
 	size_t nr_cc, alloc_cc, alloc_order;
 	long max;		/* recipients at most, the author included */
 	size_t left_out;
 };
 
-static void pick(struct cc_pick *p, const struct addr *a, size_t order)
+static void pick(struct cc_pick *p, const struct mail_addr *a, size_t order)
 {
 	if (seen_addr(p->seen, p->nr_seen, a->email))
 		return;
@@ -746,7 +675,7 @@ static void keep_order(struct cc_pick *p)
 
 	for (i = 1; i < p->nr_cc; i++)
 		for (j = i; j > 0 && p->order[j - 1] > p->order[j]; j--) {
-			struct addr a = p->cc[j];
+			struct mail_addr a = p->cc[j];
 			size_t o = p->order[j];
 
 			p->cc[j] = p->cc[j - 1];
@@ -757,8 +686,8 @@ static void keep_order(struct cc_pick *p)
 }
 
 static void pick_cc(struct cc_pick *p, const char *mode,
-		    struct addr *orig, size_t nr_orig,
-		    struct addr *trailers, size_t nr_trailers)
+		    struct mail_addr *orig, size_t nr_orig,
+		    struct mail_addr *trailers, size_t nr_trailers)
 {
 	size_t i;
 
@@ -801,7 +730,7 @@ int reply_compose_as(const struct reply_thread *t, const char *body,
 	const char *name = bot_identity()->name;
 	const char *email = bot_identity()->email;
 	const char *cc_mode = config_get("reply.cc");
-	struct addr *to = NULL, *orig = NULL, *orig_cc = NULL, *tr = NULL;
+	struct mail_addr *to = NULL, *orig = NULL, *orig_cc = NULL, *tr = NULL;
 	size_t nr_to, nr_orig, nr_orig_cc, nr_tr;
 	struct cc_pick pk = { 0 };
 	char *date, *lc_email, *c;
@@ -811,7 +740,7 @@ int reply_compose_as(const struct reply_thread *t, const char *body,
 	    strcmp(cc_mode, "none"))
 		return error("reply.cc must be all, lists or none, not '%s'",
 			     cc_mode);
-	nr_to = split_addresses(t->from, &to);
+	nr_to = mail_split_addresses(t->from, 0, &to);
 	if (!nr_to)
 		return error("<%s> has no usable From: address", t->msgid);
 	lc_email = xstrdup(email);
@@ -822,15 +751,15 @@ int reply_compose_as(const struct reply_thread *t, const char *body,
 	pk.seen[pk.nr_seen++] = lc_email;
 	ALLOC_GROW(pk.seen, pk.nr_seen, pk.alloc_seen);
 	pk.seen[pk.nr_seen++] = to[0].email;
-	nr_orig = split_addresses(t->to, &orig);
-	nr_orig_cc = split_addresses(t->cc, &orig_cc);
+	nr_orig = mail_split_addresses(t->to, 0, &orig);
+	nr_orig_cc = mail_split_addresses(t->cc, 0, &orig_cc);
 	if (nr_orig_cc) {
 		orig = xrealloc(orig, (nr_orig + nr_orig_cc) * sizeof(*orig));
 		memcpy(orig + nr_orig, orig_cc, nr_orig_cc * sizeof(*orig));
 		nr_orig += nr_orig_cc;
 	}
 	free(orig_cc);
-	nr_tr = split_addresses(t->trailers, &tr);
+	nr_tr = mail_split_addresses(t->trailers, 0, &tr);
 	pick_cc(&pk, cc_mode, orig, nr_orig, tr, nr_tr);
 	if (pk.left_out)
 		info("<%s>: %zu addresses left out of the reply "
@@ -894,9 +823,9 @@ int reply_compose_as(const struct reply_thread *t, const char *body,
 	free(pk.seen);
 	free(pk.cc);		/* its elements belong to orig and tr */
 	free(pk.order);
-	free_addrs(to, nr_to);
-	free_addrs(orig, nr_orig);
-	free_addrs(tr, nr_tr);
+	mail_free_addresses(to, nr_to);
+	mail_free_addresses(orig, nr_orig);
+	mail_free_addresses(tr, nr_tr);
 	strbuf_release(&wrapped);
 	strbuf_release(&clean);
 	return 0;

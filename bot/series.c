@@ -778,88 +778,27 @@ static int is_chosen(const struct tmsg *tm, const struct tmsg *cover,
 /* ---- the addresses a series was sent to ------------------------- */
 
 /*
- * One mailbox of an address list, "Name <a@b>", "a@b (Name)", or a
- * group's "list: a@b": the address, lower-case, when it looks like one
- * (printable, no space, an '@' inside, not too long), else NULL.
- */
-static char *mailbox_address(const char *p, size_t n)
-{
-	const char *lt = memchr(p, '<', n), *gt, *colon, *end = p + n;
-	char *a;
-	size_t i, len;
-
-	if (lt && (gt = memchr(lt, '>', end - lt))) {
-		p = lt + 1;
-		end = gt;
-	} else {
-		const char *paren = memchr(p, '(', n);
-
-		if (paren)
-			end = paren;
-		while ((colon = memchr(p, ':', end - p)))
-			p = colon + 1;
-	}
-	while (p < end && (*p == ' ' || *p == '\t' || *p == ';'))
-		p++;
-	while (end > p && (end[-1] == ' ' || end[-1] == '\t' ||
-			   end[-1] == ';'))
-		end--;
-	len = end - p;
-	if (len < 3 || len > SERIES_ADDRESS_MAX || !memchr(p, '@', len) ||
-	    *p == '@' || end[-1] == '@')
-		return NULL;
-	for (i = 0; i < len; i++)
-		if ((unsigned char)p[i] <= ' ' || (unsigned char)p[i] >= 127 ||
-		    p[i] == '"' || p[i] == ',')
-			return NULL;
-	a = xstrndup(p, len);
-	for (i = 0; i < len; i++)
-		a[i] = tolower((unsigned char)a[i]);
-	return a;
-}
-
-/*
- * The addresses of a To:/Cc: value, added to s->to_cc until it holds
- * SERIES_MAX_ADDRESSES: split at commas outside quotes, <> and ().
+ * The addresses of a To:/Cc: value, added to s->to_cc (each once)
+ * until it holds SERIES_MAX_ADDRESSES.
  */
 static void add_addresses(struct series *s, size_t *alloc, const char *v)
 {
-	const char *p = v, *start = v;
-	int quote = 0, angle = 0, paren = 0;
+	struct mail_addr *a;
+	size_t nr, i, j;
 
-	for (; v && s->nr_to_cc < SERIES_MAX_ADDRESSES; p++) {
-		char *a;
-		size_t i;
-
-		if (*p && (quote || angle || paren || *p != ',')) {
-			if (*p == '\\' && quote && p[1])
-				p++;
-			else if (*p == '"' && !angle && !paren)
-				quote = !quote;
-			else if (!quote && *p == '<')
-				angle = 1;
-			else if (!quote && *p == '>')
-				angle = 0;
-			else if (!quote && *p == '(')
-				paren++;
-			else if (!quote && *p == ')' && paren)
-				paren--;
+	/* no limit on the split: duplicates do not count against the cap */
+	nr = mail_split_addresses(v, 0, &a);
+	for (i = 0; i < nr && s->nr_to_cc < SERIES_MAX_ADDRESSES; i++) {
+		for (j = 0; j < s->nr_to_cc; j++)
+			if (!strcmp(s->to_cc[j], a[i].email))
+				break;
+		if (j < s->nr_to_cc)
 			continue;
-		}
-		a = mailbox_address(start, p - start);
-		for (i = 0; a && i < s->nr_to_cc; i++)
-			if (!strcmp(s->to_cc[i], a)) {
-				free(a);
-				a = NULL;
-			}
-		if (a) {
-			ALLOC_GROW(s->to_cc, s->nr_to_cc, *alloc);
-			s->to_cc[s->nr_to_cc++] = a;
-		}
-		if (!*p)
-			break;
-		start = p + 1;
+		ALLOC_GROW(s->to_cc, s->nr_to_cc, *alloc);
+		s->to_cc[s->nr_to_cc++] = a[i].email;
+		a[i].email = NULL;
 	}
+	mail_free_addresses(a, nr);
 }
 
 static void find_to_cc(struct series *s, const char *raw, size_t len)

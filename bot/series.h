@@ -65,14 +65,13 @@ struct series {
 	 * patch), lower-case, in header order, each once: the lists the
 	 * series was sent to, for choosing the trees that may hold its
 	 * base.  At most SERIES_MAX_ADDRESSES of them, each at most
-	 * SERIES_ADDRESS_MAX bytes (hostile mail has thousands of Cc).
+	 * MAIL_ADDRESS_MAX bytes (hostile mail has thousands of Cc).
 	 */
 	char **to_cc;
 	size_t nr_to_cc;
 };
 
 #define SERIES_MAX_ADDRESSES 256
-#define SERIES_ADDRESS_MAX 254	/* RFC 5321's path, less the <> */
 
 /*
  * Select a series from an mboxrd text.  version 0 means the newest.

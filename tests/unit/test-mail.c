@@ -690,6 +690,29 @@ static void test_qp_cut_escape_unterminated(void)
 	free(exact);
 }
 
+
+/* One splitter serves the reply's recipients and the series' lists. */
+static void test_split_addresses(void)
+{
+	struct mail_addr *a;
+	size_t nr;
+
+	nr = mail_split_addresses("\"Doe, J.\" <J@X.org>, b@y.org (Bee, B),"
+				  " lkml: c@z.org, d@w.org;, nope, @x, "
+				  "\"q\\\"u, o\" <q@t.org>", 0, &a);
+	CHECK_INT(nr, 5);
+	CHECK_STR(a[0].text, "\"Doe, J.\" <J@X.org>");
+	CHECK_STR(a[0].email, "j@x.org");
+	CHECK_STR(a[1].email, "b@y.org");
+	CHECK_STR(a[2].email, "c@z.org");
+	CHECK_STR(a[3].email, "d@w.org");
+	CHECK_STR(a[4].email, "q@t.org");
+	mail_free_addresses(a, nr);
+	CHECK_INT(mail_split_addresses("a@b.c, d@e.f, g@h.i", 2, &a), 2);
+	mail_free_addresses(a, 2);
+	CHECK_INT(mail_split_addresses(NULL, 0, &a), 0);
+	CHECK(!a);
+}
 int main(void)
 {
 	TEST_NAME("test-mail");
@@ -708,6 +731,7 @@ int main(void)
 	RUN(test_subjects);
 	RUN(test_base);
 	RUN(test_to_cc);
+	RUN(test_split_addresses);
 	RUN(test_series_rules);
 	RUN(test_corpus_parses);
 	return test_done();
