@@ -246,6 +246,18 @@ static int exec_stmt(struct state *st, sqlite3_stmt *stmt)
 	return 0;
 }
 
+/* 1 when the query has a row, 0 when not, -1 when it failed. */
+static int has_row(sqlite3_stmt *stmt)
+{
+	int found;
+
+	if (!stmt)
+		return -1;
+	found = sqlite3_step(stmt) == SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	return found;
+}
+
 static char *col_text(sqlite3_stmt *stmt, int i)
 {
 	const unsigned char *s = sqlite3_column_text(stmt, i);
@@ -502,15 +514,8 @@ long state_mails_sent_since(struct state *st, long long since,
 
 int state_command_seen(struct state *st, const char *msgid)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT 1 FROM commands "
-				     "WHERE msgid = ?", "t", msgid);
-	int seen;
-
-	if (!stmt)
-		return -1;
-	seen = sqlite3_step(stmt) == SQLITE_ROW;
-	sqlite3_finalize(stmt);
-	return seen;
+	return has_row(prepare(st, "SELECT 1 FROM commands WHERE msgid = ?",
+			       "t", msgid));
 }
 
 int state_command_add(struct state *st, const char *msgid,
@@ -666,15 +671,8 @@ void state_rollback(struct state *st)
 
 int state_quarantined(struct state *st, const char *msgid)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT 1 FROM quarantine "
-				     "WHERE msgid = ?", "t", msgid);
-	int found;
-
-	if (!stmt)
-		return -1;
-	found = sqlite3_step(stmt) == SQLITE_ROW;
-	sqlite3_finalize(stmt);
-	return found;
+	return has_row(prepare(st, "SELECT 1 FROM quarantine WHERE msgid = ?",
+			       "t", msgid));
 }
 
 int state_quarantine_add(struct state *st, const char *msgid,
@@ -693,16 +691,8 @@ int state_quarantine_add(struct state *st, const char *msgid,
 
 int state_polled(struct state *st, const char *kind, const char *msgid)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT 1 FROM polled "
-				     "WHERE kind = ? AND msgid = ?", "tt",
-				     kind, msgid);
-	int found;
-
-	if (!stmt)
-		return -1;
-	found = sqlite3_step(stmt) == SQLITE_ROW;
-	sqlite3_finalize(stmt);
-	return found;
+	return has_row(prepare(st, "SELECT 1 FROM polled "
+			       "WHERE kind = ? AND msgid = ?", "tt", kind, msgid));
 }
 
 int state_polled_add(struct state *st, const char *kind, const char *msgid)
