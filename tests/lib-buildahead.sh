@@ -17,18 +17,7 @@ BA_SRV=$TRASH/srv/tip.git
 # ba_commit REV SED-EXPR SUBJECT: REV of the served tree with
 # kernel/sched/fair.c edited by SED-EXPR, committed; prints it.
 ba_commit() {
-	idx=$TRASH/ba-index.$$ &&
-	blob=$(git --git-dir="$BA_SRV" show "$1:kernel/sched/fair.c" |
-		sed "$2" | git --git-dir="$BA_SRV" hash-object -w --stdin) &&
-	rm -f "$idx" &&
-	GIT_INDEX_FILE=$idx git --git-dir="$BA_SRV" read-tree "$1" &&
-	GIT_INDEX_FILE=$idx git --git-dir="$BA_SRV" update-index \
-		--cacheinfo "100644,$blob,kernel/sched/fair.c" &&
-	tree=$(GIT_INDEX_FILE=$idx git --git-dir="$BA_SRV" write-tree) &&
-	rm -f "$idx" &&
-	git --git-dir="$BA_SRV" -c user.name="Ada Author" \
-		-c user.email=ada@example.org commit-tree "$tree" -p "$1" \
-		-m "$3"
+	kernel_commit_to "$BA_SRV" "$1" kernel/sched/fair.c "$2" "$3"
 }
 
 # ba_serve: the served tree, borrowing the import's objects, with

@@ -64,22 +64,35 @@ kernel_work_repo() {
 	mv "$3.tmp" "$3"
 }
 
-# kernel_commit REV FILE SED-EXPR BRANCH: commit REV with FILE edited by
-# SED-EXPR as BRANCH, without touching any work tree.
-kernel_commit() {
+# kernel_commit_to REPO REV FILE SED-EXPR SUBJECT: a commit on REV of
+# REPO (bare or not) with FILE edited by SED-EXPR, without touching any
+# work tree; prints it.  The author is Ada Author unless GIT_AUTHOR_NAME
+# and GIT_AUTHOR_EMAIL say otherwise.
+kernel_commit_to() {
 	idx=$TRASH/kernel-index.$$
-	blob=$(git -C "$KREPO" show "$1:$2" | sed "$3" |
-		git -C "$KREPO" hash-object -w --stdin) &&
-	GIT_INDEX_FILE=$idx git -C "$KREPO" read-tree "$1" &&
-	GIT_INDEX_FILE=$idx git -C "$KREPO" update-index \
-		--cacheinfo "100644,$blob,$2" &&
-	tree=$(GIT_INDEX_FILE=$idx git -C "$KREPO" write-tree) &&
+	blob=$(git -C "$1" show "$2:$3" | sed "$4" |
+		git -C "$1" hash-object -w --stdin) &&
+	rm -f "$idx" &&
+	GIT_INDEX_FILE=$idx git -C "$1" read-tree "$2" &&
+	GIT_INDEX_FILE=$idx git -C "$1" update-index \
+		--cacheinfo "100644,$blob,$3" &&
+	tree=$(GIT_INDEX_FILE=$idx git -C "$1" write-tree) &&
+	rm -f "$idx" &&
+	git -C "$1" -c user.name="${GIT_AUTHOR_NAME:-Ada Author}" \
+		-c user.email="${GIT_AUTHOR_EMAIL:-ada@example.org}" \
+		commit-tree "$tree" -p "$2" -m "$5"
+}
+
+# kernel_commit REV FILE SED-EXPR BRANCH: commit REV of the cached tree
+# with FILE edited by SED-EXPR as BRANCH, with fixed dates so that the
+# commit, and so its cached build, is the same from run to run.
+kernel_commit() {
 	c=$(GIT_AUTHOR_DATE="1970-01-01T00:00:00Z" \
 	    GIT_COMMITTER_DATE="1970-01-01T00:00:00Z" \
-	    git -C "$KREPO" -c user.name=test -c user.email=test@localhost \
-		commit-tree "$tree" -p "$1" -m "$4") &&
-	git -C "$KREPO" branch -f "$4" "$c" &&
-	rm -f "$idx"
+	    GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@localhost \
+	    GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@localhost \
+		kernel_commit_to "$KREPO" "$1" "$2" "$3" "$4") &&
+	git -C "$KREPO" branch -f "$4" "$c"
 }
 
 # sched-bot's configuration for the kernel tests.

@@ -8,6 +8,7 @@
 # The import is the one of t4002, cached in $SCHED_BOT_TEST_CACHE and
 # only read here: both repositories borrow its objects (alternates).
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-kernel.sh"
 
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 CACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}
@@ -28,22 +29,6 @@ borrow() {
 	git --git-dir="$1" symbolic-ref HEAD refs/heads/linux-6.1
 }
 
-# commit_on REPO REV SED-EXPR SUBJECT: REV with fair.c edited, printed.
-commit_on() {
-	idx=$TRASH/index.$$ &&
-	blob=$(git --git-dir="$1" show "$2:kernel/sched/fair.c" | sed "$3" |
-		git --git-dir="$1" hash-object -w --stdin) &&
-	rm -f "$idx" &&
-	GIT_INDEX_FILE=$idx git --git-dir="$1" read-tree "$2" &&
-	GIT_INDEX_FILE=$idx git --git-dir="$1" update-index \
-		--cacheinfo "100644,$blob,kernel/sched/fair.c" &&
-	tree=$(GIT_INDEX_FILE=$idx git --git-dir="$1" write-tree) &&
-	rm -f "$idx" &&
-	git --git-dir="$1" -c user.name="Ada Author" \
-		-c user.email=ada@example.org commit-tree "$tree" -p "$2" \
-		-m "$4"
-}
-
 test_expect_success 'the cached 6.1 tree (imported on first use)' '
 	mkdir -p "$CACHE/tree" &&
 	"$SCHED_BOT" tree init --tarball "$TARBALL" "$TREE" &&
@@ -52,13 +37,13 @@ test_expect_success 'the cached 6.1 tree (imported on first use)' '
 
 test_expect_success 'tip: the import plus two commits, over git daemon' '
 	mkdir srv && borrow srv/tip.git &&
-	c1=$(commit_on srv/tip.git linux-6.1 \
+	c1=$(kernel_commit_to srv/tip.git linux-6.1 kernel/sched/fair.c \
 		"1s|^|// tip: first\n|" "sched/fair: A first tip commit") &&
-	c2=$(commit_on srv/tip.git $c1 \
+	c2=$(kernel_commit_to srv/tip.git $c1 kernel/sched/fair.c \
 		"2s|^|// tip: second\n|" "sched/fair: The tip head") &&
 	git --git-dir=srv/tip.git update-ref refs/heads/sched/core $c2 &&
 	echo $c2 >C &&
-	p=$(commit_on srv/tip.git $c2 \
+	p=$(kernel_commit_to srv/tip.git $c2 kernel/sched/fair.c \
 		"3s|^|// the series\n|" "sched/fair: The series") &&
 	git --git-dir=srv/tip.git format-patch -q --stdout --base=$c2 \
 		-1 $p >series.mbox &&
