@@ -33,6 +33,7 @@
 #include "sandbox.h"
 #include "secret.h"
 #include "subproc.h"
+#include "vmlinux.h"
 
 #define KBUILD_TIMESTAMP "Thu Jan  1 00:00:00 UTC 1970"
 
@@ -798,6 +799,32 @@ static int copy_file(const char *from, const char *to)
 	return ret;
 }
 
+/*
+ * The digest of the vmlinux this build just linked (vmlinux.h), taken
+ * while the build's sandbox is gone and the slot still locked, kept
+ * as "digest" next to the bzImage: empty when the build left no
+ * vmlinux to read.  The build wrote that vmlinux, so the digest says
+ * what the build claims, not what the bzImage holds (README, "Security
+ * model"); but it is never read again from an O= directory that later
+ * builds may have written.
+ */
+static int store_digest(struct job *j, const char *dir)
+{
+	char *vmlinux = xasprintf("%s/vmlinux", j->objdir);
+	char *to = xasprintf("%s/digest", dir);
+	/* a tree whose make links no vmlinux (not a kernel) has none */
+	char *d = access(vmlinux, F_OK) ? NULL : vmlinux_digest(vmlinux);
+	int ret;
+
+	ret = write_file_atomic(to, d ? d : "", d ? strlen(d) : 0);
+	if (ret < 0)
+		error("cannot write %s: %s", to, strerror(errno));
+	free(d);
+	free(to);
+	free(vmlinux);
+	return ret;
+}
+
 /* Copy a finished build from its O= dir into the artifact directory. */
 static int store_artifacts(struct job *j)
 {
@@ -829,6 +856,8 @@ static int store_artifacts(struct job *j)
 					strlen(j->r->release));
 		free(rel);
 	}
+	if (!ret)
+		ret = store_digest(j, tmp);
 	if (!ret) {
 		remove_tree(j->art);
 		if (rename(tmp, j->art) < 0)
@@ -845,11 +874,22 @@ static void set_paths_from_art(struct job *j)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *rel = xasprintf("%s/release", j->art);
+	char *dig;
 
 	j->r->kernel = xasprintf("%s/bzImage", j->art);
 	j->r->config = xasprintf("%s/config", j->art);
 	free(j->r->log);
 	j->r->log = xasprintf("%s/build.log", j->art);
+	free(j->r->digest);
+	j->r->digest = NULL;
+	dig = xasprintf("%s/digest", j->art);
+	if (strbuf_read_file(&sb, dig) >= 0) {
+		strbuf_trim(&sb);
+		if (sb.len == GIT_OID_HEXSZ)
+			j->r->digest = xstrdup(sb.buf);
+	}
+	strbuf_reset(&sb);
+	free(dig);
 	if (strbuf_read_file(&sb, rel) >= 0) {
 		strbuf_trim(&sb);
 		free(j->r->release);
@@ -1022,7 +1062,8 @@ static int do_build(struct job *j)
 	r->objdir = xstrdup(j->objdir);
 	j->art = xasprintf("%s/art-%.16s-%s", j->cache_dir, r->source_id,
 			   r->config_hash);
-	logpath = xasprintf("%s/bzImage", j->art);
+	/* an artifact from before digests were kept is built again */
+	logpath = xasprintf("%s/digest", j->art);
 	if (!access(logpath, R_OK)) {
 		free(logpath);
 		r->cached = 1;
@@ -1187,5 +1228,6 @@ void build_result_release(struct build_result *r)
 	free(r->config_hash);
 	free(r->objdir);
 	free(r->errors);
+	free(r->digest);
 	memset(r, 0, sizeof(*r));
 }

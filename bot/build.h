@@ -16,8 +16,10 @@
  *                              its commit before every build
  *   slot-<origin+config>/obj   the O= directory, shared by base and
  *                              patched builds of the same origin
- *   art-<source id>-<config>   bzImage, config, build.log, release:
- *                              a finished build, reused as is
+ *   art-<source id>-<config>   bzImage, config, build.log, release,
+ *                              digest (of vmlinux, vmlinux.h, taken
+ *                              as the build finished): a finished
+ *                              build, reused as is
  *   ccache/                    CCACHE_DIR unless $CCACHE_DIR or
  *                              build.ccacheDir names another
  *
@@ -89,6 +91,7 @@ struct build_result {
 	char *config_hash;	/* hash of base config + fragments */
 	char *objdir;		/* the O= directory */
 	char *errors;		/* failed: what may be mailed about it */
+	char *digest;		/* vmlinux_digest() of vmlinux, or NULL */
 	double seconds;		/* wall time of this call */
 };
 

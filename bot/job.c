@@ -32,7 +32,6 @@
 #include "apply.h"
 #include "tree.h"
 #include "build.h"
-#include "vmlinux.h"
 #include "target/target.h"
 #include "compare.h"
 #include "facts.h"
@@ -432,43 +431,12 @@ static void config_highlights(const char *config_path,
 }
 
 /*
- * The digest of the vmlinux a build left in its O= directory, when the
- * directory still holds that build (its bzImage is the result's: a
- * cached result may come from a directory that built others since).
- * Kept next to the bzImage, so that a cached build still has it.
+ * The digest of the vmlinux of a build, as the build stage took it when
+ * the build finished (build.h), or NULL when it is unknown.
  */
 static char *build_digest(const struct build_result *br)
 {
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	char *img, *vmlinux, *ret = NULL, *kept, *slash;
-
-	if (!br->objdir || !br->kernel)
-		return NULL;
-	slash = strrchr(br->kernel, '/');
-	kept = slash ? xasprintf("%.*s/vmlinux.digest",
-				 (int)(slash - br->kernel), br->kernel) :
-		       xstrdup("vmlinux.digest");
-	if (strbuf_read_file(&a, kept) >= 40) {
-		ret = xstrndup(a.buf, 40);
-		strbuf_release(&a);
-		free(kept);
-		return ret;
-	}
-	strbuf_reset(&a);
-	img = xasprintf("%s/arch/x86/boot/bzImage", br->objdir);
-	vmlinux = xasprintf("%s/vmlinux", br->objdir);
-	if (strbuf_read_file(&a, img) >= 0 &&
-	    strbuf_read_file(&b, br->kernel) >= 0 && a.len == b.len &&
-	    !memcmp(a.buf, b.buf, a.len) && !access(vmlinux, R_OK))
-		ret = vmlinux_digest(vmlinux);
-	if (ret && write_file_atomic(kept, ret, strlen(ret)) < 0)
-		warning("cannot write %s: %s", kept, strerror(errno));
-	free(kept);
-	strbuf_release(&a);
-	strbuf_release(&b);
-	free(img);
-	free(vmlinux);
-	return ret;
+	return br->digest ? xstrdup(br->digest) : NULL;
 }
 
 static int stage_build(struct job *j)
@@ -1074,10 +1042,12 @@ static int write_identical(struct job *j)
 
 	strbuf_addstr(&v, "Verdict: nothing to measure: the patched "
 		      "kernel's code and data are\nidentical to the "
-		      "base's (.text, .rodata and .data of vmlinux), so\n"
-		      "neither kernel was booted.\n");
-	strbuf_addf(&t, "vmlinux .text, .rodata, .data: identical "
-		    "(SHA-1 %s)\n", d);
+		      "base's (every section of vmlinux that the kernel\n"
+		      "loads, as the two builds wrote them), so neither "
+		      "kernel was booted\nand nothing is claimed of their "
+		      "speed.\n");
+	strbuf_addf(&t, "vmlinux, every loaded section: identical "
+		    "(SHA-1 %s, from the builds)\n", d);
 	strbuf_addf(&js, "{\n  \"verdict\": \"%s\",\n  \"identical\": true,"
 		    "\n  \"digest\": \"%s\"\n}\n",
 		    verdict_name(VERDICT_NONE), d);
@@ -1102,15 +1072,23 @@ static void bisect_steps(struct job *j, struct strbuf *out)
 
 	for (k = 1; k < j->s.nr_patches; k++) {
 		char *name = xasprintf("bisect-%d.csv", k);
+		char *same = xasprintf("bisect-%d.identical", k);
+		struct strbuf sb = STRBUF_INIT;
 		struct round_text rt;
 
 		round_init(&rt);
-		if (!round_judge(j, name, &rt))
+		if (!read_job_file(j, same, &sb))
+			strbuf_addf(out, "- base + %d of %d patches: the "
+				    "base's code and data, not run\n", k,
+				    j->s.nr_patches);
+		else if (!round_judge(j, name, &rt))
 			strbuf_addf(out, "- base + %d of %d patches: %s "
 				    "(%zu blocks)\n", k, j->s.nr_patches,
 				    verdict_name(rt.v), rt.blocks);
 		round_release(&rt);
 		free(name);
+		free(same);
+		strbuf_release(&sb);
 	}
 }
 
@@ -1168,7 +1146,12 @@ static int bisect_series(struct job *j, const struct round_text *head)
 		if (digest && j->s.side[JOB_SIDE_BASE].digest &&
 		    !strcmp(digest, j->s.side[JOB_SIDE_BASE].digest)) {
 			/* the same code and data as the base: nothing */
+			char *same = xasprintf("%s.identical", stem);
+
 			info("base + %d patches: the base's code and data", mid);
+			if (write_job_file(j, same, digest, strlen(digest)) < 0)
+				ret = EXIT_FAIL;
+			free(same);
 			j->s.bisect_lo = mid;
 			job_save(j);
 			goto next;
@@ -1532,7 +1515,7 @@ static void claims(struct job *j, struct kv *v, const char *machine)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *verdict = NULL;
-	int emulated, noisy, placeholder;
+	int emulated, noisy, placeholder, identical = identical_kernels(j);
 
 	if (!read_job_file(j, "compare.json", &sb))
 		verdict = facts_verdict(sb.buf);
@@ -1541,15 +1524,18 @@ static void claims(struct job *j, struct kv *v, const char *machine)
 	    strstr(sb.buf, "noisy"))
 		verdict = xstrdup("noisy");
 	strbuf_reset(&sb);
-	/* "none": nothing was measured (identical binaries): no claim */
-	noisy = verdict && (!strcmp(verdict, "noisy") ||
-			    !strcmp(verdict, "inconclusive") ||
-			    !strcmp(verdict, "none"));
+	/* identical binaries: nothing was measured, no claim */
+	noisy = identical ||
+		(verdict && (!strcmp(verdict, "noisy") ||
+			     !strcmp(verdict, "inconclusive") ||
+			     !strcmp(verdict, "none")));
 	emulated = facts_machine_emulated(machine);
 	if (!emulated && !read_job_file(j, "machine.txt", &sb))
 		emulated = facts_machine_emulated(sb.buf);
 	placeholder = facts_email_is_placeholder(bot_identity()->email);
-	if (emulated)
+	if (identical)
+		kv_set(v, "identical", "1");
+	else if (emulated)
 		kv_set(v, "pipeline", "1");
 	else if (noisy)
 		kv_set(v, "inconclusive", "1");
@@ -1575,7 +1561,9 @@ static void reproduce_block(struct job *j, int results, struct strbuf *out)
 	shell_word(str(j->s.target), out);
 	strbuf_addstr(out, " --workloads ");
 	shell_word(str(j->s.workloads), out);
-	strbuf_addf(out, " --runs %d", j->s.runs);
+	/* the job's design: adaptive unless --runs fixed it */
+	if (j->s.runs_fixed)
+		strbuf_addf(out, " --runs %d", j->s.runs);
 	if (j->s.base) {
 		strbuf_addstr(out, " --base ");
 		shell_word(j->s.base, out);

@@ -8,13 +8,12 @@
 #include <gelf.h>
 #include <git2.h>
 #include <libelf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util.h"
 #include "vmlinux.h"
-
-static const char *const compared[] = { ".text", ".rodata", ".data" };
 
 /* Symbols whose bytes are the build's identity, not its code. */
 static const char *const identity[] = {
@@ -24,7 +23,8 @@ static const char *const identity[] = {
 struct section {
 	size_t index;
 	GElf_Shdr shdr;
-	struct strbuf bytes;
+	const char *name;
+	struct strbuf bytes;	/* empty for SHT_NOBITS */
 };
 
 static int is_identity(const char *name)
@@ -77,16 +77,25 @@ static void blank_identity(Elf *elf, struct section *sec, size_t nr)
 	}
 }
 
+/*
+ * Whether the kernel loads the section: code and data, not the notes
+ * (the build id differs from build to build).
+ */
+static int loaded(const GElf_Shdr *sh)
+{
+	return (sh->sh_flags & SHF_ALLOC) && sh->sh_type != SHT_NOTE;
+}
+
 char *vmlinux_digest(const char *path)
 {
-	struct section sec[ARRAY_SIZE(compared)];
+	struct section *sec = NULL;
 	struct strbuf all = STRBUF_INIT;
 	Elf *elf = NULL;
 	Elf_Scn *scn = NULL;
-	size_t shstrndx, i, nr = 0;
+	size_t shstrndx, i, nr = 0, alloc = 0;
 	char hex[GIT_OID_HEXSZ + 1], *ret = NULL;
+	int fd, text = 0;
 	git_oid oid;
-	int fd;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		error("libelf: %s", elf_errmsg(-1));
@@ -103,51 +112,38 @@ char *vmlinux_digest(const char *path)
 		error("%s: not an ELF file", path);
 		goto out;
 	}
-	while ((scn = elf_nextscn(elf, scn)) && nr < ARRAY_SIZE(sec)) {
+	while ((scn = elf_nextscn(elf, scn))) {
+		struct section *s;
 		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *data;
+		Elf_Data *data = NULL;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+		if (!gelf_getshdr(scn, &sh) || !loaded(&sh))
 			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		for (i = 0; i < ARRAY_SIZE(compared); i++)
-			if (name && !strcmp(name, compared[i]))
-				break;
-		if (i == ARRAY_SIZE(compared))
+		ALLOC_GROW(sec, nr + 1, alloc);
+		s = &sec[nr++];
+		s->index = elf_ndxscn(scn);
+		s->shdr = sh;
+		s->name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!s->name)
+			s->name = "";
+		text |= sh.sh_type == SHT_PROGBITS && !strcmp(s->name, ".text");
+		strbuf_init(&s->bytes, 0);
+		if (sh.sh_type == SHT_NOBITS)
 			continue;
-		sec[nr].index = elf_ndxscn(scn);
-		sec[nr].shdr = sh;
-		strbuf_init(&sec[nr].bytes, 0);
-		data = NULL;
 		while ((data = elf_getdata(scn, data)))
 			if (data->d_buf)
-				strbuf_add(&sec[nr].bytes, data->d_buf,
+				strbuf_add(&s->bytes, data->d_buf,
 					   data->d_size);
-		nr++;
 	}
-	for (i = 0; i < nr; i++)
-		if (!strcmp(elf_strptr(elf, shstrndx, sec[i].shdr.sh_name),
-			    ".text"))
-			break;
-	if (i == nr) {
+	if (!text) {
 		error("%s: no .text section", path);
 		goto out_sec;
 	}
 	blank_identity(elf, sec, nr);
-	/* in the order of compared[], whatever the file's order */
-	for (i = 0; i < ARRAY_SIZE(compared); i++) {
-		size_t k;
-
-		for (k = 0; k < nr; k++) {
-			const char *name = elf_strptr(elf, shstrndx,
-						      sec[k].shdr.sh_name);
-
-			if (strcmp(name, compared[i]))
-				continue;
-			strbuf_addf(&all, "%s %zu\n", name, sec[k].bytes.len);
-			strbuf_add(&all, sec[k].bytes.buf, sec[k].bytes.len);
-		}
+	for (i = 0; i < nr; i++) {
+		strbuf_addf(&all, "%s %llu\n", sec[i].name,
+			    (unsigned long long)sec[i].shdr.sh_size);
+		strbuf_add(&all, sec[i].bytes.buf, sec[i].bytes.len);
 	}
 	git_odb_hash(&oid, all.buf, all.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(hex, sizeof(hex), &oid);
@@ -155,6 +151,7 @@ char *vmlinux_digest(const char *path)
 out_sec:
 	for (i = 0; i < nr; i++)
 		strbuf_release(&sec[i].bytes);
+	free(sec);
 out:
 	strbuf_release(&all);
 	if (elf)

@@ -4,13 +4,18 @@
  * data of its vmlinux, so that a series changing only comments or
  * documentation is known to change nothing before a single boot.
  *
- * The digest covers the contents of the sections .text, .rodata and
- * .data (SHT_PROGBITS, in that order, each with its name and size), not
- * the notes (the build id), symbol tables or debug information.  The
- * bytes of the symbols that carry the build's own identity
- * (linux_banner, linux_proc_banner, init_uts_ns: the "#N" build count
- * of the O= directory, the timestamp) count as zeroes, so two builds
- * of the same code in turn in one directory digest alike.
+ * The digest covers every section the kernel loads (SHF_ALLOC), in the
+ * file's order, each with its name and size, and the contents of those
+ * that have contents: .text and .rodata, but also .init.text (an
+ * __init function such as sched_init), .data..percpu, the alternatives
+ * and the exception, ORC and bug tables.  Not the notes (the build id),
+ * symbol tables, debug information or .comment.  The bytes of the
+ * symbols that carry the build's own identity (linux_banner,
+ * linux_proc_banner, init_uts_ns: the "#N" build count of the O=
+ * directory, the timestamp) count as zeroes, so two builds of the same
+ * code in turn in one directory digest alike.  A comment that adds or
+ * removes lines does change the digest: __LINE__ is in the bug table
+ * and in the WARN messages.
  */
 #ifndef SCHED_BOT_VMLINUX_H
 #define SCHED_BOT_VMLINUX_H

@@ -81,14 +81,27 @@ test_expect_success '--runs 2 (runs_fixed): exactly two blocks, one look' '
 	test_grep "(2 blocks)" fixed/verdict.txt
 '
 
+test_expect_success 'the reply reproduces the design: --runs only when fixed' '
+	test -s "$(cat out)" && test -s "$(cat out3)" &&
+	sed -n "/^How to reproduce$/,/^-- $/p" "$(cat out)" >repro.aa &&
+	test_grep "^    sched-bot test " repro.aa &&
+	test_grep "^        --target local --workloads spawn$" repro.aa &&
+	test_grep ! -e "--runs" repro.aa &&
+	sed -n "/^How to reproduce$/,/^-- $/p" "$(cat out3)" >repro.fixed &&
+	test_grep "^        --target local --workloads spawn --runs 2$" repro.fixed
+'
+
 test_expect_success 'identical code and data: no runs, and the reply says so' '
 	job_at_run same &&
 	printf "digest_base=%s\ndigest_head=%s\n" 0123abcd 0123abcd >>same/state &&
 	"$SCHED_BOT" test --job-dir same >out4 2>err4 &&
 	test ! -e same/results.csv &&
 	test ! -e same/run-1-base &&
-	m=$(cat out4) &&
+	m=$(cat out4) && test -s "$m" &&
 	test_grep "^Verdict: nothing to measure: the patched kernel.s code and data are$" "$m" &&
+	test_grep "nothing was booted or measured" "$m" &&
+	test_grep ! "too noisy" "$m" &&
+	test_grep ! "^Tested-by:" "$m" &&
 	test_grep "^outcome=tested$" same/state &&
 	test_grep "\"identical\": true" same/compare.json
 '
