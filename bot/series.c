@@ -1227,6 +1227,11 @@ void series_to_json(const struct series *s, struct json *j, const char *key)
 	for (i = 0; i < s->nr_versions; i++)
 		json_int(j, NULL, s->versions[i]);
 	json_array_end(j);
+	/* the lists it was sent to, which choose the trees tried for its base */
+	json_array_begin(j, "sent_to");
+	for (i = 0; i < s->nr_to_cc; i++)
+		json_string(j, NULL, s->to_cc[i]);
+	json_array_end(j);
 	tblfmt_json(j, &s->formats);
 	json_object_end(j);
 }

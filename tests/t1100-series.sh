@@ -21,6 +21,13 @@ test_expect_success 'sched-dl-suspend v4: 8 patches, cover trailers on all' '
 	test_grep "\"source\": \"base-commit\"" out
 '
 
+test_expect_success "... and the lists it was sent to, for choosing trees" '
+	"$SCHED_BOT" series --mbox "$I/cgroups/sched-dl-suspend-v4.mbox" --json >out &&
+	flat out >flat.out &&
+	test_grep "\"sent_to\":\[\"linux-kernel@vger.kernel.org\"," flat.out &&
+	test_grep "\"mingo@redhat.com\"" flat.out
+'
+
 test_expect_success 'sched-dl-suspend v1..v3 and the stray v3 cover' '
 	"$SCHED_BOT" series --mbox "$I/cgroups/sched-dl-suspend-v1.mbox" --json >v1 &&
 	test_grep "\"total\": 5" v1 && test_grep "\"version\": 1" v1 &&
