@@ -163,6 +163,8 @@ test_expect_success 'a state file of the untyped kind resumes' '
 	test_grep ! "=$" jobs/old/state
 '
 
+# The state of a job started with --runs 5 (runs_fixed): its reproduce
+# line keeps the fixed design; an adaptive job's has no --runs (t6010).
 test_expect_success 'an untyped state at the reply stage: the reply reads its numbers' '
 	mkdir -p jobs/oldreply &&
 	cp "$OTHER" jobs/oldreply/thread.mbox &&
@@ -173,6 +175,7 @@ test_expect_success 'an untyped state at the reply stage: the reply reads its nu
 	target=qemu
 	workloads=spawn,pingpong
 	runs=5
+	runs_fixed=1
 	base=
 	requested_by=
 	stage=reply
