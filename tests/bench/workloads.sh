@@ -88,6 +88,20 @@ echo "      $RUNS runs of ${T} s each, sched-bench and the reference interleaved
 # ping-pong: context_switch1_processes -t 1 -s S (pinned, its default)
 # and -n (free) against sched-bench pingpong -n 1 -t S (6 warm-up
 # samples in both), hand-offs per second in both.
+# ratio_ci: from lines "A B" (one round each), the 95% confidence
+# interval of the geometric mean of A/B: a t interval on the log ratios,
+# rounds being pairs (interleaved, so drift cancels).
+ratio_ci() {
+	awk '$1 > 0 && $2 > 0 { x[++n] = log($1 / $2); s += x[n] } END {
+		if (n < 2) { print "n/a"; exit }
+		split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23 " \
+		      "2.20 2.18 2.16 2.14 2.13 2.12 2.11 2.10 2.09", t)
+		m = s / n; v = 0
+		for (i = 1; i <= n; i++) v += (x[i] - m) ^ 2
+		h = (n - 1 <= 19 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
+		printf "%.2f..%.2f\n", exp(m - h), exp(m + h) }'
+}
+
 originals() {
 	R=${ROUNDS:-4}
 	ST=${SPAWN_SECONDS:-10}
@@ -182,17 +196,19 @@ $b" | awk '{ t = 0; for (i = 2; i <= NF; i++) t += $i
 		fi
 	done
 	echo
-	printf "%-34s %12s %6s %12s %6s %6s %s\n" "comparison (unit)" \
-		"sched-bench" "CV" "original" "CV" "ratio" "round ratios"
+	printf "%-34s %12s %6s %12s %6s %6s %-13s %s\n" "comparison (unit)" \
+		"sched-bench" "CV" "original" "CV" "ratio" "95% CI" \
+		"round ratios"
 	orow() {
 		# orow NAME KEY: mean ratio and the per-round ratios
 		[ -s "$tmp/o.sb.$2" ] && [ -s "$tmp/o.ref.$2" ] || return 0
 		set -- "$1" "$2" $(stats "$tmp/o.sb.$2") $(stats "$tmp/o.ref.$2")
 		rr=$(paste -d" " "$tmp/o.sb.$2" "$tmp/o.ref.$2" |
 			awk '$2 > 0 { printf "%s%.2f", n++ ? " " : "", $1 / $2 }')
-		printf "%-34s %12s %5s%% %12s %5s%% %6s %s\n" "$1" "$3" "$4" \
-			"$5" "$6" "$(awk -v a="$3" -v b="$5" \
-			'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')" "$rr"
+		ci=$(paste -d" " "$tmp/o.sb.$2" "$tmp/o.ref.$2" | ratio_ci)
+		printf "%-34s %12s %5s%% %12s %5s%% %6s %-13s %s\n" "$1" "$3" \
+			"$4" "$5" "$6" "$(awk -v a="$3" -v b="$5" \
+			'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')" "$ci" "$rr"
 	}
 	orow "spawn -c 1 / UnixBench (lps)" spawn1
 	[ "$ncpu" = 1 ] || orow "spawn -c $ncpu / UnixBench (lps)" "spawn$ncpu"
@@ -201,6 +217,8 @@ $b" | awk '{ t = 0; for (i = 2; i <= NF; i++) t += $i
 	orow "pingpong pinned / cs1 (ho/s)" pinned
 	orow "pingpong free / cs1 -n (ho/s)" free
 	echo "target: every ratio within 1.00 +- 0.05"
+	echo "(shown when its 95% CI lies within 0.95..1.05; the CI is that of the"
+	echo " geometric mean of the round ratios, so a bimodal workload shows wide)"
 	echo "rounds started on a busy machine (no quiet second in ${QUIET_WAIT:-120} s): $busy_rounds of $R"
 	echo "other load during the sched-bench runs: $(stats "$tmp/foreign" | cut -d" " -f1)% of the machine on average"
 }
