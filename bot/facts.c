@@ -225,8 +225,11 @@ void facts_machine(const struct kv *e, const char *target,
 	v = env(e, "smt_active");
 	strbuf_addf(&sb, ", SMT %s", !v ? "unknown" : !strcmp(v, "1") ?
 		    "on" : !strcmp(v, "0") ? "off" : v);
-	strbuf_addf(&sb, ", %s NUMA node(s)", env(e, "numa_nodes") ?
-		    env(e, "numa_nodes") : "?");
+	/* no /sys/devices/system/node: a kernel built without NUMA */
+	if (env(e, "numa_nodes"))
+		strbuf_addf(&sb, ", %s NUMA node(s)", env(e, "numa_nodes"));
+	else
+		strbuf_addstr(&sb, ", NUMA nodes unknown");
 	facts_item(out, "topology", sb.buf, 72);
 	strbuf_reset(&sb);
 	if (env(e, "mem_total_kb"))

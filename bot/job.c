@@ -1631,8 +1631,11 @@ static int stage_reply(struct job *j)
 	read_rows(j, &machine, &place);
 	if (!read_env(j, &env)) {
 		facts_machine(&env, str(j->s.target), machine, &sb);
-		if (place.len)
+		if (place.len) {
+			/* " w p;" per workload: no ";" after the last */
+			strbuf_setlen(&place, place.len - 1);
 			facts_item(&sb, "placement", place.buf + 1, 72);
+		}
 		strbuf_trim(&sb);
 		kv_set(&v, "machine", sb.buf);
 		strbuf_reset(&sb);

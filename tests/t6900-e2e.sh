@@ -91,7 +91,8 @@ test_expect_success 'the reply is threaded under the cover letter' '
 
 test_expect_success 'it has the machine, kernels, tables, verdict and reproduce block' '
 	m=$(ls "$SMTP_DIR"/*) &&
-	test_grep "^- target:  qemu" "$m" &&
+	test_grep "^- target: *qemu (qemu-" "$m" &&
+	test_grep "^- placement: spawn free; pingpong pinned$" "$m" &&
 	test_grep "^- base: " "$m" &&
 	test_grep "^- patched: " "$m" &&
 	test_grep "spawn" "$m" &&
