@@ -589,23 +589,6 @@ static int parse_tree(const char *raw, size_t len, struct mail *m)
  * The child's answer on a pipe: a status (0, or -1 for a parse error),
  * then the fields as length-prefixed strings (UINT64_MAX for NULL).
  */
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static void put_u64(struct strbuf *sb, uint64_t v)
 {
 	strbuf_add(sb, &v, sizeof(v));
@@ -755,7 +738,7 @@ static void child_parse(int fd, const char *raw, size_t len)
 	m.from_email = xstrdup("");
 	status = parse_tree(raw, len, &m) ? -1 : 0;
 	put_mail(&sb, status, &m);
-	_exit(write_all(fd, sb.buf, sb.len) ? 1 : 0);
+	_exit(write_in_full(fd, sb.buf, sb.len) ? 1 : 0);
 }
 
 /*

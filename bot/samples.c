@@ -371,21 +371,6 @@ void samples_format_row(struct strbuf *out, const struct sample *s)
 	strbuf_addch(out, '\n');
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int samples_append_file(const char *path, const struct sample *rows,
 			size_t nr)
 {
@@ -401,14 +386,14 @@ int samples_append_file(const char *path, const struct sample *rows,
 	if (end == 0) {
 		samples_header(&sb);
 		secret_scrub(&sb);
-		if (write_all(fd, sb.buf, sb.len) < 0)
+		if (write_in_full(fd, sb.buf, sb.len) < 0)
 			ret = -1;
 	}
 	for (i = 0; !ret && i < nr; i++) {
 		strbuf_reset(&sb);
 		samples_format_row(&sb, &rows[i]);
 		secret_scrub(&sb);
-		if (write_all(fd, sb.buf, sb.len) < 0 || fsync(fd) < 0)
+		if (write_in_full(fd, sb.buf, sb.len) < 0 || fsync(fd) < 0)
 			ret = -1;
 	}
 	if (ret)

@@ -113,19 +113,10 @@ static void keep(const struct subproc *p, const char *buf, size_t n)
 	}
 }
 
-static void write_all(int fd, const char *buf, size_t n)
+/* A full log disk must not kill the run: a failed write is dropped. */
+static void write_log(int fd, const void *buf, size_t n)
 {
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;	/* a full log disk must not kill the run */
-		buf += w;
-		n -= w;
-	}
+	(void)write_in_full(fd, buf, n);
 }
 
 /* A child that prints forever must not fill the disk: stop at log_max. */
@@ -138,12 +129,12 @@ static void log_bounded(const struct subproc *p, size_t *logged,
 	if (p->log_max && *logged >= p->log_max)
 		return;
 	if (p->log_max && n > p->log_max - *logged) {
-		write_all(p->log_fd, buf, p->log_max - *logged);
-		write_all(p->log_fd, note, strlen(note));
+		write_log(p->log_fd, buf, p->log_max - *logged);
+		write_log(p->log_fd, note, strlen(note));
 		*logged = p->log_max;
 		return;
 	}
-	write_all(p->log_fd, buf, n);
+	write_log(p->log_fd, buf, n);
 	*logged += n;
 }
 

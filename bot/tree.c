@@ -807,7 +807,7 @@ static int write_blob(struct export *ex, const git_tree_entry *e)
 	const char *p = ex->path.buf;
 	git_blob *blob;
 	const char *data;
-	size_t len, off = 0;
+	size_t len;
 	int fd, ret = -1;
 
 	if (git_blob_lookup(&blob, ex->repo, git_tree_entry_id(e)) < 0)
@@ -829,17 +829,10 @@ static int write_blob(struct export *ex, const git_tree_entry *e)
 		error("cannot create %s: %s", p, strerror(errno));
 		goto out;
 	}
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			error("writing %s: %s", p, strerror(errno));
-			close(fd);
-			goto out;
-		}
-		off += n;
+	if (write_in_full(fd, data, len) < 0) {
+		error("writing %s: %s", p, strerror(errno));
+		close(fd);
+		goto out;
 	}
 	if (close(fd) < 0) {
 		error("writing %s: %s", p, strerror(errno));

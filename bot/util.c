@@ -373,26 +373,38 @@ ssize_t strbuf_read_file(struct strbuf *sb, const char *path)
 	return n;
 }
 
+int write_in_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n) {
+			/* nothing written and no error: call it a full disk */
+			errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	const char *p = data;
 	int fd, err;
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		goto fail;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail_close;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
+	if (write_in_full(fd, data, len) < 0)
+		goto fail_close;
 	if (fsync(fd) < 0 || close(fd) < 0) {
 		fd = -1;
 		goto fail_close;

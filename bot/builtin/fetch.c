@@ -67,22 +67,13 @@ const struct options_doc fetch_doc = {
 
 static int write_out(const char *path, const struct strbuf *sb)
 {
-	const char *p = sb->buf;
-	size_t left = sb->len;
-
 	if (path && strcmp(path, "-")) {
 		if (write_file_atomic(path, sb->buf, sb->len) < 0)
 			return error("cannot write %s: %m", path);
 		return 0;
 	}
-	while (left) {
-		ssize_t n = write(STDOUT_FILENO, p, left);
-
-		if (n < 0)
-			return error("cannot write to stdout: %m");
-		p += n;
-		left -= (size_t)n;
-	}
+	if (write_in_full(STDOUT_FILENO, sb->buf, sb->len) < 0)
+		return error("cannot write to stdout: %m");
 	return 0;
 }
 
