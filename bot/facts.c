@@ -118,16 +118,6 @@ void facts_env_parse(const char *text, struct kv *env)
 
 /* ---- layout ---- */
 
-static size_t width_of(const char *s, size_t len)
-{
-	size_t i, w = 0;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
 /* The bytes of the first chars characters of s (len bytes). */
 static size_t head_bytes(const char *s, size_t len, size_t chars)
 {
@@ -154,7 +144,7 @@ void facts_item(struct strbuf *out, const char *label, const char *text,
 
 		/* each line of text is a line of the item */
 		while (*p && *p != '\n') {
-			size_t n = strcspn(p, " \n"), w = width_of(p, n);
+			size_t n = strcspn(p, " \n"), w = utf8_width(p, n);
 
 			if (!n) {
 				p++;

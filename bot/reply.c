@@ -48,16 +48,6 @@ int reply_load_template(const char *name, struct strbuf *out)
 
 /* ---- wrapping ---- */
 
-static size_t utf8_width(const char *s, size_t len)
-{
-	size_t i, w = 0;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
 /* Prose can be re-flowed; code, tables, quotes and trailers cannot. */
 static int is_prose(const char *line, size_t len)
 {

@@ -453,16 +453,6 @@ static void widths_reset(struct ctx *c)
 	c->nr_w = c->alloc_w = 0;
 }
 
-static size_t display_width(const char *s, size_t len)
-{
-	size_t i, w = 0;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
 static void pad(struct strbuf *out, size_t n, int ch)
 {
 	while (n--)
@@ -482,7 +472,7 @@ static void expand_var(struct ctx *c, const struct node *n,
 			pad(out, w->w, n->fill);
 		} else {
 			val = lookup(c, s, n->s, n->len);
-			pad(out, val ? display_width(val, strlen(val)) : 0,
+			pad(out, val ? utf8_width(val, strlen(val)) : 0,
 			    n->fill);
 		}
 		return;
@@ -501,7 +491,7 @@ static void expand_var(struct ctx *c, const struct node *n,
 		strbuf_add(out, val, len);
 		return;
 	}
-	dw = display_width(val, len);
+	dw = utf8_width(val, len);
 	if (c->measuring) {
 		struct width *m = width_of(c, n, 1);
 

@@ -64,6 +64,16 @@ size_t strip_controls(char *buf, size_t len)
 	return o;
 }
 
+size_t utf8_width(const char *s, size_t len)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
 void print_clean(const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;

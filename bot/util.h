@@ -41,6 +41,12 @@ extern void (*report_filter)(struct strbuf *line);
  * info() and debug() strip each line they print.
  */
 size_t strip_controls(char *buf, size_t len);
+
+/*
+ * The columns len bytes of UTF-8 take on a terminal or in a mail, one a
+ * character (continuation bytes do not count; no wide characters).
+ */
+size_t utf8_width(const char *s, size_t len);
 /* printf to stdout, control characters stripped. */
 void print_clean(const char *fmt, ...) PRINTF(1, 2);
 
