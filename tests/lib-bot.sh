@@ -92,6 +92,42 @@ bot_job() {
 	cp "$DATA/intake/short-task-wakeup-v3-partial.mbox" "$2/thread.mbox"
 }
 
+# The mail-command tests (t6005, t7100, t7101) against a real lore and
+# smtp-sink.  bot_fresh_series OUT: the Chen Yu v3 thread with a
+# Received: header of now on every message, which lore's rt: reads.
+bot_fresh_series() {
+	awk -v now="$(date -R)" '
+		/^From mboxrd@z / { print; print "Received: from test by 127.0.0.1; " now; next }
+		{ print }
+	' "$DATA/intake/short-task-wakeup-v3-complete.mbox" >"$1"
+}
+
+# bot_command_config: $CFG, the configuration those tests share: the
+# bot's identity, smtp.url at the running smtp_start sink, fresh lore
+# reads and the test DKIM keys.  Each test adds its own bot.allow.
+bot_command_config() {
+	CFG=$XDG_CONFIG_HOME/sched-bot/config
+	mkdir -p "$XDG_CONFIG_HOME/sched-bot" &&
+	git config -f "$CFG" bot.name "Sched Bot" &&
+	git config -f "$CFG" bot.email bot@sched-bot.example.org &&
+	git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT" &&
+	git config -f "$CFG" outbox.checkLore false &&
+	git config -f "$CFG" lore.cacheMaxAge 0 &&
+	git config -f "$CFG" dkim.keyFile "$DKIM_KEYS"
+}
+
+# bot_seed_reply: the bot's own reply in the thread, sent to the sink,
+# which commands must answer; sets BOTMSG to its Message-ID and empties
+# the sink again.
+bot_seed_reply() {
+	bot_job job-tested "$TRASH/seed" &&
+	"$SCHED_BOT" test --job-dir "$TRASH/seed" --send \
+		2>"$TRASH/seed.err" &&
+	smtp_wait 1 || { cat "$TRASH/seed.err"; return 1; }
+	BOTMSG=$(sed -n 's/^Message-ID: <\(.*\)>$/\1/p' "$SMTP_DIR"/*)
+	rm -f "$SMTP_DIR"/*
+}
+
 # DKIM for mail commands (OpenDKIM's tools, Debian opendkim-tools): a key
 # per domain in $TRASH/dkim, its public record in $TRASH/dkim/keys.txt,
 # the file the bot reads instead of DNS (dkim.keyFile).

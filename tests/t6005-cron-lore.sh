@@ -14,29 +14,13 @@ bot_have_dkim || test_skip_all "opendkim-tools not installed (contrib/install-de
 COVER=cover.1669862147.git.yu.c.chen@intel.com
 now=$(date -R)
 
-# lore's rt: is the top Received: header: make everything fresh.
-awk -v now="$now" '
-	/^From mboxrd@z / { print; print "Received: from test by 127.0.0.1; " now; next }
-	{ print }
-' "$DATA/intake/short-task-wakeup-v3-complete.mbox" >"$TRASH/series.mbox"
+bot_fresh_series "$TRASH/series.mbox"
 
 smtp_start
-CFG=$XDG_CONFIG_HOME/sched-bot/config
-mkdir -p "$XDG_CONFIG_HOME/sched-bot"
-git config -f "$CFG" bot.name "Sched Bot"
-git config -f "$CFG" bot.email bot@sched-bot.example.org
+bot_command_config || exit 1
 git config -f "$CFG" bot.allow dev@kernel.example
-git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
-git config -f "$CFG" outbox.checkLore false
-git config -f "$CFG" lore.cacheMaxAge 0
-git config -f "$CFG" dkim.keyFile "$DKIM_KEYS"
 
-# the bot's own reply in the thread, which the commands answer
-bot_job job-tested "$TRASH/seed" &&
-"$SCHED_BOT" test --job-dir "$TRASH/seed" --send 2>"$TRASH/seed.err" &&
-smtp_wait 1 || { cat "$TRASH/seed.err"; exit 1; }
-BOTMSG=$(sed -n 's/^Message-ID: <\(.*\)>$/\1/p' "$SMTP_DIR"/*)
-rm -f "$SMTP_DIR"/*
+bot_seed_reply || exit 1
 bot_dkim_key kernel.example || exit 1
 
 # command FILE FROM MSGID LINE

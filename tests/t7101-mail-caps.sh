@@ -15,15 +15,8 @@ COVER=cover.1669862147.git.yu.c.chen@intel.com
 now=$(date -R)
 
 smtp_start
-CFG=$XDG_CONFIG_HOME/sched-bot/config
-mkdir -p "$XDG_CONFIG_HOME/sched-bot"
-git config -f "$CFG" bot.name "Sched Bot"
-git config -f "$CFG" bot.email bot@sched-bot.example.org
+bot_command_config || exit 1
 git config -f "$CFG" bot.allow dev@kernel.example
-git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
-git config -f "$CFG" outbox.checkLore false
-git config -f "$CFG" lore.cacheMaxAge 0
-git config -f "$CFG" dkim.keyFile "$DKIM_KEYS"
 
 # the cover letter's Cc: gets 1,500 list-looking and 1,500 other names
 flood_cc() {
