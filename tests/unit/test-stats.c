@@ -6,6 +6,7 @@
 
 #include "stats.h"
 #include "test.h"
+#include "rng.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -250,31 +251,13 @@ static void test_paired_t(void)
 	CHECK_NEAR(pt.p, 0, 0);
 }
 
-/* xorshift64* and Box-Muller, for the prior's recovery. */
-static unsigned long long rng = 0x5eedULL;
-
-static double normal(void)
-{
-	double u, v;
-
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	u = ((rng * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	v = ((rng * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
-	return sqrt(-2 * log(u + 1e-300)) * cos(2 * M_PI * v);
-}
-
 static double chi2(int df)
 {
 	double s = 0;
 	int i;
 
 	for (i = 0; i < df; i++) {
-		double z = normal();
+		double z = rng_normal();
 
 		s += z * z;
 	}

@@ -19,30 +19,10 @@
 #include "compare.h"
 #include "sequential.h"
 #include "test.h"
+#include "rng.h"
 
 #define KPIS 20
 #define MAX_BLOCKS 40
-
-/* xorshift64* and Box-Muller: reproducible normal deviates. */
-static uint64_t rng_state;
-
-static double rng_uniform(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 2685821657736338717ULL) >> 11) *
-	       (1.0 / 9007199254740992.0);
-}
-
-static double rng_normal(void)
-{
-	double u = rng_uniform(), v = rng_uniform();
-
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 struct job_sim {
 	int kpis, blocks;
