@@ -92,9 +92,10 @@ bot_job() {
 	cp "$DATA/intake/short-task-wakeup-v3-partial.mbox" "$2/thread.mbox"
 }
 
-# The mail-command tests (t6005, t7100, t7101) against a real lore and
-# smtp-sink.  bot_fresh_series OUT: the Chen Yu v3 thread with a
-# Received: header of now on every message, which lore's rt: reads.
+# The tests against a real lore and smtp-sink (t6005, t6900, t7100,
+# t7101, t7200, t8001).  bot_fresh_series OUT: the Chen Yu v3 thread
+# with a Received: header of now on every message, which lore's rt:
+# reads.
 bot_fresh_series() {
 	awk -v now="$(date -R)" '
 		/^From mboxrd@z / { print; print "Received: from test by 127.0.0.1; " now; next }

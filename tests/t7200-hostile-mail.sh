@@ -75,12 +75,11 @@ test_expect_success 'terminal escapes from mail are not printed' '
 '
 
 . "$TESTS/lib-lore.sh"
+. "$TESTS/lib-bot.sh"
 
-now=$(date -R)
-awk -v now="$now" '
-	/^From mboxrd@z / { print; print "Received: from test by 127.0.0.1; " now; next }
-	{ print }
-' "$DATA/intake/short-task-wakeup-v3-complete.mbox" >"$TRASH/series.mbox"
+# lore's rt: is the time of the top Received: header: the series
+# freshly received, as a poll would see it on lore
+bot_fresh_series "$TRASH/series.mbox"
 
 lore_start "$TRASH/big.mbox" "$TRASH/series.mbox"
 

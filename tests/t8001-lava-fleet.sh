@@ -21,14 +21,13 @@ command -v qemu-system-x86_64 >/dev/null ||
 	test_skip_all "qemu-system-x86_64 is not installed"
 lava_have || test_skip_all "lava-server/lava-dispatcher not installed (contrib/install-deps)"
 . "$TESTS/lib-lore.sh"
+. "$TESTS/lib-bot.sh"
 [ -x "$SMTP_SINK" ] || test_skip_all "smtp-sink not installed (contrib/install-deps)"
 export GIT_CONFIG_NOSYSTEM=1
 
-now=$(date -R)
-awk -v now="$now" '
-	/^From mboxrd@z / { print; print "Received: from test by 127.0.0.1; " now; next }
-	{ print }
-' "$DATA/intake/short-task-wakeup-v3-complete.mbox" >"$TRASH/series.mbox"
+# lore's rt: is the time of the top Received: header: the series
+# freshly received, as a poll would see it on lore
+bot_fresh_series "$TRASH/series.mbox"
 lore_start "$TRASH/series.mbox"
 smtp_start
 lava_start || test_skip_all "LAVA did not start"
