@@ -88,7 +88,10 @@ test_expect_success 'pingpong --sweep runs each instance count' '
 	check_records sweep.out &&
 	test $(grep -c "^end,pingpong," sweep.out) = 2 &&
 	test $(grep -c "^inst,pingpong,pairs=2 " sweep.out) = 2 &&
-	test_grep "^inst,pingpong,pairs=2 [^,]*,1,1,1," sweep.out
+	test_grep "^inst,pingpong,pairs=2 [^,]*,1,1,1," sweep.out &&
+	# a per-task row only where it differs from the total
+	test_grep ! "^sample,pingpong,pairs=1 [^,]*,1,0,handoffs_per_task," sweep.out &&
+	test_grep "^sample,pingpong,pairs=2 [^,]*,1,0,handoffs_per_task," sweep.out
 '
 
 test_expect_failure_code 'bad options are usage errors' 2 \
