@@ -108,10 +108,13 @@ test_expect_success 'seed 004: unpinned ping-pong over the instance sweep, Intel
 	test_grep "pairs=2 " wake/results.csv &&
 	test_grep ",free," wake/results.csv &&
 	test_grep ! ",pinned," wake/results.csv &&
+	test_grep "^base,[^,]*,hackbench," wake/results.csv &&
+	test_grep "^patched,[^,]*,hackbench," wake/results.csv &&
 	test_grep "^table format intel" wake/format.txt &&
 	m=$(cat out) &&
 	test_grep "No task is bound to any CPU" "$m" &&
 	test_grep "baseline(std%)" "$m" &&
+	test_grep "^- hackbench: " "$m" &&
 	test_grep "^- netperf: " "$m"
 '
 
