@@ -22,20 +22,25 @@ kernel_repo || test_skip_all "could not make the kernel repository"
 kernel_config
 
 # Fixed dates in kernel_commit: the same commits (and cache keys) each run.
-kernel_commit base kernel/sched/fair.c \
+# The base is this test's own commit (README gains a line): other tests
+# build the tree's import too, and a base that came from their cache
+# would leave this slot without it, so the patched build would compile
+# everything on a cold cache.
+kernel_commit base README '$a t5000' t5000-base
+kernel_commit t5000-base kernel/sched/fair.c \
 	's/sysctl_sched_migration_cost\t= 500000UL;/sysctl_sched_migration_cost\t= 400000UL;/' \
 	t5000-patched
-kernel_commit base kernel/sched/fair.c \
+kernel_commit t5000-base kernel/sched/fair.c \
 	's/sysctl_sched_migration_cost\t= 500000UL;/sysctl_sched_migration_cost\t= 500000UL +;/' \
 	t5000-broken
 
 test_expect_success 'the one-line patch really changes one line' '
-	git -C "$KREPO" diff --numstat base t5000-patched >diff &&
+	git -C "$KREPO" diff --numstat t5000-base t5000-patched >diff &&
 	test "$(cat diff)" = "$(printf "1\t1\tkernel/sched/fair.c")"
 '
 
 test_expect_success 'build the base kernel from the tree with the fragments' '
-	"$SCHED_BOT" build --tree "$KREPO" --rev base -o base >out &&
+	"$SCHED_BOT" build --tree "$KREPO" --rev t5000-base -o base >out &&
 	test -s base/bzImage &&
 	test_grep "^release: 6\.1\." out &&
 	test_grep -x "CONFIG_SCHED_AUTOGROUP=y" base/config &&
@@ -45,7 +50,7 @@ test_expect_success 'build the base kernel from the tree with the fragments' '
 '
 
 test_expect_success 'a second build of the same commit comes from the cache' '
-	"$SCHED_BOT" build --tree "$KREPO" --rev base >out2 &&
+	"$SCHED_BOT" build --tree "$KREPO" --rev t5000-base >out2 &&
 	test_grep -x "result: cached" out2 &&
 	cmp "$(sed -n "s/^kernel: //p" out2)" base/bzImage
 '
