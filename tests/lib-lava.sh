@@ -124,9 +124,11 @@ lava_kill_tree() {
 
 lava_stop() {
 	[ -d "$LAVA_DIR" ] || return 0
+	lava_sids=
 	for f in "$LAVA_DIR"/*.pid; do
 		[ -f "$f" ] || continue
 		lava_pid=$(cat "$f")
+		lava_sids="$lava_sids $lava_pid"
 		lava_kill_tree "$lava_pid"
 		pkill -9 -s "$lava_pid" 2>/dev/null
 		rm -f "$f"
@@ -134,6 +136,24 @@ lava_stop() {
 	# the worker's jobs run in sessions of their own
 	pkill -9 -f "lava-run .*--output-dir=$LAVA_DIR" 2>/dev/null
 	pkill -9 -f "qemu-system.*$LAVA_DIR" 2>/dev/null
+	# SIGKILL is not instant: a process being torn down, or a child
+	# forked just before its parent died, is still there when pkill
+	# returns.  Wait until nothing is left (killing again) for up to
+	# 10 s, so that a test after us finds the ports and files free.
+	lava_i=0
+	while [ $lava_i -lt 100 ]; do
+		lava_left=
+		for s in $lava_sids; do
+			pgrep -s "$s" >/dev/null && lava_left=1 &&
+				pkill -9 -s "$s" 2>/dev/null
+		done
+		pgrep -f "(lava-run|qemu-system).*$LAVA_DIR" >/dev/null &&
+			lava_left=1 &&
+			pkill -9 -f "(lava-run|qemu-system).*$LAVA_DIR" 2>/dev/null
+		[ -z "$lava_left" ] && break
+		sleep 0.1
+		lava_i=$((lava_i + 1))
+	done
 	rm -rf "$LAVA_DIR"
 	return 0
 }
@@ -142,6 +162,7 @@ lava_stop() {
 # the API answers and both devices are idle.  Sets LAVA_URL,
 # LAVA_TOKEN_FILE (the admin's API token), LAVA_PORT.
 lava_start() {
+	lava_t0=$(date +%s)
 	lava_have || { echo "# lava: lava-server/lava-dispatcher not installed"; return 1; }
 	lava_pg_start || return 1
 	mkdir -p "$LAVA_DIR/worker"
@@ -181,6 +202,7 @@ EOF
 	while [ $lava_i -lt 120 ]; do
 		if lava_api system/version/ >/dev/null &&
 		   lava_api workers/w1/ 2>/dev/null | grep -q '"state":"Online"'; then
+			echo "# lava: up in $(($(date +%s) - lava_t0)) s"
 			return 0
 		fi
 		sleep 0.5

@@ -175,4 +175,25 @@ test_expect_success 'target status lists the devices, health and queue' '
 	test_grep "qemu01 .*qemu" st && test_grep "qemu02 .*qemu" st
 '
 
+# Last: the harness itself.  lava_stop (run at exit too, then a no-op)
+# must leave nothing of the instance: each service ran in a session of
+# its own, and the worker's jobs (lava-run, QEMU) name its directory.
+test_expect_success 'lava_stop leaves no process of the instance' '
+	sids=$(cat "$LAVA_DIR"/*.pid) &&
+	test -n "$sids" &&
+	for s in $sids; do
+		test -d /proc/$s || { echo "service $s was not running"; exit 1; }
+	done &&
+	lava_stop &&
+	for s in $sids; do
+		if left=$(pgrep -s "$s"); then
+			echo "session $s still has: $left"; exit 1
+		fi
+	done &&
+	if left=$(pgrep -af "$LAVA_DIR"); then
+		echo "still running: $left"; exit 1
+	fi &&
+	test ! -d "$LAVA_DIR"
+'
+
 test_done
