@@ -78,7 +78,8 @@ echo "      $RUNS runs of ${T} s each, sched-bench and the reference interleaved
 # libhwloc-dev and run make there.  Neither's code belongs in this tree.
 #
 #   make bench B=workloads UNIXBENCH=DIR WILL_IT_SCALE=DIR
-#   (ROUNDS=4 SPAWN_SECONDS=10 PP_SECONDS=5 by default; each round
+#   (ROUNDS=4 SPAWN_SECONDS=10 PP_SECONDS=5 by default, PP_PLACES="pinned
+#   free" the ping-pong placements to run; each round
 #   waits up to QUIET_WAIT=120 s for a second with the machine under
 #   QUIET_PCT=10 % busy, since other load biases both workloads)
 #
@@ -180,7 +181,7 @@ $b" | awk '{ t = 0; for (i = 2; i <= NF; i++) t += $i
 			done
 		fi
 		if [ -n "$wis" ]; then
-			for place in pinned free; do
+			for place in ${PP_PLACES:-pinned free}; do
 				f=; [ $place = free ] && f=--no-pin
 				sleep 1
 				"$SB" pingpong -n 1 -t "$PT" $f >"$tmp/out" \
