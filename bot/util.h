@@ -103,9 +103,9 @@ void strbuf_add_escaped_html(struct strbuf *sb, const char *s);
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path);
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
 
-/* Write via a temporary file and rename(2): readers never see a half file. */
 /* All of buf to fd, through short writes and EINTR: 0, or -1 with errno. */
 int write_in_full(int fd, const void *buf, size_t len);
+/* Write via a temporary file and rename(2): readers never see a half file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 int mkdir_p(const char *path, int mode);
 /* Wait for an exclusive flock(2) on path (created); the fd, or -1. */
