@@ -130,26 +130,22 @@ lava_stop() {
 		lava_pid=$(cat "$f")
 		lava_sids="$lava_sids $lava_pid"
 		lava_kill_tree "$lava_pid"
-		pkill -9 -s "$lava_pid" 2>/dev/null
 		rm -f "$f"
 	done
-	# the worker's jobs run in sessions of their own
-	pkill -9 -f "lava-run .*--output-dir=$LAVA_DIR" 2>/dev/null
-	pkill -9 -f "qemu-system.*$LAVA_DIR" 2>/dev/null
-	# SIGKILL is not instant: a process being torn down, or a child
-	# forked just before its parent died, is still there when pkill
-	# returns.  Wait until nothing is left (killing again) for up to
-	# 10 s, so that a test after us finds the ports and files free.
+	# Then the services' sessions, and the worker's jobs, which run in
+	# sessions of their own (lava-run, QEMU: they name $LAVA_DIR), until
+	# pkill finds none of them.  SIGKILL is not instant: a process being
+	# torn down, or a child forked just before its parent died, is still
+	# there when pkill returns.  Up to 10 s, so that a test after us
+	# finds the ports and files free.
 	lava_i=0
 	while [ $lava_i -lt 100 ]; do
 		lava_left=
 		for s in $lava_sids; do
-			pgrep -s "$s" >/dev/null && lava_left=1 &&
-				pkill -9 -s "$s" 2>/dev/null
+			pkill -9 -s "$s" 2>/dev/null && lava_left=1
 		done
-		pgrep -f "(lava-run|qemu-system).*$LAVA_DIR" >/dev/null &&
-			lava_left=1 &&
-			pkill -9 -f "(lava-run|qemu-system).*$LAVA_DIR" 2>/dev/null
+		pkill -9 -f "(lava-run|qemu-system).*$LAVA_DIR" 2>/dev/null &&
+			lava_left=1
 		[ -z "$lava_left" ] && break
 		sleep 0.1
 		lava_i=$((lava_i + 1))
