@@ -89,18 +89,26 @@ echo "      $RUNS runs of ${T} s each, sched-bench and the reference interleaved
 # ping-pong: context_switch1_processes -t 1 -s S (pinned, its default)
 # and -n (free) against sched-bench pingpong -n 1 -t S (6 warm-up
 # samples in both), hand-offs per second in both.
-# ratio_ci: from lines "A B" (one round each), the 95% confidence
-# interval of the geometric mean of A/B: a t interval on the log ratios,
-# rounds being pairs (interleaved, so drift cancels).
-ratio_ci() {
-	awk '$1 > 0 && $2 > 0 { x[++n] = log($1 / $2); s += x[n] } END {
-		if (n < 2) { print "n/a"; exit }
+# t95: from numbers, one a line, "MEAN HALF-WIDTH" of their 95% t
+# interval; nothing for fewer than two.
+t95() {
+	awk '{ x[++n] = $1; s += $1 } END {
+		if (n < 2) exit
 		split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23 " \
 		      "2.20 2.18 2.16 2.14 2.13 2.12 2.11 2.10 2.09", t)
 		m = s / n; v = 0
 		for (i = 1; i <= n; i++) v += (x[i] - m) ^ 2
-		h = (n - 1 <= 19 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
-		printf "%.2f..%.2f\n", exp(m - h), exp(m + h) }'
+		printf "%.12g %.12g\n", m,
+			(n - 1 <= 19 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n) }'
+}
+
+# ratio_ci: from lines "A B" (one round each), the 95% confidence
+# interval of the geometric mean of A/B: a t interval on the log ratios,
+# rounds being pairs (interleaved, so drift cancels).
+ratio_ci() {
+	awk '$1 > 0 && $2 > 0 { printf "%.12g\n", log($1 / $2) }' | t95 |
+		awk '{ printf "%.2f..%.2f\n", exp($1 - $2), exp($1 + $2) }
+			END { if (!NR) print "n/a" }'
 }
 
 originals() {
@@ -257,21 +265,15 @@ $b" | awk '{ t = 0; for (i = 2; i <= NF; i++) t += $i
 		done
 		orow "pingpong free, on 1 CPU / cs1 -n" one
 		orow "pingpong free, on 2 CPUs / cs1 -n" two
-		awk -v thr="$thr" '{ a += $1; an += $2; b += $3; bn += $4
-			if ($2 > 0 && $4 > 0) { d[++n] = $1 / $2 - $3 / $4; s += d[n] } }
-			END {
+		awk -v thr="$thr" '{ a += $1; an += $2; b += $3; bn += $4 } END {
 			printf "free pair on 1 CPU (seconds over %d ho/s): ", thr
 			printf "sched-bench %d of %d, context_switch1 -n %d of %d\n",
-				a, an, b, bn
-			if (n < 2) exit
-			split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23 " \
-			      "2.20 2.18 2.16 2.14 2.13 2.12 2.11 2.10 2.09", t)
-			m = s / n; v = 0
-			for (i = 1; i <= n; i++) v += (d[i] - m) ^ 2
-			h = (n - 1 <= 19 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
-			printf "  share difference, rounds paired: %+.0f points " \
-				"(95%% CI %+.0f..%+.0f)\n", 100 * m, 100 * (m - h),
-				100 * (m + h) }' "$tmp/shares"
+				a, an, b, bn }' "$tmp/shares"
+		awk '$2 > 0 && $4 > 0 { printf "%.12g\n", $1 / $2 - $3 / $4 }' \
+			"$tmp/shares" | t95 |
+			awk '{ printf "  share difference, rounds paired: %+.0f " \
+				"points (95%% CI %+.0f..%+.0f)\n", 100 * $1,
+				100 * ($1 - $2), 100 * ($1 + $2) }'
 	}
 	orow "spawn -c 1 / UnixBench (lps)" spawn1
 	[ "$ncpu" = 1 ] || orow "spawn -c $ncpu / UnixBench (lps)" "spawn$ncpu"
