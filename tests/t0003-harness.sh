@@ -115,7 +115,7 @@ test_expect_success never true" &&
 	test $rc -eq 1 &&
 	grep "^not ok - the base kernel does not build$" t3-fail.out &&
 	grep "^# t3-fail: passed 1 failed 1 skipped 0$" t3-fail.out &&
-	! grep never t3-fail.out
+	test_grep ! never t3-fail.out
 '
 
 test_expect_success 'run-tests counts a skipped script and names the skips' '
@@ -137,7 +137,7 @@ test_done" &&
 	sed -n "/^skipped:$/,/^[^ ]/p" run.out >skips &&
 	grep "^  t2-skip: no frobnicator$" skips &&
 	grep "^  t3-rest: 2 skipped (no widget)$" skips &&
-	! grep t1-pass skips
+	test_grep ! t1-pass skips
 '
 
 test_expect_success 'run-tests: a script that stops on test_fail_all fails the run' '
