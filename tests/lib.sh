@@ -72,18 +72,31 @@ test_expect_failure_code() {
 	"
 }
 
-# test_skip_all REASON: the prerequisite is missing; count nothing as run.
-# Under CI (CI=true) every prerequisite is installed by .ci/run, so a
-# missing one is a failure there, never a silent skip.
+# test_skip_all REASON: a prerequisite is not installed; the rest of the
+# script does not run.  The script counts as one skip (with the tests
+# that ran before it, if any), so the closing line of run-tests shows
+# it.  Under CI (CI=true) every prerequisite is installed by .ci/run, so
+# a missing one is a failure there, never a silent skip.  Only for what
+# is absent from the machine: when the product or the harness fails (a
+# kernel that does not build, a server that does not start, a fixture
+# missing from tests/data), use test_fail_all.
 test_skip_all() {
 	if [ "${CI:-}" = true ]; then
-		echo "not ok - prerequisite missing under CI: $1"
-		echo "# $name: passed 0 failed 1 skipped 0"
-		exit 1
+		test_fail_all "prerequisite missing under CI: $1"
 	fi
 	echo "1..0 # SKIP $1"
-	echo "# $name: passed 0 failed 0 skipped 0"
+	echo "# $name: passed $test_pass failed $test_fail skipped $((test_skip + 1))"
+	[ "$test_fail" -eq 0 ] || exit 1
 	exit 0
+}
+
+# test_fail_all REASON: something the rest of the script needs failed
+# (the product, its fixtures, a peer the harness starts); stop here and
+# count it as one failure, never as a skip.
+test_fail_all() {
+	echo "not ok - $1"
+	echo "# $name: passed $test_pass failed $((test_fail + 1)) skipped $test_skip"
+	exit 1
 }
 
 # Skip the rest of the script's tests with a reason (still counted).
@@ -107,24 +120,38 @@ test_cmp() {
 # test_grep [GREP-OPTIONS] PATTERN [FILE]: grep that, on a miss, says
 # what it looked for and shows the file, so a failed check explains
 # itself.  "test_grep ! ..." asserts no line matches and shows the
-# lines that did.  Without FILE it reads standard input.
+# lines that did.  Without FILE it reads standard input.  Either form
+# fails when grep itself does (exit 2: a missing or unreadable file, a
+# bad pattern): a file that is not there matches nothing, and that
+# must not pass for an absence.
 test_grep() {
+	tg_rc=0
 	if [ "$1" = "!" ]; then
 		shift
-		if grep "$@" >"$TRASH/.grep" 2>&1; then
+		grep "$@" >"$TRASH/.grep" 2>"$TRASH/.grep-err" || tg_rc=$?
+		case $tg_rc in
+		0)
 			echo "test_grep: expected no match for: $*"
 			sed "s/^/| /" "$TRASH/.grep" | head -n 20
+			return 1 ;;
+		1)
+			return 0 ;;
+		esac
+	else
+		grep "$@" >/dev/null 2>"$TRASH/.grep-err" || tg_rc=$?
+		[ "$tg_rc" -ne 0 ] || return 0
+		if [ "$tg_rc" -eq 1 ]; then
+			echo "test_grep: no match for: $*"
+			eval "tg_last=\${$#}"
+			if [ $# -gt 1 ] && [ -f "$tg_last" ]; then
+				echo "test_grep: $tg_last holds:"
+				sed "s/^/| /" "$tg_last" | head -n 40
+			fi
 			return 1
 		fi
-		return 0
 	fi
-	grep "$@" >/dev/null 2>&1 && return 0
-	echo "test_grep: no match for: $*"
-	eval "tg_last=\${$#}"
-	if [ $# -gt 1 ] && [ -f "$tg_last" ]; then
-		echo "test_grep: $tg_last holds:"
-		sed "s/^/| /" "$tg_last" | head -n 40
-	fi
+	echo "test_grep: grep failed (exit $tg_rc) for: $*"
+	sed "s/^/| /" "$TRASH/.grep-err" | head -n 20
 	return 1
 }
 

@@ -89,7 +89,8 @@ test_expect_failure_code 'unknown message-id exits 3' 3 \
 test_expect_success 'unknown message-id: the error names it' '
 	"$SCHED_BOT" fetch nosuchmessage@example.org 2>err
 	test_grep "no message <nosuchmessage@example.org>" err &&
-	! ls "$XDG_CACHE_HOME/sched-bot/lore" | test_grep nosuchmessage
+	ls "$XDG_CACHE_HOME/sched-bot/lore" >cache.ls &&
+	test_grep ! nosuchmessage cache.ls
 '
 
 test_expect_failure_code 'no message-id is a usage error' 2 \

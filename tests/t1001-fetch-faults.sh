@@ -96,8 +96,9 @@ test_expect_success 'credentials in lore.url are sent, never printed' '
 	test_grep ! "s3cr" err &&
 	fake_http_script "200 $F/good.gz" &&
 	"$SCHED_BOT" --config auth.cfg fetch "$MID" >out &&
-	! grep -rq "s3cr" "$CACHE" &&
-	! ls "$CACHE" | test_grep "s3cr" &&
+	test_grep ! -rq "s3cr" "$CACHE" &&
+	ls "$CACHE" >cache.ls &&
+	test_grep ! "s3cr" cache.ls &&
 	rm -rf "$CACHE"
 '
 

@@ -83,13 +83,23 @@ test_expect_success 'simple: seed 001 w/o patch / w/ patch rows' '
 	test_cmp "$S/001-revert.txt" actual
 '
 
+# Each CSV:format with the exit status its verdict gives (5: a
+# regression), so that a compare that fails prints nothing to measure
+# and fails the test, rather than passing it with no lines at all.
 test_expect_success 'lines fit 72 columns (lkp: 100)' '
-	for f in 004-hackbench:intel 003-schbench:amd 000-fork:matrix \
-		004-hackbench:mmtests 004-hackbench:simple 001-revert:simple \
-		lkp-will-it-scale:lkp; do
-		csv=${f%%:*} fmt=${f#*:} max=72
+	for f in 004-hackbench:intel:0 003-schbench:amd:5 000-fork:matrix:5 \
+		004-hackbench:mmtests:0 004-hackbench:simple:0 \
+		001-revert:simple:0 lkp-will-it-scale:lkp:5; do
+		csv=${f%%:*} want=${f##*:} fmt=${f#*:}
+		fmt=${fmt%:*} max=72
 		test $fmt = lkp && max=100
-		"$SCHED_BOT" compare "$S/$csv.csv" -f $fmt >out.$fmt || :
+		rc=0
+		"$SCHED_BOT" compare "$S/$csv.csv" -f $fmt >out.$fmt || rc=$?
+		if [ $rc -ne $want ]; then
+			echo "$csv -f $fmt: exit $rc, expected $want"
+			exit 1
+		fi
+		test -s out.$fmt || { echo "$csv -f $fmt: no output"; exit 1; }
 		expand out.$fmt | awk -v max=$max -v f=$fmt \
 			"length > max { print f\": \"\$0; bad = 1 } END { exit bad }" ||
 			exit 1

@@ -18,7 +18,7 @@ HACKBENCH=$(command -v hackbench) ||
 command -v perf >/dev/null ||
 	test_skip_all "perf is not installed (package linux-perf)"
 command -v cpio >/dev/null || test_skip_all "cpio is not installed"
-kernel_repo || test_skip_all "could not make the kernel repository"
+kernel_repo || test_fail_all "could not make the kernel repository"
 kernel_config
 
 # Fixed dates in kernel_commit: the same commits (and cache keys) each run.

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-sshd.sh"
 
-start_sshd || test_skip_all "sshd did not start"
+start_sshd || test_fail_all "sshd did not start"
 
 mkdir -p "$XDG_CONFIG_HOME/sched-bot"
 cat >"$XDG_CONFIG_HOME/sched-bot/config" <<EOF2

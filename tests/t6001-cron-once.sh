@@ -10,7 +10,7 @@
 . "$TESTS/lib-bot.sh"
 
 [ -x "$SMTP_SINK" ] || test_skip_all "smtp-sink not installed (contrib/install-deps)"
-bot_sink_start || test_skip_all "smtp-sink does not start"
+bot_sink_start || test_fail_all "smtp-sink does not start"
 
 CFG=$TRASH/bot.cfg
 bot_config "$CFG"

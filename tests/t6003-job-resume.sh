@@ -8,7 +8,7 @@
 . "$TESTS/lib-bot.sh"
 
 MBOX=$DATA/apply/shazam-git1-just-series.mbox
-[ -f "$DATA/intake/b4/gitdir.bundle" ] || test_skip_all "tests/data/intake/b4/gitdir.bundle is missing"
+[ -f "$DATA/intake/b4/gitdir.bundle" ] || test_fail_all "tests/data/intake/b4/gitdir.bundle is missing"
 command -v make >/dev/null || test_skip_all "make is not installed"
 
 bot_job_tree_config "$TRASH/bot.cfg"

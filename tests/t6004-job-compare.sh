@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-bot.sh"
 
-[ -f "$DATA/compare/simple-base.csv" ] || test_skip_all "compare's test data is missing"
+[ -f "$DATA/compare/simple-base.csv" ] || test_fail_all "compare's test data is missing"
 
 bot_config "$TRASH/bot.cfg" 1
 export SCHED_BOT_CONFIG=$TRASH/bot.cfg

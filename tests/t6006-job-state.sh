@@ -11,7 +11,7 @@
 
 MBOX=$DATA/apply/shazam-git1-just-series.mbox
 OTHER=$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox
-[ -f "$DATA/intake/b4/gitdir.bundle" ] || test_skip_all "tests/data/intake/b4/gitdir.bundle is missing"
+[ -f "$DATA/intake/b4/gitdir.bundle" ] || test_fail_all "tests/data/intake/b4/gitdir.bundle is missing"
 command -v make >/dev/null || test_skip_all "make is not installed"
 command -v flock >/dev/null || test_skip_all "flock (util-linux) is not installed"
 

@@ -38,7 +38,7 @@
 kernel_prereqs
 command -v qemu-system-x86_64 >/dev/null || test_skip_all "QEMU is not installed"
 command -v cpio >/dev/null || test_skip_all "cpio is not installed"
-kernel_repo || test_skip_all "could not make the kernel repository"
+kernel_repo || test_fail_all "could not make the kernel repository"
 kernel_config
 
 CFG=$XDG_CONFIG_HOME/sched-bot/config

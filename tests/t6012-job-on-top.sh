@@ -12,7 +12,7 @@
 MBOX=$DATA/apply/shazam-git1-just-series.mbox
 COVER=20221025-test1-v1-0-e4f28f57990c@linuxfoundation.org
 BASE=f435c12df7c0ecf20ab8937859e63cddffacabb4
-[ -f "$DATA/intake/b4/gitdir.bundle" ] || test_skip_all "tests/data/intake/b4/gitdir.bundle is missing"
+[ -f "$DATA/intake/b4/gitdir.bundle" ] || test_fail_all "tests/data/intake/b4/gitdir.bundle is missing"
 command -v make >/dev/null || test_skip_all "make is not installed"
 export GIT_CONFIG_NOSYSTEM=1
 

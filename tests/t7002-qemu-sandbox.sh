@@ -14,7 +14,7 @@ command -v qemu-system-x86_64 >/dev/null || test_skip_all "QEMU is not installed
 command -v bwrap >/dev/null ||
 	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
 command -v cpio >/dev/null || test_skip_all "cpio is not installed"
-kernel_repo || test_skip_all "could not make the kernel repository"
+kernel_repo || test_fail_all "could not make the kernel repository"
 kernel_config
 
 SMTP_PW="smtp-pw-$$-Vb7"

@@ -45,7 +45,13 @@ test_expect_success 'mail.maxDepth is read from the configuration' '
 	git config -f "$CFG" mail.maxDepth 5000 &&
 	git config -f "$CFG" mail.maxParts 5000 &&
 	git config -f "$CFG" mail.parseSeconds 60 &&
-	"$SCHED_BOT" series --mbox "$TRASH/small.mbox" >out 2>err || : &&
+	# read in full: one message, no patch in it (exit 1), and no
+	# poison mail, so the absence below is of a parse that happened
+	rc=0 && "$SCHED_BOT" series --mbox "$TRASH/small.mbox" >out 2>err ||
+		rc=$? &&
+	cat err &&
+	test $rc -eq 1 &&
+	test_grep "no patches in the thread (1 messages)" err &&
 	test_grep ! "poison mail" err &&
 	git config -f "$CFG" --unset mail.maxDepth &&
 	git config -f "$CFG" --unset mail.maxParts &&
@@ -68,8 +74,11 @@ test_expect_success 'terminal escapes from mail are not printed' '
 	test_grep ! "$(printf "\302\233")" out &&
 	test_grep ! "$(printf "\233")" out &&
 	nested_mime 100 1 "x${ESC}[2Jy@evil.example" >"$TRASH/escid.mbox" &&
-	"$SCHED_BOT" series --mbox "$TRASH/escid.mbox" >out2 2>err2 || : &&
+	rc=0 && "$SCHED_BOT" series --mbox "$TRASH/escid.mbox" >out2 2>err2 ||
+		rc=$? &&
 	cat err2 &&
+	# read as plain text: one message, no patch in it
+	test $rc -eq 1 &&
 	test_grep "<x?\[2Jy@evil.example>: poison mail" err2 &&
 	test_grep ! "$ESC" err2
 '

@@ -9,12 +9,12 @@
 kernel_prereqs
 lava_have || test_skip_all "lava-server/lava-dispatcher not installed (contrib/install-deps)"
 command -v qemu-system-x86_64 >/dev/null || test_skip_all "QEMU is not installed"
-kernel_repo || test_skip_all "could not make the kernel repository"
+kernel_repo || test_fail_all "could not make the kernel repository"
 kernel_config
 "$SCHED_BOT" build --tree "$KREPO" --rev base -o "$TRASH/kbase" >/dev/null ||
-	test_skip_all "the base kernel does not build"
+	test_fail_all "the base kernel does not build"
 KERNEL=$TRASH/kbase/bzImage
-lava_start || test_skip_all "LAVA did not start"
+lava_start || test_fail_all "LAVA did not start"
 
 echo "not-a-token" >"$TRASH/bad.token"
 cat >>"$XDG_CONFIG_HOME/sched-bot/config" <<EOF

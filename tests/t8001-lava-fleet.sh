@@ -30,7 +30,7 @@ export GIT_CONFIG_NOSYSTEM=1
 bot_fresh_series "$TRASH/series.mbox"
 lore_start "$TRASH/series.mbox"
 smtp_start
-lava_start || test_skip_all "LAVA did not start"
+lava_start || test_fail_all "LAVA did not start"
 
 CFG=$XDG_CONFIG_HOME/sched-bot/config
 mkdir -p "$CACHE/builds" "$CACHE/ccache"
