@@ -413,31 +413,29 @@ static size_t encoded_word(const char *s, const char *end, char *enc,
 }
 
 /*
- * The mail decoded: quoted-printable undone, RFC 2047 encoded words
- * decoded, the white space between two of them dropped (RFC 2047 6.2)
- * and folded header lines unfolded.
+ * The mail decoded: its header unfolded, RFC 2047 encoded words decoded
+ * and the white space between two of them dropped (RFC 2047 6.2); its
+ * body with quoted-printable undone.
  */
 static void decode_mail(const char *msg, size_t len, struct strbuf *out)
 {
-	struct strbuf qp = STRBUF_INIT;
-	const char *p, *end;
+	const char *p = msg, *end = msg + len, *body;
 	int after_word = 0;
 
-	qp_decode(msg, len, 0, &qp);
-	p = qp.buf;
-	end = qp.buf + qp.len;
-	while (p < end) {
+	body = memmem(msg, len, "\n\n", 2);
+	body = body ? body + 2 : end;
+	while (p < body) {
 		const char *text, *ws = p;
 		size_t n, text_len;
 		char enc;
 
 		if (after_word) {
-			while (ws < end && isspace((unsigned char)*ws))
+			while (ws < body && isspace((unsigned char)*ws))
 				ws++;
-			if (encoded_word(ws, end, &enc, &text, &text_len))
+			if (encoded_word(ws, body, &enc, &text, &text_len))
 				p = ws;
 		}
-		n = encoded_word(p, end, &enc, &text, &text_len);
+		n = encoded_word(p, body, &enc, &text, &text_len);
 		if (n) {
 			if (enc == 'B')
 				b64_decode(text, text_len, out);
@@ -448,13 +446,14 @@ static void decode_mail(const char *msg, size_t len, struct strbuf *out)
 			continue;
 		}
 		after_word = 0;
-		if (*p == '\n' && p + 1 < end && (p[1] == ' ' || p[1] == '\t')) {
+		if (*p == '\n' && p + 1 < body &&
+		    (p[1] == ' ' || p[1] == '\t')) {
 			p++;
 			continue;
 		}
 		strbuf_addch(out, *p++);
 	}
-	strbuf_release(&qp);
+	qp_decode(body, end - body, 0, out);
 }
 
 static const struct pattern *find_in(const char *s, size_t len,
