@@ -1730,6 +1730,10 @@ static int stage_send(struct job *j)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	/* before the intent: a mail that may not go leaves no trace to
+	 * send, and the step can run again once the cause is gone */
+	if (outbox_check(mid, msg.buf, msg.len) < 0)
+		goto out;
 	if (j->send) {
 		if (!j->st) {
 			error("sending needs the state database");

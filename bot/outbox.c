@@ -112,6 +112,32 @@ out:
 	return path;
 }
 
+/* error() naming the secret's kind and form, never its value */
+static int refuse(const char *msgid, const char *what, const char *data,
+		  size_t len)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	if (secret_check_mail(data, len, &why))
+		ret = error("mail <%s> %s: it carries %s", msgid, what,
+			    why.buf);
+	strbuf_release(&why);
+	return ret;
+}
+
+int outbox_check(const char *msgid, const char *data, size_t len)
+{
+	struct strbuf clean = STRBUF_INIT;
+	int ret;
+
+	strbuf_add(&clean, data, len);
+	secret_scrub(&clean);
+	ret = refuse(msgid, "is not sent", clean.buf, clean.len);
+	strbuf_release(&clean);
+	return ret;
+}
+
 int outbox_put(const char *dir, const char *msgid, const char *data,
 	       size_t len, char **path)
 {
@@ -129,12 +155,18 @@ int outbox_put(const char *dir, const char *msgid, const char *data,
 			free(dst);
 		return 0;
 	}
+	/* every mail that leaves passes here: no configured secret in it,
+	 * and what the filter cannot take out keeps the mail in */
+	strbuf_add(&clean, data, len);
+	secret_scrub(&clean);
+	if (refuse(msgid, "is not written to the outbox", clean.buf,
+		   clean.len) < 0) {
+		strbuf_release(&clean);
+		return -1;
+	}
 	name = safe_name(msgid);
 	tmp = xasprintf("%s/tmp/%s", dir, name);
 	dst = xasprintf("%s/new/%s", dir, name);
-	/* every mail that leaves passes here: no configured secret in it */
-	strbuf_add(&clean, data, len);
-	secret_scrub(&clean);
 	/* write_file_atomic renames within tmp/; then one more rename */
 	ret = write_file_atomic(tmp, clean.buf, clean.len);
 	strbuf_release(&clean);
@@ -330,6 +362,16 @@ int outbox_flush(struct state *st, const char *dir)
 		}
 		if (strbuf_read_file(&msg, path) < 0) {
 			error("cannot read %s", path);
+			failed = 1;
+			free(path);
+			strbuf_release(&msg);
+			continue;
+		}
+		/* queued before a secret was known, or edited since */
+		if (refuse(m->message_id, "is not sent", msg.buf,
+			   msg.len) < 0) {
+			state_mail_failed(st, m->message_id,
+					  "it carries a secret");
 			failed = 1;
 			free(path);
 			strbuf_release(&msg);

@@ -38,12 +38,22 @@ void outbox_configure(const struct outbox_opts *o);
 char *outbox_default_dir(void);
 
 /*
- * Put a message (LF line ends) in new/, named after its Message-ID;
- * when that Message-ID is already there (new/ or cur/) nothing is
- * written.  *path (may be NULL) receives the file name.
+ * Put a message (LF line ends) in new/, named after its Message-ID,
+ * with every secret filtered out (secret_scrub()); when that
+ * Message-ID is already there (new/ or cur/) nothing is written, and
+ * when the filtered mail still carries a secret (outbox_check()) it is
+ * refused: nothing written, -1.  *path (may be NULL) receives the file name.
  */
 int outbox_put(const char *dir, const char *msgid, const char *data,
 	       size_t len, char **path);
+
+/*
+ * -1 after an error naming the secret's kind and form (never its
+ * value) when the mail, filtered as outbox_put() filters it, still
+ * carries a secret (secret_check_mail()); such a mail is neither
+ * written to the outbox nor sent.  0 when it may go.
+ */
+int outbox_check(const char *msgid, const char *data, size_t len);
 
 /* The file holding msgid; *sent says whether it is in cur/. NULL: none. */
 char *outbox_find(const char *dir, const char *msgid, int *sent);
@@ -56,7 +66,9 @@ int outbox_mark_sent(const char *dir, const char *msgid);
  * within the rate caps (bot.maxPerHour, bot.maxPerDay, the recipient
  * caps, bot.maxPerThread), recording each result.  A mail with more
  * recipients than reply.maxRecipients, or waiting longer than
- * outbox.maxAge, is dropped instead.  Returns the number sent,
+ * outbox.maxAge, is dropped instead; one that carries a secret
+ * (outbox_check(): queued before that secret was configured) is not
+ * sent and counts as a failed send.  Returns the number sent,
  * or -1 when a send failed (the mail stays pending for the next run).
  */
 int outbox_flush(struct state *st, const char *dir);

@@ -148,8 +148,12 @@ int run_workload_local(const char *workload, int run,
 		       const struct run_local *opt,
 		       const struct run_meta *meta, struct sample_set *out);
 
-/* Run argv, capturing stdout (and stderr into err when not NULL);
- * returns the exit status as from waitpid, or -1. */
+/*
+ * Run argv through subproc_run() (its environment allowlist, no
+ * secret), capturing stdout into out and stderr into err (NULL: stderr
+ * is dropped); returns subproc_run()'s code: the exit code, 128 +
+ * signal, or -1 when it could not be started.
+ */
 int run_capture(char *const argv[], struct strbuf *out, struct strbuf *err);
 
 #endif

@@ -15,13 +15,32 @@
 #include "config.h"
 #include "secret.h"
 
+/*
+ * One form of one secret: the value as configured, reversed, or a piece
+ * of its base64 encoding.  kind and form name it in a refusal, which
+ * never shows the value.
+ */
+struct pattern {
+	char *v;
+	size_t len;
+	const char *kind;
+	const char *form;
+};
+
 static char **added;		/* secret_add()ed */
 static size_t nr_added, alloc_added;
-static char **known;		/* added + the config's, longest first */
+static char *taken_env;		/* secret_take_env()'s, freed never */
+static struct pattern *known;	/* every form of every secret, longest first */
 static size_t nr_known, alloc_known;
 static unsigned known_gen;
 static char *known_env;		/* the variable's value when loaded */
 static int loaded;
+
+#define KIND_ENV "the SMTP password ($" SECRET_SMTP_ENV ")"
+#define KIND_FILE "the SMTP password (smtp.passwordFile)"
+#define FORM_PLAIN "as it is"
+#define FORM_REVERSED "reversed"
+#define FORM_BASE64 "base64-encoded"
 
 static int env_changed(void)
 {
@@ -30,17 +49,79 @@ static int env_changed(void)
 	return !v != !known_env || (v && strcmp(v, known_env));
 }
 
-static void known_add(const char *v, size_t len)
+static void pattern_add(const char *v, size_t len, const char *kind,
+			const char *form)
 {
 	size_t i;
 
 	if (len < SECRET_MIN_LEN)
 		return;
 	for (i = 0; i < nr_known; i++)
-		if (strlen(known[i]) == len && !memcmp(known[i], v, len))
+		if (known[i].len == len && !memcmp(known[i].v, v, len))
 			return;
 	ALLOC_GROW(known, nr_known, alloc_known);
-	known[nr_known++] = xstrndup(v, len);
+	known[nr_known].v = xstrndup(v, len);
+	known[nr_known].len = len;
+	known[nr_known].kind = kind;
+	known[nr_known].form = form;
+	nr_known++;
+}
+
+static void b64(const unsigned char *s, size_t len, struct strbuf *out)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i;
+
+	for (i = 0; i < len; i += 3) {
+		unsigned int v = s[i] << 16;
+
+		if (i + 1 < len)
+			v |= s[i + 1] << 8;
+		if (i + 2 < len)
+			v |= s[i + 2];
+		strbuf_addch(out, tab[(v >> 18) & 63]);
+		strbuf_addch(out, tab[(v >> 12) & 63]);
+		strbuf_addch(out, i + 1 < len ? tab[(v >> 6) & 63] : '=');
+		strbuf_addch(out, i + 2 < len ? tab[v & 63] : '=');
+	}
+}
+
+/*
+ * The secret as is, reversed, and base64-encoded: alone (with its
+ * padding) and inside a longer text, where it starts at any of the
+ * three offsets of a base64 group.  At offset k the characters that
+ * depend on the secret's bits alone run from ceil(8k/6) to
+ * floor(8(k+len)/6); those before and after mix in the text around it.
+ */
+static void known_add(const char *v, size_t len, const char *kind)
+{
+	struct strbuf sb = STRBUF_INIT, enc = STRBUF_INIT;
+	size_t i, k;
+
+	if (len < SECRET_MIN_LEN)
+		return;
+	pattern_add(v, len, kind, FORM_PLAIN);
+	for (i = len; i > 0; i--)
+		strbuf_addch(&sb, v[i - 1]);
+	pattern_add(sb.buf, sb.len, kind, FORM_REVERSED);
+	strbuf_reset(&sb);
+	b64((const unsigned char *)v, len, &sb);
+	pattern_add(sb.buf, sb.len, kind, FORM_BASE64);
+	for (k = 0; k < 3; k++) {
+		size_t start = (8 * k + 5) / 6, end = 8 * (k + len) / 6;
+
+		/* any k bytes before it: only the pieces after them count */
+		strbuf_reset(&sb);
+		strbuf_add(&sb, "\0\0", k);
+		strbuf_add(&sb, v, len);
+		strbuf_reset(&enc);
+		b64((const unsigned char *)sb.buf, sb.len, &enc);
+		pattern_add(enc.buf + start, end - start, kind, FORM_BASE64);
+	}
+	strbuf_release(&enc);
+	strbuf_release(&sb);
 }
 
 static int hexval(int c)
@@ -51,7 +132,7 @@ static int hexval(int c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-static void add_decoded(const char *s, size_t len)
+static void add_decoded(const char *s, size_t len, const char *kind)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -66,7 +147,7 @@ static void add_decoded(const char *s, size_t len)
 			strbuf_addch(&sb, s[i]);
 		}
 	}
-	known_add(sb.buf, sb.len);
+	known_add(sb.buf, sb.len, kind);
 	strbuf_release(&sb);
 }
 
@@ -86,27 +167,37 @@ static const char *url_userinfo(const char *url, size_t *len)
 	return s;
 }
 
-static void add_url(const char *url)
+static void add_url(const char *url, const char *kind)
 {
 	const char *ui, *colon;
 	size_t len;
 
 	if (!url || !(ui = url_userinfo(url, &len)))
 		return;
-	known_add(ui, len);
-	add_decoded(ui, len);
+	known_add(ui, len, kind);
+	add_decoded(ui, len, kind);
 	colon = memchr(ui, ':', len);
 	if (colon) {
-		known_add(colon + 1, ui + len - colon - 1);
-		add_decoded(colon + 1, ui + len - colon - 1);
+		known_add(colon + 1, ui + len - colon - 1, kind);
+		add_decoded(colon + 1, ui + len - colon - 1, kind);
 	}
 }
 
 static int by_length(const void *a, const void *b)
 {
-	size_t la = strlen(*(char *const *)a), lb = strlen(*(char *const *)b);
+	size_t la = ((const struct pattern *)a)->len;
+	size_t lb = ((const struct pattern *)b)->len;
 
 	return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+static void known_clear(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_known; i++)
+		free(known[i].v);
+	nr_known = 0;
 }
 
 static void load(void)
@@ -116,19 +207,20 @@ static void load(void)
 
 	if (loaded && known_gen == config_generation() && !env_changed())
 		return;
-	for (i = 0; i < nr_known; i++)
-		free(known[i]);
-	nr_known = 0;
+	known_clear();
+	if (taken_env)
+		known_add(taken_env, strlen(taken_env), KIND_ENV);
 	for (i = 0; i < nr_added; i++)
-		known_add(added[i], strlen(added[i]));
+		known_add(added[i], strlen(added[i]), "a secret");
 	v = config_get("smtp.password");
 	if (v)
-		known_add(v, strlen(v));
+		known_add(v, strlen(v), "the SMTP password (smtp.password)");
+	/* a library user that did not take it out of the environment */
 	v = getenv(SECRET_SMTP_ENV);
 	free(known_env);
 	known_env = v ? xstrdup(v) : NULL;
 	if (v)
-		known_add(v, strlen(v));
+		known_add(v, strlen(v), KIND_ENV);
 	v = config_get("smtp.passwordFile");
 	if (v && *v) {
 		struct strbuf sb = STRBUF_INIT;
@@ -136,18 +228,38 @@ static void load(void)
 		if (strbuf_read_file(&sb, v) >= 0) {
 			/* the first line is the password (see smtp.c); the
 			 * whole file too, in case it is more than that */
-			known_add(sb.buf, strcspn(sb.buf, "\r\n"));
+			known_add(sb.buf, strcspn(sb.buf, "\r\n"), KIND_FILE);
 			strbuf_trim(&sb);
-			known_add(sb.buf, sb.len);
+			known_add(sb.buf, sb.len, KIND_FILE);
 		}
 		strbuf_release(&sb);
 	}
-	add_url(config_get("lore.url"));
-	add_url(config_get("smtp.url"));
+	add_url(config_get("lore.url"), "the userinfo of lore.url");
+	add_url(config_get("smtp.url"), "the userinfo of smtp.url");
 	if (nr_known)
 		qsort(known, nr_known, sizeof(*known), by_length);
 	known_gen = config_generation();
 	loaded = 1;
+}
+
+const char *secret_take_env(void)
+{
+	const char *v = getenv(SECRET_SMTP_ENV);
+
+	if (v && !taken_env)
+		taken_env = xstrdup(v);
+	unsetenv(SECRET_SMTP_ENV);
+	loaded = 0;
+	return taken_env && *taken_env ? taken_env : NULL;
+}
+
+const char *secret_env_password(void)
+{
+	const char *v = getenv(SECRET_SMTP_ENV);
+
+	if (taken_env && *taken_env)
+		return taken_env;
+	return v && *v ? v : NULL;
 }
 
 void secret_add(const char *value)
@@ -164,9 +276,7 @@ void secret_reset(void)
 	for (i = 0; i < nr_added; i++)
 		free(added[i]);
 	nr_added = 0;
-	for (i = 0; i < nr_known; i++)
-		free(known[i]);
-	nr_known = 0;
+	known_clear();
 	free(known_env);
 	known_env = NULL;
 	loaded = 0;
@@ -180,13 +290,13 @@ int secret_scrub(struct strbuf *sb)
 
 	load();
 	for (i = 0; i < nr_known; i++) {
-		size_t len = strlen(known[i]);
+		size_t len = known[i].len;
 		const char *p = sb->buf, *end = sb->buf + sb->len, *hit;
 
-		if (!memmem(p, end - p, known[i], len))
+		if (!memmem(p, end - p, known[i].v, len))
 			continue;
 		strbuf_reset(&out);
-		while ((hit = memmem(p, end - p, known[i], len))) {
+		while ((hit = memmem(p, end - p, known[i].v, len))) {
 			strbuf_add(&out, p, hit - p);
 			strbuf_addstr(&out, SECRET_MASK);
 			p = hit + len;
@@ -206,7 +316,7 @@ int secret_contains(const char *s)
 
 	load();
 	for (i = 0; i < nr_known; i++)
-		if (strstr(s, known[i]))
+		if (strstr(s, known[i].v))
 			return 1;
 	return 0;
 }
@@ -220,6 +330,173 @@ int secret_env_entry(const char *entry)
 	    (entry[n] == '=' || !entry[n]))
 		return 1;
 	return eq && secret_contains(eq + 1);
+}
+
+/* ---- the check of a mail, as its reader will see it ---- */
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+static void b64_decode(const char *s, size_t len, struct strbuf *out)
+{
+	unsigned int acc = 0;
+	int bits = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		int v = b64val((unsigned char)s[i]);
+
+		if (v < 0)
+			continue;
+		acc = (acc << 6) | v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			strbuf_addch(out, (acc >> bits) & 0xff);
+		}
+	}
+}
+
+/* Quoted-printable: =XX and soft line breaks; "_" too in a Q word. */
+static void qp_decode(const char *s, size_t len, int q_word,
+		      struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '=' && i + 1 < len && s[i + 1] == '\n') {
+			i++;
+		} else if (s[i] == '=' && i + 2 < len && s[i + 1] == '\r' &&
+			   s[i + 2] == '\n') {
+			i += 2;
+		} else if (s[i] == '=' && i + 2 < len &&
+			   hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+			strbuf_addch(out, hexval(s[i + 1]) * 16 +
+				     hexval(s[i + 2]));
+			i += 2;
+		} else {
+			strbuf_addch(out, q_word && s[i] == '_' ? ' ' : s[i]);
+		}
+	}
+}
+
+/* An encoded word "=?charset?B|Q?text?=" at s: its length, else 0. */
+static size_t encoded_word(const char *s, const char *end, char *enc,
+			   const char **text, size_t *text_len)
+{
+	const char *p = s + 2, *q;
+
+	if (end - s < 8 || s[0] != '=' || s[1] != '?')
+		return 0;
+	while (p < end && *p != '?' && !isspace((unsigned char)*p))
+		p++;
+	if (end - p < 4 || *p != '?' || p[2] != '?' ||
+	    !strchr("BbQq", p[1]))
+		return 0;
+	*enc = toupper((unsigned char)p[1]);
+	*text = p + 3;
+	for (q = *text; q + 1 < end && !(q[0] == '?' && q[1] == '='); q++)
+		if (isspace((unsigned char)*q))
+			return 0;
+	if (q + 1 >= end)
+		return 0;
+	*text_len = q - *text;
+	return q + 2 - s;
+}
+
+/*
+ * The mail decoded: its header unfolded, RFC 2047 encoded words decoded
+ * and the white space between two of them dropped (RFC 2047 6.2); its
+ * body with quoted-printable undone.
+ */
+static void decode_mail(const char *msg, size_t len, struct strbuf *out)
+{
+	const char *p = msg, *end = msg + len, *body;
+	int after_word = 0;
+
+	body = memmem(msg, len, "\n\n", 2);
+	body = body ? body + 2 : end;
+	while (p < body) {
+		const char *text, *ws = p;
+		size_t n, text_len;
+		char enc;
+
+		if (after_word) {
+			while (ws < body && isspace((unsigned char)*ws))
+				ws++;
+			if (encoded_word(ws, body, &enc, &text, &text_len))
+				p = ws;
+		}
+		n = encoded_word(p, body, &enc, &text, &text_len);
+		if (n) {
+			if (enc == 'B')
+				b64_decode(text, text_len, out);
+			else
+				qp_decode(text, text_len, 1, out);
+			p += n;
+			after_word = 1;
+			continue;
+		}
+		after_word = 0;
+		if (*p == '\n' && p + 1 < body &&
+		    (p[1] == ' ' || p[1] == '\t')) {
+			p++;
+			continue;
+		}
+		strbuf_addch(out, *p++);
+	}
+	qp_decode(body, end - body, 0, out);
+}
+
+static const struct pattern *find_in(const char *s, size_t len,
+				     int base64_only)
+{
+	size_t i;
+
+	for (i = 0; i < nr_known; i++) {
+		if (base64_only && strcmp(known[i].form, FORM_BASE64))
+			continue;
+		if (memmem(s, len, known[i].v, known[i].len))
+			return &known[i];
+	}
+	return NULL;
+}
+
+int secret_check_mail(const char *msg, size_t len, struct strbuf *why)
+{
+	struct strbuf dec = STRBUF_INIT, flat = STRBUF_INIT;
+	const struct pattern *hit;
+	size_t i;
+
+	load();
+	if (!nr_known)
+		return 0;
+	hit = find_in(msg, len, 0);
+	if (!hit) {
+		decode_mail(msg, len, &dec);
+		hit = find_in(dec.buf, dec.len, 0);
+	}
+	if (!hit) {
+		/* base64 folded over lines or split by spaces: decoders
+		 * skip white space, so must we */
+		for (i = 0; i < len; i++)
+			if (!isspace((unsigned char)msg[i]))
+				strbuf_addch(&flat, msg[i]);
+		hit = find_in(flat.buf, flat.len, 1);
+	}
+	if (hit && why)
+		strbuf_addf(why, "%s, %s", hit->kind, hit->form);
+	strbuf_release(&dec);
+	strbuf_release(&flat);
+	return hit != NULL;
 }
 
 static void log_filter(struct strbuf *line)

@@ -9,7 +9,9 @@
  * and again whenever it changes: smtp.password, the contents of
  * smtp.passwordFile, $SCHED_BOT_SMTP_PASSWORD, and the userinfo
  * ("user:password@") of lore.url and smtp.url, both as written and
- * percent-decoded.  Values shorter than SECRET_MIN_LEN are not
+ * percent-decoded.  Each is also looked for reversed and base64-encoded
+ * (alone, and inside a longer encoded text at any of the three offsets
+ * of a base64 group).  Values shorter than SECRET_MIN_LEN are not
  * filtered: removing every "ab" from every text would garble it, and a
  * password that short protects nothing anyway.
  */
@@ -24,6 +26,16 @@
 #define SECRET_MASK "<hidden>"
 /* The environment variable the SMTP password may come from. */
 #define SECRET_SMTP_ENV "SCHED_BOT_SMTP_PASSWORD"
+
+/*
+ * Take $SCHED_BOT_SMTP_PASSWORD out of the environment (the tool does
+ * it first thing, so that no child, however started, inherits it) and
+ * keep its value as a secret.  Returns the value, or NULL when it was
+ * unset or empty.
+ */
+const char *secret_take_env(void);
+/* The value taken, else the variable's (a library user), else NULL. */
+const char *secret_env_password(void);
 
 /* Register one more secret value (copied), on top of the config's. */
 void secret_add(const char *value);
@@ -48,6 +60,16 @@ int secret_env_entry(const char *entry);
  */
 int secret_write_file(const char *path, const void *data, size_t len);
 int secret_scrub_file(const char *path);
+
+/*
+ * 1 when a mail, about to be written to the outbox or sent, still
+ * carries a secret in any form (as is, reversed, base64) after the
+ * filter: looked for in the mail as written, decoded (quoted-printable,
+ * RFC 2047 encoded words, folded headers) and, for the base64 forms,
+ * with its white space removed.  why (may be NULL) receives which
+ * secret and in what form, never the value.
+ */
+int secret_check_mail(const char *msg, size_t len, struct strbuf *why);
 
 /* Make util's error/warning/info/debug lines pass secret_scrub(). */
 void secret_filter_logs(void);

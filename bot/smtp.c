@@ -53,6 +53,7 @@ void smtp_opts_from_config(struct smtp_opts *o)
 	o->user = config_get("smtp.user");
 	o->password = config_get("smtp.password");
 	o->password_file = config_get("smtp.passwordFile");
+	o->env_password = secret_env_password();
 	o->tls = config_get("smtp.tls");
 	o->cafile = config_get("smtp.caFile");
 	o->from = config_get("smtp.from");
@@ -77,7 +78,7 @@ static const struct smtp_opts *so(void)
 static char *smtp_password(const struct smtp_opts *o)
 {
 	const char *file = o->password_file;
-	const char *env = getenv("SCHED_BOT_SMTP_PASSWORD");
+	const char *env = o->env_password;
 	const char *cfg = o->password;
 
 	if (file && *file) {
@@ -100,6 +101,18 @@ static char *smtp_password(const struct smtp_opts *o)
 	return NULL;
 }
 
+/* The last gate: no secret leaves in any form (secret.h). */
+static int carries_secret(const char *msg, size_t len)
+{
+	struct strbuf why = STRBUF_INIT;
+	int bad = secret_check_mail(msg, len, &why);
+
+	if (bad)
+		error("smtp: the mail is not sent: it carries %s", why.buf);
+	strbuf_release(&why);
+	return bad;
+}
+
 int smtp_send(const char *msg, size_t len)
 {
 	const struct smtp_opts *o = so();
@@ -119,6 +132,8 @@ int smtp_send(const char *msg, size_t len)
 	CURLcode rc;
 	CURL *curl;
 
+	if (carries_secret(msg, len))
+		return EXIT_FAIL;
 	nr = reply_envelope(msg, len, &from, &rcpts);
 	if (nr < 0)
 		return EXIT_FAIL;

@@ -23,6 +23,9 @@ struct smtp_opts {
 	const char *user;		/* smtp.user; NULL: no AUTH */
 	const char *password;		/* smtp.password */
 	const char *password_file;	/* smtp.passwordFile, tried first */
+	/* $SCHED_BOT_SMTP_PASSWORD as the tool took it out of the
+	 * environment at start-up (secret_take_env()) */
+	const char *env_password;
 	const char *tls;		/* smtp.tls; NULL: see above */
 	const char *cafile;		/* smtp.caFile */
 	const char *from;		/* smtp.from; NULL: From: */

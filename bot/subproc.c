@@ -24,9 +24,32 @@ static int same_name(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
+int subproc_env_allowed(const char *entry)
+{
+	static const char *const names[] = {
+		"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TZ",
+		"TMPDIR", "LANG", "LANGUAGE", "ARCH", "CROSS_COMPILE",
+		"SSH_AUTH_SOCK", "LD_LIBRARY_PATH",
+		"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+	};
+	static const char *const prefixes[] = {
+		"LC_", "CCACHE_", "KBUILD_", "SCHED_BENCH_",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (same_name(entry, names[i]))
+			return !secret_env_entry(entry);
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (starts_with(entry, prefixes[i]))
+			return !secret_env_entry(entry);
+	return 0;
+}
+
 /*
  * The child's environment, made in the parent (the child must not
- * allocate): ours or nothing, then p->env's changes, less every secret.
+ * allocate): the allowlisted part of ours or nothing, then p->env's
+ * changes, less every secret.
  */
 static char **child_env(const struct subproc *p)
 {
@@ -34,6 +57,8 @@ static char **child_env(const struct subproc *p)
 	size_t nr = 0, alloc = 0, i, k;
 
 	for (i = 0; !p->clear_env && environ[i]; i++) {
+		if (!subproc_env_allowed(environ[i]))
+			continue;
 		ALLOC_GROW(env, nr, alloc);
 		env[nr++] = environ[i];
 	}
@@ -54,7 +79,14 @@ static char **child_env(const struct subproc *p)
 	return env;
 }
 
-static void child(const struct subproc *p, int out, char **env)
+char **subproc_env(const char *const *changes)
+{
+	struct subproc p = { .env = changes };
+
+	return child_env(&p);
+}
+
+static void child(const struct subproc *p, int out, int err, char **env)
 {
 	int fd;
 
@@ -67,7 +99,9 @@ static void child(const struct subproc *p, int out, char **env)
 			dup2(fd, 0);
 	}
 	dup2(out, 1);
-	if (!p->split_stderr)
+	if (err >= 0)
+		dup2(err, 2);
+	else if (!p->split_stderr)
 		dup2(out, 2);
 	if (p->cwd && chdir(p->cwd) < 0) {
 		dprintf(2, "cannot chdir to %s: %s\n", p->cwd, strerror(errno));
@@ -141,7 +175,7 @@ static void log_bounded(const struct subproc *p, size_t *logged,
 int subproc_run(const struct subproc *p)
 {
 	struct strbuf pending = STRBUF_INIT;
-	int fds[2], status = 0, timed_out = 0, r;
+	int fds[2], efds[2] = { -1, -1 }, status = 0, timed_out = 0, r;
 	double deadline = p->timeout > 0 ? now_monotonic() + p->timeout : 0;
 	size_t logged = 0;
 	char buf[65536], **env;
@@ -149,21 +183,35 @@ int subproc_run(const struct subproc *p)
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return error("pipe: %s", strerror(errno));
+	if (p->capture_err && pipe2(efds, O_CLOEXEC) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error("pipe: %s", strerror(errno));
+	}
 	env = child_env(p);
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		if (efds[0] >= 0) {
+			close(efds[0]);
+			close(efds[1]);
+		}
 		free(env);
 		return error("fork: %s", strerror(errno));
 	}
 	if (!pid)
-		child(p, fds[1], env);
+		child(p, fds[1], efds[1], env);
 	free(env);
 	setpgid(pid, pid);
 	close(fds[1]);
+	if (efds[1] >= 0)
+		close(efds[1]);
 	for (;;) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = fds[0], .events = POLLIN },
+			{ .fd = efds[0], .events = POLLIN },
+		};
 		int ms = -1;
 		ssize_t n;
 
@@ -176,13 +224,27 @@ int subproc_run(const struct subproc *p)
 			}
 			ms = (int)(left * 1000) + 1;
 		}
-		r = poll(&pfd, 1, ms);
+		r = poll(pfd, efds[0] >= 0 ? 2 : 1, ms);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			break;
 		if (!r)
 			continue;
+		/* stderr apart: read it whenever it has something */
+		if (efds[0] >= 0 && pfd[1].revents) {
+			n = read(efds[0], buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				close(efds[0]);
+				efds[0] = -1;
+			} else {
+				strbuf_add(p->capture_err, buf, n);
+			}
+			if (!pfd[0].revents)
+				continue;
+		}
 		n = read(fds[0], buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -194,6 +256,18 @@ int subproc_run(const struct subproc *p)
 		emit_lines(p, &pending, buf, n);
 	}
 	close(fds[0]);
+	/* stdout closed: the rest of stderr, unless we gave up waiting */
+	while (efds[0] >= 0 && !timed_out) {
+		ssize_t n = read(efds[0], buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(p->capture_err, buf, n);
+	}
+	if (efds[0] >= 0)
+		close(efds[0]);
 	if (timed_out) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);

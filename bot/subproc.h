@@ -11,11 +11,15 @@
 struct subproc {
 	const char *const *argv;	/* argv[0] is looked up in PATH */
 	const char *const *env;		/* "K=V" set, "K" unset in the child */
-	int clear_env;			/* 1: start from nothing, not ours */
+	int clear_env;			/* 1: start from nothing, not the
+					 * allowlisted part of ours */
 	const char *cwd;		/* NULL: ours */
 	int stdin_fd;			/* -1: /dev/null */
 	int log_fd;			/* -1: none; stdout+stderr copied here */
 	int split_stderr;		/* 1: stderr inherited, not captured */
+	struct strbuf *capture_err;	/* NULL or receives stderr apart
+					 * (then neither logged nor in
+					 * capture) */
 	double timeout;			/* seconds; <= 0: none */
 	struct strbuf *capture;		/* NULL or receives the output */
 	size_t capture_max;		/* 0: unlimited; else keep the tail */
@@ -35,15 +39,34 @@ struct subproc {
 #define SUBPROC_TIMEOUT (-2)
 
 /*
- * Run it.  The child never inherits a secret: $SCHED_BOT_SMTP_PASSWORD
- * and every variable whose value holds a configured secret (secret.h)
- * are left out of its environment, whatever p->env says.
+ * Run it.  This is the one way the bot starts a program.  The child
+ * gets only the allowlisted part of our environment
+ * (subproc_env_allowed()) plus p->env, and never a secret:
+ * $SCHED_BOT_SMTP_PASSWORD and every variable whose value holds a
+ * configured secret (secret.h) are left out, whatever p->env says.
  *
  * Returns the exit code (0..255), 128 + signal when killed,
  * SUBPROC_TIMEOUT when the timeout hit (the whole process group is
  * killed), or -1 when it could not be started (error printed).
  */
 int subproc_run(const struct subproc *p);
+
+/*
+ * 1 when our environment entry "NAME=VALUE" may reach a child: PATH,
+ * HOME, USER, LOGNAME, SHELL, TERM, TZ, TMPDIR, LANG, LANGUAGE, LC_*,
+ * ARCH, CROSS_COMPILE, CCACHE_*, KBUILD_*, SSH_AUTH_SOCK (ssh targets),
+ * LD_LIBRARY_PATH, the sanitizers' *SAN_OPTIONS and SCHED_BENCH_*, none
+ * of them holding a secret.
+ */
+int subproc_env_allowed(const char *entry);
+
+/*
+ * The environment subproc_run() gives a child, with changes as p->env,
+ * for the one caller that needs a child of its own plumbing (a
+ * decompressor streaming into a FILE): made before fork(), passed to
+ * execvpe() in the child, freed (the array only) with free().
+ */
+char **subproc_env(const char *const *changes);
 
 /* Shorthand: run argv, capture stdout+stderr, no timeout. */
 int subproc_capture(const char *const *argv, struct strbuf *out);

@@ -23,6 +23,7 @@
 
 #include "config.h"
 #include "progress.h"
+#include "subproc.h"
 #include "tree.h"
 #include "util.h"
 
@@ -64,6 +65,7 @@ struct importer {
 static FILE *open_tarball(const char *tarball, pid_t *pid)
 {
 	const char *prog = NULL;
+	char **env;
 	int fds[2];
 	FILE *f;
 
@@ -86,20 +88,26 @@ static FILE *open_tarball(const char *tarball, pid_t *pid)
 		error("pipe: %s", strerror(errno));
 		return NULL;
 	}
+	/* the environment every child gets (subproc.h), made before fork */
+	env = subproc_env(NULL);
 	*pid = fork();
 	if (*pid < 0) {
 		error("fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
+		free(env);
 		return NULL;
 	}
 	if (!*pid) {
+		const char *argv[] = { prog, "-dc", "--", tarball, NULL };
+
 		dup2(fds[1], 1);
 		close(fds[0]);
 		close(fds[1]);
-		execlp(prog, prog, "-dc", "--", tarball, (char *)NULL);
+		execvpe(prog, (char *const *)argv, env);
 		_exit(127);
 	}
+	free(env);
 	close(fds[1]);
 	f = fdopen(fds[0], "rb");
 	if (!f)

@@ -36,4 +36,18 @@ test_expect_success 'check-lib refuses an archive that reaches a builtin' '
 	grep "cmd_fake" err && test ! -e bad.a
 '
 
+# One way to start a program, the filtered one (bot/subproc.h): no exec
+# that passes our environment (execl, execlp, execv, execvp use
+# environ), and environ read only where the allowlists are.  sched-bench
+# (bot/workloads/) runs with the environment it was given and is not
+# the bot.
+test_expect_success 'no child is started with our whole environment' '
+	(cd "$TOP" && grep -nE "\<(execlp?|execvp?|system|popen)[[:space:]]*\(" \
+		bot/*.c bot/target/*.c bot/builtin/*.c) >execs || true &&
+	test_cmp /dev/null execs &&
+	(cd "$TOP" && grep -lw environ bot/*.c bot/target/*.c bot/builtin/*.c) >env-users &&
+	printf "%s\n" bot/sandbox.c bot/subproc.c >expect &&
+	test_cmp expect env-users
+'
+
 test_done

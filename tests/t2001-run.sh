@@ -88,6 +88,51 @@ if command -v hackbench >/dev/null && command -v perf >/dev/null &&
 	'
 fi
 
+# dump_env_wrapper FILE DUMP REAL: FILE records its environment in DUMP,
+# then runs REAL with its arguments (REAL empty: prints a hackbench
+# result instead).  DUMP is written into the script: no variable of the
+# test's may be needed to find it.
+dump_env_wrapper() {
+	{
+		echo "#!/bin/sh"
+		echo "env >>\"$2\""
+		echo "echo ---- >>\"$2\""
+		if [ -n "$3" ]; then
+			echo "exec \"$3\" \"\$@\""
+		else
+			echo "echo \"Time: 1.25\""
+		fi
+	} >"$1" &&
+	chmod +x "$1"
+}
+
+test_expect_success 'workloads get the allowlisted environment, no password' '
+	dump_env_wrapper "$TRASH/bench-env" "$TRASH/bench.env" "$SCHED_BENCH" &&
+	mkdir -p "$XDG_CONFIG_HOME/sched-bot" wrapbin &&
+	printf "[run]\n\tschedBench = %s/bench-env\n" "$TRASH" \
+		>"$XDG_CONFIG_HOME/sched-bot/config" &&
+	dump_env_wrapper wrapbin/hackbench "$TRASH/tool.env" "" &&
+	SCHED_BOT_SMTP_PASSWORD=pw-Of-The-Bot-42 NOT_ALLOWED=1 \
+	PATH="$TRASH/wrapbin:$PATH" \
+		"$SCHED_BOT" run --workloads spawn,hackbench --duration 1 \
+		-o envrun.csv 2>envrun.err &&
+	rm -f "$XDG_CONFIG_HOME/sched-bot/config" &&
+	test_grep ",spawn," envrun.csv &&
+	test_grep ",hackbench,.*,time,1.25," envrun.csv &&
+	# sched-bench env, the spawn run, hackbench: each ran
+	test "$(grep -c "^----" bench.env)" -ge 2 &&
+	test_grep "^----" tool.env &&
+	for f in bench.env tool.env; do
+		test_grep "^PATH=" $f &&
+		test_grep "^HOME=" $f &&
+		test_grep ! "SCHED_BOT_SMTP_PASSWORD" $f &&
+		test_grep ! "pw-Of-The-Bot-42" $f &&
+		test_grep ! "^NOT_ALLOWED=" $f &&
+		test_grep ! "^TRASH=" $f &&
+		test_grep ! "^XDG_" $f || return 1
+	done
+'
+
 test_expect_success 'run --help lists every workload the tool knows' '
 	"$SCHED_BOT" help --list-workloads >names &&
 	test $(wc -l <names) -ge 6 &&

@@ -28,4 +28,28 @@ test_expect_success '... and says which one' '
 	test_grep "nosuch" err && ! test -s bad.csv
 '
 
+test_expect_success 'its sched-bench gets the allowlisted environment' '
+	{
+		echo "#!/bin/sh" &&
+		echo "env >>\"$TRASH/local.env\"" &&
+		echo "exec \"$SCHED_BENCH\" \"\$@\""
+	} >bench-env &&
+	chmod +x bench-env &&
+	mkdir -p "$XDG_CONFIG_HOME/sched-bot" &&
+	printf "[run]\n\tschedBench = %s/bench-env\n" "$TRASH" \
+		>"$XDG_CONFIG_HOME/sched-bot/config" &&
+	SCHED_BOT_SMTP_PASSWORD=pw-Of-The-Bot-42 NOT_ALLOWED=1 \
+		"$SCHED_BOT" boot --target local --workloads spawn --runs 1 \
+		-t 1 --label env -o env.csv >out3 &&
+	rm -f "$XDG_CONFIG_HOME/sched-bot/config" &&
+	test_grep "^env," env.csv &&
+	test_grep "^PATH=" local.env &&
+	test_grep "^HOME=" local.env &&
+	test_grep ! "SCHED_BOT_SMTP_PASSWORD" local.env &&
+	test_grep ! "pw-Of-The-Bot-42" local.env &&
+	test_grep ! "^NOT_ALLOWED=" local.env &&
+	test_grep ! "^TRASH=" local.env &&
+	test_grep ! "^XDG_" local.env
+'
+
 test_done

@@ -278,4 +278,89 @@ test_expect_success 'the reproduce line is safe in sh with a hostile Message-ID'
 	echo "x'\''\$(touch F)'\''@e" >expect &&
 	test_cmp expect arg
 '
+# The password of the tests below, reversed and base64-encoded.
+PW=s3cr3t-Pa55-Env
+PW_REV=vnE-55aP-t3rc3s
+PW_B64=$(printf %s "$PW" | base64)
+
+# own_config FILE NAME [PORT]: bot_config with a state database and an
+# outbox of its own, so that no mail left pending by the tests above is
+# sent with it; no per-thread cap (every job here is the same thread).
+own_config() {
+	bot_config "$1" ${3:-} &&
+	git config -f "$1" state.db "$TRASH/$2.db" &&
+	git config -f "$1" outbox.dir "$TRASH/$2-outbox" &&
+	git config -f "$1" bot.maxPerThread 0
+}
+
+test_expect_success 'a reply that would carry the password reversed is refused' '
+	rm -f sink/* &&
+	bot_job job-tested rev &&
+	own_config rev.cfg rev &&
+	# an RFC 2047 subject: the filter sees only its base64
+	sed -i "s/^Subject: \[PATCH v3 0\/2\] sched\/fair: Choose the CPU.*/Subject: [PATCH v3 0\/2] =?UTF-8?Q?J=C3=B6rg?= $PW_REV/" rev/thread.mbox &&
+	test_grep "$PW_REV" rev/thread.mbox &&
+	rc=0 &&
+	SCHED_BOT_SMTP_PASSWORD=$PW SCHED_BOT_CONFIG=rev.cfg \
+		"$SCHED_BOT" test --job-dir rev --send >rev.out 2>rev.err ||
+		rc=$? &&
+	test $rc -eq 1 &&
+	test_grep "is not sent: it carries the SMTP password (\$SCHED_BOT_SMTP_PASSWORD), reversed" rev.err &&
+	test "$(bot_sink_count)" -eq 0 &&
+	mid=$(sed -n "s/^reply_msgid=//p" rev/state) &&
+	test -n "$mid" &&
+	! ls rev-outbox/new rev-outbox/cur 2>/dev/null | test_grep . &&
+	! grep -r -e "$PW" -e "$PW_REV" rev.out rev.err
+'
+
+test_expect_success '... and the step runs again once the cause is gone' '
+	sed -i "s/^Subject: .*/Subject: Re: [PATCH v3 0\/2] fixed/" rev/reply.eml &&
+	SCHED_BOT_SMTP_PASSWORD=$PW SCHED_BOT_CONFIG=rev.cfg \
+		"$SCHED_BOT" test --job-dir rev --send &&
+	test "$(bot_sink_count)" -eq 1
+'
+
+test_expect_success 'a queued mail that carries the password base64-encoded is not sent' '
+	rm -f sink/* &&
+	bot_job job-tested b64 &&
+	own_config b64.cfg b64 &&
+	own_config b64-down.cfg b64 "$(free_port)" &&
+	sed -i "s/^The main purpose of this change/The main purpose $PW_B64 of this change/" b64/thread.mbox &&
+	# queued while the server is down and the password not yet set
+	rc=0 && SCHED_BOT_CONFIG=b64-down.cfg \
+		"$SCHED_BOT" test --job-dir b64 --send 2>/dev/null || rc=$? &&
+	test $rc -eq 4 &&
+	mid=$(sed -n "s/^reply_msgid=//p" b64/state) &&
+	test_grep "$PW_B64" "b64-outbox/new/$mid" &&
+	rc=0 &&
+	SCHED_BOT_SMTP_PASSWORD=$PW SCHED_BOT_CONFIG=b64.cfg \
+		"$SCHED_BOT" test --job-dir b64 --send >b64.out 2>b64.err ||
+		rc=$? &&
+	test $rc -ne 0 &&
+	test_grep "<$mid> is not sent: it carries the SMTP password (\$SCHED_BOT_SMTP_PASSWORD), base64-encoded" b64.err &&
+	test "$(bot_sink_count)" -eq 0 &&
+	test -f "b64-outbox/new/$mid" &&
+	! grep -e "$PW" -e "$PW_B64" b64.out b64.err
+'
+
+test_expect_success 'SMTP AUTH uses the password of the environment' '
+	bot_job job-tested auth &&
+	own_config auth.cfg auth &&
+	git config -f auth.cfg smtp.user bot &&
+	git config -f auth.cfg smtp.tls none &&
+	# smtp-sink offers no AUTH: curl fails at it, after the bot gave
+	# it the password that the tool took out of its environment
+	rc=0 &&
+	SCHED_BOT_SMTP_PASSWORD=$PW SCHED_BOT_CONFIG=auth.cfg \
+		"$SCHED_BOT" test --job-dir auth --send 2>auth.err || rc=$? &&
+	test $rc -ne 0 &&
+	test_grep ! "no password" auth.err &&
+	test_grep "smtp: sending to" auth.err &&
+	rc=0 && SCHED_BOT_CONFIG=auth.cfg \
+		"$SCHED_BOT" test --job-dir auth --send 2>noauth.err || rc=$? &&
+	test $rc -ne 0 &&
+	test_grep "smtp.user is set but no password" noauth.err
+'
+
+
 test_done

@@ -142,6 +142,12 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 	int ret;
 
+	/*
+	 * First of all: no child, however it is started, may inherit the
+	 * password, so it leaves the environment before anything runs;
+	 * the filter and the smtp module keep the value.
+	 */
+	secret_take_env();
 	secret_filter_logs();
 	argc = parse_options(argc, argv, &main_doc,
 			     PARSE_OPT_STOP_AT_NON_OPTION);

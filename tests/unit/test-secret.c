@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "secret.h"
+#include "smtp.h"
 #include "subproc.h"
 #include "test.h"
 #include "util.h"
@@ -108,6 +109,62 @@ static void test_child_env(void)
 	strbuf_release(&out);
 }
 
+/* The tool takes the password out of its environment, and keeps it. */
+static void test_take_env(void)
+{
+	struct smtp_opts o;
+
+	setenv(SECRET_SMTP_ENV, "takenPW-1234", 1);
+	CHECK_STR(secret_take_env(), "takenPW-1234");
+	CHECK(!getenv(SECRET_SMTP_ENV));
+	CHECK_STR(secret_env_password(), "takenPW-1234");
+	smtp_opts_from_config(&o);
+	CHECK_STR(o.env_password, "takenPW-1234");
+	CHECK_SCRUB("[takenPW-1234]", "[<hidden>]");
+}
+
+static void check_mail(const char *mail, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int found = secret_check_mail(mail, strlen(mail), &sb);
+
+	CHECK_INT(found, why != NULL);
+	if (why)
+		CHECK_STR(sb.buf, why);
+	strbuf_release(&sb);
+}
+
+/* Reversed, base64 alone and at each offset inside a longer text. */
+static void test_forms(void)
+{
+	const char *kind = "the SMTP password ($" SECRET_SMTP_ENV ")";
+	char why[200];
+
+	/* takenPW-1234 reversed; base64 of it, of "x" + it, "xy" + it,
+	 * "xyz" + it, each with a byte after it */
+	CHECK_SCRUB("a 4321-WPnekat b", "a <hidden> b");
+	CHECK_SCRUB("dGFrZW5QVy0xMjM0", "<hidden>");
+	CHECK_SCRUB("eHRha2VuUFctMTIzNCE=", "eH<hidden>CE=");
+	CHECK_SCRUB("eHl0YWtlblBXLTEyMzQh", "eHl<hidden>Qh");
+	CHECK_SCRUB("eHl6dGFrZW5QVy0xMjM0IQ==", "eHl6<hidden>IQ==");
+	CHECK_SCRUB("nothing here", "nothing here");
+
+	check_mail("Subject: hi\n\nnothing secret\n", NULL);
+	snprintf(why, sizeof(why), "%s, as it is", kind);
+	check_mail("Subject: hi\n\nit is takenPW-1234\n", why);
+	snprintf(why, sizeof(why), "%s, reversed", kind);
+	/* an encoded word, and one split in two */
+	check_mail("Subject: =?UTF-8?B?NDMyMS1XUG5la2F0?=\n\nx\n", why);
+	check_mail("Subject: =?UTF-8?B?NDMy?=\n =?UTF-8?Q?1-WPnekat?=\n\nx\n",
+		   why);
+	/* quoted-printable soft line break in the middle */
+	check_mail("Subject: hi\n\n4321-WP=\nnekat\n", why);
+	snprintf(why, sizeof(why), "%s, base64-encoded", kind);
+	/* base64 folded over two lines */
+	check_mail("Subject: hi\n\neHl0YWtlbl\nBXLTEyMzQh\n", why);
+	secret_reset();
+}
+
 static void test_url(void)
 {
 	char *u = secret_url_public("smtps://user:pw@mx.example:465/x@y");
@@ -128,6 +185,8 @@ int main(void)
 	RUN(test_added);
 	RUN(test_env);
 	RUN(test_child_env);
+	RUN(test_take_env);
+	RUN(test_forms);
 	RUN(test_url);
 	return test_done();
 }
