@@ -141,8 +141,9 @@ static void log_bounded(const struct subproc *p, size_t *logged,
 int subproc_run(const struct subproc *p)
 {
 	struct strbuf pending = STRBUF_INIT;
-	int fds[2], status = 0, timed_out = 0, r;
+	int fds[2], status = 0, timed_out = 0, stopped = 0, r;
 	double deadline = p->timeout > 0 ? now_monotonic() + p->timeout : 0;
+	double next_watch = p->watch ? now_monotonic() + p->watch_interval : 0;
 	size_t logged = 0;
 	char buf[65536], **env;
 	pid_t pid;
@@ -167,6 +168,12 @@ int subproc_run(const struct subproc *p)
 		int ms = -1;
 		ssize_t n;
 
+		if (next_watch && now_monotonic() >= next_watch) {
+			stopped = p->watch(p->watch_data);
+			if (stopped)
+				break;
+			next_watch = now_monotonic() + p->watch_interval;
+		}
 		if (deadline) {
 			double left = deadline - now_monotonic();
 
@@ -175,6 +182,13 @@ int subproc_run(const struct subproc *p)
 				break;
 			}
 			ms = (int)(left * 1000) + 1;
+		}
+		if (next_watch) {
+			double left = next_watch - now_monotonic();
+			int wms = left > 0 ? (int)(left * 1000) + 1 : 0;
+
+			if (ms < 0 || wms < ms)
+				ms = wms;
 		}
 		r = poll(&pfd, 1, ms);
 		if (r < 0 && errno == EINTR)
@@ -194,7 +208,7 @@ int subproc_run(const struct subproc *p)
 		emit_lines(p, &pending, buf, n);
 	}
 	close(fds[0]);
-	if (timed_out) {
+	if (timed_out || stopped) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 	}
@@ -205,6 +219,8 @@ int subproc_run(const struct subproc *p)
 	strbuf_release(&pending);
 	if (timed_out)
 		return SUBPROC_TIMEOUT;
+	if (stopped)
+		return stopped;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
