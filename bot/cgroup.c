@@ -394,6 +394,7 @@ int cgroup_create(struct cgroup *cg, unsigned long long memory, long pids)
 	if (s < 0)
 		return 0;
 	cg->v2 = where.v2;
+	cg->memory = memory;
 	where.seq++;
 	for (h = 0; h < where.nr; h++) {
 		char *procs;
@@ -428,11 +429,31 @@ int cgroup_enter(const struct cgroup *cg)
 	return 0;
 }
 
+/*
+ * Anonymous and tmpfs pages within a sixty-fourth (at least 4M) of the
+ * limit: the run is out of memory even where the kernel kills nothing
+ * (a tmpfs write past it just fails with ENOMEM).
+ */
+static int memory_full(const struct cgroup *cg, const char *dir)
+{
+	unsigned long long used, slack;
+
+	if (!cg->memory)
+		return 0;
+	used = read_key(dir, "memory.stat", cg->v2 ? "anon" : "rss") +
+	       read_key(dir, "memory.stat", "shmem");
+	slack = cg->memory / 64 > 4 << 20 ? cg->memory / 64 : 4 << 20;
+	return used + slack >= cg->memory;
+}
+
 int cgroup_over(const struct cgroup *cg)
 {
 	int h;
 
 	for (h = 0; h < cg->nr; h++) {
+		if ((cg->v2 || !strcmp(where.file[h], "memory.limit_in_bytes"))
+		    && memory_full(cg, cg->dir[h]))
+			return CGROUP_OVER_MEMORY;
 		if (cg->v2 && read_key(cg->dir[h], "memory.events",
 				       "oom_kill") > 0)
 			return CGROUP_OVER_MEMORY;

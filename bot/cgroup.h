@@ -27,9 +27,10 @@ struct cgroup {
 	int nr;				/* 0: no cgroup for this run */
 	char *dir[CGROUP_MAX_HIER];	/* v2: one; v1: memory, pids */
 	int procs_fd[CGROUP_MAX_HIER];	/* cgroup.procs, open for the child */
+	unsigned long long memory;	/* its limit, 0: none */
 };
 
-#define CGROUP_INIT { 0, 0, { NULL, NULL }, { -1, -1 } }
+#define CGROUP_INIT { 0, 0, { NULL, NULL }, { -1, -1 }, 0 }
 
 /*
  * Make a cgroup for one run: memory bytes (0: no limit) with no swap,
@@ -49,8 +50,11 @@ int cgroup_enter(const struct cgroup *cg);
 #define CGROUP_OVER_PIDS 2
 
 /*
- * Whether a limit has bitten: the kernel killed a process for memory
- * (CGROUP_OVER_MEMORY) or refused a fork (CGROUP_OVER_PIDS); else 0.
+ * Whether a limit has bitten: the kernel killed a process for memory,
+ * or the memory nothing can reclaim (anonymous and tmpfs pages: there
+ * is no swap) fills the limit, so that the next allocation or tmpfs
+ * write fails (CGROUP_OVER_MEMORY); or it refused a fork
+ * (CGROUP_OVER_PIDS); else 0.
  */
 int cgroup_over(const struct cgroup *cg);
 

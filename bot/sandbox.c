@@ -610,6 +610,16 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 		q.watch_interval = 0.5;
 	}
 	ret = subproc_run(&q);
+	/* a limit that bit between two looks: a process the kernel killed
+	 * for memory, a fork refused, is a run stopped */
+	if (ret >= 0 && cg.nr) {
+		int over = cgroup_over(&cg);
+
+		if (over == CGROUP_OVER_MEMORY)
+			ret = SANDBOX_OVER_MEMORY;
+		else if (over == CGROUP_OVER_PIDS)
+			ret = SANDBOX_OVER_PIDS;
+	}
 	/* bwrap is gone; a process that left its PID namespace is not */
 	if (cgroup_destroy(&cg) < 0 && ret >= 0 && ret != SUBPROC_TIMEOUT)
 		ret = -1;
