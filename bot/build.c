@@ -572,7 +572,8 @@ struct job {
 	double start;
 	struct progress progress;
 	double deadline;		/* build.timeout; 0: none */
-	int timed_out;
+	int timed_out;			/* or stopped at a limit: */
+	char *stopped;			/* which; NULL: build.timeout */
 	int sandboxed;			/* build.sandbox */
 	char *ccache_dir;		/* NULL: no ccache */
 };
@@ -657,12 +658,19 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 			dirs[sb.nr_dirs++] =
 				(struct sandbox_dir){ j->ccache_dir, 1 };
 		sb.env = env;
+		sb.max_disk = (unsigned long long)config_get_int("build.maxDisk");
+		sb.max_disk_key = "build.maxDisk";
 		ret = sandbox_run(&sb, &p);
 	} else {
 		ret = subproc_run(&p);
 	}
 	if (ret == SUBPROC_TIMEOUT)
 		j->timed_out = 1;
+	if (SANDBOX_STOPPED(ret)) {
+		j->timed_out = 1;
+		free(j->stopped);
+		j->stopped = sandbox_over(&sb, ret);
+	}
 	progress_done(&j->progress);
 	while (na)
 		free(alloc[--na]);
@@ -988,7 +996,9 @@ static int build_failed(struct job *j)
 	struct strbuf log = STRBUF_INIT, sb = STRBUF_INIT;
 
 	r->failed = 1;
-	if (j->timed_out) {
+	if (j->stopped) {
+		strbuf_addf(&sb, "the build %s and was stopped\n", j->stopped);
+	} else if (j->timed_out) {
 		strbuf_addf(&sb, "the build did not finish within "
 			    "build.timeout (%.0f s) and was stopped\n",
 			    j->deadline - j->start);
@@ -1210,6 +1220,7 @@ out:
 	strbuf_release(&j.frags);
 	free(j.cache_dir);
 	free(j.ccache_dir);
+	free(j.stopped);
 	free(j.slot);
 	free(j.srcdir);
 	free(j.objdir);

@@ -175,6 +175,9 @@ const struct config_key config_keys[] = {
 	I("build.timeout", "10800", "seconds a whole build may take (0: no "
 	  "limit); then it is killed and reported as failed"),
 	I("build.maxLog", "268435456", "bytes of build output kept"),
+	I("build.maxDisk", "34359738368", "bytes the build's O= and ccache "
+	  "directories may hold together, measured while make runs (0: no "
+	  "limit); past it the build is stopped and reported as failed"),
 	B("build.sandbox", "true", "run make and everything it runs in the "
 	  "sandbox (false: unconfined, refused as root)"),
 	S("sandbox.user", "nobody",
@@ -185,7 +188,16 @@ const struct config_key config_keys[] = {
 	  "processes of the sandbox's uid (0: no limit)"),
 	I("sandbox.maxFileSize", "4294967296",
 	  "bytes per file a sandboxed process writes (0: no limit)"),
-	I("sandbox.tmpSize", "1073741824", "bytes of the sandbox's /tmp"),
+	I("sandbox.tmpSize", "1073741824",
+	  "bytes of the sandbox's /tmp, and of its /dev/shm"),
+	I("sandbox.memoryMax", "8589934592", "bytes of memory (its tmpfs "
+	  "pages too, no swap) of each whole sandbox, in its cgroup; QEMU's "
+	  "adds the guest's (0: no limit)"),
+	I("sandbox.pidsMax", "4096", "processes of each whole sandbox, in "
+	  "its cgroup (0: no limit)"),
+	S("sandbox.cgroup", "auto", "where the sandboxes' cgroups are made: "
+	  "auto (the bot's own, delegated or as root), a cgroup path (/...), "
+	  "or none (the rlimits only)"),
 	S("run.schedBench", NULL,
 	  "the sched-bench binary (unset: next to sched-bot, then PATH)"),
 

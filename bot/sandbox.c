@@ -13,6 +13,7 @@
  * opens each directory while still root and mounts it on a staging
  * tmpfs where the dropped uid can reach it; bwrap binds from there.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -29,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "config.h"
 #include "sandbox.h"
 #include "secret.h"
@@ -51,6 +53,7 @@ struct plan {
 	gid_t groups[MAX_DEVICES];
 	char stage[MAX_DIRS][32];	/* where the child mounts them */
 	rlim_t as, nproc, fsize;
+	const struct cgroup *cg;	/* NULL: none */
 };
 
 static int say(const char *what)
@@ -82,7 +85,10 @@ static int child_setup(void *data)
 	char src[64];
 	size_t i;
 
-	/* Nothing of ours leaks in by an inherited descriptor. */
+	/* Into the run's cgroup while still root (its files are root's),
+	 * then nothing of ours leaks in by an inherited descriptor. */
+	if (pl->cg && cgroup_enter(pl->cg) < 0)
+		return say("joining the sandbox's cgroup");
 	close_range(3, ~0U, 0);
 	if (pl->drop) {
 		if (unshare(CLONE_NEWNS) < 0)
@@ -355,6 +361,14 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 	arg(a, "/proc");
 	arg(a, "--dev");
 	arg(a, "/dev");
+	/* Every tmpfs sized (bwrap's are half the RAM otherwise): /tmp and
+	 * /dev/shm; / and /dev are made read-only below. */
+	if (strcmp(tmp_size, "0")) {
+		arg(a, "--size");
+		arg(a, tmp_size);
+	}
+	arg(a, "--tmpfs");
+	arg(a, "/dev/shm");
 	if (strcmp(tmp_size, "0")) {
 		arg(a, "--size");
 		arg_own(a, tmp_size);
@@ -396,6 +410,10 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 		arg(a, sb->devices[i]);
 		arg(a, sb->devices[i]);
 	}
+	arg(a, "--remount-ro");
+	arg(a, "/dev");
+	arg(a, "--remount-ro");
+	arg(a, "/");
 	arg(a, "--chdir");
 	arg(a, SCRATCH_HOME);
 	arg(a, "--clearenv");
@@ -418,13 +436,147 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 	return 0;
 }
 
+/*
+ * The disk use below a directory the build writes while we look: every
+ * step by descriptor (openat O_NOFOLLOW, fstatat AT_SYMLINK_NOFOLLOW),
+ * never by a path a swapped symlink could send elsewhere.  A directory
+ * that cannot be read, or nested deeper than kbuild ever goes, cannot
+ * be measured and counts as too much.
+ */
+#define DISK_DEPTH 64
+#define DISK_UNKNOWN (~0ULL)
+
+static unsigned long long disk_below(int dfd, int depth)
+{
+	unsigned long long sum = 0, sub;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (depth > DISK_DEPTH) {
+		close(dfd);
+		return DISK_UNKNOWN;
+	}
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return DISK_UNKNOWN;
+	}
+	while ((de = readdir(d))) {
+		int fd;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		/* gone since readdir: make removes its temporary files */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		sum += (unsigned long long)st.st_blocks * 512;
+		if (!S_ISDIR(st.st_mode))
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			continue;
+		sub = fd < 0 ? DISK_UNKNOWN : disk_below(fd, depth + 1);
+		if (sub == DISK_UNKNOWN) {
+			closedir(d);
+			return DISK_UNKNOWN;
+		}
+		sum += sub;
+	}
+	closedir(d);
+	return sum;
+}
+
+static unsigned long long disk_use(const struct sandbox *sb)
+{
+	unsigned long long sum = 0, sub;
+	struct stat st;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sb->nr_dirs; i++) {
+		if (!sb->dirs[i].writable)
+			continue;
+		fd = open(sb->dirs[i].path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			if (fd >= 0)
+				close(fd);
+			return DISK_UNKNOWN;
+		}
+		sum += (unsigned long long)st.st_blocks * 512;
+		if (!S_ISDIR(st.st_mode)) {
+			close(fd);
+			continue;
+		}
+		sub = disk_below(fd, 0);
+		if (sub == DISK_UNKNOWN)
+			return sub;
+		sum += sub;
+	}
+	return sum;
+}
+
+struct watch {
+	const struct sandbox *sb;
+	const struct cgroup *cg;
+	double next_disk;
+};
+
+/* subproc's watcher: a limit bitten stops the whole sandbox at once. */
+static int watch(void *data)
+{
+	struct watch *w = data;
+	int over = w->cg->nr ? cgroup_over(w->cg) : 0;
+	double t0;
+
+	if (over == CGROUP_OVER_MEMORY)
+		over = SANDBOX_OVER_MEMORY;
+	else if (over == CGROUP_OVER_PIDS)
+		over = SANDBOX_OVER_PIDS;
+	t0 = now_monotonic();
+	if (!over && w->sb->max_disk && t0 >= w->next_disk) {
+		if (disk_use(w->sb) > w->sb->max_disk)
+			over = SANDBOX_OVER_DISK;
+		/* a big O= is measured less often: at most a fifth of
+		 * the time goes into measuring it */
+		w->next_disk = now_monotonic() + 4 * (now_monotonic() - t0);
+	}
+	if (over)
+		cgroup_kill(w->cg);
+	return over;
+}
+
+char *sandbox_over(const struct sandbox *sb, int ret)
+{
+	unsigned long long mem = limit("sandbox.memoryMax");
+
+	switch (ret) {
+	case SANDBOX_OVER_MEMORY:
+		return xasprintf("used more than sandbox.memoryMax (%llu "
+				 "bytes of memory)", mem ? mem + sb->extra_mem
+							 : 0);
+	case SANDBOX_OVER_PIDS:
+		return xasprintf("ran more than sandbox.pidsMax (%ld) "
+				 "processes", config_get_int("sandbox.pidsMax"));
+	case SANDBOX_OVER_DISK:
+		return xasprintf("used more than %s (%llu bytes)",
+				 sb->max_disk_key ? sb->max_disk_key :
+				 "its disk bound", sb->max_disk);
+	}
+	return NULL;
+}
+
 int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 {
 	struct args a = { 0 };
 	struct subproc q = *p;
+	struct cgroup cg;
+	struct watch w = { .sb = sb, .cg = &cg };
 	struct plan pl;
 	char *path_env = NULL;
 	const char *env[2];
+	unsigned long long mem;
 	int ret;
 
 	if (sandbox_check() < 0)
@@ -433,6 +585,13 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 		args_release(&a);
 		return -1;
 	}
+	mem = limit("sandbox.memoryMax");
+	if (cgroup_create(&cg, mem ? mem + sb->extra_mem : 0,
+			  (long)limit("sandbox.pidsMax")) < 0) {
+		args_release(&a);
+		return -1;
+	}
+	pl.cg = cg.nr ? &cg : NULL;
 	/* bwrap itself needs nothing of our environment but PATH */
 	path_env = xasprintf("PATH=%s", getenv("PATH") ? getenv("PATH") :
 			     "/usr/bin:/bin");
@@ -444,7 +603,26 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 	q.cwd = "/";
 	q.setup = child_setup;
 	q.setup_data = &pl;
+	q.watch = NULL;
+	if (cg.nr || sb->max_disk) {
+		q.watch = watch;
+		q.watch_data = &w;
+		q.watch_interval = 0.5;
+	}
 	ret = subproc_run(&q);
+	/* a limit that bit between two looks: a process the kernel killed
+	 * for memory, a fork refused, is a run stopped */
+	if (ret >= 0 && cg.nr) {
+		int over = cgroup_over(&cg);
+
+		if (over == CGROUP_OVER_MEMORY)
+			ret = SANDBOX_OVER_MEMORY;
+		else if (over == CGROUP_OVER_PIDS)
+			ret = SANDBOX_OVER_PIDS;
+	}
+	/* bwrap is gone; a process that left its PID namespace is not */
+	if (cgroup_destroy(&cg) < 0 && ret >= 0 && ret != SUBPROC_TIMEOUT)
+		ret = -1;
 	free(path_env);
 	args_release(&a);
 	return ret;

@@ -18,10 +18,19 @@
  * as the bot's own uid inside a user namespace.  Root with no usable
  * sandbox.user is refused: an untrusted build never runs as root.
  *
+ * Every run has a cgroup of its own (cgroup.h): sandbox.memoryMax
+ * (bytes of memory for the whole run, tmpfs pages included, no swap,
+ * default 8G) and sandbox.pidsMax (its processes, default 4096); when
+ * a limit bites (a process killed for memory, a fork refused) the whole
+ * run is stopped, and whatever is left in the cgroup afterwards is
+ * killed.  Its tmpfs mounts are sized: /tmp and /dev/shm
+ * sandbox.tmpSize each; / and /dev are read-only.
+ *
  * Config: sandbox.user, sandbox.memLimit (bytes of address space per
  * process, default 4G), sandbox.maxProcs (processes of the sandbox uid,
  * default 1024), sandbox.maxFileSize (bytes per file written, default
- * 4G), sandbox.tmpSize (the tmpfs /tmp, default 1G).  0 lifts a limit.
+ * 4G), sandbox.tmpSize (the tmpfs /tmp and /dev/shm, default 1G each),
+ * sandbox.memoryMax, sandbox.pidsMax, sandbox.cgroup.  0 lifts a limit.
  */
 #ifndef SCHED_BOT_SANDBOX_H
 #define SCHED_BOT_SANDBOX_H
@@ -57,15 +66,37 @@ struct sandbox {
 	 * the program allocates by design (a guest's RAM), not on input.
 	 */
 	unsigned long long extra_mem;
+	/*
+	 * Bytes the writable dirs may hold together (0: no bound), measured
+	 * about every half second while the program runs; past it the run
+	 * is stopped.  max_disk_key names the bound in messages.
+	 */
+	unsigned long long max_disk;
+	const char *max_disk_key;
 };
+
+/* sandbox_run() stopped the run at a limit (the whole sandbox killed). */
+#define SANDBOX_OVER_MEMORY (-3)	/* sandbox.memoryMax */
+#define SANDBOX_OVER_PIDS (-4)		/* sandbox.pidsMax */
+#define SANDBOX_OVER_DISK (-5)		/* sb->max_disk */
+#define SANDBOX_STOPPED(ret) \
+	((ret) <= SANDBOX_OVER_MEMORY && (ret) >= SANDBOX_OVER_DISK)
 
 /*
  * Run p->argv inside the sandbox; p's output, log, timeout (the whole
  * sandbox is killed when it hits) and capture work as for
- * subproc_run(), and so do the return values.  p->env and p->setup are
- * not used.  Returns -1 after printing why when no sandbox can be made.
+ * subproc_run(), and so do the return values, and SANDBOX_OVER_*
+ * when a limit stopped it.  p->env, p->setup and p->watch are not used.
+ * Returns -1 after printing why when no sandbox can be made.
  */
 int sandbox_run(const struct sandbox *sb, const struct subproc *p);
+
+/*
+ * What a SANDBOX_OVER_* return means, to follow "the build": "used more
+ * than sandbox.memoryMax (N bytes of memory)"...  Caller frees; NULL
+ * for any other value.
+ */
+char *sandbox_over(const struct sandbox *sb, int ret);
 
 /*
  * 0 when sandbox_run() can work here, else -1 after printing why

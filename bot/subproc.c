@@ -176,7 +176,9 @@ int subproc_run(const struct subproc *p)
 {
 	struct strbuf pending = STRBUF_INIT;
 	int fds[2], efds[2] = { -1, -1 }, status = 0, timed_out = 0, r;
+	int stopped = 0;
 	double deadline = p->timeout > 0 ? now_monotonic() + p->timeout : 0;
+	double next_watch = p->watch ? now_monotonic() + p->watch_interval : 0;
 	size_t logged = 0;
 	char buf[65536], **env;
 	pid_t pid;
@@ -215,6 +217,12 @@ int subproc_run(const struct subproc *p)
 		int ms = -1;
 		ssize_t n;
 
+		if (next_watch && now_monotonic() >= next_watch) {
+			stopped = p->watch(p->watch_data);
+			if (stopped)
+				break;
+			next_watch = now_monotonic() + p->watch_interval;
+		}
 		if (deadline) {
 			double left = deadline - now_monotonic();
 
@@ -223,6 +231,13 @@ int subproc_run(const struct subproc *p)
 				break;
 			}
 			ms = (int)(left * 1000) + 1;
+		}
+		if (next_watch) {
+			double left = next_watch - now_monotonic();
+			int wms = left > 0 ? (int)(left * 1000) + 1 : 0;
+
+			if (ms < 0 || wms < ms)
+				ms = wms;
 		}
 		r = poll(pfd, efds[0] >= 0 ? 2 : 1, ms);
 		if (r < 0 && errno == EINTR)
@@ -257,7 +272,7 @@ int subproc_run(const struct subproc *p)
 	}
 	close(fds[0]);
 	/* stdout closed: the rest of stderr, unless we gave up waiting */
-	while (efds[0] >= 0 && !timed_out) {
+	while (efds[0] >= 0 && !timed_out && !stopped) {
 		ssize_t n = read(efds[0], buf, sizeof(buf));
 
 		if (n < 0 && errno == EINTR)
@@ -268,7 +283,7 @@ int subproc_run(const struct subproc *p)
 	}
 	if (efds[0] >= 0)
 		close(efds[0]);
-	if (timed_out) {
+	if (timed_out || stopped) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 	}
@@ -279,6 +294,8 @@ int subproc_run(const struct subproc *p)
 	strbuf_release(&pending);
 	if (timed_out)
 		return SUBPROC_TIMEOUT;
+	if (stopped)
+		return stopped;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

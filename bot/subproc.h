@@ -34,6 +34,15 @@ struct subproc {
 	/* Called for every complete output line (without the newline). */
 	void (*line)(const char *line, void *data);
 	void *data;
+	/*
+	 * Called in the parent about every watch_interval seconds while the
+	 * child runs (a watcher of what it uses); a nonzero return, which
+	 * must be negative and below SUBPROC_TIMEOUT, stops it as the
+	 * timeout does and is what subproc_run() returns.
+	 */
+	int (*watch)(void *watch_data);
+	void *watch_data;
+	double watch_interval;
 };
 
 #define SUBPROC_TIMEOUT (-2)
@@ -47,7 +56,8 @@ struct subproc {
  *
  * Returns the exit code (0..255), 128 + signal when killed,
  * SUBPROC_TIMEOUT when the timeout hit (the whole process group is
- * killed), or -1 when it could not be started (error printed).
+ * killed), what p->watch returned when that stopped it, or -1 when it
+ * could not be started (error printed).
  */
 int subproc_run(const struct subproc *p);
 

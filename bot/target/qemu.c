@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,14 @@ static int run_qemu(const char *name, const char *accel, const char *kernel,
 	progress_start(&q->progress, q->want_progress);
 	ret = sandbox_run(&sb, &p);
 	progress_done(&q->progress);
+	if (SANDBOX_STOPPED(ret)) {
+		/* the boot's failure, as a QEMU killed would be */
+		char *why = sandbox_over(&sb, ret);
+
+		warning("qemu %s and was stopped", why);
+		free(why);
+		ret = 128 + SIGKILL;
+	}
 	free(smp);
 	free(mem);
 	free(tmpdir);
