@@ -43,8 +43,9 @@
 struct state;
 
 #define MAILCMD_MAX 3
-#define MAILCMD_MAX_AGE (7 * 86400)	/* seconds a signed Date: may be old */
-#define MAILCMD_MAX_AHEAD 86400		/* and ahead of our clock */
+/* How old a command's signed Date: may be, and how far ahead: seconds */
+#define MAILCMD_MAX_AGE (7 * 86400)
+#define MAILCMD_MAX_AHEAD 86400
 
 enum mailcmd_status {
 	MAILCMD_NONE,		/* no command in the mail */

@@ -188,8 +188,8 @@ test_expect_success 'a signature that leaves References, In-Reply-To, Message-ID
 '
 
 test_expect_success 'a signed Date: over a week old, or a day ahead: refused' '
-	test_grep "command in <old@kernel.example> .* ignored: its signed Date: (.*) is more than 7 days old" err &&
-	test_grep "command in <ahead@kernel.example> .* ignored: its signed Date: (.*) is more than a day ahead" err &&
+	test_grep "command in <old@kernel.example> .* ignored: its signed Date: is more than 7 days old" err &&
+	test_grep "command in <ahead@kernel.example> .* ignored: its signed Date: is more than a day ahead" err &&
 	test "$(jobs_of old@kernel.example)" -eq 0 &&
 	test "$(jobs_of ahead@kernel.example)" -eq 0
 '
