@@ -439,7 +439,8 @@ static int queue_command(struct cmd_ctx *c, const struct mailcmd_result *r)
 		     r->cmds[i].runs);
 		queued++;
 	}
-	if (state_command_add(c->st, r->msgid, r->sender, "queued") < 0 ||
+	if (state_command_add(c->st, r->msgid, r->sender, "queued",
+			      r->sig) < 0 ||
 	    state_commit(c->st) < 0)
 		goto fail;
 	c->queued += queued;
@@ -465,7 +466,8 @@ static int handle_command(const char *msg, size_t len, void *data)
 	case MAILCMD_IGNORED:
 		info("command in <%s> from %s ignored: %s", r.msgid,
 		     r.sender, r.why);
-		state_command_add(c->st, r.msgid, r.sender, "ignored");
+		state_command_add(c->st, r.msgid, r.sender, "ignored",
+				  r.sig);
 		break;
 	case MAILCMD_ERROR:
 		if (answer_command(c, msg, len, &r, "error", r.why) < 0) {
@@ -473,7 +475,8 @@ static int handle_command(const char *msg, size_t len, void *data)
 			break;
 		}
 		state_crash_point("command-answered");
-		state_command_add(c->st, r.msgid, r.sender, "error");
+		state_command_add(c->st, r.msgid, r.sender, "error",
+				  r.sig);
 		break;
 	case MAILCMD_OK:
 		quota = over_quota(c->st, &r);
@@ -494,10 +497,10 @@ static int handle_command(const char *msg, size_t len, void *data)
 			}
 			state_crash_point("command-answered");
 			state_command_add(c->st, r.msgid, r.sender,
-					  "over-quota");
+					  "over-quota", r.sig);
 		} else {
 			state_command_add(c->st, r.msgid, r.sender,
-					  "over-quota-again");
+					  "over-quota-again", r.sig);
 		}
 		free(quota);
 		break;

@@ -2,6 +2,7 @@
 /*
  * dkim.c - verify DKIM signatures with libopendkim; see dkim.h.
  */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,56 @@ int dkim_aligned(const char *d, const char *from_domain)
 	/* a parent domain signs for its subdomains, not the reverse */
 	return fl > dl && from_domain[fl - dl - 1] == '.' &&
 	       !strcasecmp(from_domain + fl - dl, d);
+}
+
+const char *dkim_unsigned_header(const char *h, const char *const *need)
+{
+	size_t i;
+
+	for (i = 0; need && need[i]; i++) {
+		size_t nlen = strlen(need[i]);
+		const char *p = h;
+		int found = 0;
+
+		while (p && *p && !found) {
+			const char *end = strchr(p, ':') ?: p + strlen(p);
+			const char *b = p, *e = end;
+
+			/* RFC 6376 3.5: FWS may surround each name */
+			while (b < e && isspace((unsigned char)*b))
+				b++;
+			while (e > b && isspace((unsigned char)e[-1]))
+				e--;
+			if ((size_t)(e - b) == nlen &&
+			    !strncasecmp(b, need[i], nlen))
+				found = 1;
+			p = *end ? end + 1 : end;
+		}
+		if (!found)
+			return need[i];
+	}
+	return NULL;
+}
+
+/* The b= value without its folding whitespace, which verifiers skip. */
+static char *sig_b_value(DKIM_SIGINFO *sig)
+{
+	const char *b = (const char *)dkim_sig_gettagvalue(sig, false,
+							   (u_char *)"b");
+	char *out, *o;
+
+	if (!b || !*b)
+		return NULL;
+	out = o = xstrdup(b);
+	for (; *b; b++)
+		if (!isspace((unsigned char)*b))
+			*o++ = *b;
+	*o = '\0';
+	if (!*out) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 static DKIM_LIB *open_lib(char **why)
@@ -75,8 +126,12 @@ static const char *weak_alg(DKIM_SIGINFO *sig)
 	return alg == DKIM_SIGN_RSASHA1 ? "rsa-sha1" : "an unknown algorithm";
 }
 
-/* The first signature that passes and aligns; sets *why otherwise. */
-static int check_sigs(DKIM *dkim, const char *from_domain, char **why)
+/*
+ * The first signature that passes, aligns and signs the headers of
+ * need; sets *sig_b for it, or *why otherwise.
+ */
+static int check_sigs(DKIM *dkim, const char *from_domain,
+		      const char *const *need, char **sig_b, char **why)
 {
 	DKIM_SIGINFO **sigs = NULL;
 	int nsigs = 0, i;
@@ -89,6 +144,8 @@ static int check_sigs(DKIM *dkim, const char *from_domain, char **why)
 	for (i = 0; i < nsigs; i++) {
 		const char *d = (const char *)dkim_sig_getdomain(sigs[i]);
 		const char *weak = weak_alg(sigs[i]);
+		const char *h, *missing;
+		char *b;
 
 		if (weak) {
 			if (!*why)
@@ -122,15 +179,41 @@ static int check_sigs(DKIM *dkim, const char *from_domain, char **why)
 						 "domain %s", d, from_domain);
 			continue;
 		}
+		/*
+		 * A header the signature does not cover can be added or
+		 * changed by anyone on the way: a replayed command with
+		 * a new Message-ID or References must not verify.
+		 */
+		h = (const char *)dkim_sig_gettagvalue(sigs[i], false,
+						       (u_char *)"h");
+		missing = dkim_unsigned_header(h, need);
+		if (missing) {
+			if (!*why)
+				*why = xasprintf("DKIM signature of %s does "
+						 "not sign the %s: header "
+						 "(h=)", d, missing);
+			continue;
+		}
+		b = sig_b_value(sigs[i]);
+		if (!b) {
+			if (!*why)
+				*why = xasprintf("DKIM signature of %s has "
+						 "no b= value", d);
+			continue;
+		}
 		free(*why);
 		*why = NULL;
+		if (sig_b)
+			*sig_b = b;
+		else
+			free(b);
 		return 1;
 	}
 	return 0;
 }
 
 int dkim_check(const char *mail, size_t len, const char *from_domain,
-	       char **why_out)
+	       const char *const *need, char **sig_b, char **why_out)
 {
 	DKIM_LIB *lib;
 	DKIM *dkim;
@@ -138,6 +221,8 @@ int dkim_check(const char *mail, size_t len, const char *from_domain,
 	char *why = NULL;
 	int ret = -1;
 
+	if (sig_b)
+		*sig_b = NULL;
 	lib = open_lib(&why);
 	if (!lib)
 		goto out;
@@ -154,7 +239,7 @@ int dkim_check(const char *mail, size_t len, const char *from_domain,
 	if (st == DKIM_STAT_OK || st == DKIM_STAT_NOSIG) {
 		/* eom fails when the chosen signature fails; look at all */
 		dkim_eom(dkim, NULL);
-		ret = check_sigs(dkim, from_domain, &why);
+		ret = check_sigs(dkim, from_domain, need, sig_b, &why);
 	} else if (!why) {
 		why = xasprintf("DKIM: %s", dkim_getresultstr(st));
 	}

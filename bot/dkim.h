@@ -17,12 +17,24 @@
 #include <stddef.h>
 
 /*
- * 1 when a signature of mail verifies and aligns with from_domain, 0
- * when none does (*why, when not NULL, says why; caller frees), -1 when
- * the verifier cannot run.  Never fails on hostile input.
+ * 1 when a signature of mail verifies, aligns with from_domain and
+ * signs every header named in need (a NULL-terminated list, or NULL for
+ * none: its h= tag must list each), 0 when none does (*why, when not
+ * NULL, says why; caller frees), -1 when the verifier cannot run.  On
+ * 1, *sig_b (when not NULL) is the b= value of the signature that
+ * counted, folding whitespace removed, so that one signature can be
+ * recognised in another copy of the mail; caller frees.  Never fails on
+ * hostile input.
  */
 int dkim_check(const char *mail, size_t len, const char *from_domain,
-	       char **why);
+	       const char *const *need, char **sig_b, char **why);
+
+/*
+ * The first header of need (NULL-terminated) that the h= tag value h
+ * (colon-separated names, folding whitespace allowed) does not list,
+ * compared without case; NULL when h lists them all.
+ */
+const char *dkim_unsigned_header(const char *h, const char *const *need);
 
 /* Is domain d (a signer) aligned with the From: domain? */
 int dkim_aligned(const char *d, const char *from_domain);

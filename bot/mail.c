@@ -177,7 +177,9 @@ char *mail_decode_header(const char *value)
 	return out;
 }
 
-static void take_date(struct mail *m, struct mailimf_date_time *dt)
+/* Seconds since the epoch of a parsed date, and its zone; -1 if bad. */
+static int date_time_ts(struct mailimf_date_time *dt, long long *ts,
+			int *tz_offset)
 {
 	struct tm tm;
 	int zone, sign, off;
@@ -188,7 +190,7 @@ static void take_date(struct mail *m, struct mailimf_date_time *dt)
 	    dt->dt_day > 31 || dt->dt_hour < 0 || dt->dt_hour > 23 ||
 	    dt->dt_min < 0 || dt->dt_min > 59 || dt->dt_sec < 0 ||
 	    dt->dt_sec > 60)
-		return;
+		return -1;
 	memset(&tm, 0, sizeof(tm));
 	tm.tm_year = dt->dt_year - 1900;
 	tm.tm_mon = dt->dt_month - 1;
@@ -203,8 +205,34 @@ static void take_date(struct mail *m, struct mailimf_date_time *dt)
 	sign = zone < 0 ? -1 : 1;
 	zone = abs(zone);
 	off = sign * ((zone / 100) * 60 + zone % 100);
-	m->timestamp = (long long)t - off * 60LL;
+	*ts = (long long)t - off * 60LL;
+	*tz_offset = off;
+	return 0;
+}
+
+static void take_date(struct mail *m, struct mailimf_date_time *dt)
+{
+	long long ts;
+	int off;
+
+	if (date_time_ts(dt, &ts, &off) < 0)
+		return;
+	m->timestamp = ts;
 	m->tz_offset = off;
+}
+
+int mail_parse_date(const char *value, long long *timestamp)
+{
+	struct mailimf_date_time *dt = NULL;
+	size_t idx = 0, len = value ? strlen(value) : 0;
+	int off, ret;
+
+	if (!len || mailimf_date_time_parse(value, len, &idx, &dt) !=
+	    MAILIMF_NO_ERROR)
+		return -1;
+	ret = date_time_ts(dt, timestamp, &off);
+	mailimf_date_time_free(dt);
+	return ret;
 }
 
 static void take_ids(clist *list, char ***ids, size_t *nr)

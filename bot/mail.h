@@ -65,6 +65,12 @@ int mail_parse(const char *raw, size_t len, struct mail *m);
 void mail_release(struct mail *m);
 
 /*
+ * An RFC 5322 date (a Date: value) as seconds since the epoch, UTC;
+ * -1 when it does not parse or names no real time of day.
+ */
+int mail_parse_date(const char *value, long long *timestamp);
+
+/*
  * Decode an RFC 2047 header value to UTF-8 (malformed words are left
  * as they are, bytes that are not UTF-8 are read as Latin-1).
  */

@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <libetpan/libetpan.h>
 
 #include "config.h"
 #include "dkim.h"
+#include "mail.h"
 #include "mailcmd.h"
 #include "mbox.h"
 #include "reply.h"
@@ -95,6 +97,56 @@ char *mailcmd_parse_from(const char *value, char **domain, char **why)
 		*c = tolower((unsigned char)*c);
 	*domain = xstrdup(strchr(addr, '@') + 1);
 	return addr;
+}
+
+/*
+ * The headers a command is read from.  DKIM signs the last copy of a
+ * header (RFC 6376 5.4.2) while the bot reads the first, so a second
+ * copy of any of them is how a signed command gets a new thread.
+ */
+static const char *const single_headers[] = {
+	"From", "Message-ID", "In-Reply-To", "References", "Subject", "Date",
+	NULL
+};
+
+/* What the DKIM signature of a command must sign (its h= tag). */
+static const char *const signed_headers[] = {
+	"From", "Message-ID", "In-Reply-To", "References", "Date", NULL
+};
+
+const char *mailcmd_doubled_header(const char *mail, size_t len, int *count)
+{
+	const char *end = mail + len;
+	int seen[ARRAY_SIZE(single_headers)] = { 0 };
+	size_t i;
+
+	for (const char *p = mail; p < end;) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *colon = memchr(p, ':', n), *e;
+
+		if (!n || (n == 1 && *p == '\r'))
+			break;
+		/* a name, then perhaps blanks (RFC 5322 4.5.3), a colon */
+		if (colon && *p != ' ' && *p != '\t') {
+			for (e = colon; e > p && (e[-1] == ' ' ||
+						   e[-1] == '\t'); e--)
+				;
+			for (i = 0; single_headers[i]; i++)
+				if ((size_t)(e - p) ==
+				    strlen(single_headers[i]) &&
+				    !strncasecmp(p, single_headers[i], e - p))
+					seen[i]++;
+		}
+		p += n + 1;
+	}
+	for (i = 0; single_headers[i]; i++)
+		if (seen[i] > 1) {
+			if (count)
+				*count = seen[i];
+			return single_headers[i];
+		}
+	return NULL;
 }
 
 /* The sender of a raw mail: exactly one From: header, one mailbox. */
@@ -202,10 +254,28 @@ static char *answered_bot_mail(struct state *st, const char *mail,
 	return thread;
 }
 
+/* A signed Date: of the last week, not of tomorrow: NULL, or why not. */
+static char *stale_date(const char *mail, size_t len)
+{
+	char *date = mbox_header(mail, len, "Date");
+	long long ts, now = (long long)time(NULL);
+	char *why = NULL;
+
+	if (!date || mail_parse_date(date, &ts) < 0)
+		why = xstrdup("its Date: header does not parse");
+	else if (ts < now - MAILCMD_MAX_AGE)
+		why = xasprintf("its signed Date: is more than %d days old",
+				MAILCMD_MAX_AGE / 86400);
+	else if (ts > now + MAILCMD_MAX_AHEAD)
+		why = xstrdup("its signed Date: is more than a day ahead");
+	free(date);
+	return why;
+}
+
 void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
 			  struct mailcmd_result *r)
 {
-	char *thread, *why = NULL;
+	char *thread, *why = NULL, *sig = NULL, *owner;
 	int i, ret;
 
 	if (r->status != MAILCMD_OK && r->status != MAILCMD_ERROR)
@@ -216,7 +286,7 @@ void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
 		r->why = xstrdup("it answers no mail of the bot");
 		goto ignore;
 	}
-	ret = dkim_check(mail, len, r->domain, &why);
+	ret = dkim_check(mail, len, r->domain, signed_headers, &sig, &why);
 	if (ret != 1) {
 		free(r->why);
 		r->why = xasprintf("no DKIM signature of %s that verifies: %s",
@@ -225,6 +295,23 @@ void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
 		goto ignore;
 	}
 	free(why);
+	why = stale_date(mail, len);
+	if (why) {
+		free(r->why);
+		r->why = why;
+		goto ignore;
+	}
+	/* one signature, one command: lore keeps every signed mail */
+	owner = state_command_sig_msgid(st, sig);
+	if (owner && strcmp(owner, r->msgid)) {
+		free(r->why);
+		r->why = xasprintf("its DKIM signature authenticated <%.80s> "
+				   "already (a replay)", owner);
+		free(owner);
+		goto ignore;
+	}
+	free(owner);
+	r->sig = sig;
 	/* what it may test: the thread of the bot's mail, nothing else */
 	free(r->target);
 	r->target = thread;
@@ -232,6 +319,7 @@ void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
 	return;
 ignore:
 	free(thread);
+	free(sig);
 	r->status = MAILCMD_IGNORED;
 	for (i = 0; i < r->nr; i++)
 		free(r->cmds[i].workloads);
@@ -355,8 +443,8 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 {
 	struct reply_thread t;
 	char *refs, *irt, *from_why = NULL;
-	const char *p;
-	int lines = 0;
+	const char *p, *doubled;
+	int lines = 0, copies = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->status = MAILCMD_NONE;
@@ -417,7 +505,14 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 		free(from_why);
 		return;
 	}
-	if (!addressed_to_bot(mail, len)) {
+	doubled = mailcmd_doubled_header(mail, len, &copies);
+	if (doubled) {
+		free(r->why);
+		r->why = xasprintf("%d %s: headers (one copy of each, "
+				   "signed, or nothing counts)", copies,
+				   doubled);
+		r->status = MAILCMD_IGNORED;
+	} else if (!addressed_to_bot(mail, len)) {
 		free(r->why);
 		r->why = xstrdup("not addressed to the bot");
 		r->status = MAILCMD_IGNORED;
@@ -460,5 +555,6 @@ void mailcmd_release(struct mailcmd_result *r)
 	free(r->msgid);
 	free(r->target);
 	free(r->why);
+	free(r->sig);
 	memset(r, 0, sizeof(*r));
 }

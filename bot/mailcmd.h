@@ -16,7 +16,19 @@
  *  - the mail answers a mail the bot sent (In-Reply-To or References
  *    names a Message-ID in the state); the thread tested is the one of
  *    that mail, whatever else the headers say;
- *  - a DKIM signature verifies and aligns with the From: domain (dkim.h).
+ *  - a DKIM signature verifies and aligns with the From: domain (dkim.h),
+ *    and its h= tag signs From, Message-ID, In-Reply-To, References and
+ *    Date;
+ *  - the mail has one copy of each of From, Message-ID, In-Reply-To,
+ *    References, Subject and Date: DKIM verifies the last copy of a
+ *    header and the bot reads the first, so a genuine command from lore
+ *    with a new Message-ID and References put on top would otherwise
+ *    verify and be read as a command for another thread;
+ *  - its signed Date: is at most MAILCMD_MAX_AGE old and at most
+ *    MAILCMD_MAX_AHEAD ahead;
+ *  - its signature (the b= value) authenticated no other command: a
+ *    signature counts once (state.h's command signatures), whatever
+ *    Message-ID a copy of the mail shows.
  * Quoted lines ("> ...") never count.  Anything else is ignored and
  * logged, never answered (an answer to a forged mail would let anyone
  * make the bot write to anyone).  At most MAILCMD_MAX commands per
@@ -31,6 +43,9 @@
 struct state;
 
 #define MAILCMD_MAX 3
+/* How old a command's signed Date: may be, and how far ahead: seconds */
+#define MAILCMD_MAX_AGE (7 * 86400)
+#define MAILCMD_MAX_AHEAD 86400
 
 enum mailcmd_status {
 	MAILCMD_NONE,		/* no command in the mail */
@@ -50,6 +65,8 @@ struct mailcmd_result {
 	char *domain;		/* its domain */
 	int authenticated;	/* mailcmd_authenticate() passed */
 	char *msgid;		/* the command mail's Message-ID */
+	/* after mailcmd_authenticate(): the b= of the DKIM signature */
+	char *sig;
 	/*
 	 * The thread it answers: first References: entry, else
 	 * In-Reply-To:; after mailcmd_authenticate(), the thread root of
@@ -73,6 +90,13 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r);
 void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
 			  struct mailcmd_result *r);
 void mailcmd_release(struct mailcmd_result *r);
+
+/*
+ * The first of the headers a command is read from (From, Message-ID,
+ * In-Reply-To, References, Subject, Date) that the mail has more than
+ * once, with *count its copies; NULL when each is there at most once.
+ */
+const char *mailcmd_doubled_header(const char *mail, size_t len, int *count);
 
 /* Is this sender (a bare address) on the bot.allow list? */
 int mailcmd_allowed(const char *email);

@@ -53,7 +53,11 @@ static const char schema[] =
  * mail K starts again at K+1 (rows older than the poll window go). */
 "CREATE TABLE IF NOT EXISTS polled ("
 "  kind TEXT NOT NULL, msgid TEXT NOT NULL, seen_at INTEGER,"
-"  PRIMARY KEY (kind, msgid));";
+"  PRIMARY KEY (kind, msgid));"
+/* The DKIM signature (b=) of each authenticated command: a signature
+ * counts once, whatever Message-ID the copy that carries it shows. */
+"CREATE TABLE IF NOT EXISTS command_sigs ("
+"  sig TEXT PRIMARY KEY, msgid TEXT NOT NULL, seen_at INTEGER);";
 
 void state_crash_point(const char *point)
 {
@@ -519,12 +523,45 @@ int state_command_seen(struct state *st, const char *msgid)
 }
 
 int state_command_add(struct state *st, const char *msgid,
-		      const char *sender, const char *outcome)
+		      const char *sender, const char *outcome,
+		      const char *sig)
 {
-	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO commands "
-			 "(msgid, sender, outcome, seen_at) "
-			 "VALUES (?, ?, ?, ?)", "ttti", msgid, sender,
-			 outcome, now()));
+	/* both rows or neither, in the caller's transaction or our own */
+	int own = sig && sqlite3_get_autocommit(st->db);
+
+	if (own && state_begin(st) < 0)
+		return -1;
+	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO commands "
+			  "(msgid, sender, outcome, seen_at) "
+			  "VALUES (?, ?, ?, ?)", "ttti", msgid, sender,
+			  outcome, now())) < 0)
+		goto fail;
+	if (sig && exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO "
+				 "command_sigs (sig, msgid, seen_at) "
+				 "VALUES (?, ?, ?)", "tti", sig, msgid,
+				 now())) < 0)
+		goto fail;
+	if (own && state_commit(st) < 0)
+		return -1;
+	return 0;
+fail:
+	if (own)
+		state_rollback(st);
+	return -1;
+}
+
+char *state_command_sig_msgid(struct state *st, const char *sig)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT msgid FROM command_sigs "
+				     "WHERE sig = ?", "t", sig);
+	char *msgid = NULL;
+
+	if (!stmt)
+		return NULL;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		msgid = col_text(stmt, 0);
+	sqlite3_finalize(stmt);
+	return msgid;
 }
 
 char *state_meta_get(struct state *st, const char *key)

@@ -135,10 +135,21 @@ int state_mail_drop(struct state *st, const char *message_id,
  */
 char *state_mail_thread(struct state *st, const char *message_id);
 
-/* Email commands already handled (by the command's Message-ID). */
+/*
+ * Email commands already handled (by the command's Message-ID).  sig,
+ * when not NULL, is the b= of the DKIM signature that authenticated
+ * the command (dkim.h), recorded with it in one transaction.
+ */
 int state_command_seen(struct state *st, const char *msgid);
 int state_command_add(struct state *st, const char *msgid,
-		      const char *sender, const char *outcome);
+		      const char *sender, const char *outcome,
+		      const char *sig);
+/*
+ * The Message-ID of the command recorded with that signature (caller
+ * frees), or NULL when no command carried it: a signature authenticates
+ * one command, once.
+ */
+char *state_command_sig_msgid(struct state *st, const char *sig);
 /* Commands of sender (NULL: anyone) with that outcome since a time. */
 long state_commands_since(struct state *st, long long since,
 			  const char *sender, const char *outcome);

@@ -152,13 +152,17 @@ bot_dkim_key() {
 	echo "$sel._domainkey.$1 v=DKIM1; k=rsa; p=$p" >>"$DKIM_KEYS"
 }
 
-# bot_dkim_sign DOMAIN IN OUT [SELECTOR [KEY]]: OUT is IN with an
-# rsa-sha256 DKIM-Signature (c=relaxed/simple, RFC 6376 3.4) made with
-# openssl: opendkim-testmsg signs rsa-sha1 only, which the bot refuses
-# (RFC 8301).  KEY: another private key than DOMAIN's published one.
+# bot_dkim_sign DOMAIN IN OUT [SELECTOR [KEY [HEADERS]]]: OUT is IN with
+# an rsa-sha256 DKIM-Signature (c=relaxed/simple, RFC 6376 3.4) made
+# with openssl: opendkim-testmsg signs rsa-sha1 only, which the bot
+# refuses (RFC 8301).  KEY: another private key than DOMAIN's published
+# one.  HEADERS: the lowercase names it may sign, colon-separated (by
+# default from, to, cc, subject, date, message-id, in-reply-to and
+# references), of which it signs those IN has.
 bot_dkim_sign() {
 	local sel=${4:-test} w="$TRASH/dkim/sign" bh sig val
 	local key=${5:-$TRASH/dkim/$1.$sel/$sel.private}
+	local hdrs=${6:-from:to:cc:subject:date:message-id:in-reply-to:references}
 	mkdir -p "$w" &&
 	# the header fields, each unfolded on one line; the body as it is
 	awk -v H="$w/head" -v B="$w/body" '
@@ -171,9 +175,8 @@ bot_dkim_sign() {
 		END { flush(); if (!inbody) printf "" >B }
 	' "$2" &&
 	# relaxed header canonicalization of the fields signed
-	awk -v L="$w/list" '
-		BEGIN { n = split("from:to:cc:subject:date:message-id:" \
-			"in-reply-to:references", want, ":") }
+	awk -v L="$w/list" -v H="$hdrs" '
+		BEGIN { n = split(H, want, ":") }
 		{
 			i = index($0, ":"); if (!i) next
 			name = tolower(substr($0, 1, i - 1))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "dkim.h"
 #include "mailcmd.h"
 #include "test.h"
 #include "util.h"
@@ -204,6 +205,95 @@ static void test_two_froms(void)
 	mailcmd_release(&r);
 }
 
+/* One copy of each header a command is read from, or nothing counts. */
+static void test_doubled_headers(void)
+{
+	static const char *const kinds[] = {
+		"Message-ID: <new@attacker.example>",
+		"In-Reply-To: <other@example.org>",
+		"References: <other@example.org>",
+		"Subject: Re: another thread",
+		"Date: Thu, 1 Dec 2022 10:00:00 +0000",
+		"From: dev@kernel.example",
+		/* the name as DKIM reads it: case and blanks do not matter */
+		"message-id : <new@attacker.example>",
+		"REFERENCES:\t<other@example.org>",
+	};
+	static const char *const names[] = {
+		"Message-ID", "In-Reply-To", "References", "Subject", "Date",
+		"From", "Message-ID", "References",
+	};
+	const char *base = "From: dev@kernel.example\n"
+			   "To: bot@example.org\n"
+			   "Subject: Re: [PATCH v3 0/2] x\n"
+			   "Date: Thu, 1 Dec 2022 09:00:00 +0000\n"
+			   "Message-ID: <cmd1@example.org>\n"
+			   "In-Reply-To: <p1@example.org>\n"
+			   "References: <cover@example.org>\n"
+			   " <p1@example.org>\n\n"
+			   "#sched-bot test spawn\n"
+			   "Message-ID: <in-the-body@example.org>\n";
+	size_t i;
+	int n = 0;
+
+	/* the genuine mail: each once (a body line is no header) */
+	CHECK(mailcmd_doubled_header(base, strlen(base), &n) == NULL);
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		char *mail = xasprintf("%s\n%s", kinds[i], base);
+		struct mailcmd_result r;
+
+		n = 0;
+		CHECK_STR(mailcmd_doubled_header(mail, strlen(mail), &n),
+			  names[i]);
+		CHECK_INT(n, 2);
+		mailcmd_parse(mail, strlen(mail), &r);
+		CHECK_INT(r.status, MAILCMD_IGNORED);
+		CHECK_INT(r.nr, 0);
+		CHECK(r.why && strstr(r.why, names[i]) &&
+		      strstr(r.why, "2 "));
+		mailcmd_release(&r);
+		free(mail);
+	}
+	/* a folded line that looks like a header is part of the one before */
+	{
+		const char *folded = "From: dev@kernel.example\n"
+				     "References: <cover@example.org>\n"
+				     " Message-ID: <x@y>\n"
+				     "Message-ID: <cmd1@example.org>\n\n";
+
+		CHECK(mailcmd_doubled_header(folded, strlen(folded),
+					     &n) == NULL);
+	}
+}
+
+/* What a command's DKIM signature must sign: h= read as RFC 6376 says. */
+static void test_signed_headers(void)
+{
+	static const char *const need[] = {
+		"From", "Message-ID", "In-Reply-To", "References", "Date", NULL
+	};
+
+	CHECK(dkim_unsigned_header("from:to:cc:subject:date:message-id:"
+				   "in-reply-to:references", need) == NULL);
+	CHECK(dkim_unsigned_header("From : Date:\r\n\tMESSAGE-ID:"
+				   "In-Reply-To:References", need) == NULL);
+	CHECK_STR(dkim_unsigned_header("from:to:subject:date:message-id:"
+				       "in-reply-to", need), "References");
+	CHECK_STR(dkim_unsigned_header("from:date:message-id:references",
+				       need), "In-Reply-To");
+	CHECK_STR(dkim_unsigned_header("from:date:in-reply-to:references",
+				       need), "Message-ID");
+	CHECK_STR(dkim_unsigned_header("from:message-id:in-reply-to:"
+				       "references", need), "Date");
+	/* a name inside another does not count */
+	CHECK_STR(dkim_unsigned_header("from:date:x-message-id:in-reply-to:"
+				       "references:message-idx", need),
+		  "Message-ID");
+	CHECK_STR(dkim_unsigned_header("", need), "From");
+	CHECK_STR(dkim_unsigned_header(NULL, need), "From");
+	CHECK(dkim_unsigned_header(NULL, NULL) == NULL);
+}
+
 int main(void)
 {
 	TEST_NAME("test-mailcmd");
@@ -213,6 +303,8 @@ int main(void)
 	RUN(test_stranger);
 	RUN(test_bad_args);
 	RUN(test_hostile);
+	RUN(test_doubled_headers);
+	RUN(test_signed_headers);
 	RUN(test_from_parsing);
 	RUN(test_two_froms);
 	config_free();

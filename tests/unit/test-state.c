@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "config.h"
 #include "outbox.h"
 #include "state.h"
@@ -63,7 +65,7 @@ static void test_series(void)
 	CHECK_INT(state_series_add(st, "a@b", 3, "v6.1", "spawn", NULL, NULL),
 		  1);
 	CHECK_INT(state_command_seen(st, "cmd1@x"), 0);
-	CHECK_INT(state_command_add(st, "cmd1@x", "me@x", "queued"), 0);
+	CHECK_INT(state_command_add(st, "cmd1@x", "me@x", "queued", NULL), 0);
 	CHECK_INT(state_command_seen(st, "cmd1@x"), 1);
 	CHECK_INT(state_meta_set(st, "last_poll", "123"), 0);
 	{
@@ -205,6 +207,50 @@ static void test_flush_refused(void)
 	free(eml);
 }
 
+/* One DKIM signature, one command: the table that says so. */
+static void test_command_sigs(void)
+{
+	char *db = tpath("c.db"), *m;
+	struct state *st = state_open(db);
+	sqlite3 *raw;
+
+	CHECK(st != NULL);
+	CHECK(state_command_sig_msgid(st, "AAAA") == NULL);
+	CHECK_INT(state_command_add(st, "c1@x", "me@x", "queued", "AAAA"), 0);
+	m = state_command_sig_msgid(st, "AAAA");
+	CHECK_STR(m, "c1@x");
+	free(m);
+	/* a later command with the same signature keeps the first owner */
+	CHECK_INT(state_command_add(st, "c2@x", "me@x", "ignored", "AAAA"),
+		  0);
+	m = state_command_sig_msgid(st, "AAAA");
+	CHECK_STR(m, "c1@x");
+	free(m);
+	CHECK_INT(state_command_seen(st, "c2@x"), 1);
+	/* inside the caller's transaction, a rollback takes both rows */
+	CHECK_INT(state_begin(st), 0);
+	CHECK_INT(state_command_add(st, "c3@x", "me@x", "queued", "BBBB"), 0);
+	state_rollback(st);
+	CHECK_INT(state_command_seen(st, "c3@x"), 0);
+	CHECK(state_command_sig_msgid(st, "BBBB") == NULL);
+	state_close(st);
+
+	/* a database from before the table gets it when opened */
+	CHECK_INT(sqlite3_open(db, &raw), SQLITE_OK);
+	CHECK_INT(sqlite3_exec(raw, "DROP TABLE command_sigs", NULL, NULL,
+			       NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	st = state_open(db);
+	CHECK(st != NULL);
+	CHECK(state_command_sig_msgid(st, "AAAA") == NULL);
+	CHECK_INT(state_command_add(st, "c4@x", "me@x", "queued", "CCCC"), 0);
+	m = state_command_sig_msgid(st, "CCCC");
+	CHECK_STR(m, "c4@x");
+	free(m);
+	state_close(st);
+	free(db);
+}
+
 int main(void)
 {
 	TEST_NAME("test-state");
@@ -216,6 +262,7 @@ int main(void)
 	RUN(test_lock);
 	RUN(test_outbox);
 	RUN(test_flush_refused);
+	RUN(test_command_sigs);
 	remove_tree(tmpdir);
 	config_free();
 	return test_done();
