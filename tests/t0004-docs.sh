@@ -2,7 +2,8 @@
 # The documents and the key table (bot/config-keys.c): every key a
 # README names is a key of the table, kernel/README.md's key tables
 # hold every build, sandbox and target key with the table's default,
-# and the man page's CONFIGURATION section is the whole table.
+# the man page's CONFIGURATION section is the whole table, and
+# README.md's command table is every command of the tool, in order.
 . "$(dirname "$0")/lib.sh"
 
 README=$TOP/README.md
@@ -113,6 +114,13 @@ test_expect_success 'the man page gives each key the default of the table' '
 	awk -F= "{ k = tolower(\$1); sub(/^[^=]*=/, \"\"); print k \"=\" \$0 }" |
 	sed "s/=\"\"\$/=/" | sort >man-defaults &&
 	test_cmp defaults man-defaults
+'
+
+test_expect_success "README.md's command table has every command, in order" '
+	"$SCHED_BOT" help --list-cmds >cmds &&
+	sed -n "/^| command | stage |\$/,/^\$/p" "$README" |
+		awk -F"\140" "NF > 2 { print \$2 }" >readme-cmds &&
+	test_cmp cmds readme-cmds
 '
 
 test_done
