@@ -47,8 +47,10 @@ const struct config_key config_keys[] = {
 	  "this file (lines \"SEL._domainkey.DOMAIN TXT-record\"), not DNS"),
 
 	/* the reply */
-	S("reply.cc", "lists", "Cc of replies: lists (the lists and the "
-	  "series' trailers), all or none"),
+	S("reply.cc", "lists", "Cc of replies: lists (the mailing lists "
+	  "among the To and Cc of the mail answered, then the addresses of "
+	  "the thread's -by: trailers), all (every To and Cc of the mail "
+	  "answered, lists first) or none (the author only)"),
 	I("reply.maxRecipients", "20",
 	  "most recipients of any mail the bot sends (0: no cap)"),
 	M("reply.list", NULL, "more addresses that count as lists (cc=lists)"),
@@ -90,7 +92,9 @@ const struct config_key config_keys[] = {
 	S("job.dir", NULL,
 	  "job directories (unset: $XDG_DATA_HOME/sched-bot/jobs)"),
 	S("job.target", "qemu", "where test and cron run (see target.*)"),
-	I("job.seconds", "0", "seconds of one run (0: sched-bench's own)"),
+	I("job.seconds", "0", "seconds of each workload run of test and "
+	  "cron, and plan's default (0: 5, as boot -t; run -t defaults to "
+	  "10)"),
 	I("job.minRuns", "5", "adaptive runs: the first look, runs a side"),
 	I("job.maxRuns", "20", "adaptive runs: the most runs a side"),
 
@@ -204,9 +208,11 @@ const struct config_key config_keys[] = {
 	/* compare */
 	S("compare.format", "simple", "format of `sched-bot compare`"),
 	N("compare.minEffect", "2",
-	  "smallest change, in percent, called a regression"),
+	  "smallest change, in percent, called a regression or an "
+	  "improvement"),
 	N("compare.alpha", "0.01", "family-wise level of the KPIs of a "
-	  "comparison (Holm-corrected)"),
+	  "comparison: the paired or Welch t-test, Holm-corrected over "
+	  "the KPIs"),
 	S("compare.pairing", "auto", "auto (runs of one file paired by run "
 	  "number), paired or unpaired"),
 	N("compare.detect", "5", "adaptive runs: the change (%) to find or "
@@ -214,14 +220,19 @@ const struct config_key config_keys[] = {
 	N("compare.rankAlpha", "0.05",
 	  "Mann-Whitney U level that must agree"),
 	N("compare.noisyPct", "10",
-	  "95% CI half-width, in percent, above which a side is noisy"),
+	  "noisy above this: the half-width of a 95% CI, in percent of "
+	  "the mean (unpaired: of either side's mean; paired: of the "
+	  "mean change of the blocks)"),
 
 	/* targets: --target NAME reads [target "NAME"] */
 	S("target.*.type", NULL, "qemu, ssh, lava or local (unset: NAME)"),
 	I("target.*.smp", "2", "qemu: vCPUs"),
 	I("target.*.mem", "1024", "qemu: MB of memory"),
-	I("target.*.timeout", NULL, "seconds of a whole boot and run "
-	  "(unset: qemu: from the runs; ssh: 600)"),
+	I("target.*.timeout", NULL, "seconds before a boot's run is killed "
+	  "as a timeout (unset: qemu: the whole guest, 120 + W x R x (3S + "
+	  "10) + 120 x R per tool workload; ssh: the workloads after the "
+	  "boot, 600; lava: the whole job, queueing too, 600 + W x R x (3S "
+	  "+ 10); W workloads, R runs, S seconds a run)"),
 	S("target.*.accel", "auto", "qemu: auto (probe KVM), kvm or tcg"),
 	I("target.*.kvmProbeTimeout", "5", "qemu: seconds of the KVM probe"),
 	S("target.*.qemu", "qemu-system-x86_64", "qemu: the emulator"),

@@ -72,10 +72,13 @@ static const struct option_spec compare_options[] = {
 		 "every diag.* row in the tables, not only those that "
 		 "changed significantly"),
 	OPT_CALLBACK(0, "min-effect", &o.min_effect, "PCT",
-		     "smallest change reported (compare.minEffect, 2)",
+		     "smallest change, in percent, called a regression or an "
+		     "improvement (compare.minEffect, 2)",
 		     set_number),
 	OPT_CALLBACK(0, "alpha", &o.alpha, "A",
-		     "Welch significance level (compare.alpha, 0.01)",
+		     "family-wise level of the KPIs: the paired or Welch "
+		     "t-test, Holm-corrected over them (compare.alpha, "
+		     "0.01)",
 		     set_number),
 	OPT__VERBOSITY(),
 	OPT_END()
@@ -95,9 +98,10 @@ const struct options_doc compare_doc = {
 "adjusted p is below --alpha and its own test agrees (p <\n"
 "compare.rankAlpha, default 0.05).  Runs of one file with the same run\n"
 "numbers are paired (compare.pairing); files are compared unpaired.  A\n"
-"KPI is noisy when a 95% confidence interval is wider than\n"
-"compare.noisyPct (default 10) percent.  The verdict sentence, the one a\n"
-"reply prints, follows the table.",
+"KPI is noisy when the half-width of a 95% confidence interval is above\n"
+"compare.noisyPct (default 10) percent of the mean: of either side's\n"
+"mean unpaired, of the mean change of the blocks paired.  The verdict\n"
+"sentence, the one a reply prints, follows the table.",
 	.options = compare_options,
 	.notes =
 "Exit status: 0, 5 when the verdict is a regression, 1 on bad input, 3\n"

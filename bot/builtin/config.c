@@ -76,8 +76,9 @@ const struct options_doc config_doc = {
 	.summary = "show the configuration",
 	.synopsis = config_synopsis,
 	.text =
-"The configuration is a git-config file: $XDG_CONFIG_HOME/sched-bot/config\n"
-"(or ~/.config/sched-bot/config, or $SCHED_BOT_CONFIG, or --config FILE).\n"
+"The configuration is one git-config file: --config FILE, else\n"
+"$SCHED_BOT_CONFIG, else $XDG_CONFIG_HOME/sched-bot/config, else\n"
+"~/.config/sched-bot/config; only the first of these is read.\n"
 "Every key has its default in one table (--keys); contrib/sched-bot.config\n"
 "is a sample of them all.",
 	.options = config_options,

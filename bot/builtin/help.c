@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
+#include "config-keys.h"
 #include "util.h"
 #include "workload.h"
 #include "version.h"
@@ -61,6 +62,51 @@ void list_commands(FILE *f)
 	fputs(exit_codes_text, f);
 }
 
+/*
+ * The CONFIGURATION section: every key of bot/config-keys.c with its
+ * type, default and help line, in the table's order, so that the
+ * manual cannot lack a key the code reads.
+ */
+static void man_configuration(FILE *f)
+{
+	size_t i;
+
+	fputs(".SH CONFIGURATION\n", f);
+	options_roff_text(
+"One git-config file is read: --config FILE, else $SCHED_BOT_CONFIG,\n"
+"else $XDG_CONFIG_HOME/sched-bot/config, else\n"
+"~/.config/sched-bot/config.  The first of these that is given is the\n"
+"only file read; the others are not merged into it.  A --config file\n"
+"that cannot be read is a usage error (exit 2); a default file that\n"
+"does not exist is an empty configuration.\n"
+"\n"
+"A key with a * in its name is set once per name: target.*.smp is smp\n"
+"in a [target \"NAME\"] section, read as target.NAME.smp by --target\n"
+"NAME; tree.*.url is url in a [tree \"NAME\"] section.  Each line\n"
+"below gives the key's type (int takes k, M and G suffixes; multi may\n"
+"be given more than once) and its default; a key without a default is\n"
+"decided by the code, as its text says.  'sched-bot config --keys'\n"
+"prints the same list, 'sched-bot config --list --all' each key's\n"
+"value and where it comes from.", f);
+	for (i = 0; i < config_nr_keys; i++) {
+		const struct config_key *k = &config_keys[i];
+
+		fputs(".TP\n\\fB", f);
+		options_roff_str(k->name, f);
+		fputs("\\fR (", f);
+		options_roff_str(config_type_name(k->type), f);
+		if (k->secret) {
+			fputs(", secret", f);
+		} else if (k->def) {
+			fputs(", default ", f);
+			options_roff_str(*k->def ? k->def : "\"\"", f);
+		}
+		fputs(")\n", f);
+		options_roff_str(k->help, f);
+		fputc('\n', f);
+	}
+}
+
 static void man_page(FILE *f)
 {
 	struct options_doc global = main_doc;
@@ -89,6 +135,7 @@ static void man_page(FILE *f)
 		options_man(c->doc, f);
 	fputs(".SH \"EXIT STATUS\"\n", f);
 	options_roff_text(exit_codes_text, f);
+	man_configuration(f);
 	fputs(".SH ENVIRONMENT\n", f);
 	options_roff_text(
 "SCHED_BOT_CONFIG names the configuration file.  XDG_CONFIG_HOME,\n"
