@@ -276,7 +276,7 @@ void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
 			  struct mailcmd_result *r)
 {
 	char *thread, *why = NULL, *sig = NULL, *owner;
-	int i, ret;
+	int i, ret, seen;
 
 	if (r->status != MAILCMD_OK && r->status != MAILCMD_ERROR)
 		return;
@@ -302,11 +302,15 @@ void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
 		goto ignore;
 	}
 	/* one signature, one command: lore keeps every signed mail */
-	owner = state_command_sig_msgid(st, sig);
-	if (owner && strcmp(owner, r->msgid)) {
+	seen = state_command_sig_msgid(st, sig, &owner);
+	if (seen < 0 || (seen && strcmp(owner, r->msgid))) {
 		free(r->why);
-		r->why = xasprintf("its DKIM signature authenticated <%.80s> "
-				   "already (a replay)", owner);
+		r->why = seen < 0 ?
+			xstrdup("the state database cannot say whether its "
+				"DKIM signature authenticated a command "
+				"already") :
+			xasprintf("its DKIM signature authenticated <%.80s> "
+				  "already (a replay)", owner);
 		free(owner);
 		goto ignore;
 	}

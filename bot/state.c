@@ -550,18 +550,26 @@ fail:
 	return -1;
 }
 
-char *state_command_sig_msgid(struct state *st, const char *sig)
+int state_command_sig_msgid(struct state *st, const char *sig, char **msgid)
 {
 	sqlite3_stmt *stmt = prepare(st, "SELECT msgid FROM command_sigs "
 				     "WHERE sig = ?", "t", sig);
-	char *msgid = NULL;
+	int rc, ret = -1;
 
+	*msgid = NULL;
 	if (!stmt)
-		return NULL;
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		msgid = col_text(stmt, 0);
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*msgid = col_text(stmt, 0);
+		ret = *msgid ? 1 : -1;
+	} else if (rc == SQLITE_DONE) {
+		ret = 0;
+	} else {
+		db_error(st, "command_sigs");
+	}
 	sqlite3_finalize(stmt);
-	return msgid;
+	return ret;
 }
 
 char *state_meta_get(struct state *st, const char *key)

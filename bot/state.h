@@ -145,11 +145,13 @@ int state_command_add(struct state *st, const char *msgid,
 		      const char *sender, const char *outcome,
 		      const char *sig);
 /*
- * The Message-ID of the command recorded with that signature (caller
- * frees), or NULL when no command carried it: a signature authenticates
- * one command, once.
+ * The Message-ID of the command recorded with that signature: 1 and
+ * *msgid (caller frees) when a command carried it, 0 when none did, -1
+ * when the state cannot say (the caller then refuses the command: a
+ * signature authenticates one command, once, and a failed look-up must
+ * not let a replay through).
  */
-char *state_command_sig_msgid(struct state *st, const char *sig);
+int state_command_sig_msgid(struct state *st, const char *sig, char **msgid);
 /* Commands of sender (NULL: anyone) with that outcome since a time. */
 long state_commands_since(struct state *st, long long since,
 			  const char *sender, const char *outcome);

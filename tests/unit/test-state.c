@@ -215,15 +215,15 @@ static void test_command_sigs(void)
 	sqlite3 *raw;
 
 	CHECK(st != NULL);
-	CHECK(state_command_sig_msgid(st, "AAAA") == NULL);
+	CHECK_INT(state_command_sig_msgid(st, "AAAA", &m), 0);
 	CHECK_INT(state_command_add(st, "c1@x", "me@x", "queued", "AAAA"), 0);
-	m = state_command_sig_msgid(st, "AAAA");
+	CHECK_INT(state_command_sig_msgid(st, "AAAA", &m), 1);
 	CHECK_STR(m, "c1@x");
 	free(m);
 	/* a later command with the same signature keeps the first owner */
 	CHECK_INT(state_command_add(st, "c2@x", "me@x", "ignored", "AAAA"),
 		  0);
-	m = state_command_sig_msgid(st, "AAAA");
+	CHECK_INT(state_command_sig_msgid(st, "AAAA", &m), 1);
 	CHECK_STR(m, "c1@x");
 	free(m);
 	CHECK_INT(state_command_seen(st, "c2@x"), 1);
@@ -232,19 +232,23 @@ static void test_command_sigs(void)
 	CHECK_INT(state_command_add(st, "c3@x", "me@x", "queued", "BBBB"), 0);
 	state_rollback(st);
 	CHECK_INT(state_command_seen(st, "c3@x"), 0);
-	CHECK(state_command_sig_msgid(st, "BBBB") == NULL);
-	state_close(st);
+	CHECK_INT(state_command_sig_msgid(st, "BBBB", &m), 0);
 
-	/* a database from before the table gets it when opened */
+	/* a look-up that fails says so: the caller refuses, never "unseen" */
 	CHECK_INT(sqlite3_open(db, &raw), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(raw, "DROP TABLE command_sigs", NULL, NULL,
 			       NULL), SQLITE_OK);
 	sqlite3_close(raw);
+	CHECK_INT(state_command_sig_msgid(st, "AAAA", &m), -1);
+	CHECK(m == NULL);
+	state_close(st);
+
+	/* a database from before the table gets it when opened */
 	st = state_open(db);
 	CHECK(st != NULL);
-	CHECK(state_command_sig_msgid(st, "AAAA") == NULL);
+	CHECK_INT(state_command_sig_msgid(st, "AAAA", &m), 0);
 	CHECK_INT(state_command_add(st, "c4@x", "me@x", "queued", "CCCC"), 0);
-	m = state_command_sig_msgid(st, "CCCC");
+	CHECK_INT(state_command_sig_msgid(st, "CCCC", &m), 1);
 	CHECK_STR(m, "c4@x");
 	free(m);
 	state_close(st);
