@@ -382,7 +382,11 @@ test_expect_success 'bash completion: commands and options from the tool' '
 	complete_words sched-bot test --job-dir "" >out &&
 	echo "<files-d>" >expect && test_cmp expect out &&
 	complete_words sched-bot tree "" >out &&
-	printf "init\nstatus\nexport\nfetch\n" >expect && test_cmp expect out
+	printf "init\nstatus\nexport\nfetch\n" >expect && test_cmp expect out &&
+	complete_words sched-bot boot --autogroup "" >out &&
+	printf "on\noff\n" >expect && test_cmp expect out &&
+	complete_words sched-bot run --cgroup n >out &&
+	echo new >expect && test_cmp expect out
 '
 
 test_done
