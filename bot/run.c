@@ -711,32 +711,25 @@ struct tool_value {
 	int hib;
 };
 
-static int parse_tool(const char *workload, const char *text,
+/* The numbers of w's output, by its table entry. */
+static int parse_tool(const struct workload *w, const char *text,
 		      struct tool_value *tv)
 {
-	int n = 0;
+	const struct workload_metric *m;
+	int n = 0, i, found;
 	double v;
 
-	if (!strcmp(workload, "hackbench")) {
-		if (!number_after(text, "\nTime:", &v) ||
-		    !number_after(text, "Time:", &v))
-			tv[n++] = (struct tool_value){ "time", v, "s", 0 };
-	} else if (!strcmp(workload, "perf-pipe")) {
-		if (!number_before(text, " ops/sec", &v))
-			tv[n++] = (struct tool_value){ "ops", v,
-						       "roundtrips/s", 1 };
-		if (!number_before(text, " usecs/op", &v))
-			tv[n++] = (struct tool_value){ "usecs_per_op", v,
-						       "us", 0 };
-	} else if (!strcmp(workload, "perf-messaging")) {
-		if (!number_after(text, "Total time:", &v))
-			tv[n++] = (struct tool_value){ "time", v, "s", 0 };
-	} else if (!strcmp(workload, "schbench")) {
-		if (!number_after(text, "average rps:", &v))
-			tv[n++] = (struct tool_value){ "rps", v, "rps", 1 };
-		if (!number_after(text, "99.0th:", &v))
-			tv[n++] = (struct tool_value){ "p99_latency", v,
-						       "us", 0 };
+	for (m = w->metrics; m < w->metrics + WORKLOAD_METRICS_MAX &&
+	     m->metric; m++) {
+		for (i = found = 0; i < n; i++)
+			found |= !strcmp(tv[i].metric, m->metric);
+		if (found)
+			continue;
+		if (m->before ? number_before(text, m->marker, &v) :
+		    number_after(text, m->marker, &v))
+			continue;
+		tv[n++] = (struct tool_value){ m->metric, v, m->unit,
+					       m->higher_is_better };
 	}
 	/* A tool reporting a zero or negative time did not run. */
 	if (n && !strcmp(tv[0].unit, "s") && !(tv[0].value > 0))
@@ -749,10 +742,11 @@ int run_parse_tool_output(const char *workload, const char *params,
 			  const struct run_meta *meta, const char *env_text,
 			  struct sample_set *out)
 {
-	struct tool_value tv[4];
+	const struct workload *w = run_find_tool(workload);
+	struct tool_value tv[WORKLOAD_METRICS_MAX];
 	struct parser p;
 	struct sample s;
-	int i, n = parse_tool(workload, text, tv);
+	int i, n = w ? parse_tool(w, text, tv) : 0;
 
 	if (!n)
 		return error("%s: no result in its output", workload);
@@ -806,52 +800,43 @@ int run_tool_rows(const char *workload, const char *params, int run,
 	return 0;
 }
 
+/* A tool_args or params template with "%c" and "%d" filled in. */
+static char *expand(const char *tmpl, int ncpu, int duration)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	for (p = tmpl; *p; p++) {
+		if (p[0] == '%' && p[1] == 'c')
+			strbuf_addf(&sb, "%d", ncpu);
+		else if (p[0] == '%' && p[1] == 'd')
+			strbuf_addf(&sb, "%d", duration);
+		else {
+			strbuf_addch(&sb, *p);
+			continue;
+		}
+		p++;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 char **run_tool_argv(const char *workload, const char *prog, int duration,
 		     char **params)
 {
+	const struct workload *w = run_find_tool(workload);
 	struct argv_builder b = { 0 };
 	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	char *args, *word, *save = NULL;
 
+	if (ncpu < 1)
+		ncpu = 1;
 	add_arg(&b, prog);
-	if (!strcmp(workload, "hackbench")) {
-		/* rt-tests defaults but for more loops: ~1 s here. */
-		add_arg(&b, "-P");
-		add_arg(&b, "-g");
-		add_arg(&b, "4");
-		add_arg(&b, "-l");
-		add_arg(&b, "500");
-		*params = xstrdup("groups=4 fds=20 loops=500 size=100 mode=process ipc=socket");
-	} else if (!strcmp(workload, "perf-pipe")) {
-		add_arg(&b, "bench");
-		add_arg(&b, "sched");
-		add_arg(&b, "pipe");
-		add_arg(&b, "-l");
-		add_arg(&b, "100000");
-		*params = xstrdup("loops=100000 mode=processes");
-	} else if (!strcmp(workload, "perf-messaging")) {
-		add_arg(&b, "bench");
-		add_arg(&b, "sched");
-		add_arg(&b, "messaging");
-		add_arg(&b, "-g");
-		add_arg(&b, "4");
-		add_arg(&b, "-l");
-		add_arg(&b, "100");
-		*params = xstrdup("groups=4 loops=100 mode=process ipc=socket");
-	} else {
-		char *t = xasprintf("%d", ncpu > 0 ? ncpu : 1);
-		char *r = xasprintf("%d", duration);
-
-		add_arg(&b, "-m");
-		add_arg(&b, "1");
-		add_arg(&b, "-t");
-		add_arg(&b, t);
-		add_arg(&b, "-r");
-		add_arg(&b, r);
-		*params = xasprintf("messengers=1 threads=%s duration=%s", t,
-				    r);
-		free(t);
-		free(r);
-	}
+	args = expand(w && w->tool_args ? w->tool_args : "", ncpu, duration);
+	for (word = strtok_r(args, " ", &save); word;
+	     word = strtok_r(NULL, " ", &save))
+		add_arg(&b, word);
+	free(args);
+	*params = expand(w && w->params ? w->params : "", ncpu, duration);
 	add_arg(&b, NULL);
 	return b.v;
 }
