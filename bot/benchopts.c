@@ -53,41 +53,47 @@ static int is_word(const char *words, const char *arg)
 	return 0;
 }
 
-static int take(const struct bench_opt *o, const char *arg,
-		struct bench_args *a)
+int bench_opt_accepts(const struct bench_opt *o, const char *arg)
 {
 	char *end;
 	double v;
 
-	a->v[o->key].set = 1;
 	switch (o->kind) {
 	case BO_SET:
-		a->v[o->key].num = o->setval;
-		return 0;
+		return !arg;
 	case BO_INT:
 	case BO_NUM:
 		errno = 0;
 		v = strtod(arg, &end);
-		if (!*arg || *end || errno || !isfinite(v) || v < o->min ||
-		    v > o->max || (o->kind == BO_INT && v != floor(v)))
-			break;
-		a->v[o->key].num = v;
-		return 0;
+		return *arg && !*end && !errno && isfinite(v) && v >= o->min &&
+		       v <= o->max && (o->kind == BO_NUM || v == floor(v));
 	case BO_WORD:
-		if (!is_word(o->argh, arg))
-			break;
-		a->v[o->key].str = arg;
-		return 0;
+		return is_word(o->argh, arg);
 	case BO_STRING:
-		a->v[o->key].str = arg;
-		return 0;
+		return 1;
 	}
-	fprintf(stderr, "sched-bench: --%s: bad value '%s' (%s", o->name, arg,
-		o->argh);
-	if (o->kind == BO_INT || o->kind == BO_NUM)
-		fprintf(stderr, ": %g..%g", o->min, o->max);
-	fputs(")\n", stderr);
-	return -1;
+	return 0;
+}
+
+static int take(const struct bench_opt *o, const char *arg,
+		struct bench_args *a)
+{
+	if (!bench_opt_accepts(o, arg)) {
+		fprintf(stderr, "sched-bench: --%s: bad value '%s' (%s",
+			o->name, arg, o->argh);
+		if (o->kind == BO_INT || o->kind == BO_NUM)
+			fprintf(stderr, ": %g..%g", o->min, o->max);
+		fputs(")\n", stderr);
+		return -1;
+	}
+	a->v[o->key].set = 1;
+	if (o->kind == BO_SET)
+		a->v[o->key].num = o->setval;
+	else if (o->kind == BO_INT || o->kind == BO_NUM)
+		a->v[o->key].num = strtod(arg, NULL);
+	else
+		a->v[o->key].str = arg;
+	return 0;
 }
 
 static const struct bench_opt *find(unsigned cmd, const char *name,

@@ -69,6 +69,9 @@ double bench_arg_num(const struct bench_args *a, enum bench_key k,
 const char *bench_arg_str(const struct bench_args *a, enum bench_key k,
 			  const char *dflt);
 
+/* 1 when arg is a value o accepts, else 0 (no message). */
+int bench_opt_accepts(const struct bench_opt *o, const char *arg);
+
 /* The option of cmd that sets k (to val, for a BO_SET one), or NULL. */
 const struct bench_opt *bench_opt_find(unsigned cmd, enum bench_key k,
 				       int val);

@@ -5,17 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchopts.h"
 #include "workload.h"
 
 const struct workload workload_table[] = {
 	{ "spawn", WORKLOAD_SCHED_BENCH, "sched-bench", "sched-bot",
 	  "process creation: fork, exit, wait (UnixBench spawn)",
-	  WORKLOAD_DEFAULT | WORKLOAD_MAIL,
-	  .tool_args = NULL },
+	  WORKLOAD_DEFAULT | WORKLOAD_MAIL, .bench = BENCH_SPAWN,
+	  /* one pass per run: repetition comes from --runs */
+	  .run_args = "--passes 1 --gap 1" },
 	{ "pingpong", WORKLOAD_SCHED_BENCH, "sched-bench", "sched-bot",
 	  "task pairs bouncing a byte over pipes (will-it-scale)",
-	  WORKLOAD_DEFAULT | WORKLOAD_MAIL,
-	  .tool_args = NULL },
+	  WORKLOAD_DEFAULT | WORKLOAD_MAIL, .bench = BENCH_PINGPONG,
+	  .run_args = "--warmup 2" },
 	{ "hackbench", WORKLOAD_HACKBENCH, "hackbench", "rt-tests",
 	  "groups of senders and receivers on sockets (hackbench)",
 	  WORKLOAD_MAIL,

@@ -59,6 +59,11 @@ struct workload {
 	const char *params;
 	/* What its output reports, in the rows' order. */
 	struct workload_metric metrics[WORKLOAD_METRICS_MAX];
+	/* sched-bench's: its sub-command (BENCH_SPAWN, ... of benchopts.h),
+	 * whose options its command line may carry, and the options `run`
+	 * gives it where the spec leaves them unset. */
+	unsigned bench;
+	const char *run_args;
 };
 
 extern const struct workload workload_table[];
