@@ -44,7 +44,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 BUILTIN_SRCS := $(wildcard bot/builtin/*.c)
 BUILTIN_OBJS := $(BUILTIN_SRCS:%.c=$(BUILD)/%.o)
 # The libc-only library modules that sched-bench is built with too.
-BENCH_SHARED := bot/procstat.c bot/benchcalc.c bot/interleave.c
+BENCH_SHARED := bot/procstat.c bot/benchcalc.c bot/interleave.c bot/benchopts.c
 # sched-bench-spawn, the dynamic helper spawn forks from, is its own program.
 SPAWN_HELPER_SRCS := bot/workloads/spawn-helper.c bot/workloads/spawn-copy.c
 BENCH_SRCS := $(filter-out bot/workloads/spawn-helper.c,$(wildcard bot/workloads/*.c))

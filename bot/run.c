@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "benchopts.h"
 #include "config.h"
 #include "kv.h"
 #include "procstat.h"
@@ -408,26 +409,106 @@ void bench_spec_init(struct bench_spec *spec)
 	spec->pin = -1;
 }
 
-int bench_spec_check(const struct bench_spec *spec)
+/* bench_spec's fields, in command-line order, and what each sets in
+ * sched-bench's option table (benchopts.h). */
+static const struct spec_field {
+	enum bench_key key;
+	size_t off;
+	int is_str;
+	int unset;		/* the int that means "not given" */
+} spec_fields[] = {
+	{ BK_COPIES, offsetof(struct bench_spec, copies), 0, 0 },
+	{ BK_TIME, offsetof(struct bench_spec, duration), 0, 0 },
+	{ BK_PASSES, offsetof(struct bench_spec, passes), 0, 0 },
+	{ BK_GAP, offsetof(struct bench_spec, gap), 0, -1 },
+	{ BK_CHILD_CPU, offsetof(struct bench_spec, child_cpu), 0, 0 },
+	{ BK_WARMUP, offsetof(struct bench_spec, warmup), 0, -1 },
+	{ BK_THREADS, offsetof(struct bench_spec, threads), 0, 0 },
+	{ BK_PIN, offsetof(struct bench_spec, pin), 0, -1 },
+	{ BK_SWEEP, offsetof(struct bench_spec, sweep), 1, 0 },
+	{ BK_RUN, offsetof(struct bench_spec, run), 0, 0 },
+	{ BK_AUTOGROUP, offsetof(struct bench_spec, autogroup), 1, 0 },
+	{ BK_CGROUP, offsetof(struct bench_spec, cgroup), 1, 0 },
+	{ BK_SETSID, offsetof(struct bench_spec, setsid), 0, 0 },
+};
+
+static const char **field_str(const struct bench_spec *spec,
+			      const struct spec_field *f)
+{
+	return (const char **)((char *)spec + f->off);
+}
+
+static int *field_int(const struct bench_spec *spec,
+		      const struct spec_field *f)
+{
+	return (int *)((char *)spec + f->off);
+}
+
+static const struct workload *bench_workload(const struct bench_spec *spec)
 {
 	const struct workload *w = spec->workload ?
 		workload_find(spec->workload) : NULL;
 
-	if (!w || w->runner != WORKLOAD_SCHED_BENCH)
+	return w && w->runner == WORKLOAD_SCHED_BENCH ? w : NULL;
+}
+
+int bench_spec_check(const struct bench_spec *spec)
+{
+	const struct workload *w = bench_workload(spec);
+	size_t i;
+
+	if (!w)
 		return error("'%s' is not a sched-bench workload",
 			     spec->workload ? spec->workload : "");
 	if (spec->sweep && !is_token(spec->sweep, ",", 0))
 		return error("bad sweep list '%s'", spec->sweep);
-	if (spec->autogroup && strcmp(spec->autogroup, "on") &&
-	    strcmp(spec->autogroup, "off"))
-		return error("autogroup must be on or off");
-	if (spec->cgroup && strcmp(spec->cgroup, "root") &&
-	    strcmp(spec->cgroup, "new"))
-		return error("cgroup must be root or new");
+	for (i = 0; i < ARRAY_SIZE(spec_fields); i++) {
+		const struct spec_field *f = &spec_fields[i];
+		const struct bench_opt *o = bench_opt_find(w->bench, f->key, 0);
+		const char *v = f->is_str ? *field_str(spec, f) : NULL;
+
+		if (v && o && !bench_opt_accepts(o, v))
+			return error("--%s must be %s, not '%s'", o->name,
+				     o->argh, v);
+	}
 	if (spec->copies < 0 || spec->duration < 0 || spec->passes < 0 ||
 	    spec->run < 0)
 		return error("negative workload parameter");
 	return 0;
+}
+
+/* The options of w's run_args where spec leaves them unset. */
+static void bench_spec_defaults(struct bench_spec *spec,
+				const struct workload *w)
+{
+	char *copy, *argv[32], *word, *save = NULL;
+	struct bench_args a;
+	int argc = 1;
+	size_t i;
+
+	if (!w || !w->run_args)
+		return;
+	copy = xstrdup(w->run_args);
+	argv[0] = (char *)w->name;
+	for (word = strtok_r(copy, " ", &save); word && argc < 31;
+	     word = strtok_r(NULL, " ", &save))
+		argv[argc++] = word;
+	argv[argc] = NULL;
+	if (bench_parse(w->bench, w->name, argc, argv, &a)) {
+		error("BUG: %s: bad run_args '%s'", w->name, w->run_args);
+		free(copy);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(spec_fields); i++) {
+		const struct spec_field *f = &spec_fields[i];
+
+		/* strings of run_args would point into copy: none yet */
+		if (!a.v[f->key].set || f->is_str)
+			continue;
+		if (*field_int(spec, f) == f->unset)
+			*field_int(spec, f) = (int)a.v[f->key].num;
+	}
+	free(copy);
 }
 
 struct argv_builder {
@@ -452,46 +533,39 @@ static void add_int(struct argv_builder *b, const char *opt, int v)
 
 char **run_bench_argv(const struct bench_spec *spec, const char *prog)
 {
+	const struct workload *w = bench_workload(spec);
 	struct argv_builder b = { 0 };
-	int spawn;
+	size_t i;
 
 	if (bench_spec_check(spec))
 		return NULL;
-	spawn = !strcmp(spec->workload, "spawn");
 	add_arg(&b, prog ? prog : "sched-bench");
 	add_arg(&b, spec->workload);
-	if (spec->copies)
-		add_int(&b, spawn ? "-c" : "-n", spec->copies);
-	if (spec->duration)
-		add_int(&b, "-t", spec->duration);
-	if (spawn && spec->passes)
-		add_int(&b, "--passes", spec->passes);
-	if (spawn && spec->gap >= 0)
-		add_int(&b, "--gap", spec->gap);
-	if (spawn && spec->child_cpu)
-		add_arg(&b, "--child-cpu");
-	if (!spawn && spec->warmup >= 0)
-		add_int(&b, "--warmup", spec->warmup);
-	if (!spawn && spec->threads)
-		add_arg(&b, "--threads");
-	if (!spawn && spec->pin >= 0)
-		add_arg(&b, spec->pin ? "--pin" : "--no-pin");
-	if (!spawn && spec->sweep) {
-		add_arg(&b, "--sweep");
-		add_arg(&b, spec->sweep);
+	for (i = 0; i < ARRAY_SIZE(spec_fields); i++) {
+		const struct spec_field *f = &spec_fields[i];
+		const char *str = f->is_str ? *field_str(spec, f) : NULL;
+		int n = f->is_str ? 0 : *field_int(spec, f);
+		const struct bench_opt *o;
+		char *name;
+
+		if (f->is_str ? !str : n == f->unset)
+			continue;
+		/* an option of another workload: not this one's */
+		o = bench_opt_find(w->bench, f->key, n);
+		if (!o)
+			continue;
+		name = o->short_name ? xasprintf("-%c", o->short_name) :
+		       xasprintf("--%s", o->name);
+		if (o->kind == BO_SET) {
+			add_arg(&b, name);
+		} else if (str) {
+			add_arg(&b, name);
+			add_arg(&b, str);
+		} else {
+			add_int(&b, name, n);
+		}
+		free(name);
 	}
-	if (spec->run)
-		add_int(&b, "--run", spec->run);
-	if (spec->autogroup) {
-		add_arg(&b, "--autogroup");
-		add_arg(&b, spec->autogroup);
-	}
-	if (spec->cgroup) {
-		add_arg(&b, "--cgroup");
-		add_arg(&b, spec->cgroup);
-	}
-	if (spec->setsid)
-		add_arg(&b, "--setsid");
 	add_arg(&b, NULL);
 	return b.v;
 }
@@ -645,32 +719,25 @@ struct tool_value {
 	int hib;
 };
 
-static int parse_tool(const char *workload, const char *text,
+/* The numbers of w's output, by its table entry. */
+static int parse_tool(const struct workload *w, const char *text,
 		      struct tool_value *tv)
 {
-	int n = 0;
+	const struct workload_metric *m;
+	int n = 0, i, found;
 	double v;
 
-	if (!strcmp(workload, "hackbench")) {
-		if (!number_after(text, "\nTime:", &v) ||
-		    !number_after(text, "Time:", &v))
-			tv[n++] = (struct tool_value){ "time", v, "s", 0 };
-	} else if (!strcmp(workload, "perf-pipe")) {
-		if (!number_before(text, " ops/sec", &v))
-			tv[n++] = (struct tool_value){ "ops", v,
-						       "roundtrips/s", 1 };
-		if (!number_before(text, " usecs/op", &v))
-			tv[n++] = (struct tool_value){ "usecs_per_op", v,
-						       "us", 0 };
-	} else if (!strcmp(workload, "perf-messaging")) {
-		if (!number_after(text, "Total time:", &v))
-			tv[n++] = (struct tool_value){ "time", v, "s", 0 };
-	} else if (!strcmp(workload, "schbench")) {
-		if (!number_after(text, "average rps:", &v))
-			tv[n++] = (struct tool_value){ "rps", v, "rps", 1 };
-		if (!number_after(text, "99.0th:", &v))
-			tv[n++] = (struct tool_value){ "p99_latency", v,
-						       "us", 0 };
+	for (m = w->metrics; m < w->metrics + WORKLOAD_METRICS_MAX &&
+	     m->metric; m++) {
+		for (i = found = 0; i < n; i++)
+			found |= !strcmp(tv[i].metric, m->metric);
+		if (found)
+			continue;
+		if (m->before ? number_before(text, m->marker, &v) :
+		    number_after(text, m->marker, &v))
+			continue;
+		tv[n++] = (struct tool_value){ m->metric, v, m->unit,
+					       m->higher_is_better };
 	}
 	/* A tool reporting a zero or negative time did not run. */
 	if (n && !strcmp(tv[0].unit, "s") && !(tv[0].value > 0))
@@ -683,10 +750,11 @@ int run_parse_tool_output(const char *workload, const char *params,
 			  const struct run_meta *meta, const char *env_text,
 			  struct sample_set *out)
 {
-	struct tool_value tv[4];
+	const struct workload *w = run_find_tool(workload);
+	struct tool_value tv[WORKLOAD_METRICS_MAX];
 	struct parser p;
 	struct sample s;
-	int i, n = parse_tool(workload, text, tv);
+	int i, n = w ? parse_tool(w, text, tv) : 0;
 
 	if (!n)
 		return error("%s: no result in its output", workload);
@@ -740,52 +808,43 @@ int run_tool_rows(const char *workload, const char *params, int run,
 	return 0;
 }
 
+/* A tool_args or params template with "%c" and "%d" filled in. */
+static char *expand(const char *tmpl, int ncpu, int duration)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	for (p = tmpl; *p; p++) {
+		if (p[0] == '%' && p[1] == 'c')
+			strbuf_addf(&sb, "%d", ncpu);
+		else if (p[0] == '%' && p[1] == 'd')
+			strbuf_addf(&sb, "%d", duration);
+		else {
+			strbuf_addch(&sb, *p);
+			continue;
+		}
+		p++;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 char **run_tool_argv(const char *workload, const char *prog, int duration,
 		     char **params)
 {
+	const struct workload *w = run_find_tool(workload);
 	struct argv_builder b = { 0 };
 	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	char *args, *word, *save = NULL;
 
+	if (ncpu < 1)
+		ncpu = 1;
 	add_arg(&b, prog);
-	if (!strcmp(workload, "hackbench")) {
-		/* rt-tests defaults but for more loops: ~1 s here. */
-		add_arg(&b, "-P");
-		add_arg(&b, "-g");
-		add_arg(&b, "4");
-		add_arg(&b, "-l");
-		add_arg(&b, "500");
-		*params = xstrdup("groups=4 fds=20 loops=500 size=100 mode=process ipc=socket");
-	} else if (!strcmp(workload, "perf-pipe")) {
-		add_arg(&b, "bench");
-		add_arg(&b, "sched");
-		add_arg(&b, "pipe");
-		add_arg(&b, "-l");
-		add_arg(&b, "100000");
-		*params = xstrdup("loops=100000 mode=processes");
-	} else if (!strcmp(workload, "perf-messaging")) {
-		add_arg(&b, "bench");
-		add_arg(&b, "sched");
-		add_arg(&b, "messaging");
-		add_arg(&b, "-g");
-		add_arg(&b, "4");
-		add_arg(&b, "-l");
-		add_arg(&b, "100");
-		*params = xstrdup("groups=4 loops=100 mode=process ipc=socket");
-	} else {
-		char *t = xasprintf("%d", ncpu > 0 ? ncpu : 1);
-		char *r = xasprintf("%d", duration);
-
-		add_arg(&b, "-m");
-		add_arg(&b, "1");
-		add_arg(&b, "-t");
-		add_arg(&b, t);
-		add_arg(&b, "-r");
-		add_arg(&b, r);
-		*params = xasprintf("messengers=1 threads=%s duration=%s", t,
-				    r);
-		free(t);
-		free(r);
-	}
+	args = expand(w && w->tool_args ? w->tool_args : "", ncpu, duration);
+	for (word = strtok_r(args, " ", &save); word;
+	     word = strtok_r(NULL, " ", &save))
+		add_arg(&b, word);
+	free(args);
+	*params = expand(w && w->params ? w->params : "", ncpu, duration);
 	add_arg(&b, NULL);
 	return b.v;
 }
@@ -877,15 +936,7 @@ static int run_sched_bench(const char *workload, int run,
 	spec.workload = workload;
 	spec.run = run;
 	spec.duration = opt->duration ? opt->duration : 10;
-	if (!strcmp(workload, "spawn")) {
-		/* Repetition comes from --runs: one pass per run. */
-		if (!spec.passes)
-			spec.passes = 1;
-		if (spec.gap < 0)
-			spec.gap = 1;
-	} else if (spec.warmup < 0) {
-		spec.warmup = 2;
-	}
+	bench_spec_defaults(&spec, workload_find(workload));
 	argv = run_bench_argv(&spec, opt->sched_bench);
 	if (!argv)
 		return RUN_FAILED;

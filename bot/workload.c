@@ -5,25 +5,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchopts.h"
 #include "workload.h"
 
 const struct workload workload_table[] = {
 	{ "spawn", WORKLOAD_SCHED_BENCH, "sched-bench", "sched-bot",
 	  "process creation: fork, exit, wait (UnixBench spawn)",
-	  WORKLOAD_DEFAULT | WORKLOAD_MAIL },
+	  WORKLOAD_DEFAULT | WORKLOAD_MAIL, .bench = BENCH_SPAWN,
+	  /* one pass per run: repetition comes from --runs */
+	  .run_args = "--passes 1 --gap 1" },
 	{ "pingpong", WORKLOAD_SCHED_BENCH, "sched-bench", "sched-bot",
 	  "task pairs bouncing a byte over pipes (will-it-scale)",
-	  WORKLOAD_DEFAULT | WORKLOAD_MAIL },
+	  WORKLOAD_DEFAULT | WORKLOAD_MAIL, .bench = BENCH_PINGPONG,
+	  .run_args = "--warmup 2" },
 	{ "hackbench", WORKLOAD_HACKBENCH, "hackbench", "rt-tests",
 	  "groups of senders and receivers on sockets (hackbench)",
-	  WORKLOAD_MAIL },
+	  WORKLOAD_MAIL,
+	  /* rt-tests defaults but for more loops: ~1 s here */
+	  .tool_args = "-P -g 4 -l 500",
+	  .params = "groups=4 fds=20 loops=500 size=100 mode=process "
+		    "ipc=socket",
+	  .metrics = { { "time", "\nTime:", 0, "s", 0 },
+		       { "time", "Time:", 0, "s", 0 } } },
 	{ "perf-pipe", WORKLOAD_PERF, "perf", "linux-perf",
-	  "two tasks over a pipe (perf bench sched pipe)", 0 },
+	  "two tasks over a pipe (perf bench sched pipe)", 0,
+	  .tool_args = "bench sched pipe -l 100000",
+	  .params = "loops=100000 mode=processes",
+	  .metrics = { { "ops", " ops/sec", 1, "roundtrips/s", 1 },
+		       { "usecs_per_op", " usecs/op", 1, "us", 0 } } },
 	{ "perf-messaging", WORKLOAD_PERF, "perf", "linux-perf",
-	  "hackbench in perf (perf bench sched messaging)", 0 },
+	  "hackbench in perf (perf bench sched messaging)", 0,
+	  .tool_args = "bench sched messaging -g 4 -l 100",
+	  .params = "groups=4 loops=100 mode=process ipc=socket",
+	  .metrics = { { "time", "Total time:", 0, "s", 0 } } },
 	{ "schbench", WORKLOAD_SCHBENCH, "schbench",
 	  "schbench (build from source)",
-	  "wakeup latency and requests per second (schbench -m 1)", 0 },
+	  "wakeup latency and requests per second (schbench -m 1)", 0,
+	  .tool_args = "-m 1 -t %c -r %d",
+	  .params = "messengers=1 threads=%c duration=%d",
+	  .metrics = { { "rps", "average rps:", 0, "rps", 1 },
+		       { "p99_latency", "99.0th:", 0, "us", 0 } } },
 };
 
 const size_t workload_table_nr = ARRAY_SIZE(workload_table);

@@ -28,6 +28,21 @@ enum workload_runner {
 #define WORKLOAD_DEFAULT (1u << 0)
 #define WORKLOAD_MAIL (1u << 1)
 
+/*
+ * A number a tool prints: the one right after marker, or with before
+ * set the one right before it on its line.  A metric listed twice takes
+ * the first of its markers that is found.
+ */
+struct workload_metric {
+	const char *metric;	/* the row's metric; NULL ends the list */
+	const char *marker;
+	int before;
+	const char *unit;
+	int higher_is_better;
+};
+
+#define WORKLOAD_METRICS_MAX 3
+
 struct workload {
 	const char *name;	/* as in --workloads and results.csv */
 	enum workload_runner runner;
@@ -35,6 +50,20 @@ struct workload {
 	const char *package;	/* where prog comes from (Debian) */
 	const char *help;	/* one line for `run --help` */
 	unsigned sets;		/* WORKLOAD_DEFAULT | WORKLOAD_MAIL */
+	/*
+	 * A tool's command line after prog, words split at spaces, and the
+	 * params column of its rows; in both "%c" is the CPUs and "%d" the
+	 * seconds of a run.  Every target runs the tool with these words.
+	 */
+	const char *tool_args;
+	const char *params;
+	/* What its output reports, in the rows' order. */
+	struct workload_metric metrics[WORKLOAD_METRICS_MAX];
+	/* sched-bench's: its sub-command (BENCH_SPAWN, ... of benchopts.h),
+	 * whose options its command line may carry, and the options `run`
+	 * gives it where the spec leaves them unset. */
+	unsigned bench;
+	const char *run_args;
 };
 
 extern const struct workload workload_table[];

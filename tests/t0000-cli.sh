@@ -59,12 +59,27 @@ test_expect_success 'every command is listed by --list-cmds and help' '
 	done <cmds
 '
 
+# The shared options a source uses, by the OPT__X() macros of
+# bot/workload-opts.h: each macro's long name, read from its definition.
+shared_longs() {
+	awk '/^#define OPT__[A-Z_]*\(/ { m = $2; sub(/\(.*/, "", m) }
+	     m && /OPT_CALLBACK\(0, "/ {
+		n = $0; sub(/.*OPT_CALLBACK\(0, "/, "", n); sub(/".*/, "", n)
+		print m, n; m = ""
+	     }' "$TOP/bot/workload-opts.h" |
+	while read -r macro long; do
+		grep -q "$macro(" "$1" && echo "$long"
+	done
+	:
+}
+
 # The long options of a command as its source's table names them:
-# OPT_*(short, "long", ...), OPT__VERBOSITY() for -v/-q, and the --help
-# every table gets.
+# OPT_*(short, "long", ...), the shared OPT__X() of bot/workload-opts.h,
+# OPT__VERBOSITY() for -v/-q, and the --help every table gets.
 source_longs() {
 	{
-		sed -n "s/.*OPT_[A-Z_]*([^,]*, \"\([a-z0-9-]*\)\".*/\1/p" "$1"
+		sed -n "s/.*OPT_[A-Z][A-Z_]*([^,]*, \"\([a-z0-9-]*\)\".*/\1/p" "$1"
+		shared_longs "$1"
 		grep -q "OPT__VERBOSITY()" "$1" && printf "verbose\nquiet\n"
 		echo help
 	} | sort -u
@@ -163,7 +178,98 @@ test_expect_success 'other whole-number options go through the same parser' '
 		test_grep "is not a whole number" err || exit 1
 	done &&
 	rc=0; "$SCHED_BOT" boot --autogroup 2 2>err || rc=$?
-	test $rc -eq 2 && test_grep -e "--autogroup: '\''2'\'' must be 0..1" err
+	test $rc -eq 2 && test_grep -e "--autogroup: '\''2'\'' must be on or off" err
+'
+
+# ---- the options several commands share: one spec each ----
+
+# "command<TAB>--option<TAB>ARG<TAB>help" for each option of the man
+# page, whose sections and option lines are the option tables.
+man_options() {
+	"$SCHED_BOT" help --man | sed -e 's/\\f[BIR]//g' -e 's/\\-/-/g' |
+	awk '/^\.SS / { cmd = $3; sub(/"$/, "", cmd) }
+	     tp == 2 { print cmd "\t" opt "\t" arg "\t" $0; tp = 0 }
+	     tp == 1 { opt = $1; arg = $2; tp = 2 }
+	     /^\.TP$/ { tp = 1 }'
+}
+
+# shared_option OPTION CMDS: the commands (sorted, space-separated)
+# whose table has OPTION are CMDS, and its argument and help are the
+# same words in each, up to the first ";" (what follows is the
+# command's own default).
+shared_option() {
+	awk -F "\t" -v o="$1" '$2 == o' man-opts >lines-$1 &&
+	test "$(cut -f1 lines-$1 | sort | tr "\n" " ")" = "$2 " || {
+		echo "$1 is in: $(cut -f1 lines-$1 | tr "\n" " ")"; return 1
+	}
+	cut -f3 lines-$1 | sort -u >args-$1 &&
+	test $(wc -l <args-$1) = 1 &&
+	cut -f4 lines-$1 | sed -e "s/;.*//" -e "s/, or auto: .*//" |
+		sort -u >help-$1 &&
+	test $(wc -l <help-$1) = 1 || { cat lines-$1; return 1; }
+}
+
+test_expect_success 'shared options: the same words and meaning in every command' '
+	man_options >man-opts &&
+	shared_option --autogroup "boot run" &&
+	test "$(cat args---autogroup)" = "on|off" &&
+	test_grep "on or off (1 and 0 are the same)" help---autogroup &&
+	shared_option --cgroup "boot run" &&
+	test "$(cat args---cgroup)" = "root|new" &&
+	shared_option --workloads "boot cron run test" &&
+	test "$(cat args---workloads)" = LIST &&
+	# auto only where a thread chooses them
+	awk -F "\t" "/ or auto: /{ print \$1 }" lines---workloads | sort |
+		tr "\n" " " >auto &&
+	test "$(cat auto)" = "cron test "
+'
+
+# bad_value CMD OPTION VALUE TEXT: a usage error, TEXT in its first line.
+bad_value() {
+	rc=0
+	"$SCHED_BOT" "$1" "$2=$3" >out 2>err || rc=$?
+	if [ $rc -ne 2 ] || ! head -n 1 err | grep -qF -- "$4"; then
+		echo "$1 $2=$3: exit $rc, expected 2 and: $4"
+		cat err
+		return 1
+	fi
+}
+
+test_expect_success 'a bad --autogroup, --cgroup or --workloads exits 2 in every command that takes it' '
+	"$SCHED_BOT" help --list-cmds >cmds &&
+	known=$("$SCHED_BOT" help --list-workloads | paste -s -d, |
+		sed "s/,/, /g") &&
+	: >checked &&
+	while read c; do
+		"$SCHED_BOT" help --list-options $c >opts
+		if grep -q "^--autogroup " opts; then
+			for v in maybe 2 ""; do
+				bad_value $c --autogroup "$v" \
+					"error: --autogroup: '\''$v'\'' must be on or off" ||
+					exit 1
+			done
+			echo $c autogroup >>checked
+		fi
+		if grep -q "^--cgroup " opts; then
+			for v in ../x NAME ""; do
+				bad_value $c --cgroup "$v" \
+					"error: --cgroup: '\''$v'\'' must be root or new" ||
+					exit 1
+			done
+			echo $c cgroup >>checked
+		fi
+		if grep -q "^--workloads " opts; then
+			bad_value $c --workloads spawn,frob \
+				"error: --workloads: unknown workload '\''frob'\'' (the workloads: $known" &&
+			bad_value $c --workloads spawn,,pingpong \
+				"has an empty name (the workloads: $known" &&
+			bad_value $c --workloads "" "empty name" || exit 1
+			echo $c workloads >>checked
+		fi
+	done <cmds &&
+	test $(grep -c autogroup checked) = 2 &&
+	test $(grep -c cgroup checked) = 2 &&
+	test $(grep -c workloads checked) = 4
 '
 
 # ---- the exit code of "cannot read FILE" ----
@@ -276,7 +382,11 @@ test_expect_success 'bash completion: commands and options from the tool' '
 	complete_words sched-bot test --job-dir "" >out &&
 	echo "<files-d>" >expect && test_cmp expect out &&
 	complete_words sched-bot tree "" >out &&
-	printf "init\nstatus\nexport\nfetch\n" >expect && test_cmp expect out
+	printf "init\nstatus\nexport\nfetch\n" >expect && test_cmp expect out &&
+	complete_words sched-bot boot --autogroup "" >out &&
+	printf "on\noff\n" >expect && test_cmp expect out &&
+	complete_words sched-bot run --cgroup n >out &&
+	echo new >expect && test_cmp expect out
 '
 
 test_done

@@ -20,12 +20,13 @@ test_expect_success 'rows are appended to an existing file' '
 	test_grep "^again," rows.csv && test_grep "^here," rows.csv
 '
 
-test_expect_failure_code 'an unknown workload is a failure, not rows' 1 '
+test_expect_failure_code 'an unknown workload is a usage error, before any run' 2 '
 	"$SCHED_BOT" boot --target local --workloads nosuch -o bad.csv 2>err
 '
 
-test_expect_success '... and says which one' '
-	test_grep "nosuch" err && ! test -s bad.csv
+test_expect_success '... and says which one, with the known ones' '
+	test_grep "unknown workload .nosuch. (the workloads: spawn, " err &&
+	! test -e bad.csv
 '
 
 test_expect_success 'its sched-bench gets the allowlisted environment' '

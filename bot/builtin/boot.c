@@ -14,25 +14,16 @@
 #include "target/target.h"
 #include "util.h"
 #include "workload.h"
+#include "workload-opts.h"
 
 static struct boot_req req = { .runs = 1,
 			       .seconds = 5, .autogroup = -1 };
 static const char *target = "qemu", *out, *initramfs;
 
-static int set_cgroup(const struct option_spec *opt, const char *arg)
-{
-	if (!*arg || strspn(arg, "abcdefghijklmnopqrstuvwxyz"
-			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
-	    strlen(arg))
-		return error("%s: bad cgroup name '%s'", option_name(opt), arg);
-	req.cgroup = arg;
-	return 0;
-}
-
 static const char *const boot_synopsis[] = {
 	"boot [--target NAME] [--kernel bzImage] [--release R]",
-	"     [--workloads W,W] [--runs N] [-t SECONDS] [--label L]",
-	"     [--autogroup 0|1] [--cgroup NAME] [--workdir DIR]",
+	"     [--workloads LIST] [--runs N] [-t SECONDS] [--label L]",
+	"     [--autogroup on|off] [--cgroup root|new] [--workdir DIR]",
 	"     [--sched-bench FILE] -o results.csv",
 	"boot --make-initramfs FILE [--sched-bench FILE]",
 	NULL
@@ -44,9 +35,7 @@ static const struct option_spec boot_options[] = {
 	OPT_STRING(0, "kernel", &req.kernel, "FILE", "the bzImage to boot"),
 	OPT_STRING(0, "release", &req.release, "R",
 		   "ssh: uname -r the booted machine must show"),
-	OPT_STRING(0, "workloads", &req.workloads, "LIST",
-		   "comma-separated (default: the default set of the "
-		   "workload table, see 'sched-bot run --help')"),
+	OPT__WORKLOADS(&req.workloads, "default: the default set of the table"),
 	OPT_INTEGER(0, "runs", &req.runs, "N", 1, RUNS_MAX,
 		    "repetitions, interleaved (default 1)"),
 	OPT_INTEGER('t', "duration", &req.seconds, "S", 1, 86400,
@@ -55,11 +44,8 @@ static const struct option_spec boot_options[] = {
 		    "the same as --duration"),
 	OPT_STRING(0, "label", &req.label, "L",
 		   "the CSV label (default: the kernel release)"),
-	OPT_INTEGER(0, "autogroup", &req.autogroup, "0|1", 0, 1,
-		    "set kernel.sched_autogroup_enabled in the guest"),
-	OPT_CALLBACK(0, "cgroup", NULL, "NAME",
-		     "run in a new cgroup NAME (cpu controller), or root",
-		     set_cgroup),
+	OPT__AUTOGROUP(&req.autogroup),
+	OPT__CGROUP(&req.cgroup),
 	OPT_STRING(0, "workdir", &req.workdir, "DIR",
 		   "keep the console log and initramfs there"),
 	OPT_STRING(0, "sched-bench", &req.sched_bench, "FILE",
@@ -111,10 +97,6 @@ int cmd_boot(int argc, char **argv)
 		return write_initramfs(initramfs);
 	if (!out)
 		return options_error(&boot_doc, "-o results.csv is required");
-	if (strspn(req.workloads, "abcdefghijklmnopqrstuvwxyz0123456789-_,") !=
-	    strlen(req.workloads))
-		return options_error(&boot_doc, "bad --workloads '%s'",
-				     req.workloads);
 	if (!target_type(target))
 		return options_error(&boot_doc, "unknown target '%s'", target);
 	if (req.kernel && need_file(req.kernel))

@@ -11,9 +11,10 @@
 #include "cron.h"
 #include "facts.h"
 #include "util.h"
+#include "workload-opts.h"
 
 static struct cron_opts o = { .send = -1, .poll = 1 };
-static const char *add, *workloads = "";
+static const char *add, *workloads;
 static int runs;
 
 static const char *const cron_synopsis[] = {
@@ -41,8 +42,8 @@ static const struct option_spec cron_options[] = {
 	OPT_GROUP("Queueing by hand"),
 	OPT_STRING(0, "add", &add, "MSGID",
 		   "queue a test of that thread and exit"),
-	OPT_STRING(0, "workloads", &workloads, "LIST",
-		   "with --add: the workloads (default bot.workloads)"),
+	OPT__WORKLOADS_AUTO(&workloads,
+			    "with --add; default: bot.workloads"),
 	OPT_INTEGER(0, "runs", &runs, "N", 1, RUNS_MAX,
 		    "with --add: runs of each kernel (default bot.runs)"),
 	OPT_GROUP("Common"),
@@ -75,7 +76,7 @@ int cmd_cron(int argc, char **argv)
 		return EXIT_USAGE;
 	if (argc)
 		return options_error(&cron_doc, "no arguments expected");
-	if (!add && (*workloads || runs))
+	if (!add && (workloads || runs))
 		return options_error(&cron_doc,
 				     "--workloads and --runs are for --add");
 	if (add) {
@@ -86,7 +87,7 @@ int cmd_cron(int argc, char **argv)
 		while (*p == '<')
 			p++;
 		id = xstrndup(p, strcspn(p, ">"));
-		ret = *id ? cron_add(id, workloads, runs) :
+		ret = *id ? cron_add(id, workloads ? workloads : "", runs) :
 		      options_error(&cron_doc, "empty message-id");
 		free(id);
 		return ret;

@@ -16,11 +16,12 @@
 #include "samples.h"
 #include "util.h"
 #include "workload.h"
+#include "workload-opts.h"
 
 static const char *target = "local", *workloads, *output, *label;
 static struct run_local opt;
 static struct bench_spec spec;
-static int runs = 1;
+static int runs = 1, autogroup = -1;
 
 /* After the usage: the workloads, from the workload table. */
 static void run_more_help(FILE *f)
@@ -44,8 +45,7 @@ static const struct option_spec run_options[] = {
 	OPT_STRING(0, "target", &target, "NAME",
 		   "only the local target runs here; QEMU and ssh targets "
 		   "run through 'sched-bot boot'"),
-	OPT_STRING(0, "workloads", &workloads, "LIST",
-		   "comma-separated, from the list below; required"),
+	OPT__WORKLOADS(&workloads, "required"),
 	OPT_INTEGER(0, "runs", &runs, "N", 1, RUNS_MAX,
 		    "repetitions, workloads interleaved (default 1)"),
 	OPT_STRING(0, "label", &label, "NAME",
@@ -62,10 +62,8 @@ static const struct option_spec run_options[] = {
 		    "pingpong pairs placed by the scheduler"),
 	OPT_FLAG(0, "threads", &spec.threads,
 		 "pingpong with threads instead of processes"),
-	OPT_STRING(0, "autogroup", &spec.autogroup, "on|off",
-		   "run with sched_autogroup_enabled on or off"),
-	OPT_STRING(0, "cgroup", &spec.cgroup, "root|new",
-		   "run in the root cgroup or a new one"),
+	OPT__AUTOGROUP(&autogroup),
+	OPT__CGROUP(&spec.cgroup),
 	OPT_FLAG(0, "setsid", &spec.setsid, "run in a new session"),
 	OPT_FLAG(0, "child-cpu", &spec.child_cpu,
 		 "spawn records how often children ran on another CPU than "
@@ -151,6 +149,8 @@ int cmd_run(int argc, char **argv)
 	opt.verbose = verbosity > 0;
 	if (!workloads)
 		return options_error(&run_doc, "--workloads is required");
+	if (autogroup >= 0)
+		spec.autogroup = autogroup ? "on" : "off";
 	spec.workload = "spawn";
 	if (bench_spec_check(&spec))
 		return options_error(&run_doc, "bad sched-bench option");
@@ -160,18 +160,8 @@ int cmd_run(int argc, char **argv)
 				     target);
 	list = xstrdup(workloads);
 	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		if (!workload_find(w)) {
-			rc = options_error(&run_doc, "unknown workload '%s'",
-					   w);
-			run_more_help(stderr);
-			goto out;
-		}
 		ALLOC_GROW(wl, nwl, alloc);
 		wl[nwl++] = w;
-	}
-	if (!nwl) {
-		rc = options_error(&run_doc, "--workloads is empty");
-		goto out;
 	}
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));

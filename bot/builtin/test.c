@@ -16,6 +16,7 @@
 #include "outbox.h"
 #include "state.h"
 #include "util.h"
+#include "workload-opts.h"
 
 
 static struct job_opts o;
@@ -33,9 +34,8 @@ static const struct option_spec test_options[] = {
 		   "test the series in a local mbox instead of lore"),
 	OPT_STRING(0, "target", &o.target, "NAME",
 		   "where to run (default job.target, else qemu)"),
-	OPT_STRING(0, "workloads", &o.workloads, "LIST",
-		   "comma-separated, or auto: chosen from the thread and "
-		   "the diff (default bot.workloads, else auto)"),
+	OPT__WORKLOADS_AUTO(&o.workloads,
+			    "default: bot.workloads, else auto"),
 	OPT_INTEGER(0, "runs", &o.runs, "N", 1, RUNS_MAX,
 		    "a fixed number of runs of each kernel (default: "
 		    "adaptive, job.minRuns to job.maxRuns blocks)"),

@@ -43,7 +43,7 @@ struct boot_req {
 	int seconds;		/* length of one workload run */
 	const char *label;	/* the CSV label column */
 	int autogroup;		/* -1: as booted, 0 off, 1 on */
-	const char *cgroup;	/* NULL/"root", or a group to create */
+	const char *cgroup;	/* NULL, "root" or "new": a new cpu cgroup */
 	const char *workdir;	/* console log, initramfs; NULL: a temp dir */
 	const char *sched_bench;/* NULL: run_find_sched_bench()'s */
 	int progress;		/* 1: status on stderr, if a tty */

@@ -66,6 +66,7 @@
 #include "../procstat.h"
 #include "../benchcalc.h"
 #include "../interleave.h"
+#include "../benchopts.h"
 
 #define BENCH_FORMAT_VERSION 1
 
@@ -135,8 +136,8 @@ struct bench_knobs {
 	char made_cgroup[1024];	/* the directory to remove */
 	char cgroup_procs_root[1024];
 };
-/* Handle --autogroup/--cgroup/--setsid in getopt; returns 1 if taken. */
-int knobs_option(struct bench_knobs *k, const char *name, const char *arg);
+/* --autogroup, --cgroup and --setsid as bench_parse() found them. */
+void knobs_from_args(struct bench_knobs *k, const struct bench_args *a);
 int knobs_apply(struct bench_knobs *k);	/* -1 + message on failure */
 void knobs_restore(struct bench_knobs *k);
 void knobs_params(const struct bench_knobs *k, char *buf, size_t size);

@@ -206,29 +206,11 @@ long long task_migrations(int pid, int is_thread)
 	return procstat_sched_field(buf, "se.nr_migrations");
 }
 
-int knobs_option(struct bench_knobs *k, const char *name, const char *arg)
+void knobs_from_args(struct bench_knobs *k, const struct bench_args *a)
 {
-	if (!strcmp(name, "autogroup")) {
-		if (strcmp(arg, "on") && strcmp(arg, "off")) {
-			fprintf(stderr, "sched-bench: --autogroup takes on or off\n");
-			exit(2);
-		}
-		k->autogroup = arg;
-		return 1;
-	}
-	if (!strcmp(name, "cgroup")) {
-		if (strcmp(arg, "root") && strcmp(arg, "new")) {
-			fprintf(stderr, "sched-bench: --cgroup takes root or new\n");
-			exit(2);
-		}
-		k->cgroup = arg;
-		return 1;
-	}
-	if (!strcmp(name, "setsid")) {
-		k->setsid = 1;
-		return 1;
-	}
-	return 0;
+	k->autogroup = bench_arg_str(a, BK_AUTOGROUP, NULL);
+	k->cgroup = bench_arg_str(a, BK_CGROUP, NULL);
+	k->setsid = (int)bench_arg_num(a, BK_SETSID, 0);
 }
 
 void knobs_params(const struct bench_knobs *k, char *buf, size_t size)

@@ -6,7 +6,6 @@
  * file is optional: what the machine does not say is "unknown".
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -278,25 +277,15 @@ void env_print(const struct bench_knobs *k)
 
 int bench_env(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "autogroup", required_argument, NULL, 'A' },
-		{ "cgroup", required_argument, NULL, 'G' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct bench_knobs k = { .saved_autogroup = -1 };
-	int c, idx;
+	struct bench_args a;
+	int rc = bench_parse(BENCH_ENV, "env", argc, argv, &a);
 
-	/* Reset getopt: init.c may call several workloads in one process. */
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
-		if (c == 'h') {
-			puts("usage: sched-bench env [--autogroup on|off] [--cgroup root|new]");
-			return 0;
-		}
-		if (c == '?' || !knobs_option(&k, opts[idx].name, optarg))
-			return 2;
+	if (rc) {
+		bench_usage(BENCH_ENV, "env", rc == 1 ? stdout : stderr);
+		return rc == 1 ? 0 : rc;
 	}
+	knobs_from_args(&k, &a);
 	if (knobs_apply(&k))
 		return 1;
 	rec_header();

@@ -5,7 +5,7 @@
  * It mounts what the workloads and the environment record read (proc,
  * sys, devtmpfs, debugfs, cgroup2), takes its orders from the kernel
  * command line (sb.workloads=spawn,pingpong sb.runs=3 sb.t=5
- * sb.autogroup=0|1 sb.cgroup=root|NAME sb.<workload>=extra,args), runs
+ * sb.autogroup=0|1 sb.cgroup=root|new sb.<workload>=extra,args), runs
  * the workloads in-process (a fork per run, its stdout and stderr read
  * through pipes), prints everything framed on the console and powers
  * off.
@@ -222,12 +222,18 @@ static void setup_pid1(void)
 	write_str("/proc/sys/kernel/printk", "1");
 }
 
-static int enter_cgroup(const char *name)
+/* "new": a cpu cgroup of its own, as sched-bench --cgroup new makes. */
+static int enter_cgroup(const char *how)
 {
+	const char *name = "sched-bench";
 	char path[160], pid[32];
 
-	if (!name[0] || !strcmp(name, "root"))
+	if (!how[0] || !strcmp(how, "root"))
 		return 0;
+	if (strcmp(how, "new")) {
+		errno = EINVAL;
+		return -1;
+	}
 	write_str("/sys/fs/cgroup/cgroup.subtree_control", "+cpu");
 	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name);
 	if (mkdir(path, 0755) < 0 && errno != EEXIST)

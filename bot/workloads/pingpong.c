@@ -9,7 +9,6 @@
  * inherits the mask: every hand-off is then a same-CPU context switch.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -438,96 +437,48 @@ out_nomap:
 
 static void usage(FILE *f)
 {
-	fputs("usage: sched-bench pingpong [-n PAIRS] [-t SECONDS] [--warmup S] [--threads]\n"
-	      "                            [--pin|--no-pin] [--sweep 1,2,4,...] [--run K]\n"
-	      "                            [--autogroup on|off] [--cgroup root|new] [--setsid]\n"
-	      "  defaults: -n 1, -t 5 measured one-second samples after 6 warm-up ones,\n"
+	bench_usage(BENCH_PINGPONG, "pingpong", f);
+	fputs("  defaults: -n 1, -t 5 measured one-second samples after 6 warm-up ones,\n"
 	      "  processes, pinned (as will-it-scale context_switch1 -s 5)\n",
 	      f);
 }
 
 int bench_pingpong(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pairs", required_argument, NULL, 'n' },
-		{ "time", required_argument, NULL, 't' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "threads", no_argument, NULL, 'T' },
-		{ "processes", no_argument, NULL, 'P' },
-		{ "pin", no_argument, NULL, 'p' },
-		{ "no-pin", no_argument, NULL, 'f' },
-		{ "sweep", required_argument, NULL, 's' },
-		{ "run", required_argument, NULL, 'r' },
-		{ "autogroup", required_argument, NULL, 'K' },
-		{ "cgroup", required_argument, NULL, 'K' },
-		{ "setsid", no_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct bench_knobs knobs = { .saved_autogroup = -1 };
 	struct pp pp = { .pairs = 1, .pin = 1 };
 	struct bench_rec rec = { .workload = "pingpong", .run = 1 };
-	int seconds = 5, warmup = 6, c, idx = 0, nsweep = 0, i, rc = 0;
+	int seconds = 5, warmup = 6, c, nsweep = 0, i, rc = 0;
+	struct bench_args args;
 	int sweep[64];
 	char *p, *end;
 
-	/* Reset getopt: init.c may call several workloads in one process. */
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "n:t:h", opts, &idx)) != -1) {
-		switch (c) {
-		case 'n':
-			pp.pairs = atoi(optarg);
-			break;
-		case 't':
-			seconds = atoi(optarg);
-			break;
-		case 'w':
-			warmup = atoi(optarg);
-			break;
-		case 'T':
-			pp.threads = 1;
-			break;
-		case 'P':
-			pp.threads = 0;
-			break;
-		case 'p':
-			pp.pin = 1;
-			break;
-		case 'f':
-			pp.pin = 0;
-			break;
-		case 's':
-			/* 1,2,4 or 1:2:4: init splits its sb.pingpong= at commas */
-			for (p = optarg; *p && nsweep < 64; p = end) {
-				sweep[nsweep] = (int)strtol(p, &end, 10);
-				if (end == p || sweep[nsweep] < 1 ||
-				    (*end && *end != ',' && *end != ':')) {
-					usage(stderr);
-					return 2;
-				}
-				nsweep++;
-				if (*end)
-					end++;
-			}
-			break;
-		case 'r':
-			rec.run = atoi(optarg);
-			break;
-		case 'K':
-			knobs_option(&knobs, opts[idx].name, optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
+	c = bench_parse(BENCH_PINGPONG, "pingpong", argc, argv, &args);
+	if (c) {
+		usage(c == 1 ? stdout : stderr);
+		return c == 1 ? 0 : c;
+	}
+	pp.pairs = (int)bench_arg_num(&args, BK_COPIES, pp.pairs);
+	seconds = (int)bench_arg_num(&args, BK_TIME, seconds);
+	warmup = (int)bench_arg_num(&args, BK_WARMUP, warmup);
+	pp.threads = (int)bench_arg_num(&args, BK_THREADS, pp.threads);
+	pp.pin = (int)bench_arg_num(&args, BK_PIN, pp.pin);
+	rec.run = (int)bench_arg_num(&args, BK_RUN, rec.run);
+	knobs_from_args(&knobs, &args);
+	/* 1,2,4 or 1:2:4: init splits its sb.pingpong= at commas */
+	for (p = (char *)bench_arg_str(&args, BK_SWEEP, ""); *p; p = end) {
+		if (nsweep == 64 ||
+		    (sweep[nsweep] = (int)strtol(p, &end, 10), end == p) ||
+		    sweep[nsweep] < 1 || sweep[nsweep] > 4096 ||
+		    (*end && *end != ',' && *end != ':')) {
+			fprintf(stderr, "sched-bench: --sweep: bad list '%s'\n",
+				bench_arg_str(&args, BK_SWEEP, ""));
 			usage(stderr);
 			return 2;
 		}
-	}
-	if (optind < argc || pp.pairs < 1 || pp.pairs > 4096 ||
-	    seconds < 1 || warmup < 0 || rec.run < 1) {
-		usage(stderr);
-		return 2;
+		nsweep++;
+		if (*end)
+			end++;
 	}
 	if (!nsweep)
 		sweep[nsweep++] = pp.pairs;

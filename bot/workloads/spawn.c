@@ -10,7 +10,6 @@
  * geometric mean of the rest.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -182,39 +181,23 @@ static double tv_s(const struct timeval *tv)
 
 static void usage(FILE *f)
 {
-	fputs("usage: sched-bench spawn [-c COPIES] [-t SECONDS] [--passes P | -i ITERATIONS]\n"
-	      "                         [--gap SECONDS] [--run K] [--autogroup on|off]\n"
-	      "                         [--cgroup root|new] [--setsid] [--child-cpu]\n"
-	      "                         [--helper PROG|none]\n"
-	      "  --child-cpu: record how often the child ran on another CPU than\n"
+	bench_usage(BENCH_SPAWN, "spawn", f);
+	fputs("  --child-cpu: record how often the child ran on another CPU than\n"
 	      "  its parent (the child reads its CPU before _exit)\n"
 	      "  --helper: the program each copy forks from (default: " SPAWN_HELPER "\n"
 	      "  next to sched-bench, or $SCHED_BENCH_SPAWN; none: sched-bench itself)\n"
+	      "  -i K: UnixBench's short iteration count, as passes\n"
 	      "  defaults: -c online CPUs, -t 30, 3 passes, 3 s gap (as ./Run spawn)\n",
 	      f);
 }
 
 int bench_spawn(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "copies", required_argument, NULL, 'c' },
-		{ "time", required_argument, NULL, 't' },
-		{ "passes", required_argument, NULL, 'p' },
-		{ "iterations", required_argument, NULL, 'i' },
-		{ "gap", required_argument, NULL, 'g' },
-		{ "run", required_argument, NULL, 'r' },
-		{ "autogroup", required_argument, NULL, 'K' },
-		{ "cgroup", required_argument, NULL, 'K' },
-		{ "setsid", no_argument, NULL, 'K' },
-		{ "child-cpu", no_argument, NULL, 'C' },
-		{ "helper", required_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct bench_knobs knobs = { .saved_autogroup = -1 };
 	struct bench_rec rec = { .workload = "spawn", .run = 1,
 				 .placement = "free" };
-	int copies = bench_online_cpus(), passes = 3, c, idx = 0, p, i;
+	int copies = bench_online_cpus(), passes = 3, c, p, i;
+	struct bench_args args;
 	double duration = 30, gap = 3, sum_elapsed;
 	struct copy_result *res = NULL;
 	struct ub_pass *pass = NULL;
@@ -229,47 +212,22 @@ int bench_spawn(int argc, char **argv)
 	double foreign;
 	double other = 0, loops = 0;
 
-	/* Reset getopt: init.c may call several workloads in one process. */
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "c:t:i:h", opts, &idx)) != -1) {
-		switch (c) {
-		case 'c':
-			copies = atoi(optarg);
-			break;
-		case 't':
-			duration = atof(optarg);
-			break;
-		case 'p':
-			passes = atoi(optarg);
-			break;
-		case 'i':
-			passes = ub_short_passes(atoi(optarg));
-			break;
-		case 'g':
-			gap = atof(optarg);
-			break;
-		case 'r':
-			rec.run = atoi(optarg);
-			break;
-		case 'K':
-			knobs_option(&knobs, opts[idx].name, optarg);
-			break;
-		case 'C':
-			child_cpu = 1;
-			break;
-		case 'H':
-			helper = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	c = bench_parse(BENCH_SPAWN, "spawn", argc, argv, &args);
+	if (c) {
+		usage(c == 1 ? stdout : stderr);
+		return c == 1 ? 0 : c;
 	}
-	if (optind < argc || copies < 1 || copies > 4096 || passes < 1 ||
-	    passes > 1000 || !(duration > 0) || gap < 0 || rec.run < 1) {
+	copies = (int)bench_arg_num(&args, BK_COPIES, copies);
+	duration = bench_arg_num(&args, BK_TIME, duration);
+	passes = (int)bench_arg_num(&args, BK_PASSES, passes);
+	if (args.v[BK_ITERATIONS].set)
+		passes = ub_short_passes((int)args.v[BK_ITERATIONS].num);
+	gap = bench_arg_num(&args, BK_GAP, gap);
+	rec.run = (int)bench_arg_num(&args, BK_RUN, rec.run);
+	child_cpu = (int)bench_arg_num(&args, BK_CHILD_CPU, 0);
+	helper = bench_arg_str(&args, BK_HELPER, NULL);
+	knobs_from_args(&knobs, &args);
+	if (passes < 1 || passes > 1000) {
 		usage(stderr);
 		return 2;
 	}

@@ -259,6 +259,35 @@ static void test_argv(void)
 	CHECK(run_bench_argv(&spec, NULL) == NULL);
 }
 
+/* A tool's command line and params come from its workload table entry. */
+static void test_tool_argv(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char *params = NULL, **argv, *want;
+
+	argv = run_tool_argv("schbench", "/bin/schbench", 7, &params);
+	CHECK_STR(argv[0], "/bin/schbench");
+	CHECK_STR(argv[1], "-m");
+	CHECK_STR(argv[3], "-t");
+	CHECK_INT(atol(argv[4]), ncpu > 0 ? ncpu : 1);
+	CHECK_STR(argv[6], "7");
+	CHECK(argv[7] == NULL);
+	want = xasprintf("messengers=1 threads=%ld duration=7",
+			 ncpu > 0 ? ncpu : 1);
+	CHECK_STR(params, want);
+	free(want);
+	free(params);
+	run_argv_free(argv);
+	argv = run_tool_argv("perf-pipe", "perf", 7, &params);
+	CHECK_STR(argv[1], "bench");
+	CHECK_STR(argv[3], "pipe");
+	CHECK_STR(argv[5], "100000");
+	CHECK(argv[6] == NULL);
+	CHECK_STR(params, "loops=100000 mode=processes");
+	free(params);
+	run_argv_free(argv);
+}
+
 static void test_csv_round_trip(void)
 {
 	char path[] = "/tmp/sched-bot-run.XXXXXX";
@@ -304,6 +333,7 @@ int main(void)
 	RUN(test_parse_garbage);
 	RUN(test_tool_parsers);
 	RUN(test_argv);
+	RUN(test_tool_argv);
 	RUN(test_csv_round_trip);
 	strbuf_release(&text);
 	return test_done();

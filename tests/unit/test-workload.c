@@ -10,6 +10,7 @@
 #include "run.h"
 #include "test.h"
 #include "workload.h"
+#include "workload-opts.h"
 
 static void test_table(void)
 {
@@ -100,6 +101,50 @@ static void test_help(void)
 	strbuf_release(&sb);
 }
 
+/* The shared options' callbacks: one set of words, 1 and 0 as synonyms. */
+static void test_shared_options(void)
+{
+	static int ag = -1;
+	static const char *cg, *wl;
+	static const struct option_spec o[] = {
+		OPT__AUTOGROUP(&ag),
+		OPT__CGROUP(&cg),
+		OPT__WORKLOADS(&wl, "required"),
+		OPT__WORKLOADS_AUTO(&wl, "default: auto"),
+	};
+
+	CHECK_INT(o[0].callback(&o[0], "on"), 0);
+	CHECK_INT(ag, 1);
+	CHECK_INT(o[0].callback(&o[0], "0"), 0);
+	CHECK_INT(ag, 0);
+	CHECK_INT(o[0].callback(&o[0], "1"), 0);
+	CHECK_INT(ag, 1);
+	CHECK_INT(o[0].callback(&o[0], "off"), 0);
+	CHECK_INT(ag, 0);
+	CHECK_INT(o[0].callback(&o[0], "On"), -1);
+	CHECK_INT(o[0].callback(&o[0], ""), -1);
+	CHECK_INT(ag, 0);
+	CHECK_INT(o[1].callback(&o[1], "new"), 0);
+	CHECK_STR(cg, "new");
+	CHECK_INT(o[1].callback(&o[1], "root"), 0);
+	CHECK_STR(cg, "root");
+	CHECK_INT(o[1].callback(&o[1], "mygroup"), -1);
+	CHECK_STR(cg, "root");
+	CHECK_INT(o[2].callback(&o[2], workload_names(0)), 0);
+	CHECK_STR(wl, workload_names(0));
+	CHECK_INT(o[2].callback(&o[2], "spawn"), 0);
+	CHECK_INT(o[2].callback(&o[2], "auto"), -1);
+	CHECK_INT(o[2].callback(&o[2], "spawn,"), -1);
+	CHECK_INT(o[2].callback(&o[2], ",spawn"), -1);
+	CHECK_INT(o[2].callback(&o[2], "spawn,perf"), -1);
+	CHECK_INT(o[2].callback(&o[2], ""), -1);
+	CHECK_STR(wl, "spawn");
+	CHECK_INT(o[3].callback(&o[3], "auto"), 0);
+	CHECK_STR(wl, "auto");
+	CHECK_INT(o[3].callback(&o[3], "spawn,auto"), -1);
+	CHECK_INT(o[3].callback(&o[3], "hackbench"), 0);
+}
+
 int main(void)
 {
 	TEST_NAME("test-workload");
@@ -107,5 +152,6 @@ int main(void)
 	RUN(test_sets);
 	RUN(test_runners);
 	RUN(test_help);
+	RUN(test_shared_options);
 	return test_done();
 }
