@@ -673,12 +673,11 @@ void gc_format(const struct gc_result *r, int dry_run, struct strbuf *out)
 		strbuf_addf(out, "kept: %s\n", r->notes[i]);
 	strbuf_addf(out, "%s: %zu item(s), %lld bytes\n",
 		    dry_run ? "would free" : "freed", r->nr, r->freed);
-	strbuf_addf(out, "disk use: %lld bytes before, %lld after "
-		    "(jobs %lld, builds %lld, ccache %lld, lore %lld); "
-		    "budget %lld (gc.maxDiskBytes, 0: none)\n",
-		    r->before.total, r->after.total, r->after.jobs,
-		    r->after.builds, r->after.ccache, r->after.lore,
-		    r->before.budget);
+	strbuf_addf(out, "disk use: %lld bytes before (jobs %lld, builds "
+		    "%lld, ccache %lld, lore %lld), %lld after; budget %lld "
+		    "(gc.maxDiskBytes, 0: none)\n", r->before.total,
+		    r->before.jobs, r->before.builds, r->before.ccache,
+		    r->before.lore, r->after.total, r->before.budget);
 }
 
 static void usage_json(struct json *j, const char *key,
