@@ -109,6 +109,17 @@ const struct config_key config_keys[] = {
 	I("cron.maxAttempts", "3", "attempts before a job is given up"),
 	B("cron.buildAhead", "true", "after the queue, fetch the named trees "
 	  "and build each branch head that moved (a job's base)"),
+
+	/* retention and monitoring (gc.h, status.h) */
+	I("gc.maxDiskBytes", "0", "bytes job.dir, build.cacheDir, ccache and "
+	  "the lore cache may hold together; gc deletes past it (0: no budget)"),
+	I("gc.keepJobs", "10", "the newest finished jobs gc never trims"),
+	I("gc.keepDays", "0", "days after which gc deletes what it may "
+	  "whatever the budget (0: never by age)"),
+	I("gc.minFree", "0", "bytes free on build.cacheDir's file system "
+	  "below which gc runs and no job starts (0: no floor)"),
+	I("status.maxPollAge", "7200", "seconds since the last poll after "
+	  "which status says an operator is needed"),
 	S("archive.dir", NULL,
 	  "where archive writes HTML (unset: $XDG_DATA_HOME/sched-bot/"
 	  "archive)"),

@@ -16,6 +16,7 @@
 #include "build.h"
 #include "config.h"
 #include "cron.h"
+#include "gc.h"
 #include "job.h"
 #include "lore.h"
 #include "mail.h"
@@ -514,6 +515,19 @@ out:
 
 /* ---- the queue ---- */
 
+/* The job's directory, as run_one_job() gives it. */
+static char *job_dir_of(const struct state_job *job)
+{
+	char *name, *dir;
+
+	if (job->job_dir)
+		return xstrdup(job->job_dir);
+	name = xasprintf("job-%lld", job->id);
+	dir = job_default_dir(name);
+	free(name);
+	return dir;
+}
+
 /*
  * One queued job, in this process or (parallel > 1) in a child that
  * opens the state database again: a SQLite handle is not to be used
@@ -523,17 +537,9 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 		       struct state_job *job, int n)
 {
 	struct job_opts jo = { 0 };
-	char *dir, *outcome = NULL;
+	char *dir = job_dir_of(job), *outcome = NULL;
 	int ret;
 
-	if (job->job_dir) {
-		dir = xstrdup(job->job_dir);
-	} else {
-		char *name = xasprintf("job-%lld", job->id);
-
-		dir = job_default_dir(name);
-		free(name);
-	}
 	jo.msgid = job->msgid;
 	jo.dir = dir;
 	jo.workloads = job->workloads;
@@ -557,6 +563,38 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
  * for a lab with that many devices (each job's boots stay on the device
  * its first boot got).  A single machine runs one job at a time.
  */
+/*
+ * The free-space floor (gc.minFree) before a job that has a build to
+ * do: below it gc runs, and when the space is still short the job is
+ * not started: its row says "disk-full", no attempt is counted, nothing
+ * is sent, and the next run tries again.
+ */
+static int disk_full(struct state *st, const struct state_job *job)
+{
+	struct job_state js;
+	char *dir, *path;
+	long long avail = 0;
+	int builds = 1;
+
+	if (config_get_int("gc.minFree") <= 0)
+		return 0;
+	dir = job_dir_of(job);
+	path = xasprintf("%s/state", dir);
+	job_state_init(&js);
+	if (!job_state_read(&js, path) && js.stage > JOB_BUILD)
+		builds = 0;
+	job_state_release(&js);
+	free(path);
+	free(dir);
+	if (!builds || !gc_ensure_free(st, &avail))
+		return 0;
+	warning("disk full: %lld bytes free for the build cache, below "
+		"gc.minFree (%ld); job %lld waits for the next run", avail,
+		config_get_int("gc.minFree"), job->id);
+	state_job_update(st, job->id, "disk-full", NULL, NULL);
+	return 1;
+}
+
 static long queue_parallel(void)
 {
 	char *k = xasprintf("target.%s.parallel", config_get("job.target"));
@@ -596,6 +634,10 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		if (state_job_next(st, &job, after) <= 0)
 			break;
 		after = job.id;
+		if (disk_full(st, &job)) {
+			state_job_release(&job);
+			break;
+		}
 		n = state_job_attempt(st, job.id);
 		if (n > max_attempts) {
 			warning("job %lld failed %ld times; giving up",
@@ -751,7 +793,7 @@ int cron_run(const struct cron_opts *o)
 		struct poll_ctx pc = { .st = st };
 		struct cmd_ctx cc = { .st = st, .send = o->send };
 		struct query_ctx q = { .poll = &pc };
-		char *last;
+		char *last, *s;
 
 		pc.workloads = config_get("bot.workloads") ?:
 			       workload_names(WORKLOAD_DEFAULT);
@@ -772,17 +814,20 @@ int cron_run(const struct cron_opts *o)
 		q.fn = handle_command;
 		q.data = &cc;
 		config_get_all("cron.commandQuery", run_query, &q);
+		/* for `status`: when the bot last tried, and how it went */
+		s = xasprintf("%lld", start);
+		state_meta_set(st, "last_poll_attempt", s);
+		state_meta_set(st, "last_poll_result",
+			       q.failed ? "failed" : "ok");
 		if (q.failed) {
 			ret = EXIT_NETWORK;
 		} else {
-			char *s = xasprintf("%lld", start);
-
 			state_meta_set(st, "last_poll", s);
 			/* where the next poll's window starts */
 			state_polled_expire(st, start -
 					    config_get_int("cron.overlap"));
-			free(s);
 		}
+		free(s);
 		info("poll: %d new series, %d commands queued",
 		     pc.queued, cc.queued);
 		while (pc.nr_seen)
@@ -796,6 +841,17 @@ int cron_run(const struct cron_opts *o)
 		build_ahead(st, deadline);
 	if (o->send && outbox_flush(st, box) < 0)
 		ret = EXIT_NETWORK;
+	/* after the queue and the sending, which finish jobs gc may trim */
+	if (!o->no_jobs && (config_get_int("gc.maxDiskBytes") > 0 ||
+			    config_get_int("gc.keepDays") > 0)) {
+		struct gc_result r;
+
+		if (gc_run(st, 0, &r) < 0)
+			warning("gc: some files could not be deleted");
+		info("gc: freed %lld bytes in %zu item(s); %lld bytes in use",
+		     r.freed, r.nr, r.after.total);
+		gc_result_release(&r);
+	}
 out:
 	state_close(st);
 	close(lock);

@@ -13,8 +13,11 @@
  *   4. poll lore with cron.commandQuery for "#sched-bot" commands
  *      (mailcmd.h), queue the allowed ones, answer the bad ones;
  *   5. run queued jobs until cron.budget seconds have passed (a job
- *      that fails cron.maxAttempts times is given up);
- *   6. send the new replies.
+ *      that fails cron.maxAttempts times is given up; one with a build
+ *      to do waits, stage "disk-full", while the free space stays under
+ *      gc.minFree after gc);
+ *   6. send the new replies;
+ *   7. with gc.maxDiskBytes or gc.keepDays set, run gc (gc.h).
  */
 #ifndef SCHED_BOT_CRON_H
 #define SCHED_BOT_CRON_H

@@ -378,7 +378,14 @@ int outbox_flush(struct state *st, const char *dir)
 			continue;
 		}
 		rcpts = count_recipients(st, m, &msg);
-		if (rcpts < 0 || over_cap(st, m->thread, rcpts)) {
+		if (rcpts >= 0 && over_cap(st, m->thread, rcpts)) {
+			/* held back, for `status`; sent by a later run */
+			state_mail_held(st, m->message_id, "a rate cap");
+			free(path);
+			strbuf_release(&msg);
+			continue;
+		}
+		if (rcpts < 0) {
 			free(path);
 			strbuf_release(&msg);
 			continue;

@@ -752,3 +752,103 @@ int state_polled_expire(struct state *st, long long before)
 	return exec_stmt(st, prepare(st, "DELETE FROM polled WHERE "
 				     "seen_at < ?", "i", before));
 }
+
+char *state_mail_state(struct state *st, const char *message_id)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT state FROM mails "
+				     "WHERE message_id = ?", "t", message_id);
+	char *s = NULL;
+
+	if (!stmt)
+		return NULL;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		s = col_text(stmt, 0);
+	sqlite3_finalize(stmt);
+	return s;
+}
+
+int state_mail_held(struct state *st, const char *message_id,
+		    const char *why)
+{
+	return exec_stmt(st, prepare(st, "UPDATE mails SET last_error = "
+			 "'held: ' || ? WHERE message_id = ? AND "
+			 "state = 'intent'", "tt", why, message_id));
+}
+
+int state_mail_stats(struct state *st, struct state_mail_stats *s)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT "
+		"COALESCE(SUM(state = 'intent'), 0), "
+		"COALESCE(SUM(state = 'intent' AND last_error LIKE 'held:%'), 0), "
+		"COALESCE(SUM(state = 'dropped'), 0), "
+		"MIN(CASE WHEN state = 'intent' THEN created_at END) "
+		"FROM mails", "");
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (!stmt)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		s->pending = sqlite3_column_int64(stmt, 0);
+		s->held = sqlite3_column_int64(stmt, 1);
+		s->dropped = sqlite3_column_int64(stmt, 2);
+		s->oldest_pending_at = sqlite3_column_int64(stmt, 3);
+	}
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : db_error(st, "mail stats");
+}
+
+int state_jobs_by_stage(struct state *st,
+			int (*fn)(const char *stage, long n, void *data),
+			void *data)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT stage, COUNT(*) FROM jobs "
+				     "WHERE outcome IS NULL GROUP BY stage "
+				     "ORDER BY stage", "");
+	int rc, ret = 0;
+
+	if (!stmt)
+		return -1;
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		ret = fn((const char *)sqlite3_column_text(stmt, 0),
+			 sqlite3_column_int64(stmt, 1), data);
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+long state_jobs_finished_since(struct state *st, long long since,
+			       int failed)
+{
+	return count(st, prepare(st, failed ?
+		"SELECT COUNT(*) FROM jobs WHERE outcome IS NOT NULL AND "
+		"outcome NOT IN ('tested', 'regression') AND updated_at >= ?" :
+		"SELECT COUNT(*) FROM jobs WHERE outcome IN ('tested', "
+		"'regression') AND updated_at >= ?", "i", since));
+}
+
+int state_meta_list(struct state *st, const char *prefix,
+		    int (*fn)(const char *key, const char *value, void *data),
+		    void *data)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT key, value FROM meta "
+				     "WHERE substr(key, 1, length(?1)) = ?1 "
+				     "ORDER BY key", "t", prefix);
+	int ret = 0;
+
+	if (!stmt)
+		return -1;
+	while (!ret && sqlite3_step(stmt) == SQLITE_ROW)
+		ret = fn((const char *)sqlite3_column_text(stmt, 0),
+			 (const char *)sqlite3_column_text(stmt, 1), data);
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+long state_prune(struct state *st, long long before)
+{
+	if (exec_stmt(st, prepare(st, "DELETE FROM polled WHERE "
+				  "seen_at < ?", "i", before)) < 0)
+		return -1;
+	return sqlite3_changes(st->db);
+}

@@ -190,4 +190,53 @@ int state_polled_expire(struct state *st, long long before);
 char *state_meta_get(struct state *st, const char *key);
 int state_meta_set(struct state *st, const char *key, const char *value);
 
+/* The state of the mail's row: "intent", "sent", "dropped", or NULL
+ * when there is none; caller frees. */
+char *state_mail_state(struct state *st, const char *message_id);
+/* A pending mail a rate cap holds back: why, for `status`. */
+int state_mail_held(struct state *st, const char *message_id,
+		    const char *why);
+
+struct state_mail_stats {
+	long pending;		/* intents without a result */
+	long held;		/* of those, held back by a rate cap */
+	long dropped;		/* will not be sent (too old, too many rcpts) */
+	long long oldest_pending_at;	/* created_at, 0: none pending */
+};
+int state_mail_stats(struct state *st, struct state_mail_stats *s);
+
+/* The jobs without an outcome, counted by stage; fn returns 0 to go on. */
+int state_jobs_by_stage(struct state *st,
+			int (*fn)(const char *stage, long n, void *data),
+			void *data);
+/* Jobs given an outcome since a time: tested or regression (failed 0),
+ * or any other outcome (failed 1). */
+long state_jobs_finished_since(struct state *st, long long since,
+			       int failed);
+
+/* Each meta row whose key starts with prefix, in key order. */
+int state_meta_list(struct state *st, const char *prefix,
+		    int (*fn)(const char *key, const char *value, void *data),
+		    void *data);
+
+/*
+ * Retention (gc.h).  Which rows only a cache needs, and which make the
+ * bot's answers exactly-once and so are never pruned:
+ *
+ *   pruned   polled        a poll's progress, for a poll killed half-way;
+ *                          no query reaches back before the poll window
+ *   kept     mails         every Message-ID sent, intended or dropped:
+ *                          the exactly-once record and the rate caps
+ *   kept     series        each (msgid, version, base, workloads) once
+ *   kept     jobs          the queue and the outcomes `check` reports
+ *   kept     commands,     each mail command handled once, each DKIM
+ *            command_sigs  signature used once
+ *   kept     quarantine    poison mail stays skipped
+ *   kept     meta          last poll, build-ahead heads, poll recovery
+ *
+ * state_prune() deletes the pruned rows recorded before a time and
+ * returns how many, or -1.
+ */
+long state_prune(struct state *st, long long before);
+
 #endif

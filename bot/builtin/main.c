@@ -35,6 +35,8 @@ const struct cmd commands[] = {
 	{ cmd_test, &test_doc },
 	{ cmd_cron, &cron_doc },
 	{ cmd_archive, &archive_doc },
+	{ cmd_gc, &gc_doc },
+	{ cmd_status, &status_doc },
 	{ cmd_check, &check_doc },
 	{ cmd_config, &config_doc },
 	{ cmd_target, &target_doc },
