@@ -253,6 +253,7 @@ static void fill_side(struct compare_side *sd, const struct acc *a)
 	stats_compute(sd->values, sd->n, &sd->st);
 	sd->change_pct = sd->better_pct = NAN;
 	sd->p_welch = sd->p_mwu = sd->p_paired = sd->p_adjusted = NAN;
+	sd->p_moderated = NAN;
 	sd->ci_low_pct = sd->ci_high_pct = NAN;
 	sd->verdict = VERDICT_NONE;
 }
@@ -447,6 +448,92 @@ static double ci_pct(const struct stats *st)
 	return 100 * (st->ci_high - st->mean) / fabs(st->mean);
 }
 
+/*
+ * The values of a side on the scale the family is tested on: their
+ * logs when both sides are positive (a change is then a ratio, as the
+ * paired log ratios are), else relative to the baseline's mean.
+ * Returns NULL when neither can be had (a zero baseline).
+ */
+static double *unpaired_scale(const struct compare_side *b,
+			      const struct compare_side *side, int logs)
+{
+	double *v = xcalloc(side->n, sizeof(double));
+	size_t j;
+
+	if (!logs && b->st.mean == 0) {
+		free(v);
+		return NULL;
+	}
+	for (j = 0; j < side->n; j++)
+		v[j] = logs ? log(side->values[j]) :
+		       side->values[j] / fabs(b->st.mean);
+	return v;
+}
+
+static int all_positive(const struct compare_side *sd)
+{
+	size_t j;
+
+	for (j = 0; j < sd->n; j++)
+		if (!(sd->values[j] > 0))
+			return 0;
+	return 1;
+}
+
+/*
+ * The moderated p-value of each judged KPI of an unpaired family, the
+ * pooled two-sample t with the variance prior fitted over the family
+ * (stats_prior_fit_family, capped as the paired family's is); without a
+ * prior (fewer than 3 KPIs, or no df to share) each KPI's own Welch p.
+ */
+static void unpaired_moderated(struct compare_result *r, size_t k,
+			       const struct compare_opts *o)
+{
+	size_t nr = r->nr ? r->nr : 1, i;
+	double *s2 = xcalloc(nr, sizeof(double));
+	double *df = xcalloc(nr, sizeof(double));
+	double **va = xcalloc(nr, sizeof(double *));
+	double **vb = xcalloc(nr, sizeof(double *));
+	struct stats_prior prior;
+	struct seq_plan plan;
+
+	family_plan(o, &plan);
+	for (i = 0; i < r->nr; i++) {
+		const struct compare_metric *m = &r->m[i];
+		const struct compare_side *b = &m->side[0], *s = &m->side[k];
+		struct pooled_t pt;
+		int logs = all_positive(b) && all_positive(s);
+
+		s2[i] = NAN;
+		if (!judged_kpi(m, k))
+			continue;
+		va[i] = unpaired_scale(b, b, logs);
+		vb[i] = unpaired_scale(b, s, logs);
+		if (!va[i] || !vb[i] ||
+		    stats_pooled_t(va[i], b->n, vb[i], s->n, NULL, &pt) < 0)
+			continue;
+		s2[i] = pt.s2;
+		df[i] = pt.df;
+	}
+	stats_prior_fit_family(s2, df, r->nr, plan.prior_df_max, &prior);
+	r->fam[k].prior = prior;
+	for (i = 0; i < r->nr; i++) {
+		struct compare_side *s = &r->m[i].side[k];
+		struct pooled_t pt;
+
+		if (va[i] && vb[i] && prior.df > 0 &&
+		    !stats_pooled_t(va[i], r->m[i].side[0].n, vb[i], s->n,
+				    &prior, &pt))
+			s->p_moderated = pt.p;
+		free(va[i]);
+		free(vb[i]);
+	}
+	free(va);
+	free(vb);
+	free(s2);
+	free(df);
+}
+
 static void family_unpaired(struct compare_result *r, size_t k,
 			    const struct compare_opts *o)
 {
@@ -456,10 +543,12 @@ static void family_unpaired(struct compare_result *r, size_t k,
 	double gamma;
 	size_t i;
 
+	unpaired_moderated(r, k, o);
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		const struct compare_side *s = &m->side[k];
-		double p = isnan(s->p_welch) ? 1 : s->p_welch;
+		double p = !isnan(s->p_moderated) ? s->p_moderated :
+			   isnan(s->p_welch) ? 1 : s->p_welch;
 
 		pw[i] = pb[i] = NAN;
 		if (!judged_kpi(m, k))
@@ -489,7 +578,15 @@ static void family_unpaired(struct compare_result *r, size_t k,
 		    !(ci_pct(&s->st) <= o->noisy_pct) ||
 		    !isfinite(s->change_pct))
 			s->verdict = VERDICT_NOISY;
+		/*
+		 * The guard: the KPI's own Welch test would call it at the
+		 * job's level were it the job's only KPI, so that one KPI
+		 * noisier than the family, whose variance the prior
+		 * shrinks, calls a change with probability <= alpha; and
+		 * Mann-Whitney agrees, as it always had to.
+		 */
 		else if (fabs(s->change_pct) >= o->min_effect &&
+			 s->p_welch < o->alpha &&
 			 s->p_mwu < o->rank_alpha &&
 			 s->p_adjusted <= o->alpha / 2)
 			s->verdict = worse ? VERDICT_REGRESSION :
@@ -761,7 +858,10 @@ static size_t deciding_side(const struct compare_result *r,
 static double metric_p(const struct compare_result *r,
 		       const struct compare_metric *m, size_t d)
 {
-	return r->fam[d].paired ? m->side[d].p_paired : m->side[d].p_welch;
+	if (r->fam[d].paired)
+		return m->side[d].p_paired;
+	return isnan(m->side[d].p_moderated) ? m->side[d].p_welch :
+	       m->side[d].p_moderated;
 }
 
 /* The job-level part: verdict, sentence, correction, the families. */
@@ -882,6 +982,8 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 				json_bool(&j, "judged", s->judged);
 				json_bool(&j, "paired", r->fam[k].paired);
 				json_double(&j, "p_paired", s->p_paired);
+				json_double(&j, "p_moderated",
+					    s->p_moderated);
 				json_double(&j, "p_adjusted", s->p_adjusted);
 				json_double(&j, "change_ci_low_pct",
 					    s->ci_low_pct);
@@ -954,6 +1056,10 @@ static void judged_clause(const struct compare_result *r,
 		strbuf_addf(sb, "Rule: runs paired by number (%zu block%s), "
 			    "t-test of the log ratios", f->pairs,
 			    plural(f->pairs));
+	else if (f->prior.df > 0)
+		strbuf_addstr(sb, "Rule: unpaired, t-test of the logs with "
+			      "the variance moderated over the KPIs, its own "
+			      "Welch's t-test and Mann-Whitney agreeing");
 	else
 		strbuf_addstr(sb, "Rule: unpaired, Welch's t-test with "
 			      "Mann-Whitney agreeing");
@@ -1129,6 +1235,13 @@ void compare_list(const struct compare_result *r, enum verdict which,
 				strbuf_addf(out, "\n  (paired t p = %.2g, "
 					    "Holm-adjusted p = %.2g)\n",
 					    s->p_paired, s->p_adjusted);
+			else if (!isnan(s->p_moderated))
+				strbuf_addf(out, "\n  (moderated t p = %.2g, "
+					    "Welch p = %.2g, Mann-Whitney "
+					    "p = %.2g,\n  Holm-adjusted "
+					    "p = %.2g)\n", s->p_moderated,
+					    s->p_welch, s->p_mwu,
+					    s->p_adjusted);
 			else
 				strbuf_addf(out, "\n  (Welch p = %.2g, "
 					    "Mann-Whitney p = %.2g, "
@@ -1159,6 +1272,8 @@ void compare_rule(const struct compare_result *r, struct strbuf *out)
 			    f->max_blocks);
 	else if (f->paired)
 		strbuf_addf(out, "paired t on %zu blocks", f->pairs);
+	else if (f->prior.df > 0)
+		strbuf_addstr(out, "moderated t, Welch + Mann-Whitney");
 	else
 		strbuf_addstr(out, "Welch + Mann-Whitney");
 	strbuf_addf(out, ", Holm over %zu KPI%s at ", judged, plural(judged));

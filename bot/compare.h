@@ -26,9 +26,18 @@
  *                paired t must agree (p < compare.rankAlpha): see
  *                sequential.h, which also judges adaptive runs look by
  *                look (compare_opts.plan).
- *   unpaired     (two arbitrary CSVs) Welch's t-test, the Mann-Whitney
- *                U test agreeing (p < compare.rankAlpha, uncorrected:
- *                it only ever removes calls).
+ *   unpaired     (two arbitrary CSVs) per KPI the pooled two-sample
+ *                t-test of the logs of the runs (values relative to the
+ *                base mean when one is not positive), the variance
+ *                moderated by a prior fitted over the family's KPIs as
+ *                the paired family's is (stats_prior_fit_family, the
+ *                df cap of seq_plan); its own Welch t-test must agree
+ *                at compare.alpha (as if it were the only KPI: a KPI
+ *                noisier than the family calls a change with
+ *                probability <= alpha) and the Mann-Whitney U test at
+ *                compare.rankAlpha (uncorrected: they only ever remove
+ *                calls).  Without a prior (fewer than 3 KPIs) the
+ *                family's test is each KPI's Welch t-test.
  *
  * Either way the one-sided p-values in each direction are adjusted with
  * Holm's step-down over the family, one family for regressions and one
@@ -135,6 +144,7 @@ struct compare_side {
 	double better_pct;
 	double p_welch, p_mwu;	/* computed paired or not */
 	double p_paired;	/* moderated paired t, two-sided, or NAN */
+	double p_moderated;	/* unpaired: moderated pooled t, or NAN */
 	double p_adjusted;	/* Holm, direction of the change, or NAN */
 	double ci_low_pct, ci_high_pct;	/* of the change, simultaneous */
 	int judged;		/* in the family */
@@ -162,6 +172,7 @@ struct compare_family {
 	enum seq_state state;	/* what the rule says next; unpaired or
 				 * one look: never SEQ_CONTINUE */
 	int blocks, max_blocks;	/* sequential: deciding look, budget */
+	struct stats_prior prior;	/* unpaired: the variances' prior */
 };
 
 struct compare_result {
