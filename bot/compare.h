@@ -8,7 +8,10 @@
  * cgroup).  Within a group, each kernel label is one side; the first
  * label in file order is the baseline.  One value per run enters the
  * statistics: the run's summary row (sample == 0) when present,
- * otherwise the mean of its per-second samples (sample >= 1).
+ * otherwise the mean of its per-second samples (sample >= 1).  A run
+ * is keyed by its file (compare_read_files) and its run number: a label
+ * read from two files (two boots of one kernel, runs 1..4 in each) has
+ * the runs of both, and runs pair only within a file.
  *
  * The verdict is the job's, over a family: the judged KPIs of a
  * comparison (a kernel against the baseline) are the metrics that are
@@ -150,6 +153,7 @@ struct compare_side {
 	int judged;		/* in the family */
 	enum verdict verdict;
 	int *runs;		/* run number of each value */
+	int *srcs;		/* and its file (compare_result.files) */
 };
 
 struct compare_metric {
@@ -186,6 +190,12 @@ struct compare_result {
 	struct compare_family *fam;	/* [nr_kernels], [0] unused */
 	int several_sources;	/* read from more than one file */
 	/*
+	 * The files read (compare_read_files), in order, nr_files 0 when
+	 * the set came from elsewhere; a run is its file and run number.
+	 */
+	char **files;
+	size_t nr_files;
+	/*
 	 * The commit each kernel was built from and its subject, per
 	 * kernel, NULL when unknown (compare_name_commit): the formats that
 	 * name commits (lkp) print them, others the labels.
@@ -213,7 +223,7 @@ void compare_name_commit(struct compare_result *r, const char *label,
 
 /*
  * Read CSV files for a comparison, appending to set.  When every file
- * holds one label and two files share it, each file's samples are
+ * holds one label, all the same one, each file's samples are
  * relabelled with the file's name (without directory and ".csv") so
  * that `compare base.csv new.csv` works whatever label `run` wrote.
  * Remembers where each sample came from for compare_run's errors.
