@@ -87,6 +87,25 @@ static char *where(const struct sample_set *set, size_t i)
 	return xstrdup("");
 }
 
+/*
+ * The file sample i was read from: its index among the files read
+ * (compare_read_files), 0 when the set was not read by it (one source).
+ */
+static int source_of(const struct sample_set *set, size_t i)
+{
+	size_t k;
+
+	if (set != origin_set || !nr_origins ||
+	    origins[nr_origins - 1].first + origins[nr_origins - 1].count !=
+	    set->nr)
+		return 0;
+	for (k = 0; k < nr_origins; k++)
+		if (i >= origins[k].first &&
+		    i < origins[k].first + origins[k].count)
+			return (int)k;
+	return 0;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -94,13 +113,14 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int nr_labels(const struct sample_set *set, size_t from,
+/* The labels of samples from..end-1: 0, 1 or 2 (two or more). */
+static int nr_labels(const struct sample_set *set, size_t from, size_t end,
 		     const char **first)
 {
 	size_t i;
 
-	*first = from < set->nr ? set->v[from].label : NULL;
-	for (i = from; i < set->nr; i++)
+	*first = from < end ? set->v[from].label : NULL;
+	for (i = from; i < end; i++)
 		if (strcmp(set->v[i].label, *first))
 			return 2;
 	return *first ? 1 : 0;
@@ -130,15 +150,22 @@ int compare_read_files(char **paths, int nr, struct sample_set *set)
 		}
 	}
 	start[nr] = set->nr;
+	/*
+	 * Relabel only when the labels tell no file apart: every file holds
+	 * one label, all the same.  Files of different labels keep them,
+	 * and a label in several files (two boots of one kernel) gets the
+	 * runs of each: a run is its file and number (compare_run).
+	 */
 	for (i = 0; i < nr; i++)
-		if (nr_labels(set, start[i], &li) != 1)
+		if (nr_labels(set, start[i], start[i + 1], &li) != 1)
 			single = 0;
+	clash = single && nr > 1;
 	for (i = 0; single && i < nr; i++)
 		for (j = i + 1; j < nr; j++) {
-			nr_labels(set, start[i], &li);
-			nr_labels(set, start[j], &lj);
-			if (!strcmp(li, lj))
-				clash = 1;
+			nr_labels(set, start[i], start[i + 1], &li);
+			nr_labels(set, start[j], start[j + 1], &lj);
+			if (strcmp(li, lj))
+				clash = 0;
 		}
 	for (i = 0; single && clash && i < nr; i++) {
 		char *name = xstrdup(base_name(paths[i]));
@@ -159,6 +186,7 @@ int compare_read_files(char **paths, int nr, struct sample_set *set)
 /* Accumulates one run of one label in one group. */
 struct run_acc {
 	int run;
+	int src;		/* the file (source_of) */
 	int have_summary;
 	double summary, sum;
 	size_t cnt;
@@ -189,19 +217,21 @@ static int same_group(const struct compare_metric *m, const struct sample *s)
 	       !strcmp(m->cgroup, nz(s->cgroup));
 }
 
-static void add_to_run(struct acc *a, const struct sample *s, size_t idx)
+static void add_to_run(struct acc *a, const struct sample *s, size_t idx,
+		       int src)
 {
 	struct run_acc *ra = NULL;
 	size_t i;
 
 	for (i = 0; i < a->nr; i++)
-		if (a->runs[i].run == s->run)
+		if (a->runs[i].run == s->run && a->runs[i].src == src)
 			ra = &a->runs[i];
 	if (!ra) {
 		ALLOC_GROW(a->runs, a->nr, a->alloc);
 		ra = &a->runs[a->nr++];
 		memset(ra, 0, sizeof(*ra));
 		ra->run = s->run;
+		ra->src = src;
 		ra->first = idx;
 	}
 	if (s->sample == 0) {
@@ -232,10 +262,12 @@ static void fill_side(struct compare_side *sd, const struct acc *a)
 	sd->n = a->nr;
 	sd->values = xcalloc(a->nr ? a->nr : 1, sizeof(double));
 	sd->runs = xcalloc(a->nr ? a->nr : 1, sizeof(int));
+	sd->srcs = xcalloc(a->nr ? a->nr : 1, sizeof(int));
 	for (i = 0; i < a->nr; i++) {
 		const struct run_acc *ra = &a->runs[i];
 
 		sd->runs[i] = ra->run;
+		sd->srcs[i] = ra->src;
 		sd->values[i] = ra->have_summary ? ra->summary :
 				ra->sum / ra->cnt;
 		if (ra->cpu_cnt == (size_t)-1) {
@@ -253,6 +285,7 @@ static void fill_side(struct compare_side *sd, const struct acc *a)
 	stats_compute(sd->values, sd->n, &sd->st);
 	sd->change_pct = sd->better_pct = NAN;
 	sd->p_welch = sd->p_mwu = sd->p_paired = sd->p_adjusted = NAN;
+	sd->p_moderated = NAN;
 	sd->ci_low_pct = sd->ci_high_pct = NAN;
 	sd->verdict = VERDICT_NONE;
 }
@@ -282,30 +315,53 @@ static int judged_kpi(const struct compare_metric *m, size_t k)
 	return !m->diagnostic && m->side[0].n >= 2 && m->side[k].n >= 2;
 }
 
+static int one_source(const struct compare_side *sd)
+{
+	size_t i;
+
+	for (i = 1; i < sd->n; i++)
+		if (sd->srcs[i] != sd->srcs[0])
+			return 0;
+	return 1;
+}
+
+/* (src, run) order: run order within a file, the files in turn. */
+static int run_before(const struct compare_side *sd, size_t i, size_t j)
+{
+	if (sd->srcs[i] != sd->srcs[j])
+		return sd->srcs[i] < sd->srcs[j];
+	return sd->runs[i] < sd->runs[j];
+}
+
 /*
- * The values both sides have for the same run numbers, in run order
- * (the block order of an interleaved job).  vb, vs: room for b->n.
+ * The values both sides have for the same runs, in run order (the block
+ * order of an interleaved job).  A run is its file and number: runs
+ * pair only within a file, unless each side was read from one file
+ * (compare.pairing = paired over two files: the run numbers alone).
+ * vb, vs: room for b->n.
  */
 static size_t common_runs(const struct compare_side *b,
 			  const struct compare_side *s, double *vb, double *vs)
 {
-	size_t i, j, n = 0;
-	int last = 0, first = 1;
+	int any_src = one_source(b) && one_source(s);
+	size_t i, j, n = 0, last = 0;
+	int first = 1;
 
 	for (;;) {
 		size_t best = b->n;
 
-		/* the next run number of b after last */
+		/* the next run of b after last */
 		for (i = 0; i < b->n; i++)
-			if ((first || b->runs[i] > last) &&
-			    (best == b->n || b->runs[i] < b->runs[best]))
+			if ((first || run_before(b, last, i)) &&
+			    (best == b->n || run_before(b, i, best)))
 				best = i;
 		if (best == b->n)
 			return n;
-		last = b->runs[best];
+		last = best;
 		first = 0;
 		for (j = 0; j < s->n; j++)
-			if (s->runs[j] == last) {
+			if (s->runs[j] == b->runs[best] &&
+			    (any_src || s->srcs[j] == b->srcs[best])) {
 				vb[n] = b->values[best];
 				vs[n++] = s->values[j];
 				break;
@@ -447,6 +503,92 @@ static double ci_pct(const struct stats *st)
 	return 100 * (st->ci_high - st->mean) / fabs(st->mean);
 }
 
+/*
+ * The values of a side on the scale the family is tested on: their
+ * logs when both sides are positive (a change is then a ratio, as the
+ * paired log ratios are), else relative to the baseline's mean.
+ * Returns NULL when neither can be had (a zero baseline).
+ */
+static double *unpaired_scale(const struct compare_side *b,
+			      const struct compare_side *side, int logs)
+{
+	double *v = xcalloc(side->n, sizeof(double));
+	size_t j;
+
+	if (!logs && b->st.mean == 0) {
+		free(v);
+		return NULL;
+	}
+	for (j = 0; j < side->n; j++)
+		v[j] = logs ? log(side->values[j]) :
+		       side->values[j] / fabs(b->st.mean);
+	return v;
+}
+
+static int all_positive(const struct compare_side *sd)
+{
+	size_t j;
+
+	for (j = 0; j < sd->n; j++)
+		if (!(sd->values[j] > 0))
+			return 0;
+	return 1;
+}
+
+/*
+ * The moderated p-value of each judged KPI of an unpaired family, the
+ * pooled two-sample t with the variance prior fitted over the family
+ * (stats_prior_fit_family, capped as the paired family's is); without a
+ * prior (fewer than 3 KPIs, or no df to share) each KPI's own Welch p.
+ */
+static void unpaired_moderated(struct compare_result *r, size_t k,
+			       const struct compare_opts *o)
+{
+	size_t nr = r->nr ? r->nr : 1, i;
+	double *s2 = xcalloc(nr, sizeof(double));
+	double *df = xcalloc(nr, sizeof(double));
+	double **va = xcalloc(nr, sizeof(double *));
+	double **vb = xcalloc(nr, sizeof(double *));
+	struct stats_prior prior;
+	struct seq_plan plan;
+
+	family_plan(o, &plan);
+	for (i = 0; i < r->nr; i++) {
+		const struct compare_metric *m = &r->m[i];
+		const struct compare_side *b = &m->side[0], *s = &m->side[k];
+		struct pooled_t pt;
+		int logs = all_positive(b) && all_positive(s);
+
+		s2[i] = NAN;
+		if (!judged_kpi(m, k))
+			continue;
+		va[i] = unpaired_scale(b, b, logs);
+		vb[i] = unpaired_scale(b, s, logs);
+		if (!va[i] || !vb[i] ||
+		    stats_pooled_t(va[i], b->n, vb[i], s->n, NULL, &pt) < 0)
+			continue;
+		s2[i] = pt.s2;
+		df[i] = pt.df;
+	}
+	stats_prior_fit_family(s2, df, r->nr, plan.prior_df_max, &prior);
+	r->fam[k].prior = prior;
+	for (i = 0; i < r->nr; i++) {
+		struct compare_side *s = &r->m[i].side[k];
+		struct pooled_t pt;
+
+		if (va[i] && vb[i] && prior.df > 0 &&
+		    !stats_pooled_t(va[i], r->m[i].side[0].n, vb[i], s->n,
+				    &prior, &pt))
+			s->p_moderated = pt.p;
+		free(va[i]);
+		free(vb[i]);
+	}
+	free(va);
+	free(vb);
+	free(s2);
+	free(df);
+}
+
 static void family_unpaired(struct compare_result *r, size_t k,
 			    const struct compare_opts *o)
 {
@@ -456,10 +598,12 @@ static void family_unpaired(struct compare_result *r, size_t k,
 	double gamma;
 	size_t i;
 
+	unpaired_moderated(r, k, o);
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
 		const struct compare_side *s = &m->side[k];
-		double p = isnan(s->p_welch) ? 1 : s->p_welch;
+		double p = !isnan(s->p_moderated) ? s->p_moderated :
+			   isnan(s->p_welch) ? 1 : s->p_welch;
 
 		pw[i] = pb[i] = NAN;
 		if (!judged_kpi(m, k))
@@ -489,7 +633,15 @@ static void family_unpaired(struct compare_result *r, size_t k,
 		    !(ci_pct(&s->st) <= o->noisy_pct) ||
 		    !isfinite(s->change_pct))
 			s->verdict = VERDICT_NOISY;
+		/*
+		 * The guard: the KPI's own Welch test would call it at the
+		 * job's level were it the job's only KPI, so that one KPI
+		 * noisier than the family, whose variance the prior
+		 * shrinks, calls a change with probability <= alpha; and
+		 * Mann-Whitney agrees, as it always had to.
+		 */
 		else if (fabs(s->change_pct) >= o->min_effect &&
+			 s->p_welch < o->alpha &&
 			 s->p_mwu < o->rank_alpha &&
 			 s->p_adjusted <= o->alpha / 2)
 			s->verdict = worse ? VERDICT_REGRESSION :
@@ -552,6 +704,7 @@ static void metric_release(struct compare_metric *m, size_t nr_kernels)
 	for (k = 0; m->side && k < nr_kernels; k++) {
 		free(m->side[k].values);
 		free(m->side[k].runs);
+		free(m->side[k].srcs);
 	}
 	free(m->side);
 }
@@ -571,6 +724,9 @@ void compare_result_release(struct compare_result *r)
 		if (r->subjects)
 			free(r->subjects[i]);
 	}
+	for (i = 0; i < r->nr_files; i++)
+		free(r->files[i]);
+	free(r->files);
 	free(r->kernels);
 	free(r->unames);
 	free(r->commits);
@@ -685,7 +841,7 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 			free(w);
 			goto out;
 		}
-		add_to_run(&acc[m - r->m][k], s, i);
+		add_to_run(&acc[m - r->m][k], s, i, source_of(set, i));
 	}
 	for (g = 0; g < r->nr; g++) {
 		struct compare_metric *m = &r->m[g];
@@ -714,6 +870,13 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 	if (ret)
 		goto out;
 	r->several_sources = set == origin_set && nr_origins > 1;
+	if (set == origin_set && source_of(set, set->nr - 1) ==
+	    (int)nr_origins - 1 && nr_origins) {
+		r->nr_files = nr_origins;
+		r->files = xcalloc(nr_origins, sizeof(*r->files));
+		for (i = 0; i < nr_origins; i++)
+			r->files[i] = xstrdup(origins[i].file);
+	}
 	r->fam = xcalloc(r->nr_kernels, sizeof(*r->fam));
 	for (k = 1; k < r->nr_kernels; k++) {
 		if (can_pair(r, k, o))
@@ -761,7 +924,34 @@ static size_t deciding_side(const struct compare_result *r,
 static double metric_p(const struct compare_result *r,
 		       const struct compare_metric *m, size_t d)
 {
-	return r->fam[d].paired ? m->side[d].p_paired : m->side[d].p_welch;
+	if (r->fam[d].paired)
+		return m->side[d].p_paired;
+	return isnan(m->side[d].p_moderated) ? m->side[d].p_welch :
+	       m->side[d].p_moderated;
+}
+
+/* "files": [{"file": "base-1.csv", "runs": 4}, ...], when known. */
+static void side_files_json(const struct compare_result *r,
+			    const struct compare_side *s, struct json *j)
+{
+	size_t f, i;
+
+	if (!r->nr_files)
+		return;
+	json_array_begin(j, "files");
+	for (f = 0; f < r->nr_files; f++) {
+		size_t n = 0;
+
+		for (i = 0; i < s->n; i++)
+			n += s->srcs[i] == (int)f;
+		if (!n)
+			continue;
+		json_object_begin(j, NULL);
+		json_string(j, "file", r->files[f]);
+		json_int(j, "runs", (long long)n);
+		json_object_end(j);
+	}
+	json_array_end(j);
 }
 
 /* The job-level part: verdict, sentence, correction, the families. */
@@ -864,6 +1054,7 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 			json_string(&j, "kernel", r->kernels[k]);
 			json_string(&j, "uname", r->unames[k]);
 			json_int(&j, "n", (long long)s->n);
+			side_files_json(r, s, &j);
 			json_double(&j, "mean", s->st.mean);
 			json_double(&j, "hmean", s->st.hmean);
 			json_double(&j, "median", s->st.median);
@@ -882,6 +1073,8 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 				json_bool(&j, "judged", s->judged);
 				json_bool(&j, "paired", r->fam[k].paired);
 				json_double(&j, "p_paired", s->p_paired);
+				json_double(&j, "p_moderated",
+					    s->p_moderated);
 				json_double(&j, "p_adjusted", s->p_adjusted);
 				json_double(&j, "change_ci_low_pct",
 					    s->ci_low_pct);
@@ -954,6 +1147,10 @@ static void judged_clause(const struct compare_result *r,
 		strbuf_addf(sb, "Rule: runs paired by number (%zu block%s), "
 			    "t-test of the log ratios", f->pairs,
 			    plural(f->pairs));
+	else if (f->prior.df > 0)
+		strbuf_addstr(sb, "Rule: unpaired, t-test of the logs with "
+			      "the variance moderated over the KPIs, its own "
+			      "Welch's t-test and Mann-Whitney agreeing");
 	else
 		strbuf_addstr(sb, "Rule: unpaired, Welch's t-test with "
 			      "Mann-Whitney agreeing");
@@ -1129,6 +1326,13 @@ void compare_list(const struct compare_result *r, enum verdict which,
 				strbuf_addf(out, "\n  (paired t p = %.2g, "
 					    "Holm-adjusted p = %.2g)\n",
 					    s->p_paired, s->p_adjusted);
+			else if (!isnan(s->p_moderated))
+				strbuf_addf(out, "\n  (moderated t p = %.2g, "
+					    "Welch p = %.2g, Mann-Whitney "
+					    "p = %.2g,\n  Holm-adjusted "
+					    "p = %.2g)\n", s->p_moderated,
+					    s->p_welch, s->p_mwu,
+					    s->p_adjusted);
 			else
 				strbuf_addf(out, "\n  (Welch p = %.2g, "
 					    "Mann-Whitney p = %.2g, "
@@ -1159,6 +1363,8 @@ void compare_rule(const struct compare_result *r, struct strbuf *out)
 			    f->max_blocks);
 	else if (f->paired)
 		strbuf_addf(out, "paired t on %zu blocks", f->pairs);
+	else if (f->prior.df > 0)
+		strbuf_addstr(out, "moderated t, Welch + Mann-Whitney");
 	else
 		strbuf_addstr(out, "Welch + Mann-Whitney");
 	strbuf_addf(out, ", Holm over %zu KPI%s at ", judged, plural(judged));
@@ -1171,7 +1377,7 @@ void compare_rule(const struct compare_result *r, struct strbuf *out)
  * A pass of its own, after compare_run has grouped and judged.
  */
 struct idle_run {
-	int run;
+	int run, src;
 	double sum, summary;
 	size_t cnt;
 };
@@ -1181,6 +1387,7 @@ static void compare_cpu_idle(const struct sample_set *set,
 {
 	struct idle_run *runs = NULL;
 	size_t g, k, i, j, nr, alloc = 0;
+	int src;
 
 	for (g = 0; g < r->nr; g++) {
 		struct compare_metric *m = &r->m[g];
@@ -1196,11 +1403,14 @@ static void compare_cpu_idle(const struct sample_set *set,
 				    strcmp(s->label, r->kernels[k]) ||
 				    !same_group(m, s))
 					continue;
-				for (j = 0; j < nr && runs[j].run != s->run; j++)
+				src = source_of(set, i);
+				for (j = 0; j < nr && (runs[j].run != s->run ||
+						       runs[j].src != src); j++)
 					;
 				if (j == nr) {
 					ALLOC_GROW(runs, nr, alloc);
 					runs[nr].run = s->run;
+					runs[nr].src = src;
 					runs[nr].sum = 0;
 					runs[nr].cnt = 0;
 					runs[nr++].summary = NAN;

@@ -8,7 +8,10 @@
  * cgroup).  Within a group, each kernel label is one side; the first
  * label in file order is the baseline.  One value per run enters the
  * statistics: the run's summary row (sample == 0) when present,
- * otherwise the mean of its per-second samples (sample >= 1).
+ * otherwise the mean of its per-second samples (sample >= 1).  A run
+ * is keyed by its file (compare_read_files) and its run number: a label
+ * read from two files (two boots of one kernel, runs 1..4 in each) has
+ * the runs of both, and runs pair only within a file.
  *
  * The verdict is the job's, over a family: the judged KPIs of a
  * comparison (a kernel against the baseline) are the metrics that are
@@ -26,9 +29,18 @@
  *                paired t must agree (p < compare.rankAlpha): see
  *                sequential.h, which also judges adaptive runs look by
  *                look (compare_opts.plan).
- *   unpaired     (two arbitrary CSVs) Welch's t-test, the Mann-Whitney
- *                U test agreeing (p < compare.rankAlpha, uncorrected:
- *                it only ever removes calls).
+ *   unpaired     (two arbitrary CSVs) per KPI the pooled two-sample
+ *                t-test of the logs of the runs (values relative to the
+ *                base mean when one is not positive), the variance
+ *                moderated by a prior fitted over the family's KPIs as
+ *                the paired family's is (stats_prior_fit_family, the
+ *                df cap of seq_plan); its own Welch t-test must agree
+ *                at compare.alpha (as if it were the only KPI: a KPI
+ *                noisier than the family calls a change with
+ *                probability <= alpha) and the Mann-Whitney U test at
+ *                compare.rankAlpha (uncorrected: they only ever remove
+ *                calls).  Without a prior (fewer than 3 KPIs) the
+ *                family's test is each KPI's Welch t-test.
  *
  * Either way the one-sided p-values in each direction are adjusted with
  * Holm's step-down over the family, one family for regressions and one
@@ -135,11 +147,13 @@ struct compare_side {
 	double better_pct;
 	double p_welch, p_mwu;	/* computed paired or not */
 	double p_paired;	/* moderated paired t, two-sided, or NAN */
+	double p_moderated;	/* unpaired: moderated pooled t, or NAN */
 	double p_adjusted;	/* Holm, direction of the change, or NAN */
 	double ci_low_pct, ci_high_pct;	/* of the change, simultaneous */
 	int judged;		/* in the family */
 	enum verdict verdict;
 	int *runs;		/* run number of each value */
+	int *srcs;		/* and its file (compare_result.files) */
 };
 
 struct compare_metric {
@@ -162,6 +176,7 @@ struct compare_family {
 	enum seq_state state;	/* what the rule says next; unpaired or
 				 * one look: never SEQ_CONTINUE */
 	int blocks, max_blocks;	/* sequential: deciding look, budget */
+	struct stats_prior prior;	/* unpaired: the variances' prior */
 };
 
 struct compare_result {
@@ -174,6 +189,12 @@ struct compare_result {
 	struct compare_opts opts;
 	struct compare_family *fam;	/* [nr_kernels], [0] unused */
 	int several_sources;	/* read from more than one file */
+	/*
+	 * The files read (compare_read_files), in order, nr_files 0 when
+	 * the set came from elsewhere; a run is its file and run number.
+	 */
+	char **files;
+	size_t nr_files;
 	/*
 	 * The commit each kernel was built from and its subject, per
 	 * kernel, NULL when unknown (compare_name_commit): the formats that
@@ -202,7 +223,7 @@ void compare_name_commit(struct compare_result *r, const char *label,
 
 /*
  * Read CSV files for a comparison, appending to set.  When every file
- * holds one label and two files share it, each file's samples are
+ * holds one label, all the same one, each file's samples are
  * relabelled with the file's name (without directory and ".csv") so
  * that `compare base.csv new.csv` works whatever label `run` wrote.
  * Remembers where each sample came from for compare_run's errors.

@@ -130,7 +130,7 @@ static enum seq_state look(const struct seq_plan *plan,
 	double *df = xcalloc(nr, sizeof(double));
 	double *pw = xcalloc(nr, sizeof(double));
 	double *pb = xcalloc(nr, sizeof(double));
-	double w = seq_spend(plan, k), sum_df = 0, max_df = 0, cap;
+	double w = seq_spend(plan, k);
 	double gamma, own_q = NAN;
 	size_t own_q_m = 0;
 	enum seq_state st;
@@ -155,13 +155,9 @@ static enum seq_state look(const struct seq_plan *plan,
 		r->t_own_p = own.p;
 		s2[i] = own.s2;
 		df[i] = (double)(m - 1);
-		sum_df += df[i];
-		if (df[i] > max_df)
-			max_df = df[i];
 		judged++;
 	}
-	cap = fmin(plan->prior_df_max, sum_df - max_df);
-	stats_prior_fit(s2, df, nr, cap, &out->prior);
+	stats_prior_fit_family(s2, df, nr, plan->prior_df_max, &out->prior);
 	/* simultaneous over the family: Bonferroni, two-sided */
 	gamma = (1 - plan->confidence) / (2 * (judged ? judged : 1));
 	for (i = 0; i < nr; i++) {

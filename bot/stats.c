@@ -197,18 +197,27 @@ double stats_norm_cdf(double z)
 	return 0.5 * erfc(-z / M_SQRT2);
 }
 
-/* Only what Welch needs of stats_compute: mean and stddev. */
-static void mean_var(const double *v, size_t n, struct stats *st)
+/* The mean and the sample variance (n - 1), n >= 2. */
+static void mean_s2(const double *v, size_t n, double *mean, double *s2)
 {
 	double sum = 0, ss = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		sum += v[i];
-	st->mean = sum / n;
+	*mean = sum / n;
 	for (i = 0; i < n; i++)
-		ss += (v[i] - st->mean) * (v[i] - st->mean);
-	st->stddev = sqrt(ss / (n - 1));
+		ss += (v[i] - *mean) * (v[i] - *mean);
+	*s2 = ss / (n - 1);
+}
+
+/* Only what Welch needs of stats_compute: mean and stddev. */
+static void mean_var(const double *v, size_t n, struct stats *st)
+{
+	double s2;
+
+	mean_s2(v, n, &st->mean, &s2);
+	st->stddev = sqrt(s2);
 }
 
 int stats_welch(const double *a, size_t na, const double *b, size_t nb,
@@ -480,6 +489,21 @@ void stats_prior_fit(const double *s2, const double *df, size_t n,
 		 exp(mean + stats_digamma(d0 / 2) - log(d0 / 2));
 }
 
+void stats_prior_fit_family(const double *s2, const double *df, size_t n,
+			    double df_max, struct stats_prior *pr)
+{
+	double sum_df = 0, max_df = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (df[i] >= 1) {
+			sum_df += df[i];
+			if (df[i] > max_df)
+				max_df = df[i];
+		}
+	stats_prior_fit(s2, df, n, fmin(df_max, sum_df - max_df), pr);
+}
+
 double stats_prior_moderate(const struct stats_prior *pr, double s2,
 			    double df)
 {
@@ -490,32 +514,61 @@ double stats_prior_moderate(const struct stats_prior *pr, double s2,
 	return (pr->df * pr->s2 + df * s2) / (pr->df + df);
 }
 
+static int has_prior(const struct stats_prior *pr)
+{
+	return pr && pr->df > 0 && isfinite(pr->s2);
+}
+
+/*
+ * The t-test of a mean against 0 from a sample variance s2 on df
+ * degrees of freedom, moderated by pr; se^2 = v * scale, v the
+ * posterior variance.  Shared by the paired and the pooled test.
+ */
+static void moderated_t(double mean, double s2, double df, double scale,
+			const struct stats_prior *pr, double *se, double *dfo,
+			double *t, double *p)
+{
+	double v = stats_prior_moderate(pr, s2, df);
+
+	*dfo = df + (has_prior(pr) ? pr->df : 0);
+	*se = sqrt(v * scale);
+	if (!(*se > 0)) {
+		*t = mean == 0 ? 0 : (mean > 0 ? INFINITY : -INFINITY);
+		*p = mean == 0 ? 1 : 0;
+		return;
+	}
+	*t = mean / *se;
+	*p = stats_t_p2(*t, *dfo);
+}
+
 int stats_paired_t(const double *d, size_t n, const struct stats_prior *pr,
 		   struct paired_t *res)
 {
-	double sum = 0, ss = 0, v;
-	size_t i;
-
 	if (n < 2)
 		return -1;
-	for (i = 0; i < n; i++)
-		sum += d[i];
 	res->n = n;
-	res->mean = sum / n;
-	for (i = 0; i < n; i++)
-		ss += (d[i] - res->mean) * (d[i] - res->mean);
-	res->s2 = ss / (n - 1);
-	v = stats_prior_moderate(pr, res->s2, n - 1);
-	res->df = n - 1 + (pr && pr->df > 0 && isfinite(pr->s2) ? pr->df : 0);
-	res->se = sqrt(v / n);
-	if (!(res->se > 0)) {
-		res->t = res->mean == 0 ? 0 :
-			 (res->mean > 0 ? INFINITY : -INFINITY);
-		res->p = res->mean == 0 ? 1 : 0;
-		return 0;
-	}
-	res->t = res->mean / res->se;
-	res->p = stats_t_p2(res->t, res->df);
+	mean_s2(d, n, &res->mean, &res->s2);
+	moderated_t(res->mean, res->s2, n - 1, 1.0 / n, pr, &res->se,
+		    &res->df, &res->t, &res->p);
+	return 0;
+}
+
+int stats_pooled_t(const double *a, size_t na, const double *b, size_t nb,
+		   const struct stats_prior *pr, struct pooled_t *res)
+{
+	double ma, mb, va, vb, df;
+
+	if (na < 2 || nb < 2)
+		return -1;
+	mean_s2(a, na, &ma, &va);
+	mean_s2(b, nb, &mb, &vb);
+	df = (double)(na + nb - 2);
+	res->na = na;
+	res->nb = nb;
+	res->mean = mb - ma;
+	res->s2 = ((na - 1) * va + (nb - 1) * vb) / df;
+	moderated_t(res->mean, res->s2, df, 1.0 / na + 1.0 / nb, pr,
+		    &res->se, &res->df, &res->t, &res->p);
 	return 0;
 }
 

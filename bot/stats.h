@@ -109,6 +109,16 @@ struct stats_prior {
 void stats_prior_fit(const double *s2, const double *df, size_t n,
 		     double df_max, struct stats_prior *pr);
 
+/*
+ * The prior of a family (the paired blocks of a job, or the unpaired
+ * KPIs of two files): stats_prior_fit with its df capped at df_max and
+ * at the other measurements' own df (the sum of the usable df but the
+ * largest), so that one measurement's own variance always keeps a
+ * weight in its posterior, however many there are.
+ */
+void stats_prior_fit_family(const double *s2, const double *df, size_t n,
+			    double df_max, struct stats_prior *pr);
+
 /* The posterior variance of one measurement: (d0 s0^2 + d s2)/(d0 + d). */
 double stats_prior_moderate(const struct stats_prior *pr, double s2,
 			    double df);
@@ -132,6 +142,25 @@ struct paired_t {
  */
 int stats_paired_t(const double *d, size_t n, const struct stats_prior *pr,
 		   struct paired_t *res);
+
+struct pooled_t {
+	size_t na, nb;
+	double mean;		/* mean of b - mean of a */
+	double s2;		/* pooled sample variance, na + nb - 2 df */
+	double se;		/* of the difference, after the prior */
+	double df;		/* na + nb - 2 + the prior's df */
+	double t;		/* mean / se */
+	double p;		/* two-sided */
+};
+
+/*
+ * The two-sample t-test of b against a with the pooled variance,
+ * moderated by pr (NULL: none; Smyth's moderated t of limma, two
+ * groups).  Needs na, nb >= 2; returns -1 otherwise.  Zero variance
+ * without a prior gives p = 1 for equal means and p = 0 otherwise.
+ */
+int stats_pooled_t(const double *a, size_t na, const double *b, size_t nb,
+		   const struct stats_prior *pr, struct pooled_t *res);
 
 /*
  * Holm's step-down adjustment: adj[i] is the smallest family-wise level

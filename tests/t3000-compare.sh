@@ -162,6 +162,38 @@ test_expect_success 'two files with the same label are told apart by name' '
 	test_grep " old  *new$" out
 '
 
+# session FILE LABEL BASEVALUE: runs 1..4 of one label, as one boot writes.
+session() {
+	{ echo "$HDR"
+	  for r in 1 2 3 4; do
+		echo "$2,6.1,w,,$r,ops,$(($3 + r)),ops/s,1,0"
+	  done; } >"$1"
+}
+
+test_expect_success 'two files a label, runs 1..4 each: every run counts' '
+	session base-1.csv base 1000 && session base-2.csv base 1010 &&
+	session new-1.csv new 1000 && session new-2.csv new 1010 &&
+	"$SCHED_BOT" compare base-1.csv base-2.csv new-1.csv new-2.csv \
+		--json >two.json &&
+	test "$(jq "[.metrics[0].stats[].n]" -c two.json)" = "[8,8]" &&
+	test "$(jq -c "[.metrics[0].stats[].files[] | [.file, .runs]]" two.json)" = \
+		"[[\"base-1.csv\",4],[\"base-2.csv\",4],[\"new-1.csv\",4],[\"new-2.csv\",4]]" &&
+	test "$(jq -r ".kernels | join(\" \")" two.json)" = "base new" &&
+	# the mean is over the 8 runs (1000+..., 1010+...), not the last file
+	test "$(jq ".metrics[0].stats[0].mean" two.json)" = 1007.5
+'
+
+test_expect_success 'two sessions of both kernels pair only within a file' '
+	{ cat base-1.csv; tail -n +2 new-1.csv; } >s1.csv &&
+	{ cat base-2.csv; tail -n +2 new-2.csv; } >s2.csv &&
+	printf "[compare]\n\tpairing = paired\n" >paired.cfg &&
+	"$SCHED_BOT" --config paired.cfg compare s1.csv s2.csv --json >s.json &&
+	test "$(jq ".job.comparisons[0].pairs" s.json)" = 8 &&
+	test "$(jq ".job.comparisons[0].paired" s.json)" = true &&
+	"$SCHED_BOT" compare s1.csv s2.csv --json >u.json &&
+	test "$(jq "[.metrics[0].stats[].n]" -c u.json)" = "[8,8]"
+'
+
 test_expect_failure_code 'an improvement exits 0' 0 \
 	'"$SCHED_BOT" compare "$C/simple-base.csv" "$C/simple-new.csv"'
 

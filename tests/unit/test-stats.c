@@ -251,6 +251,70 @@ static void test_paired_t(void)
 	CHECK_NEAR(pt.p, 0, 0);
 }
 
+static void test_pooled_t(void)
+{
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7 };
+	double c[] = { 2, 2 }, e[] = { 2, 2, 2 };
+	struct stats_prior known = { 1, INFINITY }, none = { NAN, 0 };
+	struct pooled_t pt;
+
+	CHECK(stats_pooled_t(a, 1, b, N(b), NULL, &pt) < 0);
+	CHECK(stats_pooled_t(a, N(a), b, 1, NULL, &pt) < 0);
+	/* difference 2, pooled variance 2.5 on 8 df, se 1 */
+	CHECK(stats_pooled_t(a, N(a), b, N(b), NULL, &pt) == 0);
+	CHECK_NEAR(pt.mean, 2, 1e-15);
+	CHECK_NEAR(pt.s2, 2.5, 1e-15);
+	CHECK_NEAR(pt.se, 1, 1e-15);
+	CHECK_NEAR(pt.df, 8, 0);
+	CHECK_NEAR(pt.t, 2, 1e-15);
+	/* R: 2 * pt(-2, 8) */
+	CHECK_NEAR(pt.p, 0.0805162379572, 1e-11);
+	CHECK(stats_pooled_t(a, N(a), b, N(b), &none, &pt) == 0);
+	CHECK_NEAR(pt.t, 2, 1e-15);
+	/* an exact prior: the z-test with variance 1, se sqrt(2/5) */
+	CHECK(stats_pooled_t(a, N(a), b, N(b), &known, &pt) == 0);
+	CHECK_NEAR(pt.se, sqrt(0.4), 1e-15);
+	CHECK(isinf(pt.df));
+	CHECK_NEAR(pt.p, erfc(2 / sqrt(0.4) / M_SQRT2), 1e-15);
+	/* a finite prior: (12 * 1 + 8 * 2.5) / 20 on 20 df */
+	known.df = 12;
+	CHECK(stats_pooled_t(a, N(a), b, N(b), &known, &pt) == 0);
+	CHECK_NEAR(pt.se, sqrt(32.0 / 20 * 0.4), 1e-15);
+	CHECK_NEAR(pt.df, 20, 0);
+	CHECK_NEAR(pt.p, stats_t_p2(2 / sqrt(0.64), 20), 1e-15);
+	/* unequal sizes: b - a the other way round, same variance */
+	CHECK(stats_pooled_t(b, N(b), a, 3, NULL, &pt) == 0);
+	CHECK_NEAR(pt.mean, -3, 1e-15);
+	CHECK_NEAR(pt.s2, (10 + 2) / 6.0, 1e-15);
+	CHECK_NEAR(pt.df, 6, 0);
+	/* no variance, no prior: certain */
+	CHECK(stats_pooled_t(c, N(c), e, N(e), NULL, &pt) == 0);
+	CHECK_NEAR(pt.p, 1, 0);
+	e[0] = e[1] = e[2] = 3;
+	CHECK(stats_pooled_t(c, N(c), e, N(e), NULL, &pt) == 0);
+	CHECK_NEAR(pt.p, 0, 0);
+	CHECK(isinf(pt.t) && pt.t > 0);
+}
+
+static void test_prior_fit_family(void)
+{
+	double s2[] = { 1, 2, 4, 1.5, 3 }, df[] = { 8, 8, 8, 8, 8 };
+	double df2[] = { 2, 2, 2, 0, 0 };
+	struct stats_prior a, b;
+
+	/* 5 KPIs at 8 df: the cap is 32, below df_max 40 */
+	stats_prior_fit_family(s2, df, N(s2), 40, &a);
+	stats_prior_fit(s2, df, N(s2), 32, &b);
+	CHECK_NEAR(a.df, b.df, 0);
+	CHECK_NEAR(a.s2, b.s2, 0);
+	CHECK(a.df <= 32);
+	/* df 0 is not in the family: three at 2 df cap it at 4 */
+	stats_prior_fit_family(s2, df2, N(s2), 40, &a);
+	stats_prior_fit(s2, df2, N(s2), 4, &b);
+	CHECK_NEAR(a.df, b.df, 0);
+	CHECK(a.df <= 4);
+}
+
 static double chi2(int df)
 {
 	double s = 0;
@@ -335,6 +399,8 @@ int main(void)
 	RUN(test_polygamma);
 	RUN(test_t_infinite_df);
 	RUN(test_paired_t);
+	RUN(test_pooled_t);
+	RUN(test_prior_fit_family);
 	RUN(test_prior_fit);
 	RUN(test_holm);
 	return test_done();
