@@ -1107,6 +1107,19 @@ static void scrub_log(struct job *j, const char *path)
 }
 
 /*
+ * The build left in O= what the bot refused to read (a link, a FIFO, a
+ * file past its bound): nothing of it may meet the next build in the
+ * slot, which would trip over it (make writing through the link,
+ * blocking on the FIFO).  The build's processes are gone, so nothing
+ * changes O= while it is removed; remove_tree() follows no link.
+ */
+static void empty_objdir(struct job *j)
+{
+	if (remove_tree(j->objdir) < 0 || mkdir_p(j->objdir, 0755) < 0)
+		error("cannot empty %s: %s", j->objdir, strerror(errno));
+}
+
+/*
  * The build failed (or ran out of time): r->errors is what may go into
  * mail about it.  Returns 1, build_kernel()'s "the kernel did not
  * build".
@@ -1227,6 +1240,8 @@ static int do_build(struct job *j)
 		scrub_log(j, r->log);
 		if (rc > 0 || j->timed_out)
 			ret = build_failed(j);
+		if (j->refused.len)
+			empty_objdir(j);
 		goto out;
 	}
 	info("building %s (%s) in %s with -j%d", r->source_id,
@@ -1253,6 +1268,8 @@ static int do_build(struct job *j)
 	if (rc) {
 		if (rc > 0)
 			ret = build_failed(j);
+		if (j->refused.len)
+			empty_objdir(j);
 		goto out;
 	}
 	set_paths_from_art(j);
