@@ -13,6 +13,7 @@
  * new mtime and is recompiled, so make is never fooled.
  */
 #include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -28,6 +29,7 @@
 #include <git2/sys/repository.h>
 
 #include "build.h"
+#include "slotfile.h"
 #include "config.h"
 #include "progress.h"
 #include "sandbox.h"
@@ -497,11 +499,13 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 		 * it holds, the index then saves rewriting it all */
 		seeded = 0;
 		if (!git_index_entrycount(idx)) {
-			struct strbuf sb = STRBUF_INIT;
+			struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 			git_tree *old = NULL;
 			git_oid oid;
 
-			if (strbuf_read_file(&sb, old_stamp) > 0) {
+			/* the checkout is the tree's: a link or a FIFO there */
+			if (slot_read_path(dir, ".sched-bot-tree", old_stamp,
+					   BUILD_MAX_STAMP, &sb, &why) > 0) {
 				strbuf_trim(&sb);
 				if (!git_oid_fromstr(&oid, sb.buf) &&
 				    !git_tree_lookup(&old, repo, &oid))
@@ -510,6 +514,7 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 			}
 			git_tree_free(old);
 			strbuf_release(&sb);
+			strbuf_release(&why);
 		}
 		if (checkout(repo, tree, idx, seeded) < 0)
 			goto out;
@@ -576,6 +581,10 @@ struct job {
 	char *stopped;			/* which; NULL: build.timeout */
 	int sandboxed;			/* build.sandbox */
 	char *ccache_dir;		/* NULL: no ccache */
+	int objfd;			/* O=, for slotfile.h; -1: not open */
+	int slotfd;			/* the slot (build.log), likewise */
+	/* why the build's output was refused (slotfile.h): mailable */
+	struct strbuf refused;
 };
 
 static char *env_kv(const char *k, const char *v)
@@ -590,6 +599,10 @@ static void make_line(const char *line, void *data)
 	progress_output(&j->progress, line);
 }
 
+static int run_in_slot(struct job *j, const char *const *argv,
+		       const char *const *env, struct strbuf *capture,
+		       const char *ro_file);
+
 static int run_make(struct job *j, const char *const *targets, int quiet,
 		    struct strbuf *capture)
 {
@@ -598,9 +611,6 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	const char *env[12];
 	int n = 0, na = 0, ne = 0, ret;
 	const char *cc = bd()->cc;
-	struct subproc p = { .stdin_fd = -1 };
-	struct sandbox_dir dirs[3];
-	struct sandbox sb = { .dirs = dirs };
 
 	argv[n++] = "make";
 	argv[n++] = alloc[na++] = xasprintf("-j%d", j->jobs);
@@ -636,6 +646,26 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 							  j->cache_dir);
 	}
 	env[ne] = NULL;
+	ret = run_in_slot(j, argv, env, capture, NULL);
+	while (na)
+		free(alloc[--na]);
+	return ret;
+}
+
+/*
+ * argv in the build's sandbox (or unconfined, build.sandbox = false),
+ * its output to the log or capture; ro_file, when set, bound in
+ * read-only.
+ */
+static int run_in_slot(struct job *j, const char *const *argv,
+		       const char *const *env, struct strbuf *capture,
+		       const char *ro_file)
+{
+	struct subproc p = { .stdin_fd = -1 };
+	struct sandbox_dir dirs[4];
+	struct sandbox sb = { .dirs = dirs };
+	int ret;
+
 	p.argv = argv;
 	p.env = env;
 	p.log_fd = capture ? -1 : j->log_fd;
@@ -657,6 +687,8 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 		if (j->ccache_dir)
 			dirs[sb.nr_dirs++] =
 				(struct sandbox_dir){ j->ccache_dir, 1 };
+		if (ro_file)
+			dirs[sb.nr_dirs++] = (struct sandbox_dir){ ro_file, 0 };
 		sb.env = env;
 		sb.max_disk = (unsigned long long)config_get_int("build.maxDisk");
 		sb.max_disk_key = "build.maxDisk";
@@ -672,8 +704,6 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 		j->stopped = sandbox_over(&sb, ret);
 	}
 	progress_done(&j->progress);
-	while (na)
-		free(alloc[--na]);
 	return ret;
 }
 
@@ -742,13 +772,41 @@ static int config_inputs(struct job *j)
 	return 0;
 }
 
+/*
+ * O/.config, through the door: 0, or 1 (the build's output refused,
+ * j->refused says why) or -1 (no such file: msg).
+ */
+static int read_dot_config(struct job *j, struct strbuf *cfg,
+			   const char *msg)
+{
+	strbuf_reset(cfg);
+	if (slot_read(j->objfd, ".config", "O/.config", BUILD_MAX_CONFIG, cfg,
+		      &j->refused) >= 0)
+		return 0;
+	if (errno != ENOENT)
+		return 1;
+	strbuf_reset(&j->refused);
+	return error("%s", msg);
+}
+
+/*
+ * The config: the base (a make target run in O=, or a file), the
+ * fragments merged onto it in the slot's config.in (the bot's own
+ * file, never one in O=), put in place as O/.config by a `cp` in the
+ * sandbox, then olddefconfig.  Returns 0, 1 when the build's output
+ * was refused (a build failure) or -1.
+ */
 static int make_config(struct job *j)
 {
+	char *in = xasprintf("%s/config.in", j->slot);
 	char *dot = xasprintf("%s/.config", j->objdir);
 	const char *targets[2] = { NULL, NULL };
+	const char *cp[] = { "cp", "--remove-destination", "--", in, dot,
+			     NULL };
+	const char *env[] = { NULL };
 	struct strbuf cfg = STRBUF_INIT;
 	size_t i;
-	int ret = -1;
+	int ret = -1, rc;
 
 	if (j->base_is_target) {
 		targets[0] = j->base;
@@ -756,8 +814,12 @@ static int make_config(struct job *j)
 			error("make %s failed (see %s)", j->base, j->r->log);
 			goto out;
 		}
-		if (strbuf_read_file(&cfg, dot) < 0) {
-			error("make %s wrote no .config", j->base);
+		char *msg = xasprintf("make %s wrote no .config", j->base);
+
+		rc = read_dot_config(j, &cfg, msg);
+		free(msg);
+		if (rc) {
+			ret = rc;
 			goto out;
 		}
 	} else if (strbuf_read_file(&cfg, j->base) < 0) {
@@ -766,8 +828,16 @@ static int make_config(struct job *j)
 	}
 	for (i = 0; i < j->nr_frags; i++)
 		build_merge_config(&cfg, j->frag_text[i]);
-	if (write_file_atomic(dot, cfg.buf, cfg.len) < 0) {
-		error("cannot write %s: %s", dot, strerror(errno));
+	if (write_file_atomic(in, cfg.buf, cfg.len) < 0) {
+		error("cannot write %s: %s", in, strerror(errno));
+		goto out;
+	}
+	rc = run_in_slot(j, cp, env, NULL, in);
+	if (rc) {
+		if (rc > 0 && !j->timed_out)
+			strbuf_addstr(&j->refused, "O/.config: the merged "
+				      "config could not be put in place");
+		ret = rc < 0 && !j->timed_out ? -1 : 1;
 		goto out;
 	}
 	targets[0] = "olddefconfig";
@@ -775,9 +845,9 @@ static int make_config(struct job *j)
 		error("make olddefconfig failed (see %s)", j->r->log);
 		goto out;
 	}
-	strbuf_reset(&cfg);
-	if (strbuf_read_file(&cfg, dot) < 0) {
-		error("cannot read %s: %s", dot, strerror(errno));
+	rc = read_dot_config(j, &cfg, "make olddefconfig left no .config");
+	if (rc) {
+		ret = rc;
 		goto out;
 	}
 	ret = 0;
@@ -788,6 +858,7 @@ static int make_config(struct job *j)
 out:
 	strbuf_release(&cfg);
 	free(dot);
+	free(in);
 	return ret;
 }
 
@@ -811,52 +882,108 @@ static int copy_file(const char *from, const char *to)
  * The digest of the vmlinux this build just linked (vmlinux.h), taken
  * while the build's sandbox is gone and the slot still locked, kept
  * as "digest" next to the bzImage: empty when the build left no
- * vmlinux to read.  The build wrote that vmlinux, so the digest says
+ * vmlinux to read, or one the bot will not read (a link, too large,
+ * not an ELF64 of EM_X86_64: the kernels are then measured, never
+ * skipped).  The build wrote that vmlinux, so the digest says
  * what the build claims, not what the bzImage holds (README, "Security
  * model"); but it is never read again from an O= directory that later
  * builds may have written.
  */
 static int store_digest(struct job *j, const char *dir)
 {
-	char *vmlinux = xasprintf("%s/vmlinux", j->objdir);
 	char *to = xasprintf("%s/digest", dir);
-	/* a tree whose make links no vmlinux (not a kernel) has none */
-	char *d = access(vmlinux, F_OK) ? NULL : vmlinux_digest(vmlinux);
-	int ret;
+	struct strbuf why = STRBUF_INIT;
+	Elf64_Ehdr eh;
+	char *d = NULL;
+	int fd, ret;
 
+	fd = slot_open(j->objfd, "vmlinux", "O/vmlinux", BUILD_MAX_VMLINUX,
+		       &why);
+	/* a tree whose make links no vmlinux (not a kernel) has none */
+	if (fd < 0 && errno != ENOENT)
+		warning("%s: no digest taken", why.buf);
+	if (fd >= 0 && (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+			memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+			eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+			eh.e_machine != EM_X86_64))
+		warning("O/vmlinux: not an ELF64 x86-64 file: no digest taken");
+	else if (fd >= 0)
+		d = vmlinux_digest_fd(fd, "O/vmlinux");
+	if (fd >= 0)
+		close(fd);
 	ret = write_file_atomic(to, d ? d : "", d ? strlen(d) : 0);
 	if (ret < 0)
 		error("cannot write %s: %s", to, strerror(errno));
+	strbuf_release(&why);
 	free(d);
 	free(to);
-	free(vmlinux);
 	return ret;
 }
 
-/* Copy a finished build from its O= dir into the artifact directory. */
+/* The boot protocol's header magic, at 0x202 of every x86 bzImage. */
+static int is_bzimage(const struct strbuf *sb)
+{
+	return sb->len >= 0x206 && !memcmp(sb->buf + 0x202, "HdrS", 4);
+}
+
+static size_t max_log(void)
+{
+	long long m = config_get_int("build.maxLog");
+
+	return m > 0 ? (size_t)m * BUILD_LOG_STEPS : 0;
+}
+
+/*
+ * Copy a finished build from its O= dir into the artifact directory,
+ * each file read through the door.  Returns 0, 1 when the build's
+ * output was refused (j->refused) or -1.
+ */
 static int store_artifacts(struct job *j)
 {
 	char *tmp = xasprintf("%s.tmp.%d", j->art, (int)getpid());
-	char *from[3], *to[3];
-	int ret = 0, i;
+	static const struct {
+		int slot;		/* 1: the slot's own, else O= */
+		const char *rel, *name, *to;
+		size_t max;
+	} files[] = {
+		{ 0, "arch/x86/boot/bzImage", "O/arch/x86/boot/bzImage",
+		  "bzImage", BUILD_MAX_KERNEL },
+		{ 0, ".config", "O/.config", "config", BUILD_MAX_CONFIG },
+		{ 1, "build.log", "build.log", "build.log", 0 },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+	size_t i;
 
 	remove_tree(tmp);
 	if (mkdir_p(tmp, 0755) < 0) {
 		free(tmp);
 		return error("cannot create %s: %s", j->art, strerror(errno));
 	}
-	from[0] = xasprintf("%s/arch/x86/boot/bzImage", j->objdir);
-	from[1] = xasprintf("%s/.config", j->objdir);
-	from[2] = xasprintf("%s/build.log", j->slot);
-	to[0] = xasprintf("%s/bzImage", tmp);
-	to[1] = xasprintf("%s/config", tmp);
-	to[2] = xasprintf("%s/build.log", tmp);
-	for (i = 0; i < 3; i++) {
-		if (!ret && copy_file(from[i], to[i]) < 0)
-			ret = -1;
-		free(from[i]);
-		free(to[i]);
+	for (i = 0; !ret && i < ARRAY_SIZE(files); i++) {
+		char *to;
+
+		strbuf_reset(&sb);
+		if (slot_read(files[i].slot ? j->slotfd : j->objfd,
+			      files[i].rel, files[i].name,
+			      files[i].slot ? max_log() : files[i].max, &sb,
+			      files[i].slot ? NULL : &j->refused) < 0) {
+			ret = files[i].slot ? -1 : 1;
+			break;
+		}
+		if (!i && !is_bzimage(&sb)) {
+			strbuf_addf(&j->refused, "%s: not a bzImage (no "
+				    "\"HdrS\" at 0x202)", files[i].name);
+			ret = 1;
+			break;
+		}
+		to = xasprintf("%s/%s", tmp, files[i].to);
+		if (write_file_atomic(to, sb.buf, sb.len) < 0)
+			ret = error("cannot write %s: %s", to,
+				    strerror(errno));
+		free(to);
 	}
+	strbuf_release(&sb);
 	if (!ret) {
 		char *rel = xasprintf("%s/release", tmp);
 
@@ -959,7 +1086,7 @@ static int setup_slot(struct job *j, const char *origin)
 static int lock_slot(struct job *j)
 {
 	char *path = xasprintf("%s/lock", j->slot);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	free(path);
 	if (fd < 0)
@@ -975,14 +1102,29 @@ static int lock_slot(struct job *j)
  * The log is the build's own output and is copied into job directories
  * and next to artifacts: no configured secret stays in it.
  */
-static void scrub_log(const char *path)
+static void scrub_log(struct job *j, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (strbuf_read_file(&sb, path) >= 0 && secret_scrub(&sb) &&
+	/* the slot's own file, read (and replaced) through no link */
+	if (slot_read(j->slotfd, "build.log", "build.log", max_log(), &sb,
+		      NULL) >= 0 && secret_scrub(&sb) &&
 	    write_file_atomic(path, sb.buf, sb.len) < 0)
 		error("cannot write %s: %s", path, strerror(errno));
 	strbuf_release(&sb);
+}
+
+/*
+ * The build left in O= what the bot refused to read (a link, a FIFO, a
+ * file past its bound): nothing of it may meet the next build in the
+ * slot, which would trip over it (make writing through the link,
+ * blocking on the FIFO).  The build's processes are gone, so nothing
+ * changes O= while it is removed; remove_tree() follows no link.
+ */
+static void empty_objdir(struct job *j)
+{
+	if (remove_tree(j->objdir) < 0 || mkdir_p(j->objdir, 0755) < 0)
+		error("cannot empty %s: %s", j->objdir, strerror(errno));
 }
 
 /*
@@ -1002,8 +1144,12 @@ static int build_failed(struct job *j)
 		strbuf_addf(&sb, "the build did not finish within "
 			    "build.timeout (%.0f s) and was stopped\n",
 			    j->deadline - j->start);
+	} else if (j->refused.len) {
+		/* the bot's words, naming files of O= */
+		strbuf_addf(&sb, "%s\n", j->refused.buf);
 	} else {
-		strbuf_read_file(&log, r->log);
+		slot_read(j->slotfd, "build.log", "build.log", max_log(),
+			  &log, NULL);
 		if (!build_first_errors(log.buf, log.len, 10, j->srcdir, &sb))
 			strbuf_addstr(&sb, "no compiler error in the log; "
 				      "the build log says what stopped it\n");
@@ -1086,25 +1232,32 @@ static int do_build(struct job *j)
 	lock = lock_slot(j);
 	if (lock < 0)
 		goto out;
+	j->slotfd = slot_dir_open(j->slot);
+	j->objfd = slot_dir_open(j->objdir);
+	if (j->slotfd < 0 || j->objfd < 0)
+		goto out;
 	if (tree && sync_tree(repo, tree, j->slot, j->srcdir) < 0)
 		goto out;
 	r->log = xasprintf("%s/build.log", j->slot);
-	j->log_fd = open(r->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			 0644);
+	j->log_fd = open(r->log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+			 O_CLOEXEC, 0644);
 	if (j->log_fd < 0) {
 		error("cannot write %s: %s", r->log, strerror(errno));
 		goto out;
 	}
-	if (make_config(j) < 0) {
-		scrub_log(r->log);
-		if (j->timed_out)
+	rc = make_config(j);
+	if (rc) {
+		scrub_log(j, r->log);
+		if (rc > 0 || j->timed_out)
 			ret = build_failed(j);
+		if (j->refused.len)
+			empty_objdir(j);
 		goto out;
 	}
 	info("building %s (%s) in %s with -j%d", r->source_id,
 	     r->config_hash, j->objdir, j->jobs);
 	rc = run_make(j, targets, 0, NULL);
-	scrub_log(r->log);
+	scrub_log(j, r->log);
 	if (rc) {
 		ret = rc < 0 && !j->timed_out ? -1 : build_failed(j);
 		goto out;
@@ -1121,14 +1274,25 @@ static int do_build(struct job *j)
 		goto out;
 	}
 	r->release = strbuf_detach(&out, NULL);
-	if (store_artifacts(j) < 0)
+	rc = store_artifacts(j);
+	if (rc) {
+		if (rc > 0)
+			ret = build_failed(j);
+		if (j->refused.len)
+			empty_objdir(j);
 		goto out;
+	}
 	set_paths_from_art(j);
 	ret = 0;
 out:
 	if (j->log_fd >= 0)
 		close(j->log_fd);
 	j->log_fd = -1;
+	if (j->objfd >= 0)
+		close(j->objfd);
+	if (j->slotfd >= 0)
+		close(j->slotfd);
+	j->objfd = j->slotfd = -1;
 	if (lock >= 0)
 		close(lock);
 	git_tree_free(tree);
@@ -1182,8 +1346,9 @@ static int setup_build(struct job *j)
 
 int build_kernel(const struct build_opts *o, struct build_result *r)
 {
-	struct job j = { .o = o, .r = r, .log_fd = -1,
-			 .frags = STRBUF_INIT };
+	struct job j = { .o = o, .r = r, .log_fd = -1, .objfd = -1,
+			 .slotfd = -1, .frags = STRBUF_INIT,
+			 .refused = STRBUF_INIT };
 	const char *dir;
 	size_t i;
 	int ret;
@@ -1218,6 +1383,7 @@ out:
 	free(j.frag_names);
 	free(j.frag_text);
 	strbuf_release(&j.frags);
+	strbuf_release(&j.refused);
 	free(j.cache_dir);
 	free(j.ccache_dir);
 	free(j.stopped);

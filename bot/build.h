@@ -40,6 +40,18 @@
  * build.sandbox (default true; false runs make unconfined, refused as
  * root).
  *
+ * The slot rule: after make has run in O=, everything there is the
+ * build's (a stranger's) choice, and the bot, outside the sandbox and
+ * perhaps root, never writes into O= and reads from it (and from the
+ * checkout) only through slotfile.h: relative to the directory, no
+ * link followed, regular files only, each read bounded.  The merged
+ * config is written into the slot (slot-.../config.in, the bot's own)
+ * and a sandboxed `cp` puts it into O= before olddefconfig.  What
+ * comes out is checked: bzImage has the boot protocol's "HdrS" at
+ * 0x202, vmlinux is an ELF64 of EM_X86_64.  A file refused (a link, a
+ * FIFO, too large, no kernel) fails the build, the reason in
+ * r->errors.
+ *
  * Configuration: the build.* keys, read once into struct build_defaults:
  * what a build_opts leaves unset, and how every build runs.
  */
@@ -49,6 +61,14 @@
 #include <stddef.h>
 
 #include "util.h"
+
+/* What the bot reads of a slot at most (slotfile.h), each its own bound. */
+#define BUILD_MAX_CONFIG	((size_t)4 << 20)	/* O/.config: 4 MiB */
+#define BUILD_MAX_KERNEL	((size_t)64 << 20)	/* the bzImage: 64 MiB */
+#define BUILD_MAX_VMLINUX	((size_t)2 << 30)	/* O/vmlinux: 2 GiB */
+/* the slot's build.log: build.maxLog for each make step, 4 of them */
+#define BUILD_LOG_STEPS		4
+#define BUILD_MAX_STAMP		128	/* the checkout's tree-id stamp */
 
 /* The build.* settings; strings must outlive their use. */
 struct build_defaults {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -405,12 +406,44 @@ int write_in_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * A fresh temporary next to path: O_EXCL | O_NOFOLLOW, a random name,
+ * so that nothing planted beforehand (a symlink named like it, in a
+ * directory someone else can write) redirects the write.  Mode 0644
+ * less the umask, as open(2) gives.
+ */
+static int open_temp(const char *path, char **tmp)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char rnd[12];
+	char name[sizeof(rnd) + 1];
+	int tries, fd;
+	size_t i;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+			return -1;
+		for (i = 0; i < sizeof(rnd); i++)
+			name[i] = chars[rnd[i] % (sizeof(chars) - 1)];
+		name[sizeof(rnd)] = '\0';
+		*tmp = xasprintf("%s.tmp.%s", path, name);
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return -1;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char *tmp = NULL;
 	int fd, err;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open_temp(path, &tmp);
 	if (fd < 0)
 		goto fail;
 	if (write_in_full(fd, data, len) < 0)
@@ -575,7 +608,7 @@ char *xstrndup_trim(const char *s, size_t n)
 
 int lock_file_wait(const char *path)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		return error("cannot open %s: %s", path, strerror(errno));

@@ -86,7 +86,7 @@ static int loaded(const GElf_Shdr *sh)
 	return (sh->sh_flags & SHF_ALLOC) && sh->sh_type != SHT_NOTE;
 }
 
-char *vmlinux_digest(const char *path)
+char *vmlinux_digest_fd(int fd, const char *path)
 {
 	struct section *sec = NULL;
 	struct strbuf all = STRBUF_INIT;
@@ -94,16 +94,11 @@ char *vmlinux_digest(const char *path)
 	Elf_Scn *scn = NULL;
 	size_t shstrndx, i, nr = 0, alloc = 0;
 	char hex[GIT_OID_HEXSZ + 1], *ret = NULL;
-	int fd, text = 0;
+	int text = 0;
 	git_oid oid;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		error("libelf: %s", elf_errmsg(-1));
-		return NULL;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		error("cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
@@ -156,6 +151,19 @@ out:
 	strbuf_release(&all);
 	if (elf)
 		elf_end(elf);
+	return ret;
+}
+
+char *vmlinux_digest(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *ret;
+
+	if (fd < 0) {
+		error("cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	ret = vmlinux_digest_fd(fd, path);
 	close(fd);
 	return ret;
 }

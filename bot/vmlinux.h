@@ -25,5 +25,10 @@
  * after printing why (not ELF, no .text).  Caller frees.
  */
 char *vmlinux_digest(const char *path);
+/*
+ * The same of an open fd (left open), named name in errors: how the
+ * build reads the vmlinux an untrusted make linked (slotfile.h).
+ */
+char *vmlinux_digest_fd(int fd, const char *name);
 
 #endif

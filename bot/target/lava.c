@@ -639,7 +639,7 @@ static int lava_boot_run(const struct target_ctx *ctx,
 		info("lava: job %ld submitted (%s/scheduler/job/%ld)", j.id,
 		     l.url, j.id);
 		j.console_fd = open(res->console, O_WRONLY | O_CREAT |
-				    O_TRUNC | O_CLOEXEC, 0644);
+				    O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 		o = lava_follow(&l, &j, timeout);
 		if (j.console_fd >= 0)
 			close(j.console_fd);

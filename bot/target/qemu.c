@@ -259,8 +259,8 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 	if (target_build_initramfs(ctx, initrd) < 0)
 		goto out;
 	res->console = xasprintf("%s/console.log", dir);
-	fd = open(res->console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		  0644);
+	fd = open(res->console, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		  O_CLOEXEC, 0644);
 	if (fd < 0) {
 		error("cannot write %s: %s", res->console, strerror(errno));
 		goto out;
