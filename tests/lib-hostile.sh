@@ -57,3 +57,46 @@ many_files_patch() {
 	git -C "$dir" update-ref refs/heads/base "$(git -C "$dir" rev-parse HEAD~1)" &&
 	rm -rf "$dir.work"
 }
+
+# standin_tree: $TRASH/tree, a git repository on branch base whose
+# Makefile answers what `sched-bot build` asks (tinyconfig, olddefconfig,
+# kernelrelease, and a bzImage with the boot protocol's magic at 0x202,
+# which the bot checks): the kernel's place where the build, not the
+# kernel, is under test.
+standin_tree() {
+	git init -q "$TRASH/tree" &&
+	mkdir -p "$TRASH/tree/kernel/sched" &&
+	echo "int x;" >"$TRASH/tree/kernel/sched/fair.c" &&
+	cat >"$TRASH/tree/Makefile" <<'MK' &&
+O ?= .
+tinyconfig:
+	echo "CONFIG_A=y" >$(O)/.config
+olddefconfig:
+	@true
+kernelrelease:
+	@echo 6.1.0-standin
+bzImage:
+	mkdir -p $(O)/arch/x86/boot
+	{ head -c 514 /dev/zero; echo HdrS kernel; } >$(O)/arch/x86/boot/bzImage
+MK
+	git -C "$TRASH/tree" add -A &&
+	git -C "$TRASH/tree" -c user.name=t -c user.email=t@t commit -qm base &&
+	git -C "$TRASH/tree" branch -q base
+}
+
+# hostile TARGET RECIPE-FILE BRANCH [FROM]: branch BRANCH of the stand-in
+# tree, FROM (default base) with TARGET's recipe replaced by the lines of
+# RECIPE-FILE: what a patch to the top Makefile makes of a kernel tree.
+hostile() {
+	git -C "$TRASH/tree" checkout -q -B "$3" "${4:-base}" &&
+	awk -v t="$1:" -v f="$2" '
+		skip && /^\t/ { next }
+		{ skip = 0 }
+		$0 == t { print; while ((getline l < f) > 0) print "\t" l;
+			  skip = 1; next }
+		{ print }' "$TRASH/tree/Makefile" >"$TRASH/mk" &&
+	cp "$TRASH/mk" "$TRASH/tree/Makefile" &&
+	git -C "$TRASH/tree" -c user.name=t -c user.email=t@t \
+		commit -qam "$3" &&
+	git -C "$TRASH/tree" checkout -q base
+}

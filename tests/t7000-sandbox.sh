@@ -7,6 +7,7 @@
 # with a Makefile that answers the targets `sched-bot build` asks for,
 # replaces the kernel: the sandbox is the same.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-hostile.sh"
 
 command -v bwrap >/dev/null ||
 	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
@@ -63,37 +64,9 @@ while [ ! -e "$TRASH/listening" ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 
-# The stand-in tree: tinyconfig, olddefconfig, bzImage, kernelrelease.
-git init -q "$TRASH/tree"
-mkdir -p "$TRASH/tree/kernel/sched"
-echo "int x;" >"$TRASH/tree/kernel/sched/fair.c"
-cat >"$TRASH/tree/Makefile" <<'EOF'
-O ?= .
-tinyconfig:
-	echo "CONFIG_A=y" >$(O)/.config
-olddefconfig:
-	@true
-kernelrelease:
-	@echo 6.1.0-standin
-bzImage:
-	mkdir -p $(O)/arch/x86/boot
-	# the boot protocol's magic at 0x202, as the bot checks
-	{ head -c 514 /dev/zero; echo HdrS kernel; } >$(O)/arch/x86/boot/bzImage
-EOF
-git -C "$TRASH/tree" add -A
-git -C "$TRASH/tree" -c user.name=t -c user.email=t@t commit -qm base
-git -C "$TRASH/tree" branch -q base
+# The stand-in tree (lib-hostile.sh).
+standin_tree
 
-# hostile RECIPE-FILE BRANCH: base with the bzImage recipe replaced.
-hostile() {
-	git -C "$TRASH/tree" checkout -q -B "$2" base &&
-	sed '/^bzImage:/,$d' "$TRASH/tree/Makefile" >"$TRASH/mk" &&
-	{ echo "bzImage:"; sed 's/^/	/' "$1"; } >>"$TRASH/mk" &&
-	cp "$TRASH/mk" "$TRASH/tree/Makefile" &&
-	git -C "$TRASH/tree" -c user.name=t -c user.email=t@t \
-		commit -qam "$2" &&
-	git -C "$TRASH/tree" checkout -q base
-}
 
 cat >"$TRASH/attack" <<EOF
 -cat $CFGDIR/smtp-password
@@ -109,7 +82,7 @@ env
 (sleep $SLEEP_BG &); true
 exit 1
 EOF
-hostile "$TRASH/attack" attack
+hostile bzImage "$TRASH/attack" attack
 
 # Every file the bot wrote or printed; none may hold a secret.
 no_secret() {
@@ -181,7 +154,7 @@ cat >"$TRASH/hang" <<EOF
 (sleep $SLEEP_HANG &); true
 sleep $SLEEP_HANG
 EOF
-hostile "$TRASH/hang" hang
+hostile bzImage "$TRASH/hang" hang
 
 sed "s/timeout = 120/timeout = 3/" "$CFGDIR/config" >"$TRASH/timeout.cfg"
 
@@ -212,7 +185,7 @@ cat >"$TRASH/leak" <<EOF
 @echo "SCHED_BOT_SMTP_PASSWORD=$ENV_PW"
 exit 1
 EOF
-hostile "$TRASH/leak" leak
+hostile bzImage "$TRASH/leak" leak
 
 test_expect_success 'the excerpt: tree diagnostics only, secrets hidden' '
 	rc=0 &&
@@ -249,7 +222,7 @@ test_expect_success 'each build starts from a tree equal to its commit' '
 cat >"$TRASH/envdump" <<EOF
 env >$TRASH/env.out
 EOF
-hostile "$TRASH/envdump" envdump
+hostile bzImage "$TRASH/envdump" envdump
 printf "[build]\n\tsandbox = false\n\tcacheDir = %s/b2\n" "$TRASH" \
 	>"$TRASH/nosandbox.cfg"
 

@@ -6,6 +6,7 @@
 # where the bot reads: nothing outside the slot is written or read, the
 # build fails at once with the reason, and the slot stays usable.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-hostile.sh"
 
 command -v bwrap >/dev/null ||
 	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
@@ -41,44 +42,9 @@ cat >"$CFGDIR/config" <<EOF
 	timeout = 120
 EOF
 
-# The stand-in tree: tinyconfig, olddefconfig, bzImage, kernelrelease.
-git init -q "$TRASH/tree"
-mkdir -p "$TRASH/tree/kernel/sched"
-echo "int x;" >"$TRASH/tree/kernel/sched/fair.c"
-cat >"$TRASH/tree/Makefile" <<'EOF'
-O ?= .
-tinyconfig:
-	echo "CONFIG_A=y" >$(O)/.config
-olddefconfig:
-	@true
-kernelrelease:
-	@echo 6.1.0-standin
-bzImage:
-	mkdir -p $(O)/arch/x86/boot
-	{ head -c 514 /dev/zero; echo HdrS kernel; } >$(O)/arch/x86/boot/bzImage
-EOF
-git -C "$TRASH/tree" add -A
-git -C "$TRASH/tree" -c user.name=t -c user.email=t@t commit -qm base
-git -C "$TRASH/tree" branch -q base
+# The stand-in tree (lib-hostile.sh).
+standin_tree
 
-# hostile TARGET RECIPE-FILE BRANCH [FROM]: FROM (base) with TARGET's recipe replaced
-# (in a file of its own: the script of case 1 needs it too).
-cat >"$TRASH/hostile.sh" <<'EOF'
-hostile() {
-	git -C "$TRASH/tree" checkout -q -B "$3" "${4:-base}" &&
-	awk -v t="$1:" -v f="$2" '
-		skip && /^\t/ { next }
-		{ skip = 0 }
-		$0 == t { print; while ((getline l < f) > 0) print "\t" l;
-			  skip = 1; next }
-		{ print }' "$TRASH/tree/Makefile" >"$TRASH/mk" &&
-	cp "$TRASH/mk" "$TRASH/tree/Makefile" &&
-	git -C "$TRASH/tree" -c user.name=t -c user.email=t@t \
-		commit -qam "$3" &&
-	git -C "$TRASH/tree" checkout -q base
-}
-EOF
-. "$TRASH/hostile.sh"
 
 # build REV OUT: `sched-bot build` of REV, guarded so a hang fails.
 build() {
@@ -101,7 +67,7 @@ cat >"$TRASH/mkplant" <<EOF
 #!/bin/sh
 # mkplant PID: the branch "plant", its link named for that pid
 TRASH=$TRASH
-. "\$TRASH/hostile.sh"
+. "\$TESTS/lib-hostile.sh"
 printf '%s\\n' 'echo "CONFIG_A=y" >\$(O)/.config' \\
 	"ln -sf $VAULT/victim \\\$(O)/.config.tmp.\$1" >"\$TRASH/plant.mk"
 hostile tinyconfig "\$TRASH/plant.mk" plant

@@ -6,6 +6,7 @@
 # behind, and is reported as a failed build that names the limit.  A
 # stand-in tree (as in t7000) replaces the kernel.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-hostile.sh"
 
 command -v bwrap >/dev/null ||
 	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
@@ -30,35 +31,8 @@ config() {
 }
 config "$TRASH/base.cfg"
 
-git init -q "$TRASH/tree"
-mkdir -p "$TRASH/tree/kernel/sched"
-echo "int x;" >"$TRASH/tree/kernel/sched/fair.c"
-cat >"$TRASH/tree/Makefile" <<'EOF'
-O ?= .
-tinyconfig:
-	echo "CONFIG_A=y" >$(O)/.config
-olddefconfig:
-	@true
-kernelrelease:
-	@echo 6.1.0-standin
-bzImage:
-	mkdir -p $(O)/arch/x86/boot
-	echo kernel >$(O)/arch/x86/boot/bzImage
-EOF
-git -C "$TRASH/tree" add -A
-git -C "$TRASH/tree" -c user.name=t -c user.email=t@t commit -qm base
-git -C "$TRASH/tree" branch -q base
+standin_tree
 
-# hostile RECIPE-FILE BRANCH: base with the bzImage recipe replaced.
-hostile() {
-	git -C "$TRASH/tree" checkout -q -B "$2" base &&
-	sed '/^bzImage:/,$d' "$TRASH/tree/Makefile" >"$TRASH/mk" &&
-	{ echo "bzImage:"; sed 's/^/	/' "$1"; } >>"$TRASH/mk" &&
-	cp "$TRASH/mk" "$TRASH/tree/Makefile" &&
-	git -C "$TRASH/tree" -c user.name=t -c user.email=t@t \
-		commit -qam "$2" &&
-	git -C "$TRASH/tree" checkout -q base
-}
 
 # build CONFIG BRANCH OUT: a build of the branch; its exit code in OUT.rc.
 build() {
@@ -93,7 +67,7 @@ cat >"$TRASH/wait" <<'EOF'
 touch $(O)/running
 i=0; while [ ! -e $(O)/go ] && [ $$i -lt 600 ]; do sleep 0.1; i=$$((i+1)); done
 EOF
-hostile "$TRASH/wait" wait
+hostile bzImage "$TRASH/wait" wait
 config "$TRASH/wait.cfg" sandbox.memoryMax=$((300 * M)) sandbox.pidsMax=77
 
 test_expect_success 'each run has its cgroup with the limits, gone after' '
@@ -132,7 +106,7 @@ cat >"$TRASH/shm" <<'EOF'
 i=0; while [ $$i -lt 96 ]; do dd if=/dev/zero of=/dev/shm/f$$i bs=1M count=16 2>/dev/null || break; i=$$((i+1)); echo $$i >$(O)/shm-chunks; done
 @echo "shm: wrote $$(cat $(O)/shm-chunks) chunks"
 EOF
-hostile "$TRASH/shm" shm
+hostile bzImage "$TRASH/shm" shm
 config "$TRASH/shm.cfg" sandbox.memoryMax=$((256 * M)) \
 	sandbox.tmpSize=$((2048 * M))
 
@@ -161,7 +135,7 @@ test_expect_success '... and at sandbox.tmpSize, its size' '
 cat >"$TRASH/forkmem" <<EOF
 perl -e '\$\$0 = "$MARK-mem"; for (1..100000) { my \$\$p = fork; if (defined \$\$p && !\$\$p) { my \$\$x = "x" x (32 << 20); sleep 300; exit } } sleep 300'
 EOF
-hostile "$TRASH/forkmem" forkmem
+hostile bzImage "$TRASH/forkmem" forkmem
 config "$TRASH/forkmem.cfg" sandbox.memoryMax=$((256 * M)) sandbox.pidsMax=512
 
 test_expect_success 'fork and allocate: stopped at sandbox.memoryMax' '
@@ -180,7 +154,7 @@ test_expect_success '... and no process of it is left' '
 cat >"$TRASH/forkbomb" <<EOF
 perl -e '\$\$0 = "$MARK-pids"; while (1) { my \$\$p = fork; if (defined \$\$p && !\$\$p) { sleep 300; exit } }'
 EOF
-hostile "$TRASH/forkbomb" forkbomb
+hostile bzImage "$TRASH/forkbomb" forkbomb
 config "$TRASH/forkbomb.cfg" sandbox.pidsMax=40
 
 test_expect_success 'a fork bomb: stopped at sandbox.pidsMax, none left' '
@@ -196,7 +170,7 @@ test_expect_success 'a fork bomb: stopped at sandbox.pidsMax, none left' '
 cat >"$TRASH/fill" <<'EOF'
 i=0; while [ $$i -lt 200 ]; do i=$$((i+1)); dd if=/dev/zero of=$(O)/fill.$$i bs=1M count=50 2>/dev/null || break; done
 EOF
-hostile "$TRASH/fill" fill
+hostile bzImage "$TRASH/fill" fill
 config "$TRASH/fill.cfg" build.maxDisk=$((200 * M))
 
 # The watcher measures every half second: at full speed (a few hundred
@@ -221,7 +195,7 @@ cat >"$TRASH/rootfs" <<'EOF'
 -echo planted >/dev/shm/ok && echo "shm writable"
 -echo planted >/dev/null && echo "null writable"
 EOF
-hostile "$TRASH/rootfs" rootfs
+hostile bzImage "$TRASH/rootfs" rootfs
 
 test_expect_success 'the sandbox cannot write to / or /dev' '
 	build "$TRASH/base.cfg" rootfs rout &&
