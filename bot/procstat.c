@@ -472,3 +472,30 @@ long long procstat_pid_cputicks(const char *text)
 		return -1;
 	return ut + st;
 }
+
+double procstat_sched_double(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *line = text;
+
+	while (line && *line) {
+		const char *p = line + klen;
+
+		if (!strncmp(line, key, klen) && (*p == ' ' || *p == ':')) {
+			char *end;
+			double v;
+
+			p += strspn(p, " \t");
+			if (*p == ':') {
+				p += 1 + strspn(p + 1, " \t");
+				v = strtod(p, &end);
+				if (end != p && v >= 0 && v < 1e300)
+					return v;
+			}
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -1;
+}

@@ -123,6 +123,9 @@ int procstat_schedstat(const char *text, struct schedstat *out);
 int procstat_schedstat_delta(const struct schedstat *a,
 			     const struct schedstat *b, struct schedstat *d);
 
+/* The same with a fraction ("wait_sum : 12.345678", ms); -1 if absent. */
+double procstat_sched_double(const char *text, const char *key);
+
 /* "voluntary_ctxt_switches:  12" style fields of /proc/PID/status. */
 long long procstat_status_field(const char *text, const char *key);
 
