@@ -1456,6 +1456,13 @@ static int diag_changed(const struct compare_opts *o,
 	       mw.p < o->rank_alpha;
 }
 
+int compare_diag_changed(const struct compare_result *r,
+			 const struct compare_metric *m, size_t k)
+{
+	return m->diagnostic && k > 0 && k < r->nr_kernels &&
+	       diag_changed(&r->opts, &m->side[0], &m->side[k]);
+}
+
 int compare_row_shown(const struct compare_result *r,
 		      const struct compare_metric *m)
 {

@@ -245,6 +245,9 @@ int compare_wants_more(const struct compare_result *r);
  */
 int compare_row_shown(const struct compare_result *r,
 		      const struct compare_metric *m);
+/* Whether diagnostic m of kernel k changed significantly by that rule. */
+int compare_diag_changed(const struct compare_result *r,
+			 const struct compare_metric *m, size_t k);
 
 /* The JSON document described in README (`compare --json`). */
 void compare_json(const struct compare_result *r, struct strbuf *out);

@@ -253,40 +253,158 @@ long long procstat_sched_field(const char *text, const char *key)
 	return -1;
 }
 
+/*
+ * Up to max unsigned decimal fields from [p, eol), blank-separated, into
+ * v.  Never reads past eol (strtoull would skip a newline and go on into
+ * the next line of a truncated text).  The number of fields read, or -1
+ * on anything else on the line or a number beyond 64 bits.
+ */
+static int read_fields(const char *p, const char *eol,
+		       unsigned long long *v, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		unsigned long long x = 0;
+
+		while (p < eol && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p >= eol)
+			return n;
+		if (!isdigit((unsigned char)*p) || n == max)
+			return -1;
+		for (; p < eol && isdigit((unsigned char)*p); p++) {
+			unsigned d = *p - '0';
+
+			if (x > (~0ULL - d) / 10)
+				return -1;
+			x = x * 10 + d;
+		}
+		if (p < eol && *p != ' ' && *p != '\t' && *p != '\r')
+			return -1;
+		v[n++] = x;
+	}
+}
+
+/* The level of a "domainN " line, or -1. */
+static int domain_level(const char *p, const char *eol, const char **rest)
+{
+	int level = 0;
+
+	p += 6;
+	if (p >= eol || !isdigit((unsigned char)*p))
+		return -1;
+	for (; p < eol && isdigit((unsigned char)*p); p++) {
+		level = level * 10 + (*p - '0');
+		if (level >= SCHEDSTAT_MAX_DOMAINS)
+			return -1;
+	}
+	if (p >= eol || *p != ' ')
+		return -1;
+	p++;
+	/* the span: a bitmap, hex words separated by commas */
+	if (p >= eol || !isxdigit((unsigned char)*p))
+		return -1;
+	while (p < eol && (isxdigit((unsigned char)*p) || *p == ','))
+		p++;
+	*rest = p;
+	return level;
+}
+
 int procstat_schedstat(const char *text, struct schedstat *out)
 {
 	const char *line = text;
-	int cpus = 0;
+	int i;
 
 	memset(out, 0, sizeof(*out));
 	while (line && *line) {
-		/* cpuN yld_count legacy sched_count sched_goidle ttwu_count
-		 * ttwu_local rq_cpu_time run_delay pcount */
-		if (!strncmp(line, "cpu", 3) &&
-		    isdigit((unsigned char)line[3])) {
-			unsigned long long v[6];
-			const char *p = strchr(line, ' ');
-			char *end;
-			int i;
+		const char *eol = strchr(line, '\n');
+		unsigned long long v[SSD_FIELDS];
 
-			for (i = 0; p && i < 6; i++) {
-				v[i] = strtoull(p, &end, 10);
-				if (end == p)
-					break;
-				p = end;
-			}
-			if (i == 6) {
+		if (!eol)
+			eol = line + strlen(line);
+		if (!strncmp(line, "version ", 8) && !out->version) {
+			if (read_fields(line + 8, eol, v, 1) == 1 &&
+			    v[0] < 1000)
+				out->version = (int)v[0];
+		} else if (!strncmp(line, "cpu", 3) &&
+			   line + 3 < eol && isdigit((unsigned char)line[3]) &&
+			   out->version >= 14 && out->version <= 17) {
+			/* cpuN yld_count legacy sched_count sched_goidle
+			 * ttwu_count ttwu_local rq_cpu_time run_delay
+			 * pcount */
+			const char *p = line + 3;
+
+			while (p < eol && isdigit((unsigned char)*p))
+				p++;
+			if (read_fields(p, eol, v, 9) == 9) {
+				out->yld_count += v[0];
 				out->sched_count += v[2];
+				out->sched_goidle += v[3];
 				out->ttwu_count += v[4];
 				out->ttwu_local += v[5];
-				cpus++;
+				out->rq_cpu_time += v[6];
+				out->run_delay += v[7];
+				out->pcount += v[8];
+				out->cpus++;
+			}
+		} else if (!strncmp(line, "domain", 6) && out->cpus &&
+			   out->version == 15) {
+			const char *rest;
+			int level = domain_level(line, eol, &rest);
+
+			if (level >= 0 &&
+			    read_fields(rest, eol, v, SSD_FIELDS) ==
+			    SSD_FIELDS) {
+				struct schedstat_domain *d = &out->dom[level];
+
+				for (i = 0; i < SSD_FIELDS; i++)
+					d->f[i] += v[i];
+				d->cpus++;
+				if (level >= out->nr_domains)
+					out->nr_domains = level + 1;
 			}
 		}
-		line = strchr(line, '\n');
-		if (line)
-			line++;
+		line = *eol ? eol + 1 : NULL;
 	}
-	return cpus ? 0 : -1;
+	return out->cpus ? 0 : -1;
+}
+
+static unsigned long long ss_sub(unsigned long long a, unsigned long long b)
+{
+	return b >= a ? b - a : SCHEDSTAT_UNKNOWN;
+}
+
+int procstat_schedstat_delta(const struct schedstat *a,
+			     const struct schedstat *b, struct schedstat *d)
+{
+	int l, i, same = a->version == b->version && a->cpus == b->cpus &&
+		a->cpus > 0 && a->nr_domains == b->nr_domains;
+
+	for (l = 0; same && l < a->nr_domains; l++)
+		same = a->dom[l].cpus == b->dom[l].cpus;
+	memset(d, 0xff, sizeof(*d));
+	d->version = a->version;
+	d->cpus = a->cpus;
+	d->nr_domains = 0;
+	if (!same)
+		return -1;
+	d->nr_domains = a->nr_domains;
+	d->yld_count = ss_sub(a->yld_count, b->yld_count);
+	d->sched_count = ss_sub(a->sched_count, b->sched_count);
+	d->sched_goidle = ss_sub(a->sched_goidle, b->sched_goidle);
+	d->ttwu_count = ss_sub(a->ttwu_count, b->ttwu_count);
+	d->ttwu_local = ss_sub(a->ttwu_local, b->ttwu_local);
+	d->rq_cpu_time = ss_sub(a->rq_cpu_time, b->rq_cpu_time);
+	d->run_delay = ss_sub(a->run_delay, b->run_delay);
+	d->pcount = ss_sub(a->pcount, b->pcount);
+	for (l = 0; l < a->nr_domains; l++) {
+		d->dom[l].cpus = a->dom[l].cpus;
+		for (i = 0; i < SSD_FIELDS; i++)
+			d->dom[l].f[i] = ss_sub(a->dom[l].f[i],
+						b->dom[l].f[i]);
+	}
+	return 0;
 }
 
 long long procstat_status_field(const char *text, const char *key)
@@ -353,4 +471,31 @@ long long procstat_pid_cputicks(const char *text)
 	if (end == p || ut < 0 || st < 0)
 		return -1;
 	return ut + st;
+}
+
+double procstat_sched_double(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *line = text;
+
+	while (line && *line) {
+		const char *p = line + klen;
+
+		if (!strncmp(line, key, klen) && (*p == ' ' || *p == ':')) {
+			char *end;
+			double v;
+
+			p += strspn(p, " \t");
+			if (*p == ':') {
+				p += 1 + strspn(p + 1, " \t");
+				v = strtod(p, &end);
+				if (end != p && v >= 0 && v < 1e300)
+					return v;
+			}
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -1;
 }

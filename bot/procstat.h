@@ -62,13 +62,69 @@ int procstat_config(const char *text, const char *option, char *val,
 /* "key   :   value" lines of /proc/PID/sched; -1 when absent. */
 long long procstat_sched_field(const char *text, const char *key);
 
-/* Sums over the cpuN lines of /proc/schedstat (version 15 layout). */
+/*
+ * /proc/schedstat (CONFIG_SCHEDSTATS), summed over the cpuN lines and,
+ * per domain level (the N of "domainN"), over the CPUs that have that
+ * level.  The cpuN line has kept its layout since version 14; the
+ * domain lines are read only in the version 15 layout (6.1 to 6.11),
+ * whose 36 fields are, per idle type (idle, busy, newly idle), lb_count
+ * lb_balanced lb_failed lb_imbalance lb_gained lb_hot_gained lb_nobusyq
+ * lb_nobusyg, then alb_count alb_failed alb_pushed, sbe_*, sbf_*,
+ * ttwu_wake_remote ttwu_move_affine ttwu_move_balance.
+ *
+ * The text may come from a kernel under test: a line with too few or
+ * unreadable fields is skipped, levels past SCHEDSTAT_MAX_DOMAINS are
+ * ignored, and nothing is read past the text's NUL.
+ */
+#define SCHEDSTAT_MAX_DOMAINS 8
+#define SCHEDSTAT_IDLE_TYPES 3	/* CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE */
+enum {
+	SSD_LB_COUNT, SSD_LB_BALANCED, SSD_LB_FAILED, SSD_LB_IMBALANCE,
+	SSD_LB_GAINED, SSD_LB_HOT_GAINED, SSD_LB_NOBUSYQ, SSD_LB_NOBUSYG,
+	SSD_ALB_COUNT = 8 * SCHEDSTAT_IDLE_TYPES, SSD_ALB_FAILED,
+	SSD_ALB_PUSHED, SSD_SBE_COUNT, SSD_SBE_BALANCED, SSD_SBE_PUSHED,
+	SSD_SBF_COUNT, SSD_SBF_BALANCED, SSD_SBF_PUSHED,
+	SSD_TTWU_WAKE_REMOTE, SSD_TTWU_MOVE_AFFINE, SSD_TTWU_MOVE_BALANCE,
+	SSD_FIELDS,
+};
+/* Index of lb_* field f (SSD_LB_COUNT..) for idle type t. */
+#define SSD_LB(f, t) ((t) * 8 + (f))
+
+/* A delta that went backwards (a counter wrapped or was reset). */
+#define SCHEDSTAT_UNKNOWN (~0ULL)
+
+struct schedstat_domain {
+	int cpus;			/* CPUs that have this level */
+	unsigned long long f[SSD_FIELDS];
+};
+
 struct schedstat {
+	int version;
+	int cpus;			/* cpuN lines read */
+	int nr_domains;			/* levels read (0: none) */
+	unsigned long long yld_count;	/* sched_yield() calls */
 	unsigned long long sched_count;	/* calls to schedule() */
+	unsigned long long sched_goidle;	/* ... that left the CPU idle */
 	unsigned long long ttwu_count;	/* wake-ups done by this CPU */
 	unsigned long long ttwu_local;	/* ... of tasks on this CPU */
+	unsigned long long rq_cpu_time;	/* ns tasks ran */
+	unsigned long long run_delay;	/* ns tasks waited on a runqueue */
+	unsigned long long pcount;	/* timeslices run */
+	struct schedstat_domain dom[SCHEDSTAT_MAX_DOMAINS];
 };
+/* 0 when at least one cpuN line was read, else -1. */
 int procstat_schedstat(const char *text, struct schedstat *out);
+/*
+ * b - a, field by field, into d; a field that went backwards is
+ * SCHEDSTAT_UNKNOWN.  -1 when the two do not describe the same machine
+ * (version, CPUs or domain levels differ: CPU hotplug, another kernel);
+ * then d is all unknown.
+ */
+int procstat_schedstat_delta(const struct schedstat *a,
+			     const struct schedstat *b, struct schedstat *d);
+
+/* The same with a fraction ("wait_sum : 12.345678", ms); -1 if absent. */
+double procstat_sched_double(const char *text, const char *key);
 
 /* "voluntary_ctxt_switches:  12" style fields of /proc/PID/status. */
 long long procstat_status_field(const char *text, const char *key);

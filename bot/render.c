@@ -1330,6 +1330,104 @@ static void doc_simple(struct tmpl_rec *d, const struct compare_result *r)
 	}
 }
 
+/*
+ * The diagnostics under the tables: each diag.* row that changed
+ * significantly (compare_diag_changed: never part of the verdict), under
+ * the name a scheduler developer gives it, with its change, for
+ * "why did it change".  Rows without such a name (wall time, harness
+ * CPU) stay in the tables only.
+ */
+static const struct {
+	const char *metric, *name;
+} diag_names[] = {
+	{ "diag.schedstat.ttwu", "wake-ups" },
+	{ "diag.schedstat.ttwu_local", "wake-ups on the waking CPU" },
+	{ "diag.schedstat.ttwu_remote", "wake-ups to another CPU" },
+	{ "diag.schedstat.ttwu_wake_remote",
+	  "wake-ups of a task last run elsewhere" },
+	{ "diag.schedstat.ttwu_move_affine", "wake-affine moves" },
+	{ "diag.schedstat.run_delay", "run-queue wait" },
+	{ "diag.schedstat.run_delay_per_slice",
+	  "run-queue wait per timeslice" },
+	{ "diag.schedstat.rq_cpu_time", "task run time" },
+	{ "diag.schedstat.pcount", "timeslices" },
+	{ "diag.schedstat.sched_count", "schedule() calls" },
+	{ "diag.schedstat.sched_goidle", "switches to idle" },
+	{ "diag.schedstat.yld_count", "sched_yield() calls" },
+	{ "diag.task_wait_ms", "run-queue wait of the benchmark tasks" },
+	{ "diag.migrations", "migrations" },
+	{ "diag.ctx_voluntary", "voluntary context switches" },
+	{ "diag.ctx_involuntary", "involuntary context switches" },
+};
+
+static const struct {
+	const char *field, *name;
+} diag_domain_names[] = {
+	{ "lb_count", "load balancing" },
+	{ "lb_count_newidle", "newly-idle balancing" },
+	{ "lb_failed", "failed load balancing" },
+	{ "lb_imbalance", "imbalance found" },
+	{ "lb_gained", "tasks pulled by load balancing" },
+	{ "alb_count", "active balancing" },
+	{ "alb_pushed", "tasks pushed by active balancing" },
+};
+
+/* The developer's name of a diag.* metric into buf; 0, or -1 if none. */
+static int diag_name(const char *metric, char *buf, size_t size)
+{
+	const char *p = "diag.schedstat.dom";
+	size_t i;
+	int level, n;
+
+	for (i = 0; i < ARRAY_SIZE(diag_names); i++)
+		if (!strcmp(metric, diag_names[i].metric)) {
+			snprintf(buf, size, "%s", diag_names[i].name);
+			return 0;
+		}
+	if (!starts_with(metric, p) ||
+	    sscanf(metric + strlen(p), "%d.%n", &level, &n) != 1 || !n)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(diag_domain_names); i++)
+		if (!strcmp(metric + strlen(p) + n,
+			    diag_domain_names[i].field)) {
+			snprintf(buf, size, "%s (domain level %d)",
+				 diag_domain_names[i].name, level);
+			return 0;
+		}
+	return -1;
+}
+
+static void doc_diag(struct tmpl_rec *d, const struct compare_result *r)
+{
+	char name[96];
+	size_t i, k;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct compare_metric *m = &r->m[i];
+
+		if (!m->diagnostic || diag_name(m->metric, name, sizeof(name)))
+			continue;
+		for (k = 1; k < r->nr_kernels; k++) {
+			const struct compare_side *b = &m->side[0];
+			const struct compare_side *s = &m->side[k];
+			struct strbuf line = STRBUF_INIT;
+
+			if (!compare_diag_changed(r, m, k))
+				continue;
+			strbuf_addf(&line, "%s %+.0f%% (%s%s%s", name,
+				    100 * (s->st.mean - b->st.mean) /
+				    fabs(b->st.mean), m->workload,
+				    *m->params ? " " : "", m->params);
+			if (r->nr_kernels > 2)
+				strbuf_addf(&line, ", %s", r->kernels[k]);
+			strbuf_addch(&line, ')');
+			kv_set(&tmpl_add(d, "diagrow")->vars, "line", line.buf);
+			kv_set(&d->vars, "diagchanged", "1");
+			strbuf_release(&line);
+		}
+	}
+}
+
 int compare_render(const struct compare_result *r, const char *format,
 		   struct strbuf *out)
 {
@@ -1364,6 +1462,7 @@ int compare_render(const struct compare_result *r, const char *format,
 			view.m[view.nr++] = r->m[j];
 	doc_init(&d, &view);
 	formats[i].fn(&d, &view);
+	doc_diag(&d, r);
 	o.nr_kernels = template_kernels(format, &view);
 	file = xasprintf("report-%s.txt", format);
 	ret = tmpl_load(file, NULL, &tmpl);

@@ -24,6 +24,11 @@
  *   cpu, hascpu       in a block: cpu.K, kernel K's %Cpu(s) ("3.2 us,
  *                     96.7 sy, 0.1 id"), the mean over the block's rows;
  *                     hascpu when any kernel's is known
+ *   diagchanged       set when a diag.* row with a scheduler name (wake-ups
+ *                     to another CPU, run-queue wait, load balancing per
+ *                     domain level, ...) changed significantly
+ *   {{#each diagrow}} one such change: line ("wake-ups to another CPU
+ *                     -41% (pingpong pairs=1)")
  * Rows: every KPI; a diag.* row only when it changed significantly or
  * compare --diag asks (compare_row_shown).  Headings and settings lines
  * the formats wrap at 72 columns come as their own variables (note,

@@ -10,7 +10,8 @@ test_expect_success 'env prints the environment record' '
 	test_grep "^env,kernel_release,$(uname -r)\$" env.out &&
 	test_grep "^env,nr_cpus,$(getconf _NPROCESSORS_ONLN)\$" env.out &&
 	for k in config_sched_autogroup sched_autogroup_enabled cgroup \
-		 cgroup_version autogroup cpufreq_governor isolated_cpus smt_active; do
+		 cgroup_version autogroup cpufreq_governor isolated_cpus smt_active \
+		 sched_schedstats; do
 		test_grep "^env,$k,." env.out || { echo "no $k"; exit 1; }
 	done
 '
@@ -92,6 +93,67 @@ test_expect_success 'pingpong --sweep runs each instance count' '
 	# a per-task row only where it differs from the total
 	test_grep ! "^sample,pingpong,pairs=1 [^,]*,1,0,handoffs_per_task," sweep.out &&
 	test_grep "^sample,pingpong,pairs=2 [^,]*,1,0,handoffs_per_task," sweep.out
+'
+
+# A wake-up on the waking CPU is one of the wake-ups: ttwu >= ttwu_local,
+# and the remote ones are the rest.  sched_info (run time, wait) counts
+# whenever the file exists; the rest only while sched_schedstats is on,
+# and a kernel that counts nothing gets no schedstat records at all.
+schedstat_check() {
+	awk -F, -v ss="$2" -v on="$3" '
+	$1 == "stat" && $5 ~ /^schedstat\./ {
+		k = substr($5, 11); v[k] = $6; n++
+		if ($6 < 0) { print "negative: " $0; bad = 1 }
+	}
+	END {
+		if (!ss) { if (n) { print n " schedstat records without /proc/schedstat"; bad = 1 } exit bad }
+		if (!("rq_cpu_time" in v) || !("run_delay" in v) || !(v["pcount"] > 0)) {
+			print "no sched_info deltas"; bad = 1
+		}
+		if (!on) { if ("ttwu" in v) { print "ttwu while schedstats are off"; bad = 1 } exit bad }
+		if (!(v["ttwu"] > 0) || !("ttwu_local" in v) || v["ttwu"] < v["ttwu_local"]) {
+			print "ttwu " v["ttwu"] " ttwu_local " v["ttwu_local"]; bad = 1
+		}
+		if (v["ttwu_remote"] != v["ttwu"] - v["ttwu_local"]) {
+			print "ttwu_remote " v["ttwu_remote"]; bad = 1
+		}
+		if (!(v["sched_count"] > 0)) { print "no schedule() calls"; bad = 1 }
+		exit bad
+	}' "$1"
+}
+
+test_expect_success 'schedstat deltas: sane when the kernel has them, else none' '
+	ss=0 on=0 &&
+	if test -r /proc/schedstat; then ss=1; fi &&
+	if test "$(cat /proc/sys/kernel/sched_schedstats 2>/dev/null)" = 1; then on=1; fi &&
+	echo "# /proc/schedstat: $ss, sched_schedstats: $on" &&
+	"$SCHED_BENCH" pingpong -n 1 -t 1 --warmup 0 --no-pin >ss.out 2>/dev/null &&
+	check_records ss.out &&
+	test_grep "^stat,pingpong,.*,wall_s," ss.out &&
+	schedstat_check ss.out $ss $on &&
+	"$SCHED_BENCH" spawn -c 1 -t 1 --passes 1 --gap 0 >ss-spawn.out 2>/dev/null &&
+	check_records ss-spawn.out &&
+	schedstat_check ss-spawn.out $ss $on &&
+	if test $ss = 0; then
+		test_grep ! "^stat,.*,schedstat\." ss.out ss-spawn.out &&
+		test_grep ! "^stat,.*,task_wait_ms," ss.out
+	fi
+'
+
+test_expect_success 'schedstat_check fails on impossible figures' '
+	cat >bad.out <<-\EOT &&
+	stat,pingpong,x,1,schedstat.rq_cpu_time,10,ms,free
+	stat,pingpong,x,1,schedstat.run_delay,1,ms,free
+	stat,pingpong,x,1,schedstat.pcount,5,count,free
+	stat,pingpong,x,1,schedstat.ttwu,3,count,free
+	stat,pingpong,x,1,schedstat.ttwu_local,4,count,free
+	stat,pingpong,x,1,schedstat.sched_count,9,count,free
+	EOT
+	! schedstat_check bad.out 1 1 &&
+	! schedstat_check bad.out 0 0 &&
+	! schedstat_check bad.out 1 0 &&
+	sed -e "s/ttwu,3/ttwu,4/" -e "\$a stat,pingpong,x,1,schedstat.ttwu_remote,0,count,free" bad.out >good.out &&
+	schedstat_check good.out 1 1
 '
 
 test_expect_failure_code 'bad options are usage errors' 2 \

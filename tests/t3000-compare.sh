@@ -135,6 +135,37 @@ test_expect_success 'diag.* rows that did not change are left out, --diag shows 
 	test_grep "pingpong.handoffs.pairs=1$" lkp.out
 '
 
+test_expect_success 'schedstat diagnostics: named under the tables, never a verdict' '
+	"$SCHED_BOT" compare "$C/schedstat.csv" >ss.out &&
+	test_grep "^Scheduler statistics that changed (diagnostics, not judged):$" ss.out &&
+	test_grep "^    wake-ups to another CPU -41% (pingpong pairs=1)$" ss.out &&
+	test_grep "^    run-queue wait +120% (pingpong pairs=1)$" ss.out &&
+	test_grep "^    failed load balancing (domain level 0) +50% (pingpong pairs=1)$" ss.out &&
+	# unchanged, or without a scheduler name: not in the block
+	sed -n "/^Scheduler statistics/,/^\$/p" ss.out >block &&
+	test $(wc -l <block) = 5 &&
+	test_grep ! "^    wake-ups [-+]" block &&
+	test_grep ! "harness" block &&
+	# the KPI decides, the diagnostics do not
+	test_grep "^verdict: no significant change" ss.out &&
+	"$SCHED_BOT" compare "$C/schedstat.csv" --json >ss.json &&
+	test "$(jq -r ".verdict" ss.json)" = "no significant change" &&
+	test "$(jq ".job.kpis_judged" ss.json)" = 1 &&
+	test "$(jq -c "[.metrics[] | select(.diagnostic) | .verdict] | unique" ss.json)" = "[\"no significant change\"]" &&
+	for f in intel amd lkp mmtests matrix simple; do
+		"$SCHED_BOT" compare "$C/schedstat.csv" -f $f >ss.$f &&
+		test_grep "^    wake-ups to another CPU -41%" ss.$f || exit 1
+	done
+'
+
+test_expect_success 'no schedstat block when no diagnostic changed' '
+	for f in lkp simple; do
+		"$SCHED_BOT" compare "$C/aa-real.csv" -f $f --diag >$f.nodiag &&
+		test_grep "diag.migrations" $f.nodiag &&
+		test_grep ! "Scheduler statistics" $f.nodiag || exit 1
+	done
+'
+
 test_expect_success '%Cpu(s) (us, sy, id) for every workload in every format' '
 	# intel and amd: the mean over the rows of a table; simple: its row
 	"$SCHED_BOT" compare "$C/aa-real.csv" -f simple >simple.cpu &&

@@ -66,6 +66,29 @@ test_expect_success 'boot the base kernel in QEMU: spawn and pingpong rows' '
 	test_grep "^base,$rel," rows.csv
 '
 
+# The sched fragment has CONFIG_SCHEDSTATS and the guest's init turns
+# sched_schedstats on: every run has its schedstat deltas, and sane ones.
+test_expect_success 'the guest rows carry the schedstat deltas' '
+	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		\$c[\"metric\"] ~ /^diag\.schedstat\./ {
+			k = \$c[\"workload\"] \" \" \$c[\"run\"]
+			v[k, substr(\$c[\"metric\"], 16)] = \$c[\"value\"]; runs[k] = 1
+			if (\$c[\"value\"] < 0) { print \"negative: \" \$0; bad = 1 }
+		}
+		END {
+			for (k in runs) {
+				n++
+				if (!(v[k, \"ttwu\"] > 0) || v[k, \"ttwu\"] < v[k, \"ttwu_local\"] ||
+				    v[k, \"ttwu_remote\"] != v[k, \"ttwu\"] - v[k, \"ttwu_local\"] ||
+				    !((k, \"run_delay\") in v) || !((k, \"dom0.lb_count\") in v)) {
+					print k \": ttwu \" v[k, \"ttwu\"] \" local \" v[k, \"ttwu_local\"]; bad = 1
+				}
+			}
+			if (n != 2) { print n \" runs with schedstat rows\"; bad = 1 }
+			exit bad
+		}" rows.csv
+'
+
 # The guest runs Debian's hackbench and perf from the initramfs, packed
 # with their libraries and loader; the rows are the local target's.
 test_expect_success 'hackbench and perf bench in the guest: their rows' '

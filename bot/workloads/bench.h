@@ -35,8 +35,17 @@
  *           part, from /proc/stat), wall_s, ctx_voluntary,
  *           ctx_involuntary (getrusage of the workers), migrations
  *           (se.nr_migrations of the long-lived tasks, when
- *           /proc/PID/sched exists), wakeups, wakeups_remote
- *           (/proc/schedstat, when it exists)
+ *           /proc/PID/sched exists),
+ *           schedstat.* (deltas of /proc/schedstat over the measured
+ *           part, summed over CPUs, when the file exists:
+ *           rq_cpu_time run_delay (ms) pcount run_delay_per_slice (us)
+ *           always; while sched_schedstats is on also yld_count
+ *           sched_count sched_goidle ttwu ttwu_local ttwu_remote
+ *           ttwu_move_affine ttwu_wake_remote, and per domain level N
+ *           domN.lb_count domN.lb_failed domN.lb_imbalance
+ *           domN.lb_gained (over the idle types) domN.lb_count_newidle
+ *           domN.alb_count domN.alb_pushed), task_wait_ms (pingpong:
+ *           wait_sum of its tasks, when schedstats count)
  *           harness_cpu_s (CPU time of sched-bench's own sampling
  *           thread), passes_kept (spawn), child_other_cpu_pct (spawn
  *           --child-cpu: % of children that ran on another CPU than
@@ -104,8 +113,11 @@ void rec_env(const char *key, const char *value);
 struct run_stats {
 	struct cpu_times cpu0, cpu;	/* accumulated measured ticks */
 	int have_cpu;
+	/* /proc/schedstat at the segment's start, and the sum of the
+	 * segments' deltas: only the measured parts count */
 	struct schedstat ss0, ss;
-	int have_ss;
+	int have_ss;		/* ss is known */
+	int ss_enabled;		/* sched_schedstats was 1 throughout */
 	double wall;
 };
 void stats_begin(struct run_stats *st);
@@ -126,6 +138,8 @@ const char *busy_note(double foreign_pct);
 void harness_stat(struct bench_rec *r);
 /* se.nr_migrations of a task (pid, or tid of this process); -1 unknown. */
 long long task_migrations(int pid, int is_thread);
+/* wait_sum of a task in us, while schedstats count; -1 unknown. */
+long long task_wait_us(int pid, int is_thread);
 
 /* Environment knobs shared by the workloads. */
 struct bench_knobs {

@@ -110,19 +110,75 @@ static int read_stat(struct cpu_times *t)
 
 static int read_schedstat(struct schedstat *s)
 {
-	static char buf[65536];
+	static char buf[1 << 18];
 
+	/* 36 numbers per domain line: ~ 300 bytes per CPU and level */
 	if (procstat_read("/proc/schedstat", buf, sizeof(buf)) < 0)
 		return -1;
 	return procstat_schedstat(buf, s);
+}
+
+/*
+ * Whether the schedstat counters count: with CONFIG_SCHEDSTATS but
+ * sched_schedstats off, the cpuN and domain counters stay 0 and only
+ * the sched_info ones (rq_cpu_time, run_delay, pcount) move.
+ */
+static int schedstats_enabled(void)
+{
+	char buf[16];
+
+	if (procstat_read("/proc/sys/kernel/sched_schedstats", buf,
+			  sizeof(buf)) < 0)
+		return 0;
+	return buf[0] == '1';
+}
+
+static void ss_acc(unsigned long long *acc, unsigned long long v)
+{
+	if (*acc == SCHEDSTAT_UNKNOWN || v == SCHEDSTAT_UNKNOWN)
+		*acc = SCHEDSTAT_UNKNOWN;
+	else
+		*acc += v;
+}
+
+/* st->ss += the delta from st->ss0 to now. */
+static void ss_segment_end(struct run_stats *st)
+{
+	static struct schedstat b, d;
+	struct schedstat *acc = &st->ss;
+	int l, i;
+
+	if (read_schedstat(&b) || procstat_schedstat_delta(&st->ss0, &b, &d) ||
+	    (acc->cpus && acc->nr_domains != d.nr_domains)) {
+		st->have_ss = 0;
+		return;
+	}
+	if (!acc->cpus) {
+		*acc = d;
+		return;
+	}
+	ss_acc(&acc->yld_count, d.yld_count);
+	ss_acc(&acc->sched_count, d.sched_count);
+	ss_acc(&acc->sched_goidle, d.sched_goidle);
+	ss_acc(&acc->ttwu_count, d.ttwu_count);
+	ss_acc(&acc->ttwu_local, d.ttwu_local);
+	ss_acc(&acc->rq_cpu_time, d.rq_cpu_time);
+	ss_acc(&acc->run_delay, d.run_delay);
+	ss_acc(&acc->pcount, d.pcount);
+	for (l = 0; l < d.nr_domains; l++)
+		for (i = 0; i < SSD_FIELDS; i++)
+			ss_acc(&acc->dom[l].f[i], d.dom[l].f[i]);
 }
 
 void stats_begin(struct run_stats *st)
 {
 	if (!st->wall && !st->have_cpu) {
 		memset(st, 0, sizeof(*st));
-		st->have_ss = !read_schedstat(&st->ss0);
+		st->have_ss = 1;
+		st->ss_enabled = schedstats_enabled();
 	}
+	if (st->have_ss && read_schedstat(&st->ss0))
+		st->have_ss = 0;
 	st->have_cpu = !read_stat(&st->cpu0) ? 1 : -1;
 	st->wall -= bench_now();
 }
@@ -140,11 +196,109 @@ void stats_end(struct run_stats *st)
 	} else {
 		st->have_cpu = -1;
 	}
-	if (st->have_ss && read_schedstat(&st->ss))
-		st->have_ss = 0;
+	if (st->have_ss)
+		ss_segment_end(st);
+	if (!schedstats_enabled())
+		st->ss_enabled = 0;
 }
 
 #undef ADD
+
+/* A schedstat delta as a stat record, unless it is unknown. */
+static void ss_stat(struct bench_rec *r, const char *key,
+		    unsigned long long v, double scale, const char *unit)
+{
+	char name[64];
+
+	if (v == SCHEDSTAT_UNKNOWN)
+		return;
+	snprintf(name, sizeof(name), "schedstat.%s", key);
+	rec_stat(r, name, v / scale, unit);
+}
+
+static unsigned long long ss_sum3(const struct schedstat_domain *d, int f)
+{
+	unsigned long long s = 0;
+	int t;
+
+	for (t = 0; t < SCHEDSTAT_IDLE_TYPES; t++) {
+		if (d->f[SSD_LB(f, t)] == SCHEDSTAT_UNKNOWN)
+			return SCHEDSTAT_UNKNOWN;
+		s += d->f[SSD_LB(f, t)];
+	}
+	return s;
+}
+
+/*
+ * The /proc/schedstat deltas of the measured part, summed over CPUs.
+ * The sched_info counters (run time, run-queue wait, timeslices) count
+ * whenever the file exists; the others only while sched_schedstats is
+ * on, and a zero from a kernel that does not count is no datum.
+ */
+static void ss_print(const struct run_stats *st, struct bench_rec *r)
+{
+	const struct schedstat *s = &st->ss;
+	unsigned long long affine = 0, remote = 0, v;
+	char key[48];
+	int l;
+
+	if (!st->have_ss || !s->cpus)
+		return;
+	ss_stat(r, "rq_cpu_time", s->rq_cpu_time, 1e6, "ms");
+	ss_stat(r, "run_delay", s->run_delay, 1e6, "ms");
+	ss_stat(r, "pcount", s->pcount, 1, "count");
+	if (s->run_delay != SCHEDSTAT_UNKNOWN &&
+	    s->pcount != SCHEDSTAT_UNKNOWN && s->pcount)
+		rec_stat(r, "schedstat.run_delay_per_slice",
+			 s->run_delay / 1e3 / s->pcount, "us");
+	if (!st->ss_enabled)
+		return;
+	ss_stat(r, "yld_count", s->yld_count, 1, "count");
+	ss_stat(r, "sched_count", s->sched_count, 1, "count");
+	ss_stat(r, "sched_goidle", s->sched_goidle, 1, "count");
+	ss_stat(r, "ttwu", s->ttwu_count, 1, "count");
+	ss_stat(r, "ttwu_local", s->ttwu_local, 1, "count");
+	if (s->ttwu_count != SCHEDSTAT_UNKNOWN &&
+	    s->ttwu_local != SCHEDSTAT_UNKNOWN &&
+	    s->ttwu_count >= s->ttwu_local)
+		ss_stat(r, "ttwu_remote", s->ttwu_count - s->ttwu_local, 1,
+			"count");
+	for (l = 0; l < s->nr_domains; l++) {
+		const struct schedstat_domain *d = &s->dom[l];
+		static const struct { const char *name; int f; } lb[] = {
+			{ "lb_count", SSD_LB_COUNT },
+			{ "lb_failed", SSD_LB_FAILED },
+			{ "lb_imbalance", SSD_LB_IMBALANCE },
+			{ "lb_gained", SSD_LB_GAINED },
+		};
+		size_t i;
+
+		if (!d->cpus)
+			continue;
+		for (i = 0; i < sizeof(lb) / sizeof(lb[0]); i++) {
+			snprintf(key, sizeof(key), "dom%d.%s", l, lb[i].name);
+			ss_stat(r, key, ss_sum3(d, lb[i].f), 1, "count");
+		}
+		snprintf(key, sizeof(key), "dom%d.lb_count_newidle", l);
+		ss_stat(r, key, d->f[SSD_LB(SSD_LB_COUNT, 2)], 1, "count");
+		snprintf(key, sizeof(key), "dom%d.alb_count", l);
+		ss_stat(r, key, d->f[SSD_ALB_COUNT], 1, "count");
+		snprintf(key, sizeof(key), "dom%d.alb_pushed", l);
+		ss_stat(r, key, d->f[SSD_ALB_PUSHED], 1, "count");
+		v = d->f[SSD_TTWU_MOVE_AFFINE];
+		affine = affine == SCHEDSTAT_UNKNOWN || v == SCHEDSTAT_UNKNOWN ?
+			 SCHEDSTAT_UNKNOWN : affine + v;
+		v = d->f[SSD_TTWU_WAKE_REMOTE];
+		remote = remote == SCHEDSTAT_UNKNOWN || v == SCHEDSTAT_UNKNOWN ?
+			 SCHEDSTAT_UNKNOWN : remote + v;
+	}
+	if (s->nr_domains) {
+		/* each wake-up counts at one level only: the sum is the
+		 * machine's */
+		ss_stat(r, "ttwu_move_affine", affine, 1, "count");
+		ss_stat(r, "ttwu_wake_remote", remote, 1, "count");
+	}
+}
 
 double stats_print(struct run_stats *st, struct bench_rec *r,
 		    long long nvcsw, long long nivcsw, long long migrations,
@@ -183,13 +337,7 @@ double stats_print(struct run_stats *st, struct bench_rec *r,
 		rec_stat(r, "ctx_involuntary", nivcsw, "count");
 	if (migrations >= 0)
 		rec_stat(r, "migrations", migrations, "count");
-	if (st->have_ss) {
-		rec_stat(r, "wakeups", st->ss.ttwu_count - st->ss0.ttwu_count,
-			 "count");
-		rec_stat(r, "wakeups_remote",
-			 (st->ss.ttwu_count - st->ss.ttwu_local) -
-			 (st->ss0.ttwu_count - st->ss0.ttwu_local), "count");
-	}
+	ss_print(st, r);
 	return foreign_pct;
 }
 
@@ -415,4 +563,22 @@ const char *busy_note(double foreign_pct)
 		 " [WARNING: other load used %.0f%% of the machine]",
 		 foreign_pct);
 	return buf;
+}
+
+long long task_wait_us(int pid, int is_thread)
+{
+	char path[64], buf[8192];
+	double ms;
+
+	if (is_thread)
+		snprintf(path, sizeof(path), "/proc/self/task/%d/sched", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	if (procstat_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	/* shown only while schedstats count; "se.statistics." before 5.15 */
+	ms = procstat_sched_double(buf, "wait_sum");
+	if (ms < 0)
+		ms = procstat_sched_double(buf, "se.statistics.wait_sum");
+	return ms < 0 ? -1 : (long long)(ms * 1e3);
 }

@@ -242,6 +242,9 @@ void env_print(const struct bench_knobs *k)
 	env_config(config, "CONFIG_UCLAMP_TASK", "config_uclamp_task");
 	free(config);
 
+	rec_env("sched_schedstats",
+		first_line("/proc/sys/kernel/sched_schedstats", tmp,
+			   sizeof(tmp)));
 	rec_env("sched_autogroup_enabled",
 		first_line("/proc/sys/kernel/sched_autogroup_enabled", tmp,
 			   sizeof(tmp)));

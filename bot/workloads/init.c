@@ -220,6 +220,12 @@ static void setup_pid1(void)
 	}
 	/* Keep kernel chatter off the console we print results on. */
 	write_str("/proc/sys/kernel/printk", "1");
+	/*
+	 * The schedstat counters (wake-ups, load balancing) count only when
+	 * asked: the runs record them beside their results.  Absent
+	 * without CONFIG_SCHEDSTATS, and then the runs record none.
+	 */
+	write_str("/proc/sys/kernel/sched_schedstats", "1");
 }
 
 /* "new": a cpu cgroup of its own, as sched-bench --cgroup new makes. */

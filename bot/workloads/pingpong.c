@@ -268,7 +268,8 @@ static int start_instances(struct pp *pp, struct inst_arg *args)
 }
 
 /* Sum over every task of every instance of: 0 migrations, 1 voluntary,
- * 2 involuntary context switches, 3 CPU time in clock ticks. */
+ * 2 involuntary context switches, 3 CPU time in clock ticks, 4 time
+ * waiting on a runqueue in us (schedstats). */
 static long long tasks_field(struct pp *pp, int which)
 {
 	long long sum = 0, v;
@@ -281,7 +282,9 @@ static long long tasks_field(struct pp *pp, int which)
 
 			if (tid <= 0)
 				return -1;
-			if (which == 0) {
+			if (which == 4) {
+				v = task_wait_us(tid, pp->threads);
+			} else 			if (which == 0) {
 				v = task_migrations(tid, pp->threads);
 			} else if (which == 3) {
 				snprintf(path, sizeof(path), pp->threads ?
@@ -337,7 +340,8 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 {
 	int nsamp = warmup + seconds, i, k, start[2], rc = -1;
 	unsigned long long *prev, *totals, *inst_sum, avg;
-	long long m0 = -1, v0 = -1, iv0 = -1, c0 = -1, m1, v1, iv1, c1;
+	long long m0 = -1, v0 = -1, iv0 = -1, c0 = -1, w0 = -1, m1, v1, iv1, c1;
+	long long w1;
 	long hz = sysconf(_SC_CLK_TCK);
 	double foreign;
 	struct inst_arg *args;
@@ -376,6 +380,7 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 			v0 = tasks_field(pp, 1);
 			iv0 = tasks_field(pp, 2);
 			c0 = tasks_field(pp, 3);
+			w0 = tasks_field(pp, 4);
 			stats_begin(&st);
 		}
 		/* will-it-scale's sleep(1), but on absolute deadlines so
@@ -396,6 +401,7 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 	v1 = tasks_field(pp, 1);
 	iv1 = tasks_field(pp, 2);
 	c1 = tasks_field(pp, 3);
+	w1 = tasks_field(pp, 4);
 	stop_instances(pp);
 	for (k = warmup; k < nsamp; k++)
 		rec_sample(rec, k - warmup + 1, "handoffs", totals[k],
@@ -414,6 +420,8 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 		    m0 >= 0 && m1 >= m0 ? m1 - m0 : -1,
 		    c0 >= 0 && c1 >= c0 && hz > 0 ?
 		    (double)(c1 - c0) / hz : -1);
+	if (w0 >= 0 && w1 >= w0)
+		rec_stat(rec, "task_wait_ms", (w1 - w0) / 1e3, "ms");
 	harness_stat(rec);
 	rec_end(rec);
 	fprintf(stderr, "pingpong: %d %s pair%s, %s, %d s (+%d s warm-up): %llu hand-offs/s (%.0f per pair)%s\n",

@@ -131,6 +131,99 @@ static void test_sched_fields(void)
 	CHECK_INT(procstat_schedstat("version 15\n", &ss), -1);
 }
 
+/* Version 15 with two domain levels on 4 CPUs, 1.25 s apart. */
+static void test_schedstat_delta(void)
+{
+	static struct schedstat a, b, d;
+	int j;
+
+	CHECK_INT(procstat_schedstat(fixture("schedstat15.a"), &a), 0);
+	CHECK_INT(a.version, 15);
+	CHECK_INT(a.cpus, 4);
+	CHECK_INT(a.nr_domains, 2);
+	CHECK_INT(a.dom[0].cpus, 4);
+	CHECK_INT(a.ttwu_count, 1206);
+	CHECK_INT(procstat_schedstat(fixture("schedstat15.b"), &b), 0);
+	CHECK_INT(procstat_schedstat_delta(&a, &b, &d), 0);
+	CHECK_INT(d.nr_domains, 2);
+	CHECK_INT(d.yld_count, 4);
+	CHECK_INT(d.sched_count, 2000);
+	CHECK_INT(d.sched_goidle, 400);
+	CHECK_INT(d.ttwu_count, 1000);
+	CHECK_INT(d.ttwu_local, 200);
+	CHECK_INT(d.rq_cpu_time, 800000000);
+	CHECK_INT(d.run_delay, 12000000);
+	CHECK_INT(d.pcount, 160);
+	/* field j (1-based) of cpu c is j + 100 c (level 0), j + 1000 c
+	 * (level 1), doubled in b */
+	for (j = 0; j < SSD_FIELDS; j++) {
+		CHECK_INT(d.dom[0].f[j], 4 * (j + 1) + 600);
+		CHECK_INT(d.dom[1].f[j], 4 * (j + 1) + 6000);
+	}
+	CHECK_INT(d.dom[0].f[SSD_LB(SSD_LB_COUNT, 2)], 4 * 17 + 600);
+	CHECK_INT(d.dom[1].f[SSD_TTWU_MOVE_AFFINE], 4 * 35 + 6000);
+	/* the other way round every counter went backwards */
+	CHECK_INT(procstat_schedstat_delta(&b, &a, &d), 0);
+	CHECK(d.ttwu_count == SCHEDSTAT_UNKNOWN);
+	CHECK(d.dom[1].f[SSD_ALB_COUNT] == SCHEDSTAT_UNKNOWN);
+	/* yld_count: cpu0 went 0 -> 1 but the sum went 6 -> 10 */
+	CHECK(d.yld_count == SCHEDSTAT_UNKNOWN);
+}
+
+/*
+ * The text is the kernel's: a truncated or garbled one yields only the
+ * whole lines, and snapshots of different shapes give no delta.
+ */
+static void test_schedstat_hostile(void)
+{
+	static struct schedstat a, b, d;
+	static char big[8192];
+	size_t i;
+
+	CHECK_INT(procstat_schedstat(fixture("schedstat15.cut"), &b), 0);
+	CHECK_INT(b.cpus, 1);
+	CHECK_INT(b.nr_domains, 1);	/* domain1 is cut short */
+	CHECK_INT(b.sched_count, 1500);
+	CHECK_INT(procstat_schedstat(fixture("schedstat15.a"), &a), 0);
+	CHECK_INT(procstat_schedstat_delta(&a, &b, &d), -1);
+	CHECK_INT(d.nr_domains, 0);
+	CHECK(d.ttwu_count == SCHEDSTAT_UNKNOWN);
+	/* a number split by the truncation does not borrow the next line */
+	CHECK_INT(procstat_schedstat("version 15\ncpu0 1 0 2 3 4 5 6 7\n8\n",
+				     &a), -1);
+	/* without a version line, or an unknown version: nothing */
+	CHECK_INT(procstat_schedstat("cpu0 1 0 2 3 4 5 6 7 8\n", &a), -1);
+	CHECK_INT(procstat_schedstat("version 9\ncpu0 1 0 2 3 4 5 6 7 8\n",
+				     &a), -1);
+	/* 64-bit overflow, junk in a field, extra fields, a level too deep */
+	CHECK_INT(procstat_schedstat("version 15\n"
+		"cpu0 1 0 2 3 4 5 6 7 99999999999999999999\n"
+		"cpu1 1 0 2 3 4 5 6 7 8x\n"
+		"cpu2 1 0 2 3 4 5 6 7 8 9\n"
+		"cpu3 1 0 2 3 4 5 6 7 8\r\n"
+		"domain99 03 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36\n"
+		"domain0 zz 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36\n"
+		"domain1 00000000,00000003 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36",
+		&a), 0);
+	CHECK_INT(a.cpus, 1);
+	CHECK_INT(a.pcount, 8);
+	CHECK_INT(a.nr_domains, 2);
+	CHECK_INT(a.dom[0].cpus, 0);
+	CHECK_INT(a.dom[1].cpus, 1);
+	CHECK_INT(a.dom[1].f[SSD_TTWU_MOVE_BALANCE], 36);
+	/* domain lines of another version are not read as version 15's */
+	CHECK_INT(procstat_schedstat("version 17\ncpu0 1 0 2 3 4 5 6 7 8\n"
+		"domain0 03 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36\n",
+		&a), 0);
+	CHECK_INT(a.nr_domains, 0);
+	/* a long line of digits and blanks, no newline: bounded */
+	for (i = 0; i + 1 < sizeof(big); i++)
+		big[i] = i < 11 ? "version 15\n"[i] : (i % 2 ? ' ' : '7');
+	big[sizeof(big) - 1] = '\0';
+	CHECK_INT(procstat_schedstat(big, &a), -1);
+	CHECK_INT(procstat_schedstat("", &a), -1);
+}
+
 static void test_pid_cputicks(void)
 {
 	/* a command name with spaces and parentheses */
@@ -158,5 +251,7 @@ int main(void)
 	RUN(test_sched_fields);
 	RUN(test_cpulist);
 	RUN(test_pid_cputicks);
+	RUN(test_schedstat_delta);
+	RUN(test_schedstat_hostile);
 	return test_done();
 }

@@ -83,3 +83,23 @@ gen patched 6.13+ spawn copies=4 lps 1000 40 lps 1 5 vm y 1 / 1.0 50.0 3
 gen base 6.13 pingpong pairs=2 ops 5000 3 ops/s 1 5 vm y 1 / 1.0 50.0 5
 gen patched 6.13+ pingpong pairs=2 ops 5100 3 ops/s 1 5 vm y 1 / 1.0 50.0 9
 } >noisy.csv
+
+# schedstat.csv: pingpong's KPI unchanged, its scheduler statistics not
+# (wake-ups to another CPU -41%, run-queue wait +120%, failed load
+# balancing +50%), one of them steady, one without a scheduler name.
+awk 'BEGIN {
+	print "label,kernel,workload,params,run,metric,value,unit,higher_is_better,sample"
+	split("1.000 0.990 1.010 0.995 1.005", n, " ")
+	for (s = 0; s < 2; s++) {
+		lab = s ? "patched" : "base"
+		for (r = 1; r <= 5; r++) {
+			p = lab ",6.1.0,pingpong,pairs=1," r
+			printf "%s,handoffs,%.0f,handoffs/s,1,0\n", p, 50000 * n[r] * (s ? n[6 - r] : 1)
+			printf "%s,diag.schedstat.ttwu,%.0f,count,0,0\n", p, 100000 * n[r]
+			printf "%s,diag.schedstat.ttwu_remote,%.0f,count,0,0\n", p, (s ? 29500 : 50000) * n[r]
+			printf "%s,diag.schedstat.run_delay,%.3f,ms,0,0\n", p, (s ? 220 : 100) * n[6 - r]
+			printf "%s,diag.schedstat.dom0.lb_failed,%.0f,count,0,0\n", p, (s ? 300 : 200) * n[r]
+			printf "%s,diag.harness_cpu_s,%.4f,s,0,0\n", p, (s ? 0.2 : 0.1) * n[r]
+		}
+	}
+}' >schedstat.csv
