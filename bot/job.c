@@ -113,10 +113,10 @@ static int read_job_file(struct job *j, const char *name, struct strbuf *sb)
 }
 
 /* Something went wrong that a reply should explain: go to reply. */
-static void fail_with(struct job *j, const char *outcome,
-			     const char *log)
+static void fail_with(struct job *j, enum job_outcome outcome,
+		      const char *log)
 {
-	job_state_set(&j->s.outcome, outcome);
+	j->s.outcome = outcome;
 	write_job_file(j, "failure.txt", log, strlen(log));
 	j->s.stage = JOB_REPLY;
 }
@@ -349,7 +349,7 @@ static int stage_apply(struct job *j)
 			      "the base");
 		job_state_set(&j->s.base_warning, ar.base_warning);
 		write_job_file(j, "apply.log", log.buf, log.len);
-		fail_with(j, "apply-failed", log.buf);
+		fail_with(j, JOB_APPLY_FAILED, log.buf);
 		ret = 0;
 	} else if (ret) {
 		ret = EXIT_FAIL;
@@ -472,7 +472,7 @@ static int stage_build(struct job *j)
 				indent_block(br.errors, &f);
 			job_state_set(&j->s.failed_which,
 				      i ? "patched" : "base");
-			fail_with(j, "build-failed", f.buf);
+			fail_with(j, JOB_BUILD_FAILED, f.buf);
 			strbuf_release(&f);
 			ret = -2;
 		} else if (rc < 0) {
@@ -593,7 +593,7 @@ static void boot_failure(struct job *j, const struct boot_res *res)
 	if (res->last_lines)
 		indent_block(res->last_lines, &f);
 	strbuf_addch(&f, '\n');
-	fail_with(j, "boot-failed", f.buf);
+	fail_with(j, JOB_BOOT_FAILED, f.buf);
 	strbuf_release(&f);
 }
 
@@ -1060,7 +1060,7 @@ static int write_identical(struct job *j)
 	strbuf_release(&js);
 	if (ret)
 		return EXIT_FAIL;
-	job_state_set(&j->s.outcome, "tested");
+	j->s.outcome = JOB_TESTED;
 	j->s.stage = JOB_REPLY;
 	return 0;
 }
@@ -1268,8 +1268,7 @@ static int stage_compare(struct job *j)
 				      "repeat the first round's regression:\n"
 				      "none is reported.\n");
 	}
-	job_state_set(&j->s.outcome, j->s.confirmed == 1 ? "regression" :
-		      "tested");
+	j->s.outcome = j->s.confirmed == 1 ? JOB_REGRESSION : JOB_TESTED;
 	if (j->s.confirmed == 1 && j->s.nr_patches > 1) {
 		rc = bisect_series(j, &r2);
 		if (rc) {
@@ -1577,8 +1576,8 @@ static void reproduce_block(struct job *j, int results, struct strbuf *out)
 
 static int stage_reply(struct job *j)
 {
-	const char *outcome = str(j->s.outcome);
-	const char *tmpl_name;
+	/* each outcome has its template, mail-<outcome>.md */
+	const char *tmpl_name = job_outcome_name(j->s.outcome);
 	struct reply_thread t;
 	struct kv v = { 0 };
 	struct strbuf mbox = STRBUF_INIT, tmpl = STRBUF_INIT;
@@ -1595,20 +1594,10 @@ static int stage_reply(struct job *j)
 		j->s.stage = JOB_SEND;
 		return 0;
 	}
-	if (!strcmp(outcome, "regression"))
-		tmpl_name = "regression";
-	else if (!strcmp(outcome, "tested"))
-		tmpl_name = "tested";
-	else if (!strcmp(outcome, "apply-failed"))
-		tmpl_name = "apply-failed";
-	else if (!strcmp(outcome, "build-failed"))
-		tmpl_name = "build-failed";
-	else if (!strcmp(outcome, "boot-failed"))
-		tmpl_name = "boot-failed";
-	else {
+	if (!j->s.outcome) {
 		free(eml);
 		return error("job %s: no outcome to report ('%s')", j->dir,
-			     outcome);
+			     tmpl_name);
 	}
 	if (read_job_file(j, "thread.mbox", &mbox) < 0 ||
 	    reply_thread_from_mbox(mbox.buf, mbox.len,
@@ -1677,8 +1666,7 @@ static int stage_reply(struct job *j)
 	kv_set(&v, "base_hint", j->s.base_hint);
 	kv_set(&v, "which", j->s.failed_which);
 	kv_set(&v, "requested_by", j->s.requested_by);
-	reproduce_block(j, !strcmp(tmpl_name, "tested") ||
-			!strcmp(tmpl_name, "regression"), &sb);
+	reproduce_block(j, !job_outcome_failed(j->s.outcome), &sb);
 	kv_set(&v, "reproduce", sb.buf);
 	strbuf_reset(&sb);
 	kv_set(&v, "signature", config_get("reply.signature"));
@@ -2029,18 +2017,18 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 		state_crash_point(point);
 		free(point);
 	}
-	oc = str(j.s.outcome);
+	oc = job_outcome_name(j.s.outcome);
 	if (st && j.db_id)
 		state_job_update(st, j.db_id, "done", oc, j.dir);
-	if (!strcmp(oc, "regression"))
+	if (j.s.outcome == JOB_REGRESSION)
 		ret = EXIT_REGRESSION;
-	else if (!strcmp(oc, "tested"))
+	else if (j.s.outcome == JOB_TESTED)
 		ret = EXIT_OK;
 	else
 		ret = EXIT_FAIL;
 out:
 	if (outcome)
-		*outcome = xstrdup(str(j.s.outcome));
+		*outcome = xstrdup(job_outcome_name(j.s.outcome));
 	if (dir_out)
 		*dir_out = j.dir ? xstrdup(j.dir) : NULL;
 	job_state_unlock(j.lock);

@@ -76,7 +76,7 @@ struct job_opts {
  * be resumed; or another process holds the job's lock), EXIT_NETWORK,
  * EXIT_NOTFOUND, EXIT_USAGE (no job to run, or options that differ
  * from the stored job's without restart).  *outcome (may be NULL)
- * receives the outcome string.
+ * receives the outcome's name (job_outcome_name()), allocated.
  */
 int job_run(const struct job_opts *o, struct state *st, char **outcome,
 	    char **dir_out);
