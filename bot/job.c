@@ -121,24 +121,6 @@ static void fail_with(struct job *j, enum job_outcome outcome,
 	j->s.stage = JOB_REPLY;
 }
 
-/* Indent every line by four spaces: a code block, kept as is. */
-static void indent_block(const char *text, struct strbuf *out)
-{
-	const char *p = text;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		if (n)
-			strbuf_addstr(out, "    ");
-		strbuf_add(out, p, n);
-		strbuf_addch(out, '\n');
-		p += n + (p[n] == '\n');
-	}
-	while (out->len && out->buf[out->len - 1] == '\n')
-		strbuf_setlen(out, out->len - 1);
-}
-
 /* ---- fetch ---- */
 
 static int stage_fetch(struct job *j)
@@ -469,7 +451,7 @@ static int stage_build(struct job *j)
 
 			strbuf_addf(&f, "The first errors:\n\n");
 			if (br.errors)
-				indent_block(br.errors, &f);
+				facts_indent_block(br.errors, &f);
 			job_state_set(&j->s.failed_which,
 				      i ? "patched" : "base");
 			fail_with(j, JOB_BUILD_FAILED, f.buf);
@@ -516,71 +498,14 @@ static int stage_build(struct job *j)
 
 /* ---- run ---- */
 
-static char *host_cpu_model(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p;
-	char *ret = NULL;
-
-	p = NULL;
-	if (strbuf_read_file(&sb, "/proc/cpuinfo") >= 0)
-		p = strstr(sb.buf, "model name");
-	if (p) {
-		p = strchr(p, ':');
-		if (p) {
-			p++;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			ret = xstrndup(p, strcspn(p, "\n"));
-		}
-	}
-	strbuf_release(&sb);
-	return ret ? ret : xstrdup("unknown CPU");
-}
-
-static long host_mem_mb(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-
-	return pages > 0 && size > 0 ? (long)((long long)pages * size >> 20) :
-	       0;
-}
-
 static void write_machine(struct job *j, const char *accel,
 			  const struct sample *s)
 {
-	const char *target = str(j->s.target);
 	struct strbuf m = STRBUF_INIT;
-	char *cpu = host_cpu_model(), *k;
 
-	strbuf_addf(&m, "- CPU:     %s (host: %ld CPUs, %ld MB)\n", cpu,
-		    sysconf(_SC_NPROCESSORS_ONLN), host_mem_mb());
-	strbuf_addf(&m, "- target:  %s", target);
-	k = xasprintf("target.%s.smp", target);
-	if (!strcmp(target, "qemu") || config_is_set(k)) {
-		char *mem = xasprintf("target.%s.mem", target);
-
-		strbuf_addf(&m, " (QEMU, %ld vCPUs, %ld MB%s%s)",
-			    config_get_int(k), config_get_int(mem),
-			    accel && *accel ? ", " : "",
-			    accel ? accel : "");
-		free(mem);
-	}
-	free(k);
-	strbuf_addch(&m, '\n');
-	if (s) {
-		strbuf_addf(&m, "- sched:   autogroup config=%s enabled=%s, "
-			    "cgroup %s, %d CPUs seen by the workload\n",
-			    s->autogroup_config && *s->autogroup_config ?
-			    s->autogroup_config : "?",
-			    s->autogroup_enabled && *s->autogroup_enabled ?
-			    s->autogroup_enabled : "?",
-			    s->cgroup && *s->cgroup ? s->cgroup : "?",
-			    s->nr_cpus);
-	}
+	facts_host_machine(str(j->s.target), accel, s, &m);
 	write_job_file(j, "machine.txt", m.buf, m.len);
 	strbuf_release(&m);
-	free(cpu);
 }
 
 /* The patched kernel did not boot or crashed where the base ran. */
@@ -591,7 +516,7 @@ static void boot_failure(struct job *j, const struct boot_res *res)
 	strbuf_addf(&f, "%s\n\n", res->reason ? res->reason :
 		    "the patched kernel failed on the target");
 	if (res->last_lines)
-		indent_block(res->last_lines, &f);
+		facts_indent_block(res->last_lines, &f);
 	strbuf_addch(&f, '\n');
 	fail_with(j, JOB_BOOT_FAILED, f.buf);
 	strbuf_release(&f);
@@ -1305,7 +1230,7 @@ static void set_file_var(struct job *j, struct kv *v,
 		return;
 	}
 	if (indent) {
-		indent_block(sb.buf, &ind);
+		facts_indent_block(sb.buf, &ind);
 		kv_set(v, key, ind.buf);
 	} else {
 		strbuf_trim(&sb);
@@ -1332,16 +1257,6 @@ static void add_lab_lines(struct job *j, struct kv *v)
 	kv_set(v, "machine", m.buf);
 	strbuf_release(&sb);
 	strbuf_release(&m);
-}
-
-/* A word a shell takes as is, or else quoted. */
-static void shell_word(const char *s, struct strbuf *out)
-{
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-			 "WXYZ0123456789_.,:/=@+-") == strlen(s))
-		strbuf_addstr(out, s);
-	else
-		facts_shell_quote(s, out);
 }
 
 /* A command as an indented block, broken at 72 columns with "\". */
@@ -1555,17 +1470,17 @@ static void reproduce_block(struct job *j, int results, struct strbuf *out)
 
 	/* a hostile message-id cannot break out of its quotes */
 	strbuf_addstr(out, "    sched-bot test ");
-	facts_shell_quote(mid, out);
+	facts_shell_quote(mid, FACTS_QUOTE_ALWAYS, out);
 	strbuf_addstr(out, " \\\n        --target ");
-	shell_word(str(j->s.target), out);
+	facts_shell_quote(str(j->s.target), FACTS_QUOTE_IF_NEEDED, out);
 	strbuf_addstr(out, " --workloads ");
-	shell_word(str(j->s.workloads), out);
+	facts_shell_quote(str(j->s.workloads), FACTS_QUOTE_IF_NEEDED, out);
 	/* the job's design: adaptive unless --runs fixed it */
 	if (j->s.runs_fixed)
 		strbuf_addf(out, " --runs %d", j->s.runs);
 	if (j->s.base) {
 		strbuf_addstr(out, " --base ");
-		shell_word(j->s.base, out);
+		facts_shell_quote(j->s.base, FACTS_QUOTE_IF_NEEDED, out);
 	}
 	if (!results)
 		return;
