@@ -6,7 +6,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +14,13 @@
 
 #include "config.h"
 #include "job.h"
+#include "jobdir.h"
+#include "jobreply.h"
 #include "jobstate.h"
 #include "lore.h"
 #include "mbox.h"
 #include "outbox.h"
 #include "plan.h"
-#include "reply.h"
 #include "samples.h"
 #include "secret.h"
 #include "series.h"
@@ -56,14 +56,9 @@ static const char *str(const char *v)
 	return v ? v : "";
 }
 
-static char *jpath(struct job *j, const char *name)
-{
-	return xasprintf("%s/%s", j->dir, name);
-}
-
 static int job_save(struct job *j)
 {
-	char *path = jpath(j, "state");
+	char *path = jobdir_path(j->dir, "state");
 	int ret = job_state_write(&j->s, path);
 
 	free(path);
@@ -76,37 +71,8 @@ static int job_save(struct job *j)
 /* 0 loaded, 1 a new job, -1 an unreadable state file. */
 static int job_load(struct job *j)
 {
-	char *path = jpath(j, "state");
+	char *path = jobdir_path(j->dir, "state");
 	int ret = job_state_read(&j->s, path);
-
-	free(path);
-	return ret;
-}
-
-/*
- * A job file can carry text from the thread, the build, the lab or the
- * configuration: no configured secret goes in.  But for thread.mbox, the
- * thread as lore has it: the input, public already, and what the patch
- * is applied from (scrubbed, it would be another patch).
- */
-static int write_job_file(struct job *j, const char *name, const char *data,
-			  size_t len)
-{
-	char *path = jpath(j, name);
-	int ret = !strcmp(name, "thread.mbox") ?
-		  write_file_atomic(path, data, len) :
-		  secret_write_file(path, data, len);
-
-	if (ret < 0)
-		error("cannot write %s: %s", path, strerror(errno));
-	free(path);
-	return ret;
-}
-
-static int read_job_file(struct job *j, const char *name, struct strbuf *sb)
-{
-	char *path = jpath(j, name);
-	int ret = strbuf_read_file(sb, path) < 0 ? -1 : 0;
 
 	free(path);
 	return ret;
@@ -117,7 +83,7 @@ static void fail_with(struct job *j, enum job_outcome outcome,
 		      const char *log)
 {
 	j->s.outcome = outcome;
-	write_job_file(j, "failure.txt", log, strlen(log));
+	jobdir_write(j->dir, "failure.txt", log, strlen(log));
 	j->s.stage = JOB_REPLY;
 }
 
@@ -142,7 +108,7 @@ static int stage_fetch(struct job *j)
 			return ret;
 		}
 	}
-	ret = write_job_file(j, "thread.mbox", mbox.buf, mbox.len);
+	ret = jobdir_write(j->dir, "thread.mbox", mbox.buf, mbox.len);
 	strbuf_release(&mbox);
 	if (ret < 0)
 		return EXIT_FAIL;
@@ -152,20 +118,6 @@ static int stage_fetch(struct job *j)
 
 /* ---- series ---- */
 
-static int load_series(struct job *j, struct series *s)
-{
-	struct strbuf mbox = STRBUF_INIT;
-	int ret;
-
-	if (read_job_file(j, "thread.mbox", &mbox) < 0) {
-		strbuf_release(&mbox);
-		return error("job %s has no thread.mbox", j->dir);
-	}
-	ret = series_from_mbox(mbox.buf, mbox.len, 0, j->s.msgid, s);
-	strbuf_release(&mbox);
-	return ret ? EXIT_FAIL : 0;
-}
-
 static int stage_series(struct job *j)
 {
 	struct series s;
@@ -173,7 +125,7 @@ static int stage_series(struct job *j)
 	const struct patch *first;
 	int ret;
 
-	ret = load_series(j, &s);
+	ret = jobdir_series(j->dir, j->s.msgid, &s);
 	if (ret)
 		return ret;
 	if (!s.nr_patches) {
@@ -191,7 +143,7 @@ static int stage_series(struct job *j)
 		      s.base.ref);
 	series_json(&s, &out);
 	series_release(&s);
-	ret = write_job_file(j, "series.json", out.buf, out.len);
+	ret = jobdir_write(j->dir, "series.json", out.buf, out.len);
 	strbuf_release(&out);
 	if (ret < 0)
 		return EXIT_FAIL;
@@ -223,7 +175,7 @@ static int apply_on_top(struct job *j, git_repository *repo,
 	int ret = 0, have_one = 0;
 
 	memset(&top, 0, sizeof(top));
-	if (read_job_file(j, "thread.mbox", &text) < 0) {
+	if (jobdir_read(j->dir, "thread.mbox", &text) < 0) {
 		strbuf_release(&text);
 		return error("job %s has no thread.mbox", j->dir);
 	}
@@ -287,7 +239,7 @@ static int stage_apply(struct job *j)
 	char hex[GIT_OID_HEXSZ + 1], *tp, *lock_path;
 	int ret, lock;
 
-	ret = load_series(j, &s);
+	ret = jobdir_series(j->dir, j->s.msgid, &s);
 	if (ret)
 		return ret;
 	tp = tree_default_path();
@@ -330,7 +282,7 @@ static int stage_apply(struct job *j)
 		job_state_set(&j->s.base_desc, ar.base_desc ? ar.base_desc :
 			      "the base");
 		job_state_set(&j->s.base_warning, ar.base_warning);
-		write_job_file(j, "apply.log", log.buf, log.len);
+		jobdir_write(j->dir, "apply.log", log.buf, log.len);
 		fail_with(j, JOB_APPLY_FAILED, log.buf);
 		ret = 0;
 	} else if (ret) {
@@ -353,7 +305,7 @@ static int stage_apply(struct job *j)
 		/* The reply says it: a substitute base is another kernel. */
 		if (ar.base_warning)
 			strbuf_addf(&log, "warning: %s\n", ar.base_warning);
-		write_job_file(j, "apply.log", log.buf, log.len);
+		jobdir_write(j->dir, "apply.log", log.buf, log.len);
 		j->s.stage = JOB_BUILD;
 	}
 	strbuf_release(&log);
@@ -372,7 +324,7 @@ static void copy_into_job(struct job *j, const char *src,
 	struct strbuf sb = STRBUF_INIT;
 
 	if (src && strbuf_read_file(&sb, src) >= 0)
-		write_job_file(j, name, sb.buf, sb.len);
+		jobdir_write(j->dir, name, sb.buf, sb.len);
 	strbuf_release(&sb);
 }
 
@@ -490,7 +442,7 @@ static int stage_build(struct job *j)
 	strbuf_addstr(&kernels, "- config:  ");
 	config_highlights(j->s.side[JOB_SIDE_HEAD].config, &kernels);
 	strbuf_addch(&kernels, '\n');
-	write_job_file(j, "kernels.txt", kernels.buf, kernels.len);
+	jobdir_write(j->dir, "kernels.txt", kernels.buf, kernels.len);
 	strbuf_release(&kernels);
 	j->s.stage = JOB_RUN;
 	return 0;
@@ -504,7 +456,7 @@ static void write_machine(struct job *j, const char *accel,
 	struct strbuf m = STRBUF_INIT;
 
 	facts_host_machine(str(j->s.target), accel, s, &m);
-	write_job_file(j, "machine.txt", m.buf, m.len);
+	jobdir_write(j->dir, "machine.txt", m.buf, m.len);
 	strbuf_release(&m);
 }
 
@@ -530,7 +482,7 @@ static void boot_failure(struct job *j, const struct boot_res *res)
 static void note_lab(struct job *j, const char *side,
 		     const struct boot_res *res)
 {
-	char *path = jpath(j, "lab.txt");
+	char *path = jobdir_path(j->dir, "lab.txt");
 	FILE *f = fopen(path, "a");
 	struct strbuf sb = STRBUF_INIT;
 
@@ -573,7 +525,7 @@ static int run_workloads(struct job *j, char **workloads, char **args)
 	po.cpus = plan_target_cpus(target, &assumed);
 	po.seconds = (int)config_get_int("job.seconds");
 	po.have_tool = plan_host_has_tool;
-	mbox = jpath(j, "thread.mbox");
+	mbox = jobdir_path(j->dir, "thread.mbox");
 	ret = plan_from_file(mbox, &po, &p);
 	free(mbox);
 	if (ret < 0)
@@ -586,7 +538,7 @@ static int run_workloads(struct job *j, char **workloads, char **args)
 	*workloads = plan_workloads(&p);
 	*args = plan_init_args(&p);
 	plan_release(&p);
-	ret = write_job_file(j, "plan.txt", text.buf, text.len);
+	ret = jobdir_write(j->dir, "plan.txt", text.buf, text.len);
 	strbuf_release(&text);
 	if (ret < 0) {
 		free(*workloads);
@@ -618,7 +570,7 @@ static const char *job_format(struct job *j)
 
 	if (j->format)
 		return j->format;
-	mbox = jpath(j, "thread.mbox");
+	mbox = jobdir_path(j->dir, "thread.mbox");
 	f = tblfmt_resolve(config_get("reply.format"), "lkp",
 			   tblfmt_scan_file(mbox, &scan) < 0 ? NULL : &scan,
 			   &note);
@@ -628,7 +580,7 @@ static const char *job_format(struct job *j)
 
 		info("%s", note);
 		strbuf_addf(&sb, "%s\n", note);
-		write_job_file(j, "format.txt", sb.buf, sb.len);
+		jobdir_write(j->dir, "format.txt", sb.buf, sb.len);
 		strbuf_release(&sb);
 	}
 	free(note);
@@ -716,7 +668,7 @@ static int judge_file(struct job *j, const char *name,
 		      struct compare_result *r)
 {
 	struct sample_set set = { 0 };
-	char *csv = jpath(j, name);
+	char *csv = jobdir_path(j->dir, name);
 	int ret = read_blocks(csv, &set) < 0 ? -1 : judge_set(j, &set, r);
 
 	sample_set_release(&set);
@@ -804,7 +756,7 @@ static int run_block(struct job *j, const char *stem, const char *csv,
 static int run_blocks(struct job *j, const char *stem, int round,
 		      const struct pair_kernels *pk)
 {
-	char *name = xasprintf("%s.csv", stem), *csv = jpath(j, name);
+	char *name = xasprintf("%s.csv", stem), *csv = jobdir_path(j->dir, name);
 	int ret = 0;
 
 	if (!j->s.seed) {
@@ -849,20 +801,12 @@ static int run_blocks(struct job *j, const char *stem, int round,
 	return ret;
 }
 
-static int identical_kernels(const struct job *j)
-{
-	const char *a = j->s.side[JOB_SIDE_BASE].digest;
-	const char *b = j->s.side[JOB_SIDE_HEAD].digest;
-
-	return a && b && !strcmp(a, b);
-}
-
 static int stage_run(struct job *j)
 {
 	struct pair_kernels pk;
 	int ret;
 
-	if (identical_kernels(j)) {
+	if (job_state_identical(&j->s)) {
 		info("the patched kernel's code and data are identical to "
 		     "the base's: no runs");
 		j->s.stage = JOB_COMPARE;
@@ -976,10 +920,10 @@ static int write_identical(struct job *j)
 	strbuf_addf(&js, "{\n  \"verdict\": \"%s\",\n  \"identical\": true,"
 		    "\n  \"digest\": \"%s\"\n}\n",
 		    verdict_name(VERDICT_NONE), d);
-	ret = write_job_file(j, "verdict.txt", v.buf, v.len) < 0 ||
-	      write_job_file(j, "tables.txt", t.buf, t.len) < 0 ||
-	      write_job_file(j, "regressions.txt", "", 0) < 0 ||
-	      write_job_file(j, "compare.json", js.buf, js.len) < 0;
+	ret = jobdir_write(j->dir, "verdict.txt", v.buf, v.len) < 0 ||
+	      jobdir_write(j->dir, "tables.txt", t.buf, t.len) < 0 ||
+	      jobdir_write(j->dir, "regressions.txt", "", 0) < 0 ||
+	      jobdir_write(j->dir, "compare.json", js.buf, js.len) < 0;
 	strbuf_release(&v);
 	strbuf_release(&t);
 	strbuf_release(&js);
@@ -1002,7 +946,7 @@ static void bisect_steps(struct job *j, struct strbuf *out)
 		struct round_text rt;
 
 		round_init(&rt);
-		if (!read_job_file(j, same, &sb))
+		if (!jobdir_read(j->dir, same, &sb))
 			strbuf_addf(out, "- base + %d of %d patches: the "
 				    "base's code and data, not run\n", k,
 				    j->s.nr_patches);
@@ -1033,7 +977,7 @@ static int bisect_series(struct job *j, const struct round_text *head)
 	char *tp = tree_default_path();
 	const char *subject = NULL;
 
-	have_series = !load_series(j, &s);
+	have_series = !jobdir_series(j->dir, j->s.msgid, &s);
 	if (!j->s.bisect_hi) {
 		j->s.bisect_lo = 0;
 		j->s.bisect_hi = n;
@@ -1074,7 +1018,7 @@ static int bisect_series(struct job *j, const struct round_text *head)
 			char *same = xasprintf("%s.identical", stem);
 
 			info("base + %d patches: the base's code and data", mid);
-			if (write_job_file(j, same, digest, strlen(digest)) < 0)
+			if (jobdir_write(j->dir, same, digest, strlen(digest)) < 0)
 				ret = EXIT_FAIL;
 			free(same);
 			j->s.bisect_lo = mid;
@@ -1140,7 +1084,7 @@ next:
 	bisect_steps(j, &out);
 	strbuf_addf(&out, "- base + %d of %d patches: regression "
 		    "(confirmed)\n", n, n);
-	ret = write_job_file(j, "bisect.txt", out.buf, out.len) < 0 ?
+	ret = jobdir_write(j->dir, "bisect.txt", out.buf, out.len) < 0 ?
 	      EXIT_FAIL : 0;
 out:
 	if (have_series)
@@ -1157,7 +1101,7 @@ static int stage_compare(struct job *j)
 	int ret = EXIT_FAIL, rc;
 
 	job_plan(j);
-	if (identical_kernels(j))
+	if (job_state_identical(&j->s))
 		return write_identical(j);
 	round_init(&r1);
 	round_init(&r2);
@@ -1201,11 +1145,11 @@ static int stage_compare(struct job *j)
 			goto out;
 		}
 	}
-	if (write_job_file(j, "compare.json", last->json.buf,
+	if (jobdir_write(j->dir, "compare.json", last->json.buf,
 			   last->json.len) < 0 ||
-	    write_job_file(j, "tables.txt", tables.buf, tables.len) < 0 ||
-	    write_job_file(j, "verdict.txt", verdict.buf, verdict.len) < 0 ||
-	    write_job_file(j, "regressions.txt", last->regs.buf,
+	    jobdir_write(j->dir, "tables.txt", tables.buf, tables.len) < 0 ||
+	    jobdir_write(j->dir, "verdict.txt", verdict.buf, verdict.len) < 0 ||
+	    jobdir_write(j->dir, "regressions.txt", last->regs.buf,
 			   last->regs.len) < 0)
 		goto out;
 	j->s.stage = JOB_REPLY;
@@ -1220,397 +1164,12 @@ out:
 
 /* ---- reply ---- */
 
-static void set_file_var(struct job *j, struct kv *v,
-			 const char *key, const char *file, int indent)
-{
-	struct strbuf sb = STRBUF_INIT, ind = STRBUF_INIT;
-
-	if (read_job_file(j, file, &sb) < 0) {
-		strbuf_release(&sb);
-		return;
-	}
-	if (indent) {
-		facts_indent_block(sb.buf, &ind);
-		kv_set(v, key, ind.buf);
-	} else {
-		strbuf_trim(&sb);
-		kv_set(v, key, sb.buf);
-	}
-	strbuf_release(&sb);
-	strbuf_release(&ind);
-}
-
-/* The lab's lines (lab.txt) after the machine's, when a lab ran it. */
-static void add_lab_lines(struct job *j, struct kv *v)
-{
-	struct strbuf sb = STRBUF_INIT, m = STRBUF_INIT;
-
-	if (read_job_file(j, "lab.txt", &sb) < 0) {
-		strbuf_release(&sb);
-		return;
-	}
-	strbuf_trim(&sb);
-	strbuf_addstr(&m, kv_get(v, "machine") ? kv_get(v, "machine") : "");
-	if (m.len)
-		strbuf_addch(&m, '\n');
-	strbuf_addstr(&m, sb.buf);
-	kv_set(v, "machine", m.buf);
-	strbuf_release(&sb);
-	strbuf_release(&m);
-}
-
-/* A command as an indented block, broken at 72 columns with "\". */
-static void command_block(const char *cmd, struct strbuf *out)
-{
-	const char *p = cmd;
-	size_t col = 4;
-
-	strbuf_addstr(out, "    ");
-	while (*p) {
-		size_t n = strcspn(p, " ");
-
-		if (col > 8 && col + 1 + n > 70) {
-			strbuf_addstr(out, " \\\n        ");
-			col = 8;
-		} else if (col > 4) {
-			strbuf_addch(out, ' ');
-			col++;
-		}
-		strbuf_add(out, p, n);
-		col += n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	strbuf_addch(out, '\n');
-}
-
-/* The target's own environment record: the patched side's, else base's. */
-static int read_env(struct job *j, struct kv *env)
-{
-	static const char *const files[] = {
-		"run-1-head/env.txt", "run-1-base/env.txt",
-	};
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	int ret = -1;
-
-	for (i = 0; i < ARRAY_SIZE(files) && ret; i++)
-		if (!read_job_file(j, files[i], &sb)) {
-			facts_env_parse(sb.buf, env);
-			ret = 0;
-		}
-	strbuf_release(&sb);
-	return ret;
-}
-
-/* What results.csv says of the runs: machine, placement per workload. */
-static void read_rows(struct job *j, char **machine, struct strbuf *place)
-{
-	struct sample_set set = { 0 };
-	char *csv = jpath(j, "results.csv");
-	size_t i;
-
-	if (!access(csv, R_OK) && !samples_read_file(csv, &set)) {
-		for (i = 0; i < set.nr; i++) {
-			const struct sample *s = &set.v[i];
-			char *key;
-
-			if (!*machine && s->machine && *s->machine)
-				*machine = xstrdup(s->machine);
-			if (!s->placement || !*s->placement)
-				continue;
-			key = xasprintf(" %s %s;", s->workload, s->placement);
-			if (!strstr(place->buf ? place->buf : "", key))
-				strbuf_addstr(place, key);
-			free(key);
-		}
-	}
-	sample_set_release(&set);
-	free(csv);
-}
-
-/* The kernels: tree, base and its subject, commits, compiler, config. */
-static void kernels_facts(struct job *j, struct kv *v)
-{
-	const struct job_side *b = &j->s.side[JOB_SIDE_BASE];
-	const struct job_side *h = &j->s.side[JOB_SIDE_HEAD];
-	const char *remote = config_get("tree.remote");
-	const char *tarball = config_get("tree.tarball");
-	struct strbuf sb = STRBUF_INIT, cfg = STRBUF_INIT, out = STRBUF_INIT;
-	git_repository *repo = NULL;
-	char *tp = tree_default_path(), *subj, *cc;
-	struct series s;
-	size_t i;
-
-	if (access(tp, F_OK) || tree_open(&repo, tp) < 0)
-		repo = NULL;
-	if (remote && *remote)
-		facts_item(&out, "tree", remote, 72);
-	else if (tarball && *tarball && !config_is_set("tree.path"))
-		facts_item(&out, "tree", strrchr(tarball, '/') ?
-			   strrchr(tarball, '/') + 1 : tarball, 72);
-	strbuf_addf(&sb, "%s, commit %.12s", str(j->s.base_desc) ,
-		    str(b->commit));
-	if (b->release)
-		strbuf_addf(&sb, " (%s)", b->release);
-	subj = facts_commit_subject(repo, b->commit);
-	if (subj)
-		strbuf_addf(&sb, " \"%s\"", subj);
-	free(subj);
-	facts_item(&out, "base", sb.buf, 72);
-	strbuf_reset(&sb);
-	facts_item(&out, "stated", j->s.series_base ? j->s.series_base :
-		   "none (no base-commit: or base named)", 72);
-	strbuf_addf(&sb, "commit %.12s", str(h->commit));
-	if (h->release)
-		strbuf_addf(&sb, " (%s)", h->release);
-	strbuf_addf(&sb, ", base + %d patch%s of v%d:\n", j->s.nr_patches,
-		    j->s.nr_patches != 1 ? "es" : "", j->s.version);
-	if (facts_commits(repo, b->commit, h->commit, &sb) <= 0 &&
-	    !load_series(j, &s)) {
-		for (i = 0; i < s.nr_patches; i++)
-			strbuf_addf(&sb, "%d/%d %s\n", s.patches[i].index,
-				    s.patches[i].total,
-				    str(s.patches[i].subject));
-		series_release(&s);
-	}
-	facts_item(&out, "patched", sb.buf, 72);
-	strbuf_reset(&sb);
-	if (h->config && strbuf_read_file(&cfg, h->config) >= 0) {
-		char *kept = jpath(j, "config-patched");
-
-		if (access(kept, R_OK))
-			write_job_file(j, "config-patched", cfg.buf, cfg.len);
-		free(kept);
-	}
-	cc = facts_config_compiler(cfg.buf);
-	if (cc)
-		facts_item(&out, "compiler", cc, 72);
-	else
-		strbuf_addf(&sb, "%s (version not recorded)",
-			    config_get("build.cc"));
-	if (!cc)
-		facts_item(&out, "compiler", sb.buf, 72);
-	free(cc);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s + sched.config + qemu.config, kept in the job "
-		    "directory as config-patched", config_get("build.baseConfig"));
-	if (cfg.len) {
-		strbuf_addstr(&sb, "; scheduler options: ");
-		facts_config_options(cfg.buf, &sb);
-	}
-	facts_item(&out, "config", sb.buf, 72);
-	strbuf_trim(&out);
-	kv_set(v, "kernels", out.buf);
-	/* the series said one base and was tested on another: say it */
-	if (j->s.base_warning || (j->s.series_base && j->s.base_desc &&
-				  !starts_with(j->s.base_desc,
-					       j->s.series_base) &&
-				  !strstr(j->s.base_desc, "(--base)")))
-		kv_setf(v, "base_note", "Note: the series names %s as its "
-			"base, but it was tested on %s.%s%s", j->s.series_base ?
-			j->s.series_base : "another base", str(j->s.base_desc),
-			j->s.base_warning ? " The job recorded: " : "",
-			j->s.base_warning ? j->s.base_warning : "");
-	git_repository_free(repo);
-	free(tp);
-	strbuf_release(&sb);
-	strbuf_release(&cfg);
-	strbuf_release(&out);
-}
-
-/*
- * What the numbers can vouch for: a Tested-by only when the kernel was
- * measured on real (or KVM) hardware, the verdict is clear and the
- * bot's address is a real one.
- */
-static void claims(struct job *j, struct kv *v, const char *machine)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *verdict = NULL;
-	int emulated, noisy, placeholder, identical = identical_kernels(j);
-
-	if (!read_job_file(j, "compare.json", &sb))
-		verdict = facts_verdict(sb.buf);
-	strbuf_reset(&sb);
-	if (!verdict && !read_job_file(j, "verdict.txt", &sb) &&
-	    strstr(sb.buf, "noisy"))
-		verdict = xstrdup("noisy");
-	strbuf_reset(&sb);
-	/* identical binaries: nothing was measured, no claim */
-	noisy = identical ||
-		(verdict && (!strcmp(verdict, "noisy") ||
-			     !strcmp(verdict, "inconclusive") ||
-			     !strcmp(verdict, "none")));
-	emulated = facts_machine_emulated(machine);
-	if (!emulated && !read_job_file(j, "machine.txt", &sb))
-		emulated = facts_machine_emulated(sb.buf);
-	placeholder = facts_email_is_placeholder(bot_identity()->email);
-	if (identical)
-		kv_set(v, "identical", "1");
-	else if (emulated)
-		kv_set(v, "pipeline", "1");
-	else if (noisy)
-		kv_set(v, "inconclusive", "1");
-	if (placeholder)
-		warning("bot.email is '%s', a placeholder: the reply carries "
-			"no Tested-by and cannot be sent; set bot.email",
-			bot_identity()->email);
-	if (!emulated && !noisy && !placeholder)
-		kv_setf(v, "tested_by", "%s <%s>", bot_identity()->name,
-			bot_identity()->email);
-	free(verdict);
-	strbuf_release(&sb);
-}
-
-static void reproduce_block(struct job *j, int results, struct strbuf *out)
-{
-	const char *mid = j->s.msgid ? j->s.msgid : str(j->s.cover_msgid);
-
-	/* a hostile message-id cannot break out of its quotes */
-	strbuf_addstr(out, "    sched-bot test ");
-	facts_shell_quote(mid, FACTS_QUOTE_ALWAYS, out);
-	strbuf_addstr(out, " \\\n        --target ");
-	facts_shell_quote(str(j->s.target), FACTS_QUOTE_IF_NEEDED, out);
-	strbuf_addstr(out, " --workloads ");
-	facts_shell_quote(str(j->s.workloads), FACTS_QUOTE_IF_NEEDED, out);
-	/* the job's design: adaptive unless --runs fixed it */
-	if (j->s.runs_fixed)
-		strbuf_addf(out, " --runs %d", j->s.runs);
-	if (j->s.base) {
-		strbuf_addstr(out, " --base ");
-		facts_shell_quote(j->s.base, FACTS_QUOTE_IF_NEEDED, out);
-	}
-	if (!results)
-		return;
-	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
-		      "it reports:\n");
-	strbuf_addstr(out, "    sched-bot compare JOB-DIR/results.csv");
-}
-
 static int stage_reply(struct job *j)
 {
-	/* each outcome has its template, mail-<outcome>.md */
-	const char *tmpl_name = job_outcome_name(j->s.outcome);
-	struct reply_thread t;
-	struct kv v = { 0 };
-	struct strbuf mbox = STRBUF_INIT, tmpl = STRBUF_INIT;
-	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, sb = STRBUF_INIT;
-	char *msgid = NULL, *eml = jpath(j, "reply.eml"), *first;
-	char *machine = NULL;
-	struct kv env = { 0 };
-	struct strbuf place = STRBUF_INIT;
-	int ret = EXIT_FAIL;
+	int ret = job_reply_write(j->dir, &j->s);
 
-	/* composed before a crash: keep it, with its Message-ID */
-	if (!access(eml, R_OK) && j->s.reply_msgid) {
-		free(eml);
+	if (!ret)
 		j->s.stage = JOB_SEND;
-		return 0;
-	}
-	if (!j->s.outcome) {
-		free(eml);
-		return error("job %s: no outcome to report ('%s')", j->dir,
-			     tmpl_name);
-	}
-	if (read_job_file(j, "thread.mbox", &mbox) < 0 ||
-	    reply_thread_from_mbox(mbox.buf, mbox.len,
-				   str(j->s.cover_msgid), &t)) {
-		error("job %s: cannot find <%s> in thread.mbox", j->dir,
-		      str(j->s.cover_msgid));
-		goto out_nothread;
-	}
-	if (reply_load_template(tmpl_name, &tmpl) < 0)
-		goto out;
-
-	reply_quote(&t, (int)config_get_int("reply.quoteLines"), &sb);
-	kv_set(&v, "quote", sb.buf);
-	strbuf_reset(&sb);
-	first = reply_greeting(&t);
-	kv_set(&v, "greeting", first);
-	free(first);
-	kv_setf(&v, "series", "v%d, %d patch%s", j->s.version,
-		j->s.nr_patches, j->s.nr_patches != 1 ? "es" : "");
-	read_rows(j, &machine, &place);
-	if (!read_env(j, &env)) {
-		facts_machine(&env, str(j->s.target), machine, &sb);
-		if (place.len) {
-			/* " w p;" per workload: no ";" after the last */
-			strbuf_setlen(&place, place.len - 1);
-			facts_item(&sb, "placement", place.buf + 1, 72);
-		}
-		strbuf_trim(&sb);
-		kv_set(&v, "machine", sb.buf);
-		strbuf_reset(&sb);
-	} else {
-		set_file_var(j, &v, "machine", "machine.txt", 0);
-	}
-	add_lab_lines(j, &v);
-	if (!read_job_file(j, "run-1-head/commands.txt", &sb)) {
-		struct strbuf cmds = STRBUF_INIT;
-		const char *p;
-
-		for (p = sb.buf; *p;) {
-			size_t n = strcspn(p, "\n");
-			char *line = xstrndup(p, n);
-
-			if (*line)
-				command_block(line, &cmds);
-			free(line);
-			p += n + (p[n] == '\n');
-		}
-		/* the block keeps its indent: only the last newline goes */
-		if (cmds.len)
-			strbuf_setlen(&cmds, cmds.len - 1);
-		kv_set(&v, "commands", cmds.buf);
-		strbuf_release(&cmds);
-	}
-	strbuf_reset(&sb);
-	kernels_facts(j, &v);
-	claims(j, &v, machine);
-	set_file_var(j, &v, "tables", "tables.txt", 1);
-	set_file_var(j, &v, "plan", "plan.txt", 0);
-	set_file_var(j, &v, "format", "format.txt", 0);
-	set_file_var(j, &v, "verdict", "verdict.txt", 0);
-	set_file_var(j, &v, "regressions", "regressions.txt", 0);
-	set_file_var(j, &v, "bisect", "bisect.txt", 0);
-	set_file_var(j, &v, "log", "failure.txt", 0);
-	kv_set(&v, "base", j->s.base_desc ? j->s.base_desc :
-	       j->s.series_base);
-	kv_set(&v, "base_hint", j->s.base_hint);
-	kv_set(&v, "which", j->s.failed_which);
-	kv_set(&v, "requested_by", j->s.requested_by);
-	reproduce_block(j, !job_outcome_failed(j->s.outcome), &sb);
-	kv_set(&v, "reproduce", sb.buf);
-	strbuf_reset(&sb);
-	kv_set(&v, "signature", config_get("reply.signature"));
-	/* the tested template is the only one with a Tested-by line */
-	if (reply_expand(tmpl.buf, &v, &body) < 0)
-		goto out;
-	if (reply_compose(&t, body.buf, &msg, &msgid) < 0)
-		goto out;
-	job_state_set(&j->s.reply_msgid, msgid);
-	if (write_file_atomic(eml, msg.buf, msg.len) < 0) {
-		error("cannot write %s", eml);
-		goto out;
-	}
-	j->s.stage = JOB_SEND;
-	ret = 0;
-out:
-	reply_thread_release(&t);
-out_nothread:
-	kv_release(&v);
-	kv_release(&env);
-	strbuf_release(&place);
-	free(machine);
-	strbuf_release(&mbox);
-	strbuf_release(&tmpl);
-	strbuf_release(&body);
-	strbuf_release(&msg);
-	strbuf_release(&sb);
-	free(msgid);
-	free(eml);
 	return ret;
 }
 
@@ -1619,7 +1178,7 @@ out_nothread:
 static int stage_send(struct job *j)
 {
 	struct strbuf msg = STRBUF_INIT;
-	char *eml = jpath(j, "reply.eml"), *dir = outbox_default_dir();
+	char *eml = jobdir_path(j->dir, "reply.eml"), *dir = outbox_default_dir();
 	char *path = NULL;
 	const char *mid = str(j->s.reply_msgid);
 	int ret = EXIT_FAIL;
@@ -1771,7 +1330,7 @@ static int job_clean(struct job *j, int keep_thread)
 		    !strcmp(n, "state") || !strcmp(n, "lock") ||
 		    (keep_thread && !strcmp(n, "thread.mbox")))
 			continue;
-		path = jpath(j, n);
+		path = jobdir_path(j->dir, n);
 		if (remove_tree(path) < 0)
 			ret = error("cannot remove %s: %s", path,
 				    strerror(errno));

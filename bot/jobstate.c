@@ -157,6 +157,14 @@ void job_state_init(struct job_state *js)
 	js->stage = JOB_FETCH;
 }
 
+int job_state_identical(const struct job_state *js)
+{
+	const char *a = js->side[JOB_SIDE_BASE].digest;
+	const char *b = js->side[JOB_SIDE_HEAD].digest;
+
+	return a && b && !strcmp(a, b);
+}
+
 void job_state_release(struct job_state *js)
 {
 	size_t i;

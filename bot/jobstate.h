@@ -128,6 +128,12 @@ struct job_state {
 };
 
 void job_state_init(struct job_state *js);
+
+/*
+ * Whether the two kernels' vmlinux are alike in code and data (their
+ * digests known and equal): nothing to run, nothing to claim.
+ */
+int job_state_identical(const struct job_state *js);
 void job_state_release(struct job_state *js);
 
 /*
