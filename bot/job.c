@@ -6,12 +6,12 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bisect.h"
+#include "blocks.h"
 #include "config.h"
 #include "job.h"
 #include "jobdir.h"
@@ -20,19 +20,14 @@
 #include "lore.h"
 #include "mbox.h"
 #include "outbox.h"
-#include "plan.h"
-#include "samples.h"
-#include "secret.h"
 #include "series.h"
 #include "state.h"
-#include "tblfmt.h"
 #include "util.h"
 #include "version.h"
 
 #include "apply.h"
 #include "tree.h"
 #include "build.h"
-#include "target/target.h"
 #include "compare.h"
 #include "facts.h"
 
@@ -44,10 +39,7 @@ struct job {
 	long long db_id;
 	struct state *st;
 	int lock;		/* the fd holding dir/lock, or -1 */
-	struct seq_plan plan;	/* of the runs: adaptive, or fixed by --runs */
-	char *workloads;	/* what the runs run: given, or the plan's */
-	char *workload_args;	/* the plan's options of them, or NULL */
-	char *format;		/* the table format: reply.format, or auto's */
+	struct job_blocks b;	/* its rounds of runs */
 };
 
 /* A string field for a format or a callee that wants "" for unset. */
@@ -68,6 +60,12 @@ static int job_save(struct job *j)
 	return ret;
 }
 
+/* job_save() for the rounds of blocks.h. */
+static int save_job(void *job)
+{
+	return job_save(job);
+}
+
 /* 0 loaded, 1 a new job, -1 an unreadable state file. */
 static int job_load(struct job *j)
 {
@@ -76,15 +74,6 @@ static int job_load(struct job *j)
 
 	free(path);
 	return ret;
-}
-
-/* Something went wrong that a reply should explain: go to reply. */
-static void fail_with(struct job *j, enum job_outcome outcome,
-		      const char *log)
-{
-	j->s.outcome = outcome;
-	jobdir_write(j->dir, "failure.txt", log, strlen(log));
-	j->s.stage = JOB_REPLY;
 }
 
 /* ---- fetch ---- */
@@ -283,7 +272,7 @@ static int stage_apply(struct job *j)
 			      "the base");
 		job_state_set(&j->s.base_warning, ar.base_warning);
 		jobdir_write(j->dir, "apply.log", log.buf, log.len);
-		fail_with(j, JOB_APPLY_FAILED, log.buf);
+		jobdir_fail(j->dir, &j->s, JOB_APPLY_FAILED, log.buf);
 		ret = 0;
 	} else if (ret) {
 		ret = EXIT_FAIL;
@@ -406,7 +395,7 @@ static int stage_build(struct job *j)
 				facts_indent_block(br.errors, &f);
 			job_state_set(&j->s.failed_which,
 				      i ? "patched" : "base");
-			fail_with(j, JOB_BUILD_FAILED, f.buf);
+			jobdir_fail(j->dir, &j->s, JOB_BUILD_FAILED, f.buf);
 			strbuf_release(&f);
 			ret = -2;
 		} else if (rc < 0) {
@@ -450,360 +439,9 @@ static int stage_build(struct job *j)
 
 /* ---- run ---- */
 
-static void write_machine(struct job *j, const char *accel,
-			  const struct sample *s)
-{
-	struct strbuf m = STRBUF_INIT;
-
-	facts_host_machine(str(j->s.target), accel, s, &m);
-	jobdir_write(j->dir, "machine.txt", m.buf, m.len);
-	strbuf_release(&m);
-}
-
-/* The patched kernel did not boot or crashed where the base ran. */
-static void boot_failure(struct job *j, const struct boot_res *res)
-{
-	struct strbuf f = STRBUF_INIT;
-
-	strbuf_addf(&f, "%s\n\n", res->reason ? res->reason :
-		    "the patched kernel failed on the target");
-	if (res->last_lines)
-		facts_indent_block(res->last_lines, &f);
-	strbuf_addch(&f, '\n');
-	fail_with(j, JOB_BOOT_FAILED, f.buf);
-	strbuf_release(&f);
-}
-
-/*
- * Where a lab ran a boot: the device and the LAVA job, a line per boot
- * in lab.txt, so the reply can show that base and patched kernels met
- * the same machine and link each job.
- */
-static void note_lab(struct job *j, const char *side,
-		     const struct boot_res *res)
-{
-	char *path = jobdir_path(j->dir, "lab.txt");
-	FILE *f = fopen(path, "a");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (f) {
-		/* the lab's names are the lab's text */
-		strbuf_addf(&sb, "- lab:     %s kernel on %s, LAVA job %s\n",
-			    side, res->device ? res->device : "(device unknown)",
-			    res->lava_job);
-		secret_scrub(&sb);
-		fputs(sb.buf, f);
-		fclose(f);
-		strbuf_release(&sb);
-	} else {
-		warning("cannot write %s: %s", path, strerror(errno));
-	}
-	free(path);
-}
-
-/*
- * The workloads of a run and their options: as given, or for "auto" the
- * plan for the thread (plan.h), written to plan.txt for the reply.  The
- * plan depends on the thread and the configuration only, so a resumed
- * job makes the same one.
- */
-static int run_workloads(struct job *j, char **workloads, char **args)
-{
-	const char *target = str(j->s.target);
-	struct plan_opts po = { 0 };
-	struct strbuf text = STRBUF_INIT;
-	struct plan p;
-	char *mbox;
-	int assumed = 0, ret;
-
-	*args = NULL;
-	if (j->s.workloads && *j->s.workloads &&
-	    strcmp(j->s.workloads, "auto")) {
-		*workloads = xstrdup(j->s.workloads);
-		return 0;
-	}
-	po.cpus = plan_target_cpus(target, &assumed);
-	po.seconds = (int)config_get_int("job.seconds");
-	po.have_tool = plan_host_has_tool;
-	mbox = jobdir_path(j->dir, "thread.mbox");
-	ret = plan_from_file(mbox, &po, &p);
-	free(mbox);
-	if (ret < 0)
-		return EXIT_FAIL;
-	plan_text(&p, &text);
-	if (assumed)
-		strbuf_addf(&text, "\n(The CPUs of target %s are not known: "
-			    "%d assumed; set target.%s.smp.)\n", target,
-			    po.cpus, target);
-	*workloads = plan_workloads(&p);
-	*args = plan_init_args(&p);
-	plan_release(&p);
-	ret = jobdir_write(j->dir, "plan.txt", text.buf, text.len);
-	strbuf_release(&text);
-	if (ret < 0) {
-		free(*workloads);
-		free(*args);
-		return EXIT_FAIL;
-	}
-	info("workloads (auto): %s%s%s", *workloads, **args ? ", " : "",
-	     *args);
-	return 0;
-}
-
-/* The workloads (and options) of every block of the job, once. */
-static int job_workloads(struct job *j)
-{
-	if (j->workloads)
-		return 0;
-	return run_workloads(j, &j->workloads, &j->workload_args);
-}
-
-/*
- * The table format of the job: reply.format, or for "auto" the format
- * the thread's testers use (tblfmt.h), its note in format.txt.
- */
-static const char *job_format(struct job *j)
-{
-	struct tblfmt_scan scan = TBLFMT_SCAN_INIT;
-	char *mbox, *note = NULL;
-	const char *f;
-
-	if (j->format)
-		return j->format;
-	mbox = jobdir_path(j->dir, "thread.mbox");
-	f = tblfmt_resolve(config_get("reply.format"), "lkp",
-			   tblfmt_scan_file(mbox, &scan) < 0 ? NULL : &scan,
-			   &note);
-	j->format = xstrdup(f);
-	if (note) {
-		struct strbuf sb = STRBUF_INIT;
-
-		info("%s", note);
-		strbuf_addf(&sb, "%s\n", note);
-		jobdir_write(j->dir, "format.txt", sb.buf, sb.len);
-		strbuf_release(&sb);
-	}
-	free(note);
-	free(mbox);
-	tblfmt_release(&scan);
-	return j->format;
-}
-
-/* The two kernels of one comparison: [0] the baseline, [1] against it. */
-struct pair_kernels {
-	const char *kernel[2], *release[2], *label[2], *dir[2];
-	int report_boot;	/* [1] failing its first boot is the result */
-};
-
-static void pair_of_job(struct job *j, struct pair_kernels *pk)
-{
-	size_t i;
-
-	memset(pk, 0, sizeof(*pk));
-	for (i = 0; i < 2; i++) {
-		pk->kernel[i] = str(j->s.side[i].kernel);
-		pk->release[i] = str(j->s.side[i].release);
-	}
-	pk->label[0] = "base";
-	pk->label[1] = "patched";
-	pk->dir[0] = "base";
-	pk->dir[1] = "head";
-}
-
-/* The plan the job's runs follow: adaptive, or fixed by --runs. */
-static void job_plan(struct job *j)
-{
-	if (j->s.runs_fixed)
-		seq_plan_init_fixed(&j->plan);
-	else
-		seq_plan_init(&j->plan);
-}
-
-/*
- * Whether block b of round r runs B A rather than A B: a hash of the
- * job's seed, so that a resumed job replays the same order.
- */
-static int block_swapped(const struct job *j, int round, int block)
-{
-	uint64_t x = ((uint64_t)(unsigned)j->s.seed << 32) ^
-		     ((uint64_t)round << 16) ^ (uint64_t)block;
-
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return (x ^ (x >> 31)) & 1;
-}
-
-/* Read csv (none yet: empty); the last block in it, or -1. */
-static int read_blocks(const char *csv, struct sample_set *set)
-{
-	size_t i;
-	int last = 0;
-
-	if (access(csv, F_OK))
-		return 0;
-	if (samples_read_file(csv, set) < 0)
-		return -1;
-	for (i = 0; i < set->nr; i++)
-		if (set->v[i].run > last)
-			last = set->v[i].run;
-	return last;
-}
-
-/* Judge the blocks of csv under the job's plan; -1 when it cannot. */
-static int judge_set(struct job *j, const struct sample_set *set,
-		     struct compare_result *r)
-{
-	struct compare_opts co;
-
-	compare_opts_init(&co);
-	co.plan = &j->plan;
-	/* the reply prints compare_verdict() after the tables */
-	co.sentence_follows = 1;
-	memset(r, 0, sizeof(*r));
-	return compare_run(set, &co, r);
-}
-
-static int judge_file(struct job *j, const char *name,
-		      struct compare_result *r)
-{
-	struct sample_set set = { 0 };
-	char *csv = jobdir_path(j->dir, name);
-	int ret = read_blocks(csv, &set) < 0 ? -1 : judge_set(j, &set, r);
-
-	sample_set_release(&set);
-	free(csv);
-	return ret;
-}
-
-/* One block: both kernels, in the block's order, rows appended a first. */
-static int run_block(struct job *j, const char *stem, const char *csv,
-		     int round, int block,
-		     const struct pair_kernels *pk)
-{
-	struct sample_set rows[2] = { { 0 }, { 0 } };
-	int order[2] = { 0, 1 }, ret = 0;
-	size_t i, k;
-
-	if (job_workloads(j))
-		return EXIT_FAIL;
-	if (block_swapped(j, round, block)) {
-		order[0] = 1;
-		order[1] = 0;
-	}
-	for (i = 0; i < 2 && !ret; i++) {
-		int side = order[i];
-		struct boot_req req = { 0 };
-		struct boot_res res;
-		char *wdir = xasprintf("%s/%s-%d-%s", j->dir,
-				       round == 1 ? "run" : stem,
-				       block, pk->dir[side]);
-		int rc;
-
-		req.kernel = pk->kernel[side];
-		req.release = pk->release[side];
-		req.workloads = j->workloads;
-		req.workload_args = j->workload_args;
-		req.runs = 1;
-		req.seconds = (int)config_get_int("job.seconds");
-		req.label = pk->label[side];
-		req.autogroup = -1;
-		req.workdir = wdir;
-		req.progress = verbosity >= 0;
-		mkdir_p(wdir, 0755);
-		memset(&res, 0, sizeof(res));
-		info("%s block %d (%s): %s kernel on %s", stem, block,
-		     order[0] ? "B A" : "A B", req.label, str(j->s.target));
-		rc = target_run(str(j->s.target), &req, &res);
-		if (rc == 1 && side && block == 1 && pk->report_boot) {
-			/* base ran or runs, patched did not: report it */
-			boot_failure(j, &res);
-			ret = -2;
-		} else if (rc) {
-			error("block %d of the %s kernel failed: %s", block,
-			      req.label, res.reason ? res.reason : "see above");
-			ret = EXIT_FAIL;
-		} else {
-			for (k = 0; k < res.samples.nr; k++) {
-				res.samples.v[k].run = block;
-				sample_set_add(&rows[side], &res.samples.v[k]);
-			}
-			if (round == 1 && block == 1 && side)
-				write_machine(j, res.accel, res.samples.nr ?
-					      &res.samples.v[0] : NULL);
-		}
-		if (res.lava_job)
-			note_lab(j, req.label, &res);
-		boot_res_release(&res);
-		free(wdir);
-	}
-	/* the baseline's rows first: it is the first label of the file */
-	for (i = 0; i < 2 && !ret; i++)
-		if (samples_append_file(csv, rows[i].v, rows[i].nr) < 0)
-			ret = EXIT_FAIL;
-	sample_set_release(&rows[0]);
-	sample_set_release(&rows[1]);
-	return ret;
-}
-
-/*
- * Interleaved blocks of pk's kernels into the job file name until the
- * plan stops (compare_wants_more) or its budget is spent; with --runs,
- * exactly that many.  The blocks already in the file count, so that a
- * resumed job goes on where it stopped.  Returns 0, -2 when the patched
- * kernel failed its first boot (reported), or an exit code.
- */
-static int run_blocks(struct job *j, const char *stem, int round,
-		      const struct pair_kernels *pk)
-{
-	char *name = xasprintf("%s.csv", stem), *csv = jobdir_path(j->dir, name);
-	int ret = 0;
-
-	if (!j->s.seed) {
-		j->s.seed = (int)((time(NULL) ^ (getpid() << 8)) &
-				  0x7fffffff) | 1;
-		job_save(j);
-	}
-	for (;;) {
-		struct sample_set set = { 0 };
-		struct compare_result r;
-		int done = read_blocks(csv, &set), more = 1;
-		int budget = j->s.runs_fixed ? j->s.runs : j->plan.max_blocks;
-
-		if (done >= 0 && done >= budget)
-			more = 0;
-		else if (done >= 2 && !j->s.runs_fixed &&
-			 done >= j->plan.min_blocks) {
-			if (judge_set(j, &set, &r) < 0) {
-				done = -1;
-			} else {
-				more = compare_wants_more(&r);
-				compare_result_release(&r);
-			}
-		}
-		sample_set_release(&set);
-		if (done < 0) {
-			ret = EXIT_FAIL;
-			break;
-		}
-		if (round == 1 && j->s.runs_done != done) {
-			j->s.runs_done = done;
-			job_save(j);
-		}
-		if (!more)
-			break;
-		ret = run_block(j, stem, csv, round, done + 1, pk);
-		if (ret)
-			break;
-	}
-	free(csv);
-	free(name);
-	return ret;
-}
-
 static int stage_run(struct job *j)
 {
-	struct pair_kernels pk;
+	struct blocks_pair pk;
 	int ret;
 
 	if (job_state_identical(&j->s)) {
@@ -812,15 +450,15 @@ static int stage_run(struct job *j)
 		j->s.stage = JOB_COMPARE;
 		return 0;
 	}
-	ret = job_workloads(j);
+	ret = blocks_workloads(&j->b);
 	if (ret)
 		return ret;
-	job_plan(j);
-	pair_of_job(j, &pk);
+	blocks_plan(&j->b);
+	blocks_pair_of_job(&j->b, &pk);
 	pk.report_boot = 1;
 	if (j->s.runs < 1 && j->s.runs_fixed)
 		j->s.runs = 1;
-	ret = run_blocks(j, "results", 1, &pk);
+	ret = blocks_run(&j->b, "results", 1, &pk);
 	if (ret == -2)
 		return 0;
 	if (ret)
@@ -830,77 +468,6 @@ static int stage_run(struct job *j)
 }
 
 /* ---- compare ---- */
-
-/* What one round of blocks says: tables, sentence, regressions. */
-struct round_text {
-	struct strbuf tables, verdict, regs, json;
-	enum verdict v;
-	size_t blocks;
-};
-
-static void round_init(struct round_text *rt)
-{
-	memset(rt, 0, sizeof(*rt));
-	strbuf_init(&rt->tables, 0);
-	strbuf_init(&rt->verdict, 0);
-	strbuf_init(&rt->regs, 0);
-	strbuf_init(&rt->json, 0);
-}
-
-static void round_release(struct round_text *rt)
-{
-	strbuf_release(&rt->tables);
-	strbuf_release(&rt->verdict);
-	strbuf_release(&rt->regs);
-	strbuf_release(&rt->json);
-}
-
-/*
- * The commits the base and patched kernels were built from, with their
- * subjects, for the table formats that name commits (lkp).
- */
-static void name_commits(struct job *j, struct compare_result *r)
-{
-	static const char *const labels[JOB_NR_SIDES] = { "base", "patched" };
-	git_repository *repo = NULL;
-	char *tp = tree_default_path();
-	int i;
-
-	if (access(tp, F_OK) || tree_open(&repo, tp) < 0)
-		repo = NULL;
-	for (i = 0; i < JOB_NR_SIDES; i++) {
-		const char *id = j->s.side[i].commit;
-		char *subj = facts_commit_subject(repo, id);
-
-		compare_name_commit(r, labels[i], id, subj);
-		free(subj);
-	}
-	git_repository_free(repo);
-	free(tp);
-}
-
-/* Judge the job file name; the sentence is compare's, not the job's. */
-static int round_judge(struct job *j, const char *name,
-		       struct round_text *rt)
-{
-	struct compare_result r;
-	int ret = -1;
-
-	if (judge_file(j, name, &r) < 0)
-		return -1;
-	name_commits(j, &r);
-	if (compare_render(&r, job_format(j), &rt->tables) < 0)
-		goto out;
-	compare_verdict(&r, &rt->verdict);
-	compare_list(&r, VERDICT_REGRESSION, &rt->regs);
-	compare_json(&r, &rt->json);
-	rt->v = r.verdict;
-	rt->blocks = r.nr_kernels > 1 ? r.fam[1].pairs : 0;
-	ret = 0;
-out:
-	compare_result_release(&r);
-	return ret;
-}
 
 /* Base and patched vmlinux alike in code and data: no runs, say so. */
 static int write_identical(struct job *j)
@@ -934,193 +501,33 @@ static int write_identical(struct job *j)
 	return 0;
 }
 
-/* The steps of the bisection tried so far, from their files. */
-static void bisect_steps(struct job *j, struct strbuf *out)
-{
-	int k;
-
-	for (k = 1; k < j->s.nr_patches; k++) {
-		char *name = xasprintf("bisect-%d.csv", k);
-		char *same = xasprintf("bisect-%d.identical", k);
-		struct strbuf sb = STRBUF_INIT;
-		struct round_text rt;
-
-		round_init(&rt);
-		if (!jobdir_read(j->dir, same, &sb))
-			strbuf_addf(out, "- base + %d of %d patches: the "
-				    "base's code and data, not run\n", k,
-				    j->s.nr_patches);
-		else if (!round_judge(j, name, &rt))
-			strbuf_addf(out, "- base + %d of %d patches: %s "
-				    "(%zu blocks)\n", k, j->s.nr_patches,
-				    verdict_name(rt.v), rt.blocks);
-		round_release(&rt);
-		free(name);
-		free(same);
-		strbuf_release(&sb);
-	}
-}
-
-/*
- * A confirmed regression of an n-patch series: find the first patch
- * that shows it.  The prefixes base + k are built (incrementally, in
- * the build cache's slot) and run against the base in interleaved
- * blocks under the same plan, k halving [lo, hi) where base + lo is
- * known not to regress and base + hi to regress.  Writes bisect.txt.
- */
-static int bisect_series(struct job *j, const struct round_text *head)
-{
-	const char *head_commit = str(j->s.side[JOB_SIDE_HEAD].commit);
-	struct strbuf out = STRBUF_INIT, regs = STRBUF_INIT;
-	struct series s;
-	int n = j->s.nr_patches, have_series, ret = 0, stopped = 0;
-	char *tp = tree_default_path();
-	const char *subject = NULL;
-
-	have_series = !jobdir_series(j->dir, j->s.msgid, &s);
-	if (!j->s.bisect_hi) {
-		j->s.bisect_lo = 0;
-		j->s.bisect_hi = n;
-		job_save(j);
-	}
-	while (!ret && !stopped && j->s.bisect_hi - j->s.bisect_lo > 1) {
-		int mid = j->s.bisect_lo + (j->s.bisect_hi - j->s.bisect_lo) / 2;
-		char *stem = xasprintf("bisect-%d", mid);
-		char *name = xasprintf("%s.csv", stem);
-		char *rev = xasprintf("%s~%d", head_commit, n - mid);
-		char *label = xasprintf("base+%d", mid);
-		char *dir = xasprintf("k%d", mid);
-		struct build_opts bo = { 0 };
-		struct build_result br;
-		struct pair_kernels pk;
-		struct round_text rt;
-		char *digest = NULL;
-
-		memset(&br, 0, sizeof(br));
-		round_init(&rt);
-		bo.tree = tp;
-		bo.rev = rev;
-		bo.progress = verbosity >= 0;
-		info("bisecting: building base + %d of %d patches", mid, n);
-		ret = build_kernel(&bo, &br);
-		if (ret) {
-			strbuf_addf(&out, "The bisection stopped: base + %d "
-				    "of %d patches %s.\n", mid, n, ret == 1 ?
-				    "did not build" : "could not be built");
-			ret = 0;
-			stopped = 1;
-			goto next;
-		}
-		digest = build_digest(&br);
-		if (digest && j->s.side[JOB_SIDE_BASE].digest &&
-		    !strcmp(digest, j->s.side[JOB_SIDE_BASE].digest)) {
-			/* the same code and data as the base: nothing */
-			char *same = xasprintf("%s.identical", stem);
-
-			info("base + %d patches: the base's code and data", mid);
-			if (jobdir_write(j->dir, same, digest, strlen(digest)) < 0)
-				ret = EXIT_FAIL;
-			free(same);
-			j->s.bisect_lo = mid;
-			job_save(j);
-			goto next;
-		}
-		pair_of_job(j, &pk);
-		pk.kernel[1] = br.kernel;
-		pk.release[1] = br.release;
-		pk.label[1] = label;
-		pk.dir[1] = dir;
-		ret = run_blocks(j, stem, 10 + mid, &pk);
-		if (ret == -2)
-			ret = EXIT_FAIL;
-		if (ret || round_judge(j, name, &rt) < 0) {
-			ret = ret ? ret : EXIT_FAIL;
-			goto next;
-		}
-		if (rt.v == VERDICT_REGRESSION)
-			j->s.bisect_hi = mid;
-		else
-			j->s.bisect_lo = mid;
-		job_save(j);
-next:
-		round_release(&rt);
-		free(digest);
-		build_result_release(&br);
-		free(stem);
-		free(name);
-		free(rev);
-		free(label);
-		free(dir);
-	}
-	free(tp);
-	if (ret)
-		goto out;
-	if (!stopped) {
-		int k = j->s.bisect_hi;
-
-		if (have_series && k >= 1 && (size_t)k <= s.nr_patches)
-			subject = s.patches[k - 1].subject;
-		strbuf_addf(&out, "The first patch that shows the change is "
-			    "%d/%d:\n\n    [PATCH %d/%d] %s\n\n", k, n, k, n,
-			    subject ? subject : "(subject unknown)");
-		if (k < n) {
-			struct round_text rt;
-			char *name = xasprintf("bisect-%d.csv", k);
-
-			round_init(&rt);
-			if (!round_judge(j, name, &rt))
-				strbuf_add(&regs, rt.regs.buf, rt.regs.len);
-			round_release(&rt);
-			free(name);
-		} else {
-			strbuf_add(&regs, head->regs.buf, head->regs.len);
-		}
-		strbuf_addf(&out, "With base + %d patches against the base:"
-			    "\n\n%s\n", k, regs.buf);
-	}
-	strbuf_addstr(&out, "Each prefix of the series (base + k patches) "
-		      "was built and run\nagainst the base in interleaved "
-		      "blocks, under the same rule:\n\n");
-	bisect_steps(j, &out);
-	strbuf_addf(&out, "- base + %d of %d patches: regression "
-		    "(confirmed)\n", n, n);
-	ret = jobdir_write(j->dir, "bisect.txt", out.buf, out.len) < 0 ?
-	      EXIT_FAIL : 0;
-out:
-	if (have_series)
-		series_release(&s);
-	strbuf_release(&out);
-	strbuf_release(&regs);
-	return ret;
-}
-
 static int stage_compare(struct job *j)
 {
-	struct round_text r1, r2, *last = &r1;
+	struct blocks_round r1, r2, *last = &r1;
 	struct strbuf tables = STRBUF_INIT, verdict = STRBUF_INIT;
 	int ret = EXIT_FAIL, rc;
 
-	job_plan(j);
+	blocks_plan(&j->b);
 	if (job_state_identical(&j->s))
 		return write_identical(j);
-	round_init(&r1);
-	round_init(&r2);
-	if (round_judge(j, "results.csv", &r1) < 0)
+	blocks_round_init(&r1);
+	blocks_round_init(&r2);
+	if (blocks_judge(&j->b, "results.csv", &r1) < 0)
 		goto out;
 	strbuf_add(&tables, r1.tables.buf, r1.tables.len);
 	strbuf_add(&verdict, r1.verdict.buf, r1.verdict.len);
 	if (r1.v == VERDICT_REGRESSION) {
 		/* accuse only what a fresh round of blocks repeats */
-		struct pair_kernels pk;
+		struct blocks_pair pk;
 
 		info("a suspected regression: a confirmation round");
-		pair_of_job(j, &pk);
-		rc = run_blocks(j, "confirm", 2, &pk);
+		blocks_pair_of_job(&j->b, &pk);
+		rc = blocks_run(&j->b, "confirm", 2, &pk);
 		if (rc) {
 			ret = rc == -2 ? EXIT_FAIL : rc;
 			goto out;
 		}
-		if (round_judge(j, "confirm.csv", &r2) < 0)
+		if (blocks_judge(&j->b, "confirm.csv", &r2) < 0)
 			goto out;
 		last = &r2;
 		j->s.confirmed = r2.v == VERDICT_REGRESSION ? 1 : 2;
@@ -1139,7 +546,7 @@ static int stage_compare(struct job *j)
 	}
 	j->s.outcome = j->s.confirmed == 1 ? JOB_REGRESSION : JOB_TESTED;
 	if (j->s.confirmed == 1 && j->s.nr_patches > 1) {
-		rc = bisect_series(j, &r2);
+		rc = bisect_series(&j->b, r2.regs.buf);
 		if (rc) {
 			ret = rc;
 			goto out;
@@ -1155,8 +562,8 @@ static int stage_compare(struct job *j)
 	j->s.stage = JOB_REPLY;
 	ret = 0;
 out:
-	round_release(&r1);
-	round_release(&r2);
+	blocks_round_release(&r1);
+	blocks_round_release(&r2);
 	strbuf_release(&tables);
 	strbuf_release(&verdict);
 	return ret;
@@ -1470,6 +877,7 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 	ret = job_setup(&j, o);
 	if (ret)
 		goto out;
+	blocks_init(&j.b, j.dir, &j.s, save_job, &j);
 	while (j.s.stage != JOB_DONE) {
 		enum job_stage before = j.s.stage;
 		char *point;
@@ -1507,9 +915,7 @@ out:
 		*dir_out = j.dir ? xstrdup(j.dir) : NULL;
 	job_state_unlock(j.lock);
 	job_state_release(&j.s);
-	free(j.workloads);
-	free(j.workload_args);
-	free(j.format);
+	blocks_release(&j.b);
 	free(j.dir);
 	return ret;
 }

@@ -51,3 +51,11 @@ int jobdir_series(const char *dir, const char *msgid, struct series *s)
 	strbuf_release(&mbox);
 	return ret ? EXIT_FAIL : 0;
 }
+
+void jobdir_fail(const char *dir, struct job_state *js,
+		 enum job_outcome outcome, const char *log)
+{
+	js->outcome = outcome;
+	jobdir_write(dir, "failure.txt", log, strlen(log));
+	js->stage = JOB_REPLY;
+}

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "jobstate.h"
 #include "util.h"
 
 struct series;
@@ -35,5 +36,13 @@ int jobdir_write(const char *dir, const char *name, const char *data,
  * or EXIT_FAIL when it holds no series.
  */
 int jobdir_series(const char *dir, const char *msgid, struct series *s);
+
+/*
+ * Something went wrong that a reply should explain (the series did not
+ * apply, a kernel did not build or boot): the outcome set, log written
+ * to failure.txt, and the job's next stage the reply.
+ */
+void jobdir_fail(const char *dir, struct job_state *js,
+		 enum job_outcome outcome, const char *log);
 
 #endif
