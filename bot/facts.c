@@ -285,6 +285,22 @@ static char *config_value(const char *config, const char *key)
 	return ret;
 }
 
+/* "KEY=value" of each of keys that config sets, space separated. */
+static void config_keys(const char *config, const char *const *keys,
+			size_t nr, struct strbuf *out)
+{
+	size_t i, start = out->len;
+
+	for (i = 0; i < nr; i++) {
+		char *v = config_value(config, keys[i]);
+
+		if (v)
+			strbuf_addf(out, "%s%s=%s", out->len > start ? " " :
+				    "", keys[i], v);
+		free(v);
+	}
+}
+
 void facts_config_options(const char *config, struct strbuf *out)
 {
 	static const char *const keys[] = {
@@ -297,16 +313,22 @@ void facts_config_options(const char *config, struct strbuf *out)
 		"CONFIG_SCHED_SMT", "CONFIG_SCHED_MC", "CONFIG_NUMA",
 		"CONFIG_NUMA_BALANCING", "CONFIG_SMP", "CONFIG_NR_CPUS",
 	};
-	size_t i, start = out->len;
 
-	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		char *v = config_value(config, keys[i]);
+	config_keys(config, keys, ARRAY_SIZE(keys), out);
+}
 
-		if (v)
-			strbuf_addf(out, "%s%s=%s", out->len > start ? " " :
-				    "", keys[i], v);
-		free(v);
-	}
+void facts_config_highlights(const char *config, struct strbuf *out)
+{
+	static const char *const keys[] = {
+		"CONFIG_SMP", "CONFIG_NR_CPUS", "CONFIG_HZ",
+		"CONFIG_NO_HZ_IDLE", "CONFIG_NO_HZ_FULL", "CONFIG_PREEMPT",
+		"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT_NONE",
+		"CONFIG_PREEMPT_DYNAMIC", "CONFIG_SCHED_AUTOGROUP",
+		"CONFIG_CGROUP_SCHED", "CONFIG_FAIR_GROUP_SCHED",
+		"CONFIG_SCHED_MC", "CONFIG_SCHED_SMT",
+	};
+
+	config_keys(config, keys, ARRAY_SIZE(keys), out);
 }
 
 char *facts_config_compiler(const char *config)

@@ -44,6 +44,8 @@ void facts_machine(const struct kv *env, const char *target,
 
 /* The scheduler options a .config text sets, space separated. */
 void facts_config_options(const char *config, struct strbuf *out);
+/* The few of them a scheduler person looks at first (kernels.txt). */
+void facts_config_highlights(const char *config, struct strbuf *out);
 /* CONFIG_CC_VERSION_TEXT of a .config text, allocated, or NULL. */
 char *facts_config_compiler(const char *config);
 
@@ -55,7 +57,7 @@ int facts_commits(git_repository *repo, const char *base, const char *head,
 
 enum facts_quote {
 	FACTS_QUOTE_ALWAYS,	/* between quotes, whatever s is */
-	FACTS_QUOTE_IF_NEEDED,	/* bare when a shell takes s as one word */
+	FACTS_QUOTE_IF_NEEDED,	/* bare when a shell takes s as a word */
 };
 /*
  * s for a shell line a reader copies: between single quotes, each '

@@ -317,42 +317,6 @@ static void copy_into_job(struct job *j, const char *src,
 	strbuf_release(&sb);
 }
 
-/* The .config lines a scheduler person looks at first. */
-static void config_highlights(const char *config_path,
-				     struct strbuf *out)
-{
-	static const char *const keys[] = {
-		"CONFIG_SMP", "CONFIG_NR_CPUS", "CONFIG_HZ",
-		"CONFIG_NO_HZ_IDLE", "CONFIG_NO_HZ_FULL", "CONFIG_PREEMPT",
-		"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT_NONE",
-		"CONFIG_PREEMPT_DYNAMIC", "CONFIG_SCHED_AUTOGROUP",
-		"CONFIG_CGROUP_SCHED", "CONFIG_FAIR_GROUP_SCHED",
-		"CONFIG_SCHED_MC", "CONFIG_SCHED_SMT",
-	};
-	struct strbuf cfg = STRBUF_INIT;
-	size_t i;
-	int first = 1;
-
-	if (!config_path || strbuf_read_file(&cfg, config_path) < 0) {
-		strbuf_release(&cfg);
-		return;
-	}
-	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		char *needle = xasprintf("\n%s=", keys[i]);
-		const char *hit = strstr(cfg.buf, needle);
-
-		if (hit) {
-			size_t n = strcspn(hit + 1, "\n");
-
-			strbuf_addf(out, "%s%.*s", first ? "" : " ",
-				    (int)n, hit + 1);
-			first = 0;
-		}
-		free(needle);
-	}
-	strbuf_release(&cfg);
-}
-
 /*
  * The digest of the vmlinux of a build, as the build stage took it when
  * the build finished (build.h), or NULL when it is unknown.
@@ -367,7 +331,8 @@ static int stage_build(struct job *j)
 	static const char *const sides[] = {
 		[JOB_SIDE_BASE] = "base", [JOB_SIDE_HEAD] = "head",
 	};
-	struct strbuf kernels = STRBUF_INIT;
+	struct strbuf kernels = STRBUF_INIT, cfg = STRBUF_INIT;
+	const char *config;
 	char *tp;
 	size_t i;
 	int ret = 0;
@@ -429,10 +394,13 @@ static int stage_build(struct job *j)
 	strbuf_addf(&kernels, "(%s)\n",
 		    str(j->s.side[JOB_SIDE_HEAD].release));
 	strbuf_addstr(&kernels, "- config:  ");
-	config_highlights(j->s.side[JOB_SIDE_HEAD].config, &kernels);
+	config = j->s.side[JOB_SIDE_HEAD].config;
+	if (config && strbuf_read_file(&cfg, config) >= 0)
+		facts_config_highlights(cfg.buf, &kernels);
 	strbuf_addch(&kernels, '\n');
 	jobdir_write(j->dir, "kernels.txt", kernels.buf, kernels.len);
 	strbuf_release(&kernels);
+	strbuf_release(&cfg);
 	j->s.stage = JOB_RUN;
 	return 0;
 }
@@ -585,7 +553,8 @@ static int stage_reply(struct job *j)
 static int stage_send(struct job *j)
 {
 	struct strbuf msg = STRBUF_INIT;
-	char *eml = jobdir_path(j->dir, "reply.eml"), *dir = outbox_default_dir();
+	char *eml = jobdir_path(j->dir, "reply.eml");
+	char *dir = outbox_default_dir();
 	char *path = NULL;
 	const char *mid = str(j->s.reply_msgid);
 	int ret = EXIT_FAIL;
