@@ -345,7 +345,8 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 int blocks_run(struct job_blocks *j, const char *stem, int round,
 		      const struct blocks_pair *pk)
 {
-	char *name = xasprintf("%s.csv", stem), *csv = jobdir_path(j->dir, name);
+	char *name = xasprintf("%s.csv", stem);
+	char *csv = jobdir_path(j->dir, name);
 	int ret = 0;
 
 	if (!j->js->seed) {
@@ -357,7 +358,8 @@ int blocks_run(struct job_blocks *j, const char *stem, int round,
 		struct sample_set set = { 0 };
 		struct compare_result r;
 		int done = read_blocks(csv, &set), more = 1;
-		int budget = j->js->runs_fixed ? j->js->runs : j->plan.max_blocks;
+		int budget = j->js->runs_fixed ? j->js->runs :
+			     j->plan.max_blocks;
 
 		if (done >= 0 && done >= budget)
 			more = 0;

@@ -27,10 +27,10 @@ struct job_blocks {
 	/* save js (the seed, runs_done) with ctx; -1 with an error */
 	int (*save)(void *ctx);
 	void *ctx;
-	struct seq_plan plan;	/* of the runs: adaptive, or fixed by --runs */
+	struct seq_plan plan;	/* adaptive, or fixed by --runs */
 	char *workloads;	/* what the runs run: given, or the plan's */
 	char *workload_args;	/* the plan's options of them, or NULL */
-	char *format;		/* the table format: reply.format, or auto's */
+	char *format;		/* of the tables: reply.format, or auto's */
 };
 
 void blocks_init(struct job_blocks *b, const char *dir, struct job_state *js,

@@ -191,7 +191,8 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 		char *kept = jobdir_path(j->dir, "config-patched");
 
 		if (access(kept, R_OK))
-			jobdir_write(j->dir, "config-patched", cfg.buf, cfg.len);
+			jobdir_write(j->dir, "config-patched", cfg.buf,
+				     cfg.len);
 		free(kept);
 	}
 	cc = facts_config_compiler(cfg.buf);
@@ -274,7 +275,8 @@ static void claims(struct reply_job *j, struct kv *v, const char *machine)
 	strbuf_release(&sb);
 }
 
-static void reproduce_block(struct reply_job *j, int results, struct strbuf *out)
+static void reproduce_block(struct reply_job *j, int results,
+			    struct strbuf *out)
 {
 	const char *mid = j->s->msgid ? j->s->msgid : str(j->s->cover_msgid);
 
