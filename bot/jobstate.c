@@ -19,6 +19,17 @@
 #include "secret.h"
 #include "util.h"
 
+/* The index of name in a table of nr names, or -1. */
+static int name_index(const char *const *names, size_t nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	return -1;
+}
+
 static const char *const stage_names[] = {
 	[JOB_FETCH] = "fetch",
 	[JOB_SERIES] = "series",
@@ -33,22 +44,17 @@ static const char *const stage_names[] = {
 
 const char *job_stage_name(enum job_stage stage)
 {
-	if ((size_t)stage >= ARRAY_SIZE(stage_names))
-		return "?";
-	return stage_names[stage];
+	return (size_t)stage < ARRAY_SIZE(stage_names) ?
+	       stage_names[stage] : "?";
 }
 
 int job_stage_from_name(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(stage_names); i++)
-		if (!strcmp(stage_names[i], name))
-			return (int)i;
-	return -1;
+	return name_index(stage_names, ARRAY_SIZE(stage_names), name);
 }
 
-static const char *const outcome_names[] = {
+/* The one table of the outcomes' names: state file, answers, pages. */
+static const char *const outcome_names[JOB_NR_OUTCOMES] = {
 	[JOB_OUTCOME_NONE] = "",
 	[JOB_TESTED] = "tested",
 	[JOB_REGRESSION] = "regression",
@@ -59,19 +65,13 @@ static const char *const outcome_names[] = {
 
 const char *job_outcome_name(enum job_outcome outcome)
 {
-	if ((size_t)outcome >= ARRAY_SIZE(outcome_names))
-		return "";
-	return outcome_names[outcome];
+	return (size_t)outcome < ARRAY_SIZE(outcome_names) ?
+	       outcome_names[outcome] : "";
 }
 
 int job_outcome_from_name(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(outcome_names); i++)
-		if (!strcmp(outcome_names[i], name))
-			return (int)i;
-	return -1;
+	return name_index(outcome_names, ARRAY_SIZE(outcome_names), name);
 }
 
 int job_outcome_failed(enum job_outcome outcome)
