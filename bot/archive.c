@@ -89,6 +89,51 @@ out:
 	free(csv);
 }
 
+/*
+ * The page's text: the reply, the report, as its CommonMark body; else
+ * "No reply yet." and the tables as a code block.
+ */
+static void page_markdown(const char *dir, struct strbuf *md)
+{
+	struct strbuf reply = STRBUF_INIT;
+	char *path;
+
+	path = xasprintf("%s/reply.eml", dir);
+	if (strbuf_read_file(&reply, path) >= 0) {
+		char *cte = mbox_header(reply.buf, reply.len,
+					 "Content-Transfer-Encoding");
+
+		if (cte && !strcasecmp(cte, "quoted-printable")) {
+			strbuf_addstr(md, "    (quoted-printable reply: see "
+				      "reply.eml)\n");
+		} else {
+			strbuf_addstr(md, mail_body(reply.buf));
+		}
+		free(cte);
+	} else {
+		char *t = xasprintf("%s/tables.txt", dir);
+		struct strbuf tb = STRBUF_INIT;
+
+		strbuf_addstr(md, "No reply yet.\n\n");
+		if (strbuf_read_file(&tb, t) >= 0) {
+			const char *p = tb.buf;
+
+			while (*p) {
+				size_t n = strcspn(p, "\n");
+
+				strbuf_addstr(md, "    ");
+				strbuf_add(md, p, n);
+				strbuf_addch(md, '\n');
+				p += n + (p[n] == '\n');
+			}
+		}
+		strbuf_release(&tb);
+		free(t);
+	}
+	free(path);
+	strbuf_release(&reply);
+}
+
 static int render_job(const char *jobs_dir, const char *name,
 		      const char *out_dir, struct page *pg)
 {
@@ -99,7 +144,6 @@ static int render_job(const char *jobs_dir, const char *name,
 	char *dir = xasprintf("%s/%s", jobs_dir, name);
 	char *sub = xasprintf("%s/%s", out_dir, name);
 	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT;
-	struct strbuf reply = STRBUF_INIT;
 	struct job_state js;
 	char *path, *rendered = NULL, *link;
 	const char *msgid;
@@ -167,40 +211,7 @@ static int render_job(const char *jobs_dir, const char *name,
 	free(path);
 	add_sweep_svg(dir, &html);
 
-	/* the reply is the report: render its CommonMark body */
-	path = xasprintf("%s/reply.eml", dir);
-	if (strbuf_read_file(&reply, path) >= 0) {
-		char *cte = mbox_header(reply.buf, reply.len,
-					 "Content-Transfer-Encoding");
-
-		if (cte && !strcasecmp(cte, "quoted-printable")) {
-			strbuf_addstr(&md, "    (quoted-printable reply: see "
-				      "reply.eml)\n");
-		} else {
-			strbuf_addstr(&md, mail_body(reply.buf));
-		}
-		free(cte);
-	} else {
-		char *t = xasprintf("%s/tables.txt", dir);
-		struct strbuf tb = STRBUF_INIT;
-
-		strbuf_addstr(&md, "No reply yet.\n\n");
-		if (strbuf_read_file(&tb, t) >= 0) {
-			const char *p = tb.buf;
-
-			while (*p) {
-				size_t n = strcspn(p, "\n");
-
-				strbuf_addstr(&md, "    ");
-				strbuf_add(&md, p, n);
-				strbuf_addch(&md, '\n');
-				p += n + (p[n] == '\n');
-			}
-		}
-		strbuf_release(&tb);
-		free(t);
-	}
-	free(path);
+	page_markdown(dir, &md);
 	/*
 	 * The report quotes strangers' mail: raw HTML and javascript:,
 	 * vbscript:, file: and data: links are dropped (CMARK_OPT_SAFE,
@@ -223,7 +234,6 @@ out:
 	job_state_release(&js);
 	strbuf_release(&md);
 	strbuf_release(&html);
-	strbuf_release(&reply);
 	return ret;
 }
 
