@@ -15,6 +15,7 @@
 #include "archive.h"
 #include "lore.h"
 #include "compare.h"
+#include "jobstate.h"
 #include "mbox.h"
 #include "plot.h"
 #include "reply.h"
@@ -29,26 +30,6 @@ struct page {
 	char *stage;
 	long long mtime;
 };
-
-/* The value of key in a job's state file, or "". */
-static char *state_value(const char *state, const char *key)
-{
-	char *needle = xasprintf("\n%s=", key);
-	const char *hit;
-	char *ret;
-
-	hit = strstr(state, needle);
-	if (starts_with(state, needle + 1))
-		hit = state;
-	else if (hit)
-		hit++;
-	free(needle);
-	if (!hit)
-		return xstrdup("");
-	hit += strlen(key) + 1;
-	ret = xstrndup(hit, strcspn(hit, "\n"));
-	return ret;
-}
 
 static const char style[] =
 "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;"
@@ -108,6 +89,51 @@ out:
 	free(csv);
 }
 
+/*
+ * The page's text: the reply, the report, as its CommonMark body; else
+ * "No reply yet." and the tables as a code block.
+ */
+static void page_markdown(const char *dir, struct strbuf *md)
+{
+	struct strbuf reply = STRBUF_INIT;
+	char *path;
+
+	path = xasprintf("%s/reply.eml", dir);
+	if (strbuf_read_file(&reply, path) >= 0) {
+		char *cte = mbox_header(reply.buf, reply.len,
+					 "Content-Transfer-Encoding");
+
+		if (cte && !strcasecmp(cte, "quoted-printable")) {
+			strbuf_addstr(md, "    (quoted-printable reply: see "
+				      "reply.eml)\n");
+		} else {
+			strbuf_addstr(md, mail_body(reply.buf));
+		}
+		free(cte);
+	} else {
+		char *t = xasprintf("%s/tables.txt", dir);
+		struct strbuf tb = STRBUF_INIT;
+
+		strbuf_addstr(md, "No reply yet.\n\n");
+		if (strbuf_read_file(&tb, t) >= 0) {
+			const char *p = tb.buf;
+
+			while (*p) {
+				size_t n = strcspn(p, "\n");
+
+				strbuf_addstr(md, "    ");
+				strbuf_add(md, p, n);
+				strbuf_addch(md, '\n');
+				p += n + (p[n] == '\n');
+			}
+		}
+		strbuf_release(&tb);
+		free(t);
+	}
+	free(path);
+	strbuf_release(&reply);
+}
+
 static int render_job(const char *jobs_dir, const char *name,
 		      const char *out_dir, struct page *pg)
 {
@@ -117,33 +143,30 @@ static int render_job(const char *jobs_dir, const char *name,
 	};
 	char *dir = xasprintf("%s/%s", jobs_dir, name);
 	char *sub = xasprintf("%s/%s", out_dir, name);
-	struct strbuf state = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT;
-	struct strbuf reply = STRBUF_INIT;
-	char *path, *rendered = NULL, *msgid, *link;
+	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT;
+	struct job_state js;
+	char *path, *rendered = NULL, *link;
+	const char *msgid;
 	size_t i;
 	struct stat stt;
 	int ret = -1;
 
+	job_state_init(&js);
 	path = xasprintf("%s/state", dir);
-	if (strbuf_read_file(&state, path) < 0 || stat(path, &stt) < 0) {
+	if (job_state_read(&js, path) || stat(path, &stt) < 0) {
 		free(path);
 		goto out;
 	}
 	free(path);
 	pg->name = xstrdup(name);
-	pg->subject = state_value(state.buf, "subject");
-	pg->outcome = state_value(state.buf, "outcome");
-	pg->stage = state_value(state.buf, "stage");
+	pg->subject = xstrdup(js.subject ? js.subject : "");
+	pg->outcome = xstrdup(job_outcome_name(js.outcome));
+	pg->stage = xstrdup(job_stage_name(js.stage));
 	pg->mtime = (long long)stt.st_mtime;
-	msgid = state_value(state.buf, "cover_msgid");
-	if (!*msgid) {
-		free(msgid);
-		msgid = state_value(state.buf, "msgid");
-	}
-	if (mkdir_p(sub, 0755) < 0) {
-		free(msgid);
+	msgid = js.cover_msgid ? js.cover_msgid :
+		js.msgid ? js.msgid : "";
+	if (mkdir_p(sub, 0755) < 0)
 		goto out;
-	}
 
 	strbuf_addstr(&html, "<!DOCTYPE html>\n<html><head><meta charset="
 		      "\"utf-8\"><title>");
@@ -165,7 +188,6 @@ static int render_job(const char *jobs_dir, const char *name,
 	strbuf_addstr(&html, "</span>, stage ");
 	strbuf_add_escaped_html(&html, pg->stage);
 	strbuf_addstr(&html, "</li>\n");
-	free(msgid);
 	for (i = 0; i < ARRAY_SIZE(raw); i++) {
 		char *src = xasprintf("%s/%s", dir, raw[i]);
 		char *dst = xasprintf("%s/%s", sub, raw[i]);
@@ -189,40 +211,7 @@ static int render_job(const char *jobs_dir, const char *name,
 	free(path);
 	add_sweep_svg(dir, &html);
 
-	/* the reply is the report: render its CommonMark body */
-	path = xasprintf("%s/reply.eml", dir);
-	if (strbuf_read_file(&reply, path) >= 0) {
-		char *cte = mbox_header(reply.buf, reply.len,
-					 "Content-Transfer-Encoding");
-
-		if (cte && !strcasecmp(cte, "quoted-printable")) {
-			strbuf_addstr(&md, "    (quoted-printable reply: see "
-				      "reply.eml)\n");
-		} else {
-			strbuf_addstr(&md, mail_body(reply.buf));
-		}
-		free(cte);
-	} else {
-		char *t = xasprintf("%s/tables.txt", dir);
-		struct strbuf tb = STRBUF_INIT;
-
-		strbuf_addstr(&md, "No reply yet.\n\n");
-		if (strbuf_read_file(&tb, t) >= 0) {
-			const char *p = tb.buf;
-
-			while (*p) {
-				size_t n = strcspn(p, "\n");
-
-				strbuf_addstr(&md, "    ");
-				strbuf_add(&md, p, n);
-				strbuf_addch(&md, '\n');
-				p += n + (p[n] == '\n');
-			}
-		}
-		strbuf_release(&tb);
-		free(t);
-	}
-	free(path);
+	page_markdown(dir, &md);
 	/*
 	 * The report quotes strangers' mail: raw HTML and javascript:,
 	 * vbscript:, file: and data: links are dropped (CMARK_OPT_SAFE,
@@ -242,10 +231,9 @@ out:
 	free(rendered);
 	free(dir);
 	free(sub);
-	strbuf_release(&state);
+	job_state_release(&js);
 	strbuf_release(&md);
 	strbuf_release(&html);
-	strbuf_release(&reply);
 	return ret;
 }
 

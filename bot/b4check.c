@@ -10,8 +10,8 @@
 
 #include "b4check.h"
 #include "config.h"
+#include "jobstate.h"
 #include "json.h"
-#include "kv.h"
 #include "mail.h"
 #include "state.h"
 #include "util.h"
@@ -49,41 +49,19 @@ static void ids_release(struct ids *ids)
 	free(ids->v);
 }
 
-/* A job's state file as key/value pairs; -1 when there is none. */
-static int read_state(const char *dir, struct kv *kv)
+/* A job's state (js initialised by the caller); -1 when there is none. */
+static int read_state(const char *dir, struct job_state *js)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char *path = xasprintf("%s/state", dir);
-	const char *p;
-	int ret = -1;
+	int ret = job_state_read(js, path) ? -1 : 0;
 
-	if (strbuf_read_file(&sb, path) >= 0) {
-		for (p = sb.buf; *p;) {
-			size_t n = strcspn(p, "\n");
-			const char *eq = memchr(p, '=', n);
-
-			if (eq) {
-				char *k = xstrndup(p, eq - p);
-				char *v = xstrndup(eq + 1, p + n - eq - 1);
-
-				kv_set(kv, k, v);
-				free(k);
-				free(v);
-			}
-			p += n + (p[n] == '\n');
-		}
-		ret = 0;
-	}
 	free(path);
-	strbuf_release(&sb);
 	return ret;
 }
 
-static const char *get(const struct kv *kv, const char *key)
+static int same(const char *a, const char *b)
 {
-	const char *v = kv_get(kv, key);
-
-	return v ? v : "";
+	return a && b && !strcmp(a, b);
 }
 
 static char *jobs_root(const struct b4check_opts *o)
@@ -95,13 +73,13 @@ static char *jobs_root(const struct b4check_opts *o)
 }
 
 /* Rank of a state file among the ids (lower is better), or ids->nr. */
-static size_t rank(const struct kv *kv, const struct ids *ids)
+static size_t rank(const struct job_state *js, const struct ids *ids)
 {
 	size_t i;
 
 	for (i = 0; i < ids->nr; i++)
-		if (!strcmp(get(kv, "msgid"), ids->v[i]) ||
-		    !strcmp(get(kv, "cover_msgid"), ids->v[i]))
+		if (same(js->msgid, ids->v[i]) ||
+		    same(js->cover_msgid, ids->v[i]))
 			return i;
 	return ids->nr;
 }
@@ -119,22 +97,23 @@ static char *scan_jobs(const char *root, const struct ids *ids,
 	if (!d)
 		return NULL;
 	while ((e = readdir(d)) && seen++ < MAX_SCAN) {
-		struct kv kv = KV_INIT;
+		struct job_state js;
 		char *dir;
 		size_t r;
 
 		if (e->d_name[0] == '.')
 			continue;
+		job_state_init(&js);
 		dir = xasprintf("%s/%s", root, e->d_name);
-		if (read_state(dir, &kv) == 0 &&
-		    (r = rank(&kv, ids)) < *best_rank) {
+		if (read_state(dir, &js) == 0 &&
+		    (r = rank(&js, ids)) < *best_rank) {
 			*best_rank = r;
 			free(best);
 			best = dir;
 			dir = NULL;
 		}
 		free(dir);
-		kv_release(&kv);
+		job_state_release(&js);
 	}
 	closedir(d);
 	return best;
@@ -267,35 +246,31 @@ static void result(struct json *j, const char *status, const char *summary,
 	json_object_end(j);
 }
 
-static const struct {
-	const char *outcome;
-	const char *what;
-} failures[] = {
-	{ "apply-failed", "the series does not apply" },
-	{ "build-failed", "a kernel does not build" },
-	{ "boot-failed", "a kernel does not boot" },
+static const char *const failures[JOB_NR_OUTCOMES] = {
+	[JOB_APPLY_FAILED] = "the series does not apply",
+	[JOB_BUILD_FAILED] = "a kernel does not build",
+	[JOB_BOOT_FAILED] = "a kernel does not boot",
 };
 
 static void answer_job(struct json *j, const char *dir)
 {
-	struct kv kv = KV_INIT;
+	struct job_state js;
 	struct strbuf details = STRBUF_INIT, summary = STRBUF_INIT;
 	const char *outcome, *status = "warn";
 	char *url = job_url(dir), *verdict;
-	size_t i;
 
-	read_state(dir, &kv);
-	outcome = get(&kv, "outcome");
-	if (*get(&kv, "version"))
-		strbuf_addf(&summary, "v%s", get(&kv, "version"));
-	if (*get(&kv, "nr_patches"))
-		strbuf_addf(&summary, "%s%s patch%s", summary.len ? ", " : "",
-			    get(&kv, "nr_patches"),
-			    strcmp(get(&kv, "nr_patches"), "1") ? "es" : "");
+	job_state_init(&js);
+	read_state(dir, &js);
+	outcome = job_outcome_name(js.outcome);
+	if (js.version)
+		strbuf_addf(&summary, "v%d", js.version);
+	if (js.nr_patches)
+		strbuf_addf(&summary, "%s%d patch%s", summary.len ? ", " : "",
+			    js.nr_patches, js.nr_patches != 1 ? "es" : "");
 	if (summary.len)
 		strbuf_addstr(&summary, ": ");
-	if (!strcmp(outcome, "tested") || !strcmp(outcome, "regression")) {
-		status = !strcmp(outcome, "tested") ? "pass" : "fail";
+	if (js.outcome == JOB_TESTED || js.outcome == JOB_REGRESSION) {
+		status = js.outcome == JOB_TESTED ? "pass" : "fail";
 		verdict = first_line(dir, "verdict.txt", "Verdict: ");
 		strbuf_addstr(&summary, verdict ? verdict : outcome);
 		free(verdict);
@@ -304,24 +279,21 @@ static void answer_job(struct json *j, const char *dir)
 			 "Significant regressions:");
 		add_file(&details, dir, "kernels.txt", "Kernels:");
 		add_file(&details, dir, "tables.txt", "Results:");
-	} else if (*outcome) {
-		const char *what = NULL;
+	} else if (js.outcome) {
+		const char *what = failures[js.outcome];
 
-		for (i = 0; i < ARRAY_SIZE(failures); i++)
-			if (!strcmp(outcome, failures[i].outcome))
-				what = failures[i].what;
 		status = what ? "fail" : "warn";
 		strbuf_addf(&summary, "%s (%s)", what ? what :
 			    "the test stopped", outcome);
 		add_file(&details, dir, "failure.txt", NULL);
 	} else {
 		strbuf_addf(&summary, "testing, at stage %s",
-			    *get(&kv, "stage") ? get(&kv, "stage") : "?");
+			    job_stage_name(js.stage));
 	}
 	result(j, status, summary.buf, url, details.buf);
 	strbuf_release(&summary);
 	strbuf_release(&details);
-	kv_release(&kv);
+	job_state_release(&js);
 	free(url);
 }
 

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "facts.h"
+#include "samples.h"
 
 /* ---- claims ---- */
 
@@ -283,6 +285,22 @@ static char *config_value(const char *config, const char *key)
 	return ret;
 }
 
+/* "KEY=value" of each of keys that config sets, space separated. */
+static void config_keys(const char *config, const char *const *keys,
+			size_t nr, struct strbuf *out)
+{
+	size_t i, start = out->len;
+
+	for (i = 0; i < nr; i++) {
+		char *v = config_value(config, keys[i]);
+
+		if (v)
+			strbuf_addf(out, "%s%s=%s", out->len > start ? " " :
+				    "", keys[i], v);
+		free(v);
+	}
+}
+
 void facts_config_options(const char *config, struct strbuf *out)
 {
 	static const char *const keys[] = {
@@ -295,16 +313,22 @@ void facts_config_options(const char *config, struct strbuf *out)
 		"CONFIG_SCHED_SMT", "CONFIG_SCHED_MC", "CONFIG_NUMA",
 		"CONFIG_NUMA_BALANCING", "CONFIG_SMP", "CONFIG_NR_CPUS",
 	};
-	size_t i, start = out->len;
 
-	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		char *v = config_value(config, keys[i]);
+	config_keys(config, keys, ARRAY_SIZE(keys), out);
+}
 
-		if (v)
-			strbuf_addf(out, "%s%s=%s", out->len > start ? " " :
-				    "", keys[i], v);
-		free(v);
-	}
+void facts_config_highlights(const char *config, struct strbuf *out)
+{
+	static const char *const keys[] = {
+		"CONFIG_SMP", "CONFIG_NR_CPUS", "CONFIG_HZ",
+		"CONFIG_NO_HZ_IDLE", "CONFIG_NO_HZ_FULL", "CONFIG_PREEMPT",
+		"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT_NONE",
+		"CONFIG_PREEMPT_DYNAMIC", "CONFIG_SCHED_AUTOGROUP",
+		"CONFIG_CGROUP_SCHED", "CONFIG_FAIR_GROUP_SCHED",
+		"CONFIG_SCHED_MC", "CONFIG_SCHED_SMT",
+	};
+
+	config_keys(config, keys, ARRAY_SIZE(keys), out);
 }
 
 char *facts_config_compiler(const char *config)
@@ -365,8 +389,18 @@ int facts_commits(git_repository *repo, const char *base, const char *head,
 	return n;
 }
 
-void facts_shell_quote(const char *s, struct strbuf *out)
+void facts_shell_quote(const char *s, enum facts_quote how,
+		       struct strbuf *out)
 {
+	static const char bare[] = "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_.,:/=@+-";
+
+	if (how == FACTS_QUOTE_IF_NEEDED && *s &&
+	    strspn(s, bare) == strlen(s)) {
+		strbuf_addstr(out, s);
+		return;
+	}
 	strbuf_addch(out, '\'');
 	for (; *s; s++) {
 		if (*s == '\'')
@@ -375,4 +409,88 @@ void facts_shell_quote(const char *s, struct strbuf *out)
 			strbuf_addch(out, *s);
 	}
 	strbuf_addch(out, '\'');
+}
+
+/* ---- the host ---- */
+
+static char *host_cpu_model(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	char *ret = NULL;
+
+	p = NULL;
+	if (strbuf_read_file(&sb, "/proc/cpuinfo") >= 0)
+		p = strstr(sb.buf, "model name");
+	if (p) {
+		p = strchr(p, ':');
+		if (p) {
+			p++;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			ret = xstrndup(p, strcspn(p, "\n"));
+		}
+	}
+	strbuf_release(&sb);
+	return ret ? ret : xstrdup("unknown CPU");
+}
+
+static long host_mem_mb(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && size > 0 ? (long)((long long)pages * size >> 20) :
+	       0;
+}
+
+/* "?" for a field the workload did not report. */
+static const char *known(const char *v)
+{
+	return v && *v ? v : "?";
+}
+
+void facts_host_machine(const char *target, const char *accel,
+			const struct sample *s, struct strbuf *out)
+{
+	char *cpu = host_cpu_model(), *k;
+
+	strbuf_addf(out, "- CPU:     %s (host: %ld CPUs, %ld MB)\n", cpu,
+		    sysconf(_SC_NPROCESSORS_ONLN), host_mem_mb());
+	strbuf_addf(out, "- target:  %s", target);
+	k = xasprintf("target.%s.smp", target);
+	if (!strcmp(target, "qemu") || config_is_set(k)) {
+		char *mem = xasprintf("target.%s.mem", target);
+
+		strbuf_addf(out, " (QEMU, %ld vCPUs, %ld MB%s%s)",
+			    config_get_int(k), config_get_int(mem),
+			    accel && *accel ? ", " : "",
+			    accel ? accel : "");
+		free(mem);
+	}
+	free(k);
+	strbuf_addch(out, '\n');
+	if (s)
+		strbuf_addf(out, "- sched:   autogroup config=%s enabled=%s, "
+			    "cgroup %s, %d CPUs seen by the workload\n",
+			    known(s->autogroup_config),
+			    known(s->autogroup_enabled), known(s->cgroup),
+			    s->nr_cpus);
+	free(cpu);
+}
+
+void facts_indent_block(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n)
+			strbuf_addstr(out, "    ");
+		strbuf_add(out, p, n);
+		strbuf_addch(out, '\n');
+		p += n + (p[n] == '\n');
+	}
+	while (out->len && out->buf[out->len - 1] == '\n')
+		strbuf_setlen(out, out->len - 1);
 }

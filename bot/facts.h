@@ -3,8 +3,9 @@
  * facts.h - what a reply may claim and the facts it states: whether the
  * bot's identity may sign a Tested-by, whether a target was emulated,
  * the target's own environment record, the scheduler options of a
- * .config, commit subjects, and shell-safe quoting for the lines a
- * reader copies.  Every line facts_item() writes fits the width given.
+ * .config, commit subjects, the host a run had, and shell-safe
+ * quoting for the lines a reader copies.  Every line facts_item()
+ * writes fits the width given.
  */
 #ifndef SCHED_BOT_FACTS_H
 #define SCHED_BOT_FACTS_H
@@ -43,6 +44,8 @@ void facts_machine(const struct kv *env, const char *target,
 
 /* The scheduler options a .config text sets, space separated. */
 void facts_config_options(const char *config, struct strbuf *out);
+/* The few of them a scheduler person looks at first (kernels.txt). */
+void facts_config_highlights(const char *config, struct strbuf *out);
 /* CONFIG_CC_VERSION_TEXT of a .config text, allocated, or NULL. */
 char *facts_config_compiler(const char *config);
 
@@ -52,8 +55,30 @@ char *facts_commit_subject(git_repository *repo, const char *hex);
 int facts_commits(git_repository *repo, const char *base, const char *head,
 		  struct strbuf *out);
 
-/* s between single quotes, each ' as '\'': safe for any POSIX shell. */
-void facts_shell_quote(const char *s, struct strbuf *out);
+enum facts_quote {
+	FACTS_QUOTE_ALWAYS,	/* between quotes, whatever s is */
+	FACTS_QUOTE_IF_NEEDED,	/* bare when a shell takes s as a word */
+};
+/*
+ * s for a shell line a reader copies: between single quotes, each '
+ * as '\'', safe for any POSIX shell; with FACTS_QUOTE_IF_NEEDED a
+ * word of letters, digits and _.,:/=@+- stays bare.
+ */
+void facts_shell_quote(const char *s, enum facts_quote how,
+		       struct strbuf *out);
+
+/*
+ * The machine a run had, from the host running the target: its CPU
+ * and memory, the target with its configured vCPUs and memory (and
+ * accel), and what the workload saw of the scheduler in s (NULL: no
+ * line for it).  "- key:     value" lines.
+ */
+struct sample;
+void facts_host_machine(const char *target, const char *accel,
+			const struct sample *s, struct strbuf *out);
+
+/* Every line of text indented by four spaces: a code block, kept as is. */
+void facts_indent_block(const char *text, struct strbuf *out);
 
 /* The overall "verdict" of compare.json text, allocated, or NULL. */
 char *facts_verdict(const char *compare_json);

@@ -6,33 +6,28 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bisect.h"
+#include "blocks.h"
 #include "config.h"
 #include "job.h"
+#include "jobdir.h"
+#include "jobreply.h"
 #include "jobstate.h"
 #include "lore.h"
 #include "mbox.h"
 #include "outbox.h"
-#include "plan.h"
-#include "reply.h"
-#include "samples.h"
-#include "secret.h"
 #include "series.h"
 #include "state.h"
-#include "tblfmt.h"
 #include "util.h"
 #include "version.h"
 
 #include "apply.h"
 #include "tree.h"
 #include "build.h"
-#include "target/target.h"
 #include "compare.h"
 #include "facts.h"
 
@@ -44,10 +39,7 @@ struct job {
 	long long db_id;
 	struct state *st;
 	int lock;		/* the fd holding dir/lock, or -1 */
-	struct seq_plan plan;	/* of the runs: adaptive, or fixed by --runs */
-	char *workloads;	/* what the runs run: given, or the plan's */
-	char *workload_args;	/* the plan's options of them, or NULL */
-	char *format;		/* the table format: reply.format, or auto's */
+	struct job_blocks b;	/* its rounds of runs */
 };
 
 /* A string field for a format or a callee that wants "" for unset. */
@@ -56,14 +48,9 @@ static const char *str(const char *v)
 	return v ? v : "";
 }
 
-static char *jpath(struct job *j, const char *name)
-{
-	return xasprintf("%s/%s", j->dir, name);
-}
-
 static int job_save(struct job *j)
 {
-	char *path = jpath(j, "state");
+	char *path = jobdir_path(j->dir, "state");
 	int ret = job_state_write(&j->s, path);
 
 	free(path);
@@ -73,70 +60,20 @@ static int job_save(struct job *j)
 	return ret;
 }
 
+/* job_save() for the rounds of blocks.h. */
+static int save_job(void *job)
+{
+	return job_save(job);
+}
+
 /* 0 loaded, 1 a new job, -1 an unreadable state file. */
 static int job_load(struct job *j)
 {
-	char *path = jpath(j, "state");
+	char *path = jobdir_path(j->dir, "state");
 	int ret = job_state_read(&j->s, path);
 
 	free(path);
 	return ret;
-}
-
-/*
- * A job file can carry text from the thread, the build, the lab or the
- * configuration: no configured secret goes in.  But for thread.mbox, the
- * thread as lore has it: the input, public already, and what the patch
- * is applied from (scrubbed, it would be another patch).
- */
-static int write_job_file(struct job *j, const char *name, const char *data,
-			  size_t len)
-{
-	char *path = jpath(j, name);
-	int ret = !strcmp(name, "thread.mbox") ?
-		  write_file_atomic(path, data, len) :
-		  secret_write_file(path, data, len);
-
-	if (ret < 0)
-		error("cannot write %s: %s", path, strerror(errno));
-	free(path);
-	return ret;
-}
-
-static int read_job_file(struct job *j, const char *name, struct strbuf *sb)
-{
-	char *path = jpath(j, name);
-	int ret = strbuf_read_file(sb, path) < 0 ? -1 : 0;
-
-	free(path);
-	return ret;
-}
-
-/* Something went wrong that a reply should explain: go to reply. */
-static void fail_with(struct job *j, const char *outcome,
-			     const char *log)
-{
-	job_state_set(&j->s.outcome, outcome);
-	write_job_file(j, "failure.txt", log, strlen(log));
-	j->s.stage = JOB_REPLY;
-}
-
-/* Indent every line by four spaces: a code block, kept as is. */
-static void indent_block(const char *text, struct strbuf *out)
-{
-	const char *p = text;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		if (n)
-			strbuf_addstr(out, "    ");
-		strbuf_add(out, p, n);
-		strbuf_addch(out, '\n');
-		p += n + (p[n] == '\n');
-	}
-	while (out->len && out->buf[out->len - 1] == '\n')
-		strbuf_setlen(out, out->len - 1);
 }
 
 /* ---- fetch ---- */
@@ -160,7 +97,7 @@ static int stage_fetch(struct job *j)
 			return ret;
 		}
 	}
-	ret = write_job_file(j, "thread.mbox", mbox.buf, mbox.len);
+	ret = jobdir_write(j->dir, "thread.mbox", mbox.buf, mbox.len);
 	strbuf_release(&mbox);
 	if (ret < 0)
 		return EXIT_FAIL;
@@ -170,20 +107,6 @@ static int stage_fetch(struct job *j)
 
 /* ---- series ---- */
 
-static int load_series(struct job *j, struct series *s)
-{
-	struct strbuf mbox = STRBUF_INIT;
-	int ret;
-
-	if (read_job_file(j, "thread.mbox", &mbox) < 0) {
-		strbuf_release(&mbox);
-		return error("job %s has no thread.mbox", j->dir);
-	}
-	ret = series_from_mbox(mbox.buf, mbox.len, 0, j->s.msgid, s);
-	strbuf_release(&mbox);
-	return ret ? EXIT_FAIL : 0;
-}
-
 static int stage_series(struct job *j)
 {
 	struct series s;
@@ -191,7 +114,7 @@ static int stage_series(struct job *j)
 	const struct patch *first;
 	int ret;
 
-	ret = load_series(j, &s);
+	ret = jobdir_series(j->dir, j->s.msgid, &s);
 	if (ret)
 		return ret;
 	if (!s.nr_patches) {
@@ -209,7 +132,7 @@ static int stage_series(struct job *j)
 		      s.base.ref);
 	series_json(&s, &out);
 	series_release(&s);
-	ret = write_job_file(j, "series.json", out.buf, out.len);
+	ret = jobdir_write(j->dir, "series.json", out.buf, out.len);
 	strbuf_release(&out);
 	if (ret < 0)
 		return EXIT_FAIL;
@@ -241,7 +164,7 @@ static int apply_on_top(struct job *j, git_repository *repo,
 	int ret = 0, have_one = 0;
 
 	memset(&top, 0, sizeof(top));
-	if (read_job_file(j, "thread.mbox", &text) < 0) {
+	if (jobdir_read(j->dir, "thread.mbox", &text) < 0) {
 		strbuf_release(&text);
 		return error("job %s has no thread.mbox", j->dir);
 	}
@@ -305,7 +228,7 @@ static int stage_apply(struct job *j)
 	char hex[GIT_OID_HEXSZ + 1], *tp, *lock_path;
 	int ret, lock;
 
-	ret = load_series(j, &s);
+	ret = jobdir_series(j->dir, j->s.msgid, &s);
 	if (ret)
 		return ret;
 	tp = tree_default_path();
@@ -348,8 +271,8 @@ static int stage_apply(struct job *j)
 		job_state_set(&j->s.base_desc, ar.base_desc ? ar.base_desc :
 			      "the base");
 		job_state_set(&j->s.base_warning, ar.base_warning);
-		write_job_file(j, "apply.log", log.buf, log.len);
-		fail_with(j, "apply-failed", log.buf);
+		jobdir_write(j->dir, "apply.log", log.buf, log.len);
+		jobdir_fail(j->dir, &j->s, JOB_APPLY_FAILED, log.buf);
 		ret = 0;
 	} else if (ret) {
 		ret = EXIT_FAIL;
@@ -371,7 +294,7 @@ static int stage_apply(struct job *j)
 		/* The reply says it: a substitute base is another kernel. */
 		if (ar.base_warning)
 			strbuf_addf(&log, "warning: %s\n", ar.base_warning);
-		write_job_file(j, "apply.log", log.buf, log.len);
+		jobdir_write(j->dir, "apply.log", log.buf, log.len);
 		j->s.stage = JOB_BUILD;
 	}
 	strbuf_release(&log);
@@ -390,44 +313,8 @@ static void copy_into_job(struct job *j, const char *src,
 	struct strbuf sb = STRBUF_INIT;
 
 	if (src && strbuf_read_file(&sb, src) >= 0)
-		write_job_file(j, name, sb.buf, sb.len);
+		jobdir_write(j->dir, name, sb.buf, sb.len);
 	strbuf_release(&sb);
-}
-
-/* The .config lines a scheduler person looks at first. */
-static void config_highlights(const char *config_path,
-				     struct strbuf *out)
-{
-	static const char *const keys[] = {
-		"CONFIG_SMP", "CONFIG_NR_CPUS", "CONFIG_HZ",
-		"CONFIG_NO_HZ_IDLE", "CONFIG_NO_HZ_FULL", "CONFIG_PREEMPT",
-		"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT_NONE",
-		"CONFIG_PREEMPT_DYNAMIC", "CONFIG_SCHED_AUTOGROUP",
-		"CONFIG_CGROUP_SCHED", "CONFIG_FAIR_GROUP_SCHED",
-		"CONFIG_SCHED_MC", "CONFIG_SCHED_SMT",
-	};
-	struct strbuf cfg = STRBUF_INIT;
-	size_t i;
-	int first = 1;
-
-	if (!config_path || strbuf_read_file(&cfg, config_path) < 0) {
-		strbuf_release(&cfg);
-		return;
-	}
-	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		char *needle = xasprintf("\n%s=", keys[i]);
-		const char *hit = strstr(cfg.buf, needle);
-
-		if (hit) {
-			size_t n = strcspn(hit + 1, "\n");
-
-			strbuf_addf(out, "%s%.*s", first ? "" : " ",
-				    (int)n, hit + 1);
-			first = 0;
-		}
-		free(needle);
-	}
-	strbuf_release(&cfg);
 }
 
 /*
@@ -444,7 +331,8 @@ static int stage_build(struct job *j)
 	static const char *const sides[] = {
 		[JOB_SIDE_BASE] = "base", [JOB_SIDE_HEAD] = "head",
 	};
-	struct strbuf kernels = STRBUF_INIT;
+	struct strbuf kernels = STRBUF_INIT, cfg = STRBUF_INIT;
+	const char *config;
 	char *tp;
 	size_t i;
 	int ret = 0;
@@ -469,10 +357,10 @@ static int stage_build(struct job *j)
 
 			strbuf_addf(&f, "The first errors:\n\n");
 			if (br.errors)
-				indent_block(br.errors, &f);
+				facts_indent_block(br.errors, &f);
 			job_state_set(&j->s.failed_which,
 				      i ? "patched" : "base");
-			fail_with(j, "build-failed", f.buf);
+			jobdir_fail(j->dir, &j->s, JOB_BUILD_FAILED, f.buf);
 			strbuf_release(&f);
 			ret = -2;
 		} else if (rc < 0) {
@@ -506,452 +394,39 @@ static int stage_build(struct job *j)
 	strbuf_addf(&kernels, "(%s)\n",
 		    str(j->s.side[JOB_SIDE_HEAD].release));
 	strbuf_addstr(&kernels, "- config:  ");
-	config_highlights(j->s.side[JOB_SIDE_HEAD].config, &kernels);
+	config = j->s.side[JOB_SIDE_HEAD].config;
+	if (config && strbuf_read_file(&cfg, config) >= 0)
+		facts_config_highlights(cfg.buf, &kernels);
 	strbuf_addch(&kernels, '\n');
-	write_job_file(j, "kernels.txt", kernels.buf, kernels.len);
+	jobdir_write(j->dir, "kernels.txt", kernels.buf, kernels.len);
 	strbuf_release(&kernels);
+	strbuf_release(&cfg);
 	j->s.stage = JOB_RUN;
 	return 0;
 }
 
 /* ---- run ---- */
 
-static char *host_cpu_model(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p;
-	char *ret = NULL;
-
-	p = NULL;
-	if (strbuf_read_file(&sb, "/proc/cpuinfo") >= 0)
-		p = strstr(sb.buf, "model name");
-	if (p) {
-		p = strchr(p, ':');
-		if (p) {
-			p++;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			ret = xstrndup(p, strcspn(p, "\n"));
-		}
-	}
-	strbuf_release(&sb);
-	return ret ? ret : xstrdup("unknown CPU");
-}
-
-static long host_mem_mb(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-
-	return pages > 0 && size > 0 ? (long)((long long)pages * size >> 20) :
-	       0;
-}
-
-static void write_machine(struct job *j, const char *accel,
-			  const struct sample *s)
-{
-	const char *target = str(j->s.target);
-	struct strbuf m = STRBUF_INIT;
-	char *cpu = host_cpu_model(), *k;
-
-	strbuf_addf(&m, "- CPU:     %s (host: %ld CPUs, %ld MB)\n", cpu,
-		    sysconf(_SC_NPROCESSORS_ONLN), host_mem_mb());
-	strbuf_addf(&m, "- target:  %s", target);
-	k = xasprintf("target.%s.smp", target);
-	if (!strcmp(target, "qemu") || config_is_set(k)) {
-		char *mem = xasprintf("target.%s.mem", target);
-
-		strbuf_addf(&m, " (QEMU, %ld vCPUs, %ld MB%s%s)",
-			    config_get_int(k), config_get_int(mem),
-			    accel && *accel ? ", " : "",
-			    accel ? accel : "");
-		free(mem);
-	}
-	free(k);
-	strbuf_addch(&m, '\n');
-	if (s) {
-		strbuf_addf(&m, "- sched:   autogroup config=%s enabled=%s, "
-			    "cgroup %s, %d CPUs seen by the workload\n",
-			    s->autogroup_config && *s->autogroup_config ?
-			    s->autogroup_config : "?",
-			    s->autogroup_enabled && *s->autogroup_enabled ?
-			    s->autogroup_enabled : "?",
-			    s->cgroup && *s->cgroup ? s->cgroup : "?",
-			    s->nr_cpus);
-	}
-	write_job_file(j, "machine.txt", m.buf, m.len);
-	strbuf_release(&m);
-	free(cpu);
-}
-
-/* The patched kernel did not boot or crashed where the base ran. */
-static void boot_failure(struct job *j, const struct boot_res *res)
-{
-	struct strbuf f = STRBUF_INIT;
-
-	strbuf_addf(&f, "%s\n\n", res->reason ? res->reason :
-		    "the patched kernel failed on the target");
-	if (res->last_lines)
-		indent_block(res->last_lines, &f);
-	strbuf_addch(&f, '\n');
-	fail_with(j, "boot-failed", f.buf);
-	strbuf_release(&f);
-}
-
-/*
- * Where a lab ran a boot: the device and the LAVA job, a line per boot
- * in lab.txt, so the reply can show that base and patched kernels met
- * the same machine and link each job.
- */
-static void note_lab(struct job *j, const char *side,
-		     const struct boot_res *res)
-{
-	char *path = jpath(j, "lab.txt");
-	FILE *f = fopen(path, "a");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (f) {
-		/* the lab's names are the lab's text */
-		strbuf_addf(&sb, "- lab:     %s kernel on %s, LAVA job %s\n",
-			    side, res->device ? res->device : "(device unknown)",
-			    res->lava_job);
-		secret_scrub(&sb);
-		fputs(sb.buf, f);
-		fclose(f);
-		strbuf_release(&sb);
-	} else {
-		warning("cannot write %s: %s", path, strerror(errno));
-	}
-	free(path);
-}
-
-/*
- * The workloads of a run and their options: as given, or for "auto" the
- * plan for the thread (plan.h), written to plan.txt for the reply.  The
- * plan depends on the thread and the configuration only, so a resumed
- * job makes the same one.
- */
-static int run_workloads(struct job *j, char **workloads, char **args)
-{
-	const char *target = str(j->s.target);
-	struct plan_opts po = { 0 };
-	struct strbuf text = STRBUF_INIT;
-	struct plan p;
-	char *mbox;
-	int assumed = 0, ret;
-
-	*args = NULL;
-	if (j->s.workloads && *j->s.workloads &&
-	    strcmp(j->s.workloads, "auto")) {
-		*workloads = xstrdup(j->s.workloads);
-		return 0;
-	}
-	po.cpus = plan_target_cpus(target, &assumed);
-	po.seconds = (int)config_get_int("job.seconds");
-	po.have_tool = plan_host_has_tool;
-	mbox = jpath(j, "thread.mbox");
-	ret = plan_from_file(mbox, &po, &p);
-	free(mbox);
-	if (ret < 0)
-		return EXIT_FAIL;
-	plan_text(&p, &text);
-	if (assumed)
-		strbuf_addf(&text, "\n(The CPUs of target %s are not known: "
-			    "%d assumed; set target.%s.smp.)\n", target,
-			    po.cpus, target);
-	*workloads = plan_workloads(&p);
-	*args = plan_init_args(&p);
-	plan_release(&p);
-	ret = write_job_file(j, "plan.txt", text.buf, text.len);
-	strbuf_release(&text);
-	if (ret < 0) {
-		free(*workloads);
-		free(*args);
-		return EXIT_FAIL;
-	}
-	info("workloads (auto): %s%s%s", *workloads, **args ? ", " : "",
-	     *args);
-	return 0;
-}
-
-/* The workloads (and options) of every block of the job, once. */
-static int job_workloads(struct job *j)
-{
-	if (j->workloads)
-		return 0;
-	return run_workloads(j, &j->workloads, &j->workload_args);
-}
-
-/*
- * The table format of the job: reply.format, or for "auto" the format
- * the thread's testers use (tblfmt.h), its note in format.txt.
- */
-static const char *job_format(struct job *j)
-{
-	struct tblfmt_scan scan = TBLFMT_SCAN_INIT;
-	char *mbox, *note = NULL;
-	const char *f;
-
-	if (j->format)
-		return j->format;
-	mbox = jpath(j, "thread.mbox");
-	f = tblfmt_resolve(config_get("reply.format"), "lkp",
-			   tblfmt_scan_file(mbox, &scan) < 0 ? NULL : &scan,
-			   &note);
-	j->format = xstrdup(f);
-	if (note) {
-		struct strbuf sb = STRBUF_INIT;
-
-		info("%s", note);
-		strbuf_addf(&sb, "%s\n", note);
-		write_job_file(j, "format.txt", sb.buf, sb.len);
-		strbuf_release(&sb);
-	}
-	free(note);
-	free(mbox);
-	tblfmt_release(&scan);
-	return j->format;
-}
-
-/* The two kernels of one comparison: [0] the baseline, [1] against it. */
-struct pair_kernels {
-	const char *kernel[2], *release[2], *label[2], *dir[2];
-	int report_boot;	/* [1] failing its first boot is the result */
-};
-
-static void pair_of_job(struct job *j, struct pair_kernels *pk)
-{
-	size_t i;
-
-	memset(pk, 0, sizeof(*pk));
-	for (i = 0; i < 2; i++) {
-		pk->kernel[i] = str(j->s.side[i].kernel);
-		pk->release[i] = str(j->s.side[i].release);
-	}
-	pk->label[0] = "base";
-	pk->label[1] = "patched";
-	pk->dir[0] = "base";
-	pk->dir[1] = "head";
-}
-
-/* The plan the job's runs follow: adaptive, or fixed by --runs. */
-static void job_plan(struct job *j)
-{
-	if (j->s.runs_fixed)
-		seq_plan_init_fixed(&j->plan);
-	else
-		seq_plan_init(&j->plan);
-}
-
-/*
- * Whether block b of round r runs B A rather than A B: a hash of the
- * job's seed, so that a resumed job replays the same order.
- */
-static int block_swapped(const struct job *j, int round, int block)
-{
-	uint64_t x = ((uint64_t)(unsigned)j->s.seed << 32) ^
-		     ((uint64_t)round << 16) ^ (uint64_t)block;
-
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return (x ^ (x >> 31)) & 1;
-}
-
-/* Read csv (none yet: empty); the last block in it, or -1. */
-static int read_blocks(const char *csv, struct sample_set *set)
-{
-	size_t i;
-	int last = 0;
-
-	if (access(csv, F_OK))
-		return 0;
-	if (samples_read_file(csv, set) < 0)
-		return -1;
-	for (i = 0; i < set->nr; i++)
-		if (set->v[i].run > last)
-			last = set->v[i].run;
-	return last;
-}
-
-/* Judge the blocks of csv under the job's plan; -1 when it cannot. */
-static int judge_set(struct job *j, const struct sample_set *set,
-		     struct compare_result *r)
-{
-	struct compare_opts co;
-
-	compare_opts_init(&co);
-	co.plan = &j->plan;
-	/* the reply prints compare_verdict() after the tables */
-	co.sentence_follows = 1;
-	memset(r, 0, sizeof(*r));
-	return compare_run(set, &co, r);
-}
-
-static int judge_file(struct job *j, const char *name,
-		      struct compare_result *r)
-{
-	struct sample_set set = { 0 };
-	char *csv = jpath(j, name);
-	int ret = read_blocks(csv, &set) < 0 ? -1 : judge_set(j, &set, r);
-
-	sample_set_release(&set);
-	free(csv);
-	return ret;
-}
-
-/* One block: both kernels, in the block's order, rows appended a first. */
-static int run_block(struct job *j, const char *stem, const char *csv,
-		     int round, int block,
-		     const struct pair_kernels *pk)
-{
-	struct sample_set rows[2] = { { 0 }, { 0 } };
-	int order[2] = { 0, 1 }, ret = 0;
-	size_t i, k;
-
-	if (job_workloads(j))
-		return EXIT_FAIL;
-	if (block_swapped(j, round, block)) {
-		order[0] = 1;
-		order[1] = 0;
-	}
-	for (i = 0; i < 2 && !ret; i++) {
-		int side = order[i];
-		struct boot_req req = { 0 };
-		struct boot_res res;
-		char *wdir = xasprintf("%s/%s-%d-%s", j->dir,
-				       round == 1 ? "run" : stem,
-				       block, pk->dir[side]);
-		int rc;
-
-		req.kernel = pk->kernel[side];
-		req.release = pk->release[side];
-		req.workloads = j->workloads;
-		req.workload_args = j->workload_args;
-		req.runs = 1;
-		req.seconds = (int)config_get_int("job.seconds");
-		req.label = pk->label[side];
-		req.autogroup = -1;
-		req.workdir = wdir;
-		req.progress = verbosity >= 0;
-		mkdir_p(wdir, 0755);
-		memset(&res, 0, sizeof(res));
-		info("%s block %d (%s): %s kernel on %s", stem, block,
-		     order[0] ? "B A" : "A B", req.label, str(j->s.target));
-		rc = target_run(str(j->s.target), &req, &res);
-		if (rc == 1 && side && block == 1 && pk->report_boot) {
-			/* base ran or runs, patched did not: report it */
-			boot_failure(j, &res);
-			ret = -2;
-		} else if (rc) {
-			error("block %d of the %s kernel failed: %s", block,
-			      req.label, res.reason ? res.reason : "see above");
-			ret = EXIT_FAIL;
-		} else {
-			for (k = 0; k < res.samples.nr; k++) {
-				res.samples.v[k].run = block;
-				sample_set_add(&rows[side], &res.samples.v[k]);
-			}
-			if (round == 1 && block == 1 && side)
-				write_machine(j, res.accel, res.samples.nr ?
-					      &res.samples.v[0] : NULL);
-		}
-		if (res.lava_job)
-			note_lab(j, req.label, &res);
-		boot_res_release(&res);
-		free(wdir);
-	}
-	/* the baseline's rows first: it is the first label of the file */
-	for (i = 0; i < 2 && !ret; i++)
-		if (samples_append_file(csv, rows[i].v, rows[i].nr) < 0)
-			ret = EXIT_FAIL;
-	sample_set_release(&rows[0]);
-	sample_set_release(&rows[1]);
-	return ret;
-}
-
-/*
- * Interleaved blocks of pk's kernels into the job file name until the
- * plan stops (compare_wants_more) or its budget is spent; with --runs,
- * exactly that many.  The blocks already in the file count, so that a
- * resumed job goes on where it stopped.  Returns 0, -2 when the patched
- * kernel failed its first boot (reported), or an exit code.
- */
-static int run_blocks(struct job *j, const char *stem, int round,
-		      const struct pair_kernels *pk)
-{
-	char *name = xasprintf("%s.csv", stem), *csv = jpath(j, name);
-	int ret = 0;
-
-	if (!j->s.seed) {
-		j->s.seed = (int)((time(NULL) ^ (getpid() << 8)) &
-				  0x7fffffff) | 1;
-		job_save(j);
-	}
-	for (;;) {
-		struct sample_set set = { 0 };
-		struct compare_result r;
-		int done = read_blocks(csv, &set), more = 1;
-		int budget = j->s.runs_fixed ? j->s.runs : j->plan.max_blocks;
-
-		if (done >= 0 && done >= budget)
-			more = 0;
-		else if (done >= 2 && !j->s.runs_fixed &&
-			 done >= j->plan.min_blocks) {
-			if (judge_set(j, &set, &r) < 0) {
-				done = -1;
-			} else {
-				more = compare_wants_more(&r);
-				compare_result_release(&r);
-			}
-		}
-		sample_set_release(&set);
-		if (done < 0) {
-			ret = EXIT_FAIL;
-			break;
-		}
-		if (round == 1 && j->s.runs_done != done) {
-			j->s.runs_done = done;
-			job_save(j);
-		}
-		if (!more)
-			break;
-		ret = run_block(j, stem, csv, round, done + 1, pk);
-		if (ret)
-			break;
-	}
-	free(csv);
-	free(name);
-	return ret;
-}
-
-static int identical_kernels(const struct job *j)
-{
-	const char *a = j->s.side[JOB_SIDE_BASE].digest;
-	const char *b = j->s.side[JOB_SIDE_HEAD].digest;
-
-	return a && b && !strcmp(a, b);
-}
-
 static int stage_run(struct job *j)
 {
-	struct pair_kernels pk;
+	struct blocks_pair pk;
 	int ret;
 
-	if (identical_kernels(j)) {
+	if (job_state_identical(&j->s)) {
 		info("the patched kernel's code and data are identical to "
 		     "the base's: no runs");
 		j->s.stage = JOB_COMPARE;
 		return 0;
 	}
-	ret = job_workloads(j);
+	ret = blocks_workloads(&j->b);
 	if (ret)
 		return ret;
-	job_plan(j);
-	pair_of_job(j, &pk);
+	blocks_plan(&j->b);
+	blocks_pair_of_job(&j->b, &pk);
 	pk.report_boot = 1;
 	if (j->s.runs < 1 && j->s.runs_fixed)
 		j->s.runs = 1;
-	ret = run_blocks(j, "results", 1, &pk);
+	ret = blocks_run(&j->b, "results", 1, &pk);
 	if (ret == -2)
 		return 0;
 	if (ret)
@@ -961,77 +436,6 @@ static int stage_run(struct job *j)
 }
 
 /* ---- compare ---- */
-
-/* What one round of blocks says: tables, sentence, regressions. */
-struct round_text {
-	struct strbuf tables, verdict, regs, json;
-	enum verdict v;
-	size_t blocks;
-};
-
-static void round_init(struct round_text *rt)
-{
-	memset(rt, 0, sizeof(*rt));
-	strbuf_init(&rt->tables, 0);
-	strbuf_init(&rt->verdict, 0);
-	strbuf_init(&rt->regs, 0);
-	strbuf_init(&rt->json, 0);
-}
-
-static void round_release(struct round_text *rt)
-{
-	strbuf_release(&rt->tables);
-	strbuf_release(&rt->verdict);
-	strbuf_release(&rt->regs);
-	strbuf_release(&rt->json);
-}
-
-/*
- * The commits the base and patched kernels were built from, with their
- * subjects, for the table formats that name commits (lkp).
- */
-static void name_commits(struct job *j, struct compare_result *r)
-{
-	static const char *const labels[JOB_NR_SIDES] = { "base", "patched" };
-	git_repository *repo = NULL;
-	char *tp = tree_default_path();
-	int i;
-
-	if (access(tp, F_OK) || tree_open(&repo, tp) < 0)
-		repo = NULL;
-	for (i = 0; i < JOB_NR_SIDES; i++) {
-		const char *id = j->s.side[i].commit;
-		char *subj = facts_commit_subject(repo, id);
-
-		compare_name_commit(r, labels[i], id, subj);
-		free(subj);
-	}
-	git_repository_free(repo);
-	free(tp);
-}
-
-/* Judge the job file name; the sentence is compare's, not the job's. */
-static int round_judge(struct job *j, const char *name,
-		       struct round_text *rt)
-{
-	struct compare_result r;
-	int ret = -1;
-
-	if (judge_file(j, name, &r) < 0)
-		return -1;
-	name_commits(j, &r);
-	if (compare_render(&r, job_format(j), &rt->tables) < 0)
-		goto out;
-	compare_verdict(&r, &rt->verdict);
-	compare_list(&r, VERDICT_REGRESSION, &rt->regs);
-	compare_json(&r, &rt->json);
-	rt->v = r.verdict;
-	rt->blocks = r.nr_kernels > 1 ? r.fam[1].pairs : 0;
-	ret = 0;
-out:
-	compare_result_release(&r);
-	return ret;
-}
 
 /* Base and patched vmlinux alike in code and data: no runs, say so. */
 static int write_identical(struct job *j)
@@ -1051,207 +455,47 @@ static int write_identical(struct job *j)
 	strbuf_addf(&js, "{\n  \"verdict\": \"%s\",\n  \"identical\": true,"
 		    "\n  \"digest\": \"%s\"\n}\n",
 		    verdict_name(VERDICT_NONE), d);
-	ret = write_job_file(j, "verdict.txt", v.buf, v.len) < 0 ||
-	      write_job_file(j, "tables.txt", t.buf, t.len) < 0 ||
-	      write_job_file(j, "regressions.txt", "", 0) < 0 ||
-	      write_job_file(j, "compare.json", js.buf, js.len) < 0;
+	ret = jobdir_write(j->dir, "verdict.txt", v.buf, v.len) < 0 ||
+	      jobdir_write(j->dir, "tables.txt", t.buf, t.len) < 0 ||
+	      jobdir_write(j->dir, "regressions.txt", "", 0) < 0 ||
+	      jobdir_write(j->dir, "compare.json", js.buf, js.len) < 0;
 	strbuf_release(&v);
 	strbuf_release(&t);
 	strbuf_release(&js);
 	if (ret)
 		return EXIT_FAIL;
-	job_state_set(&j->s.outcome, "tested");
+	j->s.outcome = JOB_TESTED;
 	j->s.stage = JOB_REPLY;
 	return 0;
 }
 
-/* The steps of the bisection tried so far, from their files. */
-static void bisect_steps(struct job *j, struct strbuf *out)
-{
-	int k;
-
-	for (k = 1; k < j->s.nr_patches; k++) {
-		char *name = xasprintf("bisect-%d.csv", k);
-		char *same = xasprintf("bisect-%d.identical", k);
-		struct strbuf sb = STRBUF_INIT;
-		struct round_text rt;
-
-		round_init(&rt);
-		if (!read_job_file(j, same, &sb))
-			strbuf_addf(out, "- base + %d of %d patches: the "
-				    "base's code and data, not run\n", k,
-				    j->s.nr_patches);
-		else if (!round_judge(j, name, &rt))
-			strbuf_addf(out, "- base + %d of %d patches: %s "
-				    "(%zu blocks)\n", k, j->s.nr_patches,
-				    verdict_name(rt.v), rt.blocks);
-		round_release(&rt);
-		free(name);
-		free(same);
-		strbuf_release(&sb);
-	}
-}
-
-/*
- * A confirmed regression of an n-patch series: find the first patch
- * that shows it.  The prefixes base + k are built (incrementally, in
- * the build cache's slot) and run against the base in interleaved
- * blocks under the same plan, k halving [lo, hi) where base + lo is
- * known not to regress and base + hi to regress.  Writes bisect.txt.
- */
-static int bisect_series(struct job *j, const struct round_text *head)
-{
-	const char *head_commit = str(j->s.side[JOB_SIDE_HEAD].commit);
-	struct strbuf out = STRBUF_INIT, regs = STRBUF_INIT;
-	struct series s;
-	int n = j->s.nr_patches, have_series, ret = 0, stopped = 0;
-	char *tp = tree_default_path();
-	const char *subject = NULL;
-
-	have_series = !load_series(j, &s);
-	if (!j->s.bisect_hi) {
-		j->s.bisect_lo = 0;
-		j->s.bisect_hi = n;
-		job_save(j);
-	}
-	while (!ret && !stopped && j->s.bisect_hi - j->s.bisect_lo > 1) {
-		int mid = j->s.bisect_lo + (j->s.bisect_hi - j->s.bisect_lo) / 2;
-		char *stem = xasprintf("bisect-%d", mid);
-		char *name = xasprintf("%s.csv", stem);
-		char *rev = xasprintf("%s~%d", head_commit, n - mid);
-		char *label = xasprintf("base+%d", mid);
-		char *dir = xasprintf("k%d", mid);
-		struct build_opts bo = { 0 };
-		struct build_result br;
-		struct pair_kernels pk;
-		struct round_text rt;
-		char *digest = NULL;
-
-		memset(&br, 0, sizeof(br));
-		round_init(&rt);
-		bo.tree = tp;
-		bo.rev = rev;
-		bo.progress = verbosity >= 0;
-		info("bisecting: building base + %d of %d patches", mid, n);
-		ret = build_kernel(&bo, &br);
-		if (ret) {
-			strbuf_addf(&out, "The bisection stopped: base + %d "
-				    "of %d patches %s.\n", mid, n, ret == 1 ?
-				    "did not build" : "could not be built");
-			ret = 0;
-			stopped = 1;
-			goto next;
-		}
-		digest = build_digest(&br);
-		if (digest && j->s.side[JOB_SIDE_BASE].digest &&
-		    !strcmp(digest, j->s.side[JOB_SIDE_BASE].digest)) {
-			/* the same code and data as the base: nothing */
-			char *same = xasprintf("%s.identical", stem);
-
-			info("base + %d patches: the base's code and data", mid);
-			if (write_job_file(j, same, digest, strlen(digest)) < 0)
-				ret = EXIT_FAIL;
-			free(same);
-			j->s.bisect_lo = mid;
-			job_save(j);
-			goto next;
-		}
-		pair_of_job(j, &pk);
-		pk.kernel[1] = br.kernel;
-		pk.release[1] = br.release;
-		pk.label[1] = label;
-		pk.dir[1] = dir;
-		ret = run_blocks(j, stem, 10 + mid, &pk);
-		if (ret == -2)
-			ret = EXIT_FAIL;
-		if (ret || round_judge(j, name, &rt) < 0) {
-			ret = ret ? ret : EXIT_FAIL;
-			goto next;
-		}
-		if (rt.v == VERDICT_REGRESSION)
-			j->s.bisect_hi = mid;
-		else
-			j->s.bisect_lo = mid;
-		job_save(j);
-next:
-		round_release(&rt);
-		free(digest);
-		build_result_release(&br);
-		free(stem);
-		free(name);
-		free(rev);
-		free(label);
-		free(dir);
-	}
-	free(tp);
-	if (ret)
-		goto out;
-	if (!stopped) {
-		int k = j->s.bisect_hi;
-
-		if (have_series && k >= 1 && (size_t)k <= s.nr_patches)
-			subject = s.patches[k - 1].subject;
-		strbuf_addf(&out, "The first patch that shows the change is "
-			    "%d/%d:\n\n    [PATCH %d/%d] %s\n\n", k, n, k, n,
-			    subject ? subject : "(subject unknown)");
-		if (k < n) {
-			struct round_text rt;
-			char *name = xasprintf("bisect-%d.csv", k);
-
-			round_init(&rt);
-			if (!round_judge(j, name, &rt))
-				strbuf_add(&regs, rt.regs.buf, rt.regs.len);
-			round_release(&rt);
-			free(name);
-		} else {
-			strbuf_add(&regs, head->regs.buf, head->regs.len);
-		}
-		strbuf_addf(&out, "With base + %d patches against the base:"
-			    "\n\n%s\n", k, regs.buf);
-	}
-	strbuf_addstr(&out, "Each prefix of the series (base + k patches) "
-		      "was built and run\nagainst the base in interleaved "
-		      "blocks, under the same rule:\n\n");
-	bisect_steps(j, &out);
-	strbuf_addf(&out, "- base + %d of %d patches: regression "
-		    "(confirmed)\n", n, n);
-	ret = write_job_file(j, "bisect.txt", out.buf, out.len) < 0 ?
-	      EXIT_FAIL : 0;
-out:
-	if (have_series)
-		series_release(&s);
-	strbuf_release(&out);
-	strbuf_release(&regs);
-	return ret;
-}
-
 static int stage_compare(struct job *j)
 {
-	struct round_text r1, r2, *last = &r1;
+	struct blocks_round r1, r2, *last = &r1;
 	struct strbuf tables = STRBUF_INIT, verdict = STRBUF_INIT;
 	int ret = EXIT_FAIL, rc;
 
-	job_plan(j);
-	if (identical_kernels(j))
+	blocks_plan(&j->b);
+	if (job_state_identical(&j->s))
 		return write_identical(j);
-	round_init(&r1);
-	round_init(&r2);
-	if (round_judge(j, "results.csv", &r1) < 0)
+	blocks_round_init(&r1);
+	blocks_round_init(&r2);
+	if (blocks_judge(&j->b, "results.csv", &r1) < 0)
 		goto out;
 	strbuf_add(&tables, r1.tables.buf, r1.tables.len);
 	strbuf_add(&verdict, r1.verdict.buf, r1.verdict.len);
 	if (r1.v == VERDICT_REGRESSION) {
 		/* accuse only what a fresh round of blocks repeats */
-		struct pair_kernels pk;
+		struct blocks_pair pk;
 
 		info("a suspected regression: a confirmation round");
-		pair_of_job(j, &pk);
-		rc = run_blocks(j, "confirm", 2, &pk);
+		blocks_pair_of_job(&j->b, &pk);
+		rc = blocks_run(&j->b, "confirm", 2, &pk);
 		if (rc) {
 			ret = rc == -2 ? EXIT_FAIL : rc;
 			goto out;
 		}
-		if (round_judge(j, "confirm.csv", &r2) < 0)
+		if (blocks_judge(&j->b, "confirm.csv", &r2) < 0)
 			goto out;
 		last = &r2;
 		j->s.confirmed = r2.v == VERDICT_REGRESSION ? 1 : 2;
@@ -1268,27 +512,26 @@ static int stage_compare(struct job *j)
 				      "repeat the first round's regression:\n"
 				      "none is reported.\n");
 	}
-	job_state_set(&j->s.outcome, j->s.confirmed == 1 ? "regression" :
-		      "tested");
+	j->s.outcome = j->s.confirmed == 1 ? JOB_REGRESSION : JOB_TESTED;
 	if (j->s.confirmed == 1 && j->s.nr_patches > 1) {
-		rc = bisect_series(j, &r2);
+		rc = bisect_series(&j->b, r2.regs.buf);
 		if (rc) {
 			ret = rc;
 			goto out;
 		}
 	}
-	if (write_job_file(j, "compare.json", last->json.buf,
+	if (jobdir_write(j->dir, "compare.json", last->json.buf,
 			   last->json.len) < 0 ||
-	    write_job_file(j, "tables.txt", tables.buf, tables.len) < 0 ||
-	    write_job_file(j, "verdict.txt", verdict.buf, verdict.len) < 0 ||
-	    write_job_file(j, "regressions.txt", last->regs.buf,
+	    jobdir_write(j->dir, "tables.txt", tables.buf, tables.len) < 0 ||
+	    jobdir_write(j->dir, "verdict.txt", verdict.buf, verdict.len) < 0 ||
+	    jobdir_write(j->dir, "regressions.txt", last->regs.buf,
 			   last->regs.len) < 0)
 		goto out;
 	j->s.stage = JOB_REPLY;
 	ret = 0;
 out:
-	round_release(&r1);
-	round_release(&r2);
+	blocks_round_release(&r1);
+	blocks_round_release(&r2);
 	strbuf_release(&tables);
 	strbuf_release(&verdict);
 	return ret;
@@ -1296,418 +539,12 @@ out:
 
 /* ---- reply ---- */
 
-static void set_file_var(struct job *j, struct kv *v,
-			 const char *key, const char *file, int indent)
-{
-	struct strbuf sb = STRBUF_INIT, ind = STRBUF_INIT;
-
-	if (read_job_file(j, file, &sb) < 0) {
-		strbuf_release(&sb);
-		return;
-	}
-	if (indent) {
-		indent_block(sb.buf, &ind);
-		kv_set(v, key, ind.buf);
-	} else {
-		strbuf_trim(&sb);
-		kv_set(v, key, sb.buf);
-	}
-	strbuf_release(&sb);
-	strbuf_release(&ind);
-}
-
-/* The lab's lines (lab.txt) after the machine's, when a lab ran it. */
-static void add_lab_lines(struct job *j, struct kv *v)
-{
-	struct strbuf sb = STRBUF_INIT, m = STRBUF_INIT;
-
-	if (read_job_file(j, "lab.txt", &sb) < 0) {
-		strbuf_release(&sb);
-		return;
-	}
-	strbuf_trim(&sb);
-	strbuf_addstr(&m, kv_get(v, "machine") ? kv_get(v, "machine") : "");
-	if (m.len)
-		strbuf_addch(&m, '\n');
-	strbuf_addstr(&m, sb.buf);
-	kv_set(v, "machine", m.buf);
-	strbuf_release(&sb);
-	strbuf_release(&m);
-}
-
-/* A word a shell takes as is, or else quoted. */
-static void shell_word(const char *s, struct strbuf *out)
-{
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-			 "WXYZ0123456789_.,:/=@+-") == strlen(s))
-		strbuf_addstr(out, s);
-	else
-		facts_shell_quote(s, out);
-}
-
-/* A command as an indented block, broken at 72 columns with "\". */
-static void command_block(const char *cmd, struct strbuf *out)
-{
-	const char *p = cmd;
-	size_t col = 4;
-
-	strbuf_addstr(out, "    ");
-	while (*p) {
-		size_t n = strcspn(p, " ");
-
-		if (col > 8 && col + 1 + n > 70) {
-			strbuf_addstr(out, " \\\n        ");
-			col = 8;
-		} else if (col > 4) {
-			strbuf_addch(out, ' ');
-			col++;
-		}
-		strbuf_add(out, p, n);
-		col += n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	strbuf_addch(out, '\n');
-}
-
-/* The target's own environment record: the patched side's, else base's. */
-static int read_env(struct job *j, struct kv *env)
-{
-	static const char *const files[] = {
-		"run-1-head/env.txt", "run-1-base/env.txt",
-	};
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	int ret = -1;
-
-	for (i = 0; i < ARRAY_SIZE(files) && ret; i++)
-		if (!read_job_file(j, files[i], &sb)) {
-			facts_env_parse(sb.buf, env);
-			ret = 0;
-		}
-	strbuf_release(&sb);
-	return ret;
-}
-
-/* What results.csv says of the runs: machine, placement per workload. */
-static void read_rows(struct job *j, char **machine, struct strbuf *place)
-{
-	struct sample_set set = { 0 };
-	char *csv = jpath(j, "results.csv");
-	size_t i;
-
-	if (!access(csv, R_OK) && !samples_read_file(csv, &set)) {
-		for (i = 0; i < set.nr; i++) {
-			const struct sample *s = &set.v[i];
-			char *key;
-
-			if (!*machine && s->machine && *s->machine)
-				*machine = xstrdup(s->machine);
-			if (!s->placement || !*s->placement)
-				continue;
-			key = xasprintf(" %s %s;", s->workload, s->placement);
-			if (!strstr(place->buf ? place->buf : "", key))
-				strbuf_addstr(place, key);
-			free(key);
-		}
-	}
-	sample_set_release(&set);
-	free(csv);
-}
-
-/* The kernels: tree, base and its subject, commits, compiler, config. */
-static void kernels_facts(struct job *j, struct kv *v)
-{
-	const struct job_side *b = &j->s.side[JOB_SIDE_BASE];
-	const struct job_side *h = &j->s.side[JOB_SIDE_HEAD];
-	const char *remote = config_get("tree.remote");
-	const char *tarball = config_get("tree.tarball");
-	struct strbuf sb = STRBUF_INIT, cfg = STRBUF_INIT, out = STRBUF_INIT;
-	git_repository *repo = NULL;
-	char *tp = tree_default_path(), *subj, *cc;
-	struct series s;
-	size_t i;
-
-	if (access(tp, F_OK) || tree_open(&repo, tp) < 0)
-		repo = NULL;
-	if (remote && *remote)
-		facts_item(&out, "tree", remote, 72);
-	else if (tarball && *tarball && !config_is_set("tree.path"))
-		facts_item(&out, "tree", strrchr(tarball, '/') ?
-			   strrchr(tarball, '/') + 1 : tarball, 72);
-	strbuf_addf(&sb, "%s, commit %.12s", str(j->s.base_desc) ,
-		    str(b->commit));
-	if (b->release)
-		strbuf_addf(&sb, " (%s)", b->release);
-	subj = facts_commit_subject(repo, b->commit);
-	if (subj)
-		strbuf_addf(&sb, " \"%s\"", subj);
-	free(subj);
-	facts_item(&out, "base", sb.buf, 72);
-	strbuf_reset(&sb);
-	facts_item(&out, "stated", j->s.series_base ? j->s.series_base :
-		   "none (no base-commit: or base named)", 72);
-	strbuf_addf(&sb, "commit %.12s", str(h->commit));
-	if (h->release)
-		strbuf_addf(&sb, " (%s)", h->release);
-	strbuf_addf(&sb, ", base + %d patch%s of v%d:\n", j->s.nr_patches,
-		    j->s.nr_patches != 1 ? "es" : "", j->s.version);
-	if (facts_commits(repo, b->commit, h->commit, &sb) <= 0 &&
-	    !load_series(j, &s)) {
-		for (i = 0; i < s.nr_patches; i++)
-			strbuf_addf(&sb, "%d/%d %s\n", s.patches[i].index,
-				    s.patches[i].total,
-				    str(s.patches[i].subject));
-		series_release(&s);
-	}
-	facts_item(&out, "patched", sb.buf, 72);
-	strbuf_reset(&sb);
-	if (h->config && strbuf_read_file(&cfg, h->config) >= 0) {
-		char *kept = jpath(j, "config-patched");
-
-		if (access(kept, R_OK))
-			write_job_file(j, "config-patched", cfg.buf, cfg.len);
-		free(kept);
-	}
-	cc = facts_config_compiler(cfg.buf);
-	if (cc)
-		facts_item(&out, "compiler", cc, 72);
-	else
-		strbuf_addf(&sb, "%s (version not recorded)",
-			    config_get("build.cc"));
-	if (!cc)
-		facts_item(&out, "compiler", sb.buf, 72);
-	free(cc);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s + sched.config + qemu.config, kept in the job "
-		    "directory as config-patched", config_get("build.baseConfig"));
-	if (cfg.len) {
-		strbuf_addstr(&sb, "; scheduler options: ");
-		facts_config_options(cfg.buf, &sb);
-	}
-	facts_item(&out, "config", sb.buf, 72);
-	strbuf_trim(&out);
-	kv_set(v, "kernels", out.buf);
-	/* the series said one base and was tested on another: say it */
-	if (j->s.base_warning || (j->s.series_base && j->s.base_desc &&
-				  !starts_with(j->s.base_desc,
-					       j->s.series_base) &&
-				  !strstr(j->s.base_desc, "(--base)")))
-		kv_setf(v, "base_note", "Note: the series names %s as its "
-			"base, but it was tested on %s.%s%s", j->s.series_base ?
-			j->s.series_base : "another base", str(j->s.base_desc),
-			j->s.base_warning ? " The job recorded: " : "",
-			j->s.base_warning ? j->s.base_warning : "");
-	git_repository_free(repo);
-	free(tp);
-	strbuf_release(&sb);
-	strbuf_release(&cfg);
-	strbuf_release(&out);
-}
-
-/*
- * What the numbers can vouch for: a Tested-by only when the kernel was
- * measured on real (or KVM) hardware, the verdict is clear and the
- * bot's address is a real one.
- */
-static void claims(struct job *j, struct kv *v, const char *machine)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *verdict = NULL;
-	int emulated, noisy, placeholder, identical = identical_kernels(j);
-
-	if (!read_job_file(j, "compare.json", &sb))
-		verdict = facts_verdict(sb.buf);
-	strbuf_reset(&sb);
-	if (!verdict && !read_job_file(j, "verdict.txt", &sb) &&
-	    strstr(sb.buf, "noisy"))
-		verdict = xstrdup("noisy");
-	strbuf_reset(&sb);
-	/* identical binaries: nothing was measured, no claim */
-	noisy = identical ||
-		(verdict && (!strcmp(verdict, "noisy") ||
-			     !strcmp(verdict, "inconclusive") ||
-			     !strcmp(verdict, "none")));
-	emulated = facts_machine_emulated(machine);
-	if (!emulated && !read_job_file(j, "machine.txt", &sb))
-		emulated = facts_machine_emulated(sb.buf);
-	placeholder = facts_email_is_placeholder(bot_identity()->email);
-	if (identical)
-		kv_set(v, "identical", "1");
-	else if (emulated)
-		kv_set(v, "pipeline", "1");
-	else if (noisy)
-		kv_set(v, "inconclusive", "1");
-	if (placeholder)
-		warning("bot.email is '%s', a placeholder: the reply carries "
-			"no Tested-by and cannot be sent; set bot.email",
-			bot_identity()->email);
-	if (!emulated && !noisy && !placeholder)
-		kv_setf(v, "tested_by", "%s <%s>", bot_identity()->name,
-			bot_identity()->email);
-	free(verdict);
-	strbuf_release(&sb);
-}
-
-static void reproduce_block(struct job *j, int results, struct strbuf *out)
-{
-	const char *mid = j->s.msgid ? j->s.msgid : str(j->s.cover_msgid);
-
-	/* a hostile message-id cannot break out of its quotes */
-	strbuf_addstr(out, "    sched-bot test ");
-	facts_shell_quote(mid, out);
-	strbuf_addstr(out, " \\\n        --target ");
-	shell_word(str(j->s.target), out);
-	strbuf_addstr(out, " --workloads ");
-	shell_word(str(j->s.workloads), out);
-	/* the job's design: adaptive unless --runs fixed it */
-	if (j->s.runs_fixed)
-		strbuf_addf(out, " --runs %d", j->s.runs);
-	if (j->s.base) {
-		strbuf_addstr(out, " --base ");
-		shell_word(j->s.base, out);
-	}
-	if (!results)
-		return;
-	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
-		      "it reports:\n");
-	strbuf_addstr(out, "    sched-bot compare JOB-DIR/results.csv");
-}
-
 static int stage_reply(struct job *j)
 {
-	const char *outcome = str(j->s.outcome);
-	const char *tmpl_name;
-	struct reply_thread t;
-	struct kv v = { 0 };
-	struct strbuf mbox = STRBUF_INIT, tmpl = STRBUF_INIT;
-	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, sb = STRBUF_INIT;
-	char *msgid = NULL, *eml = jpath(j, "reply.eml"), *first;
-	char *machine = NULL;
-	struct kv env = { 0 };
-	struct strbuf place = STRBUF_INIT;
-	int ret = EXIT_FAIL;
+	int ret = job_reply_write(j->dir, &j->s);
 
-	/* composed before a crash: keep it, with its Message-ID */
-	if (!access(eml, R_OK) && j->s.reply_msgid) {
-		free(eml);
+	if (!ret)
 		j->s.stage = JOB_SEND;
-		return 0;
-	}
-	if (!strcmp(outcome, "regression"))
-		tmpl_name = "regression";
-	else if (!strcmp(outcome, "tested"))
-		tmpl_name = "tested";
-	else if (!strcmp(outcome, "apply-failed"))
-		tmpl_name = "apply-failed";
-	else if (!strcmp(outcome, "build-failed"))
-		tmpl_name = "build-failed";
-	else if (!strcmp(outcome, "boot-failed"))
-		tmpl_name = "boot-failed";
-	else {
-		free(eml);
-		return error("job %s: no outcome to report ('%s')", j->dir,
-			     outcome);
-	}
-	if (read_job_file(j, "thread.mbox", &mbox) < 0 ||
-	    reply_thread_from_mbox(mbox.buf, mbox.len,
-				   str(j->s.cover_msgid), &t)) {
-		error("job %s: cannot find <%s> in thread.mbox", j->dir,
-		      str(j->s.cover_msgid));
-		goto out_nothread;
-	}
-	if (reply_load_template(tmpl_name, &tmpl) < 0)
-		goto out;
-
-	reply_quote(&t, (int)config_get_int("reply.quoteLines"), &sb);
-	kv_set(&v, "quote", sb.buf);
-	strbuf_reset(&sb);
-	first = reply_greeting(&t);
-	kv_set(&v, "greeting", first);
-	free(first);
-	kv_setf(&v, "series", "v%d, %d patch%s", j->s.version,
-		j->s.nr_patches, j->s.nr_patches != 1 ? "es" : "");
-	read_rows(j, &machine, &place);
-	if (!read_env(j, &env)) {
-		facts_machine(&env, str(j->s.target), machine, &sb);
-		if (place.len) {
-			/* " w p;" per workload: no ";" after the last */
-			strbuf_setlen(&place, place.len - 1);
-			facts_item(&sb, "placement", place.buf + 1, 72);
-		}
-		strbuf_trim(&sb);
-		kv_set(&v, "machine", sb.buf);
-		strbuf_reset(&sb);
-	} else {
-		set_file_var(j, &v, "machine", "machine.txt", 0);
-	}
-	add_lab_lines(j, &v);
-	if (!read_job_file(j, "run-1-head/commands.txt", &sb)) {
-		struct strbuf cmds = STRBUF_INIT;
-		const char *p;
-
-		for (p = sb.buf; *p;) {
-			size_t n = strcspn(p, "\n");
-			char *line = xstrndup(p, n);
-
-			if (*line)
-				command_block(line, &cmds);
-			free(line);
-			p += n + (p[n] == '\n');
-		}
-		/* the block keeps its indent: only the last newline goes */
-		if (cmds.len)
-			strbuf_setlen(&cmds, cmds.len - 1);
-		kv_set(&v, "commands", cmds.buf);
-		strbuf_release(&cmds);
-	}
-	strbuf_reset(&sb);
-	kernels_facts(j, &v);
-	claims(j, &v, machine);
-	set_file_var(j, &v, "tables", "tables.txt", 1);
-	set_file_var(j, &v, "plan", "plan.txt", 0);
-	set_file_var(j, &v, "format", "format.txt", 0);
-	set_file_var(j, &v, "verdict", "verdict.txt", 0);
-	set_file_var(j, &v, "regressions", "regressions.txt", 0);
-	set_file_var(j, &v, "bisect", "bisect.txt", 0);
-	set_file_var(j, &v, "log", "failure.txt", 0);
-	kv_set(&v, "base", j->s.base_desc ? j->s.base_desc :
-	       j->s.series_base);
-	kv_set(&v, "base_hint", j->s.base_hint);
-	kv_set(&v, "which", j->s.failed_which);
-	kv_set(&v, "requested_by", j->s.requested_by);
-	reproduce_block(j, !strcmp(tmpl_name, "tested") ||
-			!strcmp(tmpl_name, "regression"), &sb);
-	kv_set(&v, "reproduce", sb.buf);
-	strbuf_reset(&sb);
-	kv_set(&v, "signature", config_get("reply.signature"));
-	/* the tested template is the only one with a Tested-by line */
-	if (reply_expand(tmpl.buf, &v, &body) < 0)
-		goto out;
-	if (reply_compose(&t, body.buf, &msg, &msgid) < 0)
-		goto out;
-	job_state_set(&j->s.reply_msgid, msgid);
-	if (write_file_atomic(eml, msg.buf, msg.len) < 0) {
-		error("cannot write %s", eml);
-		goto out;
-	}
-	j->s.stage = JOB_SEND;
-	ret = 0;
-out:
-	reply_thread_release(&t);
-out_nothread:
-	kv_release(&v);
-	kv_release(&env);
-	strbuf_release(&place);
-	free(machine);
-	strbuf_release(&mbox);
-	strbuf_release(&tmpl);
-	strbuf_release(&body);
-	strbuf_release(&msg);
-	strbuf_release(&sb);
-	free(msgid);
-	free(eml);
 	return ret;
 }
 
@@ -1716,7 +553,8 @@ out_nothread:
 static int stage_send(struct job *j)
 {
 	struct strbuf msg = STRBUF_INIT;
-	char *eml = jpath(j, "reply.eml"), *dir = outbox_default_dir();
+	char *eml = jobdir_path(j->dir, "reply.eml");
+	char *dir = outbox_default_dir();
 	char *path = NULL;
 	const char *mid = str(j->s.reply_msgid);
 	int ret = EXIT_FAIL;
@@ -1872,7 +710,7 @@ static int job_clean(struct job *j, int keep_thread)
 		    !strcmp(n, "state") || !strcmp(n, "lock") ||
 		    (keep_thread && !strcmp(n, "thread.mbox")))
 			continue;
-		path = jpath(j, n);
+		path = jobdir_path(j->dir, n);
 		if (remove_tree(path) < 0)
 			ret = error("cannot remove %s: %s", path,
 				    strerror(errno));
@@ -2012,6 +850,7 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 	ret = job_setup(&j, o);
 	if (ret)
 		goto out;
+	blocks_init(&j.b, j.dir, &j.s, save_job, &j);
 	while (j.s.stage != JOB_DONE) {
 		enum job_stage before = j.s.stage;
 		char *point;
@@ -2033,25 +872,23 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 		state_crash_point(point);
 		free(point);
 	}
-	oc = str(j.s.outcome);
+	oc = job_outcome_name(j.s.outcome);
 	if (st && j.db_id)
 		state_job_update(st, j.db_id, "done", oc, j.dir);
-	if (!strcmp(oc, "regression"))
+	if (j.s.outcome == JOB_REGRESSION)
 		ret = EXIT_REGRESSION;
-	else if (!strcmp(oc, "tested"))
+	else if (j.s.outcome == JOB_TESTED)
 		ret = EXIT_OK;
 	else
 		ret = EXIT_FAIL;
 out:
 	if (outcome)
-		*outcome = xstrdup(str(j.s.outcome));
+		*outcome = xstrdup(job_outcome_name(j.s.outcome));
 	if (dir_out)
 		*dir_out = j.dir ? xstrdup(j.dir) : NULL;
 	job_state_unlock(j.lock);
 	job_state_release(&j.s);
-	free(j.workloads);
-	free(j.workload_args);
-	free(j.format);
+	blocks_release(&j.b);
 	free(j.dir);
 	return ret;
 }

@@ -22,7 +22,10 @@
  *                    send      intent recorded, mail in the outbox
  *
  * The file "state" is the job's memory (jobstate.h); series.json has the
- * schema of `sched-bot series --json` (series_to_json()).
+ * schema of `sched-bot series --json` (series_to_json()).  job.c drives
+ * the stages; the rounds of runs and their judgement are blocks.h, the
+ * bisection of a confirmed regression bisect.h, the reply jobreply.h,
+ * and the files of the directory jobdir.h.
  *
  * A stage whose module is not built in stops the job with "stage X is
  * not available"; nothing is faked.
@@ -76,7 +79,7 @@ struct job_opts {
  * be resumed; or another process holds the job's lock), EXIT_NETWORK,
  * EXIT_NOTFOUND, EXIT_USAGE (no job to run, or options that differ
  * from the stored job's without restart).  *outcome (may be NULL)
- * receives the outcome string.
+ * receives the outcome's name (job_outcome_name()), allocated.
  */
 int job_run(const struct job_opts *o, struct state *st, char **outcome,
 	    char **dir_out);

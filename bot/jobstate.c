@@ -19,6 +19,17 @@
 #include "secret.h"
 #include "util.h"
 
+/* The index of name in a table of nr names, or -1. */
+static int name_index(const char *const *names, size_t nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	return -1;
+}
+
 static const char *const stage_names[] = {
 	[JOB_FETCH] = "fetch",
 	[JOB_SERIES] = "series",
@@ -33,23 +44,45 @@ static const char *const stage_names[] = {
 
 const char *job_stage_name(enum job_stage stage)
 {
-	if ((size_t)stage >= ARRAY_SIZE(stage_names))
-		return "?";
-	return stage_names[stage];
+	return (size_t)stage < ARRAY_SIZE(stage_names) ?
+	       stage_names[stage] : "?";
 }
 
 int job_stage_from_name(const char *name)
 {
-	size_t i;
+	return name_index(stage_names, ARRAY_SIZE(stage_names), name);
+}
 
-	for (i = 0; i < ARRAY_SIZE(stage_names); i++)
-		if (!strcmp(stage_names[i], name))
-			return (int)i;
-	return -1;
+/* The one table of the outcomes' names: state file, answers, pages. */
+static const char *const outcome_names[JOB_NR_OUTCOMES] = {
+	[JOB_OUTCOME_NONE] = "",
+	[JOB_TESTED] = "tested",
+	[JOB_REGRESSION] = "regression",
+	[JOB_APPLY_FAILED] = "apply-failed",
+	[JOB_BUILD_FAILED] = "build-failed",
+	[JOB_BOOT_FAILED] = "boot-failed",
+};
+
+const char *job_outcome_name(enum job_outcome outcome)
+{
+	return (size_t)outcome < ARRAY_SIZE(outcome_names) ?
+	       outcome_names[outcome] : "";
+}
+
+int job_outcome_from_name(const char *name)
+{
+	return name_index(outcome_names, ARRAY_SIZE(outcome_names), name);
+}
+
+int job_outcome_failed(enum job_outcome outcome)
+{
+	return outcome == JOB_APPLY_FAILED || outcome == JOB_BUILD_FAILED ||
+	       outcome == JOB_BOOT_FAILED;
 }
 
 enum field_type {
 	F_STAGE,
+	F_OUTCOME,
 	F_STR,
 	F_INT,
 };
@@ -103,7 +136,7 @@ static const struct field fields[] = {
 	INT("confirmed", confirmed),
 	INT("bisect_lo", bisect_lo),
 	INT("bisect_hi", bisect_hi),
-	STR("outcome", outcome),
+	{ "outcome", F_OUTCOME, offsetof(struct job_state, outcome) },
 	STR("reply_msgid", reply_msgid),
 	STR("outbox", outbox),
 };
@@ -122,6 +155,14 @@ void job_state_init(struct job_state *js)
 {
 	memset(js, 0, sizeof(*js));
 	js->stage = JOB_FETCH;
+}
+
+int job_state_identical(const struct job_state *js)
+{
+	const char *a = js->side[JOB_SIDE_BASE].digest;
+	const char *b = js->side[JOB_SIDE_HEAD].digest;
+
+	return a && b && !strcmp(a, b);
 }
 
 void job_state_release(struct job_state *js)
@@ -180,14 +221,20 @@ static const struct field *field_by_key(const char *key, size_t n)
 static int set_field(struct job_state *js, const struct field *f,
 		     const char *val)
 {
-	int stage;
+	int v;
 
 	switch (f->type) {
 	case F_STAGE:
-		stage = job_stage_from_name(val);
-		if (stage < 0)
+		v = job_stage_from_name(val);
+		if (v < 0)
 			return -1;
-		js->stage = stage;
+		js->stage = v;
+		return 0;
+	case F_OUTCOME:
+		v = job_outcome_from_name(val);
+		if (v < 0)
+			return -1;
+		js->outcome = v;
 		return 0;
 	case F_INT:
 		return parse_count(val, int_at(js, f));
@@ -235,6 +282,7 @@ int job_state_read(struct job_state *js, const char *path)
 		if (set_field(js, f, val) < 0) {
 			error("%s:%d: %s: '%s' is not %s", path, line, f->key,
 			      val, f->type == F_STAGE ? "a stage" :
+			      f->type == F_OUTCOME ? "an outcome" :
 			      "a number");
 			free(val);
 			goto out;
@@ -268,6 +316,11 @@ void job_state_format(const struct job_state *js, struct strbuf *out)
 		case F_STAGE:
 			strbuf_addf(out, "%s=%s\n", f->key,
 				    job_stage_name(js->stage));
+			break;
+		case F_OUTCOME:
+			if (js->outcome)
+				strbuf_addf(out, "%s=%s\n", f->key,
+					    job_outcome_name(js->outcome));
 			break;
 		case F_INT:
 			if (*(const int *)at)

@@ -38,6 +38,28 @@ const char *job_stage_name(enum job_stage stage);
 /* -1 for an unknown name. */
 int job_stage_from_name(const char *name);
 
+/*
+ * What a job came to: the reply it gets, and sched-bot test's exit code.
+ * The names are the state file's "outcome=" values and the words of
+ * the check answers (b4check.h) and of the archive (archive.h).
+ */
+enum job_outcome {
+	JOB_OUTCOME_NONE,	/* "": not yet, the job has not got there */
+	JOB_TESTED,		/* "tested": measured, no regression */
+	JOB_REGRESSION,		/* "regression": one, confirmed */
+	JOB_APPLY_FAILED,	/* "apply-failed": the series did not apply */
+	JOB_BUILD_FAILED,	/* "build-failed": a kernel did not build */
+	JOB_BOOT_FAILED,	/* "boot-failed": the patched one did not run */
+	JOB_NR_OUTCOMES,
+};
+
+/* "" for JOB_OUTCOME_NONE and for a value out of range. */
+const char *job_outcome_name(enum job_outcome outcome);
+/* -1 for an unknown name; "" is JOB_OUTCOME_NONE. */
+int job_outcome_from_name(const char *name);
+/* The series did not apply, build or boot: a reply says which. */
+int job_outcome_failed(enum job_outcome outcome);
+
 /* The two kernels a job compares. */
 enum job_side_id {
 	JOB_SIDE_BASE,		/* "base": the series' base */
@@ -97,8 +119,8 @@ struct job_state {
 	int bisect_lo;		/* patches known not to regress (base+lo) */
 	int bisect_hi;		/* patches known to regress; 0 not started */
 
-	/* compare ("tested", "regression"), or a failure ("apply-failed") */
-	char *outcome;
+	/* compare (tested, regression), or a failure (apply-failed) */
+	enum job_outcome outcome;
 
 	/* reply, send */
 	char *reply_msgid;
@@ -106,6 +128,12 @@ struct job_state {
 };
 
 void job_state_init(struct job_state *js);
+
+/*
+ * Whether the two kernels' vmlinux are alike in code and data (their
+ * digests known and equal): nothing to run, nothing to claim.
+ */
+int job_state_identical(const struct job_state *js);
 void job_state_release(struct job_state *js);
 
 /*

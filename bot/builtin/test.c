@@ -136,7 +136,7 @@ int cmd_test(int argc, char **argv)
 	ret = job_run(&o, st, &outcome, &jobdir);
 	if (send && (ret == EXIT_OK || ret == EXIT_REGRESSION ||
 		     (ret == EXIT_FAIL && outcome &&
-		      strstr(outcome, "failed")))) {
+		      job_outcome_failed(job_outcome_from_name(outcome))))) {
 		char *db = state_default_path(), *box = outbox_default_dir();
 		int lock = state_lock(db);
 

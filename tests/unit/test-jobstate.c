@@ -121,6 +121,7 @@ static void test_refused(void)
 		"runs=3\n",			/* no stage */
 		"stage=run\nwhat=ever\n",	/* a newer sched-bot's */
 		"stage=run\njust a line\n",
+		"stage=done\noutcome=passed\n",	/* not an outcome */
 	};
 	struct job_state js;
 	size_t i;
@@ -154,6 +155,34 @@ static void test_stage_names(void)
 	CHECK_STR(job_stage_name(JOB_SERIES), "series");
 }
 
+static void test_outcomes(void)
+{
+	struct job_state js;
+	struct strbuf sb = STRBUF_INIT;
+	int o;
+
+	for (o = JOB_OUTCOME_NONE; o < JOB_NR_OUTCOMES; o++)
+		CHECK_INT(job_outcome_from_name(job_outcome_name(o)), o);
+	CHECK_STR(job_outcome_name(JOB_APPLY_FAILED), "apply-failed");
+	CHECK_STR(job_outcome_name(JOB_OUTCOME_NONE), "");
+	CHECK_INT(job_outcome_from_name("failed"), -1);
+	CHECK(job_outcome_failed(JOB_BOOT_FAILED));
+	CHECK(!job_outcome_failed(JOB_REGRESSION));
+	CHECK(!job_outcome_failed(JOB_OUTCOME_NONE));
+	/* the file's word, both ways; an untyped file's "outcome=" is none */
+	CHECK_INT(write_text("oc", "stage=done\noutcome=build-failed\n"), 0);
+	CHECK_INT(read_text("oc", &js), 0);
+	CHECK_INT(js.outcome, JOB_BUILD_FAILED);
+	job_state_format(&js, &sb);
+	CHECK_STR(sb.buf, "stage=done\noutcome=build-failed\n");
+	job_state_release(&js);
+	CHECK_INT(write_text("oc", "stage=reply\noutcome=\n"), 0);
+	CHECK_INT(read_text("oc", &js), 0);
+	CHECK_INT(js.outcome, JOB_OUTCOME_NONE);
+	job_state_release(&js);
+	strbuf_release(&sb);
+}
+
 static void test_lock(void)
 {
 	char *path = tpath("lock");
@@ -184,6 +213,7 @@ int main(void)
 	RUN(test_untyped_file);
 	RUN(test_refused);
 	RUN(test_stage_names);
+	RUN(test_outcomes);
 	RUN(test_lock);
 	remove_tree(tmpdir);
 	return test_done();

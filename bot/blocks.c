@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blocks.c - a job's rounds of interleaved blocks and their judgement
+ * (see blocks.h).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blocks.h"
+#include "config.h"
+#include "facts.h"
+#include "jobdir.h"
+#include "plan.h"
+#include "samples.h"
+#include "secret.h"
+#include "tblfmt.h"
+#include "tree.h"
+#include "target/target.h"
+
+/* A string field for a format or a callee that wants "" for unset. */
+static const char *str(const char *v)
+{
+	return v ? v : "";
+}
+
+void blocks_init(struct job_blocks *b, const char *dir, struct job_state *js,
+		 int (*save)(void *ctx), void *ctx)
+{
+	memset(b, 0, sizeof(*b));
+	b->dir = dir;
+	b->js = js;
+	b->save = save;
+	b->ctx = ctx;
+}
+
+void blocks_release(struct job_blocks *b)
+{
+	free(b->workloads);
+	free(b->workload_args);
+	free(b->format);
+	b->workloads = b->workload_args = b->format = NULL;
+}
+
+static void write_machine(struct job_blocks *j, const char *accel,
+			  const struct sample *s)
+{
+	struct strbuf m = STRBUF_INIT;
+
+	facts_host_machine(str(j->js->target), accel, s, &m);
+	jobdir_write(j->dir, "machine.txt", m.buf, m.len);
+	strbuf_release(&m);
+}
+
+/* The patched kernel did not boot or crashed where the base ran. */
+static void boot_failure(struct job_blocks *j, const struct boot_res *res)
+{
+	struct strbuf f = STRBUF_INIT;
+
+	strbuf_addf(&f, "%s\n\n", res->reason ? res->reason :
+		    "the patched kernel failed on the target");
+	if (res->last_lines)
+		facts_indent_block(res->last_lines, &f);
+	strbuf_addch(&f, '\n');
+	jobdir_fail(j->dir, j->js, JOB_BOOT_FAILED, f.buf);
+	strbuf_release(&f);
+}
+
+/*
+ * Where a lab ran a boot: the device and the LAVA job, a line per boot
+ * in lab.txt, so the reply can show that base and patched kernels met
+ * the same machine and link each job.
+ */
+static void note_lab(struct job_blocks *j, const char *side,
+		     const struct boot_res *res)
+{
+	char *path = jobdir_path(j->dir, "lab.txt");
+	FILE *f = fopen(path, "a");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (f) {
+		/* the lab's names are the lab's text */
+		strbuf_addf(&sb, "- lab:     %s kernel on %s, LAVA job %s\n",
+			    side, res->device ? res->device : "(device unknown)",
+			    res->lava_job);
+		secret_scrub(&sb);
+		fputs(sb.buf, f);
+		fclose(f);
+		strbuf_release(&sb);
+	} else {
+		warning("cannot write %s: %s", path, strerror(errno));
+	}
+	free(path);
+}
+
+/*
+ * The workloads of a run and their options: as given, or for "auto" the
+ * plan for the thread (plan.h), written to plan.txt for the reply.  The
+ * plan depends on the thread and the configuration only, so a resumed
+ * job makes the same one.
+ */
+static int run_workloads(struct job_blocks *j, char **workloads, char **args)
+{
+	const char *target = str(j->js->target);
+	struct plan_opts po = { 0 };
+	struct strbuf text = STRBUF_INIT;
+	struct plan p;
+	char *mbox;
+	int assumed = 0, ret;
+
+	*args = NULL;
+	if (j->js->workloads && *j->js->workloads &&
+	    strcmp(j->js->workloads, "auto")) {
+		*workloads = xstrdup(j->js->workloads);
+		return 0;
+	}
+	po.cpus = plan_target_cpus(target, &assumed);
+	po.seconds = (int)config_get_int("job.seconds");
+	po.have_tool = plan_host_has_tool;
+	mbox = jobdir_path(j->dir, "thread.mbox");
+	ret = plan_from_file(mbox, &po, &p);
+	free(mbox);
+	if (ret < 0)
+		return EXIT_FAIL;
+	plan_text(&p, &text);
+	if (assumed)
+		strbuf_addf(&text, "\n(The CPUs of target %s are not known: "
+			    "%d assumed; set target.%s.smp.)\n", target,
+			    po.cpus, target);
+	*workloads = plan_workloads(&p);
+	*args = plan_init_args(&p);
+	plan_release(&p);
+	ret = jobdir_write(j->dir, "plan.txt", text.buf, text.len);
+	strbuf_release(&text);
+	if (ret < 0) {
+		free(*workloads);
+		free(*args);
+		return EXIT_FAIL;
+	}
+	info("workloads (auto): %s%s%s", *workloads, **args ? ", " : "",
+	     *args);
+	return 0;
+}
+
+/* The workloads (and options) of every block of the job, once. */
+int blocks_workloads(struct job_blocks *j)
+{
+	if (j->workloads)
+		return 0;
+	return run_workloads(j, &j->workloads, &j->workload_args);
+}
+
+/*
+ * The table format of the job: reply.format, or for "auto" the format
+ * the thread's testers use (tblfmt.h), its note in format.txt.
+ */
+static const char *job_format(struct job_blocks *j)
+{
+	struct tblfmt_scan scan = TBLFMT_SCAN_INIT;
+	char *mbox, *note = NULL;
+	const char *f;
+
+	if (j->format)
+		return j->format;
+	mbox = jobdir_path(j->dir, "thread.mbox");
+	f = tblfmt_resolve(config_get("reply.format"), "lkp",
+			   tblfmt_scan_file(mbox, &scan) < 0 ? NULL : &scan,
+			   &note);
+	j->format = xstrdup(f);
+	if (note) {
+		struct strbuf sb = STRBUF_INIT;
+
+		info("%s", note);
+		strbuf_addf(&sb, "%s\n", note);
+		jobdir_write(j->dir, "format.txt", sb.buf, sb.len);
+		strbuf_release(&sb);
+	}
+	free(note);
+	free(mbox);
+	tblfmt_release(&scan);
+	return j->format;
+}
+
+void blocks_pair_of_job(struct job_blocks *j, struct blocks_pair *pk)
+{
+	size_t i;
+
+	memset(pk, 0, sizeof(*pk));
+	for (i = 0; i < 2; i++) {
+		pk->kernel[i] = str(j->js->side[i].kernel);
+		pk->release[i] = str(j->js->side[i].release);
+	}
+	pk->label[0] = "base";
+	pk->label[1] = "patched";
+	pk->dir[0] = "base";
+	pk->dir[1] = "head";
+}
+
+/* The plan the job's runs follow: adaptive, or fixed by --runs. */
+void blocks_plan(struct job_blocks *j)
+{
+	if (j->js->runs_fixed)
+		seq_plan_init_fixed(&j->plan);
+	else
+		seq_plan_init(&j->plan);
+}
+
+/*
+ * Whether block b of round r runs B A rather than A B: a hash of the
+ * job's seed, so that a resumed job replays the same order.
+ */
+static int block_swapped(const struct job_blocks *j, int round, int block)
+{
+	uint64_t x = ((uint64_t)(unsigned)j->js->seed << 32) ^
+		     ((uint64_t)round << 16) ^ (uint64_t)block;
+
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return (x ^ (x >> 31)) & 1;
+}
+
+/* Read csv (none yet: empty); the last block in it, or -1. */
+static int read_blocks(const char *csv, struct sample_set *set)
+{
+	size_t i;
+	int last = 0;
+
+	if (access(csv, F_OK))
+		return 0;
+	if (samples_read_file(csv, set) < 0)
+		return -1;
+	for (i = 0; i < set->nr; i++)
+		if (set->v[i].run > last)
+			last = set->v[i].run;
+	return last;
+}
+
+/* Judge the blocks of csv under the job's plan; -1 when it cannot. */
+static int judge_set(struct job_blocks *j, const struct sample_set *set,
+		     struct compare_result *r)
+{
+	struct compare_opts co;
+
+	compare_opts_init(&co);
+	co.plan = &j->plan;
+	/* the reply prints compare_verdict() after the tables */
+	co.sentence_follows = 1;
+	memset(r, 0, sizeof(*r));
+	return compare_run(set, &co, r);
+}
+
+static int judge_file(struct job_blocks *j, const char *name,
+		      struct compare_result *r)
+{
+	struct sample_set set = { 0 };
+	char *csv = jobdir_path(j->dir, name);
+	int ret = read_blocks(csv, &set) < 0 ? -1 : judge_set(j, &set, r);
+
+	sample_set_release(&set);
+	free(csv);
+	return ret;
+}
+
+/* One block: both kernels, in the block's order, rows appended a first. */
+static int run_block(struct job_blocks *j, const char *stem, const char *csv,
+		     int round, int block,
+		     const struct blocks_pair *pk)
+{
+	struct sample_set rows[2] = { { 0 }, { 0 } };
+	int order[2] = { 0, 1 }, ret = 0;
+	size_t i, k;
+
+	if (blocks_workloads(j))
+		return EXIT_FAIL;
+	if (block_swapped(j, round, block)) {
+		order[0] = 1;
+		order[1] = 0;
+	}
+	for (i = 0; i < 2 && !ret; i++) {
+		int side = order[i];
+		struct boot_req req = { 0 };
+		struct boot_res res;
+		char *wdir = xasprintf("%s/%s-%d-%s", j->dir,
+				       round == 1 ? "run" : stem,
+				       block, pk->dir[side]);
+		int rc;
+
+		req.kernel = pk->kernel[side];
+		req.release = pk->release[side];
+		req.workloads = j->workloads;
+		req.workload_args = j->workload_args;
+		req.runs = 1;
+		req.seconds = (int)config_get_int("job.seconds");
+		req.label = pk->label[side];
+		req.autogroup = -1;
+		req.workdir = wdir;
+		req.progress = verbosity >= 0;
+		mkdir_p(wdir, 0755);
+		memset(&res, 0, sizeof(res));
+		info("%s block %d (%s): %s kernel on %s", stem, block,
+		     order[0] ? "B A" : "A B", req.label, str(j->js->target));
+		rc = target_run(str(j->js->target), &req, &res);
+		if (rc == 1 && side && block == 1 && pk->report_boot) {
+			/* base ran or runs, patched did not: report it */
+			boot_failure(j, &res);
+			ret = -2;
+		} else if (rc) {
+			error("block %d of the %s kernel failed: %s", block,
+			      req.label, res.reason ? res.reason : "see above");
+			ret = EXIT_FAIL;
+		} else {
+			for (k = 0; k < res.samples.nr; k++) {
+				res.samples.v[k].run = block;
+				sample_set_add(&rows[side], &res.samples.v[k]);
+			}
+			if (round == 1 && block == 1 && side)
+				write_machine(j, res.accel, res.samples.nr ?
+					      &res.samples.v[0] : NULL);
+		}
+		if (res.lava_job)
+			note_lab(j, req.label, &res);
+		boot_res_release(&res);
+		free(wdir);
+	}
+	/* the baseline's rows first: it is the first label of the file */
+	for (i = 0; i < 2 && !ret; i++)
+		if (samples_append_file(csv, rows[i].v, rows[i].nr) < 0)
+			ret = EXIT_FAIL;
+	sample_set_release(&rows[0]);
+	sample_set_release(&rows[1]);
+	return ret;
+}
+
+/*
+ * Interleaved blocks of pk's kernels into the job file name until the
+ * plan stops (compare_wants_more) or its budget is spent; with --runs,
+ * exactly that many.  The blocks already in the file count, so that a
+ * resumed job goes on where it stopped.  Returns 0, -2 when the patched
+ * kernel failed its first boot (reported), or an exit code.
+ */
+int blocks_run(struct job_blocks *j, const char *stem, int round,
+		      const struct blocks_pair *pk)
+{
+	char *name = xasprintf("%s.csv", stem);
+	char *csv = jobdir_path(j->dir, name);
+	int ret = 0;
+
+	if (!j->js->seed) {
+		j->js->seed = (int)((time(NULL) ^ (getpid() << 8)) &
+				  0x7fffffff) | 1;
+		j->save(j->ctx);
+	}
+	for (;;) {
+		struct sample_set set = { 0 };
+		struct compare_result r;
+		int done = read_blocks(csv, &set), more = 1;
+		int budget = j->js->runs_fixed ? j->js->runs :
+			     j->plan.max_blocks;
+
+		if (done >= 0 && done >= budget)
+			more = 0;
+		else if (done >= 2 && !j->js->runs_fixed &&
+			 done >= j->plan.min_blocks) {
+			if (judge_set(j, &set, &r) < 0) {
+				done = -1;
+			} else {
+				more = compare_wants_more(&r);
+				compare_result_release(&r);
+			}
+		}
+		sample_set_release(&set);
+		if (done < 0) {
+			ret = EXIT_FAIL;
+			break;
+		}
+		if (round == 1 && j->js->runs_done != done) {
+			j->js->runs_done = done;
+			j->save(j->ctx);
+		}
+		if (!more)
+			break;
+		ret = run_block(j, stem, csv, round, done + 1, pk);
+		if (ret)
+			break;
+	}
+	free(csv);
+	free(name);
+	return ret;
+}
+
+void blocks_round_init(struct blocks_round *rt)
+{
+	memset(rt, 0, sizeof(*rt));
+	strbuf_init(&rt->tables, 0);
+	strbuf_init(&rt->verdict, 0);
+	strbuf_init(&rt->regs, 0);
+	strbuf_init(&rt->json, 0);
+}
+
+void blocks_round_release(struct blocks_round *rt)
+{
+	strbuf_release(&rt->tables);
+	strbuf_release(&rt->verdict);
+	strbuf_release(&rt->regs);
+	strbuf_release(&rt->json);
+}
+
+/*
+ * The commits the base and patched kernels were built from, with their
+ * subjects, for the table formats that name commits (lkp).
+ */
+static void name_commits(struct job_blocks *j, struct compare_result *r)
+{
+	static const char *const labels[JOB_NR_SIDES] = { "base", "patched" };
+	git_repository *repo = NULL;
+	char *tp = tree_default_path();
+	int i;
+
+	if (access(tp, F_OK) || tree_open(&repo, tp) < 0)
+		repo = NULL;
+	for (i = 0; i < JOB_NR_SIDES; i++) {
+		const char *id = j->js->side[i].commit;
+		char *subj = facts_commit_subject(repo, id);
+
+		compare_name_commit(r, labels[i], id, subj);
+		free(subj);
+	}
+	git_repository_free(repo);
+	free(tp);
+}
+
+/* Judge the job file name; the sentence is compare's, not the job's. */
+int blocks_judge(struct job_blocks *j, const char *name,
+		       struct blocks_round *rt)
+{
+	struct compare_result r;
+	int ret = -1;
+
+	if (judge_file(j, name, &r) < 0)
+		return -1;
+	name_commits(j, &r);
+	if (compare_render(&r, job_format(j), &rt->tables) < 0)
+		goto out;
+	compare_verdict(&r, &rt->verdict);
+	compare_list(&r, VERDICT_REGRESSION, &rt->regs);
+	compare_json(&r, &rt->json);
+	rt->v = r.verdict;
+	rt->blocks = r.nr_kernels > 1 ? r.fam[1].pairs : 0;
+	ret = 0;
+out:
+	compare_result_release(&r);
+	return ret;
+}

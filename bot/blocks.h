@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * blocks.h - a job's measurements: two kernels run on the job's target
+ * in interleaved blocks (A B or B A, by a hash of the job's seed, so a
+ * resumed job replays the same order), their rows appended to a job
+ * file <stem>.csv until the job's plan stops (adaptive, or fixed by
+ * --runs), and a round of such blocks judged into tables, a verdict
+ * and the list of regressions.  The run stage, the confirmation round
+ * and each step of a bisection are rounds of this one kind.
+ *
+ * The first block of the job writes machine.txt (the host, facts.h);
+ * a lab's boots go to lab.txt; the workloads "auto" are planned once
+ * (plan.h) into plan.txt, the table format "auto" into format.txt.
+ */
+#ifndef SCHED_BOT_BLOCKS_H
+#define SCHED_BOT_BLOCKS_H
+
+#include "compare.h"
+#include "jobstate.h"
+#include "sequential.h"
+#include "util.h"
+
+/* A job's rounds: its directory and state, what its runs run. */
+struct job_blocks {
+	const char *dir;
+	struct job_state *js;
+	/* save js (the seed, runs_done) with ctx; -1 with an error */
+	int (*save)(void *ctx);
+	void *ctx;
+	struct seq_plan plan;	/* adaptive, or fixed by --runs */
+	char *workloads;	/* what the runs run: given, or the plan's */
+	char *workload_args;	/* the plan's options of them, or NULL */
+	char *format;		/* of the tables: reply.format, or auto's */
+};
+
+void blocks_init(struct job_blocks *b, const char *dir, struct job_state *js,
+		 int (*save)(void *ctx), void *ctx);
+void blocks_release(struct job_blocks *b);
+
+/* The plan the job's runs follow: adaptive, or fixed by --runs. */
+void blocks_plan(struct job_blocks *b);
+
+/* The workloads (and options) of every block of the job, once. */
+int blocks_workloads(struct job_blocks *b);
+
+/* The two kernels of one comparison: [0] the baseline, [1] against it. */
+struct blocks_pair {
+	const char *kernel[2], *release[2], *label[2], *dir[2];
+	int report_boot;	/* [1] failing its first boot is the result */
+};
+
+/* The job's own pair: base and patched (run-<n>-base, run-<n>-head). */
+void blocks_pair_of_job(struct job_blocks *b, struct blocks_pair *pk);
+
+/*
+ * Interleaved blocks of pk's kernels into the job file <stem>.csv until
+ * the plan stops (compare_wants_more) or its budget is spent; with
+ * --runs, exactly that many.  The blocks already in the file count, so
+ * that a resumed job goes on where it stopped.  round 1 is the run
+ * stage's (its directories run-<n>-..., runs_done kept), others seed
+ * the order apart.  Returns 0, -2 when the patched kernel failed its
+ * first boot with pk->report_boot (the job then goes to its reply,
+ * boot-failed), or an exit code.
+ */
+int blocks_run(struct job_blocks *b, const char *stem, int round,
+	       const struct blocks_pair *pk);
+
+/* What one round of blocks says: tables, sentence, regressions. */
+struct blocks_round {
+	struct strbuf tables, verdict, regs, json;
+	enum verdict v;
+	size_t blocks;
+};
+
+void blocks_round_init(struct blocks_round *rt);
+void blocks_round_release(struct blocks_round *rt);
+
+/*
+ * Judge the job file name under the job's plan, the commits named, the
+ * tables in the job's format; the sentence is compare's.  0, or -1.
+ */
+int blocks_judge(struct job_blocks *b, const char *name,
+		 struct blocks_round *rt);
+
+#endif

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jobdir.c - the files of a job directory (see jobdir.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobdir.h"
+#include "secret.h"
+#include "series.h"
+
+char *jobdir_path(const char *dir, const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+int jobdir_read(const char *dir, const char *name, struct strbuf *sb)
+{
+	char *path = jobdir_path(dir, name);
+	int ret = strbuf_read_file(sb, path) < 0 ? -1 : 0;
+
+	free(path);
+	return ret;
+}
+
+int jobdir_write(const char *dir, const char *name, const char *data,
+		 size_t len)
+{
+	char *path = jobdir_path(dir, name);
+	int ret = !strcmp(name, "thread.mbox") ?
+		  write_file_atomic(path, data, len) :
+		  secret_write_file(path, data, len);
+
+	if (ret < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	return ret;
+}
+
+int jobdir_series(const char *dir, const char *msgid, struct series *s)
+{
+	struct strbuf mbox = STRBUF_INIT;
+	int ret;
+
+	if (jobdir_read(dir, "thread.mbox", &mbox) < 0) {
+		strbuf_release(&mbox);
+		return error("job %s has no thread.mbox", dir);
+	}
+	ret = series_from_mbox(mbox.buf, mbox.len, 0, msgid, s);
+	strbuf_release(&mbox);
+	return ret ? EXIT_FAIL : 0;
+}
+
+void jobdir_fail(const char *dir, struct job_state *js,
+		 enum job_outcome outcome, const char *log)
+{
+	js->outcome = outcome;
+	jobdir_write(dir, "failure.txt", log, strlen(log));
+	js->stage = JOB_REPLY;
+}

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jobreply.c - the reply a job gets, composed from its directory (see
+ * jobreply.h): the template of its outcome, the facts of its kernels
+ * and machine, what it can claim, and how to reproduce it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "facts.h"
+#include "jobdir.h"
+#include "jobreply.h"
+#include "reply.h"
+#include "samples.h"
+#include "series.h"
+#include "tree.h"
+#include "util.h"
+
+/* The job being replied to: its directory and its state. */
+struct reply_job {
+	const char *dir;
+	struct job_state *s;
+};
+
+/* A string field for a format or a callee that wants "" for unset. */
+static const char *str(const char *v)
+{
+	return v ? v : "";
+}
+
+static void set_file_var(struct reply_job *j, struct kv *v,
+			 const char *key, const char *file, int indent)
+{
+	struct strbuf sb = STRBUF_INIT, ind = STRBUF_INIT;
+
+	if (jobdir_read(j->dir, file, &sb) < 0) {
+		strbuf_release(&sb);
+		return;
+	}
+	if (indent) {
+		facts_indent_block(sb.buf, &ind);
+		kv_set(v, key, ind.buf);
+	} else {
+		strbuf_trim(&sb);
+		kv_set(v, key, sb.buf);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&ind);
+}
+
+/* The lab's lines (lab.txt) after the machine's, when a lab ran it. */
+static void add_lab_lines(struct reply_job *j, struct kv *v)
+{
+	struct strbuf sb = STRBUF_INIT, m = STRBUF_INIT;
+
+	if (jobdir_read(j->dir, "lab.txt", &sb) < 0) {
+		strbuf_release(&sb);
+		return;
+	}
+	strbuf_trim(&sb);
+	strbuf_addstr(&m, kv_get(v, "machine") ? kv_get(v, "machine") : "");
+	if (m.len)
+		strbuf_addch(&m, '\n');
+	strbuf_addstr(&m, sb.buf);
+	kv_set(v, "machine", m.buf);
+	strbuf_release(&sb);
+	strbuf_release(&m);
+}
+
+/* A command as an indented block, broken at 72 columns with "\". */
+static void command_block(const char *cmd, struct strbuf *out)
+{
+	const char *p = cmd;
+	size_t col = 4;
+
+	strbuf_addstr(out, "    ");
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (col > 8 && col + 1 + n > 70) {
+			strbuf_addstr(out, " \\\n        ");
+			col = 8;
+		} else if (col > 4) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, p, n);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* The target's own environment record: the patched side's, else base's. */
+static int read_env(struct reply_job *j, struct kv *env)
+{
+	static const char *const files[] = {
+		"run-1-head/env.txt", "run-1-base/env.txt",
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < ARRAY_SIZE(files) && ret; i++)
+		if (!jobdir_read(j->dir, files[i], &sb)) {
+			facts_env_parse(sb.buf, env);
+			ret = 0;
+		}
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* What results.csv says of the runs: machine, placement per workload. */
+static void read_rows(struct reply_job *j, char **machine, struct strbuf *place)
+{
+	struct sample_set set = { 0 };
+	char *csv = jobdir_path(j->dir, "results.csv");
+	size_t i;
+
+	if (!access(csv, R_OK) && !samples_read_file(csv, &set)) {
+		for (i = 0; i < set.nr; i++) {
+			const struct sample *s = &set.v[i];
+			char *key;
+
+			if (!*machine && s->machine && *s->machine)
+				*machine = xstrdup(s->machine);
+			if (!s->placement || !*s->placement)
+				continue;
+			key = xasprintf(" %s %s;", s->workload, s->placement);
+			if (!strstr(place->buf ? place->buf : "", key))
+				strbuf_addstr(place, key);
+			free(key);
+		}
+	}
+	sample_set_release(&set);
+	free(csv);
+}
+
+/* The kernels: tree, base and its subject, commits, compiler, config. */
+static void kernels_facts(struct reply_job *j, struct kv *v)
+{
+	const struct job_side *b = &j->s->side[JOB_SIDE_BASE];
+	const struct job_side *h = &j->s->side[JOB_SIDE_HEAD];
+	const char *remote = config_get("tree.remote");
+	const char *tarball = config_get("tree.tarball");
+	struct strbuf sb = STRBUF_INIT, cfg = STRBUF_INIT, out = STRBUF_INIT;
+	git_repository *repo = NULL;
+	char *tp = tree_default_path(), *subj, *cc;
+	struct series s;
+	size_t i;
+
+	if (access(tp, F_OK) || tree_open(&repo, tp) < 0)
+		repo = NULL;
+	if (remote && *remote)
+		facts_item(&out, "tree", remote, 72);
+	else if (tarball && *tarball && !config_is_set("tree.path"))
+		facts_item(&out, "tree", strrchr(tarball, '/') ?
+			   strrchr(tarball, '/') + 1 : tarball, 72);
+	strbuf_addf(&sb, "%s, commit %.12s", str(j->s->base_desc) ,
+		    str(b->commit));
+	if (b->release)
+		strbuf_addf(&sb, " (%s)", b->release);
+	subj = facts_commit_subject(repo, b->commit);
+	if (subj)
+		strbuf_addf(&sb, " \"%s\"", subj);
+	free(subj);
+	facts_item(&out, "base", sb.buf, 72);
+	strbuf_reset(&sb);
+	facts_item(&out, "stated", j->s->series_base ? j->s->series_base :
+		   "none (no base-commit: or base named)", 72);
+	strbuf_addf(&sb, "commit %.12s", str(h->commit));
+	if (h->release)
+		strbuf_addf(&sb, " (%s)", h->release);
+	strbuf_addf(&sb, ", base + %d patch%s of v%d:\n", j->s->nr_patches,
+		    j->s->nr_patches != 1 ? "es" : "", j->s->version);
+	if (facts_commits(repo, b->commit, h->commit, &sb) <= 0 &&
+	    !jobdir_series(j->dir, j->s->msgid, &s)) {
+		for (i = 0; i < s.nr_patches; i++)
+			strbuf_addf(&sb, "%d/%d %s\n", s.patches[i].index,
+				    s.patches[i].total,
+				    str(s.patches[i].subject));
+		series_release(&s);
+	}
+	facts_item(&out, "patched", sb.buf, 72);
+	strbuf_reset(&sb);
+	if (h->config && strbuf_read_file(&cfg, h->config) >= 0) {
+		char *kept = jobdir_path(j->dir, "config-patched");
+
+		if (access(kept, R_OK))
+			jobdir_write(j->dir, "config-patched", cfg.buf,
+				     cfg.len);
+		free(kept);
+	}
+	cc = facts_config_compiler(cfg.buf);
+	if (cc)
+		facts_item(&out, "compiler", cc, 72);
+	else
+		strbuf_addf(&sb, "%s (version not recorded)",
+			    config_get("build.cc"));
+	if (!cc)
+		facts_item(&out, "compiler", sb.buf, 72);
+	free(cc);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s + sched.config + qemu.config, kept in the job "
+		    "directory as config-patched", config_get("build.baseConfig"));
+	if (cfg.len) {
+		strbuf_addstr(&sb, "; scheduler options: ");
+		facts_config_options(cfg.buf, &sb);
+	}
+	facts_item(&out, "config", sb.buf, 72);
+	strbuf_trim(&out);
+	kv_set(v, "kernels", out.buf);
+	/* the series said one base and was tested on another: say it */
+	if (j->s->base_warning || (j->s->series_base && j->s->base_desc &&
+				  !starts_with(j->s->base_desc,
+					       j->s->series_base) &&
+				  !strstr(j->s->base_desc, "(--base)")))
+		kv_setf(v, "base_note", "Note: the series names %s as its "
+			"base, but it was tested on %s.%s%s", j->s->series_base ?
+			j->s->series_base : "another base", str(j->s->base_desc),
+			j->s->base_warning ? " The job recorded: " : "",
+			j->s->base_warning ? j->s->base_warning : "");
+	git_repository_free(repo);
+	free(tp);
+	strbuf_release(&sb);
+	strbuf_release(&cfg);
+	strbuf_release(&out);
+}
+
+/*
+ * What the numbers can vouch for: a Tested-by only when the kernel was
+ * measured on real (or KVM) hardware, the verdict is clear and the
+ * bot's address is a real one.
+ */
+static void claims(struct reply_job *j, struct kv *v, const char *machine)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *verdict = NULL;
+	int emulated, noisy, placeholder, identical = job_state_identical(j->s);
+
+	if (!jobdir_read(j->dir, "compare.json", &sb))
+		verdict = facts_verdict(sb.buf);
+	strbuf_reset(&sb);
+	if (!verdict && !jobdir_read(j->dir, "verdict.txt", &sb) &&
+	    strstr(sb.buf, "noisy"))
+		verdict = xstrdup("noisy");
+	strbuf_reset(&sb);
+	/* identical binaries: nothing was measured, no claim */
+	noisy = identical ||
+		(verdict && (!strcmp(verdict, "noisy") ||
+			     !strcmp(verdict, "inconclusive") ||
+			     !strcmp(verdict, "none")));
+	emulated = facts_machine_emulated(machine);
+	if (!emulated && !jobdir_read(j->dir, "machine.txt", &sb))
+		emulated = facts_machine_emulated(sb.buf);
+	placeholder = facts_email_is_placeholder(bot_identity()->email);
+	if (identical)
+		kv_set(v, "identical", "1");
+	else if (emulated)
+		kv_set(v, "pipeline", "1");
+	else if (noisy)
+		kv_set(v, "inconclusive", "1");
+	if (placeholder)
+		warning("bot.email is '%s', a placeholder: the reply carries "
+			"no Tested-by and cannot be sent; set bot.email",
+			bot_identity()->email);
+	if (!emulated && !noisy && !placeholder)
+		kv_setf(v, "tested_by", "%s <%s>", bot_identity()->name,
+			bot_identity()->email);
+	free(verdict);
+	strbuf_release(&sb);
+}
+
+static void reproduce_block(struct reply_job *j, int results,
+			    struct strbuf *out)
+{
+	const char *mid = j->s->msgid ? j->s->msgid : str(j->s->cover_msgid);
+
+	/* a hostile message-id cannot break out of its quotes */
+	strbuf_addstr(out, "    sched-bot test ");
+	facts_shell_quote(mid, FACTS_QUOTE_ALWAYS, out);
+	strbuf_addstr(out, " \\\n        --target ");
+	facts_shell_quote(str(j->s->target), FACTS_QUOTE_IF_NEEDED, out);
+	strbuf_addstr(out, " --workloads ");
+	facts_shell_quote(str(j->s->workloads), FACTS_QUOTE_IF_NEEDED, out);
+	/* the job's design: adaptive unless --runs fixed it */
+	if (j->s->runs_fixed)
+		strbuf_addf(out, " --runs %d", j->s->runs);
+	if (j->s->base) {
+		strbuf_addstr(out, " --base ");
+		facts_shell_quote(j->s->base, FACTS_QUOTE_IF_NEEDED, out);
+	}
+	if (!results)
+		return;
+	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
+		      "it reports:\n");
+	strbuf_addstr(out, "    sched-bot compare JOB-DIR/results.csv");
+}
+
+/*
+ * The machine of the runs: the target's own record, with the placement
+ * of each workload, else machine.txt; then the lab's lines.  Returns
+ * the machine column of results.csv (allocated, or NULL) for claims().
+ */
+static char *machine_var(struct reply_job *j, struct kv *v)
+{
+	struct strbuf sb = STRBUF_INIT, place = STRBUF_INIT;
+	struct kv env = { 0 };
+	char *machine = NULL;
+
+	read_rows(j, &machine, &place);
+	if (!read_env(j, &env)) {
+		facts_machine(&env, str(j->s->target), machine, &sb);
+		if (place.len) {
+			/* " w p;" per workload: no ";" after the last */
+			strbuf_setlen(&place, place.len - 1);
+			facts_item(&sb, "placement", place.buf + 1, 72);
+		}
+		strbuf_trim(&sb);
+		kv_set(v, "machine", sb.buf);
+	} else {
+		set_file_var(j, v, "machine", "machine.txt", 0);
+	}
+	add_lab_lines(j, v);
+	kv_release(&env);
+	strbuf_release(&place);
+	strbuf_release(&sb);
+	return machine;
+}
+
+/* The commands each run ran, one indented block each. */
+static void commands_var(struct reply_job *j, struct kv *v)
+{
+	struct strbuf sb = STRBUF_INIT, cmds = STRBUF_INIT;
+	const char *p;
+
+	if (jobdir_read(j->dir, "run-1-head/commands.txt", &sb)) {
+		strbuf_release(&sb);
+		return;
+	}
+	for (p = sb.buf; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = xstrndup(p, n);
+
+		if (*line)
+			command_block(line, &cmds);
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	/* the block keeps its indent: only the last newline goes */
+	if (cmds.len)
+		strbuf_setlen(&cmds, cmds.len - 1);
+	kv_set(v, "commands", cmds.buf);
+	strbuf_release(&cmds);
+	strbuf_release(&sb);
+}
+
+static int compose(struct reply_job *j)
+{
+	/* each outcome has its template, mail-<outcome>.md */
+	const char *tmpl_name = job_outcome_name(j->s->outcome);
+	struct reply_thread t;
+	struct kv v = { 0 };
+	struct strbuf mbox = STRBUF_INIT, tmpl = STRBUF_INIT;
+	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, sb = STRBUF_INIT;
+	char *msgid = NULL, *eml = jobdir_path(j->dir, "reply.eml"), *first;
+	char *machine = NULL;
+	int ret = EXIT_FAIL;
+
+	/* composed before a crash: keep it, with its Message-ID */
+	if (!access(eml, R_OK) && j->s->reply_msgid) {
+		free(eml);
+		return 0;
+	}
+	if (!j->s->outcome) {
+		free(eml);
+		return error("job %s: no outcome to report ('%s')", j->dir,
+			     tmpl_name);
+	}
+	if (jobdir_read(j->dir, "thread.mbox", &mbox) < 0 ||
+	    reply_thread_from_mbox(mbox.buf, mbox.len,
+				   str(j->s->cover_msgid), &t)) {
+		error("job %s: cannot find <%s> in thread.mbox", j->dir,
+		      str(j->s->cover_msgid));
+		goto out_nothread;
+	}
+	if (reply_load_template(tmpl_name, &tmpl) < 0)
+		goto out;
+
+	reply_quote(&t, (int)config_get_int("reply.quoteLines"), &sb);
+	kv_set(&v, "quote", sb.buf);
+	strbuf_reset(&sb);
+	first = reply_greeting(&t);
+	kv_set(&v, "greeting", first);
+	free(first);
+	kv_setf(&v, "series", "v%d, %d patch%s", j->s->version,
+		j->s->nr_patches, j->s->nr_patches != 1 ? "es" : "");
+	machine = machine_var(j, &v);
+	commands_var(j, &v);
+	kernels_facts(j, &v);
+	claims(j, &v, machine);
+	set_file_var(j, &v, "tables", "tables.txt", 1);
+	set_file_var(j, &v, "plan", "plan.txt", 0);
+	set_file_var(j, &v, "format", "format.txt", 0);
+	set_file_var(j, &v, "verdict", "verdict.txt", 0);
+	set_file_var(j, &v, "regressions", "regressions.txt", 0);
+	set_file_var(j, &v, "bisect", "bisect.txt", 0);
+	set_file_var(j, &v, "log", "failure.txt", 0);
+	kv_set(&v, "base", j->s->base_desc ? j->s->base_desc :
+	       j->s->series_base);
+	kv_set(&v, "base_hint", j->s->base_hint);
+	kv_set(&v, "which", j->s->failed_which);
+	kv_set(&v, "requested_by", j->s->requested_by);
+	reproduce_block(j, !job_outcome_failed(j->s->outcome), &sb);
+	kv_set(&v, "reproduce", sb.buf);
+	strbuf_reset(&sb);
+	kv_set(&v, "signature", config_get("reply.signature"));
+	/* the tested template is the only one with a Tested-by line */
+	if (reply_expand(tmpl.buf, &v, &body) < 0)
+		goto out;
+	if (reply_compose(&t, body.buf, &msg, &msgid) < 0)
+		goto out;
+	job_state_set(&j->s->reply_msgid, msgid);
+	if (write_file_atomic(eml, msg.buf, msg.len) < 0) {
+		error("cannot write %s", eml);
+		goto out;
+	}
+	ret = 0;
+out:
+	reply_thread_release(&t);
+out_nothread:
+	kv_release(&v);
+	free(machine);
+	strbuf_release(&mbox);
+	strbuf_release(&tmpl);
+	strbuf_release(&body);
+	strbuf_release(&msg);
+	strbuf_release(&sb);
+	free(msgid);
+	free(eml);
+	return ret;
+}
+
+int job_reply_write(const char *dir, struct job_state *js)
+{
+	struct reply_job j = { dir, js };
+
+	return compose(&j);
+}

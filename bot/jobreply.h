@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * jobreply.h - compose the reply of a job that came to an outcome: the
+ * template mail-<outcome>.md expanded with what the job directory
+ * holds (the quote of the thread, the kernels, the machine, the
+ * commands, the tables and verdict, the bisection, the failure's log,
+ * the line to reproduce it) and the claims the numbers can carry (a
+ * Tested-by only for a clear verdict measured on real or KVM
+ * hardware under a real bot.email: facts.h), as a mail threaded
+ * under the cover letter (reply.h), into dir/reply.eml.
+ */
+#ifndef SCHED_BOT_JOBREPLY_H
+#define SCHED_BOT_JOBREPLY_H
+
+#include "jobstate.h"
+
+/*
+ * Write dir/reply.eml for the job js describes and set js->reply_msgid
+ * to its Message-ID.  A reply already composed (before a crash: the
+ * file there, js->reply_msgid set) is kept as it is.  Returns 0, or -1
+ * or EXIT_FAIL with an error printed (no outcome, no thread, no
+ * template).
+ */
+int job_reply_write(const char *dir, struct job_state *js);
+
+#endif
