@@ -55,6 +55,10 @@ test_expect_success 'an unhealthy target: status says so, boot refuses it' '
 	test_grep "sched-bot target status lab" refused &&
 	test_grep "sched-bot target clear lab" refused &&
 	! test -e refused.csv
+	{ cat "$XDG_CONFIG_HOME/sched-bot/config" &&
+	  printf "[job]\n\ttarget = lab\n"; } >cron.config &&
+	"$SCHED_BOT" --config cron.config cron --no-poll >cout 2>cerr;
+	test_grep "target lab is marked unhealthy since" cerr
 '
 
 test_expect_success 'target clear makes it healthy again' '
