@@ -394,7 +394,9 @@ static int power_cycle(struct ssh *s, const struct boot_seen *own,
 /*
  * Boot req->kernel with its token on the command line and prove that
  * it runs: a new boot id, the token in /proc/cmdline, the release.
- * *booted: a kexec'ed kernel may now run (restore it).
+ * 0: it runs; 1: it failed, res says how, and the machine is back on
+ * its default kernel (or marked unhealthy); 2: up, but not the release
+ * built (restore it); -1: a setup error (printed).
  */
 static int boot_kernel(struct ssh *s, const struct boot_req *req,
 		       const char *rdir, const struct boot_seen *own,
