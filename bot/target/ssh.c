@@ -73,6 +73,12 @@ static int ssh_setup(struct ssh *s, const char *name)
 	s->argv[s->n++] = "BatchMode=yes";
 	s->argv[s->n++] = "-o";
 	s->argv[s->n++] = "ConnectTimeout=10";
+	/* A kernel that goes away under a session (kexec -e, reboot)
+	 * sends no FIN: notice in seconds, not at the command's timeout. */
+	s->argv[s->n++] = "-o";
+	s->argv[s->n++] = "ServerAliveInterval=5";
+	s->argv[s->n++] = "-o";
+	s->argv[s->n++] = "ServerAliveCountMax=3";
 	s->port = xstrdup(target_cfg(name, "port", "22"));
 	s->argv[s->n++] = "-p";
 	s->argv[s->n++] = s->port;
