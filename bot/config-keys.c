@@ -247,7 +247,8 @@ const struct config_key config_keys[] = {
 	S("target.*.accel", "auto", "qemu: auto (probe KVM), kvm or tcg"),
 	I("target.*.kvmProbeTimeout", "5", "qemu: seconds of the KVM probe"),
 	S("target.*.qemu", "qemu-system-x86_64", "qemu: the emulator"),
-	S("target.*.append", "", "qemu: more kernel command line"),
+	S("target.*.append", "", "qemu, ssh: more kernel command line (ssh: "
+	  "after the machine's own, for the kernel under test)"),
 	S("target.*.host", NULL, "ssh: the machine"),
 	S("target.*.user", NULL, "ssh: the user (unset: ssh's default)"),
 	S("target.*.identity", NULL, "ssh: the key file"),
@@ -255,10 +256,21 @@ const struct config_key config_keys[] = {
 	S("target.*.sshOptions", "", "ssh: more ssh options"),
 	I("target.*.bootTimeout", "300", "ssh: seconds to come back up"),
 	S("target.*.bootCommand",
-	  "kexec -l {kernel} --reuse-cmdline && kexec -e",
-	  "ssh: how to boot {kernel}"),
+	  "kexec -l {kernel}{initrd} --command-line={cmdline} && "
+	  "{ sleep 1; kexec -e; } >/dev/null 2>&1 </dev/null &",
+	  "ssh: how to boot {kernel} with {cmdline} (the machine's own minus "
+	  "sched_bot.* words, then append and sched_bot.build=TOKEN) and "
+	  "{initrd} ( --initrd=FILE)"),
+	S("target.*.initrd", NULL, "ssh: an initrd on the machine for the "
+	  "kernel under test (unset: none)"),
 	S("target.*.restoreCommand", "reboot",
 	  "ssh: how to return to the machine's own kernel"),
+	S("target.*.console", NULL, "ssh: how to read the machine's console "
+	  "after a kernel did not come back: a file (/path, read from where "
+	  "it ended before the boot) or a command run here"),
+	S("target.*.powerCommand", NULL, "ssh: a command run here that "
+	  "power-cycles the machine (BMC, PDU) when a kernel does not come "
+	  "back; unset: such a machine is marked unhealthy at once"),
 	S("target.*.remoteDir", "/tmp/sched-bot", "ssh: the working directory"),
 	S("target.*.shipTools", "auto",
 	  "ssh: copy hackbench/perf with their libraries: auto (when the "

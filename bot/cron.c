@@ -25,6 +25,7 @@
 #include "outbox.h"
 #include "reply.h"
 #include "series.h"
+#include "target/target.h"
 #include "state.h"
 #include "tree.h"
 #include "util.h"
@@ -622,6 +623,7 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 
 	for (;;) {
 		struct state_job job;
+		char *why;
 		int n;
 
 		if (now_monotonic() >= deadline) {
@@ -631,6 +633,16 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		}
 		if (o->max_jobs && done >= o->max_jobs)
 			break;
+		/* a machine that did not come back takes no job, and the
+		 * jobs keep their attempts until an operator clears it */
+		if (target_unhealthy(config_get("job.target"), &why)) {
+			warning("target %s is marked unhealthy %s; the queue "
+				"waits for 'sched-bot target clear %s'",
+				config_get("job.target"), why,
+				config_get("job.target"));
+			free(why);
+			break;
+		}
 		if (state_job_next(st, &job, after) <= 0)
 			break;
 		after = job.id;

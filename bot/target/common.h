@@ -90,6 +90,12 @@ int target_build_initramfs(const struct target_ctx *ctx, const char *path);
 int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 		  const char *buf, size_t len, int timed_out,
 		  struct boot_res *res);
+/*
+ * Mark target name unhealthy (a machine that did not come back): it
+ * gets no more runs until `sched-bot target clear NAME`.
+ */
+void target_mark_unhealthy(const char *name, const char *why);
+
 /* res for a run that had nothing left to run (every tool skipped). */
 int target_nothing_to_run(struct boot_res *res);
 

@@ -3,36 +3,47 @@
  * target/ssh.c - a real machine over the system's OpenSSH client.
  *
  * With a kernel to test:
- *   1. note `uname -r` (the machine's default kernel);
+ *   1. note the machine's boot: uname -r, the boot id (new with every
+ *      boot) and /proc/cmdline, its default kernel's;
  *   2. copy the bzImage to remoteDir and run bootCommand, by default
- *        kexec -l {kernel} --reuse-cmdline && kexec -e
- *      (kexec skips firmware and bootloader: seconds, not minutes; the
- *      connection drops as the old kernel goes away, which is expected);
- *   3. poll `uname -r` until it answers, bounded by bootTimeout, and
- *      check it is the release just built;
+ *        kexec -l {kernel}{initrd} --command-line={cmdline}, kexec -e
+ *      where {cmdline} is the machine's own without sched_bot.* words,
+ *      then target.NAME.append and sched_bot.build=TOKEN, the first 16
+ *      digits of the bzImage's git blob id (kexec skips firmware and
+ *      bootloader: seconds, not minutes);
+ *   3. poll until a new boot answers, bounded by bootTimeout, and prove
+ *      which kernel runs: the token in /proc/cmdline (base and patched
+ *      have the same uname -r), then the release;
  *   4. copy sched-bench, run `sched-bench init sb.…` (the frames are
- *      the same as on a QEMU console) and parse them; a tool workload
- *      the machine lacks (hackbench, perf) is copied first with its
- *      shared libraries and loader into remoteDir/tools and run
- *      through that loader; so is sched-bench-spawn, the program spawn
- *      forks from, in remoteDir/spawn (given to sched-bench as
- *      SCHED_BENCH_SPAWN);
- *   5. run restoreCommand (default `reboot`: a kexec'ed kernel is
- *      gone after a normal reboot, so the machine comes back on its
- *      default kernel) and wait for the original `uname -r`.
- * Without a kernel, only step 4 runs.  Tests use bootCommand = true and
- * restoreCommand = true against an sshd on 127.0.0.1.
+ *      the same as on a QEMU console) and parse them; the rows' kernel
+ *      column carries the token.  A tool workload the machine lacks
+ *      (hackbench, perf) is copied first with its shared libraries and
+ *      loader into remoteDir/tools and run through that loader; so is
+ *      sched-bench-spawn in remoteDir/spawn (SCHED_BENCH_SPAWN);
+ *   5. run restoreCommand (default `reboot`: a kexec'ed kernel is gone
+ *      after a normal reboot) and wait for a new boot with the default
+ *      kernel's command line.
+ * A kernel that does not come back is the kernel's failure, with the
+ * console lines of that boot when target.NAME.console says how to read
+ * them (a file, from where it ended before the kexec, or a command).
+ * Then, and when restoring fails, powerCommand power-cycles the machine
+ * and its default kernel must come back; a machine that does not is
+ * marked unhealthy (target_mark_unhealthy) and gets no more runs until
+ * `sched-bot target clear NAME`.  Without a kernel, only step 4 runs.
  *
  * Keys: target.NAME.host, .user, .port, .identity, .sshOptions (extra
- * words for ssh), .remoteDir (/tmp/sched-bot), .bootCommand,
- * .restoreCommand, .bootTimeout (300), .timeout (for the workloads),
- * .shipTools (auto: copy the tools the machine lacks; always; never).
+ * words for ssh), .remoteDir (/tmp/sched-bot), .bootCommand, .initrd,
+ * .append, .restoreCommand, .console, .powerCommand, .bootTimeout
+ * (300), .timeout (for the workloads), .shipTools (auto: copy the tools
+ * the machine lacks; always; never).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "subproc.h"
@@ -62,6 +73,12 @@ static int ssh_setup(struct ssh *s, const char *name)
 	s->argv[s->n++] = "BatchMode=yes";
 	s->argv[s->n++] = "-o";
 	s->argv[s->n++] = "ConnectTimeout=10";
+	/* A kernel that goes away under a session (kexec -e, reboot)
+	 * sends no FIN: notice in seconds, not at the command's timeout. */
+	s->argv[s->n++] = "-o";
+	s->argv[s->n++] = "ServerAliveInterval=5";
+	s->argv[s->n++] = "-o";
+	s->argv[s->n++] = "ServerAliveCountMax=3";
 	s->port = xstrdup(target_cfg(name, "port", "22"));
 	s->argv[s->n++] = "-p";
 	s->argv[s->n++] = s->port;
@@ -119,102 +136,119 @@ static int ssh_copy(struct ssh *s, const char *local, const char *remote)
 			  remote, rc) : 0;
 }
 
-static char *remote_release(struct ssh *s, double timeout)
+/* Which boot the machine is in.  The release cannot tell a base from a
+ * patched build (both are the same uname -r); the boot id changes with
+ * every boot and the command line carries the build's token. */
+struct boot_seen {
+	char *release, *id, *cmdline;
+};
+
+static void boot_seen_release(struct boot_seen *b)
+{
+	free(b->release);
+	free(b->id);
+	free(b->cmdline);
+	memset(b, 0, sizeof(*b));
+}
+
+static int remote_boot(struct ssh *s, double timeout, struct boot_seen *b)
 {
 	struct strbuf out = STRBUF_INIT;
+	char *nl1, *nl2;
 
-	if (ssh_run(s, "uname -r", -1, timeout, &out)) {
-		strbuf_release(&out);
-		return NULL;
-	}
-	strbuf_trim(&out);
-	return strbuf_detach(&out, NULL);
+	memset(b, 0, sizeof(*b));
+	if (ssh_run(s, "uname -r && cat /proc/sys/kernel/random/boot_id "
+		    "/proc/cmdline", -1, timeout, &out))
+		goto fail;
+	nl1 = strchr(out.buf, '\n');
+	nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
+	if (!nl2)
+		goto fail;
+	b->release = xstrndup_trim(out.buf, nl1 - out.buf);
+	b->id = xstrndup_trim(nl1 + 1, nl2 - nl1 - 1);
+	b->cmdline = xstrndup_trim(nl2 + 1, out.len - (nl2 + 1 - out.buf));
+	strbuf_release(&out);
+	return 0;
+fail:
+	strbuf_release(&out);
+	return -1;
 }
 
-/* Poll until uname -r answers (and equals want, when given). */
-static char *wait_for(struct ssh *s, const char *want, double timeout)
+/*
+ * Poll until the machine answers from a boot other than old_id (and,
+ * with want_cmdline, with that command line), bounded by timeout.
+ * 0 and *b, or -1; *last is the last other boot seen, if any.
+ */
+static int wait_boot(struct ssh *s, const char *old_id,
+		     const char *want_cmdline, double timeout,
+		     struct boot_seen *b)
 {
 	double end = now_monotonic() + timeout;
-	char *rel;
 
 	do {
-		rel = remote_release(s, 15);
-		if (rel && (!want || !strcmp(rel, want)))
-			return rel;
-		free(rel);
-		rel = NULL;
+		if (!remote_boot(s, 15, b)) {
+			if (strcmp(b->id, old_id) &&
+			    (!want_cmdline || !strcmp(b->cmdline, want_cmdline)))
+				return 0;
+			boot_seen_release(b);
+		}
 		sleep(2);
 	} while (now_monotonic() < end);
-	return NULL;
+	return -1;
 }
 
-static char *expand(const char *tmpl, const char *kernel)
+/* Is word a word of the command line? */
+static int has_word(const char *cmdline, const char *word)
 {
-	struct strbuf sb = STRBUF_INIT;
+	size_t n = strlen(word);
 	const char *p;
 
-	for (p = tmpl; *p; p++) {
-		if (starts_with(p, "{kernel}")) {
-			strbuf_addstr(&sb, kernel);
-			p += strlen("{kernel}") - 1;
-		} else {
-			strbuf_addch(&sb, *p);
-		}
+	for (p = cmdline; (p = strstr(p, word)); p++)
+		if ((p == cmdline || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+/* sched_bot.build=<the bzImage's git blob id, 16 digits>: a developer
+ * checks it with git hash-object. */
+static char *build_token(const char *kernel)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+	int rc;
+
+	git_libgit2_init();
+	rc = git_odb_hashfile(&oid, kernel, GIT_OBJECT_BLOB);
+	git_libgit2_shutdown();
+	if (rc < 0) {
+		error("cannot read %s", kernel);
+		return NULL;
 	}
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	return xasprintf("sched_bot.build=%.16s", hex);
+}
+
+/* The kernel's command line: the machine's own without the words of an
+ * earlier test (sched_bot.*) or its bootloader, then target.NAME.append
+ * and the token. */
+static char *kexec_cmdline(const char *name, const char *own,
+			   const char *token)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *copy = xstrdup(own), *w, *save;
+	const char *more = target_cfg(name, "append", "");
+
+	for (w = strtok_r(copy, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		if (starts_with(w, "sched_bot.") || starts_with(w, "BOOT_IMAGE="))
+			continue;
+		strbuf_addf(&sb, "%s%s", sb.len ? " " : "", w);
+	}
+	if (*more)
+		strbuf_addf(&sb, "%s%s", sb.len ? " " : "", more);
+	strbuf_addf(&sb, "%s%s", sb.len ? " " : "", token);
+	free(copy);
 	return strbuf_detach(&sb, NULL);
-}
-
-static int boot_kernel(struct ssh *s, const struct boot_req *req,
-		       const char *rdir, struct boot_res *res)
-{
-	char *rk = xasprintf("%s/bzImage", rdir), *cmd, *rel;
-	double wait = target_cfg_int(s->name, "bootTimeout", 300);
-	int ret = -1;
-
-	if (ssh_copy(s, req->kernel, rk) < 0)
-		goto out;
-	cmd = expand(target_cfg(s->name, "bootCommand",
-			 "kexec -l {kernel} --reuse-cmdline && kexec -e"),
-		     rk);
-	/* The connection may die with the old kernel: no verdict here. */
-	ssh_run(s, cmd, -1, 60, NULL);
-	free(cmd);
-	rel = wait_for(s, NULL, wait);
-	if (!rel) {
-		res->status = CONSOLE_TIMEOUT;
-		res->reason = xasprintf("%s did not come back within %.0fs "
-					"after booting the kernel", s->dest,
-					wait);
-		ret = 1;
-		goto out;
-	}
-	if (req->release && strcmp(rel, req->release)) {
-		res->status = CONSOLE_NO_INIT;
-		res->reason = xasprintf("%s runs %s, not the kernel built "
-					"(%s): the boot did not take", s->dest,
-					rel, req->release);
-		free(rel);
-		ret = 1;
-		goto out;
-	}
-	free(rel);
-	ret = 0;
-out:
-	free(rk);
-	return ret;
-}
-
-static void restore(struct ssh *s, const char *orig)
-{
-	double wait = target_cfg_int(s->name, "bootTimeout", 300);
-	char *rel;
-
-	ssh_run(s, target_cfg(s->name, "restoreCommand", "reboot"), -1, 60, NULL);
-	rel = wait_for(s, orig, wait);
-	if (!rel)
-		warning("%s did not come back on %s within %.0fs", s->dest,
-			orig, wait);
-	free(rel);
 }
 
 /* A word for the remote shell, single-quoted. */
@@ -230,6 +264,245 @@ static void add_quoted(struct strbuf *sb, const char *w)
 			strbuf_addch(sb, *p);
 	}
 	strbuf_addch(sb, '\'');
+}
+
+/* bootCommand with {kernel}, {cmdline} (one quoted word) and {initrd}
+ * (" --initrd=FILE" when target.NAME.initrd is set) filled in. */
+static char *expand(const char *name, const char *tmpl, const char *kernel,
+		    const char *cmdline)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *initrd = target_cfg(name, "initrd", NULL);
+	const char *p;
+
+	for (p = tmpl; *p; p++) {
+		if (starts_with(p, "{kernel}")) {
+			add_quoted(&sb, kernel);
+			p += strlen("{kernel}") - 1;
+		} else if (starts_with(p, "{cmdline}")) {
+			add_quoted(&sb, cmdline);
+			p += strlen("{cmdline}") - 1;
+		} else if (starts_with(p, "{initrd}")) {
+			if (initrd) {
+				strbuf_addstr(&sb, " --initrd=");
+				add_quoted(&sb, initrd);
+			}
+			p += strlen("{initrd}") - 1;
+		} else {
+			strbuf_addch(&sb, *p);
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Where the console stands before a boot: a file's size. */
+static off_t console_mark(const char *name)
+{
+	const char *spec = target_cfg(name, "console", NULL);
+	struct stat st;
+
+	if (!spec || spec[0] != '/' || stat(spec, &st) < 0)
+		return 0;
+	return st.st_size;
+}
+
+/*
+ * The console lines of the boot that failed, when target.NAME.console
+ * says how to read them: a file (from the offset noted before the
+ * kexec) or a command run here.  They go to res (the tail, and the
+ * status when the kernel panicked) and to console.log in the workdir.
+ */
+static void read_console(const char *name, off_t from,
+			 const struct boot_req *req, struct boot_res *res)
+{
+	const char *spec = target_cfg(name, "console", NULL);
+	struct strbuf sb = STRBUF_INIT, tail = STRBUF_INIT;
+
+	if (!spec)
+		return;
+	if (spec[0] == '/') {
+		if (strbuf_read_file(&sb, spec) < 0) {
+			warning("cannot read the console %s: %s", spec,
+				strerror(errno));
+			goto out;
+		}
+		if ((size_t)from <= sb.len) {
+			memmove(sb.buf, sb.buf + from, sb.len - from);
+			strbuf_setlen(&sb, sb.len - from);
+		}
+	} else {
+		const char *argv[] = { "sh", "-c", spec, NULL };
+		struct subproc p = { .argv = argv, .stdin_fd = -1,
+				     .log_fd = -1, .capture = &sb,
+				     .capture_max = 4 << 20, .timeout = 60 };
+
+		if (subproc_run(&p))
+			warning("the console command of %s failed", name);
+	}
+	if (req->workdir) {
+		char *path = xasprintf("%s/console.log", req->workdir);
+
+		if (mkdir_p(req->workdir, 0755) < 0 ||
+		    write_file_atomic(path, sb.buf, sb.len) < 0)
+			warning("cannot write %s", path);
+		free(res->console);
+		res->console = path;
+	}
+	console_tail(sb.buf, sb.len, 40, &tail);
+	free(res->last_lines);
+	res->last_lines = strbuf_detach(&tail, NULL);
+	if (strstr(sb.buf, "Kernel panic"))
+		res->status = CONSOLE_PANIC;
+out:
+	strbuf_release(&sb);
+	strbuf_release(&tail);
+}
+
+/*
+ * The machine back on its default kernel (the command line noted
+ * before, in a boot other than the one it left), by powerCommand: 0;
+ * else it is marked unhealthy and gets no more runs.
+ */
+static int power_cycle(struct ssh *s, const struct boot_seen *own,
+		       const char *why)
+{
+	const char *power = target_cfg(s->name, "powerCommand", NULL);
+	double wait = target_cfg_int(s->name, "bootTimeout", 300);
+	struct boot_seen b;
+	char *mark;
+
+	if (power) {
+		const char *argv[] = { "sh", "-c", power, NULL };
+		struct subproc p = { .argv = argv, .stdin_fd = -1,
+				     .log_fd = -1, .timeout = 120 };
+		int rc;
+
+		info("%s: power-cycling %s: %s", s->name, s->dest, why);
+		rc = subproc_run(&p);
+		if (rc)
+			warning("powerCommand of %s exited with %d", s->name,
+				rc);
+		if (!wait_boot(s, own->id, own->cmdline, wait, &b)) {
+			info("%s is back on its default kernel", s->dest);
+			boot_seen_release(&b);
+			return 0;
+		}
+	}
+	mark = xasprintf("%s; %s", why, power ? "it did not come back "
+			 "on its default kernel after powerCommand" :
+			 "no target.NAME.powerCommand to power-cycle it");
+	target_mark_unhealthy(s->name, mark);
+	error("%s is marked unhealthy: %s", s->name, mark);
+	free(mark);
+	return -1;
+}
+
+/*
+ * Boot req->kernel with its token on the command line and prove that
+ * it runs: a new boot id, the token in /proc/cmdline, the release.
+ * 0: it runs; 1: it failed, res says how, and the machine is back on
+ * its default kernel (or marked unhealthy); 2: up, but not the release
+ * built (restore it); -1: a setup error (printed).
+ */
+static int boot_kernel(struct ssh *s, const struct boot_req *req,
+		       const char *rdir, const struct boot_seen *own,
+		       const char *token, struct boot_res *res)
+{
+	char *rk = xasprintf("%s/bzImage", rdir), *cmd, *cmdline;
+	double wait = target_cfg_int(s->name, "bootTimeout", 300);
+	double start;
+	struct boot_seen b;
+	off_t mark;
+	int ret = -1, rc;
+
+	if (ssh_copy(s, req->kernel, rk) < 0)
+		goto out;
+	cmdline = kexec_cmdline(s->name, own->cmdline, token);
+	cmd = expand(s->name, target_cfg(s->name, "bootCommand",
+		     "kexec -l {kernel}{initrd} --command-line={cmdline} && "
+		     "{ sleep 1; kexec -e; } >/dev/null 2>&1 </dev/null &"),
+		     rk, cmdline);
+	free(cmdline);
+	mark = console_mark(s->name);
+	start = now_monotonic();
+	/* The connection may die with the old kernel (ssh says 255, or the
+	 * timeout): no verdict then.  Any other failure is the command's,
+	 * on the machine's own kernel still (kexec missing, a bad image). */
+	rc = ssh_run(s, cmd, -1, 60, NULL);
+	free(cmd);
+	if (rc > 0 && rc != 255) {
+		res->status = CONSOLE_ERROR;
+		res->reason = xasprintf("the boot command failed on %s "
+					"(exit %d)", s->dest, rc);
+		ret = 1;
+		goto out;
+	}
+	if (wait_boot(s, own->id, NULL, wait, &b)) {
+		res->status = CONSOLE_TIMEOUT;
+		res->reason = xasprintf("%s did not come back within %.0fs "
+					"after booting the kernel", s->dest,
+					wait);
+		read_console(s->name, mark, req, res);
+		ret = 1;
+		power_cycle(s, own, "the kernel under test did not come up");
+		goto out;
+	}
+	res->boot_seconds = now_monotonic() - start;
+	if (!has_word(b.cmdline, token)) {
+		int own_again = !strcmp(b.cmdline, own->cmdline);
+
+		res->status = CONSOLE_NO_INIT;
+		res->reason = xasprintf("%s came back without %s in "
+					"/proc/cmdline%s: the kernel under "
+					"test did not stay up", s->dest, token,
+					own_again ? " (on its default kernel)" :
+					"");
+		read_console(s->name, mark, req, res);
+		if (!own_again)
+			power_cycle(s, own, "it runs neither the kernel under "
+				    "test nor its default");
+		boot_seen_release(&b);
+		ret = 1;
+		goto out;
+	}
+	if (req->release && strcmp(b.release, req->release)) {
+		res->status = CONSOLE_NO_INIT;
+		res->reason = xasprintf("%s runs %s, not the kernel built "
+					"(%s): the boot did not take", s->dest,
+					b.release, req->release);
+		boot_seen_release(&b);
+		ret = 2;
+		goto out;
+	}
+	info("%s runs %s (%s), up in %.1fs", s->dest, b.release, token,
+	     res->boot_seconds);
+	boot_seen_release(&b);
+	ret = 0;
+out:
+	free(rk);
+	return ret;
+}
+
+/* restoreCommand, then the default kernel proved back; else power. */
+static void restore(struct ssh *s, const struct boot_seen *own)
+{
+	double wait = target_cfg_int(s->name, "bootTimeout", 300);
+	struct boot_seen now, b;
+
+	if (remote_boot(s, 30, &now) < 0) {
+		power_cycle(s, own, "it did not answer after the run");
+		return;
+	}
+	ssh_run(s, target_cfg(s->name, "restoreCommand", "reboot"), -1, 60,
+		NULL);
+	if (!wait_boot(s, now.id, own->cmdline, wait, &b)) {
+		debug("%s is back on its default kernel", s->dest);
+		boot_seen_release(&b);
+	} else {
+		power_cycle(s, own, "restoreCommand did not bring back its "
+			    "default kernel");
+	}
+	boot_seen_release(&now);
 }
 
 /* The remote's own tool, if it runs: its path, else NULL. */
@@ -348,8 +621,9 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	struct target_words args = { 0 };
 	const char *name = ctx->name;
 	const char *rdir = target_cfg(name, "remoteDir", "/tmp/sched-bot");
-	char *rbench = NULL, *orig = NULL, *cmd = NULL, **cmds = NULL, *why;
-	char *helper = NULL, *rhelper = NULL;
+	char *rbench = NULL, *cmd = NULL, **cmds = NULL, *why;
+	char *helper = NULL, *rhelper = NULL, *token = NULL;
+	struct boot_seen own = { 0 };
 	double start = now_monotonic(), timeout;
 	struct ssh s;
 	int rc, ret = -1, booted = 0, failed;
@@ -357,8 +631,7 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 
 	if (ssh_setup(&s, name) < 0)
 		return -1;
-	orig = remote_release(&s, 30);
-	if (!orig) {
+	if (remote_boot(&s, 30, &own) < 0) {
 		res->reason = xasprintf("cannot reach %s over ssh", s.dest);
 		error("%s", res->reason);
 		ret = 1;
@@ -370,11 +643,20 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 		goto out;
 	}
 	if (req->kernel) {
-		ret = boot_kernel(&s, req, rdir, res);
-		booted = 1;
+		token = build_token(req->kernel);
+		if (!token)
+			goto out;
+		ret = boot_kernel(&s, req, rdir, &own, token, res);
+		/* 2: up, but not the release built */
+		booted = !ret || ret == 2;
 		if (ret)
 			goto out;
 		ret = -1;
+		/* a new boot: its /tmp may be empty */
+		if (ssh_run(&s, cmd, -1, 60, NULL)) {
+			error("cannot create %s on %s", rdir, s.dest);
+			goto out;
+		}
 	}
 	/* Asked on the kernel under test: that is where they run. */
 	cmds = tool_cmds(&s, ctx, rdir, &failed);
@@ -419,9 +701,23 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	res->console = NULL;
 	ret = target_finish(ctx, req, out.buf, out.len,
 			    rc == SUBPROC_TIMEOUT, res);
+	/* The release is the same for base and patched: the rows say
+	 * which build ran, as proved by /proc/cmdline. */
+	if (token) {
+		for (i = 0; i < res->samples.nr; i++) {
+			char *k = res->samples.v[i].kernel;
+
+			res->samples.v[i].kernel = xasprintf("%s %s",
+							     k ? k : "", token);
+			free(k);
+		}
+		why = res->kernel;
+		res->kernel = xasprintf("%s %s", why ? why : "", token);
+		free(why);
+	}
 out:
 	if (booted)
-		restore(&s, orig);
+		restore(&s, &own);
 	ssh_release(&s);
 	strbuf_release(&cmdline);
 	strbuf_release(&out);
@@ -430,7 +726,8 @@ out:
 	free(rbench);
 	free(helper);
 	free(rhelper);
-	free(orig);
+	free(token);
+	boot_seen_release(&own);
 	free(cmd);
 	return ret;
 }

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "secret.h"
 #include "target/common.h"
@@ -94,11 +96,81 @@ static void unknown_target(const char *name)
 	strbuf_release(&sb);
 }
 
+/*
+ * The mark: $XDG_DATA_HOME/sched-bot/targets/NAME.unhealthy, one line,
+ * beside the state database, so that cron and every command see it.
+ */
+static char *health_path(const char *name)
+{
+	char *sub, *path;
+
+	if (!*name || strchr(name, '/') || name[0] == '.')
+		return NULL;
+	sub = xasprintf("targets/%s.unhealthy", name);
+	path = data_path(sub);
+	free(sub);
+	return path;
+}
+
+void target_mark_unhealthy(const char *name, const char *why)
+{
+	char *path = health_path(name), *line, *slash;
+	char when[32];
+	time_t t = time(NULL);
+
+	if (!path)
+		return;
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	line = xasprintf("since %s: %s\n", when, why);
+	slash = strrchr(path, '/');
+	*slash = 0;
+	mkdir_p(path, 0755);
+	*slash = '/';
+	if (write_file_atomic(path, line, strlen(line)) < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(line);
+	free(path);
+}
+
+int target_unhealthy(const char *name, char **why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = health_path(name);
+	int ret = 0;
+
+	*why = NULL;
+	if (path && strbuf_read_file(&sb, path) >= 0) {
+		strbuf_trim(&sb);
+		*why = strbuf_detach(&sb, NULL);
+		ret = 1;
+	}
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+int target_clear(const char *name)
+{
+	char *path = health_path(name);
+	int ret = 0;
+
+	if (!path)
+		return 1;
+	if (unlink(path) < 0) {
+		ret = errno == ENOENT ? 1 : -1;
+		if (ret < 0)
+			error("cannot remove %s: %s", path, strerror(errno));
+	}
+	free(path);
+	return ret;
+}
+
 int target_run(const char *name, const struct boot_req *req,
 	       struct boot_res *res)
 {
 	const struct target_ops *ops = find_backend(name);
 	struct target_ctx ctx;
+	char *why;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -106,6 +178,15 @@ int target_run(const char *name, const struct boot_req *req,
 	res->target = xstrdup(name);
 	if (!ops) {
 		unknown_target(name);
+		return -1;
+	}
+	if (target_unhealthy(name, &why)) {
+		res->reason = xasprintf("target %s is marked unhealthy %s", name,
+					why);
+		error("%s\n  see 'sched-bot target status %s'; once the "
+		      "machine is fixed, 'sched-bot target clear %s'", res->reason,
+		      name, name);
+		free(why);
 		return -1;
 	}
 	if (ctx_init(&ctx, name, ops, req) < 0)

@@ -11,8 +11,9 @@
  *          .accel (auto|kvm|tcg; auto probes KVM briefly, else TCG),
  *          .qemu (qemu-system-x86_64), .append (extra kernel args)
  *   ssh:   .host, .user, .port, .identity, .sshOptions, .bootCommand
- *          (default: kexec -l K --initrd? --reuse-cmdline && kexec -e),
- *          .restoreCommand, .bootTimeout, .timeout, .remoteDir
+ *          (default: kexec -l K --command-line=<own + token>, kexec -e),
+ *          .initrd, .append, .restoreCommand, .console, .powerCommand,
+ *          .bootTimeout, .timeout, .remoteDir
  *   local: nothing; runs sched-bench on this machine
  *
  * Workloads are sched-bench's own (spawn, pingpong) or external tools
@@ -73,6 +74,15 @@ struct boot_res {
 int target_run(const char *name, const struct boot_req *req,
 	       struct boot_res *res);
 void boot_res_release(struct boot_res *res);
+
+/*
+ * A target marked unhealthy by a machine that did not come back: 1 and
+ * *why (allocated: the reason and when), else 0.  target_run() refuses
+ * such a target until target_clear() (`sched-bot target clear NAME`).
+ */
+int target_unhealthy(const char *name, char **why);
+/* Clear the mark: 0, 1 when there was none, -1 (printed) on error. */
+int target_clear(const char *name);
 
 /* The target's type ("qemu", "ssh", "local") or NULL when unknown. */
 const char *target_type(const char *name);

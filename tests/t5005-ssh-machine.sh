@@ -1,0 +1,152 @@
+#!/bin/sh
+# The ssh target against a machine (tests/lib-machine.sh: a QEMU guest
+# on its own default kernel, the tests' base build, with sshd and
+# kexec-tools): a real kexec into the patched build, proved by its token
+# in /proc/cmdline, rows, and the default kernel back after the reboot;
+# a kernel that panics is the kernel's failure with its console lines,
+# the machine power-cycled back; a machine that stays down is marked
+# unhealthy and refused until cleared.  One machine boot for them all.
+#
+# Heavy on a cold cache: the base and patched builds are t5000's (same
+# commits, same cache keys), so whichever test runs first builds them.
+. "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-kernel.sh"
+. "$TESTS/lib-machine.sh"
+
+kernel_prereqs
+machine_prereqs
+kernel_repo || test_skip_all "could not make the kernel repository"
+kernel_config
+
+kernel_commit base README '$a t5000' t5000-base
+kernel_commit t5000-base kernel/sched/fair.c \
+	's/sysctl_sched_migration_cost\t= 500000UL;/sysctl_sched_migration_cost\t= 400000UL;/' \
+	t5000-patched
+
+test_expect_success 'the base and patched builds (t5000s)' '
+	"$SCHED_BOT" build --tree "$KREPO" --rev t5000-base -o base >bout &&
+	"$SCHED_BOT" build --tree "$KREPO" --rev t5000-patched -o patched \
+		>pout &&
+	test_grep -x "CONFIG_KEXEC=y" base/config &&
+	test_grep -x "CONFIG_VIRTIO_NET=y" base/config &&
+	! cmp -s base/bzImage patched/bzImage
+'
+
+if ! test -s "$TRASH/base/bzImage" || ! machine_start "$TRASH/base/bzImage"
+then
+	test_skip_rest "the machine did not come up"
+fi
+
+REL=$(sed -n "s/^release: //p" "$TRASH/bout")
+TOKEN=sched_bot.build=$(git hash-object "$TRASH/patched/bzImage" | cut -c1-16)
+cat >>"$XDG_CONFIG_HOME/sched-bot/config" <<EOF
+[target "box"]
+	type = ssh
+	host = 127.0.0.1
+	port = ${MACHINE_PORT:-1}
+	user = root
+	identity = ${MACHINE_ID:-none}
+	sshOptions = ${MACHINE_OPTS:-}
+	remoteDir = /tmp/sched-bot
+	initrd = /boot/initrd.img
+	console = ${MACHINE_CONSOLE:-none}
+	powerCommand = ${MACHINE_POWER:-false}
+	bootTimeout = 300
+	timeout = 300
+EOF
+
+test_expect_success 'the machine runs its default kernel, no token' '
+	machine_ssh "uname -r; cat /proc/sys/kernel/random/boot_id /proc/cmdline" \
+		>own &&
+	test "$(sed -n 1p own)" = "$REL" &&
+	sed -n 3p own >own.cmdline &&
+	test_grep "console=ttyS0" own.cmdline &&
+	test_grep ! "sched_bot\." own.cmdline
+'
+
+test_expect_success 'boot kexecs into the patched kernel: rows carry its token' '
+	start=$(date +%s) &&
+	"$SCHED_BOT" -v boot --target box --kernel patched/bzImage \
+		--release "$REL" --workloads spawn,pingpong --runs 1 -t 1 \
+		--label patched --workdir kexec -o rows.csv >out 2>err &&
+	echo $(($(date +%s) - start)) >"$TRASH/kexec.seconds" &&
+	test_grep "^status: ok" out &&
+	test_grep -x "kernel: $REL $TOKEN" out &&
+	test_grep "runs $REL ($TOKEN), up in" err &&
+	test_grep "^patched,$REL $TOKEN,spawn," rows.csv &&
+	test_grep "^patched,$REL $TOKEN,pingpong," rows.csv &&
+	test_grep "Command line:.*$TOKEN" "$MACHINE_CONSOLE"
+'
+[ -s "$TRASH/kexec.seconds" ] &&
+	echo "# kexec, run and reboot back: $(cat "$TRASH/kexec.seconds")s"
+
+test_expect_success 'afterwards the machine is back on its default kernel' '
+	machine_ssh "cat /proc/sys/kernel/random/boot_id /proc/cmdline" >after &&
+	test "$(sed -n 2p after)" = "$(cat own.cmdline)" &&
+	test "$(sed -n 1p after)" != "$(sed -n 2p own)" &&
+	test_grep ! "sched_bot\." after
+'
+
+# No init at all ("Requested init /nonexistent failed"), then panic=0
+# after panic=-1: the kernel hangs in its panic, as a real
+# server without a reboot-on-panic would, until the power button.
+{ cat "$XDG_CONFIG_HOME/sched-bot/config" && cat <<EOF; } >"$TRASH/panic.config"
+[target "box"]
+	append = rdinit=/nonexistent init=/nonexistent panic=0
+	bootTimeout = 60
+EOF
+
+test_expect_success 'a kernel that panics: its console lines, power-cycled back' '
+	rc=0; "$SCHED_BOT" --config "$TRASH/panic.config" boot --target box \
+		--kernel patched/bzImage --workloads spawn --runs 1 -t 1 \
+		--workdir panic -o panic.csv >pout 2>perr || rc=$?
+	test $rc -eq 1 &&
+	test_grep "^status: panic" pout &&
+	test_grep "did not come back within 60s" perr &&
+	test_grep "Kernel panic" perr &&
+	test_grep "Kernel panic" panic/console.log &&
+	test_grep "Command line:.*init=/nonexistent panic=0 $TOKEN" panic/console.log &&
+	test_grep "power-cycling" perr &&
+	test_grep "back on its default kernel" perr &&
+	! test -e panic.csv &&
+	machine_ssh cat /proc/cmdline >now &&
+	test_cmp own.cmdline now &&
+	"$SCHED_BOT" target status box >st &&
+	test_grep -x "box: healthy" st
+'
+
+{ cat "$XDG_CONFIG_HOME/sched-bot/config" && cat <<EOF; } >"$TRASH/dead.config"
+[target "box"]
+	append = rdinit=/nonexistent init=/nonexistent panic=0
+	bootTimeout = 20
+	powerCommand = true
+EOF
+
+test_expect_success 'a machine that stays down is marked unhealthy, then refused' '
+	rc=0; "$SCHED_BOT" --config "$TRASH/dead.config" boot --target box \
+		--kernel patched/bzImage --workloads spawn --runs 1 -t 1 \
+		-o dead.csv >dout 2>derr || rc=$?
+	test $rc -eq 1 &&
+	test_grep "box is marked unhealthy" derr &&
+	"$SCHED_BOT" target status box >st &&
+	test_grep "^box: unhealthy since .*after powerCommand" st &&
+	rc=0; "$SCHED_BOT" boot --target box --workloads spawn --runs 1 -t 1 \
+		-o refused.csv 2>refused || rc=$?
+	test $rc -eq 1 &&
+	test_grep "target box is marked unhealthy" refused &&
+	test_grep "sched-bot target status box" refused &&
+	test_grep "sched-bot target clear box" refused &&
+	! test -e refused.csv
+'
+
+test_expect_success 'the operator resets it and clears the mark' '
+	$MACHINE_POWER &&
+	machine_wait 300 &&
+	machine_ssh cat /proc/cmdline >now2 &&
+	test_cmp own.cmdline now2 &&
+	"$SCHED_BOT" target clear box &&
+	"$SCHED_BOT" target status box >st2 &&
+	test_grep -x "box: healthy" st2
+'
+
+test_done
