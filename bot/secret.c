@@ -67,27 +67,6 @@ static void pattern_add(const char *v, size_t len, const char *kind,
 	nr_known++;
 }
 
-static void b64(const unsigned char *s, size_t len, struct strbuf *out)
-{
-	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		"abcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t i;
-
-	for (i = 0; i < len; i += 3) {
-		unsigned int v = s[i] << 16;
-
-		if (i + 1 < len)
-			v |= s[i + 1] << 8;
-		if (i + 2 < len)
-			v |= s[i + 2];
-		strbuf_addch(out, tab[(v >> 18) & 63]);
-		strbuf_addch(out, tab[(v >> 12) & 63]);
-		strbuf_addch(out, i + 1 < len ? tab[(v >> 6) & 63] : '=');
-		strbuf_addch(out, i + 2 < len ? tab[v & 63] : '=');
-	}
-}
-
 /*
  * The secret as is, reversed, and base64-encoded: alone (with its
  * padding) and inside a longer text, where it starts at any of the
@@ -107,7 +86,7 @@ static void known_add(const char *v, size_t len, const char *kind)
 		strbuf_addch(&sb, v[i - 1]);
 	pattern_add(sb.buf, sb.len, kind, FORM_REVERSED);
 	strbuf_reset(&sb);
-	b64((const unsigned char *)v, len, &sb);
+	strbuf_add_base64(&sb, v, len);
 	pattern_add(sb.buf, sb.len, kind, FORM_BASE64);
 	for (k = 0; k < 3; k++) {
 		size_t start = (8 * k + 5) / 6, end = 8 * (k + len) / 6;
@@ -117,7 +96,7 @@ static void known_add(const char *v, size_t len, const char *kind)
 		strbuf_add(&sb, "\0\0", k);
 		strbuf_add(&sb, v, len);
 		strbuf_reset(&enc);
-		b64((const unsigned char *)sb.buf, sb.len, &enc);
+		strbuf_add_base64(&enc, sb.buf, sb.len);
 		pattern_add(enc.buf + start, end - start, kind, FORM_BASE64);
 	}
 	strbuf_release(&enc);

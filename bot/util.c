@@ -646,3 +646,25 @@ void strbuf_add_escaped_html(struct strbuf *sb, const char *s)
 		}
 	}
 }
+
+void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *s = data;
+	size_t i;
+
+	for (i = 0; i < len; i += 3) {
+		unsigned int v = s[i] << 16;
+
+		if (i + 1 < len)
+			v |= s[i + 1] << 8;
+		if (i + 2 < len)
+			v |= s[i + 2];
+		strbuf_addch(sb, tab[(v >> 18) & 63]);
+		strbuf_addch(sb, tab[(v >> 12) & 63]);
+		strbuf_addch(sb, i + 1 < len ? tab[(v >> 6) & 63] : '=');
+		strbuf_addch(sb, i + 2 < len ? tab[v & 63] : '=');
+	}
+}

@@ -99,6 +99,8 @@ void strbuf_trim(struct strbuf *sb);
 /* Append s with < > & " ' escaped: safe in HTML and XML text and
  * quoted attribute values. */
 void strbuf_add_escaped_html(struct strbuf *sb, const char *s);
+/* Append len bytes of data base64-encoded (RFC 4648), with padding. */
+void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len);
 /* Read a whole file (or fd); returns bytes read or -1 with errno set. */
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path);
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
