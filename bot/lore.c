@@ -64,16 +64,6 @@ void lore_cache_bypass(int bypass)
 
 /* ---- message-ids ---- */
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* Percent-decoding of one URL path segment ('+' stays '+' in paths). */
 static char *percent_decode(const char *s, size_t len)
 {

@@ -103,14 +103,6 @@ static void known_add(const char *v, size_t len, const char *kind)
 	strbuf_release(&sb);
 }
 
-static int hexval(int c)
-{
-	if (isdigit(c))
-		return c - '0';
-	c = tolower(c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 static void add_decoded(const char *s, size_t len, const char *kind)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -546,6 +546,17 @@ const char *skip_prefix_ci(const char *s, const char *prefix)
 	return strncasecmp(s, prefix, n) ? NULL : s + n;
 }
 
+int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 static char *xdg_path(const char *env, const char *fallback,
 		      const char *sub)
 {

@@ -117,6 +117,8 @@ int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
 /* Case-insensitive prefix test; returns pointer past the prefix or NULL. */
 const char *skip_prefix_ci(const char *s, const char *prefix);
+/* The value of hexadecimal digit c (either case), or -1. */
+int hexval(int c);
 
 /* $XDG_CACHE_HOME/sched-bot (or ~/.cache/sched-bot) with sub appended. */
 char *cache_path(const char *sub);
