@@ -31,9 +31,7 @@
 
 int tree_git_error(const char *msg)
 {
-	const git_error *e = git_error_last();
-
-	return error("%s: %s", msg, e && e->message ? e->message : "unknown");
+	return error("%s: %s", msg, git_error_text());
 }
 
 char *tree_default_path(void)
@@ -1175,12 +1173,10 @@ static int fetch_child(const struct tree_remote *r, git_remote *remote,
 		free(specs.strings[i]);
 	free(specs.strings);
 	if (ret < 0) {
-		const git_error *e = git_error_last();
-
 		if (c->deadline && now_monotonic() > c->deadline)
 			return 2;
 		error("fetch of tree %s from %s failed: %s", r->name, r->url,
-		      e && e->message ? e->message : "unknown error");
+		      git_error_text());
 		return 1;
 	}
 	return 0;

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <git2.h>
+
 #include "util.h"
 
 const char *progname = "sched-bot";
@@ -555,6 +557,14 @@ int hexval(int c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+const char *git_error_text(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message && *e->message ? e->message :
+		"unknown libgit2 error";
 }
 
 static char *xdg_path(const char *env, const char *fallback,

@@ -119,6 +119,8 @@ int ends_with(const char *s, const char *suffix);
 const char *skip_prefix_ci(const char *s, const char *prefix);
 /* The value of hexadecimal digit c (either case), or -1. */
 int hexval(int c);
+/* libgit2's message for the call that just failed, never NULL. */
+const char *git_error_text(void);
 
 /* $XDG_CACHE_HOME/sched-bot (or ~/.cache/sched-bot) with sub appended. */
 char *cache_path(const char *sub);
