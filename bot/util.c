@@ -499,6 +499,69 @@ int mkdir_p(const char *path, int mode)
 	return ret;
 }
 
+
+static void disk_use_dir(int dfd, int depth, struct disk_use *u);
+
+/* at/name and all below it; depth is the entry's, 0 at the top */
+static void disk_use_entry(int at, const char *name, int depth,
+			   struct disk_use *u)
+{
+	struct stat st;
+	int fd;
+
+	/* gone since readdir: a build removes its temporary files */
+	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	u->bytes += (unsigned long long)st.st_blocks * 512;
+	/* the entry and its children date it: a dir's own mtime lags */
+	if (depth <= 1 && st.st_mtime > u->newest)
+		u->newest = st.st_mtime;
+	if (!S_ISDIR(st.st_mode))
+		return;
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			u->unknown = 1;
+		return;
+	}
+	disk_use_dir(fd, depth, u);
+}
+
+/* what is below the directory dfd (taken), at depth + 1 */
+static void disk_use_dir(int dfd, int depth, struct disk_use *u)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (depth > DISK_USE_DEPTH) {
+		close(dfd);
+		u->unknown = 1;
+		return;
+	}
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		u->unknown = 1;
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		disk_use_entry(dirfd(d), de->d_name, depth + 1, u);
+	}
+	closedir(d);
+}
+
+void disk_use_at(int at, const char *name, struct disk_use *u)
+{
+	disk_use_entry(at, name, 0, u);
+}
+
+void disk_use_below(int dfd, struct disk_use *u)
+{
+	disk_use_dir(dfd, 0, u);
+}
 int remove_tree(const char *path)
 {
 	struct stat st;

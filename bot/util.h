@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 /* Exit codes of sched-bot, documented in README.md and `sched-bot help`. */
 enum exit_code {
@@ -112,6 +113,26 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 int mkdir_p(const char *path, int mode);
 /* Wait for an exclusive flock(2) on path (created); the fd, or -1. */
 int lock_file_wait(const char *path);
+/*
+ * Disk use (st_blocks) of a tree that may change while we look, walked
+ * by descriptor only (openat O_DIRECTORY|O_NOFOLLOW, fstatat
+ * AT_SYMLINK_NOFOLLOW), never by a path a swapped symlink could send
+ * elsewhere.  Added to *u (zero it first): bytes; newest, the latest
+ * mtime of the top entry and its children; unknown, set when a
+ * directory could not be read or is nested deeper than DISK_USE_DEPTH
+ * (deeper than kbuild ever goes), which is not walked.  An entry gone
+ * while walking counts nothing.  disk_use_at() measures at/name itself
+ * and below; disk_use_below() what is below the directory dfd, which it
+ * takes (closes).
+ */
+#define DISK_USE_DEPTH 64
+struct disk_use {
+	unsigned long long bytes;
+	time_t newest;
+	int unknown;
+};
+void disk_use_at(int at, const char *name, struct disk_use *u);
+void disk_use_below(int dfd, struct disk_use *u);
 int remove_tree(const char *path);
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
