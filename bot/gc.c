@@ -20,6 +20,7 @@
 #include "gc.h"
 #include "json.h"
 #include "jobstate.h"
+#include "lore.h"
 #include "outbox.h"
 #include "state.h"
 #include "tree.h"
@@ -512,26 +513,26 @@ static void scan_builds(struct walk *w, const char *builds)
 	closedir(d);
 }
 
+struct lore_scan {
+	struct walk *w;
+	const char *dir;
+};
+
+static void lore_cand(int dfd, const char *name, const struct stat *st,
+		      void *data)
+{
+	struct lore_scan *s = data;
+
+	add_cand(s->w, GC_LORE, xasprintf("%s/%s", s->dir, name),
+		 (long long)st->st_blocks * 512, st->st_mtime);
+}
+
 static void scan_lore(struct walk *w)
 {
 	char *dir = cache_path("lore");
-	struct dirent *de;
-	DIR *d = opendir(dir);
+	struct lore_scan s = { .w = w, .dir = dir };
 
-	while (d && (de = readdir(d))) {
-		struct stat st;
-
-		if (!starts_with(de->d_name, "t-") &&
-		    !starts_with(de->d_name, "raw-"))
-			continue;
-		if (fstatat(dirfd(d), de->d_name, &st,
-			    AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		add_cand(w, GC_LORE, xasprintf("%s/%s", dir, de->d_name),
-			 (long long)st.st_blocks * 512, st.st_mtime);
-	}
-	if (d)
-		closedir(d);
+	lore_cache_each(dir, lore_cand, &s);
 	free(dir);
 }
 
