@@ -1080,15 +1080,11 @@ static int setup_slot(struct job *j, const char *origin)
 static int lock_slot(struct job *j)
 {
 	char *path = xasprintf("%s/lock", j->slot);
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	char *waiting = xasprintf("waiting for another build in %s", j->slot);
+	int fd = lock_file(path, waiting, 0);
 
+	free(waiting);
 	free(path);
-	if (fd < 0)
-		return error("cannot lock %s: %s", j->slot, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		info("waiting for another build in %s", j->slot);
-		flock(fd, LOCK_EX);
-	}
 	return fd;
 }
 

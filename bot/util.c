@@ -690,20 +690,59 @@ char *xstrndup_trim(const char *s, size_t n)
 	return xstrndup(s, n);
 }
 
+int lock_file(const char *path, const char *waiting, long timeout)
+{
+	struct stat st, now;
+	long waited = 0;
+	int fd;
+
+	for (;;) {
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			  0644);
+		if (fd < 0)
+			return error("cannot open %s: %s", path,
+				     strerror(errno));
+		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EWOULDBLOCK)
+				goto fail;
+			if (!waited++ && waiting)
+				info("%s", waiting);
+			if (!timeout) {
+				while (flock(fd, LOCK_EX) < 0)
+					if (errno != EINTR)
+						goto fail;
+				break;
+			}
+			if (waited > timeout) {
+				error("gave up waiting for %s", path);
+				close(fd);
+				return -1;
+			}
+			sleep(1);
+		}
+		/* the holder may have removed the file as it let go */
+		if (fstat(fd, &st) < 0)
+			goto fail;
+		if (stat(path, &now) < 0) {
+			if (errno != ENOENT)
+				goto fail;
+		} else if (now.st_dev == st.st_dev &&
+			   now.st_ino == st.st_ino) {
+			return fd;
+		}
+		close(fd);
+	}
+fail:
+	error("cannot lock %s: %s", path, strerror(errno));
+	close(fd);
+	return -1;
+}
+
 int lock_file_wait(const char *path)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return error("cannot open %s: %s", path, strerror(errno));
-	while (flock(fd, LOCK_EX) < 0) {
-		if (errno != EINTR) {
-			error("cannot lock %s: %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-	}
-	return fd;
+	return lock_file(path, NULL, 0);
 }
 
 void strbuf_add_escaped_html(struct strbuf *sb, const char *s)

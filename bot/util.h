@@ -111,7 +111,15 @@ int write_in_full(int fd, const void *buf, size_t len);
 /* Write via a temporary file and rename(2): readers never see a half file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 int mkdir_p(const char *path, int mode);
-/* Wait for an exclusive flock(2) on path (created); the fd, or -1. */
+/*
+ * An exclusive flock(2) on path (created, no link followed), held until
+ * the fd is closed: the fd, or -1 after an error.  While another process
+ * holds it, waiting (may be NULL) is said once with info(), and the wait
+ * gives up after timeout seconds (0: never).  A holder may unlink path
+ * before it closes: a lock whose file was replaced is taken again.
+ */
+int lock_file(const char *path, const char *waiting, long timeout);
+/* lock_file(path, NULL, 0): wait as long as it takes, silently. */
 int lock_file_wait(const char *path);
 /*
  * Disk use (st_blocks) of a tree that may change while we look, walked
