@@ -18,13 +18,6 @@
 #include "tree.h"
 #include "util.h"
 
-static char *git_errmsg(void)
-{
-	const git_error *e = git_error_last();
-
-	return xstrdup(e && e->message ? e->message : "unknown libgit2 error");
-}
-
 static void set_reason(struct apply_failure *f, const char *fmt, ...)
 	PRINTF(2, 3);
 static void set_reason(struct apply_failure *f, const char *fmt, ...)
@@ -491,10 +484,7 @@ static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 		}
 	}
 	if (git_diff_foreach(diff, NULL, binary_cb, NULL, NULL, &bc) < 0) {
-		char *m = git_errmsg();
-
-		set_reason(f, "cannot read the diff: %s", m);
-		free(m);
+		set_reason(f, "cannot read the diff: %s", git_error_text());
 		goto out;
 	}
 	if (bc.path) {
@@ -621,10 +611,7 @@ static int fake_ancestor(git_repository *repo, git_tree *tree,
 		up[nr++].path = d->old_file.path;
 	}
 	if (git_tree_create_updated(out, repo, tree, nr, up) < 0) {
-		char *m = git_errmsg();
-
-		set_reason(f, "cannot build the ancestor: %s", m);
-		free(m);
+		set_reason(f, "cannot build the ancestor: %s", git_error_text());
 		goto out;
 	}
 	ret = 0;
@@ -648,18 +635,12 @@ static int apply_3way(git_repository *repo, git_tree *ours, git_diff *diff,
 	if (git_tree_lookup(&base, repo, &base_oid) < 0 ||
 	    apply_strict(repo, base, diff, &theirs_oid, &pr) < 0 ||
 	    git_tree_lookup(&theirs, repo, &theirs_oid) < 0) {
-		char *m = git_errmsg();
-
 		set_reason(f, "the patch does not apply to its own "
-			   "pre-image: %s", m);
-		free(m);
+			   "pre-image: %s", git_error_text());
 		goto out;
 	}
 	if (git_merge_trees(&merged, repo, base, ours, theirs, NULL) < 0) {
-		char *m = git_errmsg();
-
-		set_reason(f, "failed: %s", m);
-		free(m);
+		set_reason(f, "failed: %s", git_error_text());
 		goto out;
 	}
 	if (git_index_has_conflicts(merged)) {
@@ -681,10 +662,7 @@ static int apply_3way(git_repository *repo, git_tree *ours, git_diff *diff,
 		goto out;
 	}
 	if (git_index_write_tree_to(out, merged, repo) < 0) {
-		char *m = git_errmsg();
-
-		set_reason(f, "%s", m);
-		free(m);
+		set_reason(f, "%s", git_error_text());
 		goto out;
 	}
 	ret = 0;
@@ -1268,9 +1246,8 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
 			 (size_t)16 << 20);
 	if (git_diff_from_buffer(&diff, text, strlen(text)) < 0) {
-		m = git_errmsg();
-		set_reason(f, "cannot parse the diff: %s", m);
-		free(m);
+		set_reason(f, "cannot parse the diff: %s",
+			   git_error_text());
 		return -1;
 	}
 	if (check_diff(diff, tree, f) < 0)
@@ -1294,7 +1271,7 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 			set_reason(f, "cannot write the patched tree");
 		goto out;
 	}
-	m = git_errmsg();
+	m = xstrdup(git_error_text());
 	set_file(f, pr.path);
 	f->hunk = pr.hunk;
 	free(f->hunk_header);

@@ -35,6 +35,7 @@
 #include "sandbox.h"
 #include "secret.h"
 #include "subproc.h"
+#include "tree.h"
 #include "vmlinux.h"
 
 #define KBUILD_TIMESTAMP "Thu Jan  1 00:00:00 UTC 1970"
@@ -78,13 +79,6 @@ static char *hash_hex(const void *data, size_t len)
 	git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
 	git_oid_tostr(hex, sizeof(hex), &oid);
 	return xstrdup(hex);
-}
-
-static int git_fail(const char *what)
-{
-	const git_error *e = git_error_last();
-
-	return error("%s: %s", what, e && e->message ? e->message : "?");
 }
 
 char *build_fragment_dir(void)
@@ -405,7 +399,7 @@ static char *tree_difference(git_repository *repo, git_tree *tree,
 		  GIT_DIFF_RECURSE_IGNORED_DIRS | GIT_DIFF_INCLUDE_TYPECHANGE;
 	(void)idx;	/* the repository's, set by sync_tree() */
 	if (git_diff_tree_to_workdir_with_index(&diff, repo, tree, &o) < 0) {
-		git_fail("diff");
+		tree_git_error("diff");
 		return xstrdup("(cannot compare)");
 	}
 	if (git_diff_num_deltas(diff))
@@ -425,14 +419,14 @@ static int checkout(git_repository *repo, git_tree *tree, git_index *idx,
 			       GIT_CHECKOUT_REMOVE_IGNORED;
 	co.baseline_index = idx;
 	if (git_checkout_tree(repo, (git_object *)tree, &co) < 0)
-		return git_fail("checkout");
+		return tree_git_error("checkout");
 	/* Entries seeded from a tree have no stat data: get it once, so
 	 * that later checks are stat-only.  (The checkout records it for
 	 * the files it writes.) */
 	if (seeded && git_index_update_all(idx, NULL, NULL, NULL) < 0)
-		return git_fail("index");
+		return tree_git_error("index");
 	if (git_index_write(idx) < 0)
-		return git_fail("index");
+		return tree_git_error("index");
 	return 0;
 }
 
@@ -492,7 +486,7 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 		if (git_repository_set_workdir(repo, dir, 0) < 0 ||
 		    git_index_open(&idx, index_path) < 0 ||
 		    git_repository_set_index(repo, idx) < 0) {
-			git_fail(dir);
+			tree_git_error(dir);
 			goto out;
 		}
 		/* a checkout of the older design: its stamp names the tree
@@ -545,12 +539,12 @@ static int open_tree(const char *path, const char *rev, git_repository **repo,
 
 	if (git_repository_open_ext(repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
 				    NULL) < 0)
-		return git_fail(path);
+		return tree_git_error(path);
 	if (git_revparse_single(&obj, *repo, rev) < 0)
-		return git_fail(rev);
+		return tree_git_error(rev);
 	ret = git_object_peel((git_object **)tree, obj, GIT_OBJECT_TREE);
 	git_object_free(obj);
-	return ret < 0 ? git_fail(rev) : 0;
+	return ret < 0 ? tree_git_error(rev) : 0;
 }
 
 static const char *fragment_path(const char *f, const char *dir, char **buf)
@@ -1086,15 +1080,11 @@ static int setup_slot(struct job *j, const char *origin)
 static int lock_slot(struct job *j)
 {
 	char *path = xasprintf("%s/lock", j->slot);
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	char *waiting = xasprintf("waiting for another build in %s", j->slot);
+	int fd = lock_file(path, waiting, 0);
 
+	free(waiting);
 	free(path);
-	if (fd < 0)
-		return error("cannot lock %s: %s", j->slot, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		info("waiting for another build in %s", j->slot);
-		flock(fd, LOCK_EX);
-	}
 	return fd;
 }
 

@@ -66,10 +66,8 @@ int config_load(const char *path)
 		return 0;
 	}
 	if (git_config_open_ondisk(&cfg, cfg_path) < 0) {
-		const git_error *e = git_error_last();
-
 		return error("cannot read config %s: %s", cfg_path,
-			     e ? e->message : "unknown error");
+			     git_error_text());
 	}
 	generation++;
 	return 0;

@@ -20,6 +20,7 @@
 #include "gc.h"
 #include "json.h"
 #include "jobstate.h"
+#include "lore.h"
 #include "outbox.h"
 #include "state.h"
 #include "tree.h"
@@ -39,44 +40,20 @@ const char *gc_kind_name(enum gc_kind kind)
 /* ---- measuring, never following a link ---- */
 
 /* Bytes on disk under at/name (st_blocks), *newest: latest mtime. */
-static long long du_at(int at, const char *name, time_t *newest,
-		       int depth)
+static long long du_at(int at, const char *name, time_t *newest)
 {
-	struct stat st;
-	long long sum;
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	struct disk_use u = { 0 };
 
-	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return 0;
-	sum = (long long)st.st_blocks * 512;
-	/* the entry and its children date it: a dir's own mtime lags */
-	if (newest && depth <= 1 && st.st_mtime > *newest)
-		*newest = st.st_mtime;
-	if (!S_ISDIR(st.st_mode))
-		return sum;
-	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
-	if (fd < 0)
-		return sum;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return sum;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		sum += du_at(dirfd(d), de->d_name, newest, depth + 1);
-	}
-	closedir(d);
-	return sum;
+	/* what cannot be read is not ours to free: counted as found */
+	disk_use_at(at, name, &u);
+	if (newest && u.newest > *newest)
+		*newest = u.newest;
+	return (long long)u.bytes;
 }
 
 static long long du(const char *path, time_t *newest)
 {
-	return path ? du_at(AT_FDCWD, path, newest, 0) : 0;
+	return path ? du_at(AT_FDCWD, path, newest) : 0;
 }
 
 long long gc_free_bytes(const char *path)
@@ -383,7 +360,7 @@ static void scan_jobs(struct walk *w)
 				continue;
 			add_cand(w, GC_JOB_FILES,
 				 xasprintf("%s/%s", jobs[i].dir, de->d_name),
-				 du_at(dirfd(jd), de->d_name, NULL, 0),
+				 du_at(dirfd(jd), de->d_name, NULL),
 				 jobs[i].mtime);
 		}
 		if (jd)
@@ -457,7 +434,7 @@ static void keep_newest_per_config(struct walk *w, const char *builds)
 
 		if (!starts_with(de->d_name, "art-"))
 			continue;
-		du_at(dirfd(d), de->d_name, &t, 0);
+		du_at(dirfd(d), de->d_name, &t);
 		ALLOC_GROW(a, nr, alloc);
 		a[nr].name = xstrdup(de->d_name);
 		a[nr].mtime = t;
@@ -529,33 +506,33 @@ static void scan_builds(struct walk *w, const char *builds)
 			continue;
 		if (!slot && art_kept(w, de->d_name))
 			continue;
-		bytes = du_at(dirfd(d), de->d_name, &t, 0);
+		bytes = du_at(dirfd(d), de->d_name, &t);
 		add_cand(w, GC_BUILD, xasprintf("%s/%s", builds, de->d_name),
 			 bytes, t);
 	}
 	closedir(d);
 }
 
+struct lore_scan {
+	struct walk *w;
+	const char *dir;
+};
+
+static void lore_cand(int dfd, const char *name, const struct stat *st,
+		      void *data)
+{
+	struct lore_scan *s = data;
+
+	add_cand(s->w, GC_LORE, xasprintf("%s/%s", s->dir, name),
+		 (long long)st->st_blocks * 512, st->st_mtime);
+}
+
 static void scan_lore(struct walk *w)
 {
 	char *dir = cache_path("lore");
-	struct dirent *de;
-	DIR *d = opendir(dir);
+	struct lore_scan s = { .w = w, .dir = dir };
 
-	while (d && (de = readdir(d))) {
-		struct stat st;
-
-		if (!starts_with(de->d_name, "t-") &&
-		    !starts_with(de->d_name, "raw-"))
-			continue;
-		if (fstatat(dirfd(d), de->d_name, &st,
-			    AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		add_cand(w, GC_LORE, xasprintf("%s/%s", dir, de->d_name),
-			 (long long)st.st_blocks * 512, st.st_mtime);
-	}
-	if (d)
-		closedir(d);
+	lore_cache_each(dir, lore_cand, &s);
 	free(dir);
 }
 

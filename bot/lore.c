@@ -64,16 +64,6 @@ void lore_cache_bypass(int bypass)
 
 /* ---- message-ids ---- */
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* Percent-decoding of one URL path segment ('+' stays '+' in paths). */
 static char *percent_decode(const char *s, size_t len)
 {
@@ -708,21 +698,14 @@ static int cache_read(const char *path, int mbox, struct strbuf *out)
 	return 0;
 }
 
-/*
- * A bot fetches new threads all day: drop entries that can no longer be
- * served (older than the max age, an hour at least, for leftovers of
- * interrupted writes), so the cache does not grow without bound.  Only
- * our own file names are touched.
- */
-static void cache_prune(const char *dir, long max_age)
+void lore_cache_each(const char *dir,
+		     void (*fn)(int dfd, const char *name,
+				const struct stat *st, void *data),
+		     void *data)
 {
-	time_t now = time(NULL);
 	struct dirent *de;
-	DIR *d;
+	DIR *d = opendir(dir);
 
-	if (max_age < 3600)
-		max_age = 3600;
-	d = opendir(dir);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
@@ -734,11 +717,41 @@ static void cache_prune(const char *dir, long max_age)
 		if (fstatat(dirfd(d), de->d_name, &st,
 			    AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 			continue;
-		if (now - st.st_mtime > max_age &&
-		    unlinkat(dirfd(d), de->d_name, 0) == 0)
-			debug("lore: pruned %s/%s", dir, de->d_name);
+		fn(dirfd(d), de->d_name, &st, data);
 	}
 	closedir(d);
+}
+
+struct prune {
+	const char *dir;
+	time_t now;
+	long max_age;
+};
+
+static void prune_one(int dfd, const char *name, const struct stat *st,
+		      void *data)
+{
+	struct prune *p = data;
+
+	if (p->now - st->st_mtime > p->max_age &&
+	    unlinkat(dfd, name, 0) == 0)
+		debug("lore: pruned %s/%s", p->dir, name);
+}
+
+/*
+ * A bot fetches new threads all day: drop entries that can no longer be
+ * served (older than the max age, an hour at least, for leftovers of
+ * interrupted writes), so the cache does not grow without bound.  Only
+ * our own file names are touched.
+ */
+static void cache_prune(const char *dir, long max_age)
+{
+	struct prune p = {
+		.dir = dir, .now = time(NULL),
+		.max_age = max_age < 3600 ? 3600 : max_age,
+	};
+
+	lore_cache_each(dir, prune_one, &p);
 }
 
 static void cache_write(const char *path, const struct strbuf *data)

@@ -83,6 +83,18 @@ char *lore_link(const char *msgid);
 /* Skip the cache when reading (it is still refreshed): fetch --no-cache. */
 void lore_cache_bypass(int bypass);
 
+struct stat;
+/*
+ * Each entry of the lore cache in dir (cache_path("lore")): the regular
+ * files of its own names (t-*, raw-*), never through a link.  fn gets
+ * dir's descriptor, the entry's name and its lstat.  The one place
+ * that knows what the cache holds, for its expiry and for gc.
+ */
+void lore_cache_each(const char *dir,
+		     void (*fn)(int dfd, const char *name,
+				const struct stat *st, void *data),
+		     void *data);
+
 /* Number of messages in an mboxrd text ("From " lines). */
 size_t lore_mbox_count(const char *mbox, size_t len);
 

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "mail.h"
 #include "mbox.h"
+#include "secret.h"
 #include "util.h"
 
 /* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
@@ -1028,4 +1029,111 @@ void mail_free_addresses(struct mail_addr *a, size_t nr)
 		free(a[i].email);
 	}
 	free(a);
+}
+
+/* ---- the mail as its reader sees it, and the secret check on it ---- */
+
+static void reader_header(const char *raw, size_t len, size_t *end,
+			  struct strbuf *out)
+{
+	struct mailimf_fields *fields = NULL;
+	clistiter *it;
+
+	*end = 0;
+	if (mailimf_optional_fields_parse(raw, len, end, &fields) !=
+	    MAILIMF_NO_ERROR || !fields) {
+		*end = 0;	/* then all of it is searched as a body */
+		return;
+	}
+	for (it = clist_begin(fields->fld_list); it; it = clist_next(it)) {
+		struct mailimf_field *f = clist_content(it);
+		struct mailimf_optional_field *o;
+		char *v;
+
+		if (f->fld_type != MAILIMF_FIELD_OPTIONAL_FIELD)
+			continue;
+		o = f->fld_data.fld_optional_field;
+		v = mail_decode_header(o->fld_value);
+		strbuf_addf(out, "%s: %s\n", o->fld_name ? o->fld_name : "", v);
+		free(v);
+	}
+	mailimf_fields_free(fields);
+}
+
+static void reader_parts(struct mailmime *mime, struct strbuf *out,
+			 int depth)
+{
+	struct mailmime_single_fields sf;
+	struct mailmime_data *data;
+	char *dec = NULL, *utf;
+	size_t dec_len = 0, idx = 0;
+	clistiter *it;
+	int enc;
+
+	/* as walk(): the nesting is bounded */
+	if (!mime || depth > 32)
+		return;
+	if (mime->mm_type == MAILMIME_MULTIPLE) {
+		if (!mime->mm_data.mm_multipart.mm_mp_list)
+			return;
+		for (it = clist_begin(mime->mm_data.mm_multipart.mm_mp_list);
+		     it; it = clist_next(it))
+			reader_parts(clist_content(it), out, depth + 1);
+		return;
+	}
+	if (mime->mm_type == MAILMIME_MESSAGE) {
+		reader_parts(mime->mm_data.mm_message.mm_msg_mime, out,
+			     depth + 1);
+		return;
+	}
+	data = mime->mm_data.mm_single;
+	if (!data || data->dt_type != MAILMIME_DATA_TEXT)
+		return;
+	mailmime_single_fields_init(&sf, mime->mm_mime_fields,
+				    mime->mm_content_type);
+	enc = data->dt_encoded ? data->dt_encoding : MAILMIME_MECHANISM_8BIT;
+	if (mailmime_part_parse(data->dt_data.dt_text.dt_data,
+				data->dt_data.dt_text.dt_length, &idx, enc,
+				&dec, &dec_len) != MAILIMF_NO_ERROR || !dec)
+		return;		/* the raw text is searched anyway */
+	utf = mail_to_utf8(dec, dec_len, sf.fld_content_charset);
+	mailmime_decoded_part_free(dec);
+	strbuf_addstr(out, utf);
+	strbuf_addch(out, '\n');
+	free(utf);
+}
+
+void mail_reader_text(const char *raw, size_t len, struct strbuf *out)
+{
+	struct mailmime *mime = NULL;
+	char *dec = NULL;
+	size_t body, idx = 0, dec_len = 0;
+
+	reader_header(raw, len, &body, out);
+	if (mailmime_parse(raw, len, &idx, &mime) == MAILIMF_NO_ERROR &&
+	    mime) {
+		reader_parts(mime, out, 0);
+		mailmime_free(mime);
+	}
+	idx = body;
+	if (mailmime_part_parse(raw, len, &idx,
+				MAILMIME_MECHANISM_QUOTED_PRINTABLE, &dec,
+				&dec_len) == MAILIMF_NO_ERROR && dec) {
+		strbuf_add(out, dec, dec_len);
+		mailmime_decoded_part_free(dec);
+	}
+}
+
+int mail_check_secrets(const char *raw, size_t len, struct strbuf *why)
+{
+	struct strbuf text = STRBUF_INIT;
+	int hit;
+
+	if (secret_find(raw, len, why))
+		return 1;
+	mail_reader_text(raw, len, &text);
+	hit = secret_find(text.buf, text.len, why) ||
+	      secret_find_base64(raw, len, why);
+	strbuf_release(&text);
+	return hit;
 }

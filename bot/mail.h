@@ -79,6 +79,25 @@ char *mail_decode_header(const char *value);
 /* Convert len bytes in charset (NULL: us-ascii) to valid UTF-8. */
 char *mail_to_utf8(const char *s, size_t len, const char *charset);
 
+struct strbuf;
+/*
+ * The mail as its reader sees it, appended to out: each header field
+ * "Name: value" on a line, the value unfolded and RFC 2047-decoded
+ * (mail_decode_header()); each part transfer-decoded as it declares and
+ * converted to UTF-8; then the whole body quoted-printable-decoded, for
+ * a reader whose program guesses an encoding the mail does not declare.
+ */
+void mail_reader_text(const char *raw, size_t len, struct strbuf *out);
+
+/*
+ * 1 when a mail, about to be written to the outbox or sent, still
+ * carries a secret in any form (secret.h) after the filter: looked for
+ * in the mail as written, as its reader sees it (mail_reader_text())
+ * and, for the base64 forms, with its white space removed.  why (may
+ * be NULL) receives which secret and in what form, never the value.
+ */
+int mail_check_secrets(const char *raw, size_t len, struct strbuf *why);
+
 /*
  * One element of an address list: as written ("Name <a@b>", trimmed)
  * and its bare address, lower-case.

@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "lore.h"
+#include "mail.h"
 #include "outbox.h"
 #include "reply.h"
 #include "secret.h"
@@ -119,7 +120,7 @@ static int refuse(const char *msgid, const char *what, const char *data,
 	struct strbuf why = STRBUF_INIT;
 	int ret = 0;
 
-	if (secret_check_mail(data, len, &why))
+	if (mail_check_secrets(data, len, &why))
 		ret = error("mail <%s> %s: it carries %s", msgid, what,
 			    why.buf);
 	strbuf_release(&why);

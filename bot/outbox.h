@@ -50,7 +50,7 @@ int outbox_put(const char *dir, const char *msgid, const char *data,
 /*
  * -1 after an error naming the secret's kind and form (never its
  * value) when the mail, filtered as outbox_put() filters it, still
- * carries a secret (secret_check_mail()); such a mail is neither
+ * carries a secret (mail_check_secrets()); such a mail is neither
  * written to the outbox nor sent.  0 when it may go.
  */
 int outbox_check(const char *msgid, const char *data, size_t len);

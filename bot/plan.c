@@ -14,6 +14,7 @@
 #include "plan.h"
 #include "run.h"
 #include "series.h"
+#include "subproc.h"
 #include "target/target.h"
 #include "workload.h"
 
@@ -737,7 +738,7 @@ int plan_target_cpus(const char *target, int *assumed)
 
 int plan_host_has_tool(const char *prog)
 {
-	char *path = run_find_in_path(prog);
+	char *path = subproc_find(prog);
 
 	free(path);
 	return path != NULL;

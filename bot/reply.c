@@ -408,28 +408,6 @@ static int is_ascii(const char *s)
 	return 1;
 }
 
-static void b64_encode(const unsigned char *s, size_t len,
-		       struct strbuf *out)
-{
-	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		"abcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t i;
-
-	for (i = 0; i < len; i += 3) {
-		unsigned int v = s[i] << 16;
-
-		if (i + 1 < len)
-			v |= s[i + 1] << 8;
-		if (i + 2 < len)
-			v |= s[i + 2];
-		strbuf_addch(out, tab[(v >> 18) & 63]);
-		strbuf_addch(out, tab[(v >> 12) & 63]);
-		strbuf_addch(out, i + 1 < len ? tab[(v >> 6) & 63] : '=');
-		strbuf_addch(out, i + 2 < len ? tab[v & 63] : '=');
-	}
-}
-
 /* Fold a long ASCII header value at spaces (RFC 5322 2.2.3). */
 static void fold_ascii(const char *value, size_t col, struct strbuf *out)
 {
@@ -468,7 +446,7 @@ void reply_encode_header(const char *value, struct strbuf *out)
 		if (i)
 			strbuf_addstr(out, "\n ");
 		strbuf_addstr(out, "=?UTF-8?B?");
-		b64_encode((const unsigned char *)value + i, n, out);
+		strbuf_add_base64(out, value + i, n);
 		strbuf_addstr(out, "?=");
 		i += n;
 	}

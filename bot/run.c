@@ -599,34 +599,6 @@ char *run_bench_cmdline(const struct bench_spec *spec)
 
 /* ---- finding and running programs --------------------------------- */
 
-static int is_executable(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
-}
-
-char *run_find_in_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *found = NULL;
-
-	if (strchr(name, '/'))
-		return is_executable(name) ? xstrdup(name) : NULL;
-	copy = xstrdup(path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", *dir ? dir : ".", name);
-
-		if (is_executable(p))
-			found = p;
-		else
-			free(p);
-	}
-	free(copy);
-	return found;
-}
-
 char *run_find_sched_bench(const char *path)
 {
 	const char *conf = config_get("run.schedBench");
@@ -637,16 +609,16 @@ char *run_find_sched_bench(const char *path)
 	if (path && *path)
 		return xstrdup(path);
 	if (conf && *conf)
-		return is_executable(conf) ? xstrdup(conf) : NULL;
+		return subproc_executable(conf) ? xstrdup(conf) : NULL;
 	dir = exe_dir();
 	if (dir) {
 		p = xasprintf("%s/sched-bench", dir);
 		free(dir);
-		if (is_executable(p))
+		if (subproc_executable(p))
 			return p;
 		free(p);
 	}
-	return run_find_in_path("sched-bench");
+	return subproc_find("sched-bench");
 }
 
 int run_capture(char *const argv[], struct strbuf *out, struct strbuf *err)
@@ -883,7 +855,7 @@ static int run_tool(const char *workload, int run,
 	int status, have_cpu, rc = RUN_FAILED;
 	double t0, wall;
 
-	prog = run_find_in_path(t->prog);
+	prog = subproc_find(t->prog);
 	if (!prog) {
 		fprintf(stderr, "skip: %s: '%s' is not installed (package %s)\n",
 			workload, t->prog, t->package);

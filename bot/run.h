@@ -87,8 +87,6 @@ char *run_bench_cmdline(const struct bench_spec *spec);
  * or NULL.
  */
 char *run_find_sched_bench(const char *path);
-/* An executable in PATH, allocated, or NULL. */
-char *run_find_in_path(const char *name);
 
 /* A workload of workload.h run by another program than sched-bench. */
 int run_is_tool_workload(const char *name);

@@ -437,55 +437,19 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 }
 
 /*
- * The disk use below a directory the build writes while we look: every
- * step by descriptor (openat O_NOFOLLOW, fstatat AT_SYMLINK_NOFOLLOW),
- * never by a path a swapped symlink could send elsewhere.  A directory
- * that cannot be read, or nested deeper than kbuild ever goes, cannot
- * be measured and counts as too much.
+ * The disk use of the directories the build writes while we look
+ * (disk_use_at(), by descriptor only).  A directory that cannot be read,
+ * or nested deeper than kbuild ever goes, cannot be measured and counts
+ * as too much.
  */
-#define DISK_DEPTH 64
 #define DISK_UNKNOWN (~0ULL)
 
-static unsigned long long disk_below(int dfd, int depth)
+static unsigned long long disk_below(int dfd)
 {
-	unsigned long long sum = 0, sub;
-	struct dirent *de;
-	struct stat st;
-	DIR *d;
+	struct disk_use u = { 0 };
 
-	if (depth > DISK_DEPTH) {
-		close(dfd);
-		return DISK_UNKNOWN;
-	}
-	d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return DISK_UNKNOWN;
-	}
-	while ((de = readdir(d))) {
-		int fd;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		/* gone since readdir: make removes its temporary files */
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		sum += (unsigned long long)st.st_blocks * 512;
-		if (!S_ISDIR(st.st_mode))
-			continue;
-		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
-			    O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT)
-			continue;
-		sub = fd < 0 ? DISK_UNKNOWN : disk_below(fd, depth + 1);
-		if (sub == DISK_UNKNOWN) {
-			closedir(d);
-			return DISK_UNKNOWN;
-		}
-		sum += sub;
-	}
-	closedir(d);
-	return sum;
+	disk_use_below(dfd, &u);
+	return u.unknown ? DISK_UNKNOWN : u.bytes;
 }
 
 static unsigned long long disk_use(const struct sandbox *sb)
@@ -509,7 +473,7 @@ static unsigned long long disk_use(const struct sandbox *sb)
 			close(fd);
 			continue;
 		}
-		sub = disk_below(fd, 0);
+		sub = disk_below(fd);
 		if (sub == DISK_UNKNOWN)
 			return sub;
 		sum += sub;

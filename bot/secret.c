@@ -67,27 +67,6 @@ static void pattern_add(const char *v, size_t len, const char *kind,
 	nr_known++;
 }
 
-static void b64(const unsigned char *s, size_t len, struct strbuf *out)
-{
-	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		"abcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t i;
-
-	for (i = 0; i < len; i += 3) {
-		unsigned int v = s[i] << 16;
-
-		if (i + 1 < len)
-			v |= s[i + 1] << 8;
-		if (i + 2 < len)
-			v |= s[i + 2];
-		strbuf_addch(out, tab[(v >> 18) & 63]);
-		strbuf_addch(out, tab[(v >> 12) & 63]);
-		strbuf_addch(out, i + 1 < len ? tab[(v >> 6) & 63] : '=');
-		strbuf_addch(out, i + 2 < len ? tab[v & 63] : '=');
-	}
-}
-
 /*
  * The secret as is, reversed, and base64-encoded: alone (with its
  * padding) and inside a longer text, where it starts at any of the
@@ -107,7 +86,7 @@ static void known_add(const char *v, size_t len, const char *kind)
 		strbuf_addch(&sb, v[i - 1]);
 	pattern_add(sb.buf, sb.len, kind, FORM_REVERSED);
 	strbuf_reset(&sb);
-	b64((const unsigned char *)v, len, &sb);
+	strbuf_add_base64(&sb, v, len);
 	pattern_add(sb.buf, sb.len, kind, FORM_BASE64);
 	for (k = 0; k < 3; k++) {
 		size_t start = (8 * k + 5) / 6, end = 8 * (k + len) / 6;
@@ -117,19 +96,11 @@ static void known_add(const char *v, size_t len, const char *kind)
 		strbuf_add(&sb, "\0\0", k);
 		strbuf_add(&sb, v, len);
 		strbuf_reset(&enc);
-		b64((const unsigned char *)sb.buf, sb.len, &enc);
+		strbuf_add_base64(&enc, sb.buf, sb.len);
 		pattern_add(enc.buf + start, end - start, kind, FORM_BASE64);
 	}
 	strbuf_release(&enc);
 	strbuf_release(&sb);
-}
-
-static int hexval(int c)
-{
-	if (isdigit(c))
-		return c - '0';
-	c = tolower(c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
 static void add_decoded(const char *s, size_t len, const char *kind)
@@ -332,171 +303,44 @@ int secret_env_entry(const char *entry)
 	return eq && secret_contains(eq + 1);
 }
 
-/* ---- the check of a mail, as its reader will see it ---- */
+/* ---- looking for a secret in text (the mail check is mail.c's) ---- */
 
-static int b64val(int c)
+static int found(const struct pattern *hit, struct strbuf *why)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
+	if (hit && why)
+		strbuf_addf(why, "%s, %s", hit->kind, hit->form);
+	return hit != NULL;
 }
 
-static void b64_decode(const char *s, size_t len, struct strbuf *out)
-{
-	unsigned int acc = 0;
-	int bits = 0;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		int v = b64val((unsigned char)s[i]);
-
-		if (v < 0)
-			continue;
-		acc = (acc << 6) | v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			strbuf_addch(out, (acc >> bits) & 0xff);
-		}
-	}
-}
-
-/* Quoted-printable: =XX and soft line breaks; "_" too in a Q word. */
-static void qp_decode(const char *s, size_t len, int q_word,
-		      struct strbuf *out)
+int secret_find(const char *s, size_t len, struct strbuf *why)
 {
 	size_t i;
 
-	for (i = 0; i < len; i++) {
-		if (s[i] == '=' && i + 1 < len && s[i + 1] == '\n') {
-			i++;
-		} else if (s[i] == '=' && i + 2 < len && s[i + 1] == '\r' &&
-			   s[i + 2] == '\n') {
-			i += 2;
-		} else if (s[i] == '=' && i + 2 < len &&
-			   hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-			strbuf_addch(out, hexval(s[i + 1]) * 16 +
-				     hexval(s[i + 2]));
-			i += 2;
-		} else {
-			strbuf_addch(out, q_word && s[i] == '_' ? ' ' : s[i]);
-		}
-	}
-}
-
-/* An encoded word "=?charset?B|Q?text?=" at s: its length, else 0. */
-static size_t encoded_word(const char *s, const char *end, char *enc,
-			   const char **text, size_t *text_len)
-{
-	const char *p = s + 2, *q;
-
-	if (end - s < 8 || s[0] != '=' || s[1] != '?')
-		return 0;
-	while (p < end && *p != '?' && !isspace((unsigned char)*p))
-		p++;
-	if (end - p < 4 || *p != '?' || p[2] != '?' ||
-	    !strchr("BbQq", p[1]))
-		return 0;
-	*enc = toupper((unsigned char)p[1]);
-	*text = p + 3;
-	for (q = *text; q + 1 < end && !(q[0] == '?' && q[1] == '='); q++)
-		if (isspace((unsigned char)*q))
-			return 0;
-	if (q + 1 >= end)
-		return 0;
-	*text_len = q - *text;
-	return q + 2 - s;
-}
-
-/*
- * The mail decoded: its header unfolded, RFC 2047 encoded words decoded
- * and the white space between two of them dropped (RFC 2047 6.2); its
- * body with quoted-printable undone.
- */
-static void decode_mail(const char *msg, size_t len, struct strbuf *out)
-{
-	const char *p = msg, *end = msg + len, *body;
-	int after_word = 0;
-
-	body = memmem(msg, len, "\n\n", 2);
-	body = body ? body + 2 : end;
-	while (p < body) {
-		const char *text, *ws = p;
-		size_t n, text_len;
-		char enc;
-
-		if (after_word) {
-			while (ws < body && isspace((unsigned char)*ws))
-				ws++;
-			if (encoded_word(ws, body, &enc, &text, &text_len))
-				p = ws;
-		}
-		n = encoded_word(p, body, &enc, &text, &text_len);
-		if (n) {
-			if (enc == 'B')
-				b64_decode(text, text_len, out);
-			else
-				qp_decode(text, text_len, 1, out);
-			p += n;
-			after_word = 1;
-			continue;
-		}
-		after_word = 0;
-		if (*p == '\n' && p + 1 < body &&
-		    (p[1] == ' ' || p[1] == '\t')) {
-			p++;
-			continue;
-		}
-		strbuf_addch(out, *p++);
-	}
-	qp_decode(body, end - body, 0, out);
-}
-
-static const struct pattern *find_in(const char *s, size_t len,
-				     int base64_only)
-{
-	size_t i;
-
-	for (i = 0; i < nr_known; i++) {
-		if (base64_only && strcmp(known[i].form, FORM_BASE64))
-			continue;
+	load();
+	for (i = 0; i < nr_known; i++)
 		if (memmem(s, len, known[i].v, known[i].len))
-			return &known[i];
-	}
-	return NULL;
+			return found(&known[i], why);
+	return 0;
 }
 
-int secret_check_mail(const char *msg, size_t len, struct strbuf *why)
+int secret_find_base64(const char *s, size_t len, struct strbuf *why)
 {
-	struct strbuf dec = STRBUF_INIT, flat = STRBUF_INIT;
-	const struct pattern *hit;
+	struct strbuf flat = STRBUF_INIT;
+	const struct pattern *hit = NULL;
 	size_t i;
 
 	load();
 	if (!nr_known)
 		return 0;
-	hit = find_in(msg, len, 0);
-	if (!hit) {
-		decode_mail(msg, len, &dec);
-		hit = find_in(dec.buf, dec.len, 0);
-	}
-	if (!hit) {
-		/* base64 folded over lines or split by spaces: decoders
-		 * skip white space, so must we */
-		for (i = 0; i < len; i++)
-			if (!isspace((unsigned char)msg[i]))
-				strbuf_addch(&flat, msg[i]);
-		hit = find_in(flat.buf, flat.len, 1);
-	}
-	if (hit && why)
-		strbuf_addf(why, "%s, %s", hit->kind, hit->form);
-	strbuf_release(&dec);
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			strbuf_addch(&flat, s[i]);
+	for (i = 0; i < nr_known && !hit; i++)
+		if (!strcmp(known[i].form, FORM_BASE64) &&
+		    memmem(flat.buf, flat.len, known[i].v, known[i].len))
+			hit = &known[i];
 	strbuf_release(&flat);
-	return hit != NULL;
+	return found(hit, why);
 }
 
 static void log_filter(struct strbuf *line)

@@ -62,14 +62,16 @@ int secret_write_file(const char *path, const void *data, size_t len);
 int secret_scrub_file(const char *path);
 
 /*
- * 1 when a mail, about to be written to the outbox or sent, still
- * carries a secret in any form (as is, reversed, base64) after the
- * filter: looked for in the mail as written, decoded (quoted-printable,
- * RFC 2047 encoded words, folded headers) and, for the base64 forms,
- * with its white space removed.  why (may be NULL) receives which
- * secret and in what form, never the value.
+ * 1 when s (len bytes, not NUL-terminated) carries a secret in any form
+ * (as is, reversed, base64).  secret_find_base64() looks for the base64
+ * forms only, in s with its white space removed: base64 folded over
+ * lines or split by spaces, which a decoder skips.  why (may be NULL)
+ * receives which secret and in what form, never the value.  The check
+ * of a whole mail, decoded as its reader sees it, is
+ * mail_check_secrets() (mail.h).
  */
-int secret_check_mail(const char *msg, size_t len, struct strbuf *why);
+int secret_find(const char *s, size_t len, struct strbuf *why);
+int secret_find_base64(const char *s, size_t len, struct strbuf *why);
 
 /* Make util's error/warning/info/debug lines pass secret_scrub(). */
 void secret_filter_logs(void);

@@ -8,6 +8,7 @@
 #include <curl/curl.h>
 
 #include "config.h"
+#include "mail.h"
 #include "reply.h"
 #include "secret.h"
 #include "smtp.h"
@@ -105,7 +106,7 @@ static char *smtp_password(const struct smtp_opts *o)
 static int carries_secret(const char *msg, size_t len)
 {
 	struct strbuf why = STRBUF_INIT;
-	int bad = secret_check_mail(msg, len, &why);
+	int bad = mail_check_secrets(msg, len, &why);
 
 	if (bad)
 		error("smtp: the mail is not sent: it carries %s", why.buf);

@@ -310,24 +310,40 @@ int subproc_capture(const char *const *argv, struct strbuf *out)
 	return subproc_run(&p);
 }
 
-int subproc_have(const char *prog)
+int subproc_executable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+char *subproc_find(const char *prog)
 {
 	const char *path = getenv("PATH");
 	struct strbuf sb = STRBUF_INIT;
 	const char *s, *e;
-	int found = 0;
 
 	if (strchr(prog, '/'))
-		return !access(prog, X_OK);
-	for (s = path ? path : "/usr/bin:/bin"; *s && !found; s = e) {
+		return subproc_executable(prog) ? xstrdup(prog) : NULL;
+	for (s = path ? path : "/usr/bin:/bin"; *s; s = *e ? e + 1 : e) {
 		e = strchrnul(s, ':');
+		if (e == s)
+			continue;
 		strbuf_reset(&sb);
 		strbuf_add(&sb, s, e - s);
 		strbuf_addf(&sb, "/%s", prog);
-		found = !access(sb.buf, X_OK);
-		if (*e)
-			e++;
+		if (subproc_executable(sb.buf))
+			return strbuf_detach(&sb, NULL);
 	}
 	strbuf_release(&sb);
+	return NULL;
+}
+
+int subproc_have(const char *prog)
+{
+	char *p = subproc_find(prog);
+	int found = p != NULL;
+
+	free(p);
 	return found;
 }

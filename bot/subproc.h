@@ -81,7 +81,15 @@ char **subproc_env(const char *const *changes);
 /* Shorthand: run argv, capture stdout+stderr, no timeout. */
 int subproc_capture(const char *const *argv, struct strbuf *out);
 
-/* argv[0] found in PATH (or an existing path): 1, else 0. */
+/* 1 when path is a regular file we may execute. */
+int subproc_executable(const char *path);
+/*
+ * prog as execvp() would find it: a regular executable file in a PATH
+ * directory (empty entries skipped), or prog itself when it holds a
+ * slash.  Allocated, or NULL.
+ */
+char *subproc_find(const char *prog);
+/* 1 when subproc_find(prog) finds it, else 0. */
 int subproc_have(const char *prog);
 
 #endif

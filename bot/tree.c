@@ -31,9 +31,7 @@
 
 int tree_git_error(const char *msg)
 {
-	const git_error *e = git_error_last();
-
-	return error("%s: %s", msg, e && e->message ? e->message : "unknown");
+	return error("%s: %s", msg, git_error_text());
 }
 
 char *tree_default_path(void)
@@ -572,50 +570,38 @@ static int open_cached(const char *path, struct tree_import *res)
 /*
  * One import per path at a time: the test cache is shared by every
  * checkout on the machine, and two imports would only double the work.
- * A lock whose process is gone is stale; one without a pid yet (just
- * created) is trusted for a minute.
+ * The lock is flock's (lock_file()), so it dies with its holder; the
+ * file holds the holder's pid, for people, and is removed by the
+ * holder while it still holds it.  A pid found in it when the lock is
+ * taken is that of an import that was killed.  The fd, or -1.
  */
 static int take_lock(const char *lock)
 {
-	long waited = 0, holder;
-	struct stat st;
-	char buf[32];
+	struct strbuf sb = STRBUF_INIT;
+	char *waiting;
 	int fd;
 
-	for (;;) {
-		fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd >= 0) {
-			snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-			if (write(fd, buf, strlen(buf)) < 0 || close(fd) < 0)
-				return error("cannot write %s", lock);
-			return 0;
-		}
-		if (errno != EEXIST)
-			return error("cannot create %s: %s", lock,
-				     strerror(errno));
-		holder = 0;
-		fd = open(lock, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			ssize_t n = read(fd, buf, sizeof(buf) - 1);
-
-			buf[n > 0 ? n : 0] = '\0';
-			holder = atol(buf);
-			close(fd);
-		}
-		if ((holder > 0 && kill(holder, 0) < 0 && errno == ESRCH) ||
-		    (holder <= 0 && !stat(lock, &st) &&
-		     st.st_mtime < time(NULL) - 60)) {
-			warning("removing the stale lock %s", lock);
-			unlink(lock);
-			continue;
-		}
-		if (!waited)
-			info("waiting for the import running as pid %ld",
-			     holder);
-		if (++waited > 3600)
-			return error("gave up waiting for %s", lock);
-		sleep(1);
+	strbuf_read_file(&sb, lock);
+	waiting = xasprintf("waiting for the import running as pid %ld",
+			    atol(sb.buf));
+	fd = lock_file(lock, waiting, 3600);
+	free(waiting);
+	if (fd < 0)
+		goto out;
+	strbuf_reset(&sb);
+	if (strbuf_read_fd(&sb, fd) > 0)
+		warning("taking over the stale lock %s", lock);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, sb.buf, sb.len, 0) < 0) {
+		error("cannot write %s: %s", lock, strerror(errno));
+		unlink(lock);
+		close(fd);
+		fd = -1;
 	}
+out:
+	strbuf_release(&sb);
+	return fd;
 }
 
 /* Temporary repositories of imports that were killed. */
@@ -655,7 +641,7 @@ int tree_import_tarball(const char *path, const char *tarball,
 {
 	char *lock;
 	char *parent, *slash;
-	int ret;
+	int ret, fd;
 
 	memset(res, 0, sizeof(*res));
 	git_libgit2_init();
@@ -677,14 +663,16 @@ int tree_import_tarball(const char *path, const char *tarball,
 	}
 	free(parent);
 	lock = xasprintf("%s.lock", path);
-	ret = take_lock(lock);
-	if (!ret) {
+	fd = take_lock(lock);
+	ret = fd < 0 ? -1 : 0;
+	if (fd >= 0) {
 		/* The import we waited for may have made it. */
 		if (!open_cached(path, res)) {
 			remove_stale_tmp(path);
 			ret = import_new(path, tarball, res);
 		}
 		unlink(lock);
+		close(fd);
 	}
 	free(lock);
 	git_libgit2_shutdown();
@@ -1175,12 +1163,10 @@ static int fetch_child(const struct tree_remote *r, git_remote *remote,
 		free(specs.strings[i]);
 	free(specs.strings);
 	if (ret < 0) {
-		const git_error *e = git_error_last();
-
 		if (c->deadline && now_monotonic() > c->deadline)
 			return 2;
 		error("fetch of tree %s from %s failed: %s", r->name, r->url,
-		      e && e->message ? e->message : "unknown error");
+		      git_error_text());
 		return 1;
 	}
 	return 0;

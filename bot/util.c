@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <git2.h>
+
 #include "util.h"
 
 const char *progname = "sched-bot";
@@ -497,6 +499,69 @@ int mkdir_p(const char *path, int mode)
 	return ret;
 }
 
+
+static void disk_use_dir(int dfd, int depth, struct disk_use *u);
+
+/* at/name and all below it; depth is the entry's, 0 at the top */
+static void disk_use_entry(int at, const char *name, int depth,
+			   struct disk_use *u)
+{
+	struct stat st;
+	int fd;
+
+	/* gone since readdir: a build removes its temporary files */
+	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	u->bytes += (unsigned long long)st.st_blocks * 512;
+	/* the entry and its children date it: a dir's own mtime lags */
+	if (depth <= 1 && st.st_mtime > u->newest)
+		u->newest = st.st_mtime;
+	if (!S_ISDIR(st.st_mode))
+		return;
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			u->unknown = 1;
+		return;
+	}
+	disk_use_dir(fd, depth, u);
+}
+
+/* what is below the directory dfd (taken), at depth + 1 */
+static void disk_use_dir(int dfd, int depth, struct disk_use *u)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (depth > DISK_USE_DEPTH) {
+		close(dfd);
+		u->unknown = 1;
+		return;
+	}
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		u->unknown = 1;
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		disk_use_entry(dirfd(d), de->d_name, depth + 1, u);
+	}
+	closedir(d);
+}
+
+void disk_use_at(int at, const char *name, struct disk_use *u)
+{
+	disk_use_entry(at, name, 0, u);
+}
+
+void disk_use_below(int dfd, struct disk_use *u)
+{
+	disk_use_dir(dfd, 0, u);
+}
 int remove_tree(const char *path)
 {
 	struct stat st;
@@ -544,6 +609,25 @@ const char *skip_prefix_ci(const char *s, const char *prefix)
 	size_t n = strlen(prefix);
 
 	return strncasecmp(s, prefix, n) ? NULL : s + n;
+}
+
+int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+const char *git_error_text(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message && *e->message ? e->message :
+		"unknown libgit2 error";
 }
 
 static char *xdg_path(const char *env, const char *fallback,
@@ -606,20 +690,59 @@ char *xstrndup_trim(const char *s, size_t n)
 	return xstrndup(s, n);
 }
 
+int lock_file(const char *path, const char *waiting, long timeout)
+{
+	struct stat st, now;
+	long waited = 0;
+	int fd;
+
+	for (;;) {
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			  0644);
+		if (fd < 0)
+			return error("cannot open %s: %s", path,
+				     strerror(errno));
+		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EWOULDBLOCK)
+				goto fail;
+			if (!waited++ && waiting)
+				info("%s", waiting);
+			if (!timeout) {
+				while (flock(fd, LOCK_EX) < 0)
+					if (errno != EINTR)
+						goto fail;
+				break;
+			}
+			if (waited > timeout) {
+				error("gave up waiting for %s", path);
+				close(fd);
+				return -1;
+			}
+			sleep(1);
+		}
+		/* the holder may have removed the file as it let go */
+		if (fstat(fd, &st) < 0)
+			goto fail;
+		if (stat(path, &now) < 0) {
+			if (errno != ENOENT)
+				goto fail;
+		} else if (now.st_dev == st.st_dev &&
+			   now.st_ino == st.st_ino) {
+			return fd;
+		}
+		close(fd);
+	}
+fail:
+	error("cannot lock %s: %s", path, strerror(errno));
+	close(fd);
+	return -1;
+}
+
 int lock_file_wait(const char *path)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return error("cannot open %s: %s", path, strerror(errno));
-	while (flock(fd, LOCK_EX) < 0) {
-		if (errno != EINTR) {
-			error("cannot lock %s: %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-	}
-	return fd;
+	return lock_file(path, NULL, 0);
 }
 
 void strbuf_add_escaped_html(struct strbuf *sb, const char *s)
@@ -644,5 +767,27 @@ void strbuf_add_escaped_html(struct strbuf *sb, const char *s)
 		default:
 			strbuf_addch(sb, *s);
 		}
+	}
+}
+
+void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *s = data;
+	size_t i;
+
+	for (i = 0; i < len; i += 3) {
+		unsigned int v = s[i] << 16;
+
+		if (i + 1 < len)
+			v |= s[i + 1] << 8;
+		if (i + 2 < len)
+			v |= s[i + 2];
+		strbuf_addch(sb, tab[(v >> 18) & 63]);
+		strbuf_addch(sb, tab[(v >> 12) & 63]);
+		strbuf_addch(sb, i + 1 < len ? tab[(v >> 6) & 63] : '=');
+		strbuf_addch(sb, i + 2 < len ? tab[v & 63] : '=');
 	}
 }

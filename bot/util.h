@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 /* Exit codes of sched-bot, documented in README.md and `sched-bot help`. */
 enum exit_code {
@@ -99,6 +100,8 @@ void strbuf_trim(struct strbuf *sb);
 /* Append s with < > & " ' escaped: safe in HTML and XML text and
  * quoted attribute values. */
 void strbuf_add_escaped_html(struct strbuf *sb, const char *s);
+/* Append len bytes of data base64-encoded (RFC 4648), with padding. */
+void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len);
 /* Read a whole file (or fd); returns bytes read or -1 with errno set. */
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path);
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
@@ -108,13 +111,45 @@ int write_in_full(int fd, const void *buf, size_t len);
 /* Write via a temporary file and rename(2): readers never see a half file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 int mkdir_p(const char *path, int mode);
-/* Wait for an exclusive flock(2) on path (created); the fd, or -1. */
+/*
+ * An exclusive flock(2) on path (created, no link followed), held until
+ * the fd is closed: the fd, or -1 after an error.  While another process
+ * holds it, waiting (may be NULL) is said once with info(), and the wait
+ * gives up after timeout seconds (0: never).  A holder may unlink path
+ * before it closes: a lock whose file was replaced is taken again.
+ */
+int lock_file(const char *path, const char *waiting, long timeout);
+/* lock_file(path, NULL, 0): wait as long as it takes, silently. */
 int lock_file_wait(const char *path);
+/*
+ * Disk use (st_blocks) of a tree that may change while we look, walked
+ * by descriptor only (openat O_DIRECTORY|O_NOFOLLOW, fstatat
+ * AT_SYMLINK_NOFOLLOW), never by a path a swapped symlink could send
+ * elsewhere.  Added to *u (zero it first): bytes; newest, the latest
+ * mtime of the top entry and its children; unknown, set when a
+ * directory could not be read or is nested deeper than DISK_USE_DEPTH
+ * (deeper than kbuild ever goes), which is not walked.  An entry gone
+ * while walking counts nothing.  disk_use_at() measures at/name itself
+ * and below; disk_use_below() what is below the directory dfd, which it
+ * takes (closes).
+ */
+#define DISK_USE_DEPTH 64
+struct disk_use {
+	unsigned long long bytes;
+	time_t newest;
+	int unknown;
+};
+void disk_use_at(int at, const char *name, struct disk_use *u);
+void disk_use_below(int dfd, struct disk_use *u);
 int remove_tree(const char *path);
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
 /* Case-insensitive prefix test; returns pointer past the prefix or NULL. */
 const char *skip_prefix_ci(const char *s, const char *prefix);
+/* The value of hexadecimal digit c (either case), or -1. */
+int hexval(int c);
+/* libgit2's message for the call that just failed, never NULL. */
+const char *git_error_text(void);
 
 /* $XDG_CACHE_HOME/sched-bot (or ~/.cache/sched-bot) with sub appended. */
 char *cache_path(const char *sub);

@@ -129,6 +129,22 @@ bot_seed_reply() {
 	rm -f "$SMTP_DIR"/*
 }
 
+# bot_command_setup [--no-series]: the set-up the mail-command tests
+# (t6005, t7100, t7101, t7102) share: skip without the DKIM tools; COVER
+# (the thread's cover letter) and now; $TRASH/series.mbox
+# (bot_fresh_series) unless --no-series; the smtp-sink; $CFG
+# (bot_command_config) with dev@kernel.example allowed.
+bot_command_setup() {
+	bot_have_dkim ||
+		test_skip_all "opendkim-tools not installed (contrib/install-deps)"
+	COVER=cover.1669862147.git.yu.c.chen@intel.com
+	now=$(date -R)
+	[ "${1:-}" = --no-series ] || bot_fresh_series "$TRASH/series.mbox"
+	smtp_start
+	bot_command_config || exit 1
+	git config -f "$CFG" --add bot.allow dev@kernel.example
+}
+
 # DKIM for mail commands (OpenDKIM's tools, Debian opendkim-tools): a key
 # per domain in $TRASH/dkim, its public record in $TRASH/dkim/keys.txt,
 # the file the bot reads instead of DNS (dkim.keyFile).

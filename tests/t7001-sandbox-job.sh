@@ -7,6 +7,7 @@
 # reply: no secret in the reply, the outbox, the job's files or the
 # bot's output.
 . "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-hostile.sh"
 
 command -v bwrap >/dev/null ||
 	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
@@ -44,22 +45,7 @@ EOF
 export SCHED_BOT_SMTP_PASSWORD=$ENV_PW
 
 # The stand-in tree (base), and the patch: a bzImage recipe that leaks.
-git init -q "$TRASH/tree"
-mkdir -p "$TRASH/tree/kernel/sched"
-echo "int x;" >"$TRASH/tree/kernel/sched/fair.c"
-cat >"$TRASH/tree/Makefile" <<'EOF'
-O ?= .
-tinyconfig:
-	echo "CONFIG_A=y" >$(O)/.config
-olddefconfig:
-	@true
-kernelrelease:
-	@echo 6.1.0-standin
-bzImage:
-	mkdir -p $(O)/arch/x86/boot
-	# the boot protocol's magic at 0x202, as the bot checks
-	{ head -c 514 /dev/zero; echo HdrS kernel; } >$(O)/arch/x86/boot/bzImage
-EOF
+standin_tree || test_fail_all "cannot make the stand-in tree"
 cat >"$TRASH/leak.mk" <<EOF
 bzImage:
 	-cat $CFGDIR/smtp-password $CFGDIR/config
@@ -70,9 +56,6 @@ bzImage:
 EOF
 
 test_expect_success 'setup: the tree and the hostile patch mail' '
-	git -C tree add -A &&
-	git -C tree -c user.name=t -c user.email=t@t commit -qm base &&
-	git -C tree branch base &&
 	sed -i "/^bzImage:/,\$d" tree/Makefile &&
 	cat leak.mk >>tree/Makefile &&
 	git -C tree -c user.name=Dev -c user.email=dev@example.org \

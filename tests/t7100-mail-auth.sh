@@ -11,16 +11,7 @@
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
 
-bot_have_dkim || test_skip_all "opendkim-tools not installed (contrib/install-deps)"
-
-COVER=cover.1669862147.git.yu.c.chen@intel.com
-now=$(date -R)
-
-bot_fresh_series "$TRASH/series.mbox"
-
-smtp_start
-bot_command_config || exit 1
-git config -f "$CFG" --add bot.allow dev@kernel.example
+bot_command_setup
 git config -f "$CFG" --add bot.allow @intel.com
 
 bot_seed_reply || exit 1

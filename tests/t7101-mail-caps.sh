@@ -9,14 +9,7 @@
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
 
-bot_have_dkim || test_skip_all "opendkim-tools not installed (contrib/install-deps)"
-
-COVER=cover.1669862147.git.yu.c.chen@intel.com
-now=$(date -R)
-
-smtp_start
-bot_command_config || exit 1
-git config -f "$CFG" bot.allow dev@kernel.example
+bot_command_setup --no-series
 
 # the cover letter's Cc: gets 1,500 list-looking and 1,500 other names
 flood_cc() {

@@ -12,16 +12,7 @@
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
 
-bot_have_dkim || test_skip_all "opendkim-tools not installed (contrib/install-deps)"
-
-COVER=cover.1669862147.git.yu.c.chen@intel.com
-now=$(date -R)
-
-bot_fresh_series "$TRASH/series.mbox"
-
-smtp_start
-bot_command_config || exit 1
-git config -f "$CFG" --add bot.allow dev@kernel.example
+bot_command_setup
 # the quotas must not be what stops a command here
 git config -f "$CFG" bot.maxJobsPerSender 100
 git config -f "$CFG" bot.maxJobsPerDay 100

@@ -97,7 +97,7 @@ static char *versioned(const char *prog)
 
 char *target_tool_host_path(const char *prog)
 {
-	char *path = run_find_in_path(prog), *real;
+	char *path = subproc_find(prog), *real;
 
 	if (path && is_elf(path))
 		return path;

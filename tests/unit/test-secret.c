@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "mail.h"
 #include "secret.h"
 #include "smtp.h"
 #include "subproc.h"
@@ -126,7 +127,7 @@ static void test_take_env(void)
 static void check_mail(const char *mail, const char *why)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int found = secret_check_mail(mail, strlen(mail), &sb);
+	int found = mail_check_secrets(mail, strlen(mail), &sb);
 
 	CHECK_INT(found, why != NULL);
 	if (why)
