@@ -771,7 +771,12 @@ char *plan_init_args(const struct plan *p)
 	return strbuf_detach(&sb, NULL);
 }
 
-#define WRAP 76
+/*
+ * The reply's width (reply.c wraps the mail at 72): the plan goes into the
+ * mail as plan.txt has it, so it is wrapped once, here, and no line of it
+ * is wrapped again (which left "pipe,\n  unpinned" stubs).
+ */
+#define WRAP 72
 
 /*
  * text's lines, the first after head, every other line after as many
