@@ -214,16 +214,19 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 	facts_item(&out, "config", sb.buf, 72);
 	strbuf_trim(&out);
 	kv_set(v, "kernels", out.buf);
-	/* the series said one base and was tested on another: say it */
-	if (j->s->base_warning || (j->s->series_base && j->s->base_desc &&
-				  !starts_with(j->s->base_desc,
-					       j->s->series_base) &&
-				  !strstr(j->s->base_desc, "(--base)")))
+	/*
+	 * the series said one base and was tested on another: say it once,
+	 * in the job's own words when it recorded why (apply.c: both
+	 * bases and the reason)
+	 */
+	if (j->s->base_warning)
+		kv_setf(v, "base_note", "Note: %s.", j->s->base_warning);
+	else if (j->s->series_base && j->s->base_desc &&
+		 !starts_with(j->s->base_desc, j->s->series_base) &&
+		 !strstr(j->s->base_desc, "(--base)"))
 		kv_setf(v, "base_note", "Note: the series names %s as its "
-			"base, but it was tested on %s.%s%s", j->s->series_base ?
-			j->s->series_base : "another base", str(j->s->base_desc),
-			j->s->base_warning ? " The job recorded: " : "",
-			j->s->base_warning ? j->s->base_warning : "");
+			"base, but it was tested on %s.", j->s->series_base,
+			j->s->base_desc);
 	git_repository_free(repo);
 	free(tp);
 	strbuf_release(&sb);

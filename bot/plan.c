@@ -70,6 +70,9 @@ static const char *const hb_mode_names[] = {
 	"process-pipe", "process-sockets", "threads-pipe", "threads-sockets",
 };
 
+/* The mode the hackbench workload runs (-P, sockets: workload.c). */
+#define HB_RUN_MODE 1
+
 /* Where the message is named: who, which mail. */
 struct msgctx {
 	const char *where;
@@ -565,12 +568,20 @@ static void plan_hackbench(struct plan *p, const struct plan_opts *o,
 
 	if (diff)
 		cite(p, &extra, "the diff: ", diff);
-	if (sc->hb_modes) {
-		strbuf_addstr(&extra, "the thread measured");
-		for (i = 0; i < ARRAY_SIZE(hb_mode_names); i++)
-			if (sc->hb_modes & (1 << i))
-				strbuf_addf(&extra, " %s", hb_mode_names[i]);
-		strbuf_addstr(&extra, "; the runner's one mode runs here\n");
+	/* the workload has one mode: name the ones the thread had besides */
+	if (sc->hb_modes & ~(1 << HB_RUN_MODE)) {
+		int n = 0, left = sc->hb_modes & ~(1 << HB_RUN_MODE);
+
+		strbuf_addf(&extra, "hackbench runs in %s mode only; the thread "
+			    "also measured", hb_mode_names[HB_RUN_MODE]);
+		for (i = 0; i < ARRAY_SIZE(hb_mode_names); i++) {
+			if (!(left & (1 << i)))
+				continue;
+			left &= ~(1 << i);
+			strbuf_addf(&extra, "%s %s", !n++ ? "" : left ?
+				    "," : " and", hb_mode_names[i]);
+		}
+		strbuf_addch(&extra, '\n');
 	}
 	plan_tool(p, o, "hackbench", "groups of senders and receivers",
 		  sc->ev[EV_HACKBENCH].found ? &sc->ev[EV_HACKBENCH] : NULL,
@@ -772,7 +783,12 @@ char *plan_init_args(const struct plan *p)
 	return strbuf_detach(&sb, NULL);
 }
 
-#define WRAP 76
+/*
+ * The reply's width (reply.c wraps the mail at 72): the plan goes into the
+ * mail as plan.txt has it, so it is wrapped once, here, and no line of it
+ * is wrapped again (which left "pipe,\n  unpinned" stubs).
+ */
+#define WRAP 72
 
 /*
  * text's lines, the first after head, every other line after as many

@@ -48,9 +48,23 @@ int reply_load_template(const char *name, struct strbuf *out)
 
 /* ---- wrapping ---- */
 
+/* "[1] <message-id>": a reference, its own line, which no refill may break. */
+static int is_footnote(const char *line, size_t len)
+{
+	size_t i = 1;
+
+	if (len < 3 || line[0] != '[')
+		return 0;
+	while (i < len && isdigit((unsigned char)line[i]))
+		i++;
+	return i > 1 && i + 1 < len && line[i] == ']' && line[i + 1] == ' ';
+}
+
 /* Prose can be re-flowed; code, tables, quotes and trailers cannot. */
 static int is_prose(const char *line, size_t len)
 {
+	if (is_footnote(line, len))
+		return 0;
 	if (!len || line[0] == ' ' || line[0] == '\t' || line[0] == '>' ||
 	    line[0] == '|' || line[0] == '#')
 		return 0;
@@ -117,7 +131,7 @@ static int is_fence(const char *line, size_t len)
 static int continues_paragraph(const char *line, size_t len)
 {
 	return len && !strchr(" \t>|#", line[0]) && !is_fence(line, len) &&
-	       !list_indent(line, len);
+	       !list_indent(line, len) && !is_footnote(line, len);
 }
 
 static size_t line_len(const char *p)

@@ -232,3 +232,40 @@ bot_dkim_sign_sha1() {
 	"$DKIM_TESTMSG" -d "$1" -s "$sel" \
 		-k "$TRASH/dkim/$1.$sel/$sel.private" <"$2" >"$3"
 }
+
+# bot_mail_normalise [FILE]: a reply with its volatile fields replaced,
+# for test_cmp against a golden mail: the Date: header, the Message-ID
+# (and its local part wherever a header repeats it), the version in
+# User-Agent: and the signature, and $TRASH in paths.  Everything else
+# (the recipients, the wrapping, every word of the body) is compared.
+bot_mail_normalise() {
+	sed -e 's/^Date: .*/Date: DATE/' \
+	    -e 's/^Message-ID: <[^@]*@/Message-ID: <MSGID@/' \
+	    -e 's,^User-Agent: sched-bot/.*,User-Agent: sched-bot/VERSION,' \
+	    -e 's/^sched-bot [0-9][0-9.]*\(-[^,]*\)*, /sched-bot VERSION, /' \
+	    -e "s,$TRASH,TRASH,g" ${1+"$1"}
+}
+
+# bot_mail_orphans [FILE]: the lines of a mail's body that hold one or
+# two words and are followed by an indented continuation ("a\n  pipe,"),
+# and a reference marker "[1]" alone on its line: what wrapping a text
+# twice at two widths leaves.  Code blocks and tables (four blanks or
+# more) and quotes are not prose and are skipped.
+# Prints them with their line numbers; exit 1 when there is one.
+bot_mail_orphans() {
+	awk '
+		function indent(s) { match(s, /^ */); return RLENGTH }
+		!body { if ($0 == "") body = 1; next }
+		{
+			if (prev != "" && indent(prev) < 4 && prev !~ /^>/ &&
+			    split(prev, w, " ") <= 2 && $0 ~ /^ / &&
+			    indent($0) < 4 && $0 !~ /^ *$/ ||
+			    prev ~ /^\[[0-9]+\]$/ && $0 != "") {
+				printf "%d: %s\n", NR - 1, prev
+				bad = 1
+			}
+			prev = $0
+		}
+		END { exit bad }
+	' ${1+"$1"}
+}
