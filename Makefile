@@ -70,10 +70,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/libsched-bot.a: $(LIB_OBJS)
+# The allowlist is a prerequisite: shrinking it re-runs check-config.
+$(BUILD)/libsched-bot.a: $(LIB_OBJS) tests/config-at-bottom.txt
 	rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(LIB_OBJS)
 	@sh tests/check-lib $@
+	@sh tests/check-config $@ tests/config-at-bottom.txt
 
 $(BUILD)/sched-bot: $(BUILTIN_OBJS) $(BUILD)/libsched-bot.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
