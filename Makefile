@@ -101,10 +101,13 @@ $(BUILD)/sched-bench-spawn: $(SPAWN_HELPER_SRCS:%.c=$(BUILD)/%.o) \
 	$(BUILD)/bench-shared/procstat.o
 	$(CC) -o $@ $^
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libsched-bot.a
+# The unit tests link the library, and the tool's one file that fills
+# the library's options from the configuration (no command in it).
+UNIT_TOOL_OBJS := $(BUILD)/bot/builtin/config-opts.o
+$(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_TOOL_OBJS) $(BUILD)/libsched-bot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< \
-		$(BUILD)/libsched-bot.a $(LIBS)
+		$(UNIT_TOOL_OBJS) $(BUILD)/libsched-bot.a $(LIBS)
 
 units: $(UNIT_BINS)
 

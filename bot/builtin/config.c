@@ -9,6 +9,7 @@
 #include "apply.h"
 #include "build.h"
 #include "builtin/builtin.h"
+#include "builtin/config-opts.h"
 #include "config.h"
 #include "lore.h"
 #include "mail.h"
