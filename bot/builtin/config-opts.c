@@ -6,11 +6,17 @@
  * value.  No command here: the unit tests link this file beside the
  * library.
  */
+#include "b4check.h"
 #include "builtin/config-opts.h"
+#include "cgroup.h"
 #include "config.h"
+#include "dkim.h"
 #include "outbox.h"
+#include "run.h"
 #include "secret.h"
 #include "smtp.h"
+#include "state.h"
+#include "status.h"
 
 void smtp_opts_from_config(struct smtp_opts *o)
 {
@@ -36,4 +42,36 @@ void outbox_opts_from_config(struct outbox_opts *o)
 	o->max_recipients = config_get_int("reply.maxRecipients");
 	o->max_age = config_get_int("outbox.maxAge");
 	o->check_lore = config_get_bool("outbox.checkLore") > 0;
+}
+
+void state_opts_from_config(struct state_opts *o)
+{
+	o->db = config_get("state.db");
+}
+
+void run_opts_from_config(struct run_opts *o)
+{
+	o->sched_bench = config_get("run.schedBench");
+}
+
+void cgroup_opts_from_config(struct cgroup_opts *o)
+{
+	o->where = config_get("sandbox.cgroup");
+}
+
+void dkim_opts_from_config(struct dkim_opts *o)
+{
+	o->key_file = config_get("dkim.keyFile");
+}
+
+void status_opts_from_config(struct status_opts *o)
+{
+	o->max_poll_age = config_get_int("status.maxPollAge");
+	o->target = config_get("job.target");
+}
+
+void b4check_opts_from_config(struct b4check_opts *o)
+{
+	o->jobs_dir = config_get("job.dir");
+	o->archive_url = config_get("archive.url");
 }

@@ -9,10 +9,23 @@
 #ifndef SCHED_BOT_BUILTIN_CONFIG_OPTS_H
 #define SCHED_BOT_BUILTIN_CONFIG_OPTS_H
 
+struct b4check_opts;
+struct cgroup_opts;
+struct dkim_opts;
 struct outbox_opts;
+struct run_opts;
 struct smtp_opts;
+struct state_opts;
+struct status_opts;
 
 void smtp_opts_from_config(struct smtp_opts *o);
 void outbox_opts_from_config(struct outbox_opts *o);
+void state_opts_from_config(struct state_opts *o);
+void run_opts_from_config(struct run_opts *o);
+void cgroup_opts_from_config(struct cgroup_opts *o);
+void dkim_opts_from_config(struct dkim_opts *o);
+void status_opts_from_config(struct status_opts *o);
+/* Its configured fields; the command sets the rest. */
+void b4check_opts_from_config(struct b4check_opts *o);
 
 #endif

@@ -8,13 +8,17 @@
 
 #include "apply.h"
 #include "build.h"
+#include "cgroup.h"
 #include "builtin/builtin.h"
 #include "builtin/config-opts.h"
 #include "config.h"
+#include "dkim.h"
 #include "lore.h"
 #include "mail.h"
 #include "outbox.h"
+#include "run.h"
 #include "smtp.h"
+#include "state.h"
 #include "util.h"
 
 /*
@@ -30,6 +34,10 @@ void config_to_library(void)
 	struct build_defaults bd;
 	struct mail_limits ml;
 	struct apply_limits al;
+	struct state_opts sto;
+	struct run_opts ro;
+	struct cgroup_opts cgo;
+	struct dkim_opts dko;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -43,6 +51,14 @@ void config_to_library(void)
 	mail_configure(&ml);
 	apply_limits_from_config(&al);
 	apply_configure(&al);
+	state_opts_from_config(&sto);
+	state_configure(&sto);
+	run_opts_from_config(&ro);
+	run_configure(&ro);
+	cgroup_opts_from_config(&cgo);
+	cgroup_configure(&cgo);
+	dkim_opts_from_config(&dko);
+	dkim_configure(&dko);
 }
 
 static int list, all, keys, path;
