@@ -127,10 +127,11 @@ build-fuzz/bot/%.o: bot/%.c
 build-fuzz/libfuzz.a: $(FUZZ_OBJS)
 	rm -f $@
 	ar rcs $@ $^
-build-fuzz/%: %.c build-fuzz/libfuzz.a
+# With the tool's file that fills the library's options, as the unit tests.
+build-fuzz/%: %.c build-fuzz/bot/builtin/config-opts.o build-fuzz/libfuzz.a
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
-		build-fuzz/libfuzz.a $(LIBS)
+		build-fuzz/bot/builtin/config-opts.o build-fuzz/libfuzz.a $(LIBS)
 
 fuzz: $(FUZZ_BINS)
 	@sh tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)

@@ -9,11 +9,13 @@
 #include "b4check.h"
 #include "builtin/config-opts.h"
 #include "cgroup.h"
+#include "compare.h"
 #include "config.h"
 #include "dkim.h"
 #include "outbox.h"
 #include "run.h"
 #include "secret.h"
+#include "sequential.h"
 #include "smtp.h"
 #include "state.h"
 #include "status.h"
@@ -74,4 +76,24 @@ void b4check_opts_from_config(struct b4check_opts *o)
 {
 	o->jobs_dir = config_get("job.dir");
 	o->archive_url = config_get("archive.url");
+}
+
+void compare_defaults_from_config(struct compare_defaults *d)
+{
+	d->min_effect = config_get_number("compare.minEffect");
+	d->alpha = config_get_number("compare.alpha");
+	d->rank_alpha = config_get_number("compare.rankAlpha");
+	d->noisy_pct = config_get_number("compare.noisyPct");
+	d->pairing = config_get("compare.pairing");
+}
+
+void seq_defaults_from_config(struct seq_defaults *d)
+{
+	d->min_blocks = (int)config_get_int("job.minRuns");
+	d->max_blocks = (int)config_get_int("job.maxRuns");
+	d->alpha = config_get_number("compare.alpha");
+	d->guard_alpha = config_get_number("compare.rankAlpha");
+	d->min_effect = config_get_number("compare.minEffect");
+	d->detect = config_get_number("compare.detect");
+	d->noisy_pct = config_get_number("compare.noisyPct");
 }

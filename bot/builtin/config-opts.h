@@ -11,9 +11,11 @@
 
 struct b4check_opts;
 struct cgroup_opts;
+struct compare_defaults;
 struct dkim_opts;
 struct outbox_opts;
 struct run_opts;
+struct seq_defaults;
 struct smtp_opts;
 struct state_opts;
 struct status_opts;
@@ -24,6 +26,8 @@ void state_opts_from_config(struct state_opts *o);
 void run_opts_from_config(struct run_opts *o);
 void cgroup_opts_from_config(struct cgroup_opts *o);
 void dkim_opts_from_config(struct dkim_opts *o);
+void compare_defaults_from_config(struct compare_defaults *d);
+void seq_defaults_from_config(struct seq_defaults *d);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */
 void b4check_opts_from_config(struct b4check_opts *o);

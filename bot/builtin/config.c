@@ -9,6 +9,7 @@
 #include "apply.h"
 #include "build.h"
 #include "cgroup.h"
+#include "compare.h"
 #include "builtin/builtin.h"
 #include "builtin/config-opts.h"
 #include "config.h"
@@ -17,6 +18,7 @@
 #include "mail.h"
 #include "outbox.h"
 #include "run.h"
+#include "sequential.h"
 #include "smtp.h"
 #include "state.h"
 #include "util.h"
@@ -38,6 +40,8 @@ void config_to_library(void)
 	struct run_opts ro;
 	struct cgroup_opts cgo;
 	struct dkim_opts dko;
+	struct compare_defaults cd;
+	struct seq_defaults sd;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -59,6 +63,10 @@ void config_to_library(void)
 	cgroup_configure(&cgo);
 	dkim_opts_from_config(&dko);
 	dkim_configure(&dko);
+	compare_defaults_from_config(&cd);
+	compare_configure(&cd);
+	seq_defaults_from_config(&sd);
+	seq_configure(&sd);
 }
 
 static int list, all, keys, path;
