@@ -70,10 +70,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/libsched-bot.a: $(LIB_OBJS)
+# The allowlist is a prerequisite: shrinking it re-runs check-config.
+$(BUILD)/libsched-bot.a: $(LIB_OBJS) tests/config-at-bottom.txt
 	rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(LIB_OBJS)
 	@sh tests/check-lib $@
+	@sh tests/check-config $@ tests/config-at-bottom.txt
 
 $(BUILD)/sched-bot: $(BUILTIN_OBJS) $(BUILD)/libsched-bot.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -99,10 +101,13 @@ $(BUILD)/sched-bench-spawn: $(SPAWN_HELPER_SRCS:%.c=$(BUILD)/%.o) \
 	$(BUILD)/bench-shared/procstat.o
 	$(CC) -o $@ $^
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libsched-bot.a
+# The unit tests link the library, and the tool's one file that fills
+# the library's options from the configuration (no command in it).
+UNIT_TOOL_OBJS := $(BUILD)/bot/builtin/config-opts.o
+$(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_TOOL_OBJS) $(BUILD)/libsched-bot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< \
-		$(BUILD)/libsched-bot.a $(LIBS)
+		$(UNIT_TOOL_OBJS) $(BUILD)/libsched-bot.a $(LIBS)
 
 units: $(UNIT_BINS)
 
@@ -122,10 +127,11 @@ build-fuzz/bot/%.o: bot/%.c
 build-fuzz/libfuzz.a: $(FUZZ_OBJS)
 	rm -f $@
 	ar rcs $@ $^
-build-fuzz/%: %.c build-fuzz/libfuzz.a
+# With the tool's file that fills the library's options, as the unit tests.
+build-fuzz/%: %.c build-fuzz/bot/builtin/config-opts.o build-fuzz/libfuzz.a
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
-		build-fuzz/libfuzz.a $(LIBS)
+		build-fuzz/bot/builtin/config-opts.o build-fuzz/libfuzz.a $(LIBS)
 
 fuzz: $(FUZZ_BINS)
 	@sh tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "b4check.h"
-#include "config.h"
 #include "jobstate.h"
 #include "json.h"
 #include "mail.h"
@@ -66,8 +65,7 @@ static int same(const char *a, const char *b)
 
 static char *jobs_root(const struct b4check_opts *o)
 {
-	const char *base = o->jobs_dir ? o->jobs_dir :
-			   config_get("job.dir");
+	const char *base = o->jobs_dir;
 
 	return base && *base ? xstrdup(base) : data_path("jobs");
 }
@@ -203,9 +201,8 @@ static void add_file(struct strbuf *out, const char *dir, const char *file,
 	strbuf_release(&sb);
 }
 
-static char *job_url(const char *dir)
+static char *job_url(const char *base, const char *dir)
 {
-	const char *base = config_get("archive.url");
 	const char *name = strrchr(dir, '/');
 	char *abs, *url;
 	size_t n;
@@ -252,12 +249,13 @@ static const char *const failures[JOB_NR_OUTCOMES] = {
 	[JOB_BOOT_FAILED] = "a kernel does not boot",
 };
 
-static void answer_job(struct json *j, const char *dir)
+static void answer_job(struct json *j, const struct b4check_opts *o,
+		       const char *dir)
 {
 	struct job_state js;
 	struct strbuf details = STRBUF_INIT, summary = STRBUF_INIT;
 	const char *outcome, *status = "warn";
-	char *url = job_url(dir), *verdict;
+	char *url = job_url(o->archive_url, dir), *verdict;
 
 	job_state_init(&js);
 	read_state(dir, &js);
@@ -321,7 +319,7 @@ void b4check_answer(const char *raw, size_t len,
 	json_init(&j, out, 1);
 	json_array_begin(&j, NULL);
 	if (dir)
-		answer_job(&j, dir);
+		answer_job(&j, o, dir);
 	else if (queued)
 		result(&j, "warn", "queued for testing", NULL, NULL);
 	else if (!ids.nr)

@@ -40,7 +40,8 @@ struct state;
 
 struct b4check_opts {
 	struct state *st;	/* the state database, or NULL */
-	const char *jobs_dir;	/* NULL: job.dir, else the default */
+	const char *jobs_dir;	/* job.dir; NULL: the default */
+	const char *archive_url; /* archive.url; NULL: links to files */
 	int untested_empty;	/* no job: "[]" rather than "not tested" */
 };
 

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "config.h"
 #include "util.h"
 
 /* Where this process makes its runs' cgroups; found once. */
@@ -305,15 +304,27 @@ static void remove_stale(void)
 	}
 }
 
+static struct cgroup_opts opts;
+static int configured;
+
+void cgroup_configure(const struct cgroup_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
 static int setup(void)
 {
-	const char *cfg = config_get("sandbox.cgroup");
+	const char *cfg = opts.where;
 	const char *why = NULL;
 	char *mnt;
 	int ret;
 
 	if (where.state)
 		return where.state;
+	/* unconfigured, no cgroup would bound a sandbox: a bug */
+	if (!configured)
+		die("BUG: cgroup used before cgroup_configure()");
 	where.state = -1;
 	if (!cfg || !strcmp(cfg, "none")) {
 		warning("sandbox.cgroup = none: sandboxes have no cgroup; "

@@ -32,6 +32,13 @@ struct cgroup {
 
 #define CGROUP_INIT { 0, 0, { NULL, NULL }, { -1, -1 }, 0 }
 
+/* Where the cgroups are made: filled by the tool at start-up. */
+struct cgroup_opts {
+	const char *where;	/* sandbox.cgroup: auto, none or a path */
+};
+/* Before the first cgroup_create(); one made before it is a bug. */
+void cgroup_configure(const struct cgroup_opts *o);
+
 /*
  * Make a cgroup for one run: memory bytes (0: no limit) with no swap,
  * pids processes (0: no limit).  Returns 0 with cg->nr > 0, 0 with

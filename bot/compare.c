@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "compare.h"
-#include "config.h"
 #include "json.h"
 #include "sequential.h"
 
@@ -26,15 +25,26 @@ const char *verdict_name(enum verdict v)
 	}
 }
 
+static struct compare_defaults defaults;
+static int configured;
+
+void compare_configure(const struct compare_defaults *d)
+{
+	defaults = *d;
+	configured = 1;
+}
+
 void compare_opts_init(struct compare_opts *o)
 {
-	const char *pairing = config_get("compare.pairing");
+	const char *pairing = defaults.pairing ? defaults.pairing : "auto";
 
+	if (!configured)
+		die("BUG: compare_opts_init() before compare_configure()");
 	memset(o, 0, sizeof(*o));
-	o->min_effect = config_get_number("compare.minEffect");
-	o->alpha = config_get_number("compare.alpha");
-	o->rank_alpha = config_get_number("compare.rankAlpha");
-	o->noisy_pct = config_get_number("compare.noisyPct");
+	o->min_effect = defaults.min_effect;
+	o->alpha = defaults.alpha;
+	o->rank_alpha = defaults.rank_alpha;
+	o->noisy_pct = defaults.noisy_pct;
 	if (!strcmp(pairing, "paired"))
 		o->pairing = PAIRING_PAIRED;
 	else if (!strcmp(pairing, "unpaired"))

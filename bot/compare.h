@@ -129,10 +129,19 @@ struct compare_opts {
 	const struct seq_plan *plan;
 };
 
-/*
- * Defaults, then config compare.minEffect/alpha/rankAlpha/noisyPct and
- * compare.pairing (auto, paired, unpaired); plan NULL.
- */
+/* The configured part of every compare_opts; the tool fills it. */
+struct compare_defaults {
+	double min_effect;	/* compare.minEffect */
+	double alpha;		/* compare.alpha */
+	double rank_alpha;	/* compare.rankAlpha */
+	double noisy_pct;	/* compare.noisyPct */
+	const char *pairing;	/* compare.pairing: auto, paired, unpaired */
+};
+/* Before any compare_opts_init(); one made before it is a bug. */
+void compare_configure(const struct compare_defaults *d);
+
+/* The compare_defaults, pairing parsed (a bad one warns: auto); plan
+ * NULL. */
 void compare_opts_init(struct compare_opts *o);
 
 /* One kernel's view of a group. */

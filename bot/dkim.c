@@ -10,7 +10,6 @@
 
 #include <opendkim/dkim.h>
 
-#include "config.h"
 #include "dkim.h"
 #include "util.h"
 
@@ -79,9 +78,16 @@ static char *sig_b_value(DKIM_SIGINFO *sig)
 	return out;
 }
 
+static struct dkim_opts opts;
+
+void dkim_configure(const struct dkim_opts *o)
+{
+	opts = *o;
+}
+
 static DKIM_LIB *open_lib(char **why)
 {
-	const char *keys = config_get("dkim.keyFile");
+	const char *keys = opts.key_file;
 	DKIM_LIB *lib = dkim_init(NULL, NULL);
 	unsigned int flags = DKIM_LIBFLAGS_FIXCRLF;
 	unsigned int timeout = 10;

@@ -16,6 +16,13 @@
 
 #include <stddef.h>
 
+/* Filled by the tool at start-up. */
+struct dkim_opts {
+	/* dkim.keyFile: keys from this file rather than DNS (tests) */
+	const char *key_file;
+};
+void dkim_configure(const struct dkim_opts *o);
+
 /*
  * 1 when a signature of mail verifies, aligns with from_domain and
  * signs every header named in need (a NULL-terminated list, or NULL for

@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "lore.h"
 #include "mail.h"
 #include "outbox.h"
@@ -24,30 +23,17 @@
 static struct outbox_opts opts;
 static int configured;
 
-void outbox_opts_from_config(struct outbox_opts *o)
-{
-	o->dir = config_get("outbox.dir");
-	o->max_per_hour = config_get_int("bot.maxPerHour");
-	o->max_per_day = config_get_int("bot.maxPerDay");
-	o->max_per_thread = config_get_int("bot.maxPerThread");
-	o->max_rcpt_per_hour = config_get_int("bot.maxRecipientsPerHour");
-	o->max_rcpt_per_day = config_get_int("bot.maxRecipientsPerDay");
-	o->max_recipients = config_get_int("reply.maxRecipients");
-	o->max_age = config_get_int("outbox.maxAge");
-	o->check_lore = config_get_bool("outbox.checkLore") > 0;
-}
-
 void outbox_configure(const struct outbox_opts *o)
 {
 	opts = *o;
 	configured = 1;
 }
 
-/* Unconfigured (a unit test): the configuration as it is now. */
+/* Unconfigured, the caps would be zero, i.e. none: a bug. */
 static const struct outbox_opts *oo(void)
 {
 	if (!configured)
-		outbox_opts_from_config(&opts);
+		die("BUG: outbox used before outbox_configure()");
 	return &opts;
 }
 

@@ -26,11 +26,10 @@ struct outbox_opts {
 	int check_lore;			/* outbox.checkLore */
 };
 
-/* The options from the configuration. */
-void outbox_opts_from_config(struct outbox_opts *o);
 /*
- * Use o from now on: the tool does so once at start-up.  Until it is
- * called, each call reads the configuration as it stands.
+ * Use o from now on: the tool fills it from the configuration
+ * (builtin/config-opts.h) and calls this once at start-up, before
+ * any other call; a call before it is a bug and dies.
  */
 void outbox_configure(const struct outbox_opts *o);
 

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "benchopts.h"
-#include "config.h"
 #include "kv.h"
 #include "procstat.h"
 #include "run.h"
@@ -599,9 +598,16 @@ char *run_bench_cmdline(const struct bench_spec *spec)
 
 /* ---- finding and running programs --------------------------------- */
 
+static struct run_opts opts;
+
+void run_configure(const struct run_opts *o)
+{
+	opts = *o;
+}
+
 char *run_find_sched_bench(const char *path)
 {
-	const char *conf = config_get("run.schedBench");
+	const char *conf = opts.sched_bench;
 	char *dir, *p;
 
 	/* Named on the command line: taken as is, even a broken one (a

@@ -80,10 +80,16 @@ void run_argv_free(char **argv);
  * contains white space, so this is safe for a kernel command line. */
 char *run_bench_cmdline(const struct bench_spec *spec);
 
+/* Where sched-bench is when no command names it; filled by the tool. */
+struct run_opts {
+	const char *sched_bench;	/* run.schedBench; NULL: look */
+};
+void run_configure(const struct run_opts *o);
+
 /*
  * The sched-bench binary, the one lookup for `run` and every target:
- * path when given (--sched-bench, taken as is), else config
- * run.schedBench, next to sched-bot, or PATH.  Returns an allocated path
+ * path when given (--sched-bench, taken as is), else run_opts'
+ * sched_bench (run.schedBench), next to sched-bot, or PATH.  Returns an allocated path
  * or NULL.
  */
 char *run_find_sched_bench(const char *path);

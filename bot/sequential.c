@@ -7,24 +7,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "sequential.h"
 #include "util.h"
 
+static struct seq_defaults defaults;
+static int configured;
+
+void seq_configure(const struct seq_defaults *d)
+{
+	defaults = *d;
+	configured = 1;
+}
+
 void seq_plan_init(struct seq_plan *p)
 {
+	if (!configured)
+		die("BUG: seq_plan_init() before seq_configure()");
 	memset(p, 0, sizeof(*p));
-	p->min_blocks = (int)config_get_int("job.minRuns");
-	p->max_blocks = (int)config_get_int("job.maxRuns");
+	p->min_blocks = defaults.min_blocks;
+	p->max_blocks = defaults.max_blocks;
 	if (p->min_blocks < 2)
 		p->min_blocks = 2;
 	if (p->max_blocks < p->min_blocks)
 		p->max_blocks = p->min_blocks;
-	p->alpha = config_get_number("compare.alpha");
-	p->guard_alpha = config_get_number("compare.rankAlpha");
-	p->min_effect = config_get_number("compare.minEffect");
-	p->detect = config_get_number("compare.detect");
-	p->noisy_pct = config_get_number("compare.noisyPct");
+	p->alpha = defaults.alpha;
+	p->guard_alpha = defaults.guard_alpha;
+	p->min_effect = defaults.min_effect;
+	p->detect = defaults.detect;
+	p->noisy_pct = defaults.noisy_pct;
 	p->confidence = 0.95;
 	/* spend early: most changes worth finding are found by block 10 */
 	p->rho = 0.5;

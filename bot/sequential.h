@@ -69,11 +69,23 @@ struct seq_plan {
 	double prior_df_max;
 };
 
+/* The configured part of every plan; the tool fills it at start-up. */
+struct seq_defaults {
+	int min_blocks;		/* job.minRuns */
+	int max_blocks;		/* job.maxRuns */
+	double alpha;		/* compare.alpha */
+	double guard_alpha;	/* compare.rankAlpha */
+	double min_effect;	/* compare.minEffect */
+	double detect;		/* compare.detect */
+	double noisy_pct;	/* compare.noisyPct */
+};
+/* Before any seq_plan_init(); a plan made before it is a bug. */
+void seq_configure(const struct seq_defaults *d);
+
 /*
- * The adaptive plan: defaults, then config job.minRuns (5),
- * job.maxRuns (20), compare.alpha (0.01), compare.rankAlpha (0.05, the
- * guard), compare.minEffect (2), compare.detect (5), compare.noisyPct
- * (10).
+ * The adaptive plan: the seq_defaults (job.minRuns, job.maxRuns,
+ * compare.alpha, compare.rankAlpha the guard, compare.minEffect,
+ * compare.detect, compare.noisyPct), then the fixed rest.
  */
 void seq_plan_init(struct seq_plan *p);
 /* The same rule with one look (a job with a fixed number of runs). */

@@ -7,7 +7,6 @@
 
 #include <curl/curl.h>
 
-#include "config.h"
 #include "mail.h"
 #include "reply.h"
 #include "secret.h"
@@ -48,30 +47,17 @@ static void to_crlf(const char *msg, size_t len, struct strbuf *out)
 static struct smtp_opts opts;
 static int configured;
 
-void smtp_opts_from_config(struct smtp_opts *o)
-{
-	o->url = config_get("smtp.url");
-	o->user = config_get("smtp.user");
-	o->password = config_get("smtp.password");
-	o->password_file = config_get("smtp.passwordFile");
-	o->env_password = secret_env_password();
-	o->tls = config_get("smtp.tls");
-	o->cafile = config_get("smtp.caFile");
-	o->from = config_get("smtp.from");
-	o->timeout = config_get_int("smtp.timeout");
-}
-
 void smtp_configure(const struct smtp_opts *o)
 {
 	opts = *o;
 	configured = 1;
 }
 
-/* Unconfigured (a unit test): the configuration as it is now. */
+/* Nothing is sent with settings nobody gave. */
 static const struct smtp_opts *so(void)
 {
 	if (!configured)
-		smtp_opts_from_config(&opts);
+		die("BUG: smtp used before smtp_configure()");
 	return &opts;
 }
 

@@ -32,11 +32,10 @@ struct smtp_opts {
 	long timeout;			/* smtp.timeout, seconds */
 };
 
-/* The options from the configuration. */
-void smtp_opts_from_config(struct smtp_opts *o);
 /*
- * Use o from now on: the tool does so once at start-up.  Until it is
- * called, each send reads the configuration as it stands.
+ * Use o from now on: the tool fills it from the configuration
+ * (builtin/config-opts.h) and calls this once at start-up, before
+ * any other call; a call before it is a bug and dies.
  */
 void smtp_configure(const struct smtp_opts *o);
 

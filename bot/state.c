@@ -15,7 +15,6 @@
 
 #include <sqlite3.h>
 
-#include "config.h"
 #include "state.h"
 #include "util.h"
 
@@ -69,9 +68,16 @@ void state_crash_point(const char *point)
 	}
 }
 
+static struct state_opts opts;
+
+void state_configure(const struct state_opts *o)
+{
+	opts = *o;
+}
+
 char *state_default_path(void)
 {
-	const char *p = config_get("state.db");
+	const char *p = opts.db;
 
 	if (p && *p)
 		return xstrdup(p);

@@ -32,9 +32,16 @@
 
 struct state;
 
-/* Open (creating) the database; path NULL: state.db from the config. */
+/* Where the database is: state.db, filled by the tool at start-up. */
+struct state_opts {
+	const char *db;		/* state.db; NULL: the default */
+};
+void state_configure(const struct state_opts *o);
+
+/* Open (creating) the database; path NULL: state_default_path(). */
 struct state *state_open(const char *path);
 void state_close(struct state *st);
+/* state_opts.db, else $XDG_DATA_HOME/sched-bot/state.db.  Caller frees. */
 char *state_default_path(void);
 
 /*

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "config.h"
 #include "json.h"
 #include "state.h"
 #include "status.h"
@@ -67,11 +66,12 @@ static long long meta_time(struct state *st, const char *key)
 	return t;
 }
 
-int status_collect(struct state *st, struct status *s)
+int status_collect(struct state *st, const struct status_opts *o,
+		   struct status *s)
 {
 	struct state_mail_stats ms;
-	long max_age = config_get_int("status.maxPollAge");
-	const char *jt = config_get("job.target");
+	long max_age = o->max_poll_age;
+	const char *jt = o->target;
 	size_t i;
 	int ret = 0;
 

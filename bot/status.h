@@ -43,8 +43,15 @@ struct status {
 	size_t nr_alerts, alloc_alerts;
 };
 
+/* What status_collect() measures against; the tool fills it. */
+struct status_opts {
+	long max_poll_age;	/* status.maxPollAge, seconds */
+	const char *target;	/* job.target */
+};
+
 /* Fill s from the state and the disk; -1 when the state fails. */
-int status_collect(struct state *st, struct status *s);
+int status_collect(struct state *st, const struct status_opts *o,
+		   struct status *s);
 void status_release(struct status *s);
 
 void status_format(const struct status *s, struct strbuf *out);

@@ -36,6 +36,26 @@ test_expect_success 'check-lib refuses an archive that reaches a builtin' '
 	grep "cmd_fake" err && test ! -e bad.a
 '
 
+test_expect_success 'only the allowlisted objects read the configuration' '
+	sh "$TESTS/check-config" "$BUILD/libsched-bot.a" \
+		"$TESTS/config-at-bottom.txt"
+'
+
+test_expect_success 'check-config refuses a new reader and a stale allowlist' '
+	printf "const char *config_get(const char *k);\n" >cfg.c &&
+	printf "const char *f(void) { return config_get(\"a.b\"); }\n" >>cfg.c &&
+	cc -c -o reader.o cfg.c && ar rcs cfg.a reader.o &&
+	: >empty.txt &&
+	! sh "$TESTS/check-config" cfg.a empty.txt 2>err &&
+	grep "^	reader.o$" err && test ! -e cfg.a &&
+	ar rcs cfg.a reader.o &&
+	printf "# shrink me\nreader.o\n" >allow.txt &&
+	sh "$TESTS/check-config" cfg.a allow.txt &&
+	printf "reader.o\ngone.o\n" >allow.txt &&
+	! sh "$TESTS/check-config" cfg.a allow.txt 2>err &&
+	grep "^	gone.o$" err
+'
+
 # One way to start a program, the filtered one (bot/subproc.h): no exec
 # that passes our environment (execl, execlp, execv, execvp use
 # environ), and environ read only where the allowlists are.  sched-bench

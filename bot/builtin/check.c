@@ -11,6 +11,7 @@
 
 #include "b4check.h"
 #include "builtin/builtin.h"
+#include "builtin/config-opts.h"
 #include "state.h"
 #include "util.h"
 
@@ -68,6 +69,7 @@ int cmd_check(int argc, char **argv)
 	if (strcmp(untested, "warn") && strcmp(untested, "empty"))
 		return options_error(&check_doc, "--untested is warn or "
 				     "empty");
+	b4check_opts_from_config(&o);
 	o.untested_empty = !strcmp(untested, "empty");
 	if (mbox && need_file(mbox))
 		return EXIT_NOTFOUND;

@@ -8,12 +8,19 @@
 
 #include "apply.h"
 #include "build.h"
+#include "cgroup.h"
+#include "compare.h"
 #include "builtin/builtin.h"
+#include "builtin/config-opts.h"
 #include "config.h"
+#include "dkim.h"
 #include "lore.h"
 #include "mail.h"
 #include "outbox.h"
+#include "run.h"
+#include "sequential.h"
 #include "smtp.h"
+#include "state.h"
 #include "util.h"
 
 /*
@@ -29,6 +36,12 @@ void config_to_library(void)
 	struct build_defaults bd;
 	struct mail_limits ml;
 	struct apply_limits al;
+	struct state_opts sto;
+	struct run_opts ro;
+	struct cgroup_opts cgo;
+	struct dkim_opts dko;
+	struct compare_defaults cd;
+	struct seq_defaults sd;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -42,6 +55,18 @@ void config_to_library(void)
 	mail_configure(&ml);
 	apply_limits_from_config(&al);
 	apply_configure(&al);
+	state_opts_from_config(&sto);
+	state_configure(&sto);
+	run_opts_from_config(&ro);
+	run_configure(&ro);
+	cgroup_opts_from_config(&cgo);
+	cgroup_configure(&cgo);
+	dkim_opts_from_config(&dko);
+	dkim_configure(&dko);
+	compare_defaults_from_config(&cd);
+	compare_configure(&cd);
+	seq_defaults_from_config(&sd);
+	seq_configure(&sd);
 }
 
 static int list, all, keys, path;

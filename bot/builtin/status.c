@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "builtin/config-opts.h"
 #include "state.h"
 #include "status.h"
 #include "util.h"
@@ -74,6 +75,7 @@ static int write_prom(const char *path, const struct status *s)
 int cmd_status(int argc, char **argv)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct status_opts so;
 	struct status s;
 	struct state *st;
 	int ret;
@@ -86,7 +88,8 @@ int cmd_status(int argc, char **argv)
 	st = state_open(NULL);
 	if (!st)
 		return EXIT_FAIL;
-	status_collect(st, &s);
+	status_opts_from_config(&so);
+	status_collect(st, &so, &s);
 	if (as_json)
 		status_format_json(&s, &out);
 	else

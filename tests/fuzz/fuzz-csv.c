@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "builtin/config-opts.h"
 #include "compare.h"
 #include "samples.h"
 
@@ -20,7 +21,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct compare_result r;
 	struct compare_opts o;
 	struct strbuf out = STRBUF_INIT;
+	static int configured;
 	size_t i;
+
+	if (!configured) {
+		/* the defaults, as the tool hands them down at start-up */
+		struct compare_defaults cd;
+
+		compare_defaults_from_config(&cd);
+		compare_configure(&cd);
+		configured = 1;
+	}
 
 	if (samples_read_buf("fuzz.csv", (const char *)data, size, &set) < 0)
 		goto out;

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/config-opts.h"
 #include "compare.h"
+#include "sequential.h"
 #include "test.h"
 #include "rng.h"
 
@@ -372,9 +374,22 @@ static void test_three_kernels_fit(void)
 	sample_set_release(&set);
 }
 
+/* As the tool does at start-up. */
+static void configure(void)
+{
+	struct compare_defaults cd;
+	struct seq_defaults sd;
+
+	compare_defaults_from_config(&cd);
+	compare_configure(&cd);
+	seq_defaults_from_config(&sd);
+	seq_configure(&sd);
+}
+
 int main(void)
 {
 	TEST_NAME("test-compare");
+	configure();
 	RUN(test_run_values);
 	RUN(test_one_run_is_an_error);
 	RUN(test_infinite_is_noisy);

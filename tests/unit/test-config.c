@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "builtin/config-opts.h"
 #include "config-keys.h"
 #include "config.h"
 #include "lore.h"

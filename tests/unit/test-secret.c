@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "builtin/config-opts.h"
 #include "config.h"
 #include "mail.h"
 #include "secret.h"

@@ -9,8 +9,10 @@
 
 #include <sqlite3.h>
 
+#include "builtin/config-opts.h"
 #include "config.h"
 #include "outbox.h"
+#include "smtp.h"
 #include "state.h"
 #include "test.h"
 #include "util.h"
@@ -157,8 +159,12 @@ static void test_lock(void)
 static void test_outbox(void)
 {
 	char *dir = tpath("outbox"), *p1 = NULL, *p2 = NULL, *f;
+	struct outbox_opts oo;
 	int sent = -1;
 
+	/* as the tool does at start-up */
+	outbox_opts_from_config(&oo);
+	outbox_configure(&oo);
 	CHECK_INT(outbox_put(dir, "a/b:c@x", "x\n", 2, &p1), 0);
 	CHECK(p1 && strstr(p1, "/new/a_b_c@x"));
 	CHECK_INT(outbox_put(dir, "a/b:c@x", "other\n", 6, &p2), 0);
@@ -185,11 +191,17 @@ static void test_flush_refused(void)
 	const char *msg = "From: Bot <bot@x.org>\nTo: a@x.org\n"
 			  "Message-ID: <r1@x.org>\nSubject: t\n\nbody\n";
 	struct state *st = state_open(db);
+	struct outbox_opts oo;
+	struct smtp_opts so;
 	int sent = -1;
 	char *f;
 
 	write_file_atomic(eml, msg, strlen(msg));
 	config_set_override("smtp.url", "smtp://127.0.0.1:1");
+	outbox_opts_from_config(&oo);
+	outbox_configure(&oo);
+	smtp_opts_from_config(&so);
+	smtp_configure(&so);
 	CHECK_INT(state_mail_intent(st, "r1@x.org", 1, "t@x", eml), 0);
 	CHECK_INT(outbox_flush(st, dir), -1);
 	CHECK_INT(state_mail_status(st, "r1@x.org"), MAIL_INTENT);

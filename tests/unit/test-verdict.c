@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/config-opts.h"
 #include "compare.h"
 #include "sequential.h"
 #include "test.h"
@@ -823,9 +824,22 @@ static void test_too_few_to_bound(void)
 	strbuf_release(&sb);
 }
 
+/* As the tool does at start-up. */
+static void configure(void)
+{
+	struct compare_defaults cd;
+	struct seq_defaults sd;
+
+	compare_defaults_from_config(&cd);
+	compare_configure(&cd);
+	seq_defaults_from_config(&sd);
+	seq_configure(&sd);
+}
+
 int main(void)
 {
 	TEST_NAME("test-verdict");
+	configure();
 	RUN(test_too_few_to_bound);
 	RUN(test_diagnostics_not_judged);
 	RUN(test_pairing);

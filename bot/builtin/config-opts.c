@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin/config-opts.c - the configuration keys of each library module,
+ * read into its options struct.  The keys' defaults are in the table
+ * (config-keys.c), so these read them through config_get() like any
+ * value.  No command here: the unit tests link this file beside the
+ * library.
+ */
+#include "b4check.h"
+#include "builtin/config-opts.h"
+#include "cgroup.h"
+#include "compare.h"
+#include "config.h"
+#include "dkim.h"
+#include "outbox.h"
+#include "run.h"
+#include "secret.h"
+#include "sequential.h"
+#include "smtp.h"
+#include "state.h"
+#include "status.h"
+
+void smtp_opts_from_config(struct smtp_opts *o)
+{
+	o->url = config_get("smtp.url");
+	o->user = config_get("smtp.user");
+	o->password = config_get("smtp.password");
+	o->password_file = config_get("smtp.passwordFile");
+	o->env_password = secret_env_password();
+	o->tls = config_get("smtp.tls");
+	o->cafile = config_get("smtp.caFile");
+	o->from = config_get("smtp.from");
+	o->timeout = config_get_int("smtp.timeout");
+}
+
+void outbox_opts_from_config(struct outbox_opts *o)
+{
+	o->dir = config_get("outbox.dir");
+	o->max_per_hour = config_get_int("bot.maxPerHour");
+	o->max_per_day = config_get_int("bot.maxPerDay");
+	o->max_per_thread = config_get_int("bot.maxPerThread");
+	o->max_rcpt_per_hour = config_get_int("bot.maxRecipientsPerHour");
+	o->max_rcpt_per_day = config_get_int("bot.maxRecipientsPerDay");
+	o->max_recipients = config_get_int("reply.maxRecipients");
+	o->max_age = config_get_int("outbox.maxAge");
+	o->check_lore = config_get_bool("outbox.checkLore") > 0;
+}
+
+void state_opts_from_config(struct state_opts *o)
+{
+	o->db = config_get("state.db");
+}
+
+void run_opts_from_config(struct run_opts *o)
+{
+	o->sched_bench = config_get("run.schedBench");
+}
+
+void cgroup_opts_from_config(struct cgroup_opts *o)
+{
+	o->where = config_get("sandbox.cgroup");
+}
+
+void dkim_opts_from_config(struct dkim_opts *o)
+{
+	o->key_file = config_get("dkim.keyFile");
+}
+
+void status_opts_from_config(struct status_opts *o)
+{
+	o->max_poll_age = config_get_int("status.maxPollAge");
+	o->target = config_get("job.target");
+}
+
+void b4check_opts_from_config(struct b4check_opts *o)
+{
+	o->jobs_dir = config_get("job.dir");
+	o->archive_url = config_get("archive.url");
+}
+
+void compare_defaults_from_config(struct compare_defaults *d)
+{
+	d->min_effect = config_get_number("compare.minEffect");
+	d->alpha = config_get_number("compare.alpha");
+	d->rank_alpha = config_get_number("compare.rankAlpha");
+	d->noisy_pct = config_get_number("compare.noisyPct");
+	d->pairing = config_get("compare.pairing");
+}
+
+void seq_defaults_from_config(struct seq_defaults *d)
+{
+	d->min_blocks = (int)config_get_int("job.minRuns");
+	d->max_blocks = (int)config_get_int("job.maxRuns");
+	d->alpha = config_get_number("compare.alpha");
+	d->guard_alpha = config_get_number("compare.rankAlpha");
+	d->min_effect = config_get_number("compare.minEffect");
+	d->detect = config_get_number("compare.detect");
+	d->noisy_pct = config_get_number("compare.noisyPct");
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * builtin/config-opts.h - each library module's options, filled from
+ * the configuration (curl's config2setopts).  The library never reads
+ * the configuration itself (tests/check-config); the tool calls these
+ * at start-up (config_to_library()) or where a command needs them, and
+ * hands the structs down.  Strings stay valid until config_free().
+ */
+#ifndef SCHED_BOT_BUILTIN_CONFIG_OPTS_H
+#define SCHED_BOT_BUILTIN_CONFIG_OPTS_H
+
+struct b4check_opts;
+struct cgroup_opts;
+struct compare_defaults;
+struct dkim_opts;
+struct outbox_opts;
+struct run_opts;
+struct seq_defaults;
+struct smtp_opts;
+struct state_opts;
+struct status_opts;
+
+void smtp_opts_from_config(struct smtp_opts *o);
+void outbox_opts_from_config(struct outbox_opts *o);
+void state_opts_from_config(struct state_opts *o);
+void run_opts_from_config(struct run_opts *o);
+void cgroup_opts_from_config(struct cgroup_opts *o);
+void dkim_opts_from_config(struct dkim_opts *o);
+void compare_defaults_from_config(struct compare_defaults *d);
+void seq_defaults_from_config(struct seq_defaults *d);
+void status_opts_from_config(struct status_opts *o);
+/* Its configured fields; the command sets the rest. */
+void b4check_opts_from_config(struct b4check_opts *o);
+
+#endif
