@@ -9,6 +9,7 @@
 #include "json.h"
 #include "state.h"
 #include "status.h"
+#include "target/target.h"
 #include "util.h"
 
 static void alert(struct status *s, const char *fmt, ...) PRINTF(2, 3);
@@ -46,15 +47,6 @@ static struct status_count *target(struct status *s, const char *name)
 	s->targets[s->nr_targets].name = xstrdup(name);
 	s->targets[s->nr_targets].n = -1;
 	return &s->targets[s->nr_targets++];
-}
-
-static int add_health(const char *key, const char *value, void *data)
-{
-	struct status_count *t = target(data, key + strlen("target_health:"));
-
-	t->n = !value ? -1 : !strcmp(value, "up") ? 1 :
-	       !strcmp(value, "down") ? 0 : -1;
-	return 0;
 }
 
 static long long meta_time(struct state *st, const char *key)
@@ -104,7 +96,14 @@ int status_collect(struct state *st, const struct status_opts *o,
 	s->oldest_unsent_at = ms.oldest_pending_at;
 	if (jt && *jt)
 		target(s, jt);
-	state_meta_list(st, "target_health:", add_health, s);
+	/* the mark a machine that did not come back leaves (target.h) */
+	for (i = 0; i < s->nr_targets; i++) {
+		char *why;
+
+		s->targets[i].n = target_unhealthy(s->targets[i].name, &why) ?
+				  0 : 1;
+		free(why);
+	}
 	gc_usage(&s->disk);
 
 	if (!s->poll_at)
@@ -334,7 +333,7 @@ void status_format_prometheus(const struct status *s, struct strbuf *out)
 	sample(out, "oldest_unsent_mail_age_seconds", NULL, NULL,
 	       s->oldest_unsent_at ? s->now - s->oldest_unsent_at : 0);
 	metric(out, "target_up", "gauge",
-	       "1 up, 0 down, -1 unknown (no health recorded).");
+	       "1 up, 0 down (marked unhealthy: sched-bot target status).");
 	for (i = 0; i < s->nr_targets; i++)
 		sample(out, "target_up", "target", s->targets[i].name,
 		       s->targets[i].n);

@@ -4,8 +4,8 @@
  * that runs unattended: the last poll and its result, the queue by
  * stage, jobs done and failed in the last day and week, mails sent,
  * pending, held back by the rate caps and dropped, the targets and
- * their health as far as the state records it (the meta rows
- * "target_health:NAME"; else "unknown"), disk use against gc's budget
+ * their health (down when the target is marked unhealthy, target.h:
+ * a machine that did not come back; up otherwise), disk use against gc's budget
  * (gc.h), and the oldest unsent mail.
  *
  * Needs an operator: the last poll failed, or is older than

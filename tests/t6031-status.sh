@@ -45,7 +45,7 @@ test_expect_success 'status --json has every field; nothing needs an operator' '
 	test "$(jq -r .poll.result s.json)" = ok &&
 	test "$(jq .jobs.done_day s.json)" -eq 1 &&
 	test "$(jq -r ".targets[0].name" s.json)" = qemu &&
-	test "$(jq -r ".targets[0].health" s.json)" = unknown &&
+	test "$(jq -r ".targets[0].health" s.json)" = up &&
 	test "$(jq .disk.used s.json)" -gt 0 &&
 	test "$(jq .needs_operator s.json)" = false
 '
@@ -61,7 +61,7 @@ test_expect_success '--prometheus writes the text exposition format' '
 	test_cmp /dev/null bad &&
 	test_grep "^# TYPE sched_bot_needs_operator gauge$" metrics.prom &&
 	test_grep "^sched_bot_needs_operator 0$" metrics.prom &&
-	test_grep "^sched_bot_target_up{target=\"qemu\"} -1$" metrics.prom &&
+	test_grep "^sched_bot_target_up{target=\"qemu\"} 1$" metrics.prom &&
 	test_grep "^sched_bot_jobs_done{window=\"day\"} 1$" metrics.prom
 '
 
@@ -72,7 +72,9 @@ test_expect_success '... and the check of it fails on a line off the grammar' '
 '
 
 test_expect_failure_code 'a target marked down: exit 1' 1 '
-	sqlite3 "$DB" "INSERT INTO meta VALUES (\"target_health:qemu\", \"down\")" &&
+	mkdir -p "$XDG_DATA_HOME/sched-bot/targets" &&
+	echo "(the machine did not come back) since 2026-12-01" \
+		>"$XDG_DATA_HOME/sched-bot/targets/qemu.unhealthy" &&
 	"$SCHED_BOT" status >out
 '
 
@@ -82,7 +84,7 @@ test_expect_success '... saying so, in JSON and the metrics too' '
 	test $rc -eq 1 &&
 	test "$(jq .needs_operator s2.json)" = true &&
 	test_grep "^sched_bot_target_up{target=\"qemu\"} 0$" m2.prom &&
-	sqlite3 "$DB" "DELETE FROM meta WHERE key = \"target_health:qemu\"" &&
+	"$SCHED_BOT" target clear qemu &&
 	"$SCHED_BOT" status >/dev/null
 '
 
