@@ -341,15 +341,23 @@ double stats_print(struct run_stats *st, struct bench_rec *r,
 	return foreign_pct;
 }
 
-long long task_migrations(int pid, int is_thread)
+/* A benchmark task's /proc/PID/sched (a thread's under /proc/self/task). */
+static int task_sched_read(int pid, int is_thread, char *buf, size_t size)
 {
-	char path[64], buf[8192];
+	char path[64];
 
 	if (is_thread)
 		snprintf(path, sizeof(path), "/proc/self/task/%d/sched", pid);
 	else
 		snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	if (procstat_read(path, buf, sizeof(buf)) < 0)
+	return procstat_read(path, buf, size);
+}
+
+long long task_migrations(int pid, int is_thread)
+{
+	char buf[8192];
+
+	if (task_sched_read(pid, is_thread, buf, sizeof(buf)) < 0)
 		return -1;
 	return procstat_sched_field(buf, "se.nr_migrations");
 }
@@ -567,14 +575,10 @@ const char *busy_note(double foreign_pct)
 
 long long task_wait_us(int pid, int is_thread)
 {
-	char path[64], buf[8192];
+	char buf[8192];
 	double ms;
 
-	if (is_thread)
-		snprintf(path, sizeof(path), "/proc/self/task/%d/sched", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	if (procstat_read(path, buf, sizeof(buf)) < 0)
+	if (task_sched_read(pid, is_thread, buf, sizeof(buf)) < 0)
 		return -1;
 	/* shown only while schedstats count; "se.statistics." before 5.15 */
 	ms = procstat_sched_double(buf, "wait_sum");
