@@ -1171,8 +1171,16 @@ static void judged_clause(const struct compare_result *r,
 		    o->plan ? o->plan->min_effect : o->min_effect);
 	if (!f->paired || !f->sequential)
 		return;
-	strbuf_addf(sb, " Adaptive runs: decided after %d of at most %d "
-		    "blocks", f->blocks, f->max_blocks);
+	/* "decided" only when the rule decided; a spent budget did not */
+	if (f->state == SEQ_BUDGET) {
+		strbuf_addf(sb, " Adaptive runs: %d of at most %d blocks run, "
+			    "the budget spent without a decision.", f->blocks,
+			    f->max_blocks);
+		return;
+	}
+	strbuf_addf(sb, " Adaptive runs: %s after %d of at most %d blocks",
+		    f->state == SEQ_CONTINUE ? "undecided" : "decided",
+		    f->blocks, f->max_blocks);
 	switch (f->state) {
 	case SEQ_REGRESSION:
 		strbuf_addstr(sb, ", a regression found.");
@@ -1184,9 +1192,6 @@ static void judged_clause(const struct compare_result *r,
 	case SEQ_NO_CHANGE:
 		strbuf_addf(sb, ", every KPI within %g%% either way.",
 			    o->plan->detect);
-		break;
-	case SEQ_BUDGET:
-		strbuf_addstr(sb, ", the budget spent.");
 		break;
 	default:
 		strbuf_addstr(sb, "; more blocks wanted.");
