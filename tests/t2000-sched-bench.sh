@@ -90,9 +90,12 @@ test_expect_success 'pingpong --sweep runs each instance count' '
 	test $(grep -c "^end,pingpong," sweep.out) = 2 &&
 	test $(grep -c "^inst,pingpong,pairs=2 " sweep.out) = 2 &&
 	test_grep "^inst,pingpong,pairs=2 [^,]*,1,1,1," sweep.out &&
-	# a per-task row only where it differs from the total
-	test_grep ! "^sample,pingpong,pairs=1 [^,]*,1,0,handoffs_per_task," sweep.out &&
-	test_grep "^sample,pingpong,pairs=2 [^,]*,1,0,handoffs_per_task," sweep.out
+	# a per-task diagnostic only where it differs from the total,
+	# and never a KPI of its own
+	grep "^sample," sweep.out >sweep.kpis &&
+	test_grep ! ",handoffs_per_task," sweep.kpis &&
+	test_grep ! "^stat,pingpong,pairs=1 [^,]*,1,handoffs_per_task," sweep.out &&
+	test_grep "^stat,pingpong,pairs=2 [^,]*,1,handoffs_per_task," sweep.out
 '
 
 # A wake-up on the waking CPU is one of the wake-ups: ttwu >= ttwu_local,
