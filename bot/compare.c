@@ -792,67 +792,86 @@ static size_t label_index(struct compare_result *r, const struct sample *s,
 static void compare_cpu_idle(const struct sample_set *set,
 			     struct compare_result *r);
 
-int compare_run(const struct sample_set *set, const struct compare_opts *o,
-		struct compare_result *r)
+/*
+ * A new group (one metric of one workload in one environment) for
+ * sample s, with its accumulators for max_k kernels.
+ */
+static struct compare_metric *group_add(struct compare_result *r,
+					struct acc ***acc, size_t *alloc_g,
+					size_t max_k, const struct sample *s)
 {
-	struct acc **acc = NULL;	/* [group][kernel] */
-	size_t i, k, g, alloc_k = 0, alloc_g = 0, max_k;
-	int ret = 0;
+	struct compare_metric *m;
 
-	memset(r, 0, sizeof(*r));
-	r->opts = *o;
-	for (i = 0; i < set->nr; i++)
-		label_index(r, &set->v[i], &alloc_k);
-	if (r->nr_kernels < 2) {
-		ret = error("nothing to compare: %s",
-			    r->nr_kernels ? "all samples have one label" :
-					    "no samples");
-		goto out;
+	if (r->nr >= *alloc_g) {
+		*alloc_g = *alloc_g ? 2 * *alloc_g : 8;
+		r->m = xrealloc(r->m, *alloc_g * sizeof(*r->m));
+		*acc = xrealloc(*acc, *alloc_g * sizeof(**acc));
 	}
-	max_k = r->nr_kernels;
+	m = &r->m[r->nr];
+	memset(m, 0, sizeof(*m));
+	(*acc)[r->nr] = xcalloc(max_k, sizeof(***acc));
+	r->nr++;
+	m->workload = xstrdup(s->workload);
+	m->params = xstrdup(nz(s->params));
+	m->metric = xstrdup(s->metric);
+	m->unit = xstrdup(nz(s->unit));
+	m->higher_is_better = s->higher_is_better;
+	m->diagnostic = starts_with(s->metric, "diag.");
+	m->machine = xstrdup(nz(s->machine));
+	m->placement = xstrdup(nz(s->placement));
+	m->autogroup_config = xstrdup(nz(s->autogroup_config));
+	m->autogroup_enabled = xstrdup(nz(s->autogroup_enabled));
+	m->cgroup = xstrdup(nz(s->cgroup));
+	return m;
+}
+
+/*
+ * Every sample into the runs of its group and kernel (*alloc_k: the size
+ * of r->kernels); -1 (said) when a metric changes its direction.
+ */
+static int group_samples(const struct sample_set *set,
+			 struct compare_result *r, struct acc ***acc,
+			 size_t *alloc_k, size_t max_k)
+{
+	size_t i, k, g, alloc_g = 0;
+
 	for (i = 0; i < set->nr; i++) {
 		const struct sample *s = &set->v[i];
 		struct compare_metric *m = NULL;
 
-		k = label_index(r, s, &alloc_k);
+		k = label_index(r, s, alloc_k);
 		for (g = 0; g < r->nr; g++)
 			if (same_group(&r->m[g], s)) {
 				m = &r->m[g];
 				break;
 			}
 		if (!m) {
-			if (r->nr >= alloc_g) {
-				alloc_g = alloc_g ? 2 * alloc_g : 8;
-				r->m = xrealloc(r->m, alloc_g * sizeof(*r->m));
-				acc = xrealloc(acc, alloc_g * sizeof(*acc));
-			}
-			m = &r->m[r->nr];
-			memset(m, 0, sizeof(*m));
-			acc[r->nr] = xcalloc(max_k, sizeof(**acc));
-			r->nr++;
-			m->workload = xstrdup(s->workload);
-			m->params = xstrdup(nz(s->params));
-			m->metric = xstrdup(s->metric);
-			m->unit = xstrdup(nz(s->unit));
-			m->higher_is_better = s->higher_is_better;
-			m->diagnostic = starts_with(s->metric, "diag.");
-			m->machine = xstrdup(nz(s->machine));
-			m->placement = xstrdup(nz(s->placement));
-			m->autogroup_config = xstrdup(nz(s->autogroup_config));
-			m->autogroup_enabled =
-				xstrdup(nz(s->autogroup_enabled));
-			m->cgroup = xstrdup(nz(s->cgroup));
+			m = group_add(r, acc, &alloc_g, max_k, s);
 		} else if (m->higher_is_better != s->higher_is_better) {
 			char *w = where(set, i);
+			int ret;
 
 			ret = error("%scolumn 'higher_is_better': %s %s "
 				    "was %d before", w, s->workload,
 				    s->metric, m->higher_is_better);
 			free(w);
-			goto out;
+			return ret;
 		}
-		add_to_run(&acc[m - r->m][k], s, i, source_of(set, i));
+		add_to_run(&(*acc)[m - r->m][k], s, i, source_of(set, i));
 	}
+	return 0;
+}
+
+/*
+ * Each group's sides from its runs, described against the first
+ * kernel; -1 (said, once) when a kernel has a single run of a metric.
+ */
+static int fill_sides(const struct sample_set *set, struct compare_result *r,
+		      struct acc **acc)
+{
+	size_t k, g;
+	int ret = 0;
+
 	for (g = 0; g < r->nr; g++) {
 		struct compare_metric *m = &r->m[g];
 
@@ -877,8 +896,15 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 			describe(m->higher_is_better, &m->side[0],
 				 &m->side[k]);
 	}
-	if (ret)
-		goto out;
+	return ret;
+}
+
+/* The files the samples came from, when the set is the one read last. */
+static void note_sources(const struct sample_set *set,
+			 struct compare_result *r)
+{
+	size_t i;
+
 	r->several_sources = set == origin_set && nr_origins > 1;
 	if (set == origin_set && source_of(set, set->nr - 1) ==
 	    (int)nr_origins - 1 && nr_origins) {
@@ -887,13 +913,13 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 		for (i = 0; i < nr_origins; i++)
 			r->files[i] = xstrdup(origins[i].file);
 	}
-	r->fam = xcalloc(r->nr_kernels, sizeof(*r->fam));
-	for (k = 1; k < r->nr_kernels; k++) {
-		if (can_pair(r, k, o))
-			family_paired(r, k, o);
-		else
-			family_unpaired(r, k, o);
-	}
+}
+
+/* Each metric's verdict is its worst side's; the run's, its worst metric's. */
+static void worst_verdicts(struct compare_result *r)
+{
+	size_t k, g;
+
 	for (g = 0; g < r->nr; g++) {
 		struct compare_metric *m = &r->m[g];
 
@@ -903,8 +929,42 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 		if (m->verdict > r->verdict)
 			r->verdict = m->verdict;
 	}
-	if (!ret)
-		compare_cpu_idle(set, r);
+}
+
+int compare_run(const struct sample_set *set, const struct compare_opts *o,
+		struct compare_result *r)
+{
+	struct acc **acc = NULL;	/* [group][kernel] */
+	size_t i, k, g, alloc_k = 0, max_k;
+	int ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->opts = *o;
+	for (i = 0; i < set->nr; i++)
+		label_index(r, &set->v[i], &alloc_k);
+	if (r->nr_kernels < 2) {
+		ret = error("nothing to compare: %s",
+			    r->nr_kernels ? "all samples have one label" :
+					    "no samples");
+		goto out;
+	}
+	max_k = r->nr_kernels;
+	ret = group_samples(set, r, &acc, &alloc_k, max_k);
+	if (ret)
+		goto out;
+	ret = fill_sides(set, r, acc);
+	if (ret)
+		goto out;
+	note_sources(set, r);
+	r->fam = xcalloc(r->nr_kernels, sizeof(*r->fam));
+	for (k = 1; k < r->nr_kernels; k++) {
+		if (can_pair(r, k, o))
+			family_paired(r, k, o);
+		else
+			family_unpaired(r, k, o);
+	}
+	worst_verdicts(r);
+	compare_cpu_idle(set, r);
 out:
 	for (g = 0; acc && g < r->nr; g++) {
 		for (k = 0; k < max_k; k++)

@@ -447,6 +447,144 @@ static size_t max_size(void)
 }
 
 /*
+ * A curl handle for one GET or empty-body POST of url, writing into *b
+ * and its errors into errbuf; credentials in *userpwd (to be wiped by
+ * the caller).  NULL (said) when libcurl cannot start.
+ */
+static CURL *http_setup(const char *url, int post, struct body *b,
+			char *errbuf, char **userpwd)
+{
+	const struct lore_opts *o = lo();
+	long ctimeout = o->connect_timeout;
+	const char *cainfo = o->cainfo;
+	CURL *curl;
+	char *base;
+
+	curl = curl_easy_init();
+	if (!curl) {
+		error("lore: cannot initialise libcurl");
+		return NULL;
+	}
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	/* credentials only for URLs under lore.url (ours all are) */
+	base = lore_base_auth(userpwd);
+	if (*userpwd && starts_with(url, base))
+		curl_easy_setopt(curl, CURLOPT_USERPWD, *userpwd);
+	free(base);
+	curl_easy_setopt(curl, CURLOPT_USERAGENT,
+			 "sched-bot/" SCHED_BOT_VERSION);
+	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#endif
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_cb);
+	curl_easy_setopt(curl, CURLOPT_WRITEDATA, b);
+	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	if (ctimeout > 0)
+		curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, ctimeout);
+	/* a private lore mirror may use its own CA */
+	if (cainfo && *cainfo)
+		curl_easy_setopt(curl, CURLOPT_CAINFO, cainfo);
+	/* a stalled server is a timeout, not a hang */
+	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 60L);
+	if (post) {
+		curl_easy_setopt(curl, CURLOPT_POST, 1L);
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
+	}
+	return curl;
+}
+
+/*
+ * Waits before retry number attempt: delay doubled per retry, at least
+ * what Retry-After asked.  -1 when that wait would pass the deadline.
+ */
+static int http_backoff(long attempt, long retries, long delay,
+			curl_off_t retry_after, double deadline)
+{
+	int shift = attempt - 1 > 16 ? 16 : (int)attempt - 1;
+	long ms = delay << shift;
+
+	/* a busy lore says how long to stay away */
+	if (retry_after > 86400)
+		retry_after = 86400;
+	if (retry_after * 1000 > ms)
+		ms = (long)retry_after * 1000;
+	if (now_monotonic() + ms / 1e3 >= deadline) {
+		debug("lore: no time left for a retry");
+		return -1;
+	}
+	debug("lore: retry %ld of %ld in %ld ms", attempt, retries, ms);
+	sleep_ms(ms);
+	return 0;
+}
+
+/*
+ * One request within what is left of the deadline; the HTTP code in
+ * *code and the Retry-After in *retry_after (0 when none).
+ */
+static CURLcode http_attempt(CURL *curl, struct strbuf *body, double deadline,
+			     char *errbuf, long *code, curl_off_t *retry_after)
+{
+	double left = deadline - now_monotonic();
+	CURLcode c;
+
+	if (left < 1e-3)
+		left = 1e-3;
+	if (left < 1e8)
+		curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(left * 1e3));
+	strbuf_reset(body);
+	errbuf[0] = '\0';
+	*code = 0;
+	c = curl_easy_perform(curl);
+	if (c == CURLE_OK)
+		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
+#if LIBCURL_VERSION_NUM >= 0x074200
+	*retry_after = 0;
+	if (c == CURLE_OK)
+		curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, retry_after);
+#endif
+	return c;
+}
+
+/* What http_verdict says when an attempt's outcome is not final. */
+enum {
+	HTTP_RETRY = -1,	/* transient: worth another attempt */
+	HTTP_GIVE_UP = -2,	/* a network failure retries won't fix */
+};
+
+/* The exit code an attempt ends the fetch with, or HTTP_RETRY/GIVE_UP. */
+static int http_verdict(CURLcode c, long code, const struct body *b,
+			const char *url, const char *what, const char *errbuf)
+{
+	if (b->too_big) {
+		error("lore: %s is larger than lore.maxSize (%zu MiB)",
+		      url, b->max >> 20);
+		return EXIT_FAIL;
+	}
+	if (c == CURLE_OK && code >= 200 && code < 300)
+		return EXIT_OK;
+	if (c == CURLE_OK && (code == 404 || code == 410))
+		return EXIT_NOTFOUND;
+	if (c == CURLE_OK && code < 500 && code != 429) {
+		error("lore: %s answered HTTP %ld for %s", url, code, what);
+		return EXIT_FAIL;
+	}
+	if (c != CURLE_OK && !transient_curl_error(c))
+		return HTTP_GIVE_UP;
+	if (c == CURLE_OK)
+		debug("lore: %s: HTTP %ld", url, code);
+	else
+		debug("lore: %s: %s", url,
+		      errbuf[0] ? errbuf : curl_easy_strerror(c));
+	return HTTP_RETRY;
+}
+
+/*
  * One GET or empty-body POST, retried with exponential backoff while
  * the failure looks transient (5xx, 429, timeout, refused connection),
  * waiting at least what a Retry-After header asks.
@@ -460,15 +598,13 @@ static int http_fetch(const char *url, int post, const char *what,
 	long retries = o->retries;
 	long delay = o->retry_delay;
 	long timeout = o->timeout;
-	long ctimeout = o->connect_timeout;
-	const char *cainfo = o->cainfo;
 	char errbuf[CURL_ERROR_SIZE];
 	struct body b = { body, max_size(), 0 };
 	CURL *curl;
-	char *userpwd = NULL, *base;
+	char *userpwd = NULL;
 	long attempt, tries = 0, code = 0;
 	curl_off_t retry_after = 0;
-	double deadline, left;
+	double deadline;
 	CURLcode c = CURLE_OK;
 	int ret = EXIT_NETWORK;
 
@@ -485,107 +621,22 @@ static int http_fetch(const char *url, int post, const char *what,
 		delay = 60000;
 	/* lore.timeout bounds the whole request, retries and waits included */
 	deadline = now_monotonic() + (timeout > 0 ? (double)timeout : 1e9);
-	curl = curl_easy_init();
-	if (!curl) {
-		error("lore: cannot initialise libcurl");
+	curl = http_setup(url, post, &b, errbuf, &userpwd);
+	if (!curl)
 		return EXIT_FAIL;
-	}
-	curl_easy_setopt(curl, CURLOPT_URL, url);
-	/* credentials only for URLs under lore.url (ours all are) */
-	base = lore_base_auth(&userpwd);
-	if (userpwd && starts_with(url, base))
-		curl_easy_setopt(curl, CURLOPT_USERPWD, userpwd);
-	free(base);
-	curl_easy_setopt(curl, CURLOPT_USERAGENT,
-			 "sched-bot/" SCHED_BOT_VERSION);
-	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-#endif
-	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_cb);
-	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &b);
-	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	if (ctimeout > 0)
-		curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, ctimeout);
-	/* a private lore mirror may use its own CA */
-	if (cainfo && *cainfo)
-		curl_easy_setopt(curl, CURLOPT_CAINFO, cainfo);
-	/* a stalled server is a timeout, not a hang */
-	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 60L);
-	if (post) {
-		curl_easy_setopt(curl, CURLOPT_POST, 1L);
-		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
-		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
-	}
 
 	for (attempt = 0; attempt <= retries; attempt++) {
-		if (attempt) {
-			int shift = attempt - 1 > 16 ? 16 : (int)attempt - 1;
-			long ms = delay << shift;
-
-			/* a busy lore says how long to stay away */
-			if (retry_after > 86400)
-				retry_after = 86400;
-			if (retry_after * 1000 > ms)
-				ms = (long)retry_after * 1000;
-			if (now_monotonic() + ms / 1e3 >= deadline) {
-				debug("lore: no time left for a retry");
-				break;
-			}
-			debug("lore: retry %ld of %ld in %ld ms", attempt,
-			      retries, ms);
-			sleep_ms(ms);
-		}
-		left = deadline - now_monotonic();
-		if (left < 1e-3)
-			left = 1e-3;
-		if (left < 1e8)
-			curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
-					 (long)(left * 1e3));
-		strbuf_reset(body);
-		errbuf[0] = '\0';
-		code = 0;
-		c = curl_easy_perform(curl);
-		tries++;
-		if (c == CURLE_OK)
-			curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
-#if LIBCURL_VERSION_NUM >= 0x074200
-		retry_after = 0;
-		if (c == CURLE_OK)
-			curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER,
-					  &retry_after);
-#endif
-		if (b.too_big) {
-			error("lore: %s is larger than lore.maxSize (%zu MiB)",
-			      url, b.max >> 20);
-			ret = EXIT_FAIL;
-			goto out;
-		}
-		if (c == CURLE_OK && code >= 200 && code < 300) {
-			ret = EXIT_OK;
-			goto out;
-		}
-		if (c == CURLE_OK && (code == 404 || code == 410)) {
-			ret = EXIT_NOTFOUND;
-			goto out;
-		}
-		if (c == CURLE_OK && code < 500 && code != 429) {
-			error("lore: %s answered HTTP %ld for %s", url, code,
-			      what);
-			ret = EXIT_FAIL;
-			goto out;
-		}
-		if (c != CURLE_OK && !transient_curl_error(c))
+		if (attempt && http_backoff(attempt, retries, delay,
+					    retry_after, deadline))
 			break;
-		if (c == CURLE_OK)
-			debug("lore: %s: HTTP %ld", url, code);
-		else
-			debug("lore: %s: %s", url,
-			      errbuf[0] ? errbuf : curl_easy_strerror(c));
+		c = http_attempt(curl, body, deadline, errbuf, &code,
+				 &retry_after);
+		tries++;
+		ret = http_verdict(c, code, &b, url, what, errbuf);
+		if (ret >= 0)
+			goto out;
+		if (ret == HTTP_GIVE_UP)
+			break;
 	}
 	if (c == CURLE_OK)
 		error("lore: %s answered HTTP %ld after %ld attempt(s); "

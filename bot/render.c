@@ -1134,12 +1134,141 @@ static int matrix_same_table(const struct compare_metric *m,
 	       !strcmp(o->cgroup, m->cgroup);
 }
 
+/*
+ * Which environment fields vary among the rows of m's table (from row
+ * i on), and each column's width; the machine column when none varies.
+ */
+static void matrix_columns(const struct compare_result *r, size_t i,
+			   int varies[NR_ENV], size_t fw[NR_ENV])
+{
+	const struct compare_metric *m = &r->m[i];
+	size_t j;
+	int f, any = 0;
+
+	for (j = i; j < r->nr; j++) {
+		const struct compare_metric *o = &r->m[j];
+
+		if (!matrix_same_table(m, o))
+			continue;
+		for (f = 0; f < NR_ENV; f++) {
+			size_t l = strlen(env_field(o, f));
+
+			if (strcmp(env_field(o, f), env_field(m, f)))
+				varies[f] = 1;
+			if (l > fw[f])
+				fw[f] = l;
+		}
+	}
+	for (f = 0; f < NR_ENV; f++) {
+		any |= varies[f];
+		if (strlen(env_hdr[f]) > fw[f])
+			fw[f] = strlen(env_hdr[f]);
+	}
+	if (!any)
+		varies[ENV_MACHINE] = 1;
+}
+
+/*
+ * The table's heading: the columns that vary and their rule, the
+ * fields that do not as one wrapped line.
+ */
+static void matrix_header(struct tmpl_rec *bl, const struct compare_metric *m,
+			  const int varies[NR_ENV], const size_t fw[NR_ENV])
+{
+	struct strbuf hdr = STRBUF_INIT, cst = STRBUF_INIT;
+	struct strbuf rule = STRBUF_INIT;
+	struct strbuf t = STRBUF_INIT, w = STRBUF_INIT;
+	size_t j;
+	int f;
+
+	for (f = 0; f < NR_ENV; f++) {
+		if (varies[f]) {
+			if (hdr.len)
+				strbuf_addstr(&hdr, " | ");
+			if (rule.len)
+				strbuf_addstr(&rule, "-+-");
+			for (j = 0; j < fw[f]; j++)
+				strbuf_addch(&rule, '-');
+			strbuf_addf(&hdr, "%-*s", (int)fw[f], env_hdr[f]);
+		} else if (strcmp(env_field(m, f), "-")) {
+			strbuf_addf(&cst, "%s%s%s", cst.len ? ", " : "",
+				    env_const[f], env_field(m, f));
+		}
+	}
+	strbuf_trim(&hdr);
+	while (rule.len < 9 || rule.len < hdr.len)
+		strbuf_addch(&rule, '-');
+	kv_set(&bl->vars, "envrule", rule.buf);
+	kv_set(&bl->vars, "envhdr", hdr.buf);
+
+	strbuf_addf(&t, "%s: %s (%s)", kv_get(&bl->vars, "what"),
+		    m->metric, dir_text(m->higher_is_better));
+	wrap_list(&w, t.buf, 0, 0, 72);
+	kv_set(&bl->vars, "head", w.buf);
+	strbuf_reset(&w);
+	wrap_list(&w, cst.buf, 0, 0, 72);
+	kv_set(&bl->vars, "constenv", w.buf);
+	strbuf_release(&t);
+	strbuf_release(&w);
+	strbuf_release(&hdr);
+	strbuf_release(&cst);
+	strbuf_release(&rule);
+}
+
+/* One row per kernel measured of every metric in the table of row i. */
+static void matrix_rows(struct tmpl_rec *bl, const struct compare_result *r,
+			size_t i, const int varies[NR_ENV],
+			const size_t fw[NR_ENV])
+{
+	const struct compare_metric *m = &r->m[i];
+	char buf[64], note[64];
+	size_t j, k;
+	int f;
+
+	for (j = i; j < r->nr; j++) {
+		const struct compare_metric *o = &r->m[j];
+
+		if (!matrix_same_table(m, o))
+			continue;
+		for (k = 0; k < r->nr_kernels; k++) {
+			const struct compare_side *s = &o->side[k];
+			struct strbuf env = STRBUF_INIT;
+			struct kv *row;
+
+			if (!s->n)
+				continue;
+			for (f = 0; f < NR_ENV; f++) {
+				if (!varies[f])
+					continue;
+				if (env.len)
+					strbuf_addstr(&env, " | ");
+				strbuf_addf(&env, "%-*s", (int)fw[f],
+					    env_field(o, f));
+			}
+			strbuf_trim(&env);
+			row = &tmpl_add(bl, "row")->vars;
+			kv_set(row, "envv", env.buf);
+			kv_set(row, "kern", r->kernels[k]);
+			note[0] = '\0';
+			if (k)
+				matrix_drop_note(note, sizeof(note), o, s);
+			snprintf(buf, sizeof(buf), "%.1f", s->st.mean);
+			kv_setf(row, "res", "%s%s", buf, note);
+			if (!cpu_known(s))
+				snprintf(buf, sizeof(buf), "  n/a");
+			else
+				cpu_text(buf, sizeof(buf), s->cpu_usr,
+					 s->cpu_sys, s->cpu_idle);
+			kv_set(row, "cpu", buf);
+			strbuf_release(&env);
+		}
+	}
+}
+
 /* Hagar's and Dietmar's tables (seed 000). */
 static void doc_matrix(struct tmpl_rec *d, const struct compare_result *r)
 {
-	size_t i, j, k;
-	int f;
-	char buf[64], note[64];
+	size_t i;
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
@@ -1148,10 +1277,8 @@ static void doc_matrix(struct tmpl_rec *d, const struct compare_result *r)
 				      m->metric, m->higher_is_better,
 				      m->placement, m->autogroup_config,
 				      m->autogroup_enabled, m->cgroup);
-		int varies[NR_ENV] = { 0 }, any = 0;
+		int varies[NR_ENV] = { 0 };
 		size_t fw[NR_ENV] = { 0 };
-		struct strbuf hdr = STRBUF_INIT, cst = STRBUF_INIT;
-		struct strbuf rule = STRBUF_INIT;
 		struct tmpl_rec *bl;
 		int fresh;
 
@@ -1164,105 +1291,9 @@ static void doc_matrix(struct tmpl_rec *d, const struct compare_result *r)
 		free(key);
 		kv_setf(&bl->vars, "reshdr", "Result (%s)",
 			*m->unit ? m->unit : m->metric);
-		/* Which environment fields vary among this block's rows? */
-		for (j = i; j < r->nr; j++) {
-			const struct compare_metric *o = &r->m[j];
-
-			if (!matrix_same_table(m, o))
-				continue;
-			for (f = 0; f < NR_ENV; f++) {
-				size_t l = strlen(env_field(o, f));
-
-				if (strcmp(env_field(o, f), env_field(m, f)))
-					varies[f] = 1;
-				if (l > fw[f])
-					fw[f] = l;
-			}
-		}
-		for (f = 0; f < NR_ENV; f++) {
-			any |= varies[f];
-			if (strlen(env_hdr[f]) > fw[f])
-				fw[f] = strlen(env_hdr[f]);
-		}
-		if (!any)
-			varies[ENV_MACHINE] = 1;
-		for (f = 0; f < NR_ENV; f++) {
-			if (varies[f]) {
-				if (hdr.len)
-					strbuf_addstr(&hdr, " | ");
-				if (rule.len)
-					strbuf_addstr(&rule, "-+-");
-				for (j = 0; j < fw[f]; j++)
-					strbuf_addch(&rule, '-');
-				strbuf_addf(&hdr, "%-*s", (int)fw[f],
-					    env_hdr[f]);
-			} else if (strcmp(env_field(m, f), "-")) {
-				strbuf_addf(&cst, "%s%s%s",
-					    cst.len ? ", " : "", env_const[f],
-					    env_field(m, f));
-			}
-		}
-		strbuf_trim(&hdr);
-		while (rule.len < 9 || rule.len < hdr.len)
-			strbuf_addch(&rule, '-');
-		kv_set(&bl->vars, "envrule", rule.buf);
-		kv_set(&bl->vars, "envhdr", hdr.buf);
-		{
-			struct strbuf t = STRBUF_INIT, w = STRBUF_INIT;
-
-			strbuf_addf(&t, "%s: %s (%s)", kv_get(&bl->vars, "what"),
-				    m->metric, dir_text(m->higher_is_better));
-			wrap_list(&w, t.buf, 0, 0, 72);
-			kv_set(&bl->vars, "head", w.buf);
-			strbuf_reset(&w);
-			wrap_list(&w, cst.buf, 0, 0, 72);
-			kv_set(&bl->vars, "constenv", w.buf);
-			strbuf_release(&t);
-			strbuf_release(&w);
-		}
-		for (j = i; j < r->nr; j++) {
-			const struct compare_metric *o = &r->m[j];
-
-			if (!matrix_same_table(m, o))
-				continue;
-			for (k = 0; k < r->nr_kernels; k++) {
-				const struct compare_side *s = &o->side[k];
-				struct strbuf env = STRBUF_INIT;
-				struct kv *row;
-
-				if (!s->n)
-					continue;
-				for (f = 0; f < NR_ENV; f++) {
-					if (!varies[f])
-						continue;
-					if (env.len)
-						strbuf_addstr(&env, " | ");
-					strbuf_addf(&env, "%-*s", (int)fw[f],
-						    env_field(o, f));
-				}
-				strbuf_trim(&env);
-				row = &tmpl_add(bl, "row")->vars;
-				kv_set(row, "envv", env.buf);
-				kv_set(row, "kern", r->kernels[k]);
-				note[0] = '\0';
-				if (k)
-					matrix_drop_note(note, sizeof(note),
-							 o, s);
-				snprintf(buf, sizeof(buf), "%.1f",
-					 s->st.mean);
-				kv_setf(row, "res", "%s%s", buf, note);
-				if (!cpu_known(s))
-					snprintf(buf, sizeof(buf), "  n/a");
-				else
-					cpu_text(buf, sizeof(buf), s->cpu_usr,
-						 s->cpu_sys, s->cpu_idle);
-				kv_set(row, "cpu", buf);
-				strbuf_release(&env);
-			}
-		}
-		strbuf_release(&hdr);
-		strbuf_release(&cst);
-		strbuf_release(&rule);
+		matrix_columns(r, i, varies, fw);
+		matrix_header(bl, m, varies, fw);
+		matrix_rows(bl, r, i, varies, fw);
 	}
 }
 

@@ -128,25 +128,17 @@ static int settled(const struct seq_plan *plan, const struct kpi_run *r,
 }
 
 /*
- * Evaluate look k (fixed plan: k = 0, each KPI at its own n): tests,
- * sequential p-values, Holm, calls.  Returns the state at this look.
+ * Each KPI's own paired t-test on its first m differences (m = k, or
+ * all it has on a fixed plan); s2 and df feed the family's prior, NAN
+ * and 0 for a KPI not judged.  Returns how many are judged.
  */
-static enum seq_state look(const struct seq_plan *plan,
-			   const struct paired_data *data, int k,
-			   struct kpi_run *run, struct seq_decision *out)
+static size_t own_tests(const struct seq_plan *plan,
+			const struct paired_data *data, int k,
+			struct kpi_run *run, double *s2, double *df)
 {
-	size_t nr = data->nr, i, judged = 0;
-	double *s2 = xcalloc(nr, sizeof(double));
-	double *df = xcalloc(nr, sizeof(double));
-	double *pw = xcalloc(nr, sizeof(double));
-	double *pb = xcalloc(nr, sizeof(double));
-	double w = seq_spend(plan, k);
-	double gamma, own_q = NAN;
-	size_t own_q_m = 0;
-	enum seq_state st;
-	int open = 0;
+	size_t i, judged = 0;
 
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < data->nr; i++) {
 		const struct seq_kpi *kp = &data->kpi[i];
 		struct kpi_run *r = &run[i];
 		struct paired_t own;
@@ -167,10 +159,21 @@ static enum seq_state look(const struct seq_plan *plan,
 		df[i] = (double)(m - 1);
 		judged++;
 	}
-	stats_prior_fit_family(s2, df, nr, plan->prior_df_max, &out->prior);
-	/* simultaneous over the family: Bonferroni, two-sided */
-	gamma = (1 - plan->confidence) / (2 * (judged ? judged : 1));
-	for (i = 0; i < nr; i++) {
+	return judged;
+}
+
+/*
+ * The moderated tests under the prior, and the sequential p-values of
+ * "worse" and "better" at spending w, in pw and pb (NAN when not
+ * judged), ready for Holm.
+ */
+static void sequential_p(const struct paired_data *data, double w,
+			 const struct seq_decision *out, struct kpi_run *run,
+			 double *pw, double *pb)
+{
+	size_t i;
+
+	for (i = 0; i < data->nr; i++) {
 		struct kpi_run *r = &run[i];
 		const struct seq_kpi *kp = &data->kpi[i];
 		struct paired_t t;
@@ -200,11 +203,23 @@ static enum seq_state look(const struct seq_plan *plan,
 		pw[i] = r->seq_worse;
 		pb[i] = r->seq_better;
 	}
-	stats_holm(pw, nr, pw);
-	stats_holm(pb, nr, pb);
-	out->worse = out->better = out->noisy = out->settled = 0;
-	out->judged = judged;
-	for (i = 0; i < nr; i++) {
+}
+
+/*
+ * Per KPI, from the Holm-adjusted pw and pb: noisy, the call (once made
+ * it stays) and settled; counted in out.  Returns 1 when some KPI is
+ * neither called nor settled.
+ */
+static int make_calls(const struct seq_plan *plan,
+		      const struct paired_data *data, int k, double w,
+		      double gamma, struct kpi_run *run, const double *pw,
+		      const double *pb, struct seq_decision *out)
+{
+	double own_q = NAN;
+	size_t own_q_m = 0, i;
+	int open = 0;
+
+	for (i = 0; i < data->nr; i++) {
 		struct kpi_run *r = &run[i];
 		struct seq_kpi_result *res = &out->kpi[i];
 		const struct seq_kpi *kp = &data->kpi[i];
@@ -246,6 +261,37 @@ static enum seq_state look(const struct seq_plan *plan,
 		if (!res->call && !res->settled)
 			open = 1;
 	}
+	return open;
+}
+
+/*
+ * Evaluate look k (fixed plan: k = 0, each KPI at its own n): tests,
+ * sequential p-values, Holm, calls.  Returns the state at this look.
+ */
+static enum seq_state look(const struct seq_plan *plan,
+			   const struct paired_data *data, int k,
+			   struct kpi_run *run, struct seq_decision *out)
+{
+	size_t nr = data->nr, judged;
+	double *s2 = xcalloc(nr, sizeof(double));
+	double *df = xcalloc(nr, sizeof(double));
+	double *pw = xcalloc(nr, sizeof(double));
+	double *pb = xcalloc(nr, sizeof(double));
+	double w = seq_spend(plan, k);
+	double gamma;
+	enum seq_state st;
+	int open;
+
+	judged = own_tests(plan, data, k, run, s2, df);
+	stats_prior_fit_family(s2, df, nr, plan->prior_df_max, &out->prior);
+	/* simultaneous over the family: Bonferroni, two-sided */
+	gamma = (1 - plan->confidence) / (2 * (judged ? judged : 1));
+	sequential_p(data, w, out, run, pw, pb);
+	stats_holm(pw, nr, pw);
+	stats_holm(pb, nr, pb);
+	out->worse = out->better = out->noisy = out->settled = 0;
+	out->judged = judged;
+	open = make_calls(plan, data, k, w, gamma, run, pw, pb, out);
 	free(s2);
 	free(df);
 	free(pw);

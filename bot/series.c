@@ -828,43 +828,45 @@ static void thread_release(struct thread *t)
 	msgid_map_release(&t->ids);
 }
 
-int series_from_mbox(const char *text, size_t len, int version,
-		     const char *thread_msgid, struct series *s)
+/* Parses the messages of the mbox into the thread, indexed by Message-ID. */
+static void thread_parse(struct thread *t, const struct mbox *mb,
+			 struct series *s)
 {
-	struct mbox mb;
-	struct thread t = { 0 };
-	struct tmsg *cover = NULL, **chosen = NULL;
-	size_t i, j, valloc = 0, cover_nr = 0, cover_alloc = 0;
-	struct trailer *cover_tr = NULL;
-	int newest = 0, maxindex = 0, ret = -1;
-	int asked = version;
-	size_t *talloc = NULL;
+	size_t i;
 
-	memset(s, 0, sizeof(*s));
-	mbox_split(text, len, &mb);
-	t.msgs = xcalloc(mb.nr ? mb.nr : 1, sizeof(*t.msgs));
-	for (i = 0; i < mb.nr; i++) {
-		struct tmsg *tm = &t.msgs[t.nr];
+	t->msgs = xcalloc(mb->nr ? mb->nr : 1, sizeof(*t->msgs));
+	for (i = 0; i < mb->nr; i++) {
+		struct tmsg *tm = &t->msgs[t->nr];
 
-		if (mail_parse(mb.msgs[i].data, mb.msgs[i].len, &tm->m))
+		if (mail_parse(mb->msgs[i].data, mb->msgs[i].len, &tm->m))
 			continue;
 		tm->parsed = 1;
-		tm->raw = mb.msgs[i].data;
-		tm->raw_len = mb.msgs[i].len;
+		tm->raw = mb->msgs[i].data;
+		tm->raw_len = mb->msgs[i].len;
 		classify(tm);
 		tblfmt_add(&s->formats, &tm->m);
 		if (tm->m.msgid)
-			msgid_map_put(&t.ids, tm->m.msgid, t.nr);
-		t.nr++;
+			msgid_map_put(&t->ids, tm->m.msgid, t->nr);
+		t->nr++;
 	}
 	tblfmt_finish(&s->formats);
-	promote_diff(&t, thread_msgid);
+}
 
-	/* Every revision seen. */
-	for (i = 0; i < t.nr; i++) {
-		int v = t.msgs[i].si.version, seen = 0;
+/*
+ * Lists every revision seen in s->versions (sorted) and picks the one
+ * asked for, or the newest when *version is 0.  -1 (said) when the
+ * thread has no patches or not that revision.
+ */
+static int pick_version(const struct thread *t, struct series *s,
+			int *version)
+{
+	size_t i, j, valloc = 0;
+	int newest = 0, found = 0;
 
-		if (t.msgs[i].kind == K_REPLY)
+	for (i = 0; i < t->nr; i++) {
+		int v = t->msgs[i].si.version, seen = 0;
+
+		if (t->msgs[i].kind == K_REPLY)
 			continue;
 		for (j = 0; j < s->nr_versions; j++)
 			seen |= s->versions[j] == v;
@@ -876,35 +878,38 @@ int series_from_mbox(const char *text, size_t len, int version,
 			newest = v;
 	}
 	if (!s->nr_versions) {
-		error("no patches in the thread (%zu messages)", t.nr);
-		goto out;
+		error("no patches in the thread (%zu messages)", t->nr);
+		return -1;
 	}
 	qsort(s->versions, s->nr_versions, sizeof(int), cmp_int);
-	if (!version) {
-		version = newest;
-	} else {
-		int found = 0;
-
-		for (j = 0; j < s->nr_versions; j++)
-			found |= s->versions[j] == version;
-		if (!found) {
-			error("no v%d in the thread (newest is v%d)", version,
-			      newest);
-			goto out;
-		}
+	if (!*version) {
+		*version = newest;
+		return 0;
 	}
-	s->version = version;
+	for (j = 0; j < s->nr_versions; j++)
+		found |= s->versions[j] == *version;
+	if (!found) {
+		error("no v%d in the thread (newest is v%d)", *version, newest);
+		return -1;
+	}
+	return 0;
+}
 
-	/* The cover and one mail per index (the first sent wins). */
-	chosen = xcalloc(t.nr + 1, sizeof(*chosen));
-	for (i = 0; i < t.nr; i++) {
-		struct tmsg *tm = &t.msgs[i];
+/* The cover and one mail per index of that revision (the first sent wins). */
+static void choose_patches(struct thread *t, int version, struct series *s,
+			   struct tmsg **chosen, struct tmsg **cover)
+{
+	size_t i, j;
+	int maxindex = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		struct tmsg *tm = &t->msgs[i];
 
 		if (tm->kind == K_REPLY || tm->si.version != version)
 			continue;
 		if (tm->kind == K_COVER) {
-			if (!cover)
-				cover = tm;
+			if (!*cover)
+				*cover = tm;
 			if (tm->si.total > s->total)
 				s->total = tm->si.total;
 			continue;
@@ -922,8 +927,16 @@ int series_from_mbox(const char *text, size_t len, int version,
 	/* "[PATCH v2 3/2]" extends the series, as b4 does. */
 	if (maxindex > s->total)
 		s->total = maxindex;
-	if (!asked)
-		backfill(&t, version, s, chosen, &cover);
+}
+
+/*
+ * The chosen mails as s->patches and s->cover; returns, per patch, the
+ * allocated size of its trailer array.
+ */
+static size_t *fill_patches(struct series *s, struct tmsg *const *chosen,
+			    const struct tmsg *cover)
+{
+	size_t j, *talloc;
 
 	s->patches = xcalloc(s->nr_patches ? s->nr_patches : 1,
 			     sizeof(*s->patches));
@@ -936,16 +949,28 @@ int series_from_mbox(const char *text, size_t len, int version,
 		s->cover = xcalloc(1, sizeof(*s->cover));
 		fill_patch(s->cover, cover, &dummy);
 	}
+	return talloc;
+}
 
-	/* Trailers from replies, each to the patch it hangs under. */
-	for (i = 0; i < t.nr; i++) {
-		struct tmsg *r = &t.msgs[i], *target;
+/*
+ * Trailers from replies, each to the patch it hangs under; those given
+ * to the cover letter go to every patch, and to the cover.
+ */
+static void hang_trailers(struct thread *t, struct series *s,
+			  struct tmsg *const *chosen, const struct tmsg *cover,
+			  size_t *talloc)
+{
+	struct trailer *cover_tr = NULL;
+	size_t i, j, cover_nr = 0, cover_alloc = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		struct tmsg *r = &t->msgs[i], *target;
 		struct trailer *tr = NULL;
 		size_t nr = 0, alloc = 0, k;
 
 		if (r->kind != K_REPLY)
 			continue;
-		target = reply_target(&t, r);
+		target = reply_target(t, r);
 		if (!target || !is_chosen(target, cover, chosen, s->nr_patches))
 			continue;
 		reply_trailers(r, &tr, &nr, &alloc);
@@ -963,7 +988,6 @@ int series_from_mbox(const char *text, size_t len, int version,
 		}
 		free(tr);
 	}
-	/* Cover-letter trailers go to every patch. */
 	for (j = 0; j < s->nr_patches; j++)
 		for (i = 0; i < cover_nr; i++)
 			add_trailer(&s->patches[j], &talloc[j], &cover_tr[i]);
@@ -973,8 +997,16 @@ int series_from_mbox(const char *text, size_t len, int version,
 		cover_tr = NULL;
 		cover_nr = 0;
 	}
+	for (i = 0; i < cover_nr; i++)
+		trailer_release(&cover_tr[i]);
+	free(cover_tr);
+}
 
-	qsort(s->patches, s->nr_patches, sizeof(*s->patches), cmp_patch);
+/* The indexes from 1 to s->total that no patch has. */
+static void find_missing(struct series *s)
+{
+	size_t j;
+
 	for (int n = 1; n <= s->total; n++) {
 		int have = 0;
 
@@ -986,56 +1018,92 @@ int series_from_mbox(const char *text, size_t len, int version,
 			s->missing[s->nr_missing++] = n;
 		}
 	}
+}
 
-	{
-		struct tmsg *first = cover ? cover : NULL;
+/*
+ * Subject, prefix, author, RFC and RESEND of the series: those of the
+ * cover, else of its first patch.
+ */
+static void series_identity(struct series *s, struct tmsg *const *chosen,
+			    const struct tmsg *cover)
+{
+	const struct tmsg *first = cover;
+	size_t j;
 
-		if (!first)
-			for (j = 0; j < s->nr_patches; j++)
-				if (!first || chosen[j]->si.index <
-					      first->si.index)
-					first = chosen[j];
-		s->subject = xstrdup(first ? first->si.subject : "");
-		s->prefix = xstrdup(first ? first->si.prefix : "");
-		if (first && first->promoted && s->nr_patches) {
-			/* tip-bot sends for the commit's author */
-			s->author_name = xstrdup(s->patches[0].author_name);
-			s->author_email = xstrdup(s->patches[0].author_email);
-			free(s->subject);
-			s->subject = xstrdup(s->patches[0].subject);
-		} else {
-			s->author_name = xstrdup(first ? first->m.from_name :
-						 "");
-			s->author_email = xstrdup(first ? first->m.from_email :
-						  "");
-		}
-		for (j = 0; j < s->nr_patches; j++) {
-			s->rfc |= chosen[j]->si.rfc;
-			s->resend |= chosen[j]->si.resend;
-		}
-		if (cover) {
-			s->rfc |= cover->si.rfc;
-			s->resend |= cover->si.resend;
-		}
+	if (!first)
+		for (j = 0; j < s->nr_patches; j++)
+			if (!first || chosen[j]->si.index < first->si.index)
+				first = chosen[j];
+	s->subject = xstrdup(first ? first->si.subject : "");
+	s->prefix = xstrdup(first ? first->si.prefix : "");
+	if (first && first->promoted && s->nr_patches) {
+		/* tip-bot sends for the commit's author */
+		s->author_name = xstrdup(s->patches[0].author_name);
+		s->author_email = xstrdup(s->patches[0].author_email);
+		free(s->subject);
+		s->subject = xstrdup(s->patches[0].subject);
+	} else {
+		s->author_name = xstrdup(first ? first->m.from_name : "");
+		s->author_email = xstrdup(first ? first->m.from_email : "");
 	}
+	for (j = 0; j < s->nr_patches; j++) {
+		s->rfc |= chosen[j]->si.rfc;
+		s->resend |= chosen[j]->si.resend;
+	}
+	if (cover) {
+		s->rfc |= cover->si.rfc;
+		s->resend |= cover->si.resend;
+	}
+}
+
+/* To: and Cc: of the cover, else of patch 1, else of the first chosen. */
+static void find_recipients(struct series *s, struct tmsg *const *chosen,
+			    const struct tmsg *cover)
+{
+	const struct tmsg *to = cover;
+	size_t j;
+
+	for (j = 0; !to && j < s->nr_patches; j++)
+		if (chosen[j]->si.index <= 1)
+			to = chosen[j];
+	if (!to && s->nr_patches)
+		to = chosen[0];
+	if (to)
+		find_to_cc(s, to->raw, to->raw_len);
+}
+
+int series_from_mbox(const char *text, size_t len, int version,
+		     const char *thread_msgid, struct series *s)
+{
+	struct mbox mb;
+	struct thread t = { 0 };
+	struct tmsg *cover = NULL, **chosen = NULL;
+	size_t *talloc = NULL;
+	int asked = version, ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	mbox_split(text, len, &mb);
+	thread_parse(&t, &mb, s);
+	promote_diff(&t, thread_msgid);
+	if (pick_version(&t, s, &version))
+		goto out;
+	s->version = version;
+
+	chosen = xcalloc(t.nr + 1, sizeof(*chosen));
+	choose_patches(&t, version, s, chosen, &cover);
+	if (!asked)
+		backfill(&t, version, s, chosen, &cover);
+	talloc = fill_patches(s, chosen, cover);
+	hang_trailers(&t, s, chosen, cover, talloc);
+
+	qsort(s->patches, s->nr_patches, sizeof(*s->patches), cmp_patch);
+	find_missing(s);
+	series_identity(s, chosen, cover);
 	s->thread_msgid = thread_msgid ? xstrdup(thread_msgid) : NULL;
-	{
-		struct tmsg *to = cover;
-
-		for (j = 0; !to && j < s->nr_patches; j++)
-			if (chosen[j]->si.index <= 1)
-				to = chosen[j];
-		if (!to && s->nr_patches)
-			to = chosen[0];
-		if (to)
-			find_to_cc(s, to->raw, to->raw_len);
-	}
+	find_recipients(s, chosen, cover);
 	find_base(s);
 	ret = 0;
 out:
-	for (i = 0; i < cover_nr; i++)
-		trailer_release(&cover_tr[i]);
-	free(cover_tr);
 	free(talloc);
 	free(chosen);
 	thread_release(&t);

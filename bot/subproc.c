@@ -172,15 +172,23 @@ static void log_bounded(const struct subproc *p, size_t *logged,
 	*logged += n;
 }
 
-int subproc_run(const struct subproc *p)
+/* The parent's side of a running child. */
+struct child_io {
+	int out, err;		/* its output; its stderr apart, or -1 */
+	struct strbuf pending;	/* output after the last newline */
+	size_t logged;		/* bytes written to p->log_fd */
+	int timed_out;
+	int stopped;		/* what p->watch returned when it stopped it */
+};
+
+/*
+ * The pipes (stderr apart when it is captured) and the child, in a
+ * process group of its own; the parent keeps the read ends.  Returns
+ * the child, or -1 (said).
+ */
+static pid_t subproc_start(const struct subproc *p, int fds[2], int efds[2])
 {
-	struct strbuf pending = STRBUF_INIT;
-	int fds[2], efds[2] = { -1, -1 }, status = 0, timed_out = 0, r;
-	int stopped = 0;
-	double deadline = p->timeout > 0 ? now_monotonic() + p->timeout : 0;
-	double next_watch = p->watch ? now_monotonic() + p->watch_interval : 0;
-	size_t logged = 0;
-	char buf[65536], **env;
+	char **env;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -209,37 +217,84 @@ int subproc_run(const struct subproc *p)
 	close(fds[1]);
 	if (efds[1] >= 0)
 		close(efds[1]);
+	return pid;
+}
+
+/*
+ * How long poll() may wait: until the deadline or the next watch,
+ * whichever comes first (-1: no limit).  *timed_out when the deadline
+ * has passed.
+ */
+static int poll_ms(double deadline, double next_watch, int *timed_out)
+{
+	int ms = -1;
+
+	if (deadline) {
+		double left = deadline - now_monotonic();
+
+		if (left <= 0) {
+			*timed_out = 1;
+			return 0;
+		}
+		ms = (int)(left * 1000) + 1;
+	}
+	if (next_watch) {
+		double left = next_watch - now_monotonic();
+		int wms = left > 0 ? (int)(left * 1000) + 1 : 0;
+
+		if (ms < 0 || wms < ms)
+			ms = wms;
+	}
+	return ms;
+}
+
+/*
+ * What stderr has, into p->capture_err; closed at its end.  -1 when
+ * the read was interrupted.
+ */
+static int read_err(const struct subproc *p, struct child_io *io, char *buf,
+		    size_t size)
+{
+	ssize_t n = read(io->err, buf, size);
+
+	if (n < 0 && errno == EINTR)
+		return -1;
+	if (n <= 0) {
+		close(io->err);
+		io->err = -1;
+	} else {
+		strbuf_add(p->capture_err, buf, n);
+	}
+	return 0;
+}
+
+/*
+ * Reads the child's output (and stderr) until it closes, the deadline
+ * passes or p->watch stops it, calling the watch on time.
+ */
+static void pump(const struct subproc *p, struct child_io *io,
+		 double deadline, double next_watch)
+{
+	char buf[65536];
+
 	for (;;) {
 		struct pollfd pfd[2] = {
-			{ .fd = fds[0], .events = POLLIN },
-			{ .fd = efds[0], .events = POLLIN },
+			{ .fd = io->out, .events = POLLIN },
+			{ .fd = io->err, .events = POLLIN },
 		};
-		int ms = -1;
+		int ms, r;
 		ssize_t n;
 
 		if (next_watch && now_monotonic() >= next_watch) {
-			stopped = p->watch(p->watch_data);
-			if (stopped)
+			io->stopped = p->watch(p->watch_data);
+			if (io->stopped)
 				break;
 			next_watch = now_monotonic() + p->watch_interval;
 		}
-		if (deadline) {
-			double left = deadline - now_monotonic();
-
-			if (left <= 0) {
-				timed_out = 1;
-				break;
-			}
-			ms = (int)(left * 1000) + 1;
-		}
-		if (next_watch) {
-			double left = next_watch - now_monotonic();
-			int wms = left > 0 ? (int)(left * 1000) + 1 : 0;
-
-			if (ms < 0 || wms < ms)
-				ms = wms;
-		}
-		r = poll(pfd, efds[0] >= 0 ? 2 : 1, ms);
+		ms = poll_ms(deadline, next_watch, &io->timed_out);
+		if (io->timed_out)
+			break;
+		r = poll(pfd, io->err >= 0 ? 2 : 1, ms);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -247,33 +302,31 @@ int subproc_run(const struct subproc *p)
 		if (!r)
 			continue;
 		/* stderr apart: read it whenever it has something */
-		if (efds[0] >= 0 && pfd[1].revents) {
-			n = read(efds[0], buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
+		if (io->err >= 0 && pfd[1].revents) {
+			if (read_err(p, io, buf, sizeof(buf)))
 				continue;
-			if (n <= 0) {
-				close(efds[0]);
-				efds[0] = -1;
-			} else {
-				strbuf_add(p->capture_err, buf, n);
-			}
 			if (!pfd[0].revents)
 				continue;
 		}
-		n = read(fds[0], buf, sizeof(buf));
+		n = read(io->out, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		if (p->log_fd >= 0)
-			log_bounded(p, &logged, buf, n);
+			log_bounded(p, &io->logged, buf, n);
 		keep(p, buf, n);
-		emit_lines(p, &pending, buf, n);
+		emit_lines(p, &io->pending, buf, n);
 	}
-	close(fds[0]);
-	/* stdout closed: the rest of stderr, unless we gave up waiting */
-	while (efds[0] >= 0 && !timed_out && !stopped) {
-		ssize_t n = read(efds[0], buf, sizeof(buf));
+}
+
+/* stdout closed: the rest of stderr, unless we gave up waiting. */
+static void drain_err(const struct subproc *p, struct child_io *io)
+{
+	char buf[65536];
+
+	while (io->err >= 0 && !io->timed_out && !io->stopped) {
+		ssize_t n = read(io->err, buf, sizeof(buf));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -281,21 +334,39 @@ int subproc_run(const struct subproc *p)
 			break;
 		strbuf_add(p->capture_err, buf, n);
 	}
-	if (efds[0] >= 0)
-		close(efds[0]);
-	if (timed_out || stopped) {
+	if (io->err >= 0)
+		close(io->err);
+}
+
+int subproc_run(const struct subproc *p)
+{
+	struct child_io io = { .pending = STRBUF_INIT };
+	int fds[2], efds[2] = { -1, -1 }, status = 0;
+	double deadline = p->timeout > 0 ? now_monotonic() + p->timeout : 0;
+	double next_watch = p->watch ? now_monotonic() + p->watch_interval : 0;
+	pid_t pid;
+
+	pid = subproc_start(p, fds, efds);
+	if (pid < 0)
+		return -1;
+	io.out = fds[0];
+	io.err = efds[0];
+	pump(p, &io, deadline, next_watch);
+	close(io.out);
+	drain_err(p, &io);
+	if (io.timed_out || io.stopped) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (pending.len && p->line)
-		p->line(pending.buf, p->data);
-	strbuf_release(&pending);
-	if (timed_out)
+	if (io.pending.len && p->line)
+		p->line(io.pending.buf, p->data);
+	strbuf_release(&io.pending);
+	if (io.timed_out)
 		return SUBPROC_TIMEOUT;
-	if (stopped)
-		return stopped;
+	if (io.stopped)
+		return io.stopped;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

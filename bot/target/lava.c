@@ -566,6 +566,110 @@ static enum lava_verdict lava_judge(enum lava_outcome o,
 	return LAVA_RETRY;
 }
 
+/*
+ * Seconds a job may take, unless the target sets its own: a lab queues,
+ * so room for waiting as well as for every run of every workload.
+ */
+static double lava_timeout(const char *name, const struct boot_req *req)
+{
+	int nr_w = 1;
+	const char *w;
+
+	for (w = req->workloads ? req->workloads : ""; *w; w++)
+		nr_w += *w == ',';
+	return target_cfg_int(name, "timeout",
+			  600 + nr_w * (req->runs > 0 ? req->runs : 1) *
+			  ((req->seconds > 0 ? req->seconds : 5) * 3 + 10));
+}
+
+/*
+ * Submits one job and follows it to its end, its console into
+ * res->console; res names the job and its device.  -1 (said) when the
+ * lab did not take it.
+ */
+static int lava_try(struct lava *l, struct lava_job *j, const char *def,
+		    double timeout, struct boot_res *res,
+		    enum lava_outcome *o)
+{
+	if (lava_submit(l, def, j) < 0) {
+		error("%s", j->why);
+		return -1;
+	}
+	info("lava: job %ld submitted (%s/scheduler/job/%ld)", j->id,
+	     l->url, j->id);
+	j->console_fd = open(res->console, O_WRONLY | O_CREAT |
+			     O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	*o = lava_follow(l, j, timeout);
+	if (j->console_fd >= 0)
+		close(j->console_fd);
+	j->console_fd = -1;
+	free(res->lava_job);
+	res->lava_job = xasprintf("%s/scheduler/job/%ld", l->url, j->id);
+	free(res->device);
+	res->device = j->device ? xstrdup(j->device) : NULL;
+	return 0;
+}
+
+/*
+ * What a job that ended with o means for the boot: 1 with *ret when
+ * that is the answer, 0 when the lab failed it and a try may do better.
+ */
+static int lava_settle(const struct target_ctx *ctx,
+		       const struct boot_req *req, const struct lava_job *j,
+		       enum lava_outcome o, struct boot_res *res, int *ret)
+{
+	enum lava_verdict v;
+
+	if (o == LAVA_STOPPED) {
+		res->status = CONSOLE_TIMEOUT;
+		res->reason = xstrdup(j->why);
+		if (lava_stop_signal) {
+			error("%s", j->why);
+			*ret = -1;
+		} else {
+			/* the console tells whether the kernel hung or
+			 * the lab never ran it */
+			*ret = target_finish(ctx, req, j->log.console.buf,
+					     j->log.console.len, 1, res);
+			if (!j->log.console.len) {
+				res->status = CONSOLE_INFRA;
+				free(res->reason);
+				res->reason = xstrdup(j->why);
+			}
+		}
+		return 1;
+	}
+	v = lava_judge(o, j);
+	if (v == LAVA_KERNEL) {
+		*ret = target_finish(ctx, req, j->log.console.buf,
+				     j->log.console.len, 0, res);
+		if (!lava_pinned && j->device)
+			lava_pinned = xstrdup(j->device);
+		return 1;
+	}
+	if (v == LAVA_REJECTED) {
+		error("LAVA rejected the job (%s): %s",
+		      j->log.error_type, j->log.error_msg ?
+		      j->log.error_msg : "no reason given");
+		*ret = -1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The samples' machine: the device the job ran on, else the target. */
+static void lava_name_machine(struct boot_res *res, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < res->samples.nr; i++) {
+		free(res->samples.v[i].machine);
+		res->samples.v[i].machine =
+			xasprintf("lava-%s", res->device ?
+				  res->device : name);
+	}
+}
+
 static int lava_boot_run(const struct target_ctx *ctx,
 			 const struct boot_req *req, struct boot_res *res)
 {
@@ -581,8 +685,7 @@ static int lava_boot_run(const struct target_ctx *ctx,
 	struct lava l;
 	long tries = target_cfg_int(name, "retries", 2) + 1, try;
 	double start = now_monotonic(), timeout;
-	int ret = -1, nr_w = 1;
-	const char *w;
+	int ret = -1;
 
 	if (!req->kernel)
 		return error("the lava target needs a kernel (--kernel)");
@@ -593,12 +696,7 @@ static int lava_boot_run(const struct target_ctx *ctx,
 		lava_close(&l);
 		return -1;
 	}
-	for (w = req->workloads ? req->workloads : ""; *w; w++)
-		nr_w += *w == ',';
-	/* A lab queues: room for waiting as well as for every run. */
-	timeout = target_cfg_int(name, "timeout",
-			  600 + nr_w * (req->runs > 0 ? req->runs : 1) *
-			  ((req->seconds > 0 ? req->seconds : 5) * 3 + 10));
+	timeout = lava_timeout(name, req);
 	/* The guest runs the tools from where they are on this host: the
 	 * initramfs holds them at the same paths. */
 	cmds = target_host_cmds(ctx);
@@ -625,65 +723,16 @@ static int lava_boot_run(const struct target_ctx *ctx,
 	sigaction(SIGTERM, &sa, &old_term);
 	for (try = 1; try <= tries; try++) {
 		enum lava_outcome o;
-		enum lava_verdict v;
 
 		lava_job_release(&j);
 		strbuf_reset(&def);
 		if (lava_definition(name, req, &args, kurl, iurl, timeout,
 				    &def) < 0)
 			break;
-		if (lava_submit(&l, def.buf, &j) < 0) {
-			error("%s", j.why);
+		if (lava_try(&l, &j, def.buf, timeout, res, &o) < 0)
 			break;
-		}
-		info("lava: job %ld submitted (%s/scheduler/job/%ld)", j.id,
-		     l.url, j.id);
-		j.console_fd = open(res->console, O_WRONLY | O_CREAT |
-				    O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-		o = lava_follow(&l, &j, timeout);
-		if (j.console_fd >= 0)
-			close(j.console_fd);
-		j.console_fd = -1;
-		free(res->lava_job);
-		res->lava_job = xasprintf("%s/scheduler/job/%ld", l.url,
-					  j.id);
-		free(res->device);
-		res->device = j.device ? xstrdup(j.device) : NULL;
-		if (o == LAVA_STOPPED) {
-			res->status = CONSOLE_TIMEOUT;
-			res->reason = xstrdup(j.why);
-			if (lava_stop_signal) {
-				error("%s", j.why);
-				ret = -1;
-			} else {
-				/* the console tells whether the kernel
-				 * hung or the lab never ran it */
-				ret = target_finish(ctx, req,
-						    j.log.console.buf,
-						    j.log.console.len, 1, res);
-				if (!j.log.console.len) {
-					res->status = CONSOLE_INFRA;
-					free(res->reason);
-					res->reason = xstrdup(j.why);
-				}
-			}
+		if (lava_settle(ctx, req, &j, o, res, &ret))
 			break;
-		}
-		v = lava_judge(o, &j);
-		if (v == LAVA_KERNEL) {
-			ret = target_finish(ctx, req, j.log.console.buf,
-					    j.log.console.len, 0, res);
-			if (!lava_pinned && j.device)
-				lava_pinned = xstrdup(j.device);
-			break;
-		}
-		if (v == LAVA_REJECTED) {
-			error("LAVA rejected the job (%s): %s",
-			      j.log.error_type, j.log.error_msg ?
-			      j.log.error_msg : "no reason given");
-			ret = -1;
-			break;
-		}
 		warning("lava: %s (try %ld of %ld)", j.why, try, tries);
 		if (try == tries) {
 			res->status = CONSOLE_INFRA;
@@ -696,16 +745,8 @@ static int lava_boot_run(const struct target_ctx *ctx,
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	res->seconds = now_monotonic() - start;
-	if (!ret) {
-		size_t i;
-
-		for (i = 0; i < res->samples.nr; i++) {
-			free(res->samples.v[i].machine);
-			res->samples.v[i].machine =
-				xasprintf("lava-%s", res->device ?
-					  res->device : name);
-		}
-	}
+	if (!ret)
+		lava_name_machine(res, name);
 out:
 	lava_job_release(&j);
 	lava_close(&l);

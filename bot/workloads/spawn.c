@@ -191,126 +191,184 @@ static void usage(FILE *f)
 	      f);
 }
 
-int bench_spawn(int argc, char **argv)
-{
-	struct bench_knobs knobs = { .saved_autogroup = -1 };
-	struct bench_rec rec = { .workload = "spawn", .run = 1,
-				 .placement = "free" };
-	int copies = bench_online_cpus(), passes = 3, c, p, i;
-	struct bench_args args;
-	double duration = 30, gap = 3, sum_elapsed;
-	struct copy_result *res = NULL;
-	struct ub_pass *pass = NULL;
-	struct run_stats st;
-	struct rusage ru0, ru1;
-	struct ub_result agg;
-	long long migr = 0;
-	int rc = 1;
-	int child_cpu = 0;
-	const char *helper = NULL;
+/* One spawn run: its options and what its passes add up. */
+struct spawn_run {
+	struct bench_knobs knobs;
+	struct bench_rec rec;
+	int copies, passes, child_cpu;
+	double duration, gap;
+	const char *helper;
 	struct forker forker;
-	double foreign;
-	double other = 0, loops = 0;
+	long long migr;		/* -1 once a copy could not count them */
+	double other, loops;	/* child runs on another CPU, and all runs */
+};
+
+/*
+ * The options, the forker and the record's params; 1 when the run must
+ * stop there with exit code *rc (--help, a bad option, no forker).
+ */
+static int spawn_options(struct spawn_run *sr, int argc, char **argv,
+			 int *rc)
+{
+	struct bench_args args;
+	int c;
 
 	c = bench_parse(BENCH_SPAWN, "spawn", argc, argv, &args);
 	if (c) {
 		usage(c == 1 ? stdout : stderr);
-		return c == 1 ? 0 : c;
+		*rc = c == 1 ? 0 : c;
+		return 1;
 	}
-	copies = (int)bench_arg_num(&args, BK_COPIES, copies);
-	duration = bench_arg_num(&args, BK_TIME, duration);
-	passes = (int)bench_arg_num(&args, BK_PASSES, passes);
+	sr->copies = (int)bench_arg_num(&args, BK_COPIES, sr->copies);
+	sr->duration = bench_arg_num(&args, BK_TIME, sr->duration);
+	sr->passes = (int)bench_arg_num(&args, BK_PASSES, sr->passes);
 	if (args.v[BK_ITERATIONS].set)
-		passes = ub_short_passes((int)args.v[BK_ITERATIONS].num);
-	gap = bench_arg_num(&args, BK_GAP, gap);
-	rec.run = (int)bench_arg_num(&args, BK_RUN, rec.run);
-	child_cpu = (int)bench_arg_num(&args, BK_CHILD_CPU, 0);
-	helper = bench_arg_str(&args, BK_HELPER, NULL);
-	knobs_from_args(&knobs, &args);
-	if (passes < 1 || passes > 1000) {
+		sr->passes = ub_short_passes((int)args.v[BK_ITERATIONS].num);
+	sr->gap = bench_arg_num(&args, BK_GAP, sr->gap);
+	sr->rec.run = (int)bench_arg_num(&args, BK_RUN, sr->rec.run);
+	sr->child_cpu = (int)bench_arg_num(&args, BK_CHILD_CPU, 0);
+	sr->helper = bench_arg_str(&args, BK_HELPER, NULL);
+	knobs_from_args(&sr->knobs, &args);
+	if (sr->passes < 1 || sr->passes > 1000) {
 		usage(stderr);
-		return 2;
+		*rc = 2;
+		return 1;
 	}
-	snprintf(rec.params, sizeof(rec.params),
-		 "copies=%d duration=%g passes=%d", copies, duration, passes);
-	if (forker_find(&forker, helper))
-		return 2;
-	if (child_cpu)
-		strncat(rec.params, " child_cpu=1",
-			sizeof(rec.params) - strlen(rec.params) - 1);
+	snprintf(sr->rec.params, sizeof(sr->rec.params),
+		 "copies=%d duration=%g passes=%d", sr->copies, sr->duration,
+		 sr->passes);
+	if (forker_find(&sr->forker, sr->helper)) {
+		*rc = 2;
+		return 1;
+	}
+	if (sr->child_cpu)
+		strncat(sr->rec.params, " child_cpu=1",
+			sizeof(sr->rec.params) - strlen(sr->rec.params) - 1);
 	/* Forking from the static sched-bench is faster than UnixBench: a
 	 * different benchmark, and the record must say so. */
-	if (!forker.nr) {
-		if (!helper)
+	if (!sr->forker.nr) {
+		if (!sr->helper)
 			fprintf(stderr, "sched-bench: spawn: no " SPAWN_HELPER
 				" next to sched-bench: forking from sched-bench itself\n");
-		strncat(rec.params, " forker=static",
-			sizeof(rec.params) - strlen(rec.params) - 1);
+		strncat(sr->rec.params, " forker=static",
+			sizeof(sr->rec.params) - strlen(sr->rec.params) - 1);
 	}
-	knobs_params(&knobs, rec.params, sizeof(rec.params));
-	if (knobs_apply(&knobs))
+	knobs_params(&sr->knobs, sr->rec.params, sizeof(sr->rec.params));
+	return 0;
+}
+
+/* The passes, each after Run's gap; a "copy" record per copy and pass. */
+static int spawn_passes(struct spawn_run *sr, struct copy_result *res,
+			struct ub_pass *pass, struct run_stats *st)
+{
+	double sum_elapsed;
+	int p, i;
+
+	for (p = 0; p < sr->passes; p++) {
+		/* Run's "sync; sleep 1; sync; sleep 2" before every pass. */
+		if (sr->gap > 0) {
+			sync();
+			bench_sleep_until(bench_now() + sr->gap);
+		}
+		stats_begin(st);
+		if (run_pass(&sr->forker, sr->copies, sr->duration,
+			     (sr->knobs.setsid ? SPAWN_SETSID : 0) |
+			     (sr->child_cpu ? SPAWN_CHILD_CPU : 0), res))
+			return -1;
+		stats_end(st);
+		sum_elapsed = 0;
+		for (i = 0; i < sr->copies; i++) {
+			pass[p].count += res[i].count;
+			sr->other += res[i].other_cpu;
+			sr->loops += res[i].count;
+			sum_elapsed += res[i].elapsed;
+			if (sr->migr >= 0 && res[i].migrations >= 0)
+				sr->migr += res[i].migrations;
+			else
+				sr->migr = -1;
+			rec_line(&sr->rec, "copy", "%d,%d,%.0f,%.6f,%.12g",
+				 p + 1, i, res[i].count, res[i].elapsed,
+				 res[i].count / res[i].elapsed);
+		}
+		pass[p].elapsed = sum_elapsed / sr->copies;
+	}
+	return 0;
+}
+
+/*
+ * The samples (per pass and UnixBench's score), the stats since ru0 and
+ * the summary line; -1 (said) when no pass counted a loop.
+ */
+static int spawn_report(struct spawn_run *sr, struct ub_pass *pass,
+			struct run_stats *st, const struct rusage *ru0)
+{
+	struct bench_rec *rec = &sr->rec;
+	struct ub_result agg;
+	struct rusage ru1;
+	double foreign;
+	int p;
+
+	if (ub_aggregate(pass, sr->passes, &agg)) {
+		fprintf(stderr, "sched-bench: spawn: no loop completed\n");
+		return -1;
+	}
+	for (p = 0; p < sr->passes; p++)
+		rec_sample(rec, p + 1, "lps", pass[p].count / pass[p].elapsed,
+			   "lps", 1);
+	rec_sample(rec, 0, "lps", agg.score, "lps", 1);
+	getrusage(RUSAGE_CHILDREN, &ru1);
+	rec_stat(rec, "passes_kept", agg.kept, "count");
+	foreign = stats_print(st, rec, ru1.ru_nvcsw - ru0->ru_nvcsw,
+		    ru1.ru_nivcsw - ru0->ru_nivcsw, sr->migr,
+		    tv_s(&ru1.ru_utime) + tv_s(&ru1.ru_stime) -
+		    tv_s(&ru0->ru_utime) - tv_s(&ru0->ru_stime));
+	if (sr->child_cpu && sr->loops > 0)
+		rec_stat(rec, "child_other_cpu_pct",
+			 100 * sr->other / sr->loops, "%");
+	harness_stat(rec);
+	rec_end(rec);
+	fprintf(stderr, "spawn: %d copies, %d x %g s: %.1f lps (%.1f s, %d samples)%s\n",
+		sr->copies, sr->passes, sr->duration, agg.score, agg.time,
+		agg.kept, busy_note(foreign));
+	return 0;
+}
+
+int bench_spawn(int argc, char **argv)
+{
+	struct spawn_run sr = {
+		.knobs = { .saved_autogroup = -1 },
+		.rec = { .workload = "spawn", .run = 1, .placement = "free" },
+		.copies = bench_online_cpus(),
+		.passes = 3,
+		.duration = 30,
+		.gap = 3,
+	};
+	struct copy_result *res = NULL;
+	struct ub_pass *pass = NULL;
+	struct run_stats st;
+	struct rusage ru0;
+	int rc = 1;
+
+	if (spawn_options(&sr, argc, argv, &rc))
+		return rc;
+	if (knobs_apply(&sr.knobs))
 		return 1;
-	res = calloc(copies, sizeof(*res));
-	pass = calloc(passes, sizeof(*pass));
+	res = calloc(sr.copies, sizeof(*res));
+	pass = calloc(sr.passes, sizeof(*pass));
 	if (!res || !pass)
 		goto out;
 	rec_header();
-	env_print(&knobs);
+	env_print(&sr.knobs);
 	memset(&st, 0, sizeof(st));
 	getrusage(RUSAGE_CHILDREN, &ru0);
-	for (p = 0; p < passes; p++) {
-		/* Run's "sync; sleep 1; sync; sleep 2" before every pass. */
-		if (gap > 0) {
-			sync();
-			bench_sleep_until(bench_now() + gap);
-		}
-		stats_begin(&st);
-		if (run_pass(&forker, copies, duration,
-			     (knobs.setsid ? SPAWN_SETSID : 0) |
-			     (child_cpu ? SPAWN_CHILD_CPU : 0), res))
-			goto out;
-		stats_end(&st);
-		sum_elapsed = 0;
-		for (i = 0; i < copies; i++) {
-			pass[p].count += res[i].count;
-			other += res[i].other_cpu;
-			loops += res[i].count;
-			sum_elapsed += res[i].elapsed;
-			if (migr >= 0 && res[i].migrations >= 0)
-				migr += res[i].migrations;
-			else
-				migr = -1;
-			rec_line(&rec, "copy", "%d,%d,%.0f,%.6f,%.12g", p + 1,
-				 i, res[i].count, res[i].elapsed,
-				 res[i].count / res[i].elapsed);
-		}
-		pass[p].elapsed = sum_elapsed / copies;
-	}
-	if (ub_aggregate(pass, passes, &agg)) {
-		fprintf(stderr, "sched-bench: spawn: no loop completed\n");
+	if (spawn_passes(&sr, res, pass, &st))
 		goto out;
-	}
-	for (p = 0; p < passes; p++)
-		rec_sample(&rec, p + 1, "lps", pass[p].count / pass[p].elapsed,
-			   "lps", 1);
-	rec_sample(&rec, 0, "lps", agg.score, "lps", 1);
-	getrusage(RUSAGE_CHILDREN, &ru1);
-	rec_stat(&rec, "passes_kept", agg.kept, "count");
-	foreign = stats_print(&st, &rec, ru1.ru_nvcsw - ru0.ru_nvcsw,
-		    ru1.ru_nivcsw - ru0.ru_nivcsw, migr,
-		    tv_s(&ru1.ru_utime) + tv_s(&ru1.ru_stime) -
-		    tv_s(&ru0.ru_utime) - tv_s(&ru0.ru_stime));
-	if (child_cpu && loops > 0)
-		rec_stat(&rec, "child_other_cpu_pct", 100 * other / loops, "%");
-	harness_stat(&rec);
-	rec_end(&rec);
-	fprintf(stderr, "spawn: %d copies, %d x %g s: %.1f lps (%.1f s, %d samples)%s\n",
-		copies, passes, duration, agg.score, agg.time, agg.kept,
-		busy_note(foreign));
+	if (spawn_report(&sr, pass, &st, &ru0))
+		goto out;
 	rc = 0;
 out:
 	free(res);
 	free(pass);
-	knobs_restore(&knobs);
+	knobs_restore(&sr.knobs);
 	return rc;
 }
