@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "config.h"
 #include "dkim.h"
+#include "job.h"
 #include "outbox.h"
 #include "run.h"
 #include "secret.h"
@@ -96,4 +97,13 @@ void seq_defaults_from_config(struct seq_defaults *d)
 	d->min_effect = config_get_number("compare.minEffect");
 	d->detect = config_get_number("compare.detect");
 	d->noisy_pct = config_get_number("compare.noisyPct");
+}
+
+void job_defaults_from_config(struct job_defaults *d)
+{
+	d->fetch_on_demand = config_get_bool("tree.fetchOnDemand") > 0;
+	d->dir = config_get("job.dir");
+	d->target = config_get("job.target");
+	d->workloads = config_get("bot.workloads");
+	d->runs = (int)config_get_int("bot.runs");
 }

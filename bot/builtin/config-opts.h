@@ -13,6 +13,7 @@ struct b4check_opts;
 struct cgroup_opts;
 struct compare_defaults;
 struct dkim_opts;
+struct job_defaults;
 struct outbox_opts;
 struct run_opts;
 struct seq_defaults;
@@ -28,6 +29,7 @@ void cgroup_opts_from_config(struct cgroup_opts *o);
 void dkim_opts_from_config(struct dkim_opts *o);
 void compare_defaults_from_config(struct compare_defaults *d);
 void seq_defaults_from_config(struct seq_defaults *d);
+void job_defaults_from_config(struct job_defaults *d);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */
 void b4check_opts_from_config(struct b4check_opts *o);

@@ -14,6 +14,7 @@
 #include "builtin/config-opts.h"
 #include "config.h"
 #include "dkim.h"
+#include "job.h"
 #include "lore.h"
 #include "mail.h"
 #include "outbox.h"
@@ -42,6 +43,7 @@ void config_to_library(void)
 	struct dkim_opts dko;
 	struct compare_defaults cd;
 	struct seq_defaults sd;
+	struct job_defaults jd;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -67,6 +69,8 @@ void config_to_library(void)
 	compare_configure(&cd);
 	seq_defaults_from_config(&sd);
 	seq_configure(&sd);
+	job_defaults_from_config(&jd);
+	job_configure(&jd);
 }
 
 static int list, all, keys, path;
