@@ -7,6 +7,7 @@
  * library.
  */
 #include "b4check.h"
+#include "blocks.h"
 #include "builtin/config-opts.h"
 #include "cgroup.h"
 #include "compare.h"
@@ -106,4 +107,10 @@ void job_defaults_from_config(struct job_defaults *d)
 	d->target = config_get("job.target");
 	d->workloads = config_get("bot.workloads");
 	d->runs = (int)config_get_int("bot.runs");
+}
+
+void blocks_opts_from_config(struct blocks_opts *o)
+{
+	o->seconds = (int)config_get_int("job.seconds");
+	o->format = config_get("reply.format");
 }

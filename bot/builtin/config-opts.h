@@ -10,6 +10,7 @@
 #define SCHED_BOT_BUILTIN_CONFIG_OPTS_H
 
 struct b4check_opts;
+struct blocks_opts;
 struct cgroup_opts;
 struct compare_defaults;
 struct dkim_opts;
@@ -30,6 +31,7 @@ void dkim_opts_from_config(struct dkim_opts *o);
 void compare_defaults_from_config(struct compare_defaults *d);
 void seq_defaults_from_config(struct seq_defaults *d);
 void job_defaults_from_config(struct job_defaults *d);
+void blocks_opts_from_config(struct blocks_opts *o);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */
 void b4check_opts_from_config(struct b4check_opts *o);

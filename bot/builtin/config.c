@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "apply.h"
+#include "blocks.h"
 #include "build.h"
 #include "cgroup.h"
 #include "compare.h"
@@ -44,6 +45,7 @@ void config_to_library(void)
 	struct compare_defaults cd;
 	struct seq_defaults sd;
 	struct job_defaults jd;
+	struct blocks_opts bo;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -71,6 +73,8 @@ void config_to_library(void)
 	seq_configure(&sd);
 	job_defaults_from_config(&jd);
 	job_configure(&jd);
+	blocks_opts_from_config(&bo);
+	blocks_configure(&bo);
 }
 
 static int list, all, keys, path;
