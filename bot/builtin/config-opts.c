@@ -14,6 +14,7 @@
 #include "config.h"
 #include "dkim.h"
 #include "job.h"
+#include "jobreply.h"
 #include "outbox.h"
 #include "run.h"
 #include "secret.h"
@@ -113,4 +114,17 @@ void blocks_opts_from_config(struct blocks_opts *o)
 {
 	o->seconds = (int)config_get_int("job.seconds");
 	o->format = config_get("reply.format");
+}
+
+void jobreply_opts_from_config(struct jobreply_opts *o)
+{
+	o->tree_remote = config_get("tree.remote");
+	o->tree_tarball = config_get("tree.tarball");
+	o->tree_path_set = config_is_set("tree.path");
+	o->build_cc = config_get("build.cc");
+	o->base_config = config_get("build.baseConfig");
+	o->bot_name = bot_identity()->name;
+	o->bot_email = bot_identity()->email;
+	o->quote_lines = (int)config_get_int("reply.quoteLines");
+	o->signature = config_get("reply.signature");
 }

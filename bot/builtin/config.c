@@ -16,6 +16,7 @@
 #include "config.h"
 #include "dkim.h"
 #include "job.h"
+#include "jobreply.h"
 #include "lore.h"
 #include "mail.h"
 #include "outbox.h"
@@ -46,6 +47,7 @@ void config_to_library(void)
 	struct seq_defaults sd;
 	struct job_defaults jd;
 	struct blocks_opts bo;
+	struct jobreply_opts jro;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -75,6 +77,8 @@ void config_to_library(void)
 	job_configure(&jd);
 	blocks_opts_from_config(&bo);
 	blocks_configure(&bo);
+	jobreply_opts_from_config(&jro);
+	jobreply_configure(&jro);
 }
 
 static int list, all, keys, path;
