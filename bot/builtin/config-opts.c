@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "config.h"
 #include "dkim.h"
+#include "facts.h"
 #include "job.h"
 #include "jobreply.h"
 #include "outbox.h"
@@ -127,4 +128,9 @@ void jobreply_opts_from_config(struct jobreply_opts *o)
 	o->bot_email = bot_identity()->email;
 	o->quote_lines = (int)config_get_int("reply.quoteLines");
 	o->signature = config_get("reply.signature");
+}
+
+void facts_opts_from_config(struct facts_opts *o)
+{
+	o->bot_email = config_get("bot.email");
 }

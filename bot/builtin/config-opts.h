@@ -14,6 +14,7 @@ struct blocks_opts;
 struct cgroup_opts;
 struct compare_defaults;
 struct dkim_opts;
+struct facts_opts;
 struct job_defaults;
 struct jobreply_opts;
 struct outbox_opts;
@@ -34,6 +35,7 @@ void seq_defaults_from_config(struct seq_defaults *d);
 void job_defaults_from_config(struct job_defaults *d);
 void blocks_opts_from_config(struct blocks_opts *o);
 void jobreply_opts_from_config(struct jobreply_opts *o);
+void facts_opts_from_config(struct facts_opts *o);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */
 void b4check_opts_from_config(struct b4check_opts *o);

@@ -15,6 +15,7 @@
 #include "builtin/config-opts.h"
 #include "config.h"
 #include "dkim.h"
+#include "facts.h"
 #include "job.h"
 #include "jobreply.h"
 #include "lore.h"
@@ -48,6 +49,7 @@ void config_to_library(void)
 	struct job_defaults jd;
 	struct blocks_opts bo;
 	struct jobreply_opts jro;
+	struct facts_opts fo;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -79,6 +81,8 @@ void config_to_library(void)
 	blocks_configure(&bo);
 	jobreply_opts_from_config(&jro);
 	jobreply_configure(&jro);
+	facts_opts_from_config(&fo);
+	facts_configure(&fo);
 }
 
 static int list, all, keys, path;
