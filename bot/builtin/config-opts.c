@@ -6,6 +6,8 @@
  * value.  No command here: the unit tests link this file beside the
  * library.
  */
+#include <stdlib.h>
+
 #include "b4check.h"
 #include "blocks.h"
 #include "builtin/config-opts.h"
@@ -16,6 +18,7 @@
 #include "facts.h"
 #include "job.h"
 #include "jobreply.h"
+#include "mailcmd.h"
 #include "outbox.h"
 #include "run.h"
 #include "secret.h"
@@ -23,6 +26,7 @@
 #include "smtp.h"
 #include "state.h"
 #include "status.h"
+#include "util.h"
 
 void smtp_opts_from_config(struct smtp_opts *o)
 {
@@ -133,4 +137,42 @@ void jobreply_opts_from_config(struct jobreply_opts *o)
 void facts_opts_from_config(struct facts_opts *o)
 {
 	o->bot_email = config_get("bot.email");
+}
+
+/*
+ * A multi-valued key's values, copied: config_get_all() hands out the
+ * file's values only while it iterates over them.
+ */
+struct values {
+	char **v;
+	size_t nr, alloc;
+};
+
+static int values_cb(const char *value, void *data)
+{
+	struct values *vs = data;
+
+	ALLOC_GROW(vs->v, vs->nr, vs->alloc);
+	vs->v[vs->nr++] = xstrdup(value);
+	return 0;
+}
+
+/* Emptied for each reading; the last one's copies are kept until then. */
+static struct values *values_reset(struct values *vs)
+{
+	while (vs->nr)
+		free(vs->v[--vs->nr]);
+	return vs;
+}
+
+static struct values allow;
+
+void mailcmd_opts_from_config(struct mailcmd_opts *o)
+{
+	config_get_all("bot.allow", values_cb, values_reset(&allow));
+	o->bot_email = bot_identity()->email;
+	o->allow = (const char *const *)allow.v;
+	o->nr_allow = allow.nr;
+	o->known_workloads = config_get("bot.knownWorkloads");
+	o->max_runs = config_get_int("bot.maxRuns");
 }

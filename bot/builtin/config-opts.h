@@ -16,6 +16,7 @@ struct compare_defaults;
 struct dkim_opts;
 struct facts_opts;
 struct job_defaults;
+struct mailcmd_opts;
 struct jobreply_opts;
 struct outbox_opts;
 struct run_opts;
@@ -36,6 +37,8 @@ void job_defaults_from_config(struct job_defaults *d);
 void blocks_opts_from_config(struct blocks_opts *o);
 void jobreply_opts_from_config(struct jobreply_opts *o);
 void facts_opts_from_config(struct facts_opts *o);
+/* bot.allow is kept here (copied), until the next call. */
+void mailcmd_opts_from_config(struct mailcmd_opts *o);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */
 void b4check_opts_from_config(struct b4check_opts *o);

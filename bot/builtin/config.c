@@ -20,6 +20,7 @@
 #include "jobreply.h"
 #include "lore.h"
 #include "mail.h"
+#include "mailcmd.h"
 #include "outbox.h"
 #include "run.h"
 #include "sequential.h"
@@ -50,6 +51,7 @@ void config_to_library(void)
 	struct blocks_opts bo;
 	struct jobreply_opts jro;
 	struct facts_opts fo;
+	struct mailcmd_opts mco;
 
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
@@ -83,6 +85,8 @@ void config_to_library(void)
 	jobreply_configure(&jro);
 	facts_opts_from_config(&fo);
 	facts_configure(&fo);
+	mailcmd_opts_from_config(&mco);
+	mailcmd_configure(&mco);
 }
 
 static int list, all, keys, path;
