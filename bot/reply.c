@@ -40,7 +40,7 @@ int reply_expand(const char *tmpl, const struct kv *v, struct strbuf *out)
 int reply_load_template(const char *name, struct strbuf *out)
 {
 	char *file = xasprintf("mail-%s.md", name);
-	int ret = tmpl_load(file, "reply.templateDir", out);
+	int ret = tmpl_load(file, config_get("reply.templateDir"), out);
 
 	free(file);
 	return ret;

@@ -26,6 +26,7 @@
 #include "smtp.h"
 #include "state.h"
 #include "status.h"
+#include "templates.h"
 #include "util.h"
 
 void smtp_opts_from_config(struct smtp_opts *o)
@@ -137,6 +138,11 @@ void jobreply_opts_from_config(struct jobreply_opts *o)
 void facts_opts_from_config(struct facts_opts *o)
 {
 	o->bot_email = config_get("bot.email");
+}
+
+void tmpl_dirs_from_config(struct tmpl_dirs *d)
+{
+	d->dir = config_get("templates.dir");
 }
 
 /*

@@ -24,6 +24,7 @@ struct seq_defaults;
 struct smtp_opts;
 struct state_opts;
 struct status_opts;
+struct tmpl_dirs;
 
 void smtp_opts_from_config(struct smtp_opts *o);
 void outbox_opts_from_config(struct outbox_opts *o);
@@ -39,6 +40,7 @@ void jobreply_opts_from_config(struct jobreply_opts *o);
 void facts_opts_from_config(struct facts_opts *o);
 /* bot.allow is kept here (copied), until the next call. */
 void mailcmd_opts_from_config(struct mailcmd_opts *o);
+void tmpl_dirs_from_config(struct tmpl_dirs *d);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */
 void b4check_opts_from_config(struct b4check_opts *o);

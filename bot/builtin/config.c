@@ -26,6 +26,7 @@
 #include "sequential.h"
 #include "smtp.h"
 #include "state.h"
+#include "templates.h"
 #include "util.h"
 
 /*
@@ -52,7 +53,10 @@ void config_to_library(void)
 	struct jobreply_opts jro;
 	struct facts_opts fo;
 	struct mailcmd_opts mco;
+	struct tmpl_dirs td;
 
+	tmpl_dirs_from_config(&td);
+	tmpl_configure(&td);
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
 	smtp_opts_from_config(&so);

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/config-opts.h"
 #include "config.h"
 #include "mbox.h"
 #include "reply.h"
+#include "templates.h"
 #include "test.h"
 #include "util.h"
 
@@ -327,9 +329,19 @@ static void test_templates(void)
 	kv_release(&v);
 }
 
+/* As the tool does at start-up. */
+static void configure(void)
+{
+	struct tmpl_dirs td;
+
+	tmpl_dirs_from_config(&td);
+	tmpl_configure(&td);
+}
+
 int main(void)
 {
 	TEST_NAME("test-reply");
+	configure();
 	RUN(test_expand);
 	RUN(test_wrap);
 	RUN(test_thread);
