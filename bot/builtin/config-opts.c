@@ -20,6 +20,7 @@
 #include "jobreply.h"
 #include "mailcmd.h"
 #include "outbox.h"
+#include "reply.h"
 #include "run.h"
 #include "secret.h"
 #include "sequential.h"
@@ -171,7 +172,7 @@ static struct values *values_reset(struct values *vs)
 	return vs;
 }
 
-static struct values allow;
+static struct values allow, lists;
 
 void mailcmd_opts_from_config(struct mailcmd_opts *o)
 {
@@ -181,4 +182,16 @@ void mailcmd_opts_from_config(struct mailcmd_opts *o)
 	o->nr_allow = allow.nr;
 	o->known_workloads = config_get("bot.knownWorkloads");
 	o->max_runs = config_get_int("bot.maxRuns");
+}
+
+void reply_opts_from_config(struct reply_opts *o)
+{
+	config_get_all("reply.list", values_cb, values_reset(&lists));
+	o->bot_name = bot_identity()->name;
+	o->bot_email = bot_identity()->email;
+	o->cc = config_get("reply.cc");
+	o->max_recipients = config_get_int("reply.maxRecipients");
+	o->lists = (const char *const *)lists.v;
+	o->nr_lists = lists.nr;
+	o->template_dir = config_get("reply.templateDir");
 }

@@ -19,6 +19,7 @@ struct job_defaults;
 struct mailcmd_opts;
 struct jobreply_opts;
 struct outbox_opts;
+struct reply_opts;
 struct run_opts;
 struct seq_defaults;
 struct smtp_opts;
@@ -41,6 +42,8 @@ void facts_opts_from_config(struct facts_opts *o);
 /* bot.allow is kept here (copied), until the next call. */
 void mailcmd_opts_from_config(struct mailcmd_opts *o);
 void tmpl_dirs_from_config(struct tmpl_dirs *d);
+/* reply.list is kept here (copied), until the next call. */
+void reply_opts_from_config(struct reply_opts *o);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */
 void b4check_opts_from_config(struct b4check_opts *o);

@@ -22,6 +22,7 @@
 #include "mail.h"
 #include "mailcmd.h"
 #include "outbox.h"
+#include "reply.h"
 #include "run.h"
 #include "sequential.h"
 #include "smtp.h"
@@ -54,6 +55,7 @@ void config_to_library(void)
 	struct facts_opts fo;
 	struct mailcmd_opts mco;
 	struct tmpl_dirs td;
+	struct reply_opts rpo;
 
 	tmpl_dirs_from_config(&td);
 	tmpl_configure(&td);
@@ -91,6 +93,8 @@ void config_to_library(void)
 	facts_configure(&fo);
 	mailcmd_opts_from_config(&mco);
 	mailcmd_configure(&mco);
+	reply_opts_from_config(&rpo);
+	reply_configure(&rpo);
 }
 
 static int list, all, keys, path;

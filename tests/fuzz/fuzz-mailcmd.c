@@ -24,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct reply_thread t;
 	static int configured;
 	struct mailcmd_opts mo;
+	struct reply_opts ro;
 
 	if (!configured) {
 		config_set_override("bot.email", "bot@example.org");
@@ -31,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* handed down as the tool does at start-up */
 		mailcmd_opts_from_config(&mo);
 		mailcmd_configure(&mo);
+		reply_opts_from_config(&ro);
+		reply_configure(&ro);
 		verbosity = -1;
 		configured = 1;
 	}
