@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "blocks.h"
-#include "config.h"
 #include "facts.h"
 #include "jobdir.h"
 #include "plan.h"
@@ -20,6 +19,23 @@
 #include "tblfmt.h"
 #include "tree.h"
 #include "target/target.h"
+
+static struct blocks_opts opts;
+static int configured;
+
+void blocks_configure(const struct blocks_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured, a block would run for zero seconds: a bug. */
+static const struct blocks_opts *bo(void)
+{
+	if (!configured)
+		die("BUG: blocks used before blocks_configure()");
+	return &opts;
+}
 
 /* A string field for a format or a callee that wants "" for unset. */
 static const char *str(const char *v)
@@ -118,7 +134,7 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 		return 0;
 	}
 	po.cpus = plan_target_cpus(target, &assumed);
-	po.seconds = (int)config_get_int("job.seconds");
+	po.seconds = bo()->seconds;
 	po.have_tool = plan_host_has_tool;
 	mbox = jobdir_path(j->dir, "thread.mbox");
 	ret = plan_from_file(mbox, &po, &p);
@@ -166,7 +182,7 @@ static const char *job_format(struct job_blocks *j)
 	if (j->format)
 		return j->format;
 	mbox = jobdir_path(j->dir, "thread.mbox");
-	f = tblfmt_resolve(config_get("reply.format"), "lkp",
+	f = tblfmt_resolve(bo()->format, "lkp",
 			   tblfmt_scan_file(mbox, &scan) < 0 ? NULL : &scan,
 			   &note);
 	j->format = xstrdup(f);
@@ -294,7 +310,7 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		req.workloads = j->workloads;
 		req.workload_args = j->workload_args;
 		req.runs = 1;
-		req.seconds = (int)config_get_int("job.seconds");
+		req.seconds = bo()->seconds;
 		req.label = pk->label[side];
 		req.autogroup = -1;
 		req.workdir = wdir;

@@ -20,6 +20,15 @@
 #include "sequential.h"
 #include "util.h"
 
+/* The configured options, filled in bot/builtin/ (config-opts.c). */
+struct blocks_opts {
+	int seconds;		/* job.seconds: of each run */
+	const char *format;	/* reply.format: of the tables, or "auto" */
+};
+
+/* Before any round: a block run before it is a bug. */
+void blocks_configure(const struct blocks_opts *o);
+
 /* A job's rounds: its directory and state, what its runs run. */
 struct job_blocks {
 	const char *dir;

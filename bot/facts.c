@@ -12,11 +12,20 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "facts.h"
 #include "samples.h"
+#include "target/target.h"
 
 /* ---- claims ---- */
+
+static struct facts_opts opts;
+static int configured;
+
+void facts_configure(const struct facts_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
 
 static int domain_is(const char *dom, const char *name)
 {
@@ -51,8 +60,12 @@ int facts_email_is_placeholder(const char *email)
 
 int facts_check_identity(const char *what)
 {
-	const char *email = config_get("bot.email");
+	const char *email;
 
+	/* unconfigured, every identity would look a placeholder */
+	if (!configured)
+		die("BUG: facts_check_identity() before facts_configure()");
+	email = opts.bot_email;
 	if (!facts_email_is_placeholder(email))
 		return 0;
 	error("bot.email is '%s', a placeholder: %s; set bot.email (and "
@@ -452,22 +465,18 @@ static const char *known(const char *v)
 void facts_host_machine(const char *target, const char *accel,
 			const struct sample *s, struct strbuf *out)
 {
-	char *cpu = host_cpu_model(), *k;
+	char *cpu = host_cpu_model();
+	long smp, mem;
+	int set = target_shape(target, &smp, &mem);
 
 	strbuf_addf(out, "- CPU:     %s (host: %ld CPUs, %ld MB)\n", cpu,
 		    sysconf(_SC_NPROCESSORS_ONLN), host_mem_mb());
 	strbuf_addf(out, "- target:  %s", target);
-	k = xasprintf("target.%s.smp", target);
-	if (!strcmp(target, "qemu") || config_is_set(k)) {
-		char *mem = xasprintf("target.%s.mem", target);
-
-		strbuf_addf(out, " (QEMU, %ld vCPUs, %ld MB%s%s)",
-			    config_get_int(k), config_get_int(mem),
+	if (!strcmp(target, "qemu") || set) {
+		strbuf_addf(out, " (QEMU, %ld vCPUs, %ld MB%s%s)", smp, mem,
 			    accel && *accel ? ", " : "",
 			    accel ? accel : "");
-		free(mem);
 	}
-	free(k);
 	strbuf_addch(out, '\n');
 	if (s)
 		strbuf_addf(out, "- sched:   autogroup config=%s enabled=%s, "

@@ -21,6 +21,14 @@
  * .invalid, .localhost).  No Tested-by and no mail goes out with one.
  */
 int facts_email_is_placeholder(const char *email);
+
+/* The configured options, filled in bot/builtin/ (config-opts.c). */
+struct facts_opts {
+	const char *bot_email;	/* bot.email */
+};
+
+/* Before facts_check_identity(): a check before it is a bug. */
+void facts_configure(const struct facts_opts *o);
 /* 0, or EXIT_USAGE with an error naming bot.email and what it stops. */
 int facts_check_identity(const char *what);
 

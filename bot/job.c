@@ -12,7 +12,6 @@
 
 #include "bisect.h"
 #include "blocks.h"
-#include "config.h"
 #include "job.h"
 #include "jobdir.h"
 #include "jobreply.h"
@@ -30,6 +29,23 @@
 #include "build.h"
 #include "compare.h"
 #include "facts.h"
+
+static struct job_defaults defaults;
+static int configured;
+
+void job_configure(const struct job_defaults *d)
+{
+	defaults = *d;
+	configured = 1;
+}
+
+/* Unconfigured, a job would run zero runs on no target: a bug. */
+static const struct job_defaults *jd(void)
+{
+	if (!configured)
+		die("BUG: job used before job_configure()");
+	return &defaults;
+}
 
 /* A running job: its directory, its state, its lock. */
 struct job {
@@ -239,7 +255,7 @@ static int stage_apply(struct job *j)
 	}
 	memset(&ar, 0, sizeof(ar));
 	ao.base = j->s.base;
-	ao.fetch = config_get_bool("tree.fetchOnDemand") > 0;
+	ao.fetch = jd()->fetch_on_demand;
 	ao.progress = 1;
 	/* jobs run in parallel share the tree: one writes its refs at a
 	 * time */
@@ -602,7 +618,7 @@ out:
 
 char *job_default_dir(const char *msgid)
 {
-	const char *base = config_get("job.dir");
+	const char *base = jd()->dir;
 	char *root = base && *base ? xstrdup(base) : data_path("jobs");
 	char *safe = xstrdup(msgid), *p, *ret;
 
@@ -732,12 +748,12 @@ static void job_start(struct job_state *s, const char *msgid,
 	job_state_set(&s->mbox, mbox);
 	job_state_set(&s->target, given(o->target) ? o->target :
 		      old->target ? old->target :
-		      config_get("job.target"));
+		      jd()->target);
 	job_state_set(&s->workloads, given(o->workloads) ? o->workloads :
 		      old->workloads ? old->workloads :
-		      config_get("bot.workloads"));
+		      jd()->workloads);
 	s->runs = o->runs > 0 ? o->runs : old->runs > 0 ? old->runs :
-		  (int)config_get_int("bot.runs");
+		  jd()->runs;
 	/* --runs N is a fixed design; without it the runs are adaptive */
 	s->runs_fixed = o->runs > 0 ? 1 : old->runs_fixed;
 	job_state_set(&s->base, given(o->base) ? o->base : old->base);

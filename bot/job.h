@@ -56,6 +56,18 @@
 
 struct state;
 
+/* The configured defaults, filled in bot/builtin/ (config-opts.c). */
+struct job_defaults {
+	int fetch_on_demand;	/* tree.fetchOnDemand */
+	const char *dir;	/* job.dir: the jobs' root, NULL/"": data dir */
+	const char *target;	/* job.target */
+	const char *workloads;	/* bot.workloads */
+	int runs;		/* bot.runs */
+};
+
+/* Before any job: job_run() or job_default_dir() before it is a bug. */
+void job_configure(const struct job_defaults *d);
+
 struct job_opts {
 	const char *msgid;	/* the thread to test, or NULL with mbox */
 	const char *mbox;	/* a local thread instead of lore */

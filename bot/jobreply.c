@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "facts.h"
 #include "jobdir.h"
 #include "jobreply.h"
@@ -17,6 +16,23 @@
 #include "series.h"
 #include "tree.h"
 #include "util.h"
+
+static struct jobreply_opts opts;
+static int configured;
+
+void jobreply_configure(const struct jobreply_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured, a reply would go out unsigned, from nobody: a bug. */
+static const struct jobreply_opts *jo(void)
+{
+	if (!configured)
+		die("BUG: job_reply_write() before jobreply_configure()");
+	return &opts;
+}
 
 /* The job being replied to: its directory and its state. */
 struct reply_job {
@@ -145,8 +161,8 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 {
 	const struct job_side *b = &j->s->side[JOB_SIDE_BASE];
 	const struct job_side *h = &j->s->side[JOB_SIDE_HEAD];
-	const char *remote = config_get("tree.remote");
-	const char *tarball = config_get("tree.tarball");
+	const char *remote = jo()->tree_remote;
+	const char *tarball = jo()->tree_tarball;
 	struct strbuf sb = STRBUF_INIT, cfg = STRBUF_INIT, out = STRBUF_INIT;
 	git_repository *repo = NULL;
 	char *tp = tree_default_path(), *subj, *cc;
@@ -157,7 +173,7 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 		repo = NULL;
 	if (remote && *remote)
 		facts_item(&out, "tree", remote, 72);
-	else if (tarball && *tarball && !config_is_set("tree.path"))
+	else if (tarball && *tarball && !jo()->tree_path_set)
 		facts_item(&out, "tree", strrchr(tarball, '/') ?
 			   strrchr(tarball, '/') + 1 : tarball, 72);
 	strbuf_addf(&sb, "%s, commit %.12s", str(j->s->base_desc) ,
@@ -200,13 +216,13 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 		facts_item(&out, "compiler", cc, 72);
 	else
 		strbuf_addf(&sb, "%s (version not recorded)",
-			    config_get("build.cc"));
+			    jo()->build_cc);
 	if (!cc)
 		facts_item(&out, "compiler", sb.buf, 72);
 	free(cc);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s + sched.config + qemu.config, kept in the job "
-		    "directory as config-patched", config_get("build.baseConfig"));
+		    "directory as config-patched", jo()->base_config);
 	if (cfg.len) {
 		strbuf_addstr(&sb, "; scheduler options: ");
 		facts_config_options(cfg.buf, &sb);
@@ -260,7 +276,7 @@ static void claims(struct reply_job *j, struct kv *v, const char *machine)
 	emulated = facts_machine_emulated(machine);
 	if (!emulated && !jobdir_read(j->dir, "machine.txt", &sb))
 		emulated = facts_machine_emulated(sb.buf);
-	placeholder = facts_email_is_placeholder(bot_identity()->email);
+	placeholder = facts_email_is_placeholder(jo()->bot_email);
 	if (identical)
 		kv_set(v, "identical", "1");
 	else if (emulated)
@@ -270,10 +286,10 @@ static void claims(struct reply_job *j, struct kv *v, const char *machine)
 	if (placeholder)
 		warning("bot.email is '%s', a placeholder: the reply carries "
 			"no Tested-by and cannot be sent; set bot.email",
-			bot_identity()->email);
+			jo()->bot_email);
 	if (!emulated && !noisy && !placeholder)
-		kv_setf(v, "tested_by", "%s <%s>", bot_identity()->name,
-			bot_identity()->email);
+		kv_setf(v, "tested_by", "%s <%s>", jo()->bot_name,
+			jo()->bot_email);
 	free(verdict);
 	strbuf_release(&sb);
 }
@@ -394,7 +410,7 @@ static int compose(struct reply_job *j)
 	if (reply_load_template(tmpl_name, &tmpl) < 0)
 		goto out;
 
-	reply_quote(&t, (int)config_get_int("reply.quoteLines"), &sb);
+	reply_quote(&t, jo()->quote_lines, &sb);
 	kv_set(&v, "quote", sb.buf);
 	strbuf_reset(&sb);
 	first = reply_greeting(&t);
@@ -421,7 +437,7 @@ static int compose(struct reply_job *j)
 	reproduce_block(j, !job_outcome_failed(j->s->outcome), &sb);
 	kv_set(&v, "reproduce", sb.buf);
 	strbuf_reset(&sb);
-	kv_set(&v, "signature", config_get("reply.signature"));
+	kv_set(&v, "signature", jo()->signature);
 	/* the tested template is the only one with a Tested-by line */
 	if (reply_expand(tmpl.buf, &v, &body) < 0)
 		goto out;

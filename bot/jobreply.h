@@ -14,6 +14,22 @@
 
 #include "jobstate.h"
 
+/* The configured options, filled in bot/builtin/ (config-opts.c). */
+struct jobreply_opts {
+	const char *tree_remote;	/* tree.remote: the tree named */
+	const char *tree_tarball;	/* tree.tarball: else its file */
+	int tree_path_set;		/* tree.path set: no tarball then */
+	const char *build_cc;		/* build.cc: no version kept */
+	const char *base_config;	/* build.baseConfig */
+	const char *bot_name;		/* bot.name */
+	const char *bot_email;		/* bot.email */
+	int quote_lines;		/* reply.quoteLines */
+	const char *signature;		/* reply.signature */
+};
+
+/* Before any reply: job_reply_write() before it is a bug. */
+void jobreply_configure(const struct jobreply_opts *o);
+
 /*
  * Write dir/reply.eml for the job js describes and set js->reply_msgid
  * to its Message-ID.  A reply already composed (before a crash: the

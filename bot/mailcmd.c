@@ -10,7 +10,6 @@
 
 #include <libetpan/libetpan.h>
 
-#include "config.h"
 #include "dkim.h"
 #include "mail.h"
 #include "mailcmd.h"
@@ -19,6 +18,23 @@
 #include "state.h"
 #include "util.h"
 #include "workload.h"
+
+static struct mailcmd_opts opts;
+static int configured;
+
+void mailcmd_configure(const struct mailcmd_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured, no one would be allowed and nothing addressed: a bug. */
+static const struct mailcmd_opts *mo(void)
+{
+	if (!configured)
+		die("BUG: mailcmd used before mailcmd_configure()");
+	return &opts;
+}
 
 /* atext of RFC 5322, without the dot */
 static int is_atext(int c)
@@ -178,41 +194,32 @@ static char *mailcmd_sender(const char *mail, size_t len, char **domain,
 	return addr;
 }
 
-struct allow_check {
-	const char *email;
-	const char *domain;
-	int ok;
-};
-
-static int allow_cb(const char *value, void *data)
+/* One bot.allow rule: an address, or @domain. */
+static int allow_match(const char *rule, const char *email,
+		       const char *domain)
 {
-	struct allow_check *c = data;
-
-	if (value[0] == '@') {
-		if (c->domain && !strcasecmp(value + 1, c->domain))
-			c->ok = 1;
-	} else if (!strcasecmp(value, c->email)) {
-		c->ok = 1;
-	}
-	return 0;
+	if (rule[0] == '@')
+		return domain && !strcasecmp(rule + 1, domain);
+	return !strcasecmp(rule, email);
 }
 
 int mailcmd_allowed(const char *email)
 {
-	struct allow_check c = { email, NULL, 0 };
+	const struct mailcmd_opts *o = mo();
 	char *domain = NULL, *why = NULL, *addr;
+	size_t i;
+	int ok = 0;
 
 	/* the bare address as mailcmd_parse_from() checked it */
 	addr = mailcmd_parse_from(email, &domain, &why);
 	free(why);
 	if (!addr)
 		return 0;
-	c.email = addr;
-	c.domain = domain;
-	config_get_all("bot.allow", allow_cb, &c);
+	for (i = 0; i < o->nr_allow && !ok; i++)
+		ok = allow_match(o->allow[i], addr, domain);
 	free(addr);
 	free(domain);
-	return c.ok;
+	return ok;
 }
 
 /*
@@ -332,7 +339,7 @@ ignore:
 
 static int addressed_to_bot(const char *mail, size_t len)
 {
-	const char *bot = bot_identity()->email;
+	const char *bot = mo()->bot_email;
 	static const char *const fields[] = { "To", "Cc" };
 	size_t i, j;
 	int found = 0;
@@ -352,7 +359,7 @@ static int addressed_to_bot(const char *mail, size_t len)
 
 static int known_workload(const char *name, size_t len)
 {
-	const char *known = config_get("bot.knownWorkloads") ?:
+	const char *known = mo()->known_workloads ?:
 			    workload_names(WORKLOAD_MAIL);
 	const char *p = known;
 
@@ -370,7 +377,7 @@ static int known_workload(const char *name, size_t len)
 /* One command line after "#sched-bot"; returns NULL or an error text. */
 static char *parse_args(const char *args, struct mailcmd *cmd)
 {
-	long max_runs = config_get_int("bot.maxRuns");
+	long max_runs = mo()->max_runs;
 	struct strbuf wl = STRBUF_INIT;
 	const char *p = args;
 	char *err = NULL;

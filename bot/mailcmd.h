@@ -42,6 +42,18 @@
 
 struct state;
 
+/* The configured options, filled in bot/builtin/ (config-opts.c). */
+struct mailcmd_opts {
+	const char *bot_email;	/* bot.email: commands are to it */
+	const char *const *allow;	/* bot.allow: addresses, @domains */
+	size_t nr_allow;
+	const char *known_workloads;	/* bot.knownWorkloads, or NULL */
+	long max_runs;		/* bot.maxRuns */
+};
+
+/* Before any parse: a mail parsed before it is a bug. */
+void mailcmd_configure(const struct mailcmd_opts *o);
+
 #define MAILCMD_MAX 3
 /* How old a command's signed Date: may be, and how far ahead: seconds */
 #define MAILCMD_MAX_AGE (7 * 86400)

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "mail.h"
 #include "mbox.h"
 #include "plan.h"
@@ -733,15 +732,13 @@ void plan_release(struct plan *p)
 int plan_target_cpus(const char *target, int *assumed)
 {
 	const char *type = target_type(target);
-	char *k = xasprintf("target.%s.smp", target);
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	int a = 0;
+	long n = sysconf(_SC_NPROCESSORS_ONLN), smp, mem;
+	int a = 0, set = target_shape(target, &smp, &mem);
 
-	if ((type && !strcmp(type, "qemu")) || config_is_set(k))
-		n = config_get_int(k);
+	if ((type && !strcmp(type, "qemu")) || set)
+		n = smp;
 	else if (!type || strcmp(type, "local"))
 		a = 1;
-	free(k);
 	if (assumed)
 		*assumed = a;
 	return n > 0 && n < 4096 ? (int)n : 1;

@@ -18,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "mail.h"
 #include "mbox.h"
 #include "reply.h"
@@ -27,6 +26,23 @@
 #include "trailer.h"
 #include "util.h"
 #include "version.h"
+
+static struct reply_opts opts;
+static int configured;
+
+void reply_configure(const struct reply_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured, a reply would come from no one, its Cc unchecked. */
+static const struct reply_opts *ro(void)
+{
+	if (!configured)
+		die("BUG: reply used before reply_configure()");
+	return &opts;
+}
 
 /* ---- templates ---- */
 
@@ -40,7 +56,7 @@ int reply_expand(const char *tmpl, const struct kv *v, struct strbuf *out)
 int reply_load_template(const char *name, struct strbuf *out)
 {
 	char *file = xasprintf("mail-%s.md", name);
-	int ret = tmpl_load(file, "reply.templateDir", out);
+	int ret = tmpl_load(file, ro()->template_dir, out);
 
 	free(file);
 	return ret;
@@ -489,15 +505,6 @@ void reply_free_addresses(char **addrs, size_t nr)
 	free(addrs);
 }
 
-static int list_cb(const char *value, void *data)
-{
-	const char *email = ((const char **)data)[0];
-
-	if (!strcasecmp(value, email))
-		((const char **)data)[1] = value;
-	return 0;
-}
-
 /*
  * Mailing lists, for reply.cc = lists: 2 for the ones named in
  * reply.list and the kernel's own (vger.kernel.org, lists.linux.dev),
@@ -507,11 +514,12 @@ static int list_cb(const char *value, void *data)
 static int is_list_address(const char *email)
 {
 	const char *at = strchr(email, '@');
-	const char *data[2] = { email, NULL };
+	const struct reply_opts *o = ro();
+	size_t i;
 
-	config_get_all("reply.list", list_cb, data);
-	if (data[1])
-		return 2;
+	for (i = 0; i < o->nr_lists; i++)
+		if (!strcasecmp(o->lists[i], email))
+			return 2;
 	if (!at)
 		return 0;
 	at++;
@@ -694,7 +702,7 @@ static void pick_cc(struct cc_pick *p, const char *mode,
 int reply_compose(const struct reply_thread *t, const char *body,
 		  struct strbuf *out, char **msgid_out)
 {
-	const char *email = bot_identity()->email;
+	const char *email = ro()->bot_email;
 	const char *at = strchr(email, '@');
 	char *msgid = reply_new_msgid(at ? at + 1 : NULL);
 	int ret = reply_compose_as(t, body, msgid, out);
@@ -709,9 +717,9 @@ int reply_compose(const struct reply_thread *t, const char *body,
 int reply_compose_as(const struct reply_thread *t, const char *body,
 		     const char *msgid, struct strbuf *out)
 {
-	const char *name = bot_identity()->name;
-	const char *email = bot_identity()->email;
-	const char *cc_mode = config_get("reply.cc");
+	const char *name = ro()->bot_name;
+	const char *email = ro()->bot_email;
+	const char *cc_mode = ro()->cc;
 	struct mail_addr *to = NULL, *orig = NULL, *orig_cc = NULL, *tr = NULL;
 	size_t nr_to, nr_orig, nr_orig_cc, nr_tr;
 	struct cc_pick pk = { 0 };
@@ -728,7 +736,7 @@ int reply_compose_as(const struct reply_thread *t, const char *body,
 	lc_email = xstrdup(email);
 	for (c = lc_email; *c; c++)
 		*c = tolower((unsigned char)*c);
-	pk.max = config_get_int("reply.maxRecipients");
+	pk.max = ro()->max_recipients;
 	ALLOC_GROW(pk.seen, pk.nr_seen, pk.alloc_seen);
 	pk.seen[pk.nr_seen++] = lc_email;
 	ALLOC_GROW(pk.seen, pk.nr_seen, pk.alloc_seen);

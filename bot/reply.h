@@ -16,6 +16,20 @@
 #include "kv.h"
 #include "util.h"
 
+/* The configured options, filled in bot/builtin/ (config-opts.c). */
+struct reply_opts {
+	const char *bot_name;		/* bot.name: From: */
+	const char *bot_email;		/* bot.email: From:, Message-ID */
+	const char *cc;			/* reply.cc: all, lists, none */
+	long max_recipients;		/* reply.maxRecipients, 0: none */
+	const char *const *lists;	/* reply.list: more list addresses */
+	size_t nr_lists;
+	const char *template_dir;	/* reply.templateDir, or NULL */
+};
+
+/* Before any reply: a reply composed or a template read first is a bug. */
+void reply_configure(const struct reply_opts *o);
+
 /* Expand tmpl over v into out (tmpl_expand_kv); -1 with an error on a
  * malformed template (an unbalanced {{#if}}, a "{{" without "}}"). */
 int reply_expand(const char *tmpl, const struct kv *v,

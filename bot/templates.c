@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "templates.h"
 #include "util.h"
 
@@ -662,19 +661,30 @@ int tmpl_expand_kv(const char *text, const struct kv *vars,
 
 /* ---- finding templates/ ------------------------------------------- */
 
-char *tmpl_path(const char *file, const char *key)
+static struct tmpl_dirs dirs;
+static int configured;
+
+void tmpl_configure(const struct tmpl_dirs *d)
+{
+	dirs = *d;
+	configured = 1;
+}
+
+char *tmpl_path(const char *file, const char *dir)
 {
 	/* installed; build/sched-bot; build/tests/unit and deeper */
 	static const char *const rel[] = {
 		"/../share/sched-bot/templates", "/../templates",
 		"/../../templates", "/../../../templates",
 	};
-	const char *dir = key ? config_get(key) : NULL;
 	char *exe, *p;
 	size_t i;
 
+	/* unconfigured, templates.dir would be ignored: a bug */
+	if (!configured)
+		die("BUG: tmpl_path() before tmpl_configure()");
 	if (!dir || !*dir)
-		dir = config_get("templates.dir");
+		dir = dirs.dir;
 	if (!dir || !*dir)
 		dir = getenv("SCHED_BOT_TEMPLATES");
 	if (dir && *dir) {
@@ -703,9 +713,9 @@ char *tmpl_path(const char *file, const char *key)
 	return NULL;
 }
 
-int tmpl_load(const char *file, const char *key, struct strbuf *out)
+int tmpl_load(const char *file, const char *dir, struct strbuf *out)
 {
-	char *path = tmpl_path(file, key);
+	char *path = tmpl_path(file, dir);
 	int ret = 0;
 
 	if (!path)

@@ -97,15 +97,24 @@ int tmpl_expand(const char *text, const struct tmpl_rec *data,
 int tmpl_expand_kv(const char *text, const struct kv *vars,
 		   const struct tmpl_opts *o, struct strbuf *out);
 
+/* The configured directory, filled in bot/builtin/ (config-opts.c). */
+struct tmpl_dirs {
+	const char *dir;	/* templates.dir, or NULL */
+};
+
+/* Before any template is found: tmpl_path() before it is a bug. */
+void tmpl_configure(const struct tmpl_dirs *d);
+
 /*
- * The path of templates/<file>: in the directory named by config key
- * (may be NULL), else templates.dir, else $SCHED_BOT_TEMPLATES; without
- * any of them, next to the binary (../share/sched-bot/templates when
- * installed, the source tree's templates/ when run from build/), else
- * ./templates.  NULL, with an error printed, when it is not there.
+ * The path of templates/<file>: in dir (a caller's own configured
+ * directory, may be NULL), else templates.dir, else
+ * $SCHED_BOT_TEMPLATES; without any of them, next to the binary
+ * (../share/sched-bot/templates when installed, the source tree's
+ * templates/ when run from build/), else ./templates.  NULL, with an
+ * error printed, when it is not there.
  */
-char *tmpl_path(const char *file, const char *key);
+char *tmpl_path(const char *file, const char *dir);
 /* Read templates/<file> (found as tmpl_path does) into out; -1 if not. */
-int tmpl_load(const char *file, const char *key, struct strbuf *out);
+int tmpl_load(const char *file, const char *dir, struct strbuf *out);
 
 #endif

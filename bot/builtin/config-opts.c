@@ -6,19 +6,29 @@
  * value.  No command here: the unit tests link this file beside the
  * library.
  */
+#include <stdlib.h>
+
 #include "b4check.h"
+#include "blocks.h"
 #include "builtin/config-opts.h"
 #include "cgroup.h"
 #include "compare.h"
 #include "config.h"
 #include "dkim.h"
+#include "facts.h"
+#include "job.h"
+#include "jobreply.h"
+#include "mailcmd.h"
 #include "outbox.h"
+#include "reply.h"
 #include "run.h"
 #include "secret.h"
 #include "sequential.h"
 #include "smtp.h"
 #include "state.h"
 #include "status.h"
+#include "templates.h"
+#include "util.h"
 
 void smtp_opts_from_config(struct smtp_opts *o)
 {
@@ -96,4 +106,92 @@ void seq_defaults_from_config(struct seq_defaults *d)
 	d->min_effect = config_get_number("compare.minEffect");
 	d->detect = config_get_number("compare.detect");
 	d->noisy_pct = config_get_number("compare.noisyPct");
+}
+
+void job_defaults_from_config(struct job_defaults *d)
+{
+	d->fetch_on_demand = config_get_bool("tree.fetchOnDemand") > 0;
+	d->dir = config_get("job.dir");
+	d->target = config_get("job.target");
+	d->workloads = config_get("bot.workloads");
+	d->runs = (int)config_get_int("bot.runs");
+}
+
+void blocks_opts_from_config(struct blocks_opts *o)
+{
+	o->seconds = (int)config_get_int("job.seconds");
+	o->format = config_get("reply.format");
+}
+
+void jobreply_opts_from_config(struct jobreply_opts *o)
+{
+	o->tree_remote = config_get("tree.remote");
+	o->tree_tarball = config_get("tree.tarball");
+	o->tree_path_set = config_is_set("tree.path");
+	o->build_cc = config_get("build.cc");
+	o->base_config = config_get("build.baseConfig");
+	o->bot_name = bot_identity()->name;
+	o->bot_email = bot_identity()->email;
+	o->quote_lines = (int)config_get_int("reply.quoteLines");
+	o->signature = config_get("reply.signature");
+}
+
+void facts_opts_from_config(struct facts_opts *o)
+{
+	o->bot_email = config_get("bot.email");
+}
+
+void tmpl_dirs_from_config(struct tmpl_dirs *d)
+{
+	d->dir = config_get("templates.dir");
+}
+
+/*
+ * A multi-valued key's values, copied: config_get_all() hands out the
+ * file's values only while it iterates over them.
+ */
+struct values {
+	char **v;
+	size_t nr, alloc;
+};
+
+static int values_cb(const char *value, void *data)
+{
+	struct values *vs = data;
+
+	ALLOC_GROW(vs->v, vs->nr, vs->alloc);
+	vs->v[vs->nr++] = xstrdup(value);
+	return 0;
+}
+
+/* Emptied for each reading; the last one's copies are kept until then. */
+static struct values *values_reset(struct values *vs)
+{
+	while (vs->nr)
+		free(vs->v[--vs->nr]);
+	return vs;
+}
+
+static struct values allow, lists;
+
+void mailcmd_opts_from_config(struct mailcmd_opts *o)
+{
+	config_get_all("bot.allow", values_cb, values_reset(&allow));
+	o->bot_email = bot_identity()->email;
+	o->allow = (const char *const *)allow.v;
+	o->nr_allow = allow.nr;
+	o->known_workloads = config_get("bot.knownWorkloads");
+	o->max_runs = config_get_int("bot.maxRuns");
+}
+
+void reply_opts_from_config(struct reply_opts *o)
+{
+	config_get_all("reply.list", values_cb, values_reset(&lists));
+	o->bot_name = bot_identity()->name;
+	o->bot_email = bot_identity()->email;
+	o->cc = config_get("reply.cc");
+	o->max_recipients = config_get_int("reply.maxRecipients");
+	o->lists = (const char *const *)lists.v;
+	o->nr_lists = lists.nr;
+	o->template_dir = config_get("reply.templateDir");
 }

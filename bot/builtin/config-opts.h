@@ -10,15 +10,22 @@
 #define SCHED_BOT_BUILTIN_CONFIG_OPTS_H
 
 struct b4check_opts;
+struct blocks_opts;
 struct cgroup_opts;
 struct compare_defaults;
 struct dkim_opts;
+struct facts_opts;
+struct job_defaults;
+struct mailcmd_opts;
+struct jobreply_opts;
 struct outbox_opts;
+struct reply_opts;
 struct run_opts;
 struct seq_defaults;
 struct smtp_opts;
 struct state_opts;
 struct status_opts;
+struct tmpl_dirs;
 
 void smtp_opts_from_config(struct smtp_opts *o);
 void outbox_opts_from_config(struct outbox_opts *o);
@@ -28,6 +35,15 @@ void cgroup_opts_from_config(struct cgroup_opts *o);
 void dkim_opts_from_config(struct dkim_opts *o);
 void compare_defaults_from_config(struct compare_defaults *d);
 void seq_defaults_from_config(struct seq_defaults *d);
+void job_defaults_from_config(struct job_defaults *d);
+void blocks_opts_from_config(struct blocks_opts *o);
+void jobreply_opts_from_config(struct jobreply_opts *o);
+void facts_opts_from_config(struct facts_opts *o);
+/* bot.allow is kept here (copied), until the next call. */
+void mailcmd_opts_from_config(struct mailcmd_opts *o);
+void tmpl_dirs_from_config(struct tmpl_dirs *d);
+/* reply.list is kept here (copied), until the next call. */
+void reply_opts_from_config(struct reply_opts *o);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */
 void b4check_opts_from_config(struct b4check_opts *o);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "apply.h"
+#include "blocks.h"
 #include "build.h"
 #include "cgroup.h"
 #include "compare.h"
@@ -14,13 +15,19 @@
 #include "builtin/config-opts.h"
 #include "config.h"
 #include "dkim.h"
+#include "facts.h"
+#include "job.h"
+#include "jobreply.h"
 #include "lore.h"
 #include "mail.h"
+#include "mailcmd.h"
 #include "outbox.h"
+#include "reply.h"
 #include "run.h"
 #include "sequential.h"
 #include "smtp.h"
 #include "state.h"
+#include "templates.h"
 #include "util.h"
 
 /*
@@ -42,7 +49,16 @@ void config_to_library(void)
 	struct dkim_opts dko;
 	struct compare_defaults cd;
 	struct seq_defaults sd;
+	struct job_defaults jd;
+	struct blocks_opts bo;
+	struct jobreply_opts jro;
+	struct facts_opts fo;
+	struct mailcmd_opts mco;
+	struct tmpl_dirs td;
+	struct reply_opts rpo;
 
+	tmpl_dirs_from_config(&td);
+	tmpl_configure(&td);
 	lore_opts_from_config(&lo);
 	lore_configure(&lo);
 	smtp_opts_from_config(&so);
@@ -67,6 +83,18 @@ void config_to_library(void)
 	compare_configure(&cd);
 	seq_defaults_from_config(&sd);
 	seq_configure(&sd);
+	job_defaults_from_config(&jd);
+	job_configure(&jd);
+	blocks_opts_from_config(&bo);
+	blocks_configure(&bo);
+	jobreply_opts_from_config(&jro);
+	jobreply_configure(&jro);
+	facts_opts_from_config(&fo);
+	facts_configure(&fo);
+	mailcmd_opts_from_config(&mco);
+	mailcmd_configure(&mco);
+	reply_opts_from_config(&rpo);
+	reply_configure(&rpo);
 }
 
 static int list, all, keys, path;

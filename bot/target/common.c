@@ -377,3 +377,16 @@ int target_nothing_to_run(struct boot_res *res)
 	res->reason = xstrdup("nothing to run: every workload was skipped");
 	return 1;
 }
+
+int target_shape(const char *name, long *smp, long *mem)
+{
+	char *k = xasprintf("target.%s.smp", name);
+	char *m = xasprintf("target.%s.mem", name);
+	int set = config_is_set(k);
+
+	*smp = config_get_int(k);
+	*mem = config_get_int(m);
+	free(k);
+	free(m);
+	return set;
+}

@@ -88,6 +88,12 @@ int target_clear(const char *name);
 const char *target_type(const char *name);
 
 /*
+ * The vCPUs and MB of memory target.NAME.smp and .mem give (their
+ * defaults when unset); returns whether .smp is set for NAME.
+ */
+int target_shape(const char *name, long *smp, long *mem);
+
+/*
  * Write the QEMU guest's initramfs for req (sched-bench as /init, the
  * tools req->workloads name, with their libraries) to path, without
  * booting anything.  -1 (printed) on error.

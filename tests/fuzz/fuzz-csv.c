@@ -9,6 +9,7 @@
 #include "builtin/config-opts.h"
 #include "compare.h"
 #include "samples.h"
+#include "templates.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,9 +28,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!configured) {
 		/* the defaults, as the tool hands them down at start-up */
 		struct compare_defaults cd;
+		struct tmpl_dirs td;
 
 		compare_defaults_from_config(&cd);
 		compare_configure(&cd);
+		tmpl_dirs_from_config(&td);
+		tmpl_configure(&td);
 		configured = 1;
 	}
 

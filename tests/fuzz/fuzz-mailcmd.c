@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/config-opts.h"
 #include "config.h"
 #include "mailcmd.h"
 #include "reply.h"
@@ -22,10 +23,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mailcmd_result r;
 	struct reply_thread t;
 	static int configured;
+	struct mailcmd_opts mo;
+	struct reply_opts ro;
 
 	if (!configured) {
 		config_set_override("bot.email", "bot@example.org");
 		config_set_override("bot.allow", "@example.org");
+		/* handed down as the tool does at start-up */
+		mailcmd_opts_from_config(&mo);
+		mailcmd_configure(&mo);
+		reply_opts_from_config(&ro);
+		reply_configure(&ro);
 		verbosity = -1;
 		configured = 1;
 	}

@@ -11,6 +11,7 @@
 #include "builtin/config-opts.h"
 #include "compare.h"
 #include "sequential.h"
+#include "templates.h"
 #include "test.h"
 #include "rng.h"
 
@@ -379,11 +380,14 @@ static void configure(void)
 {
 	struct compare_defaults cd;
 	struct seq_defaults sd;
+	struct tmpl_dirs td;
 
 	compare_defaults_from_config(&cd);
 	compare_configure(&cd);
 	seq_defaults_from_config(&sd);
 	seq_configure(&sd);
+	tmpl_dirs_from_config(&td);
+	tmpl_configure(&td);
 }
 
 int main(void)

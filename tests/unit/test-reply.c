@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/config-opts.h"
 #include "config.h"
 #include "mbox.h"
 #include "reply.h"
+#include "templates.h"
 #include "test.h"
 #include "util.h"
 
@@ -20,6 +22,25 @@ static const char *data_file(const char *name)
 	snprintf(path, sizeof(path), "%s/tests/data/bot/%s",
 		 top ? top : ".", name);
 	return path;
+}
+
+/* As the tool does at start-up. */
+static void configure(void)
+{
+	struct tmpl_dirs td;
+	struct reply_opts ro;
+
+	tmpl_dirs_from_config(&td);
+	tmpl_configure(&td);
+	reply_opts_from_config(&ro);
+	reply_configure(&ro);
+}
+
+/* An override as the tool would hand it down: read at the top again. */
+static void set(const char *key, const char *value)
+{
+	config_set_override(key, value);
+	configure();
 }
 
 static void test_expand(void)
@@ -146,9 +167,9 @@ static void test_compose(void)
 	const char *p;
 	int n, i;
 
-	config_set_override("bot.name", "Sched Bot");
-	config_set_override("bot.email", "bot@sched-bot.example.org");
-	config_set_override("reply.cc", "all");
+	set("bot.name", "Sched Bot");
+	set("bot.email", "bot@sched-bot.example.org");
+	set("reply.cc", "all");
 	CHECK_INT(load_thread(&t), 0);
 	CHECK_INT(reply_compose(&t, "Hello Chen Yu,\n\nAll good.\n\n"
 				"Tested-by: Sched Bot "
@@ -198,7 +219,7 @@ static void test_compose(void)
 	free(msgid);
 
 	/* lists only */
-	config_set_override("reply.cc", "lists");
+	set("reply.cc", "lists");
 	strbuf_reset(&out);
 	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
 	/* the list first, then the people of the series' trailers */
@@ -210,13 +231,13 @@ static void test_compose(void)
 	CHECK(h && !strstr(h, "https:"));
 	free(h);
 	/* at most reply.maxRecipients, the author and the list kept */
-	config_set_override("reply.maxRecipients", "2");
+	set("reply.maxRecipients", "2");
 	strbuf_reset(&out);
 	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
 	h = mbox_header(out.buf, out.len, "Cc");
 	CHECK_STR(h, "linux-kernel@vger.kernel.org");
 	free(h);
-	config_set_override("reply.cc", "all");
+	set("reply.cc", "all");
 	strbuf_reset(&out);
 	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
 	n = reply_envelope(out.buf, out.len, &from, &rcpts);
@@ -225,16 +246,16 @@ static void test_compose(void)
 	CHECK_STR(rcpts[1], "linux-kernel@vger.kernel.org");
 	reply_free_addresses(rcpts, n);
 	free(from);
-	config_set_override("reply.maxRecipients", "20");
-	config_set_override("reply.cc", "lists");
-	config_set_override("reply.cc", "none");
+	set("reply.maxRecipients", "20");
+	set("reply.cc", "lists");
+	set("reply.cc", "none");
 	strbuf_reset(&out);
 	CHECK_INT(reply_compose(&t, "x\n", &out, NULL), 0);
 	CHECK(mbox_header(out.buf, out.len, "Cc") == NULL);
-	config_set_override("reply.cc", "bogus");
+	set("reply.cc", "bogus");
 	strbuf_reset(&out);
 	CHECK(reply_compose(&t, "x\n", &out, NULL) < 0);
-	config_set_override("reply.cc", "all");
+	set("reply.cc", "all");
 	reply_thread_release(&t);
 	strbuf_release(&out);
 }
@@ -254,8 +275,8 @@ static void test_encodings(void)
 		"Caf=C3=A9 =\nsoft\n";
 	int i;
 
-	config_set_override("bot.name", "Bot Ümlaut");
-	config_set_override("bot.email", "bot@example.org");
+	set("bot.name", "Bot Ümlaut");
+	set("bot.email", "bot@example.org");
 	CHECK_INT(reply_thread_from_mail(mail, strlen(mail), &t), 0);
 	CHECK_STR(t.author_name, "Jörg Rödel");
 	CHECK_STR(t.subject, "[PATCH] sched: für x");
@@ -330,6 +351,7 @@ static void test_templates(void)
 int main(void)
 {
 	TEST_NAME("test-reply");
+	configure();
 	RUN(test_expand);
 	RUN(test_wrap);
 	RUN(test_thread);

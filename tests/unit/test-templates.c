@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/config-opts.h"
 #include "templates.h"
 #include "test.h"
 
@@ -261,9 +262,19 @@ static void test_shipped(void)
 	tmpl_rec_release(&d);
 }
 
+/* As the tool does at start-up. */
+static void configure(void)
+{
+	struct tmpl_dirs td;
+
+	tmpl_dirs_from_config(&td);
+	tmpl_configure(&td);
+}
+
 int main(void)
 {
 	TEST_NAME("test-templates");
+	configure();
 	RUN(test_table);
 	RUN(test_table_per_block);
 	RUN(test_scopes);
