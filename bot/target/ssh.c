@@ -307,6 +307,49 @@ static off_t console_mark(const char *name)
 }
 
 /*
+ * The console file from offset from on, at most CONSOLE_MAX bytes (the
+ * last ones): the guest wrote it, so it is read bounded, and opened
+ * without blocking, a regular file only (a FIFO would hang the bot).
+ * A file smaller than from was rotated: all of it is the new boot's.
+ */
+#define CONSOLE_MAX (4 << 20)
+static int read_console_file(const char *path, off_t from, struct strbuf *sb)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	char buf[65536];
+	struct stat st;
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	if (from > st.st_size)
+		from = 0;
+	if (st.st_size - from > CONSOLE_MAX)
+		from = st.st_size - CONSOLE_MAX;
+	if (lseek(fd, from, SEEK_SET) < 0) {
+		close(fd);
+		return -1;
+	}
+	while (sb->len < CONSOLE_MAX) {
+		size_t want = CONSOLE_MAX - sb->len;
+
+		n = read(fd, buf, want < sizeof(buf) ? want : sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(sb, buf, n);
+	}
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/*
  * The console lines of the boot that failed, when target.NAME.console
  * says how to read them: a file (from the offset noted before the
  * kexec) or a command run here.  They go to res (the tail, and the
@@ -321,20 +364,17 @@ static void read_console(const char *name, off_t from,
 	if (!spec)
 		return;
 	if (spec[0] == '/') {
-		if (strbuf_read_file(&sb, spec) < 0) {
+		if (read_console_file(spec, from, &sb) < 0) {
 			warning("cannot read the console %s: %s", spec,
+				errno == EINVAL ? "not a regular file" :
 				strerror(errno));
 			goto out;
-		}
-		if ((size_t)from <= sb.len) {
-			memmove(sb.buf, sb.buf + from, sb.len - from);
-			strbuf_setlen(&sb, sb.len - from);
 		}
 	} else {
 		const char *argv[] = { "sh", "-c", spec, NULL };
 		struct subproc p = { .argv = argv, .stdin_fd = -1,
 				     .log_fd = -1, .capture = &sb,
-				     .capture_max = 4 << 20, .timeout = 60 };
+				     .capture_max = CONSOLE_MAX, .timeout = 60 };
 
 		if (subproc_run(&p))
 			warning("the console command of %s failed", name);
