@@ -100,3 +100,11 @@ hostile() {
 		commit -qam "$3" &&
 	git -C "$TRASH/tree" checkout -q base
 }
+
+# standin_prereqs: what a stand-in tree's build needs here (a sandbox and
+# make), or the whole script is skipped (a failure under CI).
+standin_prereqs() {
+	command -v bwrap >/dev/null ||
+		test_skip_all "bubblewrap is not installed (contrib/install-deps)"
+	command -v make >/dev/null || test_skip_all "make is not installed"
+}

@@ -9,9 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-hostile.sh"
 
-command -v bwrap >/dev/null ||
-	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
-command -v make >/dev/null || test_skip_all "make is not installed"
+standin_prereqs
 
 SMTP_PW="smtp-pw-$$-Qa1"
 ENV_PW="env-pw-$$-Ws2"

@@ -8,9 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-hostile.sh"
 
-command -v bwrap >/dev/null ||
-	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
-command -v make >/dev/null || test_skip_all "make is not installed"
+standin_prereqs
 
 MARK=limits-$$-Wq4
 M=1048576
