@@ -89,6 +89,7 @@ static int bisect_step(struct bisect *b, int mid)
 	memset(&br, 0, sizeof(br));
 	blocks_round_init(&rt);
 	bo.tree = b->tree;
+	bo.base_config = js->base_config;
 	bo.rev = rev;
 	bo.progress = verbosity >= 0;
 	info("bisecting: building base + %d of %d patches", mid, n);

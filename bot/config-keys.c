@@ -261,6 +261,10 @@ const struct config_key config_keys[] = {
 	  "ssh: how to boot {kernel} with {cmdline} (the machine's own minus "
 	  "sched_bot.* words, then append and sched_bot.build=TOKEN) and "
 	  "{initrd} ( --initrd=FILE)"),
+	S("target.*.baseConfig", NULL, "the config its kernels are built from: "
+	  "running (ssh: the machine's own /proc/config.gz or "
+	  "/boot/config-RELEASE, taken once), a file or a make target "
+	  "(unset: build.baseConfig)"),
 	S("target.*.initrd", NULL, "ssh: an initrd on the machine for the "
 	  "kernel under test (unset: none)"),
 	S("target.*.restoreCommand", "reboot",

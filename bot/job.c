@@ -29,6 +29,7 @@
 #include "build.h"
 #include "compare.h"
 #include "facts.h"
+#include "target/target.h"
 
 static struct job_defaults defaults;
 static int configured;
@@ -342,6 +343,26 @@ static char *build_digest(const struct build_result *br)
 	return br->digest ? xstrdup(br->digest) : NULL;
 }
 
+/*
+ * The base config target.NAME.baseConfig asks for (the machine's own,
+ * for one): taken once, when the job first builds, so that a resumed
+ * job builds from what its first kernels were built from.
+ */
+static int job_base_config(struct job *j)
+{
+	char *base, *origin;
+
+	if (j->s.config_origin)
+		return 0;
+	if (target_base_config(str(j->s.target), &base, &origin) < 0)
+		return -1;
+	job_state_set(&j->s.base_config, base);
+	job_state_set(&j->s.config_origin, origin);
+	free(base);
+	free(origin);
+	return 0;
+}
+
 static int stage_build(struct job *j)
 {
 	static const char *const sides[] = {
@@ -353,6 +374,8 @@ static int stage_build(struct job *j)
 	size_t i;
 	int ret = 0;
 
+	if (job_base_config(j) < 0)
+		return EXIT_FAIL;
 	tp = tree_default_path();
 	for (i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
 		struct job_side *side = &j->s.side[i];
@@ -363,6 +386,7 @@ static int stage_build(struct job *j)
 
 		bo.tree = tp;
 		bo.rev = str(side->commit);
+		bo.base_config = j->s.base_config;
 		bo.progress = verbosity >= 0;
 		memset(&br, 0, sizeof(br));
 		info("building the %s kernel (%.12s)", sides[i], bo.rev);
@@ -388,6 +412,7 @@ static int stage_build(struct job *j)
 			job_state_set(&side->kernel, br.kernel);
 			job_state_set(&side->release, br.release);
 			job_state_set(&side->config, br.config);
+			job_state_set(&j->s.config_hash, br.config_hash);
 			free(side->digest);
 			side->digest = build_digest(&br);
 		}

@@ -221,8 +221,13 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 		facts_item(&out, "compiler", sb.buf, 72);
 	free(cc);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s + sched.config + qemu.config, kept in the job "
-		    "directory as config-patched", jo()->base_config);
+	if (j->s->config_origin)
+		strbuf_addf(&sb, "%s (config %s)", j->s->config_origin,
+			    str(j->s->config_hash));
+	else
+		strbuf_addstr(&sb, jo()->base_config);
+	strbuf_addstr(&sb, " + sched.config + qemu.config, kept in the job "
+		       "directory as config-patched");
 	if (cfg.len) {
 		strbuf_addstr(&sb, "; scheduler options: ");
 		facts_config_options(cfg.buf, &sb);

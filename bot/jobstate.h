@@ -107,6 +107,10 @@ struct job_state {
 	int on_top_applied;	/* 1: head_commit has on_top's diff */
 
 	/* build */
+	char *base_config;	/* what the kernels were built from: a
+				 * file or make target; NULL build.baseConfig */
+	char *config_origin;	/* where base_config came from (the reply) */
+	char *config_hash;	/* base config + fragments (build.h) */
 	char *failed_which;	/* "base" or "patched" */
 
 	/* run */

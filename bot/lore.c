@@ -310,74 +310,6 @@ char *lore_link(const char *msgid)
 	return url;
 }
 
-/* ---- gzip ---- */
-
-int lore_gunzip(const void *in, size_t len, size_t max,
-		struct strbuf *out, const char **why)
-{
-	z_stream zs;
-	int ret = EXIT_FAIL, zret;
-
-	*why = NULL;
-	memset(&zs, 0, sizeof(zs));
-	/* 15 + 16: gzip only, never raw zlib or deflate. */
-	if (inflateInit2(&zs, 15 + 16) != Z_OK) {
-		*why = "zlib cannot initialise";
-		return EXIT_FAIL;
-	}
-	zs.next_in = (Bytef *)in;
-	zs.avail_in = (uInt)len;
-	if (len > UINT_MAX) {
-		*why = "compressed data too large";
-		goto out;
-	}
-	for (;;) {
-		strbuf_grow(out, 64 * 1024);
-		zs.next_out = (Bytef *)out->buf + out->len;
-		zs.avail_out = (uInt)(out->alloc - out->len - 1);
-		zret = inflate(&zs, Z_NO_FLUSH);
-		strbuf_setlen(out, out->alloc - 1 - zs.avail_out);
-		if (out->len > max) {
-			*why = "uncompressed data over lore.maxSize";
-			goto out;
-		}
-		if (zret == Z_STREAM_END) {
-			/* gzip allows several members back to back */
-			if (!zs.avail_in)
-				break;
-			if (inflateReset(&zs) != Z_OK) {
-				*why = "zlib cannot reset";
-				goto out;
-			}
-			continue;
-		}
-		if (zret == Z_BUF_ERROR && !zs.avail_in) {
-			*why = "truncated gzip data";
-			goto out;
-		}
-		if (zret == Z_DATA_ERROR) {
-			*why = "corrupt gzip data";
-			goto out;
-		}
-		if (zret == Z_MEM_ERROR) {
-			*why = "out of memory in zlib";
-			goto out;
-		}
-		if (zret != Z_OK && zret != Z_BUF_ERROR) {
-			*why = "gzip error";
-			goto out;
-		}
-		if (zret == Z_OK && !zs.avail_in && zs.avail_out) {
-			*why = "truncated gzip data";
-			goto out;
-		}
-	}
-	ret = EXIT_OK;
-out:
-	inflateEnd(&zs);
-	return ret;
-}
-
 size_t lore_mbox_count(const char *mbox, size_t len)
 {
 	const char *p = mbox, *end = mbox + len;
@@ -672,10 +604,11 @@ static int fetch_mbox_gz(const char *url, int post, const char *what,
 		goto out;
 	if (gz.len >= 2 && (unsigned char)gz.buf[0] == 0x1f &&
 	    (unsigned char)gz.buf[1] == 0x8b) {
-		ret = lore_gunzip(gz.buf, gz.len, max_size(), mbox, &why);
+		ret = gunzip_mem(gz.buf, gz.len, max_size(), mbox, &why);
 		if (ret)
-			error("lore: %s: %s; nothing cached, try again", url,
-			      why);
+			error("lore: %s: %s%s; nothing cached, try again", url,
+			      why, mbox->len > max_size() ?
+			      " (lore.maxSize)" : "");
 	} else if (starts_with(gz.buf, "From ")) {
 		strbuf_add(mbox, gz.buf, gz.len);
 	} else {

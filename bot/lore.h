@@ -98,12 +98,5 @@ void lore_cache_each(const char *dir,
 /* Number of messages in an mboxrd text ("From " lines). */
 size_t lore_mbox_count(const char *mbox, size_t len);
 
-/*
- * gunzip in into out (all members of a multi-member file).  A truncated
- * or corrupt stream, or an output over max bytes, is an error: returns
- * EXIT_FAIL with the reason in *why (static text).
- */
-int lore_gunzip(const void *in, size_t len, size_t max,
-		struct strbuf *out, const char **why);
 
 #endif

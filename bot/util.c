@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include <git2.h>
+#include <zlib.h>
 
 #include "util.h"
 
@@ -790,4 +792,72 @@ void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len)
 		strbuf_addch(sb, i + 1 < len ? tab[(v >> 6) & 63] : '=');
 		strbuf_addch(sb, i + 2 < len ? tab[v & 63] : '=');
 	}
+}
+
+/* ---- gzip ---- */
+
+int gunzip_mem(const void *in, size_t len, size_t max, struct strbuf *out,
+	       const char **why)
+{
+	z_stream zs;
+	int ret = EXIT_FAIL, zret;
+
+	*why = NULL;
+	memset(&zs, 0, sizeof(zs));
+	/* 15 + 16: gzip only, never raw zlib or deflate. */
+	if (inflateInit2(&zs, 15 + 16) != Z_OK) {
+		*why = "zlib cannot initialise";
+		return EXIT_FAIL;
+	}
+	zs.next_in = (Bytef *)in;
+	zs.avail_in = (uInt)len;
+	if (len > UINT_MAX) {
+		*why = "compressed data too large";
+		goto out;
+	}
+	for (;;) {
+		strbuf_grow(out, 64 * 1024);
+		zs.next_out = (Bytef *)out->buf + out->len;
+		zs.avail_out = (uInt)(out->alloc - out->len - 1);
+		zret = inflate(&zs, Z_NO_FLUSH);
+		strbuf_setlen(out, out->alloc - 1 - zs.avail_out);
+		if (out->len > max) {
+			*why = "uncompressed data over its size limit";
+			goto out;
+		}
+		if (zret == Z_STREAM_END) {
+			/* gzip allows several members back to back */
+			if (!zs.avail_in)
+				break;
+			if (inflateReset(&zs) != Z_OK) {
+				*why = "zlib cannot reset";
+				goto out;
+			}
+			continue;
+		}
+		if (zret == Z_BUF_ERROR && !zs.avail_in) {
+			*why = "truncated gzip data";
+			goto out;
+		}
+		if (zret == Z_DATA_ERROR) {
+			*why = "corrupt gzip data";
+			goto out;
+		}
+		if (zret == Z_MEM_ERROR) {
+			*why = "out of memory in zlib";
+			goto out;
+		}
+		if (zret != Z_OK && zret != Z_BUF_ERROR) {
+			*why = "gzip error";
+			goto out;
+		}
+		if (zret == Z_OK && !zs.avail_in && zs.avail_out) {
+			*why = "truncated gzip data";
+			goto out;
+		}
+	}
+	ret = EXIT_OK;
+out:
+	inflateEnd(&zs);
+	return ret;
 }

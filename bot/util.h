@@ -161,4 +161,13 @@ char *exe_dir(void);
 /* Monotonic seconds, for elapsed-time reports. */
 double now_monotonic(void);
 
+/*
+ * gunzip in into out (all members of a multi-member file).  A truncated
+ * or corrupt stream, or an output over max bytes, is an error: returns
+ * EXIT_FAIL with the reason in *why (static text).  What a peer sent
+ * (lore, a machine's /proc/config.gz) is inflated only this far.
+ */
+int gunzip_mem(const void *in, size_t len, size_t max, struct strbuf *out,
+	       const char **why);
+
 #endif

@@ -12,6 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-machine.sh"
+. "$TESTS/lib-hostile.sh"
 
 kernel_prereqs
 machine_prereqs
@@ -85,6 +86,42 @@ test_expect_success 'afterwards the machine is back on its default kernel' '
 	test "$(sed -n 2p after)" = "$(cat own.cmdline)" &&
 	test "$(sed -n 1p after)" != "$(sed -n 2p own)" &&
 	test_grep ! "sched_bot\." after
+'
+
+# baseConfig = running: the machine's own config, taken over ssh and kept,
+# kernel/configs/ on top.  What is shown is where the base comes from,
+# so a stand-in tree (lib-hostile.sh: its make writes a tinyconfig of
+# one line and builds in no time) takes the place of a kernel build.
+{ cat "$XDG_CONFIG_HOME/sched-bot/config" && cat <<EOF; } >"$TRASH/own.config"
+[build]
+	cacheDir = $TRASH/standin-builds
+[target "box"]
+	baseConfig = running
+EOF
+standin_tree
+
+test_expect_success 'baseConfig = running: built from the machine'\''s own config' '
+	"$SCHED_BOT" --config "$TRASH/own.config" -v build --tree tree \
+		--rev base --target box -o mine >oout 2>oerr &&
+	test_grep -x "base-config: the machine'\''s own, /proc/config.gz on root@127.0.0.1" oout &&
+	machine_ssh "cat /proc/config.gz" | gzip -dc >guest.config &&
+	test_cmp guest.config "$XDG_DATA_HOME/sched-bot/targets/box.config" &&
+	test_grep "^CONFIG_CC_VERSION_TEXT=" mine/config &&
+	test_grep -x "CONFIG_KEXEC=y" mine/config &&
+	test_grep ! -x "CONFIG_A=y" mine/config &&
+	"$SCHED_BOT" --config "$TRASH/own.config" build --tree tree --rev base \
+		-o tiny >tout &&
+	test_grep -x "CONFIG_A=y" tiny/config &&
+	test "$(sed -n "s/^config-hash: //p" oout)" != \
+	     "$(sed -n "s/^config-hash: //p" tout)"
+'
+
+test_expect_success '... taken once: a second build does not ask the machine' '
+	"$SCHED_BOT" --config "$TRASH/own.config" -v build --tree tree \
+		--rev base --target box >oout2 2>oerr2 &&
+	test_grep -x "result: cached" oout2 &&
+	test_grep ! "taking the kernel config" oerr2 &&
+	test_grep "taking the kernel config of target box" oerr
 '
 
 # No init at all ("Requested init /nonexistent failed"), then panic=0

@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "target/target.h"
 #include "builtin/builtin.h"
 #include "util.h"
 
 static struct build_opts o;
+static const char *target;
 static const char **frags;
 static size_t nr_frags, alloc_frags;
 
@@ -25,7 +27,7 @@ static int add_fragment(const struct option_spec *opt, const char *arg)
 
 static const char *const build_synopsis[] = {
 	"build (--src DIR | --tree REPO [--rev REV]) [-o OUTDIR]",
-	"      [--base-config FILE|tinyconfig|defconfig]",
+	"      [--base-config FILE|tinyconfig|defconfig | --target NAME]",
 	"      [--fragment F]... [-j N]",
 	NULL
 };
@@ -42,6 +44,9 @@ static const struct option_spec build_options[] = {
 		   "the base config: a file, or a make target such as "
 		   "tinyconfig or defconfig (default build.baseConfig, "
 		   "tinyconfig)"),
+	OPT_STRING(0, "target", &target, "NAME",
+		   "the kernel target NAME gets: its baseConfig (running: "
+		   "the machine's own config)"),
 	OPT_CALLBACK(0, "fragment", NULL, "F",
 		     "a config fragment: a file, or a name in kernel/configs "
 		     "(repeatable; replaces sched.config and qemu.config)",
@@ -106,6 +111,7 @@ static int check_inputs(void)
 int cmd_build(int argc, char **argv)
 {
 	struct build_result r;
+	char *base = NULL, *origin = NULL;
 	int ret;
 
 	argc = parse_options(argc, argv, &build_doc, 0);
@@ -116,16 +122,31 @@ int cmd_build(int argc, char **argv)
 		return options_error(&build_doc, "give --src DIR, or "
 				     "--tree REPO [--rev REV]");
 	}
+	if (target && o.base_config) {
+		free(frags);
+		return options_error(&build_doc, "--target gives the base "
+				     "config: not with --base-config");
+	}
 	ret = check_inputs();
 	if (ret) {
 		free(frags);
 		return ret;
 	}
+	if (target && target_base_config(target, &base, &origin) < 0) {
+		free(frags);
+		return EXIT_FAIL;
+	}
+	if (base)
+		o.base_config = base;
 	o.fragments = frags;
 	o.nr_fragments = nr_frags;
 	o.progress = isatty(2) && verbosity >= 0;
 	ret = build_kernel(&o, &r);
 	free(frags);
+	free(base);
+	if (origin)
+		printf("base-config: %s\n", origin);
+	free(origin);
 	if (ret < 0) {
 		build_result_release(&r);
 		return EXIT_FAIL;

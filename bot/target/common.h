@@ -41,6 +41,13 @@ struct target_ops {
 	 */
 	int (*boot_run)(const struct target_ctx *ctx,
 			const struct boot_req *req, struct boot_res *res);
+	/*
+	 * The machine's own kernel config, for baseConfig = running:
+	 * its text in cfg and where it came from in *origin (allocated).
+	 * NULL: the target has no running kernel of its own to ask.
+	 */
+	int (*own_config)(const char *name, struct strbuf *cfg,
+			  char **origin);
 };
 
 extern const struct target_ops target_local_ops;

@@ -37,6 +37,7 @@
  * (300), .timeout (for the workloads), .shipTools (auto: copy the tools
  * the machine lacks; always; never).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
@@ -46,6 +47,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "subproc.h"
 #include "target/common.h"
 
@@ -772,8 +774,115 @@ out:
 	return ret;
 }
 
+/*
+ * ---- the machine's own kernel config ----
+ *
+ * /proc/config.gz (IKCONFIG_PROC), else /boot/config-$(uname -r), the
+ * file Debian and most distributions install.  What comes back is the
+ * machine's, so it is read bounded, inflated bounded, and must be a
+ * kernel config: text, with CONFIG_ lines.
+ */
+#define OWN_CONFIG_WHICH \
+	"if [ -r /proc/config.gz ]; then echo /proc/config.gz; " \
+	"elif [ -r \"/boot/config-$(uname -r)\" ]; then " \
+	"echo \"/boot/config-$(uname -r)\"; fi"
+
+/* A path the remote shell named: one of the two forms, nothing else. */
+static int own_config_path_ok(const char *p)
+{
+	if (!strcmp(p, "/proc/config.gz"))
+		return 1;
+	if (!starts_with(p, "/boot/config-") || strstr(p, ".."))
+		return 0;
+	for (p += strlen("/boot/config-"); *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._+-~", *p))
+			return 0;
+	return 1;
+}
+
+static int own_config_check(const struct strbuf *cfg, const char *what)
+{
+	if (memchr(cfg->buf, 0, cfg->len))
+		return error("%s is not a kernel config: binary data", what);
+	if (!starts_with(cfg->buf, "CONFIG_") && !strstr(cfg->buf, "\nCONFIG_"))
+		return error("%s is not a kernel config: no CONFIG_ line",
+			     what);
+	return 0;
+}
+
+static int ssh_own_config(const char *name, struct strbuf *cfg,
+			  char **origin)
+{
+	struct strbuf out = STRBUF_INIT, gz = STRBUF_INIT;
+	struct subproc p = { .stdin_fd = -1, .log_fd = -1,
+			     .split_stderr = 1, .timeout = 60 };
+	struct ssh s;
+	char *what = NULL;
+	const char *why;
+	int ret = -1, rc;
+
+	if (ssh_setup(&s, name) < 0)
+		return -1;
+	p.argv = s.argv;
+	p.capture = &out;
+	p.capture_max = 4096;
+	s.argv[s.n] = OWN_CONFIG_WHICH;
+	s.argv[s.n + 1] = NULL;
+	rc = subproc_run(&p);
+	strbuf_trim(&out);
+	if (rc || !out.len || out.len >= 4096) {
+		error("target %s: %s", name, rc ? "ssh failed" :
+		      "neither /proc/config.gz nor /boot/config-$(uname -r) "
+		      "is there: build the machine's kernel with "
+		      "CONFIG_IKCONFIG_PROC, or set baseConfig to a file");
+		goto out;
+	}
+	if (!own_config_path_ok(out.buf)) {
+		error("target %s named an odd config path: %.80s", name,
+		      out.buf);
+		goto out;
+	}
+	what = xasprintf("%s on %s", out.buf, s.dest);
+	strbuf_reset(&gz);
+	strbuf_addstr(&gz, "cat ");
+	add_quoted(&gz, out.buf);
+	s.argv[s.n] = gz.buf;
+	strbuf_reset(&out);
+	/* a gzip'ed config is a tenth of the text: the same bound holds */
+	p.capture_max = BUILD_MAX_CONFIG + 1;
+	rc = subproc_run(&p);
+	if (rc || out.len > BUILD_MAX_CONFIG) {
+		error("target %s: cannot read %s%s", name, what,
+		      rc ? "" : ": over 4 MiB");
+		goto out;
+	}
+	strbuf_reset(cfg);
+	if (out.len >= 2 && (unsigned char)out.buf[0] == 0x1f &&
+	    (unsigned char)out.buf[1] == 0x8b) {
+		if (gunzip_mem(out.buf, out.len, BUILD_MAX_CONFIG, cfg,
+			       &why)) {
+			error("target %s: %s: %s", name, what, why);
+			goto out;
+		}
+	} else {
+		strbuf_add(cfg, out.buf, out.len);
+	}
+	if (own_config_check(cfg, what) < 0)
+		goto out;
+	*origin = what;
+	what = NULL;
+	ret = 0;
+out:
+	free(what);
+	strbuf_release(&out);
+	strbuf_release(&gz);
+	ssh_release(&s);
+	return ret;
+}
+
 const struct target_ops target_ssh_ops = {
 	.type = "ssh",
 	.describe = "a machine over ssh, booting the kernel with kexec",
 	.boot_run = ssh_boot_run,
+	.own_config = ssh_own_config,
 };

@@ -97,19 +97,26 @@ static void unknown_target(const char *name)
 }
 
 /*
- * The mark: $XDG_DATA_HOME/sched-bot/targets/NAME.unhealthy, one line,
- * beside the state database, so that cron and every command see it.
+ * What the bot keeps of a target: $XDG_DATA_HOME/sched-bot/targets/
+ * NAME.SUFFIX, beside the state database, so that cron and every
+ * command see it: the health mark (NAME.unhealthy, one line), the
+ * machine's own config (NAME.config).
  */
-static char *health_path(const char *name)
+static char *target_file(const char *name, const char *suffix)
 {
 	char *sub, *path;
 
 	if (!*name || strchr(name, '/') || name[0] == '.')
 		return NULL;
-	sub = xasprintf("targets/%s.unhealthy", name);
+	sub = xasprintf("targets/%s.%s", name, suffix);
 	path = data_path(sub);
 	free(sub);
 	return path;
+}
+
+static char *health_path(const char *name)
+{
+	return target_file(name, "unhealthy");
 }
 
 void target_mark_unhealthy(const char *name, const char *why)
@@ -228,4 +235,83 @@ void boot_res_release(struct boot_res *res)
 	free(res->lava_job);
 	sample_set_release(&res->samples);
 	memset(res, 0, sizeof(*res));
+}
+
+/*
+ * baseConfig = running: the machine's config, asked once and kept as
+ * NAME.config with its origin in NAME.config-origin.  Kept, not asked
+ * at every job: builds are cached per config text, so the same text
+ * means every job on that machine shares its builds, and a machine
+ * booted into a test kernel must not hand that kernel's config back.
+ */
+static int running_config(const char *name, const struct target_ops *ops,
+			  char **base, char **origin)
+{
+	char *path = target_file(name, "config");
+	char *opath = target_file(name, "config-origin");
+	struct strbuf cfg = STRBUF_INIT, o = STRBUF_INIT;
+	char *from = NULL, *slash;
+	int ret = -1;
+
+	if (!path || !opath) {
+		error("target %s: not a name to keep a config under", name);
+		goto out;
+	}
+	if (!access(path, R_OK) && strbuf_read_file(&o, opath) >= 0) {
+		strbuf_trim(&o);
+		*base = path;
+		*origin = strbuf_detach(&o, NULL);
+		path = NULL;
+		ret = 0;
+		goto out;
+	}
+	if (!ops->own_config) {
+		error("target.%s.baseConfig = running: a %s target has no "
+		      "running kernel to take it from", name, ops->type);
+		goto out;
+	}
+	info("taking the kernel config of target %s", name);
+	if (ops->own_config(name, &cfg, &from) < 0)
+		goto out;
+	slash = strrchr(path, '/');
+	*slash = 0;
+	mkdir_p(path, 0755);
+	*slash = '/';
+	strbuf_addf(&o, "the machine's own, %s", from);
+	if (write_file_atomic(opath, o.buf, o.len) < 0 ||
+	    write_file_atomic(path, cfg.buf, cfg.len) < 0) {
+		error("cannot keep %s: %s", path, strerror(errno));
+		goto out;
+	}
+	*base = path;
+	*origin = strbuf_detach(&o, NULL);
+	path = NULL;
+	ret = 0;
+out:
+	free(path);
+	free(opath);
+	free(from);
+	strbuf_release(&cfg);
+	strbuf_release(&o);
+	return ret;
+}
+
+int target_base_config(const char *name, char **base, char **origin)
+{
+	const struct target_ops *ops = find_backend(name);
+	const char *v = target_cfg(name, "baseConfig", NULL);
+
+	*base = NULL;
+	*origin = NULL;
+	if (!v || !*v)
+		return 0;
+	if (!ops) {
+		unknown_target(name);
+		return -1;
+	}
+	if (!strcmp(v, "running"))
+		return running_config(name, ops, base, origin);
+	*base = xstrdup(v);
+	*origin = xasprintf("target.%s.baseConfig", name);
+	return 0;
 }

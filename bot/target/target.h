@@ -84,6 +84,16 @@ int target_unhealthy(const char *name, char **why);
 /* Clear the mark: 0, 1 when there was none, -1 (printed) on error. */
 int target_clear(const char *name);
 
+/*
+ * The base config the kernels for target name are built from,
+ * target.NAME.baseConfig: unset, NULL in *base (build.baseConfig's);
+ * a make target or a file, as given; "running", the machine's own,
+ * taken once from it (ssh: /proc/config.gz or /boot/config-RELEASE) and
+ * kept beside its health mark.  *origin says where it came from, for
+ * the reply.  Both allocated.  0, or -1 (printed).
+ */
+int target_base_config(const char *name, char **base, char **origin);
+
 /* The target's type ("qemu", "ssh", "local") or NULL when unknown. */
 const char *target_type(const char *name);
 

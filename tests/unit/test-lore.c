@@ -133,7 +133,7 @@ static void test_gunzip(void)
 		strbuf_addf(&text, "From mboxrd@z line %zu\n\nbody %zu\n",
 			    i, i * 7919);
 	gzip_buf(text.buf, text.len, &gz);
-	CHECK_INT(lore_gunzip(gz.buf, gz.len, 1 << 30, &out, &why), 0);
+	CHECK_INT(gunzip_mem(gz.buf, gz.len, 1 << 30, &out, &why), 0);
 	CHECK_INT(out.len, text.len);
 	CHECK(!memcmp(out.buf, text.buf, text.len));
 	CHECK_INT(lore_mbox_count(out.buf, out.len), 5000);
@@ -142,44 +142,44 @@ static void test_gunzip(void)
 	full = gz.len;
 	for (i = 0; i < full; i += 1 + i / 3) {
 		strbuf_reset(&out);
-		if (lore_gunzip(gz.buf, i, 1 << 30, &out, &why) != EXIT_FAIL)
+		if (gunzip_mem(gz.buf, i, 1 << 30, &out, &why) != EXIT_FAIL)
 			printf("#   truncation at %zu accepted\n", i);
 		CHECK(why != NULL);
 	}
 	strbuf_reset(&out);
-	CHECK_INT(lore_gunzip(gz.buf, full - 1, 1 << 30, &out, &why),
+	CHECK_INT(gunzip_mem(gz.buf, full - 1, 1 << 30, &out, &why),
 		  EXIT_FAIL);
 
 	/* a flipped byte in the data or the CRC */
 	gz.buf[full / 2] ^= 0x55;
 	strbuf_reset(&out);
-	CHECK_INT(lore_gunzip(gz.buf, full, 1 << 30, &out, &why), EXIT_FAIL);
+	CHECK_INT(gunzip_mem(gz.buf, full, 1 << 30, &out, &why), EXIT_FAIL);
 	gz.buf[full / 2] ^= 0x55;
 	gz.buf[full - 6] ^= 1;
 	strbuf_reset(&out);
-	CHECK_INT(lore_gunzip(gz.buf, full, 1 << 30, &out, &why), EXIT_FAIL);
+	CHECK_INT(gunzip_mem(gz.buf, full, 1 << 30, &out, &why), EXIT_FAIL);
 	CHECK_STR(why, "corrupt gzip data");
 	gz.buf[full - 6] ^= 1;
 
 	/* over the size limit */
 	strbuf_reset(&out);
-	CHECK_INT(lore_gunzip(gz.buf, full, 1000, &out, &why), EXIT_FAIL);
+	CHECK_INT(gunzip_mem(gz.buf, full, 1000, &out, &why), EXIT_FAIL);
 
 	/* two members; then trailing garbage */
 	gzip_buf("From a\n", 7, &gz);
 	strbuf_reset(&out);
-	CHECK_INT(lore_gunzip(gz.buf, gz.len, 1 << 30, &out, &why), 0);
+	CHECK_INT(gunzip_mem(gz.buf, gz.len, 1 << 30, &out, &why), 0);
 	CHECK_INT(out.len, text.len + 7);
 	strbuf_addstr(&gz, "junk");
 	strbuf_reset(&out);
-	CHECK_INT(lore_gunzip(gz.buf, gz.len, 1 << 30, &out, &why), EXIT_FAIL);
+	CHECK_INT(gunzip_mem(gz.buf, gz.len, 1 << 30, &out, &why), EXIT_FAIL);
 
 	/* not gzip at all, and empty */
 	strbuf_reset(&out);
-	CHECK_INT(lore_gunzip(text.buf, text.len, 1 << 30, &out, &why),
+	CHECK_INT(gunzip_mem(text.buf, text.len, 1 << 30, &out, &why),
 		  EXIT_FAIL);
 	strbuf_reset(&out);
-	CHECK_INT(lore_gunzip("", 0, 1 << 30, &out, &why), EXIT_FAIL);
+	CHECK_INT(gunzip_mem("", 0, 1 << 30, &out, &why), EXIT_FAIL);
 
 	strbuf_release(&text);
 	strbuf_release(&gz);
