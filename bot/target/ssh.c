@@ -176,18 +176,44 @@ fail:
 	return -1;
 }
 
+static int read_console_file(const char *path, off_t from, struct strbuf *sb);
+
+/*
+ * 1 when the console file, from mark on (this boot's part), shows a
+ * kernel panic.  Only a file is looked at while waiting: a console
+ * command (ipmitool sol) is run once, after.
+ */
+static int console_panicked(const char *name, off_t mark)
+{
+	const char *spec = target_cfg(name, "console", NULL);
+	static const char panic[] = "Kernel panic";
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (mark < 0 || !spec || spec[0] != '/')
+		return 0;
+	ret = !read_console_file(spec, mark, &sb) &&
+	      memmem(sb.buf, sb.len, panic, strlen(panic));
+	strbuf_release(&sb);
+	return ret;
+}
+
 /*
  * Poll until the machine answers from a boot other than old_id (and,
  * with want_cmdline, with that command line), bounded by timeout.
- * 0 and *b, or -1; *last is the last other boot seen, if any.
+ * 0 and *b, or -1; -2 when, with panic_mark >= 0, the console shows
+ * that the kernel panicked: a kernel that panicked does not answer,
+ * and waiting out bootTimeout (minutes on a server) tells nothing more.
  */
 static int wait_boot(struct ssh *s, const char *old_id,
 		     const char *want_cmdline, double timeout,
-		     struct boot_seen *b)
+		     off_t panic_mark, struct boot_seen *b)
 {
 	double end = now_monotonic() + timeout;
 
 	do {
+		if (console_panicked(s->name, panic_mark))
+			return -2;
 		if (!remote_boot(s, 15, b)) {
 			if (strcmp(b->id, old_id) &&
 			    (!want_cmdline || !strcmp(b->cmdline, want_cmdline)))
@@ -424,7 +450,7 @@ static int power_cycle(struct ssh *s, const struct boot_seen *own,
 		if (rc)
 			warning("powerCommand of %s exited with %d", s->name,
 				rc);
-		if (!wait_boot(s, own->id, own->cmdline, wait, &b)) {
+		if (!wait_boot(s, own->id, own->cmdline, wait, -1, &b)) {
 			info("%s is back on its default kernel", s->dest);
 			boot_seen_release(&b);
 			return 0;
@@ -479,11 +505,16 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 		ret = 1;
 		goto out;
 	}
-	if (wait_boot(s, own->id, NULL, wait, &b)) {
+	rc = wait_boot(s, own->id, NULL, wait, mark, &b);
+	if (rc) {
 		res->status = CONSOLE_TIMEOUT;
-		res->reason = xasprintf("%s did not come back within %.0fs "
-					"after booting the kernel", s->dest,
-					wait);
+		res->reason = rc == -2 ?
+			xasprintf("%s did not come back: its console shows a "
+				  "kernel panic %.0fs after the boot (not "
+				  "waiting out bootTimeout)", s->dest,
+				  now_monotonic() - start) :
+			xasprintf("%s did not come back within %.0fs after "
+				  "booting the kernel", s->dest, wait);
 		read_console(s->name, mark, req, res);
 		ret = 1;
 		power_cycle(s, own, "the kernel under test did not come up");
@@ -537,7 +568,7 @@ static void restore(struct ssh *s, const struct boot_seen *own)
 	}
 	ssh_run(s, target_cfg(s->name, "restoreCommand", "reboot"), -1, 60,
 		NULL);
-	if (!wait_boot(s, now.id, own->cmdline, wait, &b)) {
+	if (!wait_boot(s, now.id, own->cmdline, wait, -1, &b)) {
 		debug("%s is back on its default kernel", s->dest);
 		boot_seen_release(&b);
 	} else {
