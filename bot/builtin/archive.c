@@ -3,10 +3,12 @@
  * builtin/archive.c - `sched-bot archive`: finished jobs as HTML.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "archive.h"
 #include "builtin/builtin.h"
 #include "config.h"
+#include "state.h"
 #include "util.h"
 
 static const char *jobs, *out;
@@ -57,7 +59,13 @@ int cmd_archive(int argc, char **argv)
 		out = out_def = data_path("archive");
 	ret = need_dir(jobs);
 	if (!ret) {
-		n = archive_render(jobs, out);
+		char *db = state_default_path();
+		/* the tally of a bot that has a state; none made here */
+		struct state *st = access(db, F_OK) ? NULL : state_open(db);
+
+		n = archive_render(jobs, out, st);
+		state_close(st);
+		free(db);
 		if (n >= 0)
 			info("%d job page(s) and index.html in %s", n, out);
 		ret = n < 0 ? EXIT_FAIL : EXIT_OK;
