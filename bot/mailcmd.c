@@ -516,12 +516,61 @@ static char *first_msgid(const char *h)
 	return xstrndup(lt + 1, gt - lt - 1);
 }
 
+/*
+ * What a mail with command lines counts as: who sent it, to whom, and
+ * whether its lines can run; r->why says why not.
+ */
+static enum mailcmd_status sender_status(const char *mail, size_t len,
+					 struct mailcmd_result *r,
+					 const char *from_why, int lines)
+{
+	enum mailcmd_status status;
+	const char *doubled;
+	int copies = 0;
+	char *why;
+
+	doubled = mailcmd_doubled_header(mail, len, &copies);
+	if (doubled) {
+		why = xasprintf("%d %s: headers (one copy of each, signed, "
+				"or nothing counts)", copies, doubled);
+		status = MAILCMD_IGNORED;
+	} else if (!addressed_to_bot(mail, len)) {
+		why = xstrdup("not addressed to the bot");
+		status = MAILCMD_IGNORED;
+	} else if (from_why) {
+		why = xstrdup(from_why);
+		status = MAILCMD_IGNORED;
+	} else if (r->moderating && !mailcmd_moderator(r->sender)) {
+		why = xasprintf("sender %s is not in bot.moderators",
+				r->sender);
+		status = MAILCMD_IGNORED;
+	} else if (!r->moderating && !mailcmd_allowed(r->sender)) {
+		why = xasprintf("sender %s is not in bot.allow", r->sender);
+		status = MAILCMD_IGNORED;
+	} else if (r->moderating && lines > 1) {
+		why = xstrdup("a release or invalid command comes alone in "
+			      "its mail");
+		status = MAILCMD_ERROR;
+	} else if (!r->target) {
+		why = xstrdup("the mail answers no thread "
+			      "(no In-Reply-To or References)");
+		status = MAILCMD_ERROR;
+	} else if (r->why) {
+		return MAILCMD_ERROR;
+	} else {
+		return MAILCMD_OK;
+	}
+	free(r->why);
+	r->why = why;
+	return status;
+}
+
 void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 {
 	struct reply_thread t;
 	char *refs, *irt, *from_why = NULL;
-	const char *p, *doubled;
-	int lines = 0, copies = 0;
+	const char *p;
+	int lines = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->status = MAILCMD_NONE;
@@ -584,45 +633,7 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 		free(from_why);
 		return;
 	}
-	doubled = mailcmd_doubled_header(mail, len, &copies);
-	if (doubled) {
-		free(r->why);
-		r->why = xasprintf("%d %s: headers (one copy of each, "
-				   "signed, or nothing counts)", copies,
-				   doubled);
-		r->status = MAILCMD_IGNORED;
-	} else if (!addressed_to_bot(mail, len)) {
-		free(r->why);
-		r->why = xstrdup("not addressed to the bot");
-		r->status = MAILCMD_IGNORED;
-	} else if (from_why) {
-		free(r->why);
-		r->why = xstrdup(from_why);
-		r->status = MAILCMD_IGNORED;
-	} else if (r->moderating && !mailcmd_moderator(r->sender)) {
-		free(r->why);
-		r->why = xasprintf("sender %s is not in bot.moderators",
-				   r->sender);
-		r->status = MAILCMD_IGNORED;
-	} else if (!r->moderating && !mailcmd_allowed(r->sender)) {
-		free(r->why);
-		r->why = xasprintf("sender %s is not in bot.allow", r->sender);
-		r->status = MAILCMD_IGNORED;
-	} else if (r->moderating && lines > 1) {
-		free(r->why);
-		r->why = xstrdup("a release or invalid command comes alone in "
-				 "its mail");
-		r->status = MAILCMD_ERROR;
-	} else if (!r->target) {
-		free(r->why);
-		r->why = xstrdup("the mail answers no thread "
-				 "(no In-Reply-To or References)");
-		r->status = MAILCMD_ERROR;
-	} else if (r->why) {
-		r->status = MAILCMD_ERROR;
-	} else {
-		r->status = MAILCMD_OK;
-	}
+	r->status = sender_status(mail, len, r, from_why, lines);
 	free(from_why);
 	if (r->status != MAILCMD_OK) {
 		int i;

@@ -357,8 +357,24 @@ static void sample(struct strbuf *out, const char *name, const char *lname,
 	strbuf_addf(out, " %lld\n", v);
 }
 
+/* The tally over every target and workloads. */
+static void moderation_totals(const struct status *s,
+			      struct status_moderation *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < s->nr_moderation; i++) {
+		t->released += s->moderation[i].released;
+		t->invalid += s->moderation[i].invalid;
+		t->held += s->moderation[i].held;
+		t->expired += s->moderation[i].expired;
+	}
+}
+
 void status_format_prometheus(const struct status *s, struct strbuf *out)
 {
+	struct status_moderation all;
 	size_t i;
 
 	metric(out, "last_poll_timestamp_seconds", "gauge",
@@ -413,6 +429,13 @@ void status_format_prometheus(const struct status *s, struct strbuf *out)
 	sample(out, "disk_free_bytes", NULL, NULL, s->disk.free);
 	metric(out, "disk_min_free_bytes", "gauge", "gc.minFree (0: none).");
 	sample(out, "disk_min_free_bytes", NULL, NULL, s->disk.min_free);
+	metric(out, "moderation_reports", "gauge",
+	       "Reports held for the moderators, by what became of them.");
+	moderation_totals(s, &all);
+	sample(out, "moderation_reports", "status", "released", all.released);
+	sample(out, "moderation_reports", "status", "invalid", all.invalid);
+	sample(out, "moderation_reports", "status", "held", all.held);
+	sample(out, "moderation_reports", "status", "expired", all.expired);
 	metric(out, "needs_operator", "gauge",
 	       "1 when something needs an operator (status exits 1).");
 	sample(out, "needs_operator", NULL, NULL, s->nr_alerts > 0);

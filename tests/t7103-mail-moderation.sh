@@ -251,6 +251,8 @@ test_expect_success 'kill -9 between queueing a release and recording it: sent o
 	SCHED_BOT_CRASH_AT=release-queued "$SCHED_BOT" cron --poll-only \
 		--send 2>crashq.err || rc=$? &&
 	test $rc -eq 137 &&
+	test_grep "crash point .release-queued. reached" crashq.err &&
+	test -f "$XDG_DATA_HOME/sched-bot/outbox/new/$PUB" &&
 	test "$(smtp_count)" -eq 0 &&
 	test "$(sqlite3 "$DB" "SELECT status FROM moderation WHERE public_msgid = '\''$PUB'\''")" = held &&
 	"$SCHED_BOT" cron --poll-only --send 2>crashq2.err &&
@@ -270,13 +272,36 @@ test_expect_success 'status shows the tally by target and workloads' '
 	test $rc -le 1 &&
 	test "$(jq -r ".moderation[0].invalid" st.json)" -eq 1 &&
 	test "$(jq -r ".moderation[0].released" st.json)" -eq 3 &&
-	test "$(jq -r ".moderation[0].target" st.json)" = qemu
+	test "$(jq -r ".moderation[0].target" st.json)" = qemu &&
+	rc=0 && "$SCHED_BOT" status --prometheus st.prom >/dev/null 2>&1 ||
+		rc=$? &&
+	test $rc -le 1 &&
+	test_grep "^sched_bot_moderation_reports{status=\"invalid\"} 1$" st.prom &&
+	test_grep "^sched_bot_moderation_reports{status=\"released\"} 3$" st.prom
+'
+
+test_expect_success 'moderation without a moderator sends nothing at all' '
+	rm -f "$SMTP_DIR"/* &&
+	git config -f "$CFG" --unset-all bot.moderators &&
+	bot_job job-regression "$J/nomod" &&
+	rc=0 &&
+	"$SCHED_BOT" test --job-dir "$J/nomod" --send 2>nomod.err || rc=$? &&
+	test $rc -eq 1 &&
+	test_grep "bot.moderation is regressions but bot.moderators names no one" nomod.err &&
+	test "$(smtp_count)" -eq 0 &&
+	git config -f "$CFG" --add bot.moderators $MOD &&
+	rc=0 &&
+	"$SCHED_BOT" test --job-dir "$J/nomod" --send 2>nomod2.err || rc=$? &&
+	test $rc -eq 5 &&
+	test_grep "held for the moderators" nomod2.err &&
+	smtp_wait 1 &&
+	test_grep "^X-Rcpt-Args: <$MOD>" "$SMTP_DIR"/*
 '
 
 test_expect_success 'the archive index shows the tally' '
 	"$SCHED_BOT" archive --jobs "$J" --out arch 2>arch.err &&
 	test_grep "<h2>Moderation</h2>" arch/index.html &&
-	test_grep "<tr><td>qemu</td><td>spawn,pingpong</td><td>3</td><td>1</td><td>0</td><td>1</td><td>25%</td></tr>" arch/index.html
+	test_grep "<tr><td>qemu</td><td>spawn,pingpong</td><td>3</td><td>1</td><td>1</td><td>1</td><td>25%</td></tr>" arch/index.html
 '
 
 test_done
