@@ -298,6 +298,23 @@ test_expect_success 'moderation without a moderator sends nothing at all' '
 	test_grep "^X-Rcpt-Args: <$MOD>" "$SMTP_DIR"/*
 '
 
+test_expect_success 'gc may trim a job judged invalid or expired, not one held' '
+	for d in two three nomod; do
+		head -c 4096 /dev/zero >"$J/$d/console-base.log" || return 1
+	done &&
+	cp "$CFG" gc.cfg &&
+	git config -f gc.cfg gc.maxDiskBytes 1 &&
+	git config -f gc.cfg gc.keepJobs 0 &&
+	git config -f gc.cfg job.dir "$J" &&
+	rc=0 &&
+	"$SCHED_BOT" --config gc.cfg gc --dry-run >gc.out 2>&1 || rc=$? &&
+	cat gc.out &&
+	test $rc -le 1 &&
+	test_grep "^would delete job-files .*/two/console-base.log$" gc.out &&
+	test_grep "^would delete job-files .*/three/console-base.log$" gc.out &&
+	test_grep ! "/nomod/" gc.out
+'
+
 test_expect_success 'the archive index shows the tally' '
 	"$SCHED_BOT" archive --jobs "$J" --out arch 2>arch.err &&
 	test_grep "<h2>Moderation</h2>" arch/index.html &&

@@ -36,8 +36,9 @@ const struct options_doc archive_doc = {
 	.text =
 "Render each job directory as an HTML page (the reply rendered with\n"
 "cmark, tables as <pre>, links to results.csv, compare.json and the\n"
-"raw reply) and an index.html of all jobs, newest first.  A jobs\n"
-"directory that cannot be read exits 3.",
+"raw reply) and an index.html of all jobs, newest first, with the\n"
+"moderators' tally of held reports (bot.moderation) when the state\n"
+"database has one.  A jobs directory that cannot be read exits 3.",
 	.options = archive_options,
 };
 
