@@ -8,7 +8,9 @@
 # or forged one, and one from an allowed sender who is no moderator send
 # nothing.  '#sched-bot invalid <reason>' drops a report and records
 # why; an unjudged one expires after bot.holdDays.  status and the
-# archive show the tally.  A kill -9 in a release sends it once.
+# archive show the tally; gc keeps a held job, not a judged one.  A
+# kill -9 in a release sends it once.  Without a moderator, or with a
+# mode that is not one, nothing is sent; with "all", every reply is held.
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
@@ -319,6 +321,26 @@ test_expect_success 'the archive index shows the tally' '
 	"$SCHED_BOT" archive --jobs "$J" --out arch 2>arch.err &&
 	test_grep "<h2>Moderation</h2>" arch/index.html &&
 	test_grep "<tr><td>qemu</td><td>spawn,pingpong</td><td>3</td><td>1</td><td>1</td><td>1</td><td>25%</td></tr>" arch/index.html
+'
+
+test_expect_success 'with bot.moderation = all, a Tested-by reply is held too' '
+	rm -f "$SMTP_DIR"/* &&
+	git config -f "$CFG" bot.moderation all &&
+	bot_job job-tested "$J/all" &&
+	"$SCHED_BOT" test --job-dir "$J/all" --send 2>all.err &&
+	test_grep "held for the moderators" all.err &&
+	smtp_wait 1 &&
+	m=$(ls "$SMTP_DIR"/*) &&
+	test "$(grep -c "^X-Rcpt-Args: " "$m")" -eq 1 &&
+	test_grep "^X-Rcpt-Args: <$MOD>" "$m" &&
+	test_grep "^Tested-by: Sched Bot" "$m" &&
+	git config -f "$CFG" bot.moderation bogus &&
+	bot_job job-tested "$J/bogus" &&
+	rc=0 &&
+	"$SCHED_BOT" test --job-dir "$J/bogus" --send 2>bogus.err || rc=$? &&
+	test $rc -eq 1 &&
+	test_grep "bot.moderation must be none, regressions or all, not .bogus." bogus.err &&
+	test "$(smtp_count)" -eq 1
 '
 
 test_done
