@@ -21,6 +21,7 @@
 #include "reply.h"
 #include "samples.h"
 #include "secret.h"
+#include "status.h"
 #include "util.h"
 
 struct page {
@@ -246,7 +247,50 @@ static int by_mtime(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int archive_render(const char *jobs_dir, const char *out_dir)
+static void add_cell(struct strbuf *html, const char *v)
+{
+	strbuf_addstr(html, "<td>");
+	strbuf_add_escaped_html(html, v);
+	strbuf_addstr(html, "</td>");
+}
+
+/* The moderators' tally: what became of the reports held for them. */
+static void add_tally(struct state *st, struct strbuf *html)
+{
+	struct status s = { 0 };
+	size_t i;
+
+	if (!st || status_moderation_collect(st, &s) < 0 ||
+	    !s.nr_moderation) {
+		status_release(&s);
+		return;
+	}
+	strbuf_addstr(html, "<h2>Moderation</h2>\n<table>\n<tr><th>target"
+		      "</th><th>workloads</th><th>released</th><th>invalid"
+		      "</th><th>held</th><th>expired</th><th>judged false"
+		      "</th></tr>\n");
+	for (i = 0; i < s.nr_moderation; i++) {
+		const struct status_moderation *m = &s.moderation[i];
+		long judged = m->released + m->invalid;
+
+		strbuf_addstr(html, "<tr>");
+		add_cell(html, m->target);
+		add_cell(html, *m->workloads ? m->workloads : "(default)");
+		strbuf_addf(html, "<td>%ld</td><td>%ld</td><td>%ld</td>"
+			    "<td>%ld</td>", m->released, m->invalid, m->held,
+			    m->expired);
+		if (judged)
+			strbuf_addf(html, "<td>%ld%%</td></tr>\n",
+				    m->invalid * 100 / judged);
+		else
+			strbuf_addstr(html, "<td>-</td></tr>\n");
+	}
+	strbuf_addstr(html, "</table>\n");
+	status_release(&s);
+}
+
+int archive_render(const char *jobs_dir, const char *out_dir,
+		   struct state *st)
 {
 	struct page *pages = NULL;
 	size_t nr = 0, alloc = 0, i;
@@ -304,7 +348,9 @@ int archive_render(const char *jobs_dir, const char *out_dir)
 		free(pages[i].outcome);
 		free(pages[i].stage);
 	}
-	strbuf_addstr(&idx, "</table>\n</body></html>\n");
+	strbuf_addstr(&idx, "</table>\n");
+	add_tally(st, &idx);
+	strbuf_addstr(&idx, "</body></html>\n");
 	free(pages);
 	path = xasprintf("%s/index.html", out_dir);
 	ret = secret_write_file(path, idx.buf, idx.len);

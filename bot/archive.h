@@ -5,13 +5,21 @@
  * plain text: the tables are indented code blocks, so <pre>), with the
  * raw results.csv, compare.json and any SVG plot copied next to it, a
  * sweep job's instance-scaling curves inline as SVG (plot_svg), and an
- * index.html listing every job, newest first.  cmark's safe mode
+ * index.html listing every job, newest first, and the moderators'
+ * tally of held reports (moderation.h): released and invalid by target
+ * and workloads, the false-alarm rate as people judged it.  cmark's safe mode
  * drops raw HTML and javascript: links coming from mail.
  */
 #ifndef SCHED_BOT_ARCHIVE_H
 #define SCHED_BOT_ARCHIVE_H
 
-/* Render every job under jobs_dir into out_dir; returns pages written. */
-int archive_render(const char *jobs_dir, const char *out_dir);
+struct state;
+
+/*
+ * Render every job under jobs_dir into out_dir, the tally from st (NULL:
+ * none); returns pages written.
+ */
+int archive_render(const char *jobs_dir, const char *out_dir,
+		   struct state *st);
 
 #endif

@@ -43,6 +43,12 @@ const struct config_key config_keys[] = {
 	  "jobs one sender may queue by mail per day (0: no cap)"),
 	I("bot.maxJobsPerDay", "20",
 	  "jobs all mail commands may queue per day (0: no cap)"),
+	S("bot.moderation", "none", "replies held for a moderator first: "
+	  "none, regressions or all (see bot.moderators)"),
+	M("bot.moderators", NULL, "who gets held replies and may release "
+	  "them or call them invalid by mail: an address or @domain"),
+	I("bot.holdDays", "7", "days a held reply waits for a moderator; "
+	  "then it is dropped as expired (0: never)"),
 	S("dkim.keyFile", NULL, "test and offline use only: DKIM keys from "
 	  "this file (lines \"SEL._domainkey.DOMAIN TXT-record\"), not DNS"),
 
@@ -101,7 +107,9 @@ const struct config_key config_keys[] = {
 	/* cron */
 	M("cron.query", "dfn:kernel/sched/ AND s:PATCH AND rt:<since>..",
 	  "lore queries for new series; <since>: the last poll"),
-	M("cron.commandQuery", "nq:\"sched-bot test\" AND rt:<since>..",
+	M("cron.commandQuery", "(nq:\"sched-bot test\" OR "
+	  "nq:\"sched-bot release\" OR nq:\"sched-bot invalid\") AND "
+	  "rt:<since>..",
 	  "lore queries for mail commands"),
 	I("cron.budget", "3000", "seconds after which no job is started"),
 	I("cron.firstWindow", "86400", "seconds looked back on the first poll"),

@@ -22,6 +22,7 @@
 #include "mail.h"
 #include "mailcmd.h"
 #include "mbox.h"
+#include "moderation.h"
 #include "outbox.h"
 #include "reply.h"
 #include "series.h"
@@ -481,6 +482,11 @@ static int handle_command(const char *msg, size_t len, void *data)
 				  r.sig);
 		break;
 	case MAILCMD_OK:
+		/* a moderator's word on a held report queues no job */
+		if (r.moderating) {
+			done = moderation_judge(c->st, &r);
+			break;
+		}
 		quota = over_quota(c->st, &r);
 		if (!quota) {
 			done = queue_command(c, &r);
@@ -851,6 +857,8 @@ int cron_run(const struct cron_opts *o)
 		process_queue(st, o, deadline);
 	if (!o->no_jobs && config_get_bool("cron.buildAhead") > 0)
 		build_ahead(st, deadline);
+	/* a held report nobody judged in time is not sent late */
+	moderation_expire(st);
 	if (o->send && outbox_flush(st, box) < 0)
 		ret = EXIT_NETWORK;
 	/* after the queue and the sending, which finish jobs gc may trim */

@@ -228,6 +228,23 @@ static int job_locked(const char *dir, int *fd)
 	return 0;
 }
 
+/*
+ * A reply held for the moderators (moderation.h) is settled once they
+ * judged it invalid or it expired; released, it is a mail like any
+ * other.  -1: not held.
+ */
+static int held_settled(struct state *st, const char *msgid)
+{
+	struct state_held h;
+	int ret;
+
+	if (!st || state_held_get(st, msgid, &h) <= 0)
+		return -1;
+	ret = !strcmp(h.status, "invalid") || !strcmp(h.status, "expired");
+	state_held_release(&h);
+	return ret;
+}
+
 /* Is the job's reply out of the way: sent, dropped, or none to send? */
 static int reply_settled(struct state *st, const struct job_state *js)
 {
@@ -242,6 +259,9 @@ static int reply_settled(struct state *st, const struct job_state *js)
 		free(s);
 		return ret;
 	}
+	ret = held_settled(st, js->reply_msgid);
+	if (ret >= 0)
+		return ret;
 	/* never intended through the state (no --send): the outbox says */
 	box = outbox_default_dir();
 	path = outbox_find(box, js->reply_msgid, &sent);

@@ -18,6 +18,7 @@
 #include "jobstate.h"
 #include "lore.h"
 #include "mbox.h"
+#include "moderation.h"
 #include "outbox.h"
 #include "series.h"
 #include "state.h"
@@ -591,6 +592,32 @@ static int stage_reply(struct job *j)
 
 /* ---- send ---- */
 
+/*
+ * A reply bot.moderation holds: the moderators get a note with it
+ * attached, and the reply itself waits in the state for their word
+ * (moderation.h).  1 when held, 0 when it goes as it is, -1 on error.
+ */
+static int hold_reply(struct job *j, const struct strbuf *msg,
+		      const char *dir, char **path)
+{
+	const char *outcome = job_outcome_name(j->s.outcome);
+	struct moderation_report r = {
+		.msgid = str(j->s.reply_msgid),
+		.mail = msg->buf,
+		.len = msg->len,
+		.job_id = j->db_id,
+		.thread = str(j->s.cover_msgid),
+		.target = str(j->s.target),
+		.workloads = str(j->s.workloads),
+		.outcome = outcome,
+	};
+	int held = moderation_holds(outcome);
+
+	if (held <= 0)
+		return held;
+	return moderation_hold(j->st, dir, &r, j->send, path) < 0 ? -1 : 1;
+}
+
 static int stage_send(struct job *j)
 {
 	struct strbuf msg = STRBUF_INIT;
@@ -598,7 +625,7 @@ static int stage_send(struct job *j)
 	char *dir = outbox_default_dir();
 	char *path = NULL;
 	const char *mid = str(j->s.reply_msgid);
-	int ret = EXIT_FAIL;
+	int ret = EXIT_FAIL, held;
 
 	if (strbuf_read_file(&msg, eml) < 0) {
 		error("job %s has no reply.eml", j->dir);
@@ -613,7 +640,10 @@ static int stage_send(struct job *j)
 	 * send, and the step can run again once the cause is gone */
 	if (outbox_check(mid, msg.buf, msg.len) < 0)
 		goto out;
-	if (j->send) {
+	held = hold_reply(j, &msg, dir, &path);
+	if (held < 0)
+		goto out;
+	if (!held && j->send) {
 		if (!j->st) {
 			error("sending needs the state database");
 			goto out;
@@ -624,7 +654,7 @@ static int stage_send(struct job *j)
 			goto out;
 		state_crash_point("intent-recorded");
 	}
-	if (outbox_put(dir, mid, msg.buf, msg.len, &path) < 0)
+	if (!held && outbox_put(dir, mid, msg.buf, msg.len, &path) < 0)
 		goto out;
 	if (!j->send)
 		printf("%s\n", path);

@@ -203,9 +203,8 @@ static int allow_match(const char *rule, const char *email,
 	return !strcasecmp(rule, email);
 }
 
-int mailcmd_allowed(const char *email)
+static int on_list(const char *const *rules, size_t nr, const char *email)
 {
-	const struct mailcmd_opts *o = mo();
 	char *domain = NULL, *why = NULL, *addr;
 	size_t i;
 	int ok = 0;
@@ -215,19 +214,30 @@ int mailcmd_allowed(const char *email)
 	free(why);
 	if (!addr)
 		return 0;
-	for (i = 0; i < o->nr_allow && !ok; i++)
-		ok = allow_match(o->allow[i], addr, domain);
+	for (i = 0; i < nr && !ok; i++)
+		ok = allow_match(rules[i], addr, domain);
 	free(addr);
 	free(domain);
 	return ok;
 }
 
+int mailcmd_allowed(const char *email)
+{
+	return on_list(mo()->allow, mo()->nr_allow, email);
+}
+
+int mailcmd_moderator(const char *email)
+{
+	return on_list(mo()->moderators, mo()->nr_moderators, email);
+}
+
 /*
  * The thread root of the bot's mail that this one answers: its
- * In-Reply-To first, then each References: entry, newest first.
+ * In-Reply-To first, then each References: entry, newest first; that
+ * mail's Message-ID in *answered.
  */
 static char *answered_bot_mail(struct state *st, const char *mail,
-			       size_t len)
+			       size_t len, char **answered)
 {
 	static const char *const fields[] = { "In-Reply-To", "References" };
 	char *thread = NULL;
@@ -251,8 +261,13 @@ static char *answered_bot_mail(struct state *st, const char *mail,
 		while (nr) {
 			char *id = ids[--nr];
 
-			if (!thread && *id)
+			if (!thread && *id) {
 				thread = state_mail_thread(st, id);
+				if (thread) {
+					*answered = id;
+					continue;
+				}
+			}
 			free(id);
 		}
 		free(ids);
@@ -287,7 +302,7 @@ void mailcmd_authenticate(struct state *st, const char *mail, size_t len,
 
 	if (r->status != MAILCMD_OK && r->status != MAILCMD_ERROR)
 		return;
-	thread = answered_bot_mail(st, mail, len);
+	thread = answered_bot_mail(st, mail, len, &r->answered);
 	if (!thread || !*thread) {
 		free(r->why);
 		r->why = xstrdup("it answers no mail of the bot");
@@ -332,8 +347,10 @@ ignore:
 	free(thread);
 	free(sig);
 	r->status = MAILCMD_IGNORED;
-	for (i = 0; i < r->nr; i++)
+	for (i = 0; i < r->nr; i++) {
 		free(r->cmds[i].workloads);
+		free(r->cmds[i].reason);
+	}
 	r->nr = 0;
 }
 
@@ -374,20 +391,69 @@ static int known_workload(const char *name, size_t len)
 	return 0;
 }
 
+/* A verb of the line, as a word of its own: what follows it, or NULL. */
+static const char *verb(const char *p, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(p, word, n) || (p[n] && p[n] != ' ' && p[n] != '\t'))
+		return NULL;
+	return p + n;
+}
+
+/*
+ * The moderator's reason, as printable ASCII words; it is recorded and
+ * shown by status, so it is bounded and nothing in it is markup.
+ */
+static char *parse_reason(const char *p, struct mailcmd *cmd)
+{
+	const char *e;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	e = p + strlen(p);
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (e == p)
+		return xstrdup("invalid needs a reason: '#sched-bot invalid "
+			       "<reason>'");
+	if (e - p > MAILCMD_MAX_REASON)
+		return xasprintf("the reason is longer than %d characters",
+				 MAILCMD_MAX_REASON);
+	for (const char *c = p; c < e; c++)
+		if (*c == '\t' || (unsigned char)*c < 32 ||
+		    (unsigned char)*c > 126)
+			return xstrdup("the reason must be plain ASCII text");
+	cmd->reason = xstrndup(p, e - p);
+	return NULL;
+}
+
 /* One command line after "#sched-bot"; returns NULL or an error text. */
 static char *parse_args(const char *args, struct mailcmd *cmd)
 {
 	long max_runs = mo()->max_runs;
 	struct strbuf wl = STRBUF_INIT;
-	const char *p = args;
+	const char *p = args, *rest;
 	char *err = NULL;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (strncmp(p, "test", 4) || (p[4] && p[4] != ' ' && p[4] != '\t'))
-		return xasprintf("unknown command '%.40s' (only 'test')", p);
+	memset(cmd, 0, sizeof(*cmd));
+	if ((rest = verb(p, "release"))) {
+		cmd->verb = MAILCMD_RELEASE;
+		rest += strspn(rest, " \t");
+		if (*rest)
+			return xstrdup("release takes no argument");
+		return NULL;
+	}
+	if ((rest = verb(p, "invalid"))) {
+		cmd->verb = MAILCMD_INVALID;
+		return parse_reason(rest, cmd);
+	}
+	if (!verb(p, "test"))
+		return xasprintf("unknown command '%.40s' (test, release or "
+				 "invalid)", p);
 	p += 4;
-	cmd->runs = 0;
 	for (;;) {
 		size_t n;
 
@@ -450,12 +516,61 @@ static char *first_msgid(const char *h)
 	return xstrndup(lt + 1, gt - lt - 1);
 }
 
+/*
+ * What a mail with command lines counts as: who sent it, to whom, and
+ * whether its lines can run; r->why says why not.
+ */
+static enum mailcmd_status sender_status(const char *mail, size_t len,
+					 struct mailcmd_result *r,
+					 const char *from_why, int lines)
+{
+	enum mailcmd_status status;
+	const char *doubled;
+	int copies = 0;
+	char *why;
+
+	doubled = mailcmd_doubled_header(mail, len, &copies);
+	if (doubled) {
+		why = xasprintf("%d %s: headers (one copy of each, signed, "
+				"or nothing counts)", copies, doubled);
+		status = MAILCMD_IGNORED;
+	} else if (!addressed_to_bot(mail, len)) {
+		why = xstrdup("not addressed to the bot");
+		status = MAILCMD_IGNORED;
+	} else if (from_why) {
+		why = xstrdup(from_why);
+		status = MAILCMD_IGNORED;
+	} else if (r->moderating && !mailcmd_moderator(r->sender)) {
+		why = xasprintf("sender %s is not in bot.moderators",
+				r->sender);
+		status = MAILCMD_IGNORED;
+	} else if (!r->moderating && !mailcmd_allowed(r->sender)) {
+		why = xasprintf("sender %s is not in bot.allow", r->sender);
+		status = MAILCMD_IGNORED;
+	} else if (r->moderating && lines > 1) {
+		why = xstrdup("a release or invalid command comes alone in "
+			      "its mail");
+		status = MAILCMD_ERROR;
+	} else if (!r->target) {
+		why = xstrdup("the mail answers no thread "
+			      "(no In-Reply-To or References)");
+		status = MAILCMD_ERROR;
+	} else if (r->why) {
+		return MAILCMD_ERROR;
+	} else {
+		return MAILCMD_OK;
+	}
+	free(r->why);
+	r->why = why;
+	return status;
+}
+
 void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 {
 	struct reply_thread t;
 	char *refs, *irt, *from_why = NULL;
-	const char *p, *doubled;
-	int lines = 0, copies = 0;
+	const char *p;
+	int lines = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->status = MAILCMD_NONE;
@@ -502,6 +617,8 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 			}
 			err = parse_args(line, &r->cmds[r->nr]);
 			free(line);
+			if (r->cmds[r->nr].verb != MAILCMD_TEST)
+				r->moderating = 1;
 			if (err && !r->why)
 				r->why = err;
 			else if (err)
@@ -516,41 +633,15 @@ void mailcmd_parse(const char *mail, size_t len, struct mailcmd_result *r)
 		free(from_why);
 		return;
 	}
-	doubled = mailcmd_doubled_header(mail, len, &copies);
-	if (doubled) {
-		free(r->why);
-		r->why = xasprintf("%d %s: headers (one copy of each, "
-				   "signed, or nothing counts)", copies,
-				   doubled);
-		r->status = MAILCMD_IGNORED;
-	} else if (!addressed_to_bot(mail, len)) {
-		free(r->why);
-		r->why = xstrdup("not addressed to the bot");
-		r->status = MAILCMD_IGNORED;
-	} else if (from_why) {
-		free(r->why);
-		r->why = xstrdup(from_why);
-		r->status = MAILCMD_IGNORED;
-	} else if (!mailcmd_allowed(r->sender)) {
-		free(r->why);
-		r->why = xasprintf("sender %s is not in bot.allow", r->sender);
-		r->status = MAILCMD_IGNORED;
-	} else if (!r->target) {
-		free(r->why);
-		r->why = xstrdup("the mail answers no thread "
-				 "(no In-Reply-To or References)");
-		r->status = MAILCMD_ERROR;
-	} else if (r->why) {
-		r->status = MAILCMD_ERROR;
-	} else {
-		r->status = MAILCMD_OK;
-	}
+	r->status = sender_status(mail, len, r, from_why, lines);
 	free(from_why);
 	if (r->status != MAILCMD_OK) {
 		int i;
 
-		for (i = 0; i < r->nr; i++)
+		for (i = 0; i < r->nr; i++) {
 			free(r->cmds[i].workloads);
+			free(r->cmds[i].reason);
+		}
 		r->nr = 0;
 	}
 }
@@ -559,9 +650,12 @@ void mailcmd_release(struct mailcmd_result *r)
 {
 	int i;
 
-	for (i = 0; i < r->nr; i++)
+	for (i = 0; i < r->nr; i++) {
 		free(r->cmds[i].workloads);
+		free(r->cmds[i].reason);
+	}
 	free(r->sender);
+	free(r->answered);
 	free(r->domain);
 	free(r->msgid);
 	free(r->target);

@@ -29,6 +29,14 @@
  *  - its signature (the b= value) authenticated no other command: a
  *    signature counts once (state.h's command signatures), whatever
  *    Message-ID a copy of the mail shows.
+ * A moderator (bot.moderators, a list of the same form) answers a
+ * report held for moderation (moderation.h) with a line
+ *
+ *	#sched-bot release
+ *	#sched-bot invalid <reason>
+ *
+ * alone in its mail, under the same checks but against bot.moderators:
+ * bot.allow lets no one moderate, nor bot.moderators test.
  * Quoted lines ("> ...") never count.  Anything else is ignored and
  * logged, never answered (an answer to a forged mail would let anyone
  * make the bot write to anyone).  At most MAILCMD_MAX commands per
@@ -47,6 +55,8 @@ struct mailcmd_opts {
 	const char *bot_email;	/* bot.email: commands are to it */
 	const char *const *allow;	/* bot.allow: addresses, @domains */
 	size_t nr_allow;
+	const char *const *moderators;	/* bot.moderators: the same form */
+	size_t nr_moderators;
 	const char *known_workloads;	/* bot.knownWorkloads, or NULL */
 	long max_runs;		/* bot.maxRuns */
 };
@@ -55,6 +65,8 @@ struct mailcmd_opts {
 void mailcmd_configure(const struct mailcmd_opts *o);
 
 #define MAILCMD_MAX 3
+/* The longest reason an invalid command may give */
+#define MAILCMD_MAX_REASON 200
 /* How old a command's signed Date: may be, and how far ahead: seconds */
 #define MAILCMD_MAX_AGE (7 * 86400)
 #define MAILCMD_MAX_AHEAD 86400
@@ -66,7 +78,16 @@ enum mailcmd_status {
 	MAILCMD_OK,		/* cmds[] to queue */
 };
 
+enum mailcmd_verb {
+	MAILCMD_TEST,		/* queue a test: workloads, runs */
+	MAILCMD_RELEASE,	/* send the held report it answers */
+	MAILCMD_INVALID,	/* drop it, for reason */
+};
+
+/* At most MAILCMD_MAX of them; release and invalid come alone. */
 struct mailcmd {
+	enum mailcmd_verb verb;
+	char *reason;		/* MAILCMD_INVALID: the moderator's words */
 	char *workloads;	/* "spawn,pingpong"; "" for the default */
 	int runs;		/* 0 for the default */
 };
@@ -85,6 +106,10 @@ struct mailcmd_result {
 	 * the bot's mail it answers.
 	 */
 	char *target;
+	/* after mailcmd_authenticate(): the bot's mail it answers */
+	char *answered;
+	/* a release or invalid line: checked against bot.moderators */
+	int moderating;
 	struct mailcmd cmds[MAILCMD_MAX];
 	int nr;
 	char *why;		/* for IGNORED and ERROR */
@@ -112,6 +137,8 @@ const char *mailcmd_doubled_header(const char *mail, size_t len, int *count);
 
 /* Is this sender (a bare address) on the bot.allow list? */
 int mailcmd_allowed(const char *email);
+/* And on bot.moderators? */
+int mailcmd_moderator(const char *email);
 
 /*
  * The one mailbox of a From: value as a bare lowercase address, and its

@@ -56,7 +56,14 @@ static const char schema[] =
 /* The DKIM signature (b=) of each authenticated command: a signature
  * counts once, whatever Message-ID the copy that carries it shows. */
 "CREATE TABLE IF NOT EXISTS command_sigs ("
-"  sig TEXT PRIMARY KEY, msgid TEXT NOT NULL, seen_at INTEGER);";
+"  sig TEXT PRIMARY KEY, msgid TEXT NOT NULL, seen_at INTEGER);"
+/* Reports held for a moderator (moderation.h): the public mail kept
+ * whole until it is released, judged invalid or expires. */
+"CREATE TABLE IF NOT EXISTS moderation ("
+"  public_msgid TEXT PRIMARY KEY, hold_msgid TEXT NOT NULL UNIQUE,"
+"  job_id INTEGER, thread TEXT, target TEXT, workloads TEXT,"
+"  outcome TEXT, mail TEXT NOT NULL, status TEXT NOT NULL,"
+"  reason TEXT, decided_by TEXT, created_at INTEGER, decided_at INTEGER);";
 
 void state_crash_point(const char *point)
 {
@@ -857,4 +864,111 @@ long state_prune(struct state *st, long long before)
 				  "seen_at < ?", "i", before)) < 0)
 		return -1;
 	return sqlite3_changes(st->db);
+}
+
+/* ---- reports held for a moderator ---- */
+
+int state_held_add(struct state *st, const struct state_held *h)
+{
+	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO moderation "
+			 "(public_msgid, hold_msgid, job_id, thread, target, "
+			 "workloads, outcome, mail, status, created_at) "
+			 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'held', ?)",
+			 "ttittttti", h->public_msgid, h->hold_msgid,
+			 h->job_id, h->thread, h->target, h->workloads,
+			 h->outcome, h->mail, now()));
+}
+
+int state_held_get(struct state *st, const char *msgid, struct state_held *h)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT public_msgid, hold_msgid, "
+				     "job_id, thread, target, workloads, "
+				     "outcome, mail, status, reason, "
+				     "decided_by, created_at FROM moderation "
+				     "WHERE hold_msgid = ?1 OR "
+				     "public_msgid = ?1", "t", msgid);
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	if (!stmt)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		h->public_msgid = col_text(stmt, 0);
+		h->hold_msgid = col_text(stmt, 1);
+		h->job_id = sqlite3_column_int64(stmt, 2);
+		h->thread = col_text(stmt, 3);
+		h->target = col_text(stmt, 4);
+		h->workloads = col_text(stmt, 5);
+		h->outcome = col_text(stmt, 6);
+		h->mail = col_text(stmt, 7);
+		h->status = col_text(stmt, 8);
+		h->reason = col_text(stmt, 9);
+		h->decided_by = col_text(stmt, 10);
+		h->created_at = sqlite3_column_int64(stmt, 11);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_error(st, "held report");
+	return rc == SQLITE_ROW;
+}
+
+void state_held_release(struct state_held *h)
+{
+	free(h->public_msgid);
+	free(h->hold_msgid);
+	free(h->thread);
+	free(h->target);
+	free(h->workloads);
+	free(h->outcome);
+	free(h->mail);
+	free(h->status);
+	free(h->reason);
+	free(h->decided_by);
+	memset(h, 0, sizeof(*h));
+}
+
+int state_held_decide(struct state *st, const char *public_msgid,
+		      const char *status, const char *reason, const char *by)
+{
+	if (exec_stmt(st, prepare(st, "UPDATE moderation SET status = ?, "
+			  "reason = ?, decided_by = ?, decided_at = ? "
+			  "WHERE public_msgid = ? AND status = 'held'",
+			  "tttit", status, reason, by, now(),
+			  public_msgid)) < 0)
+		return -1;
+	return sqlite3_changes(st->db);
+}
+
+long state_held_expire(struct state *st, long long before)
+{
+	if (exec_stmt(st, prepare(st, "UPDATE moderation SET status = "
+			  "'expired', reason = 'not judged within "
+			  "bot.holdDays', decided_at = ? WHERE "
+			  "status = 'held' AND created_at < ?", "ii", now(),
+			  before)) < 0)
+		return -1;
+	return sqlite3_changes(st->db);
+}
+
+int state_held_tally(struct state *st,
+		     int (*fn)(const char *target, const char *workloads,
+			       const char *status, long n, void *data),
+		     void *data)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT COALESCE(target, ''), "
+				     "COALESCE(workloads, ''), status, "
+				     "COUNT(*) FROM moderation GROUP BY 1, "
+				     "2, 3 ORDER BY 1, 2, 3", "");
+	int rc, ret = 0;
+
+	if (!stmt)
+		return -1;
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		ret = fn((const char *)sqlite3_column_text(stmt, 0),
+			 (const char *)sqlite3_column_text(stmt, 1),
+			 (const char *)sqlite3_column_text(stmt, 2),
+			 sqlite3_column_int64(stmt, 3), data);
+	sqlite3_finalize(stmt);
+	return ret;
 }

@@ -25,7 +25,8 @@
  * intent-recorded (job.c), smtp-sending, smtp-accepted, outbox-moved
  * (outbox.c), command-answered (cron.c: an answer to a mail command
  * is queued, the command not yet recorded as handled), poll-message
- * (cron.c, with a polled mail in hand).
+ * (cron.c, with a polled mail in hand), release-queued (moderation.c:
+ * a released report is in the outbox, its release not yet recorded).
  */
 #ifndef SCHED_BOT_STATE_H
 #define SCHED_BOT_STATE_H
@@ -227,6 +228,43 @@ int state_meta_list(struct state *st, const char *prefix,
 		    void *data);
 
 /*
+ * Reports held for a moderator (moderation.h), by the Message-ID of the
+ * public mail they would be; the mail itself is kept here, whole, so
+ * that a release sends exactly what was held, whatever gc did to the
+ * job directory since.  status: "held", then "released", "invalid"
+ * (reason: the moderator's) or "expired".
+ */
+struct state_held {
+	char *public_msgid;
+	char *hold_msgid;	/* the mail to the moderators */
+	long long job_id;
+	char *thread;		/* the series' root */
+	char *target;
+	char *workloads;
+	char *outcome;
+	char *mail;		/* the public mail as it would be sent */
+	char *status;
+	char *reason;
+	char *decided_by;
+	long long created_at;
+};
+/* Record a held report; nothing when its public Message-ID is there. */
+int state_held_add(struct state *st, const struct state_held *h);
+/* By either Message-ID: 1 and *h, 0 when none, -1 on error. */
+int state_held_get(struct state *st, const char *msgid, struct state_held *h);
+void state_held_release(struct state_held *h);
+/* A held report judged: 1 when it was held, 0 when judged already. */
+int state_held_decide(struct state *st, const char *public_msgid,
+		      const char *status, const char *reason, const char *by);
+/* Held reports recorded before a time become "expired"; how many. */
+long state_held_expire(struct state *st, long long before);
+/* The reports by target, workloads and status; fn returns 0 to go on. */
+int state_held_tally(struct state *st,
+		     int (*fn)(const char *target, const char *workloads,
+			       const char *status, long n, void *data),
+		     void *data);
+
+/*
  * Retention (gc.h).  Which rows only a cache needs, and which make the
  * bot's answers exactly-once and so are never pruned:
  *
@@ -239,6 +277,7 @@ int state_meta_list(struct state *st, const char *prefix,
  *   kept     commands,     each mail command handled once, each DKIM
  *            command_sigs  signature used once
  *   kept     quarantine    poison mail stays skipped
+ *   kept     moderation    each held report, its decision and the tally
  *   kept     meta          last poll, build-ahead heads, poll recovery
  *
  * state_prune() deletes the pruned rows recorded before a time and

@@ -58,6 +58,37 @@ static long long meta_time(struct state *st, const char *key)
 	return t;
 }
 
+static int add_tally(const char *target, const char *workloads,
+		     const char *status, long n, void *data)
+{
+	struct status *s = data;
+	struct status_moderation *m = s->nr_moderation ?
+		&s->moderation[s->nr_moderation - 1] : NULL;
+
+	if (!m || strcmp(m->target, target) || strcmp(m->workloads, workloads)) {
+		ALLOC_GROW(s->moderation, s->nr_moderation,
+			   s->alloc_moderation);
+		m = &s->moderation[s->nr_moderation++];
+		memset(m, 0, sizeof(*m));
+		m->target = xstrdup(target);
+		m->workloads = xstrdup(workloads);
+	}
+	if (!strcmp(status, "held"))
+		m->held += n;
+	else if (!strcmp(status, "released"))
+		m->released += n;
+	else if (!strcmp(status, "invalid"))
+		m->invalid += n;
+	else if (!strcmp(status, "expired"))
+		m->expired += n;
+	return 0;
+}
+
+int status_moderation_collect(struct state *st, struct status *s)
+{
+	return state_held_tally(st, add_tally, s) < 0 ? -1 : 0;
+}
+
 int status_collect(struct state *st, const struct status_opts *o,
 		   struct status *s)
 {
@@ -105,6 +136,8 @@ int status_collect(struct state *st, const struct status_opts *o,
 		free(why);
 	}
 	gc_usage(&s->disk);
+	if (status_moderation_collect(st, s) < 0)
+		ret = -1;
 
 	if (!s->poll_at)
 		alert(s, "no poll recorded");
@@ -142,6 +175,11 @@ void status_release(struct status *s)
 	for (i = 0; i < s->nr_targets; i++)
 		free(s->targets[i].name);
 	free(s->targets);
+	for (i = 0; i < s->nr_moderation; i++) {
+		free(s->moderation[i].target);
+		free(s->moderation[i].workloads);
+	}
+	free(s->moderation);
 	for (i = 0; i < s->nr_alerts; i++)
 		free(s->alerts[i]);
 	free(s->alerts);
@@ -186,6 +224,17 @@ void status_format(const struct status *s, struct strbuf *out)
 		    "0: none); %lld free, floor %lld (gc.minFree)\n",
 		    s->disk.total, s->disk.budget, s->disk.free,
 		    s->disk.min_free);
+	if (!s->nr_moderation)
+		strbuf_addstr(out, "moderation:   nothing held\n");
+	for (i = 0; i < s->nr_moderation; i++) {
+		const struct status_moderation *m = &s->moderation[i];
+
+		strbuf_addf(out, "moderation:   %s %s: %ld released, %ld "
+			    "invalid, %ld held, %ld expired\n",
+			    *m->target ? m->target : "-",
+			    *m->workloads ? m->workloads : "(default)",
+			    m->released, m->invalid, m->held, m->expired);
+	}
 	for (i = 0; i < s->nr_alerts; i++)
 		strbuf_addf(out, "needs an operator: %s\n", s->alerts[i]);
 }
@@ -252,6 +301,20 @@ void status_format_json(const struct status *s, struct strbuf *out)
 	json_int(&j, "free", s->disk.free);
 	json_int(&j, "min_free", s->disk.min_free);
 	json_object_end(&j);
+	json_array_begin(&j, "moderation");
+	for (i = 0; i < s->nr_moderation; i++) {
+		const struct status_moderation *m = &s->moderation[i];
+
+		json_object_begin(&j, NULL);
+		json_string(&j, "target", m->target);
+		json_string(&j, "workloads", m->workloads);
+		json_int(&j, "released", m->released);
+		json_int(&j, "invalid", m->invalid);
+		json_int(&j, "held", m->held);
+		json_int(&j, "expired", m->expired);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
 	json_bool(&j, "needs_operator", s->nr_alerts > 0);
 	json_array_begin(&j, "alerts");
 	for (i = 0; i < s->nr_alerts; i++)
@@ -294,8 +357,24 @@ static void sample(struct strbuf *out, const char *name, const char *lname,
 	strbuf_addf(out, " %lld\n", v);
 }
 
+/* The tally over every target and workloads. */
+static void moderation_totals(const struct status *s,
+			      struct status_moderation *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < s->nr_moderation; i++) {
+		t->released += s->moderation[i].released;
+		t->invalid += s->moderation[i].invalid;
+		t->held += s->moderation[i].held;
+		t->expired += s->moderation[i].expired;
+	}
+}
+
 void status_format_prometheus(const struct status *s, struct strbuf *out)
 {
+	struct status_moderation all;
 	size_t i;
 
 	metric(out, "last_poll_timestamp_seconds", "gauge",
@@ -350,6 +429,13 @@ void status_format_prometheus(const struct status *s, struct strbuf *out)
 	sample(out, "disk_free_bytes", NULL, NULL, s->disk.free);
 	metric(out, "disk_min_free_bytes", "gauge", "gc.minFree (0: none).");
 	sample(out, "disk_min_free_bytes", NULL, NULL, s->disk.min_free);
+	metric(out, "moderation_reports", "gauge",
+	       "Reports held for the moderators, by what became of them.");
+	moderation_totals(s, &all);
+	sample(out, "moderation_reports", "status", "released", all.released);
+	sample(out, "moderation_reports", "status", "invalid", all.invalid);
+	sample(out, "moderation_reports", "status", "held", all.held);
+	sample(out, "moderation_reports", "status", "expired", all.expired);
 	metric(out, "needs_operator", "gauge",
 	       "1 when something needs an operator (status exits 1).");
 	sample(out, "needs_operator", NULL, NULL, s->nr_alerts > 0);

@@ -6,7 +6,8 @@
  * pending, held back by the rate caps and dropped, the targets and
  * their health (down when the target is marked unhealthy, target.h:
  * a machine that did not come back; up otherwise), disk use against gc's budget
- * (gc.h), and the oldest unsent mail.
+ * (gc.h), the oldest unsent mail, and the moderators' tally of the
+ * reports held for them (moderation.h) by target and workloads.
  *
  * Needs an operator: the last poll failed, or is older than
  * status.maxPollAge (or there was none); a mail unsent for more than a
@@ -26,6 +27,13 @@ struct status_count {
 	long n;
 };
 
+/* The held reports of one target and workloads, by what became of them. */
+struct status_moderation {
+	char *target;
+	char *workloads;
+	long held, released, invalid, expired;
+};
+
 struct status {
 	long long now;
 	long long poll_at;	/* last poll attempt, 0: none */
@@ -39,6 +47,8 @@ struct status {
 	struct status_count *targets;	/* n: 1 up, 0 down, -1 unknown */
 	size_t nr_targets, alloc_targets;
 	struct gc_usage disk;
+	struct status_moderation *moderation;
+	size_t nr_moderation, alloc_moderation;
 	char **alerts;		/* why an operator is needed */
 	size_t nr_alerts, alloc_alerts;
 };
@@ -53,6 +63,8 @@ struct status_opts {
 int status_collect(struct state *st, const struct status_opts *o,
 		   struct status *s);
 void status_release(struct status *s);
+/* Only the tally (for the archive's index); -1 when the state fails. */
+int status_moderation_collect(struct state *st, struct status *s);
 
 void status_format(const struct status *s, struct strbuf *out);
 void status_format_json(const struct status *s, struct strbuf *out);

@@ -3,10 +3,12 @@
  * builtin/archive.c - `sched-bot archive`: finished jobs as HTML.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "archive.h"
 #include "builtin/builtin.h"
 #include "config.h"
+#include "state.h"
 #include "util.h"
 
 static const char *jobs, *out;
@@ -34,8 +36,9 @@ const struct options_doc archive_doc = {
 	.text =
 "Render each job directory as an HTML page (the reply rendered with\n"
 "cmark, tables as <pre>, links to results.csv, compare.json and the\n"
-"raw reply) and an index.html of all jobs, newest first.  A jobs\n"
-"directory that cannot be read exits 3.",
+"raw reply) and an index.html of all jobs, newest first, with the\n"
+"moderators' tally of held reports (bot.moderation) when the state\n"
+"database has one.  A jobs directory that cannot be read exits 3.",
 	.options = archive_options,
 };
 
@@ -57,7 +60,13 @@ int cmd_archive(int argc, char **argv)
 		out = out_def = data_path("archive");
 	ret = need_dir(jobs);
 	if (!ret) {
-		n = archive_render(jobs, out);
+		char *db = state_default_path();
+		/* the tally of a bot that has a state; none made here */
+		struct state *st = access(db, F_OK) ? NULL : state_open(db);
+
+		n = archive_render(jobs, out, st);
+		state_close(st);
+		free(db);
 		if (n >= 0)
 			info("%d job page(s) and index.html in %s", n, out);
 		ret = n < 0 ? EXIT_FAIL : EXIT_OK;

@@ -19,6 +19,7 @@
 #include "job.h"
 #include "jobreply.h"
 #include "mailcmd.h"
+#include "moderation.h"
 #include "outbox.h"
 #include "reply.h"
 #include "run.h"
@@ -172,16 +173,32 @@ static struct values *values_reset(struct values *vs)
 	return vs;
 }
 
-static struct values allow, lists;
+static struct values allow, lists, moderators;
 
 void mailcmd_opts_from_config(struct mailcmd_opts *o)
 {
 	config_get_all("bot.allow", values_cb, values_reset(&allow));
+	config_get_all("bot.moderators", values_cb,
+		       values_reset(&moderators));
 	o->bot_email = bot_identity()->email;
 	o->allow = (const char *const *)allow.v;
 	o->nr_allow = allow.nr;
+	o->moderators = (const char *const *)moderators.v;
+	o->nr_moderators = moderators.nr;
 	o->known_workloads = config_get("bot.knownWorkloads");
 	o->max_runs = config_get_int("bot.maxRuns");
+}
+
+/* After mailcmd_opts_from_config(): bot.moderators is read there. */
+void moderation_opts_from_config(struct moderation_opts *o)
+{
+	o->mode = config_get("bot.moderation");
+	o->moderators = (const char *const *)moderators.v;
+	o->nr_moderators = moderators.nr;
+	o->hold_days = config_get_int("bot.holdDays");
+	o->bot_name = bot_identity()->name;
+	o->bot_email = bot_identity()->email;
+	o->signature = config_get("reply.signature");
 }
 
 void reply_opts_from_config(struct reply_opts *o)

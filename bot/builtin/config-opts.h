@@ -17,6 +17,7 @@ struct dkim_opts;
 struct facts_opts;
 struct job_defaults;
 struct mailcmd_opts;
+struct moderation_opts;
 struct jobreply_opts;
 struct outbox_opts;
 struct reply_opts;
@@ -41,6 +42,8 @@ void jobreply_opts_from_config(struct jobreply_opts *o);
 void facts_opts_from_config(struct facts_opts *o);
 /* bot.allow is kept here (copied), until the next call. */
 void mailcmd_opts_from_config(struct mailcmd_opts *o);
+/* Its bot.moderators is mailcmd_opts_from_config()'s copy: call it first. */
+void moderation_opts_from_config(struct moderation_opts *o);
 void tmpl_dirs_from_config(struct tmpl_dirs *d);
 /* reply.list is kept here (copied), until the next call. */
 void reply_opts_from_config(struct reply_opts *o);

@@ -21,6 +21,7 @@
 #include "lore.h"
 #include "mail.h"
 #include "mailcmd.h"
+#include "moderation.h"
 #include "outbox.h"
 #include "reply.h"
 #include "run.h"
@@ -54,6 +55,7 @@ void config_to_library(void)
 	struct jobreply_opts jro;
 	struct facts_opts fo;
 	struct mailcmd_opts mco;
+	struct moderation_opts mdo;
 	struct tmpl_dirs td;
 	struct reply_opts rpo;
 
@@ -93,6 +95,8 @@ void config_to_library(void)
 	facts_configure(&fo);
 	mailcmd_opts_from_config(&mco);
 	mailcmd_configure(&mco);
+	moderation_opts_from_config(&mdo);
+	moderation_configure(&mdo);
 	reply_opts_from_config(&rpo);
 	reply_configure(&rpo);
 }

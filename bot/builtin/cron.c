@@ -61,7 +61,10 @@ const struct options_doc cron_doc = {
 "within the time budget, and reply once.  Safe to start every few\n"
 "minutes: one instance runs at a time, a series revision is tested\n"
 "once, a reply is sent once.  Replies are sent only with --send or\n"
-"smtp.send = true; otherwise they stay in the outbox.",
+"smtp.send = true; otherwise they stay in the outbox.  With\n"
+"bot.moderation, a report is held for bot.moderators, whose\n"
+"'#sched-bot release' or '#sched-bot invalid <reason>' the same poll\n"
+"reads; one unjudged after bot.holdDays expires.",
 	.options = cron_options,
 };
 

@@ -133,6 +133,62 @@ static void test_bad_args(void)
 	}
 }
 
+/* release and invalid: moderators only, alone, invalid with a reason */
+static void test_moderation(void)
+{
+	static const char *const bad[] = {
+		"#sched-bot invalid\n",
+		"#sched-bot invalid   \n",
+		"#sched-bot release now\n",
+		"#sched-bot release\n#sched-bot test spawn\n",
+		"#sched-bot test spawn\n#sched-bot invalid noise\n",
+		"#sched-bot invalid caf\xc3\xa9 noise\n",
+	};
+	struct mailcmd_result r;
+	char *long_reason;
+	size_t i;
+
+	set("bot.moderators", "mod@kernel.example");
+	parse("Mod@Kernel.Example", "bot@example.org",
+	      "> #sched-bot invalid quoted\n#sched-bot release\n", &r);
+	CHECK_INT(r.status, MAILCMD_OK);
+	CHECK_INT(r.nr, 1);
+	CHECK(r.moderating);
+	CHECK_INT(r.cmds[0].verb, MAILCMD_RELEASE);
+	mailcmd_release(&r);
+	parse("mod@kernel.example", "bot@example.org",
+	      "#sched-bot invalid  a noisy host, run again \r\n", &r);
+	CHECK_INT(r.status, MAILCMD_OK);
+	CHECK_INT(r.cmds[0].verb, MAILCMD_INVALID);
+	CHECK_STR(r.cmds[0].reason, "a noisy host, run again");
+	mailcmd_release(&r);
+	/* bot.allow lets no one moderate, bot.moderators no one test */
+	parse("dev@kernel.example", "bot@example.org",
+	      "#sched-bot release\n", &r);
+	CHECK_INT(r.status, MAILCMD_IGNORED);
+	CHECK(r.why && strstr(r.why, "bot.moderators"));
+	mailcmd_release(&r);
+	parse("mod@kernel.example", "bot@example.org",
+	      "#sched-bot test spawn\n", &r);
+	CHECK_INT(r.status, MAILCMD_IGNORED);
+	CHECK(r.why && strstr(r.why, "bot.allow"));
+	mailcmd_release(&r);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		parse("mod@kernel.example", "bot@example.org", bad[i], &r);
+		CHECK_INT(r.status, MAILCMD_ERROR);
+		CHECK_INT(r.nr, 0);
+		CHECK(r.why != NULL);
+		mailcmd_release(&r);
+	}
+	long_reason = xasprintf("#sched-bot invalid %0*d\n",
+				MAILCMD_MAX_REASON + 1, 0);
+	parse("mod@kernel.example", "bot@example.org", long_reason, &r);
+	CHECK_INT(r.status, MAILCMD_ERROR);
+	mailcmd_release(&r);
+	free(long_reason);
+	set("bot.moderators", "");
+}
+
 static void test_hostile(void)
 {
 	struct mailcmd_result r;
@@ -313,6 +369,7 @@ int main(void)
 	RUN(test_none);
 	RUN(test_stranger);
 	RUN(test_bad_args);
+	RUN(test_moderation);
 	RUN(test_hostile);
 	RUN(test_doubled_headers);
 	RUN(test_signed_headers);
