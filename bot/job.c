@@ -16,6 +16,7 @@
 #include "jobdir.h"
 #include "jobreply.h"
 #include "jobstate.h"
+#include "lineage.h"
 #include "lore.h"
 #include "mbox.h"
 #include "outbox.h"
@@ -25,6 +26,7 @@
 #include "version.h"
 
 #include "apply.h"
+#include "patchid.h"
 #include "tree.h"
 #include "build.h"
 #include "compare.h"
@@ -123,6 +125,22 @@ static int stage_fetch(struct job *j)
 
 /* ---- series ---- */
 
+/*
+ * The version in the bot's memory, linked to its earlier versions
+ * (lineage.h), and the job to the version, for later jobs and for
+ * `history`.  Only the memory: the job goes on without it.
+ */
+static void job_lineage(struct job *j, const struct series *s,
+			const char *msgid)
+{
+	if (!j->st)
+		return;
+	if (lineage_record(j->st, s) < 0 ||
+	    (j->db_id && state_job_version_set(j->st, j->db_id, msgid) < 0))
+		warning("job %s: the lineage of <%s> is not recorded", j->dir,
+			msgid);
+}
+
 static int stage_series(struct job *j)
 {
 	struct series s;
@@ -138,6 +156,7 @@ static int stage_series(struct job *j)
 		return error("the thread holds no patch");
 	}
 	first = s.cover ? s.cover : &s.patches[0];
+	job_lineage(j, &s, first->msgid);
 	job_state_set(&j->s.cover_msgid, first->msgid);
 	job_state_set(&j->s.subject, s.subject);
 	job_state_set(&j->s.author, s.author_name);
@@ -157,6 +176,90 @@ static int stage_series(struct job *j)
 }
 
 /* ---- apply ---- */
+
+/*
+ * Patches measured already: the reply says where, or (bot.quiet) no
+ * reply goes at all.
+ */
+static void job_duplicate(struct job *j, long long earlier)
+{
+	struct state_job ej;
+	struct job_state es;
+	struct strbuf f = STRBUF_INIT;
+	char *path = NULL, *link = NULL, v[32] = "an earlier version";
+
+	job_state_init(&es);
+	if (state_job_get(j->st, earlier, &ej) <= 0)
+		return;
+	path = ej.job_dir ? jobdir_path(ej.job_dir, "state") : NULL;
+	if (path && job_state_read(&es, path) < 0)
+		warning("job %s: cannot read the state of job %lld", j->dir,
+			earlier);
+	if (es.version)
+		snprintf(v, sizeof(v), "v%d", es.version);
+	strbuf_addf(&f, "They are the patches of %s [1], by patch-id (git "
+		    "patch-id --stable), on the same base (%.12s), target "
+		    "(%s) and workloads (%s): sched-bot measured them as job "
+		    "%lld, %s", v,
+		    str(j->s.side[JOB_SIDE_BASE].commit), str(j->s.target),
+		    str(j->s.workloads), earlier, str(ej.outcome));
+	if (es.reply_msgid) {
+		link = lore_link(es.reply_msgid);
+		strbuf_addstr(&f, ", and its report is [2].\n");
+		job_state_set(&j->s.same_as_reply, es.reply_msgid);
+	} else {
+		strbuf_addstr(&f, ", and no report of it is recorded.\n");
+	}
+	strbuf_addf(&f, "\n[1] <%s>\n", es.cover_msgid ? es.cover_msgid :
+		    ej.msgid);
+	if (link)
+		strbuf_addf(&f, "[2] %s\n", link);
+	job_state_set(&j->s.same_as, ej.job_dir);
+	jobdir_fail(j->dir, &j->s, JOB_DUPLICATE, f.buf);
+	info("job %s: the patches of job %lld, measured already: not built "
+	     "nor run%s", j->dir, earlier, jd()->quiet ?
+	     "; no reply (bot.quiet)" : "");
+	if (jd()->quiet)
+		j->s.stage = JOB_DONE;
+	strbuf_release(&f);
+	free(link);
+	free(path);
+	job_state_release(&es);
+	state_job_release(&ej);
+}
+
+/*
+ * Nothing twice: the patch-ids of what apply made are recorded with
+ * the job, and when an earlier job measured the same patches on the
+ * same base for the same target and workloads, this one stops here.
+ */
+static void job_seen_before(struct job *j, git_repository *repo,
+			    const struct apply_result *ar)
+{
+	struct strbuf ids = STRBUF_INIT;
+	struct state_patches p = { 0 };
+	long long earlier;
+
+	if (patchid_range(repo, &ar->base, &ar->head, &ids) <= 0) {
+		strbuf_release(&ids);
+		return;
+	}
+	job_state_set(&j->s.patch_ids, ids.buf);
+	strbuf_release(&ids);
+	if (!j->st || !j->db_id)
+		return;
+	p.msgid = j->s.cover_msgid;
+	p.base = j->s.side[JOB_SIDE_BASE].commit;
+	p.target = str(j->s.target);
+	p.workloads = j->s.workloads;
+	p.patch_ids = j->s.patch_ids;
+	if (state_job_patches_set(j->st, j->db_id, &p) < 0)
+		return;
+	earlier = state_job_same_patches(j->st, j->db_id, &p);
+	if (earlier > 0)
+		job_duplicate(j, earlier);
+}
+
 
 /*
  * A "#sched-bot test" command that carries a diff (a reviewer's "can
@@ -312,6 +415,7 @@ static int stage_apply(struct job *j)
 			strbuf_addf(&log, "warning: %s\n", ar.base_warning);
 		jobdir_write(j->dir, "apply.log", log.buf, log.len);
 		j->s.stage = JOB_BUILD;
+		job_seen_before(j, repo, &ar);
 	}
 	strbuf_release(&log);
 	apply_result_release(&ar);
@@ -893,7 +997,7 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 		state_job_update(st, j.db_id, "done", oc, j.dir);
 	if (j.s.outcome == JOB_REGRESSION)
 		ret = EXIT_REGRESSION;
-	else if (j.s.outcome == JOB_TESTED)
+	else if (j.s.outcome == JOB_TESTED || j.s.outcome == JOB_DUPLICATE)
 		ret = EXIT_OK;
 	else
 		ret = EXIT_FAIL;

@@ -61,6 +61,7 @@ static const char *const outcome_names[JOB_NR_OUTCOMES] = {
 	[JOB_APPLY_FAILED] = "apply-failed",
 	[JOB_BUILD_FAILED] = "build-failed",
 	[JOB_BOOT_FAILED] = "boot-failed",
+	[JOB_DUPLICATE] = "duplicate",
 };
 
 const char *job_outcome_name(enum job_outcome outcome)
@@ -121,6 +122,9 @@ static const struct field fields[] = {
 	SIDE("base_commit", JOB_SIDE_BASE, commit),
 	SIDE("head_commit", JOB_SIDE_HEAD, commit),
 	INT("on_top_applied", on_top_applied),
+	STR("patch_ids", patch_ids),
+	STR("same_as", same_as),
+	STR("same_as_reply", same_as_reply),
 	STR("failed_which", failed_which),
 	SIDE("kernel_base", JOB_SIDE_BASE, kernel),
 	SIDE("release_base", JOB_SIDE_BASE, release),
