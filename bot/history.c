@@ -15,8 +15,6 @@
 #include "state.h"
 #include "util.h"
 
-/* compare.json is the bot's own file, but bounded all the same. */
-#define HISTORY_JSON_MAX (16 << 20)
 
 struct history_job {
 	const struct state_job *row;
@@ -84,48 +82,158 @@ static void job_base(const struct history_job *j, struct strbuf *out)
 		strbuf_addf(out, "%.12s", c);
 }
 
-/* Each KPI of compare.json: "spawn lps: -12.4% regression". */
-static void kpis_of(struct json_object *o, struct strbuf *out)
+void history_kpis_release(struct history_kpi *k, size_t nr)
 {
-	struct json_object *metrics;
-	size_t i, n;
+	size_t i;
 
-	if (!json_object_object_get_ex(o, "metrics", &metrics) ||
-	    !json_object_is_type(metrics, json_type_array))
-		return;
+	for (i = 0; i < nr; i++) {
+		free(k[i].name);
+		free(k[i].verdict);
+	}
+	free(k);
+}
+
+static const char *member_string(struct json_object *m, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(m, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* "spawn lps", "hackbench 4 groups time": workload, params, metric. */
+static char *kpi_name(struct json_object *m)
+{
+	const char *w = member_string(m, "workload");
+	const char *p = member_string(m, "params");
+	const char *k = member_string(m, "metric");
+
+	if (!w || !k)
+		return NULL;
+	return xasprintf("%s%s%s %s", w, p && *p ? " " : "", p && *p ? p : "",
+			 k);
+}
+
+size_t history_kpis(const char *text, size_t len, struct history_kpi **out)
+{
+	struct json_object *o, *metrics, *d, *c;
+	struct history_kpi *k = NULL;
+	size_t i, n, nr = 0, alloc = 0;
+
+	*out = NULL;
+	if (!text || len > HISTORY_JSON_MAX)
+		return 0;
+	o = json_tokener_parse(text);
+	if (!o || !json_object_object_get_ex(o, "metrics", &metrics) ||
+	    !json_object_is_type(metrics, json_type_array)) {
+		json_object_put(o);
+		return 0;
+	}
 	n = json_object_array_length(metrics);
 	for (i = 0; i < n; i++) {
 		struct json_object *m = json_object_array_get_idx(metrics, i);
-		struct json_object *w, *p, *k, *c, *v, *d;
-		double pct;
+		const char *v = member_string(m, "verdict");
+		char *name;
 
 		if (json_object_object_get_ex(m, "diagnostic", &d) &&
 		    json_object_get_boolean(d))
 			continue;
-		if (!json_object_object_get_ex(m, "workload", &w) ||
-		    !json_object_object_get_ex(m, "metric", &k) ||
-		    !json_object_object_get_ex(m, "verdict", &v))
+		name = kpi_name(m);
+		if (!name || !v) {
+			free(name);
 			continue;
+		}
+		ALLOC_GROW(k, nr, alloc);
+		k[nr].name = name;
+		k[nr].verdict = xstrdup(v);
+		k[nr].pct = json_object_object_get_ex(m, "change_pct", &c) &&
+			    !json_object_is_type(c, json_type_null) ?
+			    json_object_get_double(c) : NAN;
+		nr++;
+	}
+	json_object_put(o);
+	*out = k;
+	return nr;
+}
+
+static void kpis_of(const struct strbuf *text, struct strbuf *out)
+{
+	struct history_kpi *k;
+	size_t i, nr = history_kpis(text->buf, text->len, &k);
+
+	for (i = 0; i < nr; i++) {
 		if (out->len)
 			strbuf_addstr(out, "; ");
-		strbuf_addstr(out, json_object_get_string(w));
-		if (json_object_object_get_ex(m, "params", &p) &&
-		    json_object_is_type(p, json_type_string) &&
-		    *json_object_get_string(p))
-			strbuf_addf(out, " %s", json_object_get_string(p));
-		strbuf_addf(out, " %s:", json_object_get_string(k));
-		pct = json_object_object_get_ex(m, "change_pct", &c) ?
-		      json_object_get_double(c) : NAN;
-		if (!isnan(pct))
-			strbuf_addf(out, " %+.1f%%", pct);
-		strbuf_addf(out, " %s", json_object_get_string(v));
+		strbuf_addf(out, "%s:", k[i].name);
+		if (!isnan(k[i].pct))
+			strbuf_addf(out, " %+.1f%%", k[i].pct);
+		strbuf_addf(out, " %s", k[i].verdict);
 	}
+	history_kpis_release(k, nr);
+}
+
+static const struct history_kpi *find_kpi(const struct history_kpi *k,
+					  size_t nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(k[i].name, name))
+			return &k[i];
+	return NULL;
+}
+
+void history_still_there(const struct history_then *then,
+			 const char *now_json, size_t now_len, int now_version,
+			 int identical, struct strbuf *out)
+{
+	struct history_kpi *old, *cur;
+	size_t nr_old = history_kpis(then->json, then->len, &old);
+	size_t nr_cur = history_kpis(now_json, now_len, &cur), i;
+	int said = 0;
+
+	for (i = 0; i < nr_old; i++) {
+		const struct history_kpi *o = &old[i], *c;
+
+		if (strcmp(o->verdict, "regression"))
+			continue;
+		if (!said++)
+			strbuf_addf(out, "The regressions v%d reported, in "
+				    "v%d:\n\n", then->version, now_version);
+		strbuf_addf(out, "- v%d regressed %s", then->version, o->name);
+		if (!isnan(o->pct))
+			strbuf_addf(out, " by %+.1f%%", o->pct);
+		strbuf_addf(out, "; in v%d: ", now_version);
+		c = find_kpi(cur, nr_cur, o->name);
+		if (identical && !c)
+			strbuf_addstr(out, "the patched kernel's code and data "
+				      "are the base's: gone\n");
+		else if (!c)
+			strbuf_addstr(out, "not measured: unknown\n");
+		else if (!strcmp(c->verdict, "regression"))
+			strbuf_addf(out, "%+.1f%%, a regression: still there\n",
+				    isnan(c->pct) ? 0.0 : c->pct);
+		else
+			strbuf_addf(out, "%+.1f%%, %s: gone\n",
+				    isnan(c->pct) ? 0.0 : c->pct,
+				    !strcmp(c->verdict, "improvement") ?
+				    "an improvement" :
+				    !strcmp(c->verdict, "noisy") ?
+				    "too noisy to tell, no regression shown" :
+				    "within noise");
+	}
+	if (said && then->link)
+		strbuf_addf(out, "\nv%d's report:\n\n    %s\n", then->version,
+			    then->link);
+	history_kpis_release(old, nr_old);
+	history_kpis_release(cur, nr_cur);
 }
 
 static void job_kpis(const struct history_job *j, struct strbuf *out)
 {
 	struct strbuf text = STRBUF_INIT;
-	struct json_object *o;
 
 	if (!j->row->job_dir ||
 	    jobdir_read(j->row->job_dir, "compare.json", &text) < 0 ||
@@ -133,10 +241,7 @@ static void job_kpis(const struct history_job *j, struct strbuf *out)
 		strbuf_release(&text);
 		return;
 	}
-	o = json_tokener_parse(text.buf);
-	if (o)
-		kpis_of(o, out);
-	json_object_put(o);
+	kpis_of(&text, out);
 	strbuf_release(&text);
 }
 

@@ -12,6 +12,7 @@
 
 #include "bisect.h"
 #include "blocks.h"
+#include "history.h"
 #include "job.h"
 #include "jobdir.h"
 #include "jobreply.h"
@@ -64,6 +65,11 @@ struct job {
 static const char *str(const char *v)
 {
 	return v ? v : "";
+}
+
+static int same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
 }
 
 static int job_save(struct job *j)
@@ -659,9 +665,100 @@ out:
 
 /* ---- reply ---- */
 
+/* The newest measured job of an earlier version on the same target. */
+struct earlier {
+	struct state *st;
+	const struct job_state *now;
+	int version;		/* of the one found, 0: none yet */
+	long long job;
+	struct job_state s;	/* its state */
+	char *dir;
+};
+
+static int earlier_job(const struct state_job *row, void *data)
+{
+	struct earlier *e = data;
+	struct job_state s;
+	char *path;
+
+	if (!row->job_dir || !row->outcome || (strcmp(row->outcome, "tested") &&
+						strcmp(row->outcome, "regression")))
+		return 0;
+	job_state_init(&s);
+	path = jobdir_path(row->job_dir, "state");
+	if (!job_state_read(&s, path) && same(s.target, e->now->target) &&
+	    s.version < e->now->version && s.version >= e->version) {
+		job_state_release(&e->s);
+		free(e->dir);
+		e->s = s;
+		e->dir = xstrdup(row->job_dir);
+		e->version = s.version;
+		e->job = row->id;
+	} else {
+		job_state_release(&s);
+	}
+	free(path);
+	return 0;
+}
+
+static int earlier_version(const struct state_version *v, void *data)
+{
+	struct earlier *e = data;
+
+	if (v->version >= e->now->version ||
+	    same(v->msgid, e->now->cover_msgid))
+		return 0;
+	return state_version_jobs(e->st, v->msgid, earlier_job, e);
+}
+
+/*
+ * The reply remembers: what the newest measured earlier version on
+ * the same target regressed, and whether this version still does, in
+ * earlier.txt for the reply (history.h words it).
+ */
+static void job_earlier(struct job *j)
+{
+	struct earlier e = { .st = j->st, .now = &j->s };
+	struct strbuf then = STRBUF_INIT, now = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct state_version v;
+	struct history_then h = { 0 };
+	char *link = NULL;
+
+	if (!j->st || (j->s.outcome != JOB_TESTED &&
+		       j->s.outcome != JOB_REGRESSION) ||
+	    state_version_get(j->st, str(j->s.cover_msgid), &v) <= 0)
+		return;
+	job_state_init(&e.s);
+	if (v.family)
+		state_family_versions(j->st, v.family, earlier_version, &e);
+	if (e.dir && !jobdir_read(e.dir, "compare.json", &then)) {
+		jobdir_read(j->dir, "compare.json", &now);
+		link = e.s.reply_msgid ? lore_link(e.s.reply_msgid) : NULL;
+		h.version = e.version;
+		h.json = then.buf;
+		h.len = then.len;
+		h.link = link;
+		history_still_there(&h, now.buf, now.len, j->s.version,
+				    job_state_identical(&j->s), &out);
+		if (out.len)
+			jobdir_write(j->dir, "earlier.txt", out.buf, out.len);
+	}
+	free(link);
+	strbuf_release(&then);
+	strbuf_release(&now);
+	strbuf_release(&out);
+	job_state_release(&e.s);
+	free(e.dir);
+	state_version_release(&v);
+}
+
 static int stage_reply(struct job *j)
 {
-	int ret = job_reply_write(j->dir, &j->s);
+	int ret;
+
+	job_earlier(j);
+	ret = job_reply_write(j->dir, &j->s);
 
 	if (!ret)
 		j->s.stage = JOB_SEND;
@@ -735,11 +832,6 @@ char *job_default_dir(const char *msgid)
 	free(root);
 	free(safe);
 	return ret;
-}
-
-static int same(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
 }
 
 /* An option of job_opts: NULL when not given (NULL or ""). */

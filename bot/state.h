@@ -314,6 +314,11 @@ int state_meta_list(struct state *st, const char *prefix,
  *            command_sigs  signature used once
  *   kept     quarantine    poison mail stays skipped
  *   kept     meta          last poll, build-ahead heads, poll recovery
+ *   kept     families,     the lineage of every series: later versions
+ *            versions,     and `history` look back at it
+ *            version_keys,
+ *            job_versions
+ *   kept     job_patches   what each job applied: nothing measured twice
  *
  * state_prune() deletes the pruned rows recorded before a time and
  * returns how many, or -1.

@@ -191,12 +191,38 @@ job_state_of() {
 	sed -n "s/^$2=//p" "dave-jobs/job-$1/state"
 }
 
-test_expect_success 'v1 and v2 are built and tested, linked by author and subject' '
-	poll_run dave1.mbox && poll_run dave2.mbox &&
-	test "$(job_state_of 1 outcome)" = tested &&
+test_expect_success 'v1 is built and tested' '
+	poll_run dave1.mbox &&
+	test "$(job_state_of 1 outcome)" = tested
+'
+
+# What v1 would have written had it measured a regression (a real one
+# needs a kernel with a planted slowdown: t6011): the KPI v2's reply
+# has to look back at.
+cat >dave-jobs/job-1/compare.json <<EOF
+{
+  "metrics": [
+    { "workload": "spawn", "params": "", "metric": "lps",
+      "diagnostic": false, "change_pct": -12.4, "verdict": "regression" },
+    { "workload": "spawn", "params": "", "metric": "cpu",
+      "diagnostic": true, "change_pct": -30.0, "verdict": "regression" }
+  ],
+  "verdict": "regression"
+}
+EOF
+
+test_expect_success 'v2 is tested, linked by author and subject, and its reply remembers v1' '
+	poll_run dave2.mbox &&
 	test "$(job_state_of 2 outcome)" = tested &&
 	test -s dave-jobs/job-2/build-head.log &&
-	test_grep "<$(cover_of dave2.mbox)>: v2 of series 1 (author and cover subject)" dave.err
+	test_grep "<$(cover_of dave2.mbox)>: v2 of series 1 (author and cover subject)" dave.err &&
+	v1reply=$(job_state_of 1 reply_msgid) &&
+	test_grep -x "The regressions v1 reported, in v2:" dave-jobs/job-2/earlier.txt &&
+	test_grep -x "    $LORE_URL/all/$v1reply/" dave-jobs/job-2/earlier.txt &&
+	test_grep -x -F -- "- v1 regressed spawn lps by -12.4%; in v2: the patched kernel'"'"'s code and data are the base'"'"'s: gone" dave-jobs/job-2/earlier.txt &&
+	test_grep ! "spawn cpu" dave-jobs/job-2/earlier.txt &&
+	test_grep -F "v1 regressed spawn lps by -12.4%" dave-jobs/job-2/reply.eml &&
+	test ! -e dave-jobs/job-1/earlier.txt
 '
 
 test_expect_success 'v3, v2 by patch-id: not built, the reply points at v2' '

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history.h"
 #include "lineage.h"
 #include "series.h"
 #include "state.h"
@@ -122,6 +123,49 @@ static void test_record(void)
 	free(db);
 }
 
+#define KPI(w, p, m, pct, v) "{ \"workload\": \"" w "\", \"params\": \"" \
+	p "\", \"metric\": \"" m "\", \"change_pct\": " pct ", " \
+	"\"verdict\": \"" v "\" }"
+
+static void test_still_there(void)
+{
+	const char *v1 = "{ \"metrics\": [ "
+		KPI("hackbench", "4 groups", "time", "-8.1", "regression") ", "
+		KPI("spawn", "", "lps", "-12.0", "regression") ", "
+		KPI("pingpong", "", "rtt", "-20.0", "regression") ", "
+		KPI("spawn", "", "cpu", "1.0", "no significant change")
+		" ] }";
+	const char *v2 = "{ \"metrics\": [ "
+		KPI("hackbench", "4 groups", "time", "-0.4",
+		    "no significant change") ", "
+		KPI("spawn", "", "lps", "-11.5", "regression") " ] }";
+	struct history_then h = { 1, v1, strlen(v1), "http://l/all/r1/" };
+	struct strbuf out = STRBUF_INIT;
+
+	history_still_there(&h, v2, strlen(v2), 2, 0, &out);
+	CHECK_STR(out.buf,
+		  "The regressions v1 reported, in v2:\n\n"
+		  "- v1 regressed hackbench 4 groups time by -8.1%; in v2: "
+		  "-0.4%, within noise: gone\n"
+		  "- v1 regressed spawn lps by -12.0%; in v2: -11.5%, a "
+		  "regression: still there\n"
+		  "- v1 regressed pingpong rtt by -20.0%; in v2: not "
+		  "measured: unknown\n"
+		  "\nv1's report:\n\n    http://l/all/r1/\n");
+	strbuf_reset(&out);
+	/* nothing regressed then: nothing to say */
+	h.json = "{ \"metrics\": [] }";
+	h.len = strlen(h.json);
+	history_still_there(&h, v2, strlen(v2), 2, 0, &out);
+	CHECK_STR(out.buf, "");
+	/* hostile or broken JSON: nothing either */
+	h.json = "{ \"metrics\": [ { \"workload\": 3 } ";
+	h.len = strlen(h.json);
+	history_still_there(&h, v2, strlen(v2), 2, 0, &out);
+	CHECK_STR(out.buf, "");
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	TEST_NAME("test-lineage");
@@ -130,6 +174,7 @@ int main(void)
 	RUN(test_subject_key);
 	RUN(test_change_id);
 	RUN(test_record);
+	RUN(test_still_there);
 	remove_tree(tmpdir);
 	return test_done();
 }
