@@ -22,6 +22,18 @@ struct history_job {
 	int have_state;
 };
 
+/*
+ * A value from mail (a subject, a message-id, an author) as one line
+ * of plain text: no terminal escape or line break of a stranger's
+ * reaches the operator's terminal.
+ */
+static void add_text(struct strbuf *out, const char *s)
+{
+	for (; s && *s; s++)
+		strbuf_addch(out, (unsigned char)*s < 0x20 || *s == 0x7f ?
+			     '?' : *s);
+}
+
 /* ---- a version's rows ---- */
 
 typedef void (*version_row_fn)(const struct state_version *v,
@@ -29,15 +41,14 @@ typedef void (*version_row_fn)(const struct state_version *v,
 
 static void version_link(const struct state_version *v, struct strbuf *out)
 {
-	strbuf_addf(out, "%s%s", v->family ? "" : "not linked: ",
-		    v->why ? v->why : "?");
+	strbuf_addstr(out, v->family ? "" : "not linked: ");
+	add_text(out, v->why ? v->why : "?");
 }
 
 static void version_change_id(const struct state_version *v,
 			      struct strbuf *out)
 {
-	if (v->change_id)
-		strbuf_addstr(out, v->change_id);
+	add_text(out, v->change_id);
 }
 
 static void version_seen(const struct state_version *v, struct strbuf *out)
@@ -297,8 +308,11 @@ struct walk {
 static void add_row(struct strbuf *out, const char *indent,
 		    const char *label, const struct strbuf *val)
 {
-	if (val->len)
-		strbuf_addf(out, "%s%-10s %s\n", indent, label, val->buf);
+	if (val->len) {
+		strbuf_addf(out, "%s%-10s ", indent, label);
+		add_text(out, val->buf);
+		strbuf_addch(out, '\n');
+	}
 }
 
 static int print_job(const struct state_job *row, void *data)
@@ -315,8 +329,10 @@ static int print_job(const struct state_job *row, void *data)
 		    row->outcome ? row->outcome : "pending");
 	if (!row->outcome && row->stage)
 		strbuf_addf(w->out, " (at %s)", row->stage);
-	if (row->requested_by)
-		strbuf_addf(w->out, ", asked by %s", row->requested_by);
+	if (row->requested_by) {
+		strbuf_addstr(w->out, ", asked by ");
+		add_text(w->out, row->requested_by);
+	}
 	strbuf_addch(w->out, '\n');
 	for (i = 0; i < ARRAY_SIZE(job_rows); i++) {
 		strbuf_reset(&val);
@@ -335,8 +351,11 @@ static int print_version(const struct state_version *v, void *data)
 	struct strbuf val = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addf(w->out, "v%d <%s> %s\n", v->version, v->msgid,
-		    v->subject ? v->subject : "");
+	strbuf_addf(w->out, "v%d <", v->version);
+	add_text(w->out, v->msgid);
+	strbuf_addstr(w->out, "> ");
+	add_text(w->out, v->subject);
+	strbuf_addch(w->out, '\n');
 	for (i = 0; i < ARRAY_SIZE(version_rows); i++) {
 		strbuf_reset(&val);
 		version_rows[i].fn(v, &val);

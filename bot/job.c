@@ -681,8 +681,9 @@ static int earlier_job(const struct state_job *row, void *data)
 	struct job_state s;
 	char *path;
 
-	if (!row->job_dir || !row->outcome || (strcmp(row->outcome, "tested") &&
-						strcmp(row->outcome, "regression")))
+	if (!row->job_dir || !row->outcome ||
+	    (strcmp(row->outcome, "tested") &&
+	     strcmp(row->outcome, "regression")))
 		return 0;
 	job_state_init(&s);
 	path = jobdir_path(row->job_dir, "state");

@@ -20,7 +20,8 @@ static void test_subject_key(void)
 	static const struct {
 		const char *in, *want;
 	} cases[] = {
-		{ "[PATCH v2 1/3] sched/fair: Foo  Bar", "sched/fair: foo bar" },
+		{ "[PATCH v2 1/3] sched/fair: Foo  Bar",
+		  "sched/fair: foo bar" },
 		{ "Re: [RESEND][RFC PATCH] sched: x", "sched: x" },
 		{ "[PATCH net-next v3 0/2]\tSched: X\n", "sched: x" },
 		{ "sched: plain", "sched: plain" },
