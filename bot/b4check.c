@@ -277,6 +277,12 @@ static void answer_job(struct json *j, const struct b4check_opts *o,
 			 "Significant regressions:");
 		add_file(&details, dir, "kernels.txt", "Kernels:");
 		add_file(&details, dir, "tables.txt", "Results:");
+	} else if (js.outcome == JOB_DUPLICATE) {
+		/* the earlier version's result is the answer: failure.txt
+		 * says which and where */
+		strbuf_addstr(&summary, "the patches of an earlier version, "
+			      "measured already (duplicate)");
+		add_file(&details, dir, "failure.txt", NULL);
 	} else if (js.outcome) {
 		const char *what = failures[js.outcome];
 

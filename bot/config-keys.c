@@ -28,6 +28,8 @@ const struct config_key config_keys[] = {
 	  "(chosen from the thread and the diff, see plan --help) or a "
 	  "list (see run --help)"),
 	I("bot.runs", "5", "runs of each kernel"),
+	B("bot.quiet", "false", "no reply for a series whose patches "
+	  "were measured already (same patch-ids, base and target)"),
 	S("bot.knownWorkloads", NULL, "workloads a mail command may ask "
 	  "for (unset: the workload table's mail set)"),
 	I("bot.maxRuns", "30", "most runs a mail command may ask for"),

@@ -18,6 +18,7 @@
 #include "cron.h"
 #include "gc.h"
 #include "job.h"
+#include "lineage.h"
 #include "lore.h"
 #include "mail.h"
 #include "mailcmd.h"
@@ -225,6 +226,8 @@ static int queue_series(const char *msg, size_t len, void *data)
 		goto out;
 	}
 	if (s.nr_patches) {
+		/* known to later versions from the poll on (lineage.h) */
+		lineage_record(c->st, &s);
 		first = s.cover ? s.cover : &s.patches[0];
 		ret = state_series_add(c->st, first->msgid, s.version,
 				       s.base.commit ? s.base.commit :

@@ -63,6 +63,7 @@ struct job_defaults {
 	const char *target;	/* job.target */
 	const char *workloads;	/* bot.workloads */
 	int runs;		/* bot.runs */
+	int quiet;		/* bot.quiet: no reply for a duplicate */
 };
 
 /* Before any job: job_run() or job_default_dir() before it is a bug. */

@@ -433,6 +433,7 @@ static int compose(struct reply_job *j)
 	set_file_var(j, &v, "verdict", "verdict.txt", 0);
 	set_file_var(j, &v, "regressions", "regressions.txt", 0);
 	set_file_var(j, &v, "bisect", "bisect.txt", 0);
+	set_file_var(j, &v, "earlier", "earlier.txt", 0);
 	set_file_var(j, &v, "log", "failure.txt", 0);
 	kv_set(&v, "base", j->s->base_desc ? j->s->base_desc :
 	       j->s->series_base);

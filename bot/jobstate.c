@@ -61,6 +61,7 @@ static const char *const outcome_names[JOB_NR_OUTCOMES] = {
 	[JOB_APPLY_FAILED] = "apply-failed",
 	[JOB_BUILD_FAILED] = "build-failed",
 	[JOB_BOOT_FAILED] = "boot-failed",
+	[JOB_DUPLICATE] = "duplicate",
 };
 
 const char *job_outcome_name(enum job_outcome outcome)
@@ -124,6 +125,9 @@ static const struct field fields[] = {
 	STR("base_config", base_config),
 	STR("config_origin", config_origin),
 	STR("config_hash", config_hash),
+	STR("patch_ids", patch_ids),
+	STR("same_as", same_as),
+	STR("same_as_reply", same_as_reply),
 	STR("failed_which", failed_which),
 	SIDE("kernel_base", JOB_SIDE_BASE, kernel),
 	SIDE("release_base", JOB_SIDE_BASE, release),

@@ -50,6 +50,10 @@ enum job_outcome {
 	JOB_APPLY_FAILED,	/* "apply-failed": the series did not apply */
 	JOB_BUILD_FAILED,	/* "build-failed": a kernel did not build */
 	JOB_BOOT_FAILED,	/* "boot-failed": the patched one did not run */
+	JOB_DUPLICATE,		/* "duplicate": its patches were measured
+				 * already (same patch-ids, base, target):
+				 * not built nor run, the reply points at
+				 * the earlier result */
 	JOB_NR_OUTCOMES,
 };
 
@@ -105,6 +109,9 @@ struct job_state {
 	char *base_hint;	/* why it did not apply, what to try */
 	struct job_side side[JOB_NR_SIDES];
 	int on_top_applied;	/* 1: head_commit has on_top's diff */
+	char *patch_ids;	/* of base..head, patchid.h */
+	char *same_as;		/* a duplicate: the job dir measured them */
+	char *same_as_reply;	/* ... and its reply's Message-ID */
 
 	/* build */
 	char *base_config;	/* what the kernels were built from: a

@@ -29,6 +29,27 @@ static const char schema[] =
 "  base TEXT NOT NULL DEFAULT '', workloads TEXT NOT NULL DEFAULT '',"
 "  subject TEXT, seen_at INTEGER,"
 "  UNIQUE (msgid, version, base, workloads));"
+/* Lineage: a family per series, a row per version (cover or patch
+ * 1), the normalised subjects it is known by, the patch-ids a job
+ * tested (lineage.h). */
+"CREATE TABLE IF NOT EXISTS families ("
+"  id INTEGER PRIMARY KEY, change_id TEXT UNIQUE, created_at INTEGER);"
+"CREATE TABLE IF NOT EXISTS versions ("
+"  msgid TEXT PRIMARY KEY, family INTEGER, version INTEGER NOT NULL,"
+"  change_id TEXT, author TEXT NOT NULL, subject TEXT, why TEXT,"
+"  seen_at INTEGER);"
+"CREATE TABLE IF NOT EXISTS version_keys ("
+"  msgid TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,"
+"  PRIMARY KEY (msgid, kind, key));"
+"CREATE INDEX IF NOT EXISTS version_keys_key ON version_keys (key);"
+"CREATE TABLE IF NOT EXISTS job_versions ("
+"  job_id INTEGER PRIMARY KEY, msgid TEXT NOT NULL);"
+"CREATE INDEX IF NOT EXISTS job_versions_msgid ON job_versions (msgid);"
+"CREATE TABLE IF NOT EXISTS job_patches ("
+"  job_id INTEGER PRIMARY KEY, msgid TEXT, base TEXT NOT NULL,"
+"  target TEXT NOT NULL, workloads TEXT NOT NULL DEFAULT '',"
+"  patch_ids TEXT NOT NULL, recorded_at INTEGER);"
+"CREATE INDEX IF NOT EXISTS job_patches_ids ON job_patches (patch_ids);"
 "CREATE TABLE IF NOT EXISTS jobs ("
 "  id INTEGER PRIMARY KEY, series_id INTEGER,"
 "  msgid TEXT NOT NULL, workloads TEXT NOT NULL DEFAULT '',"
@@ -418,6 +439,220 @@ void state_job_release(struct state_job *job)
 	free(job->outcome);
 	free(job->job_dir);
 	memset(job, 0, sizeof(*job));
+}
+
+/* ---- lineage (lineage.h decides; this only stores) ---- */
+
+#define VERSION_COLS "msgid, family, version, change_id, author, subject, " \
+		     "why, seen_at"
+
+static void fill_version(sqlite3_stmt *stmt, struct state_version *v)
+{
+	v->msgid = col_text(stmt, 0);
+	v->family = sqlite3_column_int64(stmt, 1);
+	v->version = sqlite3_column_int(stmt, 2);
+	v->change_id = col_text(stmt, 3);
+	v->author = col_text(stmt, 4);
+	v->subject = col_text(stmt, 5);
+	v->why = col_text(stmt, 6);
+	v->seen_at = sqlite3_column_int64(stmt, 7);
+}
+
+int state_version_get(struct state *st, const char *msgid,
+		      struct state_version *v)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT " VERSION_COLS " FROM "
+				     "versions WHERE msgid = ?", "t", msgid);
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	if (!stmt)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		fill_version(stmt, v);
+	sqlite3_finalize(stmt);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : db_error(st, "read version");
+}
+
+void state_version_release(struct state_version *v)
+{
+	free(v->msgid);
+	free(v->change_id);
+	free(v->author);
+	free(v->subject);
+	free(v->why);
+	memset(v, 0, sizeof(*v));
+}
+
+/* The first column of each row, as ids, at most max; the count or -1. */
+static int collect_ids(struct state *st, sqlite3_stmt *stmt,
+		       long long *ids, int max)
+{
+	int n = 0, rc;
+
+	if (!stmt)
+		return -1;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (n < max)
+			ids[n] = sqlite3_column_int64(stmt, 0);
+		n++;
+	}
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? n : db_error(st, "read ids");
+}
+
+long long state_family_of_change_id(struct state *st, const char *change_id)
+{
+	long long id = 0;
+	int n = collect_ids(st, prepare(st, "SELECT id FROM families WHERE "
+					"change_id = ?", "t", change_id),
+			    &id, 1);
+
+	return n < 0 ? -1 : n ? id : 0;
+}
+
+int state_families_by_key(struct state *st, const char *author,
+			  const char *kind, const char *key, long long *ids,
+			  int max)
+{
+	return collect_ids(st, prepare(st, "SELECT DISTINCT v.family FROM "
+				       "versions v JOIN version_keys k ON "
+				       "k.msgid = v.msgid WHERE v.author = ? "
+				       "AND k.kind = ? AND k.key = ? AND "
+				       "v.family IS NOT NULL ORDER BY "
+				       "v.family", "ttt", author, kind, key),
+			   ids, max);
+}
+
+long long state_family_new(struct state *st, const char *change_id)
+{
+	if (exec_stmt(st, prepare(st, "INSERT INTO families (change_id, "
+				  "created_at) VALUES (?, ?)", "ti",
+				  change_id, now())) < 0)
+		return -1;
+	return sqlite3_last_insert_rowid(st->db);
+}
+
+int state_family_set_change_id(struct state *st, long long family,
+			       const char *change_id)
+{
+	return exec_stmt(st, prepare(st, "UPDATE families SET change_id = ? "
+				     "WHERE id = ? AND change_id IS NULL",
+				     "ti", change_id, family));
+}
+
+int state_version_add(struct state *st, const struct state_version *v)
+{
+	sqlite3_stmt *stmt = prepare(st, "INSERT OR IGNORE INTO versions ("
+				     VERSION_COLS ") VALUES (?, ?, ?, ?, ?, ?, "
+				     "?, ?)", "tiitttti", v->msgid, v->family,
+				     (long long)v->version, v->change_id,
+				     v->author, v->subject, v->why, now());
+
+	/* family 0 is none: NULL in the table */
+	if (stmt && !v->family)
+		sqlite3_bind_null(stmt, 2);
+	return exec_stmt(st, stmt);
+}
+
+int state_version_key_add(struct state *st, const char *msgid,
+			  const char *kind, const char *key)
+{
+	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO version_keys "
+				     "(msgid, kind, key) VALUES (?, ?, ?)",
+				     "ttt", msgid, kind, key));
+}
+
+int state_family_versions(struct state *st, long long family,
+			  int (*fn)(const struct state_version *v,
+				    void *data), void *data)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT " VERSION_COLS " FROM "
+				     "versions WHERE family = ? ORDER BY "
+				     "version, seen_at, msgid", "i", family);
+	int rc, ret = 0;
+
+	if (!stmt)
+		return -1;
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct state_version v;
+
+		fill_version(stmt, &v);
+		ret = fn(&v, data);
+		state_version_release(&v);
+	}
+	sqlite3_finalize(stmt);
+	if (!ret && rc != SQLITE_DONE)
+		return db_error(st, "read versions");
+	return ret;
+}
+
+int state_job_version_set(struct state *st, long long job_id,
+			  const char *msgid)
+{
+	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO job_versions "
+				     "(job_id, msgid) VALUES (?, ?)", "it",
+				     job_id, msgid));
+}
+
+int state_version_jobs(struct state *st, const char *msgid,
+		       int (*fn)(const struct state_job *job, void *data),
+		       void *data)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT " JOB_COLS " FROM jobs "
+				     "WHERE id IN (SELECT job_id FROM "
+				     "job_versions WHERE msgid = ?) OR "
+				     "msgid = ? ORDER BY id", "tt", msgid,
+				     msgid);
+	int rc, ret = 0;
+
+	if (!stmt)
+		return -1;
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct state_job job;
+
+		memset(&job, 0, sizeof(job));
+		fill_job(stmt, &job);
+		ret = fn(&job, data);
+		state_job_release(&job);
+	}
+	sqlite3_finalize(stmt);
+	if (!ret && rc != SQLITE_DONE)
+		return db_error(st, "read jobs");
+	return ret;
+}
+
+int state_job_patches_set(struct state *st, long long job_id,
+			  const struct state_patches *p)
+{
+	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO job_patches "
+				     "(job_id, msgid, base, target, workloads, "
+				     "patch_ids, recorded_at) VALUES (?, ?, "
+				     "?, ?, ?, ?, ?)", "ittttti", job_id,
+				     p->msgid, p->base, p->target,
+				     p->workloads ? p->workloads : "",
+				     p->patch_ids, now()));
+}
+
+long long state_job_same_patches(struct state *st, long long job_id,
+				 const struct state_patches *p)
+{
+	long long id = 0;
+	int n = collect_ids(st, prepare(st, "SELECT p.job_id FROM job_patches "
+					"p JOIN jobs j ON j.id = p.job_id "
+					"WHERE p.patch_ids = ? AND p.base = ? "
+					"AND p.target = ? AND p.workloads = ? "
+					"AND p.job_id != ? AND j.outcome IN "
+					"('tested', 'regression') ORDER BY "
+					"p.job_id DESC LIMIT 1", "tttti",
+					p->patch_ids, p->base, p->target,
+					p->workloads ? p->workloads : "",
+					job_id), &id, 1);
+
+	return n < 0 ? -1 : n ? id : 0;
 }
 
 int state_mail_intent(struct state *st, const char *message_id,

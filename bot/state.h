@@ -94,6 +94,80 @@ int state_job_update(struct state *st, long long id, const char *stage,
 int state_job_attempt(struct state *st, long long id);
 void state_job_release(struct state_job *job);
 
+/*
+ * Lineage, as lineage.h decides it; these only store.  A version is a
+ * series' cover letter (else patch 1), by message-id; a family links
+ * the versions of one series; family 0 is none (the version is left
+ * unlinked, "why" says why).  Keys are the normalised subjects a
+ * version is known by, of kind "cover" or "patch".
+ */
+struct state_version {
+	char *msgid;
+	long long family;	/* 0: unlinked */
+	int version;
+	char *change_id;	/* b4's change-id:, or NULL */
+	char *author;		/* lower-case address */
+	char *subject;
+	char *why;		/* how it was linked, or why not */
+	long long seen_at;
+};
+
+/* 1 and *v when msgid is recorded, 0 when not, -1 on error. */
+int state_version_get(struct state *st, const char *msgid,
+		      struct state_version *v);
+void state_version_release(struct state_version *v);
+int state_version_add(struct state *st, const struct state_version *v);
+int state_version_key_add(struct state *st, const char *msgid,
+			  const char *kind, const char *key);
+/* The family with that change-id, 0 when none, -1 on error. */
+long long state_family_of_change_id(struct state *st, const char *change_id);
+/*
+ * The families holding a version by author known by key (of kind):
+ * the first max of them into ids; returns how many there are, or -1.
+ */
+int state_families_by_key(struct state *st, const char *author,
+			  const char *kind, const char *key, long long *ids,
+			  int max);
+/* A new family; its id, or -1. */
+long long state_family_new(struct state *st, const char *change_id);
+/* Give a family without a change-id the one a later version carries. */
+int state_family_set_change_id(struct state *st, long long family,
+			       const char *change_id);
+/* Each version of a family, oldest first; fn returns 0 to go on. */
+int state_family_versions(struct state *st, long long family,
+			  int (*fn)(const struct state_version *v,
+				    void *data), void *data);
+/* The version a job tests (its series stage found it). */
+int state_job_version_set(struct state *st, long long job_id,
+			  const char *msgid);
+/* Each job of a version, oldest first; fn returns 0 to go on. */
+int state_version_jobs(struct state *st, const char *msgid,
+		       int (*fn)(const struct state_job *job, void *data),
+		       void *data);
+
+/*
+ * What a job applied: the patch-ids of its commits (git patch-id
+ * --stable), in order, space-separated, on which base commit, for
+ * which target and workloads.
+ */
+struct state_patches {
+	const char *msgid;	/* the version */
+	const char *base;	/* the base commit */
+	const char *target;
+	const char *workloads;
+	const char *patch_ids;
+};
+
+int state_job_patches_set(struct state *st, long long job_id,
+			  const struct state_patches *p);
+/*
+ * The newest other job that applied the same patches to the same base
+ * for the same target and workloads and was measured (tested or
+ * regression): its id, 0 when none, -1 on error.
+ */
+long long state_job_same_patches(struct state *st, long long job_id,
+				 const struct state_patches *p);
+
 enum mail_status {
 	MAIL_UNKNOWN = 0,
 	MAIL_INTENT,		/* recorded, not known to be sent */
@@ -279,6 +353,11 @@ int state_held_tally(struct state *st,
  *   kept     quarantine    poison mail stays skipped
  *   kept     moderation    each held report, its decision and the tally
  *   kept     meta          last poll, build-ahead heads, poll recovery
+ *   kept     families,     the lineage of every series: later versions
+ *            versions,     and `history` look back at it
+ *            version_keys,
+ *            job_versions
+ *   kept     job_patches   what each job applied: nothing measured twice
  *
  * state_prune() deletes the pruned rows recorded before a time and
  * returns how many, or -1.

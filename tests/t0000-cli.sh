@@ -52,7 +52,8 @@ test_expect_success 'every command is listed by --list-cmds and help' '
 	test_grep -x fetch cmds && test_grep -x config cmds &&
 	test_grep -x check cmds && test_grep -x target cmds &&
 	test_grep -x plan cmds &&
-	test $(wc -l <cmds) -eq 19 &&
+	test_grep -x history cmds &&
+	test $(wc -l <cmds) -eq 20 &&
 	"$SCHED_BOT" help >out &&
 	while read c; do
 		test_grep "^   $c " out || exit 1

@@ -37,6 +37,7 @@ int cmd_cron(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_target(int argc, char **argv);
@@ -44,8 +45,8 @@ int cmd_help(int argc, char **argv);
 
 extern const struct options_doc fetch_doc, series_doc, am_doc, tree_doc,
 	apply_doc, build_doc, plan_doc, boot_doc, run_doc, compare_doc, test_doc,
-	cron_doc, archive_doc, gc_doc, status_doc, check_doc, config_doc,
-	target_doc, help_doc;
+	cron_doc, archive_doc, gc_doc, status_doc, history_doc, check_doc,
+	config_doc, target_doc, help_doc;
 
 /* The tool's own options (before the command), and the exit-code rule. */
 extern const struct options_doc main_doc;

@@ -37,6 +37,7 @@ const struct cmd commands[] = {
 	{ cmd_archive, &archive_doc },
 	{ cmd_gc, &gc_doc },
 	{ cmd_status, &status_doc },
+	{ cmd_history, &history_doc },
 	{ cmd_check, &check_doc },
 	{ cmd_config, &config_doc },
 	{ cmd_target, &target_doc },

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-lineage.c - subjects as versions share them, b4's change-id,
+ * and the links lineage_record() makes or refuses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "lineage.h"
+#include "series.h"
+#include "state.h"
+#include "test.h"
+#include "util.h"
+
+static char tmpdir[] = "/tmp/test-lineage.XXXXXX";
+
+static void test_subject_key(void)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "[PATCH v2 1/3] sched/fair: Foo  Bar",
+		  "sched/fair: foo bar" },
+		{ "Re: [RESEND][RFC PATCH] sched: x", "sched: x" },
+		{ "[PATCH net-next v3 0/2]\tSched: X\n", "sched: x" },
+		{ "sched: plain", "sched: plain" },
+		{ "[PATCH", "[patch" },
+		{ "", "" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *k = lineage_subject_key(cases[i].in);
+
+		CHECK_STR(k, cases[i].want);
+		free(k);
+	}
+}
+
+/* A one-patch series by who, with a change-id line when cid. */
+static int one_patch(const char *msgid, const char *who, const char *subj,
+		     const char *cid, struct series *s)
+{
+	char *mail = xasprintf(
+		"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		"From: %s\nSubject: %s\nMessage-ID: <%s>\n"
+		"Date: Thu, 1 Dec 2022 10:00:00 +0000\n\n"
+		"Change it.\n\nSigned-off-by: %s\n---\n"
+		" kernel/sched/fair.c | 1 +\n\n"
+		"diff --git a/kernel/sched/fair.c b/kernel/sched/fair.c\n"
+		"--- a/kernel/sched/fair.c\n+++ b/kernel/sched/fair.c\n"
+		"@@ -1 +1,2 @@\n int x;\n+int y;\n"
+		"%s%s%s-- \n2.39.2\n\n", who, subj, msgid, who,
+		cid ? "\nchange-id: " : "", cid ? cid : "", cid ? "\n\n" : "");
+	int ret = series_from_mbox(mail, strlen(mail), 0, NULL, s);
+
+	free(mail);
+	return ret;
+}
+
+static long long record(struct state *st, const char *msgid,
+			const char *who, const char *subj, const char *cid)
+{
+	struct series s;
+	long long fam;
+
+	if (one_patch(msgid, who, subj, cid, &s))
+		return -2;
+	fam = lineage_record(st, &s);
+	series_release(&s);
+	return fam;
+}
+
+static void test_change_id(void)
+{
+	struct series s;
+	char *id;
+
+	CHECK_INT(one_patch("c1@x", "A <a@x>", "[PATCH] sched: a",
+			    "20221201-a-0123", &s), 0);
+	id = lineage_change_id(&s);
+	CHECK_STR(id, "20221201-a-0123");
+	free(id);
+	series_release(&s);
+	CHECK_INT(one_patch("c2@x", "A <a@x>", "[PATCH] sched: a", NULL, &s),
+		  0);
+	CHECK(lineage_change_id(&s) == NULL);
+	series_release(&s);
+}
+
+static void test_record(void)
+{
+	char *db = xasprintf("%s/l.db", tmpdir);
+	struct state *st = state_open(db);
+	long long a, b;
+
+	CHECK(st != NULL);
+	a = record(st, "a1@x", "A <A@x>", "[PATCH] sched: one", NULL);
+	CHECK(a > 0);
+	/* the same address in another case, a later version: linked */
+	CHECK_INT(record(st, "a2@x", "A <a@X>", "[PATCH v2] sched: One",
+			 NULL), a);
+	/* seen before: the same answer, nothing new */
+	CHECK_INT(record(st, "a2@x", "A <a@x>", "[PATCH v2] sched: One",
+			 NULL), a);
+	/* a second v2 of that subject is another series' or a resend */
+	CHECK_INT(record(st, "a3@x", "A <a@x>", "[PATCH v2] sched: one",
+			 NULL), 0);
+	CHECK_INT(record(st, "a4@x", "A <a@x>",
+			 "[RESEND PATCH v2] sched: one", NULL), a);
+	/* another author: another series */
+	b = record(st, "b1@x", "B <b@x>", "[PATCH v3] sched: one", NULL);
+	CHECK(b > 0 && b != a);
+	/* a change-id never links by subject, and links across one */
+	b = record(st, "c1@x", "A <a@x>", "[PATCH v3] sched: one", "cid-1");
+	CHECK(b > 0 && b != a);
+	CHECK_INT(record(st, "c2@x", "A <a@x>", "[PATCH v4] other", "cid-1"),
+		  b);
+	/* now two series of A match "sched: one": neither is taken */
+	CHECK_INT(record(st, "a5@x", "A <a@x>", "[PATCH v5] sched: one",
+			 NULL), 0);
+	state_close(st);
+	free(db);
+}
+
+#define KPI(w, p, m, pct, v) "{ \"workload\": \"" w "\", \"params\": \"" \
+	p "\", \"metric\": \"" m "\", \"change_pct\": " pct ", " \
+	"\"verdict\": \"" v "\" }"
+
+static void test_still_there(void)
+{
+	const char *v1 = "{ \"metrics\": [ "
+		KPI("hackbench", "4 groups", "time", "-8.1", "regression") ", "
+		KPI("spawn", "", "lps", "-12.0", "regression") ", "
+		KPI("pingpong", "", "rtt", "-20.0", "regression") ", "
+		KPI("spawn", "", "cpu", "1.0", "no significant change")
+		" ] }";
+	const char *v2 = "{ \"metrics\": [ "
+		KPI("hackbench", "4 groups", "time", "-0.4",
+		    "no significant change") ", "
+		KPI("spawn", "", "lps", "-11.5", "regression") " ] }";
+	struct history_then h = { 1, v1, strlen(v1), "http://l/all/r1/" };
+	struct strbuf out = STRBUF_INIT;
+
+	history_still_there(&h, v2, strlen(v2), 2, 0, &out);
+	CHECK_STR(out.buf,
+		  "The regressions v1 reported, in v2:\n\n"
+		  "- v1 regressed hackbench 4 groups time by -8.1%; in v2: "
+		  "-0.4%, within noise: gone\n"
+		  "- v1 regressed spawn lps by -12.0%; in v2: -11.5%, a "
+		  "regression: still there\n"
+		  "- v1 regressed pingpong rtt by -20.0%; in v2: not "
+		  "measured: unknown\n"
+		  "\nv1's report:\n\n    http://l/all/r1/\n");
+	strbuf_reset(&out);
+	/* nothing regressed then: nothing to say */
+	h.json = "{ \"metrics\": [] }";
+	h.len = strlen(h.json);
+	history_still_there(&h, v2, strlen(v2), 2, 0, &out);
+	CHECK_STR(out.buf, "");
+	/* hostile or broken JSON: nothing either */
+	h.json = "{ \"metrics\": [ { \"workload\": 3 } ";
+	h.len = strlen(h.json);
+	history_still_there(&h, v2, strlen(v2), 2, 0, &out);
+	CHECK_STR(out.buf, "");
+	strbuf_release(&out);
+}
+
+int main(void)
+{
+	TEST_NAME("test-lineage");
+	if (!mkdtemp(tmpdir))
+		return 1;
+	RUN(test_subject_key);
+	RUN(test_change_id);
+	RUN(test_record);
+	RUN(test_still_there);
+	remove_tree(tmpdir);
+	return test_done();
+}
