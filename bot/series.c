@@ -853,6 +853,53 @@ static void thread_parse(struct thread *t, const struct mbox *mb,
 }
 
 /*
+ * The top of the chain m hangs under, through the mails we have
+ * (In-Reply-To, else the last References entry): m itself when it
+ * hangs under nothing here.
+ */
+static struct tmsg *thread_root(struct thread *t, struct tmsg *m)
+{
+	struct tmsg *cur = m, *parent;
+	int depth;
+
+	for (depth = 0; depth < 256; depth++) {
+		parent = find_msg(t, cur->m.in_reply_to);
+		if (!parent && cur->m.nr_refs)
+			parent = find_msg(t, cur->m.refs[cur->m.nr_refs - 1]);
+		if (!parent || parent == m)
+			break;
+		cur = parent;
+	}
+	return cur;
+}
+
+/*
+ * public-inbox threads mails of one subject that carry no References
+ * together, so two authors' series of the same subject can come as one
+ * thread.  The series asked for is the asked mail's: what hangs under
+ * its root, or comes from its author (a later version posted afresh).
+ * Another author's mails under another root are not patches of it:
+ * they become replies that hang under nothing of the series.
+ */
+static void keep_asked(struct thread *t, const char *msgid)
+{
+	struct tmsg *asked = msgid ? find_msg(t, msgid) : NULL, *root;
+	size_t i;
+
+	if (!asked)
+		return;
+	root = thread_root(t, asked);
+	for (i = 0; i < t->nr; i++) {
+		struct tmsg *tm = &t->msgs[i];
+
+		if (tm->kind == K_REPLY || thread_root(t, tm) == root ||
+		    !strcasecmp(tm->m.from_email, asked->m.from_email))
+			continue;
+		tm->kind = K_REPLY;
+	}
+}
+
+/*
  * Lists every revision seen in s->versions (sorted) and picks the one
  * asked for, or the newest when *version is 0.  -1 (said) when the
  * thread has no patches or not that revision.
@@ -1084,6 +1131,7 @@ int series_from_mbox(const char *text, size_t len, int version,
 	memset(s, 0, sizeof(*s));
 	mbox_split(text, len, &mb);
 	thread_parse(&t, &mb, s);
+	keep_asked(&t, thread_msgid);
 	promote_diff(&t, thread_msgid);
 	if (pick_version(&t, s, &version))
 		goto out;

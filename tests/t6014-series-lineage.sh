@@ -150,6 +150,19 @@ test_expect_success 'one subject, two authors: two series' '
 	test "$(grep -c "^v[0-9]" h)" -eq 1
 '
 
+# lore threads the two covers of one subject, neither with References,
+# as one thread: asked for bob's, the series is bob's, not alice's.
+test_expect_success 'one thread, two authors: the series asked for is its own' '
+	"$SCHED_BOT" fetch -o both.mbox "$(cover_of bob.mbox)" &&
+	test_grep "^From: $ALICE" both.mbox &&
+	test_grep "^From: $BOB" both.mbox &&
+	"$SCHED_BOT" series "$(cover_of bob.mbox)" >bs &&
+	test_grep "bob one" bs && test_grep "bob two" bs &&
+	test_grep ! "alice" bs &&
+	"$SCHED_BOT" series "$(cover_of alice.mbox)" >as &&
+	test_grep "alice one" as && test_grep ! "bob" as
+'
+
 test_expect_success 'a version that two series match is left unlinked, and logged' '
 	lore_add erin2.mbox &&
 	"$SCHED_BOT" cron --poll-only 2>poll2 &&
