@@ -415,6 +415,7 @@ void blocks_round_init(struct blocks_round *rt)
 	strbuf_init(&rt->verdict, 0);
 	strbuf_init(&rt->regs, 0);
 	strbuf_init(&rt->json, 0);
+	strbuf_init(&rt->summary, 0);
 }
 
 void blocks_round_release(struct blocks_round *rt)
@@ -423,6 +424,7 @@ void blocks_round_release(struct blocks_round *rt)
 	strbuf_release(&rt->verdict);
 	strbuf_release(&rt->regs);
 	strbuf_release(&rt->json);
+	strbuf_release(&rt->summary);
 }
 
 /*
@@ -464,6 +466,7 @@ int blocks_judge(struct job_blocks *j, const char *name,
 	compare_verdict(&r, &rt->verdict);
 	compare_list(&r, VERDICT_REGRESSION, &rt->regs);
 	compare_json(&r, &rt->json);
+	compare_summary(&r, &rt->summary);
 	rt->v = r.verdict;
 	rt->blocks = r.nr_kernels > 1 ? r.fam[1].pairs : 0;
 	ret = 0;

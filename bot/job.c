@@ -485,6 +485,30 @@ static int write_identical(struct job *j)
 	return 0;
 }
 
+/*
+ * The reply's summary names the first patch that shows the change when
+ * the bisection found one short of the whole series: then its numbers
+ * are that patch's (base + k against the base), not the series'.
+ */
+static void summary_of_bisect(struct job *j, struct blocks_round *last)
+{
+	int k = j->s.bisect_hi;
+	struct blocks_round rt;
+	char *name;
+
+	if (j->s.confirmed != 1 || k < 1 || k >= j->s.nr_patches ||
+	    k - j->s.bisect_lo != 1)
+		return;
+	name = xasprintf("bisect-%d.csv", k);
+	blocks_round_init(&rt);
+	if (!blocks_judge(&j->b, name, &rt) && rt.summary.len) {
+		strbuf_reset(&last->summary);
+		strbuf_add(&last->summary, rt.summary.buf, rt.summary.len);
+	}
+	blocks_round_release(&rt);
+	free(name);
+}
+
 static int stage_compare(struct job *j)
 {
 	struct blocks_round r1, r2, *last = &r1;
@@ -536,12 +560,15 @@ static int stage_compare(struct job *j)
 			goto out;
 		}
 	}
+	summary_of_bisect(j, last);
 	if (jobdir_write(j->dir, "compare.json", last->json.buf,
 			   last->json.len) < 0 ||
 	    jobdir_write(j->dir, "tables.txt", tables.buf, tables.len) < 0 ||
 	    jobdir_write(j->dir, "verdict.txt", verdict.buf, verdict.len) < 0 ||
 	    jobdir_write(j->dir, "regressions.txt", last->regs.buf,
-			   last->regs.len) < 0)
+			   last->regs.len) < 0 ||
+	    jobdir_write(j->dir, "summary.txt", last->summary.buf,
+			 last->summary.len) < 0)
 		goto out;
 	j->s.stage = JOB_REPLY;
 	ret = 0;

@@ -107,7 +107,7 @@ test_expect_success 'Tested-by only for a clear result on a real machine' '
 		test_grep "tests the pipeline, not" "$m"
 	elif test_grep "^Verdict: regression" "$m"; then
 		test_grep ! "^Tested-by:" "$m" &&
-		test_grep "noticed a significant regression" "$m"
+		test_grep "^sched-bot noticed a -[0-9.]*% regression of " "$m"
 	else
 		test "$(grep -c "^Tested-by: Sched Bot <bot@sched-bot.example.org>$" "$m")" -eq 1
 	fi
