@@ -291,6 +291,7 @@ void compare_rule(const struct compare_result *r, struct strbuf *out);
  *   moved:           one per KPI with a call, regressions first, each
  *                     direction by the size of its change
  *   why:             the diagnostics that changed most (compare_why)
+ * (the job adds "control:", what the alignment control found, align.h)
  * Nothing when no KPI has a call.
  */
 void compare_summary(const struct compare_result *r, struct strbuf *out);

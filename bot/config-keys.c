@@ -226,6 +226,11 @@ const struct config_key config_keys[] = {
 	  "the KPIs"),
 	S("compare.pairing", "auto", "auto (runs of one file paired by run "
 	  "number), paired or unpaired"),
+	S("compare.alignmentControl", "-falign-functions=64",
+	  "KCFLAGS of the alignment control: a confirmed regression is "
+	  "measured again on base and patched built with them (and "
+	  "DEBUG_FORCE_FUNCTION_ALIGNMENT_64B where the tree has it), and "
+	  "not reported if it vanishes; off: no control"),
 	N("compare.detect", "5", "adaptive runs: the change (%) to find or "
 	  "exclude"),
 	N("compare.rankAlpha", "0.05",

@@ -63,6 +63,7 @@ struct job_defaults {
 	const char *target;	/* job.target */
 	const char *workloads;	/* bot.workloads */
 	int runs;		/* bot.runs */
+	const char *alignment;	/* compare.alignmentControl, or "off" */
 };
 
 /* Before any job: job_run() or job_default_dir() before it is a bug. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "align.h"
 #include "facts.h"
 #include "jobdir.h"
 #include "jobreply.h"
@@ -277,11 +278,16 @@ static void claims(struct reply_job *j, struct kv *v, const char *machine)
 	if (!emulated && !jobdir_read(j->dir, "machine.txt", &sb))
 		emulated = facts_machine_emulated(sb.buf);
 	placeholder = facts_email_is_placeholder(jo()->bot_email);
+	/* a regression only in one code layout: nothing to vouch with */
+	if (j->s->aligned == ALIGN_NOT_SEEN) {
+		kv_set(v, "layout", "1");
+		noisy = 1;
+	}
 	if (identical)
 		kv_set(v, "identical", "1");
 	else if (emulated)
 		kv_set(v, "pipeline", "1");
-	else if (noisy)
+	else if (noisy && j->s->aligned != ALIGN_NOT_SEEN)
 		kv_set(v, "inconclusive", "1");
 	if (placeholder)
 		warning("bot.email is '%s', a placeholder: the reply carries "
@@ -567,6 +573,8 @@ static void frame_vars(struct reply_job *j, struct kv *v)
 		    cpu ? ", on " : "", cpu ? cpu : "");
 	facts_item(&f, "machine", sb.buf, 72);
 	facts_item(&f, "rule", str(kv_get(&sum, "rule")), 72);
+	if (kv_get(&sum, "control"))
+		facts_item(&f, "control", kv_get(&sum, "control"), 72);
 	strbuf_trim(&f);
 	kv_set(v, "frame", f.buf);
 	strbuf_reset(&f);

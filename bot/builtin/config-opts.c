@@ -115,6 +115,7 @@ void job_defaults_from_config(struct job_defaults *d)
 	d->target = config_get("job.target");
 	d->workloads = config_get("bot.workloads");
 	d->runs = (int)config_get_int("bot.runs");
+	d->alignment = config_get("compare.alignmentControl");
 }
 
 void blocks_opts_from_config(struct blocks_opts *o)
