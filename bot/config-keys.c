@@ -252,6 +252,9 @@ const struct config_key config_keys[] = {
 	S("target.*.accel", "auto", "qemu: auto (probe KVM), kvm or tcg"),
 	I("target.*.kvmProbeTimeout", "5", "qemu: seconds of the KVM probe"),
 	S("target.*.qemu", "qemu-system-x86_64", "qemu: the emulator"),
+	S("target.*.perf", "auto", "perf stat around every run, its counts diag.perf.* "
+	  "rows: auto (local: perf on PATH; others: none), true (qemu, lava: "
+	  "ship this machine's perf in the initramfs), false"),
 	S("target.*.append", "", "qemu, ssh: more kernel command line (ssh: "
 	  "after the machine's own, for the kernel under test)"),
 	S("target.*.host", NULL, "ssh: the machine"),

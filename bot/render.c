@@ -1389,6 +1389,11 @@ static const struct {
 	{ "diag.migrations", "migrations" },
 	{ "diag.ctx_voluntary", "voluntary context switches" },
 	{ "diag.ctx_involuntary", "involuntary context switches" },
+	{ "diag.perf.context-switches", "context switches (perf stat)" },
+	{ "diag.perf.cpu-migrations", "CPU migrations (perf stat)" },
+	{ "diag.perf.task-clock", "task clock (perf stat)" },
+	{ "diag.perf.cycles", "cycles (perf stat)" },
+	{ "diag.perf.instructions", "instructions (perf stat)" },
 };
 
 static const struct {
