@@ -415,6 +415,8 @@ void blocks_round_init(struct blocks_round *rt)
 	strbuf_init(&rt->verdict, 0);
 	strbuf_init(&rt->regs, 0);
 	strbuf_init(&rt->json, 0);
+	strbuf_init(&rt->summary, 0);
+	strbuf_init(&rt->kpis, 0);
 }
 
 void blocks_round_release(struct blocks_round *rt)
@@ -423,6 +425,8 @@ void blocks_round_release(struct blocks_round *rt)
 	strbuf_release(&rt->verdict);
 	strbuf_release(&rt->regs);
 	strbuf_release(&rt->json);
+	strbuf_release(&rt->summary);
+	strbuf_release(&rt->kpis);
 }
 
 /*
@@ -449,6 +453,21 @@ static void name_commits(struct job_blocks *j, struct compare_result *r)
 	free(tp);
 }
 
+/* The keys of the KPIs that regressed, one a line, to match rounds. */
+static void regressed_kpis(const struct compare_result *r, struct strbuf *out)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nr; i++)
+		for (k = 1; k < r->nr_kernels; k++)
+			if (r->m[i].side[k].verdict == VERDICT_REGRESSION) {
+				strbuf_addf(out, "%s %s %s %s\n",
+					    r->m[i].workload, r->m[i].params,
+					    r->m[i].metric, r->m[i].machine);
+				break;
+			}
+}
+
 /* Judge the job file name; the sentence is compare's, not the job's. */
 int blocks_judge(struct job_blocks *j, const char *name,
 		       struct blocks_round *rt)
@@ -464,6 +483,8 @@ int blocks_judge(struct job_blocks *j, const char *name,
 	compare_verdict(&r, &rt->verdict);
 	compare_list(&r, VERDICT_REGRESSION, &rt->regs);
 	compare_json(&r, &rt->json);
+	compare_summary(&r, &rt->summary);
+	regressed_kpis(&r, &rt->kpis);
 	rt->v = r.verdict;
 	rt->blocks = r.nr_kernels > 1 ? r.fam[1].pairs : 0;
 	ret = 0;

@@ -77,6 +77,8 @@ int blocks_run(struct job_blocks *b, const char *stem, int round,
 /* What one round of blocks says: tables, sentence, regressions. */
 struct blocks_round {
 	struct strbuf tables, verdict, regs, json;
+	struct strbuf summary;	/* compare_summary(), for summary.txt */
+	struct strbuf kpis;	/* each regressed KPI, "workload params metric machine" a line */
 	enum verdict v;
 	size_t blocks;
 };

@@ -615,6 +615,9 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 		argv[n++] = alloc[na++] = xasprintf("CC=ccache %s", cc);
 	else
 		argv[n++] = alloc[na++] = xasprintf("CC=%s", cc);
+	if (j->o->kcflags && *j->o->kcflags)
+		argv[n++] = alloc[na++] = xasprintf("KCFLAGS=%s",
+						     j->o->kcflags);
 	if (quiet)
 		argv[n++] = "-s";
 	while (*targets)
@@ -709,8 +712,8 @@ static int read_fragments(struct job *j)
 				    : ARRAY_SIZE(default_fragments);
 	int ret = 0;
 
-	j->frag_names = xcalloc(nr, sizeof(char *));
-	j->frag_text = xcalloc(nr, sizeof(char *));
+	j->frag_names = xcalloc(nr + 1, sizeof(char *));
+	j->frag_text = xcalloc(nr + 1, sizeof(char *));
 	for (i = 0; i < nr; i++) {
 		const char *f = o->fragments ? o->fragments[i]
 					     : default_fragments[i];
@@ -733,6 +736,13 @@ static int read_fragments(struct job *j)
 			    strrchr(f, '/') ? strrchr(f, '/') + 1 : f,
 			    j->frag_text[i]);
 		free(buf);
+	}
+	if (!ret && o->extra_config && *o->extra_config) {
+		j->frag_names[nr] = xstrdup(o->extra_name ? o->extra_name :
+					    "extra config");
+		j->frag_text[nr] = xstrdup(o->extra_config);
+		j->nr_frags = nr + 1;
+		strbuf_addf(&j->frags, "extra\n%s\n", o->extra_config);
 	}
 	free(dir);
 	return ret;
@@ -760,6 +770,8 @@ static int config_inputs(struct job *j)
 		return -1;
 	}
 	strbuf_addstr(&sb, j->frags.buf);
+	if (j->o->kcflags && *j->o->kcflags)
+		strbuf_addf(&sb, "KCFLAGS %s\n", j->o->kcflags);
 	j->r->config_hash = hash_hex(sb.buf, sb.len);
 	j->r->config_hash[16] = 0;
 	strbuf_release(&sb);

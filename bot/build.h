@@ -98,6 +98,14 @@ struct build_opts {
 	const char *outdir;		/* NULL: none; else copies land here */
 	int jobs;			/* 0: build_defaults */
 	int progress;			/* 1: status line on stderr, if a tty */
+	/*
+	 * Extra compiler flags for the kernel (make KCFLAGS=), and extra
+	 * config lines merged after the fragments and checked like theirs
+	 * (extra_name names them in errors); both are part of the config
+	 * hash, so such a build never shares a cached one without them.
+	 */
+	const char *kcflags;
+	const char *extra_config, *extra_name;
 };
 
 struct build_result {

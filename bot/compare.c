@@ -1550,3 +1550,82 @@ int compare_row_shown(const struct compare_result *r,
 			return 1;
 	return 0;
 }
+
+/* ---- the reply's one-line summary ---- */
+
+struct moved {
+	const struct compare_metric *m;
+	size_t k;
+};
+
+/* Regressions first, then by the size of the change, largest first. */
+static int moved_cmp(const void *a, const void *b)
+{
+	const struct moved *x = a, *y = b;
+	const struct compare_side *sx = &x->m->side[x->k];
+	const struct compare_side *sy = &y->m->side[y->k];
+	int rx = sx->verdict == VERDICT_REGRESSION;
+	int ry = sy->verdict == VERDICT_REGRESSION;
+
+	if (rx != ry)
+		return ry - rx;
+	if (fabs(sx->change_pct) != fabs(sy->change_pct))
+		return fabs(sx->change_pct) < fabs(sy->change_pct) ? 1 : -1;
+	return 0;
+}
+
+/* "-12.4% regression of spawn.lps (groups=4, on MACHINE)", as the
+ * robot says it. */
+static void moved_phrase(const struct compare_result *r,
+			 const struct moved *mv, struct strbuf *out)
+{
+	const struct compare_metric *m = mv->m;
+	const struct compare_side *s = &m->side[mv->k];
+
+	strbuf_addf(out, "%+.1f%% %s of %s.%s", s->change_pct,
+		    s->verdict == VERDICT_REGRESSION ? "regression" :
+		    "improvement", m->workload, m->metric);
+	if (*m->params || *m->machine)
+		strbuf_addf(out, " (%s%s%s%s)", m->params,
+			    *m->params && *m->machine ? ", " : "",
+			    *m->machine ? "on " : "", m->machine);
+	if (r->nr_kernels > 2)
+		strbuf_addf(out, ", %s", r->kernels[mv->k]);
+}
+
+void compare_summary(const struct compare_result *r, struct strbuf *out)
+{
+	struct strbuf rule = STRBUF_INIT;
+	struct moved *mv = NULL;
+	size_t i, k, nr = 0, alloc = 0;
+
+	for (k = 1; r->fam && k < r->nr_kernels; k++)
+		for (i = 0; i < r->nr; i++) {
+			enum verdict v = r->m[i].side[k].verdict;
+
+			if (r->m[i].diagnostic || (v != VERDICT_REGRESSION &&
+						   v != VERDICT_IMPROVEMENT))
+				continue;
+			ALLOC_GROW(mv, nr, alloc);
+			mv[nr].m = &r->m[i];
+			mv[nr++].k = k;
+		}
+	if (!nr)
+		return;
+	qsort(mv, nr, sizeof(*mv), moved_cmp);
+	strbuf_addstr(out, "lead: ");
+	moved_phrase(r, &mv[0], out);
+	strbuf_addf(out, "\ntestcase: %s\nparams: %s\n", mv[0].m->workload,
+		    mv[0].m->params);
+	compare_rule(r, &rule);
+	strbuf_addf(out, "rule: %s\n", skip_prefix_ci(rule.buf, "rule: ") ?
+		    skip_prefix_ci(rule.buf, "rule: ") : rule.buf);
+	for (i = 0; i < nr; i++) {
+		strbuf_addstr(out, "moved: ");
+		moved_phrase(r, &mv[i], out);
+		strbuf_addch(out, '\n');
+	}
+	compare_why(r, 3, "why: ", out);
+	free(mv);
+	strbuf_release(&rule);
+}

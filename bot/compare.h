@@ -281,6 +281,31 @@ void compare_list(const struct compare_result *r, enum verdict which,
 void compare_rule(const struct compare_result *r, struct strbuf *out);
 
 /*
+ * The facts of a reply's one-line summary, as "key: value" lines (the
+ * job keeps them in summary.txt for its reply):
+ *   lead: -12.4% regression of spawn.lps   the KPI that moved most in
+ *                     the direction of the verdict (the worst regression,
+ *                     else the best improvement), its params after it
+ *   testcase:, params:  the lead's workload and params
+ *   rule:            compare_rule() without its "rule: "
+ *   moved:           one per KPI with a call, regressions first, each
+ *                     direction by the size of its change
+ *   why:             the diagnostics that changed most (compare_why)
+ * (the job adds "control:", what the alignment control found, align.h)
+ * Nothing when no KPI has a call.
+ */
+void compare_summary(const struct compare_result *r, struct strbuf *out);
+
+/*
+ * The diag.* rows with a scheduler name that changed significantly
+ * (compare_diag_changed), largest change first, at most max, one line
+ * each with prefix before it: "wake-ups to another CPU -41% (pingpong
+ * pairs=1)".  Returns how many.
+ */
+size_t compare_why(const struct compare_result *r, size_t max,
+		   const char *prefix, struct strbuf *out);
+
+/*
  * Render as "intel", "amd", "lkp", "mmtests", "matrix", "simple" or
  * "plot" (bot/render.c, bot/plot.c).  Returns -1 for an unknown format
  * or a missing template.

@@ -236,6 +236,11 @@ const struct config_key config_keys[] = {
 	  "the KPIs"),
 	S("compare.pairing", "auto", "auto (runs of one file paired by run "
 	  "number), paired or unpaired"),
+	S("compare.alignmentControl", "-falign-functions=64",
+	  "KCFLAGS of the alignment control: a confirmed regression is "
+	  "measured again on base and patched built with them (and "
+	  "DEBUG_FORCE_FUNCTION_ALIGNMENT_64B where the tree has it), and "
+	  "not reported if it vanishes; off: no control"),
 	N("compare.detect", "5", "adaptive runs: the change (%) to find or "
 	  "exclude"),
 	N("compare.rankAlpha", "0.05",
@@ -257,6 +262,9 @@ const struct config_key config_keys[] = {
 	S("target.*.accel", "auto", "qemu: auto (probe KVM), kvm or tcg"),
 	I("target.*.kvmProbeTimeout", "5", "qemu: seconds of the KVM probe"),
 	S("target.*.qemu", "qemu-system-x86_64", "qemu: the emulator"),
+	S("target.*.perf", "auto", "perf stat around every run, its counts diag.perf.* "
+	  "rows: auto (local: perf on PATH; others: none), true (qemu, lava: "
+	  "ship this machine's perf in the initramfs), false"),
 	S("target.*.append", "", "qemu, ssh: more kernel command line (ssh: "
 	  "after the machine's own, for the kernel under test)"),
 	S("target.*.host", NULL, "ssh: the machine"),

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "align.h"
 #include "bisect.h"
 #include "blocks.h"
 #include "history.h"
@@ -621,9 +622,52 @@ static int write_identical(struct job *j)
 	return 0;
 }
 
+/*
+ * The alignment control of a confirmed regression (align.h): its round
+ * into r, its tables and sentence after the job's; the confirmation's
+ * summary says whether the regression survived it.
+ */
+static int stage_align(struct job *j, struct blocks_round *confirm,
+		       struct blocks_round *r, struct strbuf *tables,
+		       struct strbuf *verdict)
+{
+	int rc = align_control(&j->b, jd()->alignment, confirm, r);
+
+	if (rc)
+		return rc;
+	job_save(j);
+	align_report(&j->b, jd()->alignment, r, tables, verdict,
+		     &confirm->summary);
+	return 0;
+}
+
+/*
+ * The reply's summary names the first patch that shows the change when
+ * the bisection found one short of the whole series: then its numbers
+ * are that patch's (base + k against the base), not the series'.
+ */
+static void summary_of_bisect(struct job *j, struct blocks_round *last)
+{
+	int k = j->s.bisect_hi;
+	struct blocks_round rt;
+	char *name;
+
+	if (j->s.confirmed != 1 || k < 1 || k >= j->s.nr_patches ||
+	    k - j->s.bisect_lo != 1)
+		return;
+	name = xasprintf("bisect-%d.csv", k);
+	blocks_round_init(&rt);
+	if (!blocks_judge(&j->b, name, &rt) && rt.summary.len) {
+		strbuf_reset(&last->summary);
+		strbuf_add(&last->summary, rt.summary.buf, rt.summary.len);
+	}
+	blocks_round_release(&rt);
+	free(name);
+}
+
 static int stage_compare(struct job *j)
 {
-	struct blocks_round r1, r2, *last = &r1;
+	struct blocks_round r1, r2, r3, *last = &r1;
 	struct strbuf tables = STRBUF_INIT, verdict = STRBUF_INIT;
 	int ret = EXIT_FAIL, rc;
 
@@ -632,6 +676,7 @@ static int stage_compare(struct job *j)
 		return write_identical(j);
 	blocks_round_init(&r1);
 	blocks_round_init(&r2);
+	blocks_round_init(&r3);
 	if (blocks_judge(&j->b, "results.csv", &r1) < 0)
 		goto out;
 	strbuf_add(&tables, r1.tables.buf, r1.tables.len);
@@ -664,26 +709,40 @@ static int stage_compare(struct job *j)
 				      "repeat the first round's regression:\n"
 				      "none is reported.\n");
 	}
-	j->s.outcome = j->s.confirmed == 1 ? JOB_REGRESSION : JOB_TESTED;
-	if (j->s.confirmed == 1 && j->s.nr_patches > 1) {
+	if (j->s.confirmed == 1 && align_enabled(jd()->alignment)) {
+		rc = stage_align(j, &r2, &r3, &tables, &verdict);
+		if (rc) {
+			ret = rc;
+			goto out;
+		}
+		if (j->s.aligned == ALIGN_NOT_SEEN)
+			last = &r3;
+	}
+	j->s.outcome = j->s.confirmed == 1 && j->s.aligned != ALIGN_NOT_SEEN ?
+		       JOB_REGRESSION : JOB_TESTED;
+	if (j->s.outcome == JOB_REGRESSION && j->s.nr_patches > 1) {
 		rc = bisect_series(&j->b, r2.regs.buf);
 		if (rc) {
 			ret = rc;
 			goto out;
 		}
 	}
+	summary_of_bisect(j, last);
 	if (jobdir_write(j->dir, "compare.json", last->json.buf,
 			   last->json.len) < 0 ||
 	    jobdir_write(j->dir, "tables.txt", tables.buf, tables.len) < 0 ||
 	    jobdir_write(j->dir, "verdict.txt", verdict.buf, verdict.len) < 0 ||
 	    jobdir_write(j->dir, "regressions.txt", last->regs.buf,
-			   last->regs.len) < 0)
+			   last->regs.len) < 0 ||
+	    jobdir_write(j->dir, "summary.txt", last->summary.buf,
+			 last->summary.len) < 0)
 		goto out;
 	j->s.stage = JOB_REPLY;
 	ret = 0;
 out:
 	blocks_round_release(&r1);
 	blocks_round_release(&r2);
+	blocks_round_release(&r3);
 	strbuf_release(&tables);
 	strbuf_release(&verdict);
 	return ret;

@@ -64,6 +64,7 @@ struct job_defaults {
 	const char *workloads;	/* bot.workloads */
 	int runs;		/* bot.runs */
 	int quiet;		/* bot.quiet: no reply for a duplicate */
+	const char *alignment;	/* compare.alignmentControl, or "off" */
 };
 
 /* Before any job: job_run() or job_default_dir() before it is a bug. */

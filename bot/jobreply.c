@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "align.h"
 #include "facts.h"
 #include "jobdir.h"
 #include "jobreply.h"
@@ -282,11 +283,16 @@ static void claims(struct reply_job *j, struct kv *v, const char *machine)
 	if (!emulated && !jobdir_read(j->dir, "machine.txt", &sb))
 		emulated = facts_machine_emulated(sb.buf);
 	placeholder = facts_email_is_placeholder(jo()->bot_email);
+	/* a regression only in one code layout: nothing to vouch with */
+	if (j->s->aligned == ALIGN_NOT_SEEN) {
+		kv_set(v, "layout", "1");
+		noisy = 1;
+	}
 	if (identical)
 		kv_set(v, "identical", "1");
 	else if (emulated)
 		kv_set(v, "pipeline", "1");
-	else if (noisy)
+	else if (noisy && j->s->aligned != ALIGN_NOT_SEEN)
 		kv_set(v, "inconclusive", "1");
 	if (placeholder)
 		warning("bot.email is '%s', a placeholder: the reply carries "
@@ -383,6 +389,217 @@ static void commands_var(struct reply_job *j, struct kv *v)
 	strbuf_release(&sb);
 }
 
+/* ---- the one-line summary of a regression (summary.txt) ---- */
+
+/*
+ * The text of item label in a facts list ("- label:   text", continued
+ * by indented lines), its lines joined; NULL when it has none.
+ */
+static char *item_value(const char *list, const char *label)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *head = xasprintf("- %s:", label);
+	const char *p = list;
+
+	while (p && *p && !starts_with(p, head)) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (p && *p) {
+		p += strlen(head);
+		do {
+			size_t n;
+
+			while (*p == ' ')
+				p++;
+			n = strcspn(p, "\n");
+			if (sb.len)
+				strbuf_addch(&sb, ' ');
+			strbuf_add(&sb, p, n);
+			p += n;
+			p += *p == '\n';
+		} while (*p == ' ');
+	}
+	free(head);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * summary.txt (compare_summary: "key: value" lines) into sum, the values
+ * of a repeated key (moved, why) one item a line.  -1 when the job has
+ * none (a job from before it, or no KPI with a call).
+ */
+static int read_summary(struct reply_job *j, struct kv *sum)
+{
+	struct strbuf sb = STRBUF_INIT, all = STRBUF_INIT;
+	const char *p;
+
+	if (jobdir_read(j->dir, "summary.txt", &sb) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	for (p = sb.buf; *p;) {
+		size_t n = strcspn(p, "\n"), k = strcspn(p, ":\n");
+		char *key = xstrndup(p, k);
+		const char *val = p + k + (k < n) + (k + 1 < n);
+		const char *old = kv_get(sum, key);
+
+		strbuf_reset(&all);
+		if (k < n && old)
+			strbuf_addf(&all, "%s\n", old);
+		if (k < n) {
+			strbuf_add(&all, val, p + n - val);
+			kv_set(sum, key, all.buf);
+		}
+		free(key);
+		p += n + (p[n] == '\n');
+	}
+	strbuf_release(&sb);
+	strbuf_release(&all);
+	return kv_get(sum, "lead") ? 0 : -1;
+}
+
+/* "- " before each line of a list, its words wrapped at 72 under it. */
+static void list_items(const char *lines, struct strbuf *out)
+{
+	const char *p = lines;
+	size_t col = 0;
+
+	while (p && *p) {
+		size_t n = strcspn(p, " \n"), w = utf8_width(p, n);
+
+		if (!col) {
+			strbuf_addstr(out, "- ");
+			col = 2;
+		} else if (n && col + 1 + w > 72) {
+			strbuf_addstr(out, "\n  ");
+			col = 2;
+		} else if (n) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, p, n);
+		col += w;
+		p += n;
+		while (*p == ' ')
+			p++;
+		if (*p == '\n') {
+			strbuf_addch(out, '\n');
+			col = 0;
+			p++;
+		}
+	}
+	if (col)
+		strbuf_addch(out, '\n');
+}
+
+/*
+ * The commit the summary is on: the first patch that shows the change
+ * when the bisection named one short of the series (its commit from
+ * the tree when the tree has it), else the series' head.
+ */
+static void frame_commit(struct reply_job *j, struct strbuf *out)
+{
+	const struct job_side *h = &j->s->side[JOB_SIDE_HEAD];
+	int k = j->s->bisect_hi, n = j->s->nr_patches;
+	git_repository *repo = NULL;
+	char *tp = tree_default_path(), *rev = NULL, hex[GIT_OID_HEXSZ + 1];
+	const char *subject = NULL;
+	struct series s;
+	int have = !jobdir_series(j->dir, j->s->msgid, &s);
+	git_oid oid;
+
+	if (j->s->confirmed != 1 || k < 1 || k >= n ||
+	    k - j->s->bisect_lo != 1) {
+		strbuf_addf(out, "%.12s (\"%s\"), base + %d patch%s of v%d",
+			    str(h->commit), str(j->s->subject), n,
+			    n != 1 ? "es" : "", j->s->version);
+		goto out;
+	}
+	if (have && (size_t)k <= s.nr_patches)
+		subject = s.patches[k - 1].subject;
+	rev = xasprintf("%s~%d", str(h->commit), n - k);
+	if (!access(tp, F_OK) && !tree_open(&repo, tp) &&
+	    !tree_resolve(repo, rev, &oid))
+		strbuf_addf(out, "%.12s ", git_oid_tostr(hex, sizeof(hex),
+							 &oid));
+	strbuf_addf(out, "(\"[PATCH %d/%d] %s\"), the first patch that "
+		    "shows it (the numbers: ", k, n,
+		    subject ? subject : "(subject unknown)");
+	if (k == 1)
+		strbuf_addstr(out, "patch 1 on the base)");
+	else
+		strbuf_addf(out, "patches 1 to %d on the base)", k);
+out:
+	if (have)
+		series_release(&s);
+	git_repository_free(repo);
+	free(rev);
+	free(tp);
+}
+
+/*
+ * The robot's frame: "sched-bot noticed a -12.4% regression of spawn.lps
+ * on:", the commit, the testcase, the machine and the rule; every KPI
+ * that moved; then the why (the diagnostics that moved most).  Nothing
+ * without summary.txt: the reply then lists the regressions alone.
+ */
+static void frame_vars(struct reply_job *j, struct kv *v)
+{
+	struct strbuf sb = STRBUF_INIT, f = STRBUF_INIT;
+	struct kv sum = { 0 };
+	const char *machine = kv_get(v, "machine");
+	char *target = item_value(machine, "target");
+	char *cpu = item_value(machine, "CPU");
+
+	if (read_summary(j, &sum) < 0)
+		goto out;
+	strbuf_addf(&sb, "sched-bot noticed a %s on:", kv_get(&sum, "lead"));
+	reply_wrap(sb.buf, 72, &f);
+	strbuf_trim(&f);
+	kv_set(v, "headline", f.buf);
+	strbuf_reset(&f);
+	strbuf_reset(&sb);
+	frame_commit(j, &sb);
+	facts_item(&f, "commit", sb.buf, 72);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s, commit %.12s", str(j->s->base_desc),
+		    str(j->s->side[JOB_SIDE_BASE].commit));
+	facts_item(&f, "base", sb.buf, 72);
+	facts_item(&f, "testcase", str(kv_get(&sum, "testcase")), 72);
+	if (kv_get(&sum, "params") && *kv_get(&sum, "params"))
+		facts_item(&f, "params", kv_get(&sum, "params"), 72);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s%s%s", target ? target : "unknown",
+		    cpu ? ", on " : "", cpu ? cpu : "");
+	facts_item(&f, "machine", sb.buf, 72);
+	facts_item(&f, "rule", str(kv_get(&sum, "rule")), 72);
+	if (kv_get(&sum, "control"))
+		facts_item(&f, "control", kv_get(&sum, "control"), 72);
+	strbuf_trim(&f);
+	kv_set(v, "frame", f.buf);
+	strbuf_reset(&f);
+	list_items(kv_get(&sum, "moved"), &f);
+	strbuf_trim(&f);
+	kv_set(v, "moved", f.buf);
+	strbuf_reset(&f);
+	if (kv_get(&sum, "why")) {
+		list_items(kv_get(&sum, "why"), &f);
+		strbuf_trim(&f);
+		kv_set(v, "why", f.buf);
+	}
+out:
+	kv_release(&sum);
+	free(target);
+	free(cpu);
+	strbuf_release(&sb);
+	strbuf_release(&f);
+}
+
 static int compose(struct reply_job *j)
 {
 	/* each outcome has its template, mail-<outcome>.md */
@@ -427,6 +644,7 @@ static int compose(struct reply_job *j)
 	commands_var(j, &v);
 	kernels_facts(j, &v);
 	claims(j, &v, machine);
+	frame_vars(j, &v);
 	set_file_var(j, &v, "tables", "tables.txt", 1);
 	set_file_var(j, &v, "plan", "plan.txt", 0);
 	set_file_var(j, &v, "format", "format.txt", 0);

@@ -143,6 +143,7 @@ static const struct field fields[] = {
 	INT("confirmed", confirmed),
 	INT("bisect_lo", bisect_lo),
 	INT("bisect_hi", bisect_hi),
+	INT("aligned", aligned),
 	{ "outcome", F_OUTCOME, offsetof(struct job_state, outcome) },
 	STR("reply_msgid", reply_msgid),
 	STR("outbox", outbox),

@@ -129,6 +129,7 @@ struct job_state {
 	int confirmed;		/* 1 the confirmation round agreed, 2 not */
 	int bisect_lo;		/* patches known not to regress (base+lo) */
 	int bisect_hi;		/* patches known to regress; 0 not started */
+	int aligned;		/* the alignment control: enum align_result */
 
 	/* compare (tested, regression), or a failure (apply-failed) */
 	enum job_outcome outcome;

@@ -1389,6 +1389,11 @@ static const struct {
 	{ "diag.migrations", "migrations" },
 	{ "diag.ctx_voluntary", "voluntary context switches" },
 	{ "diag.ctx_involuntary", "involuntary context switches" },
+	{ "diag.perf.context-switches", "context switches (perf stat)" },
+	{ "diag.perf.cpu-migrations", "CPU migrations (perf stat)" },
+	{ "diag.perf.task-clock", "task clock (perf stat)" },
+	{ "diag.perf.cycles", "cycles (perf stat)" },
+	{ "diag.perf.instructions", "instructions (perf stat)" },
 };
 
 static const struct {
@@ -1428,10 +1433,29 @@ static int diag_name(const char *metric, char *buf, size_t size)
 	return -1;
 }
 
-static void doc_diag(struct tmpl_rec *d, const struct compare_result *r)
+
+/* One changed diagnostic and its change, for compare_why's order. */
+struct why_row {
+	char *line;
+	double change;
+	size_t at;		/* its place in the tables */
+};
+
+static int why_cmp(const void *a, const void *b)
 {
+	const struct why_row *x = a, *y = b;
+
+	if (fabs(x->change) != fabs(y->change))
+		return fabs(x->change) < fabs(y->change) ? 1 : -1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Each named diag.* row of r that changed, its line and change. */
+static size_t why_rows(const struct compare_result *r, struct why_row **out)
+{
+	struct why_row *rows = NULL;
+	size_t i, k, nr = 0, alloc = 0;
 	char name[96];
-	size_t i, k;
 
 	for (i = 0; i < r->nr; i++) {
 		const struct compare_metric *m = &r->m[i];
@@ -1442,21 +1466,56 @@ static void doc_diag(struct tmpl_rec *d, const struct compare_result *r)
 			const struct compare_side *b = &m->side[0];
 			const struct compare_side *s = &m->side[k];
 			struct strbuf line = STRBUF_INIT;
+			double change;
 
 			if (!compare_diag_changed(r, m, k))
 				continue;
-			strbuf_addf(&line, "%s %+.0f%% (%s%s%s", name,
-				    100 * (s->st.mean - b->st.mean) /
-				    fabs(b->st.mean), m->workload,
-				    *m->params ? " " : "", m->params);
+			change = 100 * (s->st.mean - b->st.mean) /
+				 fabs(b->st.mean);
+			strbuf_addf(&line, "%s %+.0f%% (%s%s%s", name, change,
+				    m->workload, *m->params ? " " : "",
+				    m->params);
 			if (r->nr_kernels > 2)
 				strbuf_addf(&line, ", %s", r->kernels[k]);
 			strbuf_addch(&line, ')');
-			kv_set(&tmpl_add(d, "diagrow")->vars, "line", line.buf);
-			kv_set(&d->vars, "diagchanged", "1");
-			strbuf_release(&line);
+			ALLOC_GROW(rows, nr, alloc);
+			rows[nr].change = change;
+			rows[nr].at = nr;
+			rows[nr++].line = strbuf_detach(&line, NULL);
 		}
 	}
+	*out = rows;
+	return nr;
+}
+
+static void doc_diag(struct tmpl_rec *d, const struct compare_result *r)
+{
+	struct why_row *rows;
+	size_t i, nr = why_rows(r, &rows);
+
+	for (i = 0; i < nr; i++) {
+		kv_set(&tmpl_add(d, "diagrow")->vars, "line", rows[i].line);
+		kv_set(&d->vars, "diagchanged", "1");
+		free(rows[i].line);
+	}
+	free(rows);
+}
+
+size_t compare_why(const struct compare_result *r, size_t max,
+		   const char *prefix, struct strbuf *out)
+{
+	struct why_row *rows;
+	size_t i, nr = why_rows(r, &rows);
+
+	/* equal changes in the tables' order */
+	qsort(rows, nr, sizeof(*rows), why_cmp);
+	for (i = 0; i < nr; i++) {
+		if (i < max)
+			strbuf_addf(out, "%s%s\n", prefix, rows[i].line);
+		free(rows[i].line);
+	}
+	free(rows);
+	return nr < max ? nr : max;
 }
 
 int compare_render(const struct compare_result *r, const char *format,

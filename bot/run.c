@@ -947,3 +947,81 @@ int run_workload_local(const char *workload, int run,
 		return run_sched_bench(workload, run, opt, meta, out);
 	return run_tool(workload, run, opt, meta, out);
 }
+
+/* ---- perf stat around a run ---- */
+
+/* The counters perf stat is asked for (workloads/init.c), and units. */
+static const struct {
+	const char *event, *unit;
+} perf_events[] = {
+	{ "context-switches", "count" },
+	{ "cpu-migrations", "count" },
+	{ "task-clock", "ms" },
+	{ "cycles", "count" },
+	{ "instructions", "count" },
+};
+
+/* "12048,,context-switches,..." -> 12048 for event i, or -1. */
+static int perf_line(const char *line, size_t len, size_t *i, double *v)
+{
+	char buf[128], *f[3], *save, *e;
+	size_t k, n = 0;
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, line, len);
+	buf[len] = 0;
+	/* value, unit (often empty), event: strsep keeps empty fields */
+	for (save = buf; n < 3 && save;)
+		f[n++] = strsep(&save, ",");
+	if (n < 3)
+		return -1;
+	errno = 0;
+	*v = strtod(f[0], &e);
+	if (e == f[0] || *e || errno || !isfinite(*v) || *v < 0)
+		return -1;	/* "<not supported>", "<not counted>" */
+	for (k = 0; k < ARRAY_SIZE(perf_events); k++)
+		if (!strcmp(f[2], perf_events[k].event)) {
+			*i = k;
+			return 0;
+		}
+	return -1;
+}
+
+int run_perf_rows(const char *csv, size_t from, struct sample_set *set)
+{
+	int seen[ARRAY_SIZE(perf_events)] = { 0 };
+	const char *p = csv;
+	struct sample t;
+	int added = 0;
+
+	if (from >= set->nr)
+		return 0;
+	/*
+	 * the strings stay the run's first row's (only the array moves),
+	 * and its CPU split, which is the run's
+	 */
+	t = set->v[from];
+	t.sample = 0;
+	t.higher_is_better = 0;
+	while (p && *p) {
+		size_t n = strcspn(p, "\n"), i;
+		char metric[64];
+		double v;
+
+		if (!perf_line(p, n, &i, &v) && !seen[i]) {
+			struct sample s = t;
+
+			seen[i] = 1;
+			snprintf(metric, sizeof(metric), "diag.perf.%s",
+				 perf_events[i].event);
+			s.metric = metric;
+			s.value = v;
+			s.unit = (char *)perf_events[i].unit;
+			sample_set_add(set, &s);
+			added++;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return added;
+}

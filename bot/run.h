@@ -126,6 +126,17 @@ int run_parse_tool_output(const char *workload, const char *params,
  * unknown) and a diag.wall_s row (none when wall < 0: unknown).  -1
  * when the output has no result.
  */
+/*
+ * The counts of perf stat -x, around a run (its CSV lines, hostile:
+ * a guest wrote them) as diag.perf.<event> rows: context-switches,
+ * cpu-migrations, task-clock (ms), cycles, instructions; each once, an
+ * event perf could not count left out.  The rows take the workload,
+ * params, run, environment and CPU split of the run's first row,
+ * set->v[from].
+ * Returns how many it added.
+ */
+int run_perf_rows(const char *csv, size_t from, struct sample_set *set);
+
 struct cpu_util;
 int run_tool_rows(const char *workload, const char *params, int run,
 		  const char *text, double wall, const struct cpu_util *u,

@@ -784,6 +784,37 @@ int tree_resolve(git_repository *repo, const char *rev, git_oid *commit)
 	return 0;
 }
 
+int tree_file_has(git_repository *repo, const char *rev, const char *path,
+		  const char *needle, size_t max)
+{
+	git_object *obj = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	git_oid oid;
+	int ret = -1;
+
+	if (tree_resolve(repo, rev, &oid) < 0 ||
+	    git_object_lookup(&obj, repo, &oid, GIT_OBJECT_COMMIT) < 0 ||
+	    git_commit_tree(&tree, (git_commit *)obj) < 0)
+		goto out;
+	ret = 0;
+	if (git_tree_entry_bypath(&e, tree, path) < 0 ||
+	    git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
+	    git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0)
+		goto out;
+	/* a posted tree's file: looked at up to max bytes, never more */
+	ret = memmem(git_blob_rawcontent(blob),
+		     git_blob_rawsize(blob) < max ? git_blob_rawsize(blob) : max,
+		     needle, strlen(needle)) != NULL;
+out:
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_object_free(obj);
+	return ret;
+}
+
 struct export {
 	git_repository *repo;
 	const char *dir;

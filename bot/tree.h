@@ -60,6 +60,13 @@ int tree_open(git_repository **repo, const char *path);
 int tree_resolve(git_repository *repo, const char *rev, git_oid *commit);
 
 /*
+ * Whether the file path of commit rev holds needle in its first max
+ * bytes: 1, 0 (not there, or no such file), -1 when rev is no commit.
+ */
+int tree_file_has(git_repository *repo, const char *rev, const char *path,
+		  const char *needle, size_t max);
+
+/*
  * Write the files of rev into dir (created; must be empty or absent),
  * as a plain directory without .git.  This is how builds get sources.
  */

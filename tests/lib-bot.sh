@@ -48,6 +48,8 @@ bot_sink_msgids() {
 
 # bot_config FILE [PORT]: a config with a bot identity, state and outbox
 # under $TRASH/bot-data, and smtp.url at PORT (default: the sink's).
+# No alignment control: it builds two more kernels for every confirmed
+# regression; the test of the control (t6014) turns it on.
 bot_config() {
 	cat >"$1" <<-EOC
 	[bot]
@@ -61,6 +63,8 @@ bot_config() {
 	[outbox]
 		dir = $TRASH/bot-data/outbox
 		checkLore = false
+	[compare]
+		alignmentControl = off
 	[job]
 		dir = $TRASH/bot-data/jobs
 	EOC
@@ -71,6 +75,8 @@ bot_config() {
 # tree, jobs, state, outbox and builds all in $TRASH.
 bot_job_tree_config() {
 	cat >"$1" <<-EOC
+	[compare]
+		alignmentControl = off
 	[tree]
 		path = $TRASH/repo.git
 	[job]

@@ -12,12 +12,20 @@ test_expect_success 'boot --target local returns spawn and pingpong rows' '
 	test "$(sed -n "s/^rows: //p" out)" -eq "$(($(wc -l <rows.csv) - 1))"
 '
 
+# The second boot without perf on PATH (the tools run from PATH): no
+# perf stat rows, said once.
 test_expect_success 'rows are appended to an existing file' '
-	"$SCHED_BOT" boot --target local --workloads spawn --runs 1 -t 1 \
-		--label again -o rows.csv >out2 &&
+	PATH=/nonexistent "$SCHED_BOT" boot --target local --workloads spawn \
+		--runs 1 -t 1 --label again -o rows.csv >out2 2>err2 &&
 	test "$(head -n 1 rows.csv | cut -c1-6)" = "label," &&
 	test "$(grep -c "^label," rows.csv)" -eq 1 &&
 	test_grep "^again," rows.csv && test_grep "^here," rows.csv
+'
+
+test_expect_success '... without perf: no perf stat rows, and it says so once' '
+	test "$(grep -c "perf is not installed on this machine" err2)" -eq 1 &&
+	test_grep "^again,.*,spawn," rows.csv &&
+	test_grep ! "^again,.*,diag\.perf\." rows.csv
 '
 
 test_expect_failure_code 'an unknown workload is a usage error, before any run' 2 '
@@ -51,6 +59,21 @@ test_expect_success 'its sched-bench gets the allowlisted environment' '
 	test_grep ! "^NOT_ALLOWED=" local.env &&
 	test_grep ! "^TRASH=" local.env &&
 	test_grep ! "^XDG_" local.env
+'
+
+# perf stat where this machine can count (perf installed, and
+# perf_event_paranoid letting a user count its own tasks)
+perf stat -x, -e task-clock -- true >/dev/null 2>&1 ||
+	test_skip_rest "perf stat cannot count here"
+
+test_expect_success 'perf stat around every run: diag.perf rows, once each' '
+	for w in spawn pingpong; do
+		for e in context-switches cpu-migrations task-clock; do
+			test "$(grep -c "^here,[^,]*,$w,[^,]*,1,diag\.perf\.$e,[0-9.]*," rows.csv)" \
+				-eq 1 || return 1
+		done
+	done &&
+	test_grep "^here,[^,]*,pingpong,[^,]*,1,diag\.perf\.task-clock,[0-9.]*,ms,0," rows.csv
 '
 
 test_done

@@ -75,7 +75,7 @@ test_expect_success 'a regression gets a report without Tested-by' '
 	test $rc -eq 5 &&
 	m=$(ls sink/*) &&
 	test_grep ! "Tested-by" "$m" &&
-	test_grep "noticed a significant regression" "$m" &&
+	test_grep "^sched-bot noticed a -12.4% regression of spawn.lps on:$" "$m" &&
 	test_grep "^- spawn lps: -12.4%" "$m" &&
 	test_grep "^    sched-bot test" "$m"
 '

@@ -39,6 +39,8 @@ git config -f "$CFG" bot.name "Sched Bot"
 git config -f "$CFG" bot.email bot@sched-bot.example.org
 git config -f "$CFG" bot.workloads spawn
 git config -f "$CFG" bot.runs 2
+# no alignment control: a chance regression would build two more kernels
+git config -f "$CFG" compare.alignmentControl off
 # the runs are adaptive unless a command fixes them: keep them few here
 git config -f "$CFG" job.minRuns 2
 git config -f "$CFG" job.maxRuns 2

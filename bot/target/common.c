@@ -148,6 +148,11 @@ int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
 	}
 	if (req->workload_args)
 		add_workload_args(ctx, req->workload_args, out);
+	if (ctx->perf && !strpbrk(ctx->perf, " \t\n")) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "sb.perf=%s", ctx->perf);
+		target_words_add(out, w.buf);
+	}
 	for (i = 0; i < ctx->nr_tools; i++) {
 		char *word;
 
@@ -220,6 +225,8 @@ int target_build_initramfs(const struct target_ctx *ctx, const char *path)
 		    target_tool_files(host, &files, NULL) < 0)
 			goto out;
 	}
+	if (ctx->perf && target_tool_files(ctx->perf, &files, NULL) < 0)
+		goto out;
 	ret = initramfs_build_bench(path, ctx->sched_bench, helper,
 				    (const char *const *)files.v);
 out:

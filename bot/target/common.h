@@ -29,6 +29,7 @@ struct target_ctx {
 	struct target_words workloads;	/* the request's, in order */
 	struct target_tool *tools;	/* the tool workloads among them */
 	size_t nr_tools;
+	char *perf;			/* perf for perf stat there, or NULL */
 };
 
 struct target_ops {

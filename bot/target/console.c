@@ -121,6 +121,7 @@ static void payload(struct console_result *res, const char *p, size_t seq)
 		memset(r, 0, sizeof(*r));
 		strbuf_init(&r->out, 0);
 		strbuf_init(&r->err, 0);
+		strbuf_init(&r->perf, 0);
 		r->workload = xstrndup(w, sp - w);
 		r->run = (int)v;
 		r->args = xstrdup(*e ? e + 1 : "");
@@ -133,6 +134,14 @@ static void payload(struct console_result *res, const char *p, size_t seq)
 		}
 		strbuf_addstr(p[0] == 'O' ? &r->out : &r->err, p + 4);
 		strbuf_addch(p[0] == 'O' ? &r->out : &r->err, '\n');
+	} else if (starts_with(p, "PERF ")) {
+		if (!r) {
+			fail(res, CONSOLE_CORRUPT,
+			     "frame %zu: perf counts outside a run", seq);
+			return;
+		}
+		strbuf_addstr(&r->perf, p + 5);
+		strbuf_addch(&r->perf, '\n');
 	} else if (starts_with(p, "STAT ")) {
 		if (!r || r->stat) {
 			fail(res, CONSOLE_CORRUPT, "frame %zu: bad STAT", seq);
@@ -298,6 +307,7 @@ void console_result_release(struct console_result *res)
 		free(res->runs[i].args);
 		strbuf_release(&res->runs[i].out);
 		strbuf_release(&res->runs[i].err);
+		strbuf_release(&res->runs[i].perf);
 		free(res->runs[i].stat);
 	}
 	free(res->runs);
@@ -391,10 +401,18 @@ static int parse_run(const struct console_run *r, const char *label,
 		.label = label, .kernel = release, .target = target,
 	};
 
+	size_t from = set->nr;
+	int ret;
+
 	if (run_is_tool_workload(r->workload))
-		return parse_tool_run(r, &meta, seconds, set) < 0 ? -1 : 0;
-	return run_parse_bench_output(r->out.buf, r->out.len, &meta, set) < 0
-		? -1 : 0;
+		ret = parse_tool_run(r, &meta, seconds, set) < 0 ? -1 : 0;
+	else
+		ret = run_parse_bench_output(r->out.buf, r->out.len, &meta,
+					     set) < 0 ? -1 : 0;
+	/* perf stat's counts of the run, beside its rows */
+	if (!ret && r->perf.len)
+		run_perf_rows(r->perf.buf, from, set);
+	return ret;
 }
 
 int console_to_samples(const struct console_result *res, const char *label,

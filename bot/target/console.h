@@ -11,13 +11,16 @@
  * seq counts from 1, crc32 (zlib's, 8 hex digits) covers "<seq> <payload>",
  * and nr is the number of framed lines.  Payloads:
  *
- *   INFO key=value          release=, nr_cpus=, autogroup=, cgroup=
+ *   INFO key=value          release=, nr_cpus=, autogroup=, cgroup=,
+ *                           perf= (or perf_error=)
  *   RUN <workload> <run>    a workload run starts (args follow)
  *   OUT <text>              a line of its standard output
  *   ERR <text>              a line of its standard error
  *   STAT key=value ...      a program's run (sb.exec): wall_s and the
  *                           machine's cpu_usr, cpu_sys, cpu_idle,
  *                           cpu_iowait, cpu_softirq (%) over it
+ *   PERF <csv line>         with sb.perf: a line of perf stat -x, around
+ *                           the run (run_perf_rows() makes the rows)
  *   RC <code>               the run ended with that exit code
  *
  * The kernel prints on the same console, so its lines can land between
@@ -54,6 +57,7 @@ struct console_run {
 	int rc;			/* -1 until RC */
 	struct strbuf out;	/* OUT lines */
 	struct strbuf err;	/* ERR lines */
+	struct strbuf perf;	/* PERF lines: perf stat -x, around the run */
 	char *stat;		/* the STAT payload, or NULL */
 };
 

@@ -46,9 +46,32 @@ static void ctx_release(struct target_ctx *ctx)
 	for (i = 0; i < ctx->nr_tools; i++)
 		free(ctx->tools[i].host);
 	free(ctx->tools);
+	free(ctx->perf);
 	free(ctx->sched_bench);
 	target_words_release(&ctx->workloads);
 	memset(ctx, 0, sizeof(*ctx));
+}
+
+/*
+ * perf for perf stat around the runs (target.NAME.perf): this machine's,
+ * run here (local) or shipped in the initramfs (qemu, lava, when asked);
+ * never on an ssh machine, which has its own.  Missing: said once.
+ */
+static char *ctx_perf(const char *name, const char *type)
+{
+	const char *v = target_cfg(name, "perf", "auto");
+	int local = type && !strcmp(type, "local");
+	int ship = type && (!strcmp(type, "qemu") || !strcmp(type, "lava"));
+	static int said;
+	char *perf;
+
+	if (!strcmp(v, "false") || !(local || (ship && !strcmp(v, "true"))))
+		return NULL;
+	perf = target_tool_host_path("perf");
+	if (!perf && !said++)
+		info("perf is not installed on this machine (package "
+		     "linux-perf): the runs carry no perf stat rows");
+	return perf;
 }
 
 static int ctx_init(struct target_ctx *ctx, const char *name,
@@ -74,6 +97,7 @@ static int ctx_init(struct target_ctx *ctx, const char *name,
 		ctx->nr_tools++;
 	}
 	free(list);
+	ctx->perf = ctx_perf(name, ctx->type);
 	ctx->sched_bench = run_find_sched_bench(req->sched_bench);
 	if (!ctx->sched_bench) {
 		ctx_release(ctx);

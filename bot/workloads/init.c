@@ -10,6 +10,10 @@
  * through pipes), prints everything framed on the console and powers
  * off.
  *
+ * sb.perf=/path/perf runs every run under `perf stat -x,` (a built-in
+ * workload as this program again), its counts framed as PERF lines; a
+ * perf that cannot count here is left out after one probe.
+ *
  * sb.exec.<name>=/path/prog,arg,arg makes <name> a workload that runs
  * that program (hackbench, perf bench: the host packs them with their
  * libraries into the initramfs, or copies them to an ssh target).  Its
@@ -73,6 +77,8 @@ struct init_opts {
 	char *extra[MAX_WORKLOADS];	/* sb.<workload>=a,b */
 	struct exec_workload execs[MAX_WORKLOADS];
 	int nr_execs;
+	const char *perf;	/* sb.perf: perf stat around each run */
+	int perf_all;		/* perf stat -a: it may count every CPU */
 };
 
 static unsigned long seq;
@@ -149,6 +155,8 @@ static void parse_word(struct init_opts *o, char *w)
 		o->seconds = atoi(v);
 	} else if (!strcmp(w, "autogroup")) {
 		o->autogroup = atoi(v);
+	} else if (!strcmp(w, "perf")) {
+		o->perf = *v ? v : NULL;
 	} else if (!strcmp(w, "cgroup")) {
 		snprintf(o->cgroup, sizeof(o->cgroup), "%s", v);
 	} else if (!strncmp(w, "exec.", 5) && w[5]) {
@@ -288,6 +296,9 @@ struct child {
 	int argc;
 	char **argv;
 	int builtin;		/* index into workloads[], or -1 */
+	const char *perf;	/* perf stat around it, its counts on fd 3 */
+	int perf_all;		/* system-wide (-a) rather than inherited */
+	int probe;		/* perf_works(): no fallback without perf */
 };
 
 static int builtin_child(struct child *c)
@@ -308,15 +319,76 @@ static int exec_child(struct child *c)
 	return 127;
 }
 
-/* Fork c, frame its stdout and stderr as OUT and ERR lines; its exit
- * status (128 + signal when killed), or -1 after an ERR frame. */
+/*
+ * The events perf stat counts around a run: the scheduler's software
+ * events always, the PMU's where there is one (a guest without a vPMU
+ * says <not supported>, and those rows are left out).
+ */
+#define PERF_EVENTS "context-switches,cpu-migrations,task-clock,cycles," \
+		    "instructions"
+
+/*
+ * perf stat, counting c's program and every child it forks (inherit),
+ * its counts as CSV on fd 3 for the PERF frames; a built-in workload
+ * runs as this program again ("sched-bench spawn ..."), which perf's
+ * exec reaches by our own path, not /proc/self/exe (perf's by then).
+ */
+static int perf_child(struct child *c)
+{
+	static char self[512];
+	char *argv[MAX_ARGS + 12];
+	ssize_t n;
+	int i, argc = 0;
+
+	argv[argc++] = (char *)c->perf;
+	argv[argc++] = "stat";
+	if (c->perf_all)
+		argv[argc++] = "-a";
+	argv[argc++] = "-x,";
+	argv[argc++] = "--log-fd";
+	argv[argc++] = "3";
+	argv[argc++] = "-e";
+	argv[argc++] = PERF_EVENTS;
+	argv[argc++] = "--";
+	if (c->builtin >= 0) {
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n <= 0) {
+			fprintf(stderr, "cannot find sched-bench: %s\n",
+				strerror(errno));
+			return 127;
+		}
+		self[n] = 0;
+		argv[argc++] = self;
+	}
+	for (i = 0; i < c->argc && argc < MAX_ARGS + 11; i++)
+		argv[argc++] = c->argv[i];
+	argv[argc] = NULL;
+	execv(c->perf, argv);
+	if (c->probe)
+		return 127;
+	/* the run goes on without perf: its numbers are the point */
+	fprintf(stderr, "cannot run %s: %s\n", c->perf, strerror(errno));
+	return c->builtin >= 0 ? c->fn(c) : exec_child(c);
+}
+
+/*
+ * Fork c, frame its stdout and stderr as OUT and ERR lines (and with
+ * c->perf, run it under perf stat, whose counts on fd 3 become PERF
+ * lines); its exit status (128 + signal when killed), or -1 after an
+ * ERR frame.
+ */
 static int run_child(struct child *c)
 {
 	static char obuf[LINE_MAX_FRAME], ebuf[LINE_MAX_FRAME];
-	int out[2], err[2], status = 0, open_fds = 2;
-	size_t olen = 0, elen = 0;
+	static char pbuf[LINE_MAX_FRAME];
+	int out[2], err[2], pf[2] = { -1, -1 }, status = 0, open_fds = 2;
+	size_t olen = 0, elen = 0, plen = 0;
 	pid_t pid;
 
+	if (c->perf && pipe(pf) == 0)
+		open_fds++;
+	else if (c->perf)
+		frame("ERR perf: pipe: %s", strerror(errno));
 	if (pipe(out) < 0 || pipe(err) < 0) {
 		frame("ERR pipe: %s", strerror(errno));
 		return -1;
@@ -336,17 +408,28 @@ static int run_child(struct child *c)
 		close(err[0]);
 		close(out[1]);
 		close(err[1]);
+		if (pf[1] >= 0) {
+			dup2(pf[1], 3);
+			if (pf[0] != 3)
+				close(pf[0]);
+			if (pf[1] != 3)
+				close(pf[1]);
+			exit(perf_child(c));
+		}
 		exit(c->fn(c));
 	}
 	close(out[1]);
 	close(err[1]);
+	if (pf[1] >= 0)
+		close(pf[1]);
 	while (open_fds) {
-		struct pollfd p[2] = {
+		struct pollfd p[3] = {
 			{ .fd = out[0], .events = POLLIN },
 			{ .fd = err[0], .events = POLLIN },
+			{ .fd = pf[0], .events = POLLIN },
 		};
 
-		if (poll(p, 2, -1) < 0) {
+		if (poll(p, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -361,6 +444,12 @@ static int run_child(struct child *c)
 		    !pump(err[0], "ERR", ebuf, &elen, sizeof(ebuf))) {
 			close(err[0]);
 			err[0] = -1;
+			open_fds--;
+		}
+		if (p[2].revents && p[2].fd >= 0 &&
+		    !pump(pf[0], "PERF", pbuf, &plen, sizeof(pbuf))) {
+			close(pf[0]);
+			pf[0] = -1;
 			open_fds--;
 		}
 	}
@@ -455,6 +544,9 @@ static int run_one(int idx, int run, const struct init_opts *o)
 	frame("RUN %s %d%s", name, run, argline);
 	c.argc = argc;
 	c.argv = argv;
+	if (strcmp(name, "env"))
+		c.perf = o->perf;
+	c.perf_all = o->perf_all;
 	if (!argc) {
 		frame("ERR sb.exec.%s names no program", name);
 		status = -1;
@@ -467,6 +559,39 @@ static int run_one(int idx, int run, const struct init_opts *o)
 	return status;
 }
 
+
+/*
+ * Whether perf stat can count here: a kernel without perf events, or
+ * a perf_event_paranoid that forbids them, makes perf refuse to run
+ * the workload at all; then the runs go without it, said once.
+ */
+static int perf_works(const char *perf, int all)
+{
+	struct child c = { .builtin = 0, .perf = perf, .perf_all = all };
+	char *argv[] = { "env", NULL };
+	int status, fd;
+	pid_t pid;
+
+	c.argc = 1;
+	c.argv = argv;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;
+	if (!pid) {
+		fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			dup2(fd, 3);
+		}
+		c.probe = 1;
+		exit(perf_child(&c));
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
 /* An index into workloads[], or NR_BUILTIN + the sb.exec entry. */
 static int find_workload(const struct init_opts *o, const char *name)
 {
@@ -506,6 +631,19 @@ int bench_init(int argc, char **argv)
 	frame("INFO nr_cpus=%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	/* The sb.t the host built the programs' command lines with. */
 	frame("INFO seconds=%d", o.seconds);
+	/*
+	 * every CPU where perf may (as root in a guest): counting the
+	 * tasks instead puts perf's inherited events on every fork of
+	 * the workload, a cost in the very numbers measured
+	 */
+	o.perf_all = o.perf && perf_works(o.perf, 1);
+	if (o.perf && !o.perf_all && !perf_works(o.perf, 0)) {
+		frame("INFO perf_error=perf stat cannot count here");
+		o.perf = NULL;
+	}
+	if (o.perf)
+		frame("INFO perf=%s mode=%s", o.perf, o.perf_all ? "system" :
+		      "tasks");
 	read_str("/proc/uptime", buf, sizeof(buf));
 	buf[strcspn(buf, " ")] = 0;
 	frame("INFO uptime=%s", buf);

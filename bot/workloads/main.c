@@ -20,6 +20,20 @@ static const struct {
 	{ "init", bench_init, "run as /init in the QEMU initramfs" },
 };
 
+/*
+ * Run as /init again by perf stat (init.c: "/init spawn ..."): a
+ * workload named, not init's words.
+ */
+static int is_workload(int argc, char **argv)
+{
+	size_t i;
+
+	for (i = 0; argc >= 2 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name) && strcmp(argv[1], "init"))
+			return 1;
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	size_t i;
@@ -36,7 +50,7 @@ int main(int argc, char **argv)
 
 	base = base ? base + 1 : argv[0];
 	/* As PID 1 (or linked as /init) the kernel gives us no arguments. */
-	if (getpid() == 1 || !strcmp(base, "init"))
+	if (getpid() == 1 || (!strcmp(base, "init") && !is_workload(argc, argv)))
 		return bench_init(argc, argv);
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(argc < 2 ? stderr : stdout);

@@ -324,6 +324,51 @@ static void test_csv_round_trip(void)
 	sample_set_release(&back);
 }
 
+
+/* perf stat's lines as a guest wrote them: only what they must say. */
+static void test_perf_rows(void)
+{
+	static const char perf[] =
+		"12048,,context-switches,1986338204,100.00,6.065,K/sec\n"
+		"<not supported>,,cycles,0,100.00,,\n"
+		"1986.34,msec,task-clock,1986338204,100.00,0.153,CPUs\n"
+		"99,,context-switches,1,100.00,,\n"	/* a second: ignored */
+		"-5,,cpu-migrations,1,100.00,,\n"	/* negative */
+		"nan,,instructions,1,100.00,,\n"
+		"7,,cpu-migrations\n"
+		"5,,rm -rf /,1,100.00,,\n"		/* no such event */
+		",,\n\n,\nx"
+		"123456789012345678901234567890123456789012345678901234567890"
+		"123456789012345678901234567890123456789012345678901234567890"
+		"123456789012345678901234567890,,instructions\n";
+	struct sample_set set = { 0 };
+	struct sample s;
+
+	sample_init(&s);
+	s.label = "base";
+	s.workload = "spawn";
+	s.params = "copies=2";
+	s.run = 3;
+	s.metric = "lps";
+	s.value = 1000;
+	sample_set_add(&set, &s);
+	CHECK_INT(run_perf_rows(perf, 0, &set), 3);
+	CHECK_INT(set.nr, 4);
+	CHECK_STR(set.v[1].metric, "diag.perf.context-switches");
+	CHECK(set.v[1].value == 12048);
+	CHECK_STR(set.v[1].unit, "count");
+	CHECK_STR(set.v[1].workload, "spawn");
+	CHECK_STR(set.v[1].params, "copies=2");
+	CHECK_INT(set.v[1].run, 3);
+	CHECK_INT(set.v[1].higher_is_better, 0);
+	CHECK_STR(set.v[2].metric, "diag.perf.task-clock");
+	CHECK_STR(set.v[2].unit, "ms");
+	CHECK_STR(set.v[3].metric, "diag.perf.cpu-migrations");
+	CHECK(set.v[3].value == 7);
+	/* no row of the run to hang them on: none */
+	CHECK_INT(run_perf_rows(perf, 4, &set), 0);
+	sample_set_release(&set);
+}
 int main(void)
 {
 	TEST_NAME("test-run");
@@ -335,6 +380,7 @@ int main(void)
 	RUN(test_argv);
 	RUN(test_tool_argv);
 	RUN(test_csv_round_trip);
+	RUN(test_perf_rows);
 	strbuf_release(&text);
 	return test_done();
 }
