@@ -87,7 +87,7 @@ test_expect_success 'a regression report goes only to the moderator' '
 	test_grep "^    #sched-bot release$" "$m" &&
 	test_grep "^Message-ID: <$PUB>$" "$m" &&
 	test_grep "^In-Reply-To: <$COVER>$" "$m" &&
-	test_grep "noticed a significant regression" "$m" &&
+	test_grep "^sched-bot noticed a -[0-9.]*% regression of .* on:$" "$m" &&
 	test "$(sqlite3 "$DB" "SELECT status FROM moderation WHERE public_msgid = '\''$PUB'\''")" = held &&
 	test "$(sqlite3 "$DB" "SELECT COUNT(*) FROM mails WHERE message_id = '\''$PUB'\''")" -eq 0 &&
 	cp "$m" hold-one.eml &&
