@@ -18,6 +18,7 @@
 #include "facts.h"
 #include "job.h"
 #include "jobreply.h"
+#include "lore.h"
 #include "mailcmd.h"
 #include "moderation.h"
 #include "outbox.h"
@@ -42,6 +43,18 @@ void smtp_opts_from_config(struct smtp_opts *o)
 	o->cafile = config_get("smtp.caFile");
 	o->from = config_get("smtp.from");
 	o->timeout = config_get_int("smtp.timeout");
+}
+
+void lore_opts_from_config(struct lore_opts *o)
+{
+	o->url = config_get("lore.url");
+	o->cache_max_age = config_get_int("lore.cacheMaxAge");
+	o->max_size = config_get_int_range("lore.maxSize", 1, 64 * 1024);
+	o->retries = config_get_int("lore.retries");
+	o->retry_delay = config_get_int("lore.retryDelay");
+	o->timeout = config_get_int("lore.timeout");
+	o->connect_timeout = config_get_int("lore.connectTimeout");
+	o->cainfo = config_get("lore.caInfo");
 }
 
 void outbox_opts_from_config(struct outbox_opts *o)

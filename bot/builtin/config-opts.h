@@ -19,6 +19,7 @@ struct job_defaults;
 struct mailcmd_opts;
 struct moderation_opts;
 struct jobreply_opts;
+struct lore_opts;
 struct outbox_opts;
 struct reply_opts;
 struct run_opts;
@@ -29,6 +30,7 @@ struct status_opts;
 struct tmpl_dirs;
 
 void smtp_opts_from_config(struct smtp_opts *o);
+void lore_opts_from_config(struct lore_opts *o);
 void outbox_opts_from_config(struct outbox_opts *o);
 void state_opts_from_config(struct state_opts *o);
 void run_opts_from_config(struct run_opts *o);
