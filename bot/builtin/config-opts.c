@@ -19,6 +19,7 @@
 #include "job.h"
 #include "jobreply.h"
 #include "lore.h"
+#include "mail.h"
 #include "mailcmd.h"
 #include "moderation.h"
 #include "outbox.h"
@@ -55,6 +56,15 @@ void lore_opts_from_config(struct lore_opts *o)
 	o->timeout = config_get_int("lore.timeout");
 	o->connect_timeout = config_get_int("lore.connectTimeout");
 	o->cainfo = config_get("lore.caInfo");
+}
+
+void mail_limits_from_config(struct mail_limits *l)
+{
+	l->parse_seconds = config_get_int("mail.parseSeconds");
+	l->parse_memory = config_get_int("mail.parseMemory");
+	l->max_size = config_get_int("mail.maxSize");
+	l->max_depth = config_get_int("mail.maxDepth");
+	l->max_parts = config_get_int("mail.maxParts");
 }
 
 void outbox_opts_from_config(struct outbox_opts *o)

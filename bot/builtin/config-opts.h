@@ -16,6 +16,7 @@ struct compare_defaults;
 struct dkim_opts;
 struct facts_opts;
 struct job_defaults;
+struct mail_limits;
 struct mailcmd_opts;
 struct moderation_opts;
 struct jobreply_opts;
@@ -31,6 +32,8 @@ struct tmpl_dirs;
 
 void smtp_opts_from_config(struct smtp_opts *o);
 void lore_opts_from_config(struct lore_opts *o);
+/* mail.parseSeconds, mail.parseMemory, mail.maxSize, mail.maxDepth... */
+void mail_limits_from_config(struct mail_limits *l);
 void outbox_opts_from_config(struct outbox_opts *o);
 void state_opts_from_config(struct state_opts *o);
 void run_opts_from_config(struct run_opts *o);
