@@ -25,6 +25,7 @@
 #include "outbox.h"
 #include "reply.h"
 #include "run.h"
+#include "sandbox.h"
 #include "secret.h"
 #include "sequential.h"
 #include "smtp.h"
@@ -93,6 +94,17 @@ void run_opts_from_config(struct run_opts *o)
 void cgroup_opts_from_config(struct cgroup_opts *o)
 {
 	o->where = config_get("sandbox.cgroup");
+}
+
+void sandbox_opts_from_config(struct sandbox_opts *o)
+{
+	o->user = config_get("sandbox.user");
+	o->mem_limit = config_get_int("sandbox.memLimit");
+	o->max_procs = config_get_int("sandbox.maxProcs");
+	o->max_file_size = config_get_int("sandbox.maxFileSize");
+	o->tmp_size = config_get_int("sandbox.tmpSize");
+	o->memory_max = config_get_int("sandbox.memoryMax");
+	o->pids_max = config_get_int("sandbox.pidsMax");
 }
 
 void dkim_opts_from_config(struct dkim_opts *o)

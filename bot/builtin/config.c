@@ -25,6 +25,7 @@
 #include "outbox.h"
 #include "reply.h"
 #include "run.h"
+#include "sandbox.h"
 #include "sequential.h"
 #include "smtp.h"
 #include "state.h"
@@ -47,6 +48,7 @@ void config_to_library(void)
 	struct state_opts sto;
 	struct run_opts ro;
 	struct cgroup_opts cgo;
+	struct sandbox_opts sbo;
 	struct dkim_opts dko;
 	struct compare_defaults cd;
 	struct seq_defaults sd;
@@ -79,6 +81,8 @@ void config_to_library(void)
 	run_configure(&ro);
 	cgroup_opts_from_config(&cgo);
 	cgroup_configure(&cgo);
+	sandbox_opts_from_config(&sbo);
+	sandbox_configure(&sbo);
 	dkim_opts_from_config(&dko);
 	dkim_configure(&dko);
 	compare_defaults_from_config(&cd);
