@@ -107,6 +107,14 @@ void sandbox_opts_from_config(struct sandbox_opts *o)
 	o->pids_max = config_get_int("sandbox.pidsMax");
 }
 
+void secret_opts_from_config(struct secret_opts *o)
+{
+	o->smtp_password = config_get("smtp.password");
+	o->smtp_password_file = config_get("smtp.passwordFile");
+	o->lore_url = config_get("lore.url");
+	o->smtp_url = config_get("smtp.url");
+}
+
 void dkim_opts_from_config(struct dkim_opts *o)
 {
 	o->key_file = config_get("dkim.keyFile");

@@ -26,6 +26,7 @@
 #include "reply.h"
 #include "run.h"
 #include "sandbox.h"
+#include "secret.h"
 #include "sequential.h"
 #include "smtp.h"
 #include "state.h"
@@ -39,6 +40,7 @@
  */
 void config_to_library(void)
 {
+	struct secret_opts seo;
 	struct lore_opts lo;
 	struct smtp_opts so;
 	struct outbox_opts oo;
@@ -61,6 +63,9 @@ void config_to_library(void)
 	struct tmpl_dirs td;
 	struct reply_opts rpo;
 
+	/* first: the filter knows the configured secrets before all else */
+	secret_opts_from_config(&seo);
+	secret_configure(&seo);
 	tmpl_dirs_from_config(&td);
 	tmpl_configure(&td);
 	lore_opts_from_config(&lo);
