@@ -7,6 +7,7 @@
  * library.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "b4check.h"
 #include "blocks.h"
@@ -32,6 +33,7 @@
 #include "state.h"
 #include "status.h"
 #include "templates.h"
+#include "tree.h"
 #include "util.h"
 
 void smtp_opts_from_config(struct smtp_opts *o)
@@ -114,6 +116,71 @@ void secret_opts_from_config(struct secret_opts *o)
 	o->lore_url = config_get("lore.url");
 	o->smtp_url = config_get("smtp.url");
 }
+
+/* Blank- or comma-separated words of a config value. */
+static void split_words(const char *v, char ***out, size_t *nr)
+{
+	size_t alloc = 0;
+
+	*out = NULL;
+	*nr = 0;
+	while (v && *v) {
+		size_t n;
+
+		v += strspn(v, " \t,");
+		n = strcspn(v, " \t,");
+		if (!n)
+			break;
+		ALLOC_GROW(*out, *nr, alloc);
+		(*out)[(*nr)++] = xstrndup(v, n);
+		v += n;
+	}
+}
+
+/* fmt is the key with %s for NAME, spelled out so that the check of
+ * the key table finds it. */
+static const char *remote_key(const char *name, const char *fmt)
+{
+	char *k = xasprintf(fmt, name);
+	const char *v = config_get(k);
+
+	free(k);
+	return v;
+}
+
+static int add_remote(const char *name, void *data)
+{
+	struct tree_remotes *t = data;
+	const char *url = remote_key(name, "tree.%s.url");
+	struct tree_remote *r;
+
+	if (!url || !*url) {
+		warning("[tree \"%s\"] has no url; ignored", name);
+		return 0;
+	}
+	t->v = xrealloc(t->v, (t->nr + 1) * sizeof(*t->v));
+	r = &t->v[t->nr++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->url = xstrdup(url);
+	split_words(remote_key(name, "tree.%s.branches"), &r->branches,
+		    &r->nr_branches);
+	split_words(remote_key(name, "tree.%s.lists"), &r->lists, &r->nr_lists);
+	split_words(remote_key(name, "tree.%s.paths"), &r->paths, &r->nr_paths);
+	return 0;
+}
+
+static struct tree_remotes remotes;
+
+void tree_opts_from_config(struct tree_opts *o)
+{
+	tree_remotes_release(&remotes);
+	memset(&remotes, 0, sizeof(remotes));
+	config_subsections("tree", add_remote, &remotes);
+	o->path = config_get("tree.path");
+	o->remotes = &remotes;
+}
+
 
 void dkim_opts_from_config(struct dkim_opts *o)
 {

@@ -31,6 +31,7 @@ struct smtp_opts;
 struct state_opts;
 struct status_opts;
 struct tmpl_dirs;
+struct tree_opts;
 
 void smtp_opts_from_config(struct smtp_opts *o);
 void lore_opts_from_config(struct lore_opts *o);
@@ -42,6 +43,8 @@ void run_opts_from_config(struct run_opts *o);
 void cgroup_opts_from_config(struct cgroup_opts *o);
 void sandbox_opts_from_config(struct sandbox_opts *o);
 void secret_opts_from_config(struct secret_opts *o);
+/* The [tree "NAME"] blocks are kept here, until the next call. */
+void tree_opts_from_config(struct tree_opts *o);
 void dkim_opts_from_config(struct dkim_opts *o);
 void compare_defaults_from_config(struct compare_defaults *d);
 void seq_defaults_from_config(struct seq_defaults *d);

@@ -31,6 +31,7 @@
 #include "smtp.h"
 #include "state.h"
 #include "templates.h"
+#include "tree.h"
 #include "util.h"
 
 /*
@@ -51,6 +52,7 @@ void config_to_library(void)
 	struct run_opts ro;
 	struct cgroup_opts cgo;
 	struct sandbox_opts sbo;
+	struct tree_opts tro;
 	struct dkim_opts dko;
 	struct compare_defaults cd;
 	struct seq_defaults sd;
@@ -88,6 +90,8 @@ void config_to_library(void)
 	cgroup_configure(&cgo);
 	sandbox_opts_from_config(&sbo);
 	sandbox_configure(&sbo);
+	tree_opts_from_config(&tro);
+	tree_configure(&tro);
 	dkim_opts_from_config(&dko);
 	dkim_configure(&dko);
 	compare_defaults_from_config(&cd);
