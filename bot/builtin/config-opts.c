@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply.h"
 #include "b4check.h"
 #include "blocks.h"
 #include "builtin/config-opts.h"
@@ -47,6 +48,18 @@ void smtp_opts_from_config(struct smtp_opts *o)
 	o->cafile = config_get("smtp.caFile");
 	o->from = config_get("smtp.from");
 	o->timeout = config_get_int("smtp.timeout");
+}
+
+void apply_defaults_from_config(struct apply_defaults *d)
+{
+	d->limits.max_files = config_get_int("apply.maxFiles");
+	d->limits.max_patch_size = config_get_int("apply.maxPatchSize");
+	d->limits.max_blob_size = config_get_int("apply.maxBlobSize");
+	d->bot_name = bot_identity()->name;
+	d->bot_email = bot_identity()->email;
+	d->default_base = config_get("tree.defaultBase");
+	d->fetch_timeout = config_get_int("tree.fetchTimeout");
+	d->guess_depth = config_get_int("tree.guessDepth");
 }
 
 void lore_opts_from_config(struct lore_opts *o)

@@ -9,6 +9,7 @@
 #ifndef SCHED_BOT_BUILTIN_CONFIG_OPTS_H
 #define SCHED_BOT_BUILTIN_CONFIG_OPTS_H
 
+struct apply_defaults;
 struct b4check_opts;
 struct blocks_opts;
 struct cgroup_opts;
@@ -34,6 +35,7 @@ struct tmpl_dirs;
 struct tree_opts;
 
 void smtp_opts_from_config(struct smtp_opts *o);
+void apply_defaults_from_config(struct apply_defaults *d);
 void lore_opts_from_config(struct lore_opts *o);
 /* mail.parseSeconds, mail.parseMemory, mail.maxSize, mail.maxDepth... */
 void mail_limits_from_config(struct mail_limits *l);

@@ -47,7 +47,7 @@ void config_to_library(void)
 	struct outbox_opts oo;
 	struct build_defaults bd;
 	struct mail_limits ml;
-	struct apply_limits al;
+	struct apply_defaults ad;
 	struct state_opts sto;
 	struct run_opts ro;
 	struct cgroup_opts cgo;
@@ -80,8 +80,8 @@ void config_to_library(void)
 	build_configure(&bd);
 	mail_limits_from_config(&ml);
 	mail_configure(&ml);
-	apply_limits_from_config(&al);
-	apply_configure(&al);
+	apply_defaults_from_config(&ad);
+	apply_configure(&ad);
 	state_opts_from_config(&sto);
 	state_configure(&sto);
 	run_opts_from_config(&ro);
