@@ -18,6 +18,7 @@
 #include "config.h"
 #include "dkim.h"
 #include "facts.h"
+#include "gc.h"
 #include "job.h"
 #include "jobreply.h"
 #include "lore.h"
@@ -60,6 +61,19 @@ void apply_defaults_from_config(struct apply_defaults *d)
 	d->default_base = config_get("tree.defaultBase");
 	d->fetch_timeout = config_get_int("tree.fetchTimeout");
 	d->guess_depth = config_get_int("tree.guessDepth");
+}
+
+void gc_opts_from_config(struct gc_opts *o)
+{
+	o->jobs_dir = config_get("job.dir");
+	o->build_cache_dir = config_get("build.cacheDir");
+	o->ccache_dir = config_get("build.ccacheDir");
+	o->max_disk_bytes = config_get_int("gc.maxDiskBytes");
+	o->min_free = config_get_int("gc.minFree");
+	o->keep_days = config_get_int("gc.keepDays");
+	o->keep_jobs = config_get_int("gc.keepJobs");
+	o->poll_window = (long long)config_get_int("cron.firstWindow") +
+			 config_get_int("cron.overlap");
 }
 
 void lore_opts_from_config(struct lore_opts *o)

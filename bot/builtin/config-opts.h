@@ -16,6 +16,7 @@ struct cgroup_opts;
 struct compare_defaults;
 struct dkim_opts;
 struct facts_opts;
+struct gc_opts;
 struct job_defaults;
 struct mail_limits;
 struct mailcmd_opts;
@@ -36,6 +37,7 @@ struct tree_opts;
 
 void smtp_opts_from_config(struct smtp_opts *o);
 void apply_defaults_from_config(struct apply_defaults *d);
+void gc_opts_from_config(struct gc_opts *o);
 void lore_opts_from_config(struct lore_opts *o);
 /* mail.parseSeconds, mail.parseMemory, mail.maxSize, mail.maxDepth... */
 void mail_limits_from_config(struct mail_limits *l);

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "dkim.h"
 #include "facts.h"
+#include "gc.h"
 #include "job.h"
 #include "jobreply.h"
 #include "lore.h"
@@ -53,6 +54,7 @@ void config_to_library(void)
 	struct cgroup_opts cgo;
 	struct sandbox_opts sbo;
 	struct tree_opts tro;
+	struct gc_opts gco;
 	struct dkim_opts dko;
 	struct compare_defaults cd;
 	struct seq_defaults sd;
@@ -92,6 +94,8 @@ void config_to_library(void)
 	sandbox_configure(&sbo);
 	tree_opts_from_config(&tro);
 	tree_configure(&tro);
+	gc_opts_from_config(&gco);
+	gc_configure(&gco);
 	dkim_opts_from_config(&dko);
 	dkim_configure(&dko);
 	compare_defaults_from_config(&cd);
