@@ -12,6 +12,7 @@
 #include "apply.h"
 #include "b4check.h"
 #include "blocks.h"
+#include "build.h"
 #include "builtin/config-opts.h"
 #include "cgroup.h"
 #include "compare.h"
@@ -61,6 +62,21 @@ void apply_defaults_from_config(struct apply_defaults *d)
 	d->default_base = config_get("tree.defaultBase");
 	d->fetch_timeout = config_get_int("tree.fetchTimeout");
 	d->guess_depth = config_get_int("tree.guessDepth");
+}
+
+void build_defaults_from_config(struct build_defaults *d)
+{
+	d->cc = config_get("build.cc");
+	d->ccache = config_get_bool("build.ccache");
+	d->base_config = config_get("build.baseConfig");
+	d->jobs = (int)config_get_int("build.jobs");
+	d->fragment_dir = config_get("build.fragmentDir");
+	d->cache_dir = config_get("build.cacheDir");
+	d->ccache_dir = config_get("build.ccacheDir");
+	d->max_log = config_get_int("build.maxLog");
+	d->max_disk = config_get_int("build.maxDisk");
+	d->timeout = config_get_int("build.timeout");
+	d->sandbox = config_get_bool("build.sandbox");
 }
 
 void gc_opts_from_config(struct gc_opts *o)

@@ -12,6 +12,7 @@
 struct apply_defaults;
 struct b4check_opts;
 struct blocks_opts;
+struct build_defaults;
 struct cgroup_opts;
 struct compare_defaults;
 struct dkim_opts;
@@ -37,6 +38,7 @@ struct tree_opts;
 
 void smtp_opts_from_config(struct smtp_opts *o);
 void apply_defaults_from_config(struct apply_defaults *d);
+void build_defaults_from_config(struct build_defaults *d);
 void gc_opts_from_config(struct gc_opts *o);
 void lore_opts_from_config(struct lore_opts *o);
 /* mail.parseSeconds, mail.parseMemory, mail.maxSize, mail.maxDepth... */
