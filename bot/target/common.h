@@ -48,6 +48,12 @@ struct target_ops {
 	 */
 	int (*own_config)(const char *name, struct strbuf *cfg,
 			  char **origin);
+	/*
+	 * `sched-bot target status NAME`: what the backend can say of its
+	 * machines beyond the health mark (a lab's devices and queue), to
+	 * out; 0, or -1 (printed) when it cannot be asked.  NULL: nothing.
+	 */
+	int (*status)(const char *name, FILE *out);
 };
 
 extern const struct target_ops target_local_ops;

@@ -30,6 +30,8 @@
 #ifndef SCHED_BOT_TARGET_H
 #define SCHED_BOT_TARGET_H
 
+#include <stdio.h>
+
 #include "target/console.h"
 #include "samples.h"
 
@@ -96,6 +98,13 @@ int target_base_config(const char *name, char **base, char **origin);
 
 /* The target's type ("qemu", "ssh", "local") or NULL when unknown. */
 const char *target_type(const char *name);
+
+/*
+ * What the target's backend can say of its machines beyond the health
+ * mark (a LAVA lab: its devices and queue), to out.  0, also when it has
+ * nothing to say; -1 (printed) when the lab cannot be asked.
+ */
+int target_status(const char *name, FILE *out);
 
 /*
  * The vCPUs and MB of memory target.NAME.smp and .mem give (their
