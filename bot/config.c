@@ -200,6 +200,11 @@ static int parse_int(const char *v, long *out)
 	return 0;
 }
 
+int config_parse_int(const char *v, long *out)
+{
+	return parse_int(v, out);
+}
+
 /* The default of a typed key, which the tests check parses. */
 static long default_int(const struct config_key *k)
 {

@@ -16,12 +16,14 @@
 #include "builtin/config-opts.h"
 #include "cgroup.h"
 #include "compare.h"
+#include "config-keys.h"
 #include "config.h"
 #include "dkim.h"
 #include "facts.h"
 #include "gc.h"
 #include "job.h"
 #include "jobreply.h"
+#include "kv.h"
 #include "lore.h"
 #include "mail.h"
 #include "mailcmd.h"
@@ -35,6 +37,7 @@
 #include "smtp.h"
 #include "state.h"
 #include "status.h"
+#include "target/target.h"
 #include "templates.h"
 #include "tree.h"
 #include "util.h"
@@ -224,6 +227,36 @@ void tree_opts_from_config(struct tree_opts *o)
 	o->remotes = &remotes;
 }
 
+
+static struct kv target_set;
+
+static int add_target(const char *name, void *data)
+{
+	const char *prefix = "target.*.";
+	size_t i, len = strlen(prefix);
+
+	for (i = 0; i < config_nr_keys; i++) {
+		const char *key = config_keys[i].name;
+		char *k;
+		const char *v;
+
+		if (strncmp(key, prefix, len))
+			continue;
+		k = xasprintf("target.%s.%s", name, key + len);
+		v = config_get_set(k);
+		if (v)
+			kv_set(&target_set, k, v);
+		free(k);
+	}
+	return 0;
+}
+
+void target_opts_from_config(struct target_opts *o)
+{
+	kv_release(&target_set);
+	config_subsections("target", add_target, NULL);
+	o->set = &target_set;
+}
 
 void dkim_opts_from_config(struct dkim_opts *o)
 {

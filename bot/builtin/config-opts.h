@@ -33,6 +33,7 @@ struct seq_defaults;
 struct smtp_opts;
 struct state_opts;
 struct status_opts;
+struct target_opts;
 struct tmpl_dirs;
 struct tree_opts;
 
@@ -51,6 +52,8 @@ void sandbox_opts_from_config(struct sandbox_opts *o);
 void secret_opts_from_config(struct secret_opts *o);
 /* The [tree "NAME"] blocks are kept here, until the next call. */
 void tree_opts_from_config(struct tree_opts *o);
+/* The values set are kept here (copied), until the next call. */
+void target_opts_from_config(struct target_opts *o);
 void dkim_opts_from_config(struct dkim_opts *o);
 void compare_defaults_from_config(struct compare_defaults *d);
 void seq_defaults_from_config(struct seq_defaults *d);

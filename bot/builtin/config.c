@@ -31,6 +31,7 @@
 #include "sequential.h"
 #include "smtp.h"
 #include "state.h"
+#include "target/target.h"
 #include "templates.h"
 #include "tree.h"
 #include "util.h"
@@ -55,6 +56,7 @@ void config_to_library(void)
 	struct sandbox_opts sbo;
 	struct tree_opts tro;
 	struct gc_opts gco;
+	struct target_opts tgo;
 	struct dkim_opts dko;
 	struct compare_defaults cd;
 	struct seq_defaults sd;
@@ -96,6 +98,8 @@ void config_to_library(void)
 	tree_configure(&tro);
 	gc_opts_from_config(&gco);
 	gc_configure(&gco);
+	target_opts_from_config(&tgo);
+	target_configure(&tgo);
 	dkim_opts_from_config(&dko);
 	dkim_configure(&dko);
 	compare_defaults_from_config(&cd);

@@ -62,9 +62,10 @@ extern const struct target_ops target_ssh_ops;
 extern const struct target_ops target_lava_ops;
 
 /*
- * target.NAME.KEY from the configuration, else its default in
- * config-keys.c; def is used for the keys whose default the code
- * computes there (it must match the table's where the table has one).
+ * target.NAME.KEY as target_configure() handed it down, else its
+ * default in config-keys.c; def is used for the keys whose default
+ * the code computes there (it must match the table's where the table
+ * has one).
  */
 const char *target_cfg(const char *name, const char *key, const char *def);
 long target_cfg_int(const char *name, const char *key, long def);

@@ -35,6 +35,18 @@
 #include "target/console.h"
 #include "samples.h"
 
+struct kv;
+
+/* The [target "NAME"] blocks, filled in bot/builtin/ (config-opts.c). */
+struct target_opts {
+	/* "target.NAME.KEY" -> the value the configuration sets; a key
+	 * not in it has the table's default (config-keys.c) */
+	const struct kv *set;
+};
+
+/* Before any target is asked or run: one used first is a bug. */
+void target_configure(const struct target_opts *o);
+
 struct boot_req {
 	const char *kernel;	/* bzImage (qemu, ssh); NULL for local */
 	const char *release;	/* ssh: uname -r expected after boot */
