@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "config-keys.h"
 #include "config.h"
+#include "cron.h"
 #include "dkim.h"
 #include "facts.h"
 #include "gc.h"
@@ -361,6 +362,38 @@ static struct values *values_reset(struct values *vs)
 }
 
 static struct values allow, lists, moderators;
+static struct values queries, command_queries;
+
+void cron_defaults_from_config(struct cron_defaults *d)
+{
+	char *k = xasprintf("target.%s.parallel", config_get("job.target"));
+
+	config_get_all("cron.query", values_cb, values_reset(&queries));
+	config_get_all("cron.commandQuery", values_cb,
+		       values_reset(&command_queries));
+	d->bot_email = bot_identity()->email;
+	d->workloads = config_get("bot.workloads");
+	d->known_workloads = config_get("bot.knownWorkloads");
+	d->signature = config_get("reply.signature");
+	d->max_jobs_per_sender = config_get_int("bot.maxJobsPerSender");
+	d->max_jobs_per_day = config_get_int("bot.maxJobsPerDay");
+	d->target = config_get("job.target");
+	d->parallel = config_get_int(k);
+	d->max_attempts = config_get_int("cron.maxAttempts");
+	d->budget = config_get_int("cron.budget");
+	d->overlap = config_get_int("cron.overlap");
+	d->first_window = config_get_int("cron.firstWindow");
+	d->queries = (const char *const *)queries.v;
+	d->nr_queries = queries.nr;
+	d->command_queries = (const char *const *)command_queries.v;
+	d->nr_command_queries = command_queries.nr;
+	d->build_ahead = config_get_bool("cron.buildAhead");
+	d->fetch_timeout = config_get_int("tree.fetchTimeout");
+	d->gc_min_free = config_get_int("gc.minFree");
+	d->gc_max_disk_bytes = config_get_int("gc.maxDiskBytes");
+	d->gc_keep_days = config_get_int("gc.keepDays");
+	free(k);
+}
 
 void mailcmd_opts_from_config(struct mailcmd_opts *o)
 {

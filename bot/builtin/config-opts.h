@@ -15,6 +15,7 @@ struct blocks_opts;
 struct build_defaults;
 struct cgroup_opts;
 struct compare_defaults;
+struct cron_defaults;
 struct dkim_opts;
 struct facts_opts;
 struct gc_opts;
@@ -68,6 +69,9 @@ void moderation_opts_from_config(struct moderation_opts *o);
 void tmpl_dirs_from_config(struct tmpl_dirs *d);
 /* reply.list is kept here (copied), until the next call. */
 void reply_opts_from_config(struct reply_opts *o);
+/* cron.query and cron.commandQuery are kept here (copied), until the
+ * next call. */
+void cron_defaults_from_config(struct cron_defaults *d);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */
 void b4check_opts_from_config(struct b4check_opts *o);

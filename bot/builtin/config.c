@@ -11,6 +11,7 @@
 #include "build.h"
 #include "cgroup.h"
 #include "compare.h"
+#include "cron.h"
 #include "builtin/builtin.h"
 #include "builtin/config-opts.h"
 #include "config.h"
@@ -57,6 +58,7 @@ void config_to_library(void)
 	struct tree_opts tro;
 	struct gc_opts gco;
 	struct target_opts tgo;
+	struct cron_defaults crd;
 	struct dkim_opts dko;
 	struct compare_defaults cd;
 	struct seq_defaults sd;
@@ -100,6 +102,8 @@ void config_to_library(void)
 	gc_configure(&gco);
 	target_opts_from_config(&tgo);
 	target_configure(&tgo);
+	cron_defaults_from_config(&crd);
+	cron_configure(&crd);
 	dkim_opts_from_config(&dko);
 	dkim_configure(&dko);
 	compare_defaults_from_config(&cd);
