@@ -67,12 +67,6 @@ struct bot_identity {
 };
 const struct bot_identity *bot_identity(void);
 
-/*
- * A number that changes whenever the configuration may have: a load, a
- * free, an override.  Caches of config values (secret.c) compare it.
- */
-unsigned config_generation(void);
-
 /* Write every key = value set, secrets masked, to stdout. */
 int config_list(void);
 /* Every key of the table, "key=value<TAB>source" (default, file,
