@@ -13,7 +13,6 @@
 #include <zlib.h>
 
 #include "apply.h"
-#include "config.h"
 #include "trailer.h"
 #include "tree.h"
 #include "util.h"
@@ -58,16 +57,22 @@ static struct apply_limits limits = {
 	.max_blob_size = 128LL << 20,
 };
 
-void apply_limits_from_config(struct apply_limits *l)
+static struct apply_defaults defaults;
+static int configured;
+
+void apply_configure(const struct apply_defaults *d)
 {
-	l->max_files = config_get_int("apply.maxFiles");
-	l->max_patch_size = config_get_int("apply.maxPatchSize");
-	l->max_blob_size = config_get_int("apply.maxBlobSize");
+	defaults = *d;
+	limits = d->limits;
+	configured = 1;
 }
 
-void apply_configure(const struct apply_limits *l)
+/* Unconfigured, a commit would come from no one, on no known base. */
+static const struct apply_defaults *ad(void)
 {
-	limits = *l;
+	if (!configured)
+		die("BUG: apply used before apply_configure()");
+	return &defaults;
 }
 
 /*
@@ -1352,8 +1357,8 @@ char *apply_commit_message(const struct patch *p, int link)
 static int make_signatures(const struct patch *p, git_signature **author,
 			   git_signature **committer)
 {
-	const char *name = bot_identity()->name;
-	const char *email = bot_identity()->email;
+	const char *name = ad()->bot_name;
+	const char *email = ad()->bot_email;
 	const char *aname = p->author_name && *p->author_name ?
 		p->author_name : "unknown";
 	const char *aemail = p->author_email ? p->author_email : "";
@@ -1648,7 +1653,7 @@ static int fetch_next(struct base_ctx *c, int all)
 	if (!r)
 		return 0;
 	c->tried[r - c->trees.v] = 1;
-	fo.timeout = config_get_int("tree.fetchTimeout");
+	fo.timeout = ad()->fetch_timeout;
 	fo.progress = c->opts->progress;
 	if (tree_fetch_remote(c->repo, r, &fo) < 0) {
 		if (c->failed.len)
@@ -1668,7 +1673,7 @@ static char *describe_base(struct base_ctx *c, const git_oid *commit,
 	char *tree = NULL, *branch = NULL, *where, *ret;
 
 	if (tree_branch_of(c->repo, &c->trees, commit,
-			   config_get_int("tree.guessDepth"), &tree,
+			   ad()->guess_depth, &tree,
 			   &branch) < 0)
 		return xstrdup(fallback);
 	where = xasprintf("%s/%s", tree, branch);
@@ -1775,7 +1780,7 @@ static int guess_base(struct base_ctx *c, git_oid *out)
 {
 	struct preimage *pre;
 	size_t nr = preimages(c->s, &pre), i, j, heads = 1;
-	long depth = config_get_int("tree.guessDepth"), n = 0;
+	long depth = ad()->guess_depth, n = 0;
 	git_revwalk *walk = NULL;
 	git_oid oid;
 	int found = 0;
@@ -1886,7 +1891,7 @@ static char *substitute(struct base_ctx *c, const char *stated,
 int apply_resolve_base(git_repository *repo, const struct series *s,
 		       const struct apply_opts *opts, struct apply_result *r)
 {
-	const char *def = config_get("tree.defaultBase");
+	const char *def = ad()->default_base;
 	struct base_ctx c = { .repo = repo, .s = s, .opts = opts,
 			      .failed = STRBUF_INIT };
 	git_oid def_oid;

@@ -35,8 +35,18 @@ struct apply_limits {
 	long long max_blob_size;	/* apply.maxBlobSize */
 };
 
-void apply_limits_from_config(struct apply_limits *l);
-void apply_configure(const struct apply_limits *l);
+/* apply's settings, filled in bot/builtin/ (config-opts.c). */
+struct apply_defaults {
+	struct apply_limits limits;
+	const char *bot_name;		/* bot.name: the committer */
+	const char *bot_email;		/* bot.email */
+	const char *default_base;	/* tree.defaultBase */
+	long fetch_timeout;		/* tree.fetchTimeout, seconds */
+	long guess_depth;		/* tree.guessDepth, commits */
+};
+
+/* Before any series is applied: one applied first is a bug. */
+void apply_configure(const struct apply_defaults *d);
 
 struct apply_opts {
 	const char *base;	/* --base REF, or NULL */

@@ -30,7 +30,6 @@
 
 #include "build.h"
 #include "slotfile.h"
-#include "config.h"
 #include "progress.h"
 #include "sandbox.h"
 #include "secret.h"
@@ -47,27 +46,17 @@ static const char *const default_fragments[] = {
 static struct build_defaults defaults;
 static int configured;
 
-void build_defaults_from_config(struct build_defaults *d)
-{
-	d->cc = config_get("build.cc");
-	d->ccache = config_get_bool("build.ccache");
-	d->base_config = config_get("build.baseConfig");
-	d->jobs = (int)config_get_int("build.jobs");
-	d->fragment_dir = config_get("build.fragmentDir");
-	d->cache_dir = config_get("build.cacheDir");
-}
-
 void build_configure(const struct build_defaults *d)
 {
 	defaults = *d;
 	configured = 1;
 }
 
-/* Unconfigured (a unit test): the configuration as it is now. */
+/* Unconfigured, a build would not know its compiler, bounds nor sandbox. */
 static const struct build_defaults *bd(void)
 {
 	if (!configured)
-		build_defaults_from_config(&defaults);
+		die("BUG: build used before build_configure()");
 	return &defaults;
 }
 
@@ -666,7 +655,7 @@ static int run_in_slot(struct job *j, const char *const *argv,
 	p.argv = argv;
 	p.env = env;
 	p.log_fd = capture ? -1 : j->log_fd;
-	p.log_max = (size_t)config_get_int("build.maxLog");
+	p.log_max = (size_t)bd()->max_log;
 	p.capture = capture;
 	p.capture_max = 1 << 20;
 	p.split_stderr = capture != NULL;
@@ -687,7 +676,7 @@ static int run_in_slot(struct job *j, const char *const *argv,
 		if (ro_file)
 			dirs[sb.nr_dirs++] = (struct sandbox_dir){ ro_file, 0 };
 		sb.env = env;
-		sb.max_disk = (unsigned long long)config_get_int("build.maxDisk");
+		sb.max_disk = (unsigned long long)bd()->max_disk;
 		sb.max_disk_key = "build.maxDisk";
 		ret = sandbox_run(&sb, &p);
 	} else {
@@ -934,7 +923,7 @@ static int is_bzimage(const struct strbuf *sb)
 
 static size_t max_log(void)
 {
-	long long m = config_get_int("build.maxLog");
+	long long m = bd()->max_log;
 
 	return m > 0 ? (size_t)m * BUILD_LOG_STEPS : 0;
 }
@@ -1322,9 +1311,9 @@ static int absolute(char **path)
 static int setup_build(struct job *j)
 {
 	const char *dir = getenv("CCACHE_DIR");
-	long timeout = config_get_int("build.timeout");
+	long timeout = bd()->timeout;
 
-	j->sandboxed = config_get_bool("build.sandbox");
+	j->sandboxed = bd()->sandbox;
 	if (!j->sandboxed && !geteuid())
 		return error("refusing to build as root without the sandbox "
 			     "(build.sandbox = false): untrusted code would "
@@ -1337,7 +1326,7 @@ static int setup_build(struct job *j)
 	if (!(bd()->ccache < 0 ? subproc_have("ccache") : bd()->ccache))
 		return 0;
 	if (!dir || !*dir)
-		dir = config_get("build.ccacheDir");
+		dir = bd()->ccache_dir;
 	j->ccache_dir = dir && *dir ? xstrdup(dir) :
 			xasprintf("%s/ccache", j->cache_dir);
 	if (mkdir_p(j->ccache_dir, 0755) < 0)

@@ -78,13 +78,16 @@ struct build_defaults {
 	int jobs;			/* build.jobs */
 	const char *fragment_dir;	/* build.fragmentDir; NULL: found */
 	const char *cache_dir;		/* build.cacheDir; NULL: default */
+	const char *ccache_dir;		/* build.ccacheDir, or NULL */
+	long max_log;			/* build.maxLog, bytes per step */
+	long max_disk;			/* build.maxDisk, 0: none */
+	long timeout;			/* build.timeout, s, 0: none */
+	int sandbox;			/* build.sandbox */
 };
 
-/* The defaults from the configuration. */
-void build_defaults_from_config(struct build_defaults *d);
 /*
- * Use d from now on: the tool does so once at start-up.  Until it is
- * called, each build reads the configuration as it stands.
+ * Use d from now on: the tool does so once at start-up
+ * (builtin/config-opts.c fills it); a build before it is a bug.
  */
 void build_configure(const struct build_defaults *d);
 

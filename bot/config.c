@@ -23,7 +23,6 @@ struct override {
 	char *key;
 	char *value;
 };
-static unsigned generation;
 static struct override *overrides;
 static size_t nr_overrides, alloc_overrides;
 
@@ -69,7 +68,6 @@ int config_load(const char *path)
 		return error("cannot read config %s: %s", cfg_path,
 			     git_error_text());
 	}
-	generation++;
 	return 0;
 }
 
@@ -77,7 +75,6 @@ void config_free(void)
 {
 	size_t i;
 
-	generation++;
 	if (cfg)
 		git_config_free(cfg);
 	cfg = NULL;
@@ -86,11 +83,6 @@ void config_free(void)
 	for (i = 0; i < nr_strings; i++)
 		free(strings[i]);
 	nr_strings = 0;
-}
-
-unsigned config_generation(void)
-{
-	return generation;
 }
 
 const char *config_path(void)
@@ -102,7 +94,6 @@ void config_set_override(const char *key, const char *value)
 {
 	size_t i;
 
-	generation++;
 	for (i = 0; i < nr_overrides; i++) {
 		if (!strcasecmp(overrides[i].key, key)) {
 			free(overrides[i].value);
@@ -198,6 +189,11 @@ static int parse_int(const char *v, long *out)
 	}
 	*out = n;
 	return 0;
+}
+
+int config_parse_int(const char *v, long *out)
+{
+	return parse_int(v, out);
 }
 
 /* The default of a typed key, which the tests check parses. */

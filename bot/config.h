@@ -29,6 +29,9 @@ const char *config_get(const char *key);
 /* As a number with k, M, G suffixes; a bad value warns and gives the
  * default.  No value and no default: 0. */
 long config_get_int(const char *key);
+/* A value as config_get_int() reads it, for options handed down as
+ * text (a target's): 0, or -1 when it is not a number. */
+int config_parse_int(const char *v, long *out);
 /* The same, and a value outside [min, max] warns and gives the default. */
 long config_get_int_range(const char *key, long min, long max);
 /* For a key whose default the code computes (none in the table): the
@@ -63,12 +66,6 @@ struct bot_identity {
 	const char *email;
 };
 const struct bot_identity *bot_identity(void);
-
-/*
- * A number that changes whenever the configuration may have: a load, a
- * free, an override.  Caches of config values (secret.c) compare it.
- */
-unsigned config_generation(void);
 
 /* Write every key = value set, secrets masked, to stdout. */
 int config_list(void);

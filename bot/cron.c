@@ -14,7 +14,6 @@
 #include <git2.h>
 
 #include "build.h"
-#include "config.h"
 #include "cron.h"
 #include "gc.h"
 #include "job.h"
@@ -33,6 +32,23 @@
 #include "util.h"
 #include "version.h"
 #include "workload.h"
+
+static struct cron_defaults defaults;
+static int configured;
+
+void cron_configure(const struct cron_defaults *d)
+{
+	defaults = *d;
+	configured = 1;
+}
+
+/* Unconfigured, cron would poll nothing and run on no target: a bug. */
+static const struct cron_defaults *cd(void)
+{
+	if (!configured)
+		die("BUG: cron used before cron_configure()");
+	return &defaults;
+}
 
 /* Called on each message of a search result: 0 done with it, -1 to be
  * tried again by the next poll (lore or the state failed us). */
@@ -291,6 +307,16 @@ static int run_query(const char *query, void *data)
 	return 0;
 }
 
+/* Each of the configured queries (cron.query...), in order. */
+static void run_queries(const char *const *queries, size_t nr,
+			struct query_ctx *q)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		run_query(queries[i], q);
+}
+
 /* ---- email commands ---- */
 
 struct cmd_ctx {
@@ -306,7 +332,7 @@ struct cmd_ctx {
  */
 static char *answer_msgid(const char *kind, const char *cmd_msgid)
 {
-	const char *email = bot_identity()->email, *at = strchr(email, '@');
+	const char *email = cd()->bot_email, *at = strchr(email, '@');
 	char *text = xasprintf("%s\n%s", kind, cmd_msgid), *id;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid oid;
@@ -367,9 +393,9 @@ static int answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 	kv_set(&v, "greeting", first);
 	free(first);
 	kv_setf(&v, "log", !strcmp(kind, "error") ? "    %s" : "%s", why);
-	kv_set(&v, "workloads", config_get("bot.knownWorkloads") ?:
+	kv_set(&v, "workloads", cd()->known_workloads ?:
 	       workload_names(WORKLOAD_MAIL));
-	kv_set(&v, "signature", config_get("reply.signature"));
+	kv_set(&v, "signature", cd()->signature);
 	msgid = answer_msgid(kind, r->msgid);
 	if (reply_expand(tmpl.buf, &v, &body) < 0 ||
 	    reply_compose_as(&t, body.buf, msgid, &out) < 0)
@@ -402,8 +428,8 @@ out_free:
 /* Over bot.maxJobsPerSender or bot.maxJobsPerDay?  NULL or why. */
 static char *over_quota(struct state *st, const struct mailcmd_result *r)
 {
-	long per_sender = config_get_int("bot.maxJobsPerSender");
-	long per_day = config_get_int("bot.maxJobsPerDay");
+	long per_sender = cd()->max_jobs_per_sender;
+	long per_day = cd()->max_jobs_per_day;
 	long long since = (long long)time(NULL) - 86400;
 	long n;
 
@@ -586,7 +612,7 @@ static int disk_full(struct state *st, const struct state_job *job)
 	long long avail = 0;
 	int builds = 1;
 
-	if (config_get_int("gc.minFree") <= 0)
+	if (cd()->gc_min_free <= 0)
 		return 0;
 	dir = job_dir_of(job);
 	path = xasprintf("%s/state", dir);
@@ -599,18 +625,16 @@ static int disk_full(struct state *st, const struct state_job *job)
 	if (!builds || !gc_ensure_free(st, &avail))
 		return 0;
 	warning("disk full: %lld bytes free for the build cache, below "
-		"gc.minFree (%ld); job %lld waits for the next run", avail,
-		config_get_int("gc.minFree"), job->id);
+		"gc.minFree (%lld); job %lld waits for the next run", avail,
+		cd()->gc_min_free, job->id);
 	state_job_update(st, job->id, "disk-full", NULL, NULL);
 	return 1;
 }
 
 static long queue_parallel(void)
 {
-	char *k = xasprintf("target.%s.parallel", config_get("job.target"));
-	long n = config_get_int(k);
+	long n = cd()->parallel;
 
-	free(k);
 	return n < 1 ? 1 : n;
 }
 
@@ -625,7 +649,7 @@ static void reap_one(int *running)
 static int process_queue(struct state *st, const struct cron_opts *o,
 			 double deadline)
 {
-	long max_attempts = config_get_int("cron.maxAttempts");
+	long max_attempts = cd()->max_attempts;
 	long parallel = queue_parallel();
 	long long after = 0;
 	int done = 0, running = 0;
@@ -644,11 +668,10 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 			break;
 		/* a machine that did not come back takes no job, and the
 		 * jobs keep their attempts until an operator clears it */
-		if (target_unhealthy(config_get("job.target"), &why)) {
+		if (target_unhealthy(cd()->target, &why)) {
 			warning("target %s is marked unhealthy %s; the queue "
 				"waits for 'sched-bot target clear %s'",
-				config_get("job.target"), why,
-				config_get("job.target"));
+				cd()->target, why, cd()->target);
 			free(why);
 			break;
 		}
@@ -736,7 +759,7 @@ static int build_ahead(struct state *st, double deadline)
 	tree_remotes_load(&t);
 	if (!t.nr || tree_open(&repo, tp) < 0)
 		goto out;
-	fo.timeout = config_get_int("tree.fetchTimeout");
+	fo.timeout = cd()->fetch_timeout;
 	for (i = 0; i < t.nr && now_monotonic() < deadline; i++) {
 		char **refs;
 		size_t nr;
@@ -792,7 +815,7 @@ out:
 int cron_run(const struct cron_opts *o)
 {
 	long budget = o->budget ? o->budget :
-		      config_get_int("cron.budget");
+		      cd()->budget;
 	double deadline = now_monotonic() + budget;
 	char *db = state_default_path(), *box = outbox_default_dir();
 	struct state *st = NULL;
@@ -816,13 +839,13 @@ int cron_run(const struct cron_opts *o)
 		struct query_ctx q = { .poll = &pc };
 		char *last, *s;
 
-		pc.workloads = config_get("bot.workloads") ?:
+		pc.workloads = cd()->workloads ?:
 			       workload_names(WORKLOAD_DEFAULT);
 		if (!since) {
 			last = state_meta_get(st, "last_poll");
 			since = last ? atoll(last) -
-				config_get_int("cron.overlap") :
-				start - config_get_int("cron.firstWindow");
+				cd()->overlap :
+				start - cd()->first_window;
 			free(last);
 		}
 		poll_recover(st);
@@ -830,11 +853,12 @@ int cron_run(const struct cron_opts *o)
 		q.kind = "series";
 		q.fn = queue_series;
 		q.data = &pc;
-		config_get_all("cron.query", run_query, &q);
+		run_queries(cd()->queries, cd()->nr_queries, &q);
 		q.kind = "command";
 		q.fn = handle_command;
 		q.data = &cc;
-		config_get_all("cron.commandQuery", run_query, &q);
+		run_queries(cd()->command_queries,
+			    cd()->nr_command_queries, &q);
 		/* for `status`: when the bot last tried, and how it went */
 		s = xasprintf("%lld", start);
 		state_meta_set(st, "last_poll_attempt", s);
@@ -846,7 +870,7 @@ int cron_run(const struct cron_opts *o)
 			state_meta_set(st, "last_poll", s);
 			/* where the next poll's window starts */
 			state_polled_expire(st, start -
-					    config_get_int("cron.overlap"));
+					    cd()->overlap);
 		}
 		free(s);
 		info("poll: %d new series, %d commands queued",
@@ -858,15 +882,15 @@ int cron_run(const struct cron_opts *o)
 
 	if (!o->no_jobs)
 		process_queue(st, o, deadline);
-	if (!o->no_jobs && config_get_bool("cron.buildAhead") > 0)
+	if (!o->no_jobs && cd()->build_ahead > 0)
 		build_ahead(st, deadline);
 	/* a held report nobody judged in time is not sent late */
 	moderation_expire(st);
 	if (o->send && outbox_flush(st, box) < 0)
 		ret = EXIT_NETWORK;
 	/* after the queue and the sending, which finish jobs gc may trim */
-	if (!o->no_jobs && (config_get_int("gc.maxDiskBytes") > 0 ||
-			    config_get_int("gc.keepDays") > 0)) {
+	if (!o->no_jobs && (cd()->gc_max_disk_bytes > 0 ||
+			    cd()->gc_keep_days > 0)) {
 		struct gc_result r;
 
 		if (gc_run(st, 0, &r) < 0)

@@ -31,6 +31,34 @@ struct cron_opts {
 	int no_jobs;		/* --poll-only: queue, run nothing */
 };
 
+/* The configured settings, filled in bot/builtin/ (config-opts.c). */
+struct cron_defaults {
+	const char *bot_email;		/* bot.email: answers' ids */
+	const char *workloads;		/* bot.workloads, or NULL */
+	const char *known_workloads;	/* bot.knownWorkloads, or NULL */
+	const char *signature;		/* reply.signature */
+	long max_jobs_per_sender;	/* bot.maxJobsPerSender, 0: none */
+	long max_jobs_per_day;		/* bot.maxJobsPerDay, 0: none */
+	const char *target;		/* job.target: the queue's */
+	long parallel;			/* target.<job.target>.parallel */
+	long max_attempts;		/* cron.maxAttempts */
+	long budget;			/* cron.budget, seconds */
+	long overlap;			/* cron.overlap, seconds */
+	long first_window;		/* cron.firstWindow, seconds */
+	const char *const *queries;	/* cron.query, each value */
+	size_t nr_queries;
+	const char *const *command_queries;	/* cron.commandQuery */
+	size_t nr_command_queries;
+	int build_ahead;		/* cron.buildAhead */
+	long fetch_timeout;		/* tree.fetchTimeout, seconds */
+	long long gc_min_free;		/* gc.minFree, 0: none */
+	long long gc_max_disk_bytes;	/* gc.maxDiskBytes, 0: none */
+	long gc_keep_days;		/* gc.keepDays, 0: none */
+};
+
+/* Before any cron run or --add: one made first is a bug. */
+void cron_configure(const struct cron_defaults *d);
+
 int cron_run(const struct cron_opts *o);
 
 /* Queue a test of msgid by hand (`cron --add`); prints the job id. */

@@ -16,7 +16,6 @@
 
 #include <git2.h>
 
-#include "config.h"
 #include "gc.h"
 #include "json.h"
 #include "jobstate.h"
@@ -74,9 +73,26 @@ long long gc_free_bytes(const char *path)
 	return (long long)sv.f_bavail * (long long)sv.f_frsize;
 }
 
+static struct gc_opts opts;
+static int configured;
+
+void gc_configure(const struct gc_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured, gc would measure and delete in places nobody named. */
+static const struct gc_opts *go(void)
+{
+	if (!configured)
+		die("BUG: gc used before gc_configure()");
+	return &opts;
+}
+
 char *gc_build_cache_dir(void)
 {
-	const char *d = config_get("build.cacheDir");
+	const char *d = go()->build_cache_dir;
 
 	return d && *d ? xstrdup(d) : cache_path("builds");
 }
@@ -86,13 +102,13 @@ static char *ccache_dir(const char *builds)
 	const char *d = getenv("CCACHE_DIR");
 
 	if (!d || !*d)
-		d = config_get("build.ccacheDir");
+		d = go()->ccache_dir;
 	return d && *d ? xstrdup(d) : xasprintf("%s/ccache", builds);
 }
 
 static char *jobs_dir(void)
 {
-	const char *d = config_get("job.dir");
+	const char *d = go()->jobs_dir;
 
 	return d && *d ? xstrdup(d) : data_path("jobs");
 }
@@ -121,8 +137,8 @@ void gc_usage(struct gc_usage *u)
 	u->ccache = du(cc, NULL);
 	u->lore = du(lore, NULL);
 	u->total = u->jobs + u->builds + u->ccache + u->lore;
-	u->budget = config_get_int("gc.maxDiskBytes");
-	u->min_free = config_get_int("gc.minFree");
+	u->budget = go()->max_disk_bytes;
+	u->min_free = go()->min_free;
 	u->free = gc_free_bytes(builds);
 	free(jobs);
 	free(builds);
@@ -580,14 +596,14 @@ static int over(const struct gc_usage *u, long long freed)
 int gc_run(struct state *st, int dry_run, struct gc_result *r)
 {
 	struct walk w = { .st = st, .r = r };
-	long keep_days = config_get_int("gc.keepDays");
+	long keep_days = go()->keep_days;
 	time_t cutoff = keep_days > 0 ? time(NULL) - keep_days * 86400 : 0;
 	char *builds = gc_build_cache_dir();
 	int ret = 0;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
-	w.keep_jobs = config_get_int("gc.keepJobs");
+	w.keep_jobs = go()->keep_jobs;
 	gc_usage(&r->before);
 	scan_jobs(&w);
 	scan_builds(&w, builds);
@@ -619,8 +635,7 @@ int gc_run(struct state *st, int dry_run, struct gc_result *r)
 
 	if (!dry_run && st) {
 		/* no poll reaches back further than its first window */
-		long long window = config_get_int("cron.firstWindow") +
-				   config_get_int("cron.overlap");
+		long long window = go()->poll_window;
 
 		r->rows_pruned = state_prune(st, (long long)time(NULL) -
 					     window);
@@ -726,7 +741,7 @@ void gc_format_json(const struct gc_result *r, int dry_run,
 
 int gc_ensure_free(struct state *st, long long *free_out)
 {
-	long long min_free = config_get_int("gc.minFree");
+	long long min_free = go()->min_free;
 	char *builds;
 	long long avail;
 	struct gc_result r;

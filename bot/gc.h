@@ -39,6 +39,22 @@
 struct state;
 struct strbuf;
 
+/* The settings, filled in bot/builtin/ (config-opts.c). */
+struct gc_opts {
+	const char *jobs_dir;		/* job.dir, or NULL */
+	const char *build_cache_dir;	/* build.cacheDir, or NULL */
+	const char *ccache_dir;		/* build.ccacheDir, or NULL */
+	long long max_disk_bytes;	/* gc.maxDiskBytes, 0: none */
+	long long min_free;		/* gc.minFree, 0: none */
+	long keep_days;			/* gc.keepDays, 0: none */
+	long keep_jobs;			/* gc.keepJobs */
+	/* cron.firstWindow + cron.overlap: how far back a poll reaches */
+	long long poll_window;
+};
+
+/* Before any measure or collection: one made first is a bug. */
+void gc_configure(const struct gc_opts *o);
+
 enum gc_kind {
 	GC_JOB_FILES,
 	GC_BUILD,

@@ -4,7 +4,6 @@
  * stage at a time, each resumable from the job directory (see job.h).
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1015,39 +1014,6 @@ static int check_opts(struct job *j, const struct job_opts *o,
 }
 
 /*
- * Start a stored job over: its files go, but for thread.mbox when the
- * thread stays the same, so that no result of the old options can mix
- * with the new ones (results.csv is appended to, run by run).  They go
- * before the new state is written: a crash in between leaves the old
- * state, whose next stage then finds its input missing and stops.
- */
-static int job_clean(struct job *j, int keep_thread)
-{
-	DIR *d = opendir(j->dir);
-	struct dirent *de;
-	int ret = 0;
-
-	if (!d)
-		return error("cannot read %s: %s", j->dir, strerror(errno));
-	while ((de = readdir(d))) {
-		const char *n = de->d_name;
-		char *path;
-
-		if (!strcmp(n, ".") || !strcmp(n, "..") ||
-		    !strcmp(n, "state") || !strcmp(n, "lock") ||
-		    (keep_thread && !strcmp(n, "thread.mbox")))
-			continue;
-		path = jobdir_path(j->dir, n);
-		if (remove_tree(path) < 0)
-			ret = error("cannot remove %s: %s", path,
-				    strerror(errno));
-		free(path);
-	}
-	closedir(d);
-	return ret;
-}
-
-/*
  * A new job's options: the thread as chosen, the others as given, else
  * as old had them (a restart), else the configured defaults.
  */
@@ -1129,7 +1095,7 @@ static int job_setup(struct job *j, const struct job_opts *o)
 		int other = other_thread(&j->s, o->msgid, mbox);
 		int keep = !other && j->s.stage > JOB_FETCH;
 
-		if (job_clean(j, keep) < 0) {
+		if (jobdir_clean(j->dir, keep) < 0) {
 			ret = EXIT_FAIL;
 			goto out;
 		}

@@ -2,6 +2,7 @@
 /*
  * jobdir.c - the files of a job directory (see jobdir.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,4 +59,30 @@ void jobdir_fail(const char *dir, struct job_state *js,
 	js->outcome = outcome;
 	jobdir_write(dir, "failure.txt", log, strlen(log));
 	js->stage = JOB_REPLY;
+}
+
+int jobdir_clean(const char *dir, int keep_thread)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d)
+		return error("cannot read %s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		char *path;
+
+		if (!strcmp(n, ".") || !strcmp(n, "..") ||
+		    !strcmp(n, "state") || !strcmp(n, "lock") ||
+		    (keep_thread && !strcmp(n, "thread.mbox")))
+			continue;
+		path = jobdir_path(dir, n);
+		if (remove_tree(path) < 0)
+			ret = error("cannot remove %s: %s", path,
+				    strerror(errno));
+		free(path);
+	}
+	closedir(d);
+	return ret;
 }

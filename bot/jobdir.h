@@ -45,4 +45,14 @@ int jobdir_series(const char *dir, const char *msgid, struct series *s);
 void jobdir_fail(const char *dir, struct job_state *js,
 		 enum job_outcome outcome, const char *log);
 
+/*
+ * Start a stored job over: the files of dir go, but for thread.mbox
+ * when keep_thread (the thread stays the same), so that no result of
+ * the old options can mix with the new ones (results.csv is appended
+ * to, run by run).  They go
+ * before the new state is written: a crash in between leaves the old
+ * state, whose next stage then finds its input missing and stops.
+ */
+int jobdir_clean(const char *dir, int keep_thread);
+
 #endif

@@ -23,7 +23,6 @@
 #include <curl/curl.h>
 #include <zlib.h>
 
-#include "config.h"
 #include "lore.h"
 #include "version.h"
 
@@ -31,29 +30,17 @@ static int cache_bypass;
 static struct lore_opts opts;
 static int configured;
 
-void lore_opts_from_config(struct lore_opts *o)
-{
-	o->url = config_get("lore.url");
-	o->cache_max_age = config_get_int("lore.cacheMaxAge");
-	o->max_size = config_get_int_range("lore.maxSize", 1, 64 * 1024);
-	o->retries = config_get_int("lore.retries");
-	o->retry_delay = config_get_int("lore.retryDelay");
-	o->timeout = config_get_int("lore.timeout");
-	o->connect_timeout = config_get_int("lore.connectTimeout");
-	o->cainfo = config_get("lore.caInfo");
-}
-
 void lore_configure(const struct lore_opts *o)
 {
 	opts = *o;
 	configured = 1;
 }
 
-/* Unconfigured (a unit test, a fuzzer): the configuration as it is now. */
+/* Unconfigured, lore.url would be unknown: a call before is a bug. */
 static const struct lore_opts *lo(void)
 {
 	if (!configured)
-		lore_opts_from_config(&opts);
+		die("BUG: lore used before lore_configure()");
 	return &opts;
 }
 

@@ -32,11 +32,10 @@ struct lore_opts {
 	const char *cainfo;		/* lore.caInfo */
 };
 
-/* The options from the configuration. */
-void lore_opts_from_config(struct lore_opts *o);
 /*
- * Use o from now on: the tool does so once at start-up.  Until it is
- * called, each call reads the configuration as it stands.
+ * Use o from now on: the tool does so once at start-up
+ * (builtin/config-opts.c fills it); a call that needs lore.* before it
+ * is a bug.
  */
 void lore_configure(const struct lore_opts *o);
 

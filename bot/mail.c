@@ -18,7 +18,6 @@
 
 #include <libetpan/libetpan.h>
 
-#include "config.h"
 #include "mail.h"
 #include "mbox.h"
 #include "secret.h"
@@ -503,16 +502,6 @@ static struct mail_limits limits = {
 	.max_depth = 32,
 	.max_parts = 1000,
 };
-
-void mail_limits_from_config(struct mail_limits *l)
-{
-	*l = limits;
-	l->parse_seconds = config_get_int("mail.parseSeconds");
-	l->parse_memory = config_get_int("mail.parseMemory");
-	l->max_size = config_get_int("mail.maxSize");
-	l->max_depth = config_get_int("mail.maxDepth");
-	l->max_parts = config_get_int("mail.maxParts");
-}
 
 void mail_configure(const struct mail_limits *l)
 {

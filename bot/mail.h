@@ -53,8 +53,7 @@ struct mail_limits {
 	long max_parts;		/* MIME parts in all */
 };
 
-/* mail.parseSeconds, mail.parseMemory, mail.maxSize, mail.maxDepth... */
-void mail_limits_from_config(struct mail_limits *l);
+/* Filled from mail.* in bot/builtin/ (config-opts.c); else the defaults. */
 void mail_configure(const struct mail_limits *l);
 
 /*

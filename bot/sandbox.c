@@ -31,7 +31,6 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "config.h"
 #include "sandbox.h"
 #include "secret.h"
 
@@ -55,6 +54,23 @@ struct plan {
 	rlim_t as, nproc, fsize;
 	const struct cgroup *cg;	/* NULL: none */
 };
+
+static struct sandbox_opts opts;
+static int configured;
+
+void sandbox_configure(const struct sandbox_opts *o)
+{
+	opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured, a sandbox would run as nobody knows whom, unbounded. */
+static const struct sandbox_opts *so(void)
+{
+	if (!configured)
+		die("BUG: sandbox used before sandbox_configure()");
+	return &opts;
+}
 
 static int say(const char *what)
 {
@@ -145,7 +161,7 @@ static int child_setup(void *data)
 
 static int resolve_user(struct plan *pl)
 {
-	const char *name = config_get("sandbox.user");
+	const char *name = so()->user;
 	struct passwd *pw;
 
 	pl->drop = !geteuid();
@@ -317,10 +333,8 @@ static void set_env(struct args *a, const char *entry)
 	arg(a, eq + 1);
 }
 
-static rlim_t limit(const char *key)
+static rlim_t limit(long v)
 {
-	long v = config_get_int(key);
-
 	return v > 0 ? (rlim_t)v : 0;
 }
 
@@ -337,12 +351,12 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 	if (sb->nr_dirs > MAX_DIRS)
 		return error("sandbox: too many directories");
 	pl->parent = getpid();
-	pl->as = limit("sandbox.memLimit");
+	pl->as = limit(so()->mem_limit);
 	if (pl->as)
 		pl->as += sb->extra_mem;
-	pl->nproc = limit("sandbox.maxProcs");
-	pl->fsize = limit("sandbox.maxFileSize");
-	tmp_size = xasprintf("%ld", (long)limit("sandbox.tmpSize"));
+	pl->nproc = limit(so()->max_procs);
+	pl->fsize = limit(so()->max_file_size);
+	tmp_size = xasprintf("%ld", (long)limit(so()->tmp_size));
 
 	arg(a, "bwrap");
 	arg(a, "--unshare-user");
@@ -513,7 +527,7 @@ static int watch(void *data)
 
 char *sandbox_over(const struct sandbox *sb, int ret)
 {
-	unsigned long long mem = limit("sandbox.memoryMax");
+	unsigned long long mem = limit(so()->memory_max);
 
 	switch (ret) {
 	case SANDBOX_OVER_MEMORY:
@@ -522,7 +536,7 @@ char *sandbox_over(const struct sandbox *sb, int ret)
 							 : 0);
 	case SANDBOX_OVER_PIDS:
 		return xasprintf("ran more than sandbox.pidsMax (%ld) "
-				 "processes", config_get_int("sandbox.pidsMax"));
+				 "processes", so()->pids_max);
 	case SANDBOX_OVER_DISK:
 		return xasprintf("used more than %s (%llu bytes)",
 				 sb->max_disk_key ? sb->max_disk_key :
@@ -549,9 +563,9 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 		args_release(&a);
 		return -1;
 	}
-	mem = limit("sandbox.memoryMax");
+	mem = limit(so()->memory_max);
 	if (cgroup_create(&cg, mem ? mem + sb->extra_mem : 0,
-			  (long)limit("sandbox.pidsMax")) < 0) {
+			  (long)limit(so()->pids_max)) < 0) {
 		args_release(&a);
 		return -1;
 	}

@@ -39,6 +39,20 @@
 
 #include "subproc.h"
 
+/* The sandbox.* settings, filled in bot/builtin/ (config-opts.c). */
+struct sandbox_opts {
+	const char *user;	/* sandbox.user: the uid root drops to */
+	long mem_limit;		/* sandbox.memLimit, bytes per process */
+	long max_procs;		/* sandbox.maxProcs */
+	long max_file_size;	/* sandbox.maxFileSize, bytes */
+	long tmp_size;		/* sandbox.tmpSize, bytes of each tmpfs */
+	long memory_max;	/* sandbox.memoryMax, bytes of the run */
+	long pids_max;		/* sandbox.pidsMax */
+};
+
+/* Before any sandbox: one run or check before it is a bug. */
+void sandbox_configure(const struct sandbox_opts *o);
+
 struct sandbox_dir {
 	const char *path;	/* absolute, the same inside: a dir or a file */
 	int writable;		/* 0: read-only */

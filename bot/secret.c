@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "secret.h"
 
 /*
@@ -32,7 +31,8 @@ static size_t nr_added, alloc_added;
 static char *taken_env;		/* secret_take_env()'s, freed never */
 static struct pattern *known;	/* every form of every secret, longest first */
 static size_t nr_known, alloc_known;
-static unsigned known_gen;
+/* Copies of secret_configure()'s. */
+static char *cfg_password, *cfg_password_file, *cfg_lore_url, *cfg_smtp_url;
 static char *known_env;		/* the variable's value when loaded */
 static int loaded;
 
@@ -41,6 +41,21 @@ static int loaded;
 #define FORM_PLAIN "as it is"
 #define FORM_REVERSED "reversed"
 #define FORM_BASE64 "base64-encoded"
+
+static void opt_set(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = v ? xstrdup(v) : NULL;
+}
+
+void secret_configure(const struct secret_opts *o)
+{
+	opt_set(&cfg_password, o->smtp_password);
+	opt_set(&cfg_password_file, o->smtp_password_file);
+	opt_set(&cfg_lore_url, o->lore_url);
+	opt_set(&cfg_smtp_url, o->smtp_url);
+	loaded = 0;
+}
 
 static int env_changed(void)
 {
@@ -176,14 +191,14 @@ static void load(void)
 	const char *v;
 	size_t i;
 
-	if (loaded && known_gen == config_generation() && !env_changed())
+	if (loaded && !env_changed())
 		return;
 	known_clear();
 	if (taken_env)
 		known_add(taken_env, strlen(taken_env), KIND_ENV);
 	for (i = 0; i < nr_added; i++)
 		known_add(added[i], strlen(added[i]), "a secret");
-	v = config_get("smtp.password");
+	v = cfg_password;
 	if (v)
 		known_add(v, strlen(v), "the SMTP password (smtp.password)");
 	/* a library user that did not take it out of the environment */
@@ -192,7 +207,7 @@ static void load(void)
 	known_env = v ? xstrdup(v) : NULL;
 	if (v)
 		known_add(v, strlen(v), KIND_ENV);
-	v = config_get("smtp.passwordFile");
+	v = cfg_password_file;
 	if (v && *v) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -205,11 +220,10 @@ static void load(void)
 		}
 		strbuf_release(&sb);
 	}
-	add_url(config_get("lore.url"), "the userinfo of lore.url");
-	add_url(config_get("smtp.url"), "the userinfo of smtp.url");
+	add_url(cfg_lore_url, "the userinfo of lore.url");
+	add_url(cfg_smtp_url, "the userinfo of smtp.url");
 	if (nr_known)
 		qsort(known, nr_known, sizeof(*known), by_length);
-	known_gen = config_generation();
 	loaded = 1;
 }
 

@@ -5,9 +5,9 @@
  * build excerpts, mail, job files, archive pages) or reaches a child's
  * environment.
  *
- * The secrets are collected from the configuration when first needed
- * and again whenever it changes: smtp.password, the contents of
- * smtp.passwordFile, $SCHED_BOT_SMTP_PASSWORD, and the userinfo
+ * The secrets are collected when first needed and again whenever they
+ * change (secret_configure(), the variable): smtp.password, the
+ * contents of smtp.passwordFile, $SCHED_BOT_SMTP_PASSWORD, the userinfo
  * ("user:password@") of lore.url and smtp.url, both as written and
  * percent-decoded.  Each is also looked for reversed and base64-encoded
  * (alone, and inside a longer encoded text at any of the three offsets
@@ -26,6 +26,21 @@
 #define SECRET_MASK "<hidden>"
 /* The environment variable the SMTP password may come from. */
 #define SECRET_SMTP_ENV "SCHED_BOT_SMTP_PASSWORD"
+
+/* The configured secrets, filled in bot/builtin/ (config-opts.c). */
+struct secret_opts {
+	const char *smtp_password;	/* smtp.password */
+	const char *smtp_password_file;	/* smtp.passwordFile */
+	const char *lore_url;		/* lore.url: its userinfo */
+	const char *smtp_url;		/* smtp.url: its userinfo */
+};
+
+/*
+ * Filter o's secrets from now on (copied).  Until the tool calls it, at
+ * start-up once the configuration is read, only the variable's value
+ * and secret_add()'s are filtered.
+ */
+void secret_configure(const struct secret_opts *o);
 
 /*
  * Take $SCHED_BOT_SMTP_PASSWORD out of the environment (the tool does

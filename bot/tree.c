@@ -21,7 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "progress.h"
 #include "subproc.h"
 #include "tree.h"
@@ -34,9 +33,26 @@ int tree_git_error(const char *msg)
 	return error("%s: %s", msg, git_error_text());
 }
 
+static struct tree_opts tree_opts;
+static int configured;
+
+void tree_configure(const struct tree_opts *o)
+{
+	tree_opts = *o;
+	configured = 1;
+}
+
+/* Unconfigured, a job would pick a tree nobody named: a bug. */
+static const struct tree_opts *to(void)
+{
+	if (!configured)
+		die("BUG: tree used before tree_configure()");
+	return &tree_opts;
+}
+
 char *tree_default_path(void)
 {
-	const char *p = config_get("tree.path");
+	const char *p = to()->path;
 
 	if (p && *p)
 		return xstrdup(p);
@@ -951,63 +967,40 @@ int tree_fetch(git_repository *repo, const char *url)
 
 /* ---- named trees --------------------------------------------------- */
 
-/* Blank- or comma-separated words of a config value. */
-static void split_words(const char *v, char ***out, size_t *nr)
+/* Copies of n words. */
+static char **copy_words(char *const *w, size_t n)
 {
-	size_t alloc = 0;
+	char **out = n ? xcalloc(n, sizeof(*out)) : NULL;
+	size_t i;
 
-	*out = NULL;
-	*nr = 0;
-	while (v && *v) {
-		size_t n;
-
-		v += strspn(v, " \t,");
-		n = strcspn(v, " \t,");
-		if (!n)
-			break;
-		ALLOC_GROW(*out, *nr, alloc);
-		(*out)[(*nr)++] = xstrndup(v, n);
-		v += n;
-	}
-}
-
-/* fmt is the key with %s for NAME, spelled out so that the check of
- * the key table finds it. */
-static const char *remote_key(const char *name, const char *fmt)
-{
-	char *k = xasprintf(fmt, name);
-	const char *v = config_get(k);
-
-	free(k);
-	return v;
-}
-
-static int add_remote(const char *name, void *data)
-{
-	struct tree_remotes *t = data;
-	const char *url = remote_key(name, "tree.%s.url");
-	struct tree_remote *r;
-
-	if (!url || !*url) {
-		warning("[tree \"%s\"] has no url; ignored", name);
-		return 0;
-	}
-	t->v = xrealloc(t->v, (t->nr + 1) * sizeof(*t->v));
-	r = &t->v[t->nr++];
-	memset(r, 0, sizeof(*r));
-	r->name = xstrdup(name);
-	r->url = xstrdup(url);
-	split_words(remote_key(name, "tree.%s.branches"), &r->branches,
-		    &r->nr_branches);
-	split_words(remote_key(name, "tree.%s.lists"), &r->lists, &r->nr_lists);
-	split_words(remote_key(name, "tree.%s.paths"), &r->paths, &r->nr_paths);
-	return 0;
+	for (i = 0; i < n; i++)
+		out[i] = xstrdup(w[i]);
+	return out;
 }
 
 void tree_remotes_load(struct tree_remotes *t)
 {
+	const struct tree_remotes *c = to()->remotes;
+	size_t i;
+
 	memset(t, 0, sizeof(*t));
-	config_subsections("tree", add_remote, t);
+	if (!c || !c->nr)
+		return;
+	t->v = xcalloc(c->nr, sizeof(*t->v));
+	for (i = 0; i < c->nr; i++) {
+		const struct tree_remote *f = &c->v[i];
+		struct tree_remote *r = &t->v[i];
+
+		r->name = xstrdup(f->name);
+		r->url = xstrdup(f->url);
+		r->branches = copy_words(f->branches, f->nr_branches);
+		r->nr_branches = f->nr_branches;
+		r->lists = copy_words(f->lists, f->nr_lists);
+		r->nr_lists = f->nr_lists;
+		r->paths = copy_words(f->paths, f->nr_paths);
+		r->nr_paths = f->nr_paths;
+	}
+	t->nr = c->nr;
 }
 
 static void free_words(char **w, size_t n)

@@ -37,6 +37,18 @@ struct tree_import {
 	int cached;		/* 1: the repository was already there */
 };
 
+struct tree_remotes;
+
+/* The tree.* settings, filled in bot/builtin/ (config-opts.c). */
+struct tree_opts {
+	const char *path;			/* tree.path, or NULL */
+	/* the [tree "NAME"] blocks */
+	const struct tree_remotes *remotes;
+};
+
+/* Before any use of the trees: a path or remotes asked first is a bug. */
+void tree_configure(const struct tree_opts *o);
+
 /* tree.path, else data_path("linux.git").  Caller frees. */
 char *tree_default_path(void);
 
@@ -95,7 +107,7 @@ struct tree_remotes {
 	size_t nr;
 };
 
-/* The [tree "NAME"] blocks with a url, in file order. */
+/* The [tree "NAME"] blocks with a url, in file order (copies). */
 void tree_remotes_load(struct tree_remotes *t);
 void tree_remotes_release(struct tree_remotes *t);
 const struct tree_remote *tree_remote_find(const struct tree_remotes *t,

@@ -24,6 +24,21 @@ test_expect_success 'a module missing from the table is caught' '
 	grep "newstage.c is in no stage" err
 '
 
+test_expect_success 'a target backend header outside bot/target/ is caught' '
+	mkdir -p tree3/bot/target tree3/bot/builtin &&
+	cp "$TOP/bot/README.md" tree3/bot/ &&
+	printf "#include \"target/target.h\"\n" >tree3/bot/plan.c &&
+	printf "#include \"target/common.h\"\n" >tree3/bot/target/qemu.c &&
+	printf "#include \"target/target.h\"\n" >tree3/bot/builtin/boot.c &&
+	sh "$TESTS/check-layering" tree3 &&
+	printf "#include \"target/lava.h\"\n" >tree3/bot/builtin/target.c &&
+	printf "#include \"target/common.h\"\n" >tree3/bot/plan.c &&
+	! sh "$TESTS/check-layering" tree3 2>err &&
+	grep "bot/builtin/target.c includes target/lava.h: only target/target.h" err &&
+	grep "bot/plan.c includes target/common.h: only target/target.h" err &&
+	! grep "qemu.c\|boot.c" err
+'
+
 test_expect_success 'the library archive holds no builtin symbol' '
 	sh "$TESTS/check-lib" "$BUILD/libsched-bot.a" &&
 	! nm "$BUILD/libsched-bot.a" | grep -E " [TtU] cmd_[a-z]+$"

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
-#include "target/initramfs.h"
 #include "samples.h"
 #include "target/target.h"
 #include "util.h"

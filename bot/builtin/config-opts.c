@@ -7,28 +7,40 @@
  * library.
  */
 #include <stdlib.h>
+#include <string.h>
 
+#include "apply.h"
 #include "b4check.h"
 #include "blocks.h"
+#include "build.h"
 #include "builtin/config-opts.h"
 #include "cgroup.h"
 #include "compare.h"
+#include "config-keys.h"
 #include "config.h"
+#include "cron.h"
 #include "dkim.h"
 #include "facts.h"
+#include "gc.h"
 #include "job.h"
 #include "jobreply.h"
+#include "kv.h"
+#include "lore.h"
+#include "mail.h"
 #include "mailcmd.h"
 #include "moderation.h"
 #include "outbox.h"
 #include "reply.h"
 #include "run.h"
+#include "sandbox.h"
 #include "secret.h"
 #include "sequential.h"
 #include "smtp.h"
 #include "state.h"
 #include "status.h"
+#include "target/target.h"
 #include "templates.h"
+#include "tree.h"
 #include "util.h"
 
 void smtp_opts_from_config(struct smtp_opts *o)
@@ -42,6 +54,67 @@ void smtp_opts_from_config(struct smtp_opts *o)
 	o->cafile = config_get("smtp.caFile");
 	o->from = config_get("smtp.from");
 	o->timeout = config_get_int("smtp.timeout");
+}
+
+void apply_defaults_from_config(struct apply_defaults *d)
+{
+	d->limits.max_files = config_get_int("apply.maxFiles");
+	d->limits.max_patch_size = config_get_int("apply.maxPatchSize");
+	d->limits.max_blob_size = config_get_int("apply.maxBlobSize");
+	d->bot_name = bot_identity()->name;
+	d->bot_email = bot_identity()->email;
+	d->default_base = config_get("tree.defaultBase");
+	d->fetch_timeout = config_get_int("tree.fetchTimeout");
+	d->guess_depth = config_get_int("tree.guessDepth");
+}
+
+void build_defaults_from_config(struct build_defaults *d)
+{
+	d->cc = config_get("build.cc");
+	d->ccache = config_get_bool("build.ccache");
+	d->base_config = config_get("build.baseConfig");
+	d->jobs = (int)config_get_int("build.jobs");
+	d->fragment_dir = config_get("build.fragmentDir");
+	d->cache_dir = config_get("build.cacheDir");
+	d->ccache_dir = config_get("build.ccacheDir");
+	d->max_log = config_get_int("build.maxLog");
+	d->max_disk = config_get_int("build.maxDisk");
+	d->timeout = config_get_int("build.timeout");
+	d->sandbox = config_get_bool("build.sandbox");
+}
+
+void gc_opts_from_config(struct gc_opts *o)
+{
+	o->jobs_dir = config_get("job.dir");
+	o->build_cache_dir = config_get("build.cacheDir");
+	o->ccache_dir = config_get("build.ccacheDir");
+	o->max_disk_bytes = config_get_int("gc.maxDiskBytes");
+	o->min_free = config_get_int("gc.minFree");
+	o->keep_days = config_get_int("gc.keepDays");
+	o->keep_jobs = config_get_int("gc.keepJobs");
+	o->poll_window = (long long)config_get_int("cron.firstWindow") +
+			 config_get_int("cron.overlap");
+}
+
+void lore_opts_from_config(struct lore_opts *o)
+{
+	o->url = config_get("lore.url");
+	o->cache_max_age = config_get_int("lore.cacheMaxAge");
+	o->max_size = config_get_int_range("lore.maxSize", 1, 64 * 1024);
+	o->retries = config_get_int("lore.retries");
+	o->retry_delay = config_get_int("lore.retryDelay");
+	o->timeout = config_get_int("lore.timeout");
+	o->connect_timeout = config_get_int("lore.connectTimeout");
+	o->cainfo = config_get("lore.caInfo");
+}
+
+void mail_limits_from_config(struct mail_limits *l)
+{
+	l->parse_seconds = config_get_int("mail.parseSeconds");
+	l->parse_memory = config_get_int("mail.parseMemory");
+	l->max_size = config_get_int("mail.maxSize");
+	l->max_depth = config_get_int("mail.maxDepth");
+	l->max_parts = config_get_int("mail.maxParts");
 }
 
 void outbox_opts_from_config(struct outbox_opts *o)
@@ -70,6 +143,120 @@ void run_opts_from_config(struct run_opts *o)
 void cgroup_opts_from_config(struct cgroup_opts *o)
 {
 	o->where = config_get("sandbox.cgroup");
+}
+
+void sandbox_opts_from_config(struct sandbox_opts *o)
+{
+	o->user = config_get("sandbox.user");
+	o->mem_limit = config_get_int("sandbox.memLimit");
+	o->max_procs = config_get_int("sandbox.maxProcs");
+	o->max_file_size = config_get_int("sandbox.maxFileSize");
+	o->tmp_size = config_get_int("sandbox.tmpSize");
+	o->memory_max = config_get_int("sandbox.memoryMax");
+	o->pids_max = config_get_int("sandbox.pidsMax");
+}
+
+void secret_opts_from_config(struct secret_opts *o)
+{
+	o->smtp_password = config_get("smtp.password");
+	o->smtp_password_file = config_get("smtp.passwordFile");
+	o->lore_url = config_get("lore.url");
+	o->smtp_url = config_get("smtp.url");
+}
+
+/* Blank- or comma-separated words of a config value. */
+static void split_words(const char *v, char ***out, size_t *nr)
+{
+	size_t alloc = 0;
+
+	*out = NULL;
+	*nr = 0;
+	while (v && *v) {
+		size_t n;
+
+		v += strspn(v, " \t,");
+		n = strcspn(v, " \t,");
+		if (!n)
+			break;
+		ALLOC_GROW(*out, *nr, alloc);
+		(*out)[(*nr)++] = xstrndup(v, n);
+		v += n;
+	}
+}
+
+/* fmt is the key with %s for NAME, spelled out so that the check of
+ * the key table finds it. */
+static const char *remote_key(const char *name, const char *fmt)
+{
+	char *k = xasprintf(fmt, name);
+	const char *v = config_get(k);
+
+	free(k);
+	return v;
+}
+
+static int add_remote(const char *name, void *data)
+{
+	struct tree_remotes *t = data;
+	const char *url = remote_key(name, "tree.%s.url");
+	struct tree_remote *r;
+
+	if (!url || !*url) {
+		warning("[tree \"%s\"] has no url; ignored", name);
+		return 0;
+	}
+	t->v = xrealloc(t->v, (t->nr + 1) * sizeof(*t->v));
+	r = &t->v[t->nr++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->url = xstrdup(url);
+	split_words(remote_key(name, "tree.%s.branches"), &r->branches,
+		    &r->nr_branches);
+	split_words(remote_key(name, "tree.%s.lists"), &r->lists, &r->nr_lists);
+	split_words(remote_key(name, "tree.%s.paths"), &r->paths, &r->nr_paths);
+	return 0;
+}
+
+static struct tree_remotes remotes;
+
+void tree_opts_from_config(struct tree_opts *o)
+{
+	tree_remotes_release(&remotes);
+	memset(&remotes, 0, sizeof(remotes));
+	config_subsections("tree", add_remote, &remotes);
+	o->path = config_get("tree.path");
+	o->remotes = &remotes;
+}
+
+
+static struct kv target_set;
+
+static int add_target(const char *name, void *data)
+{
+	const char *prefix = "target.*.";
+	size_t i, len = strlen(prefix);
+
+	for (i = 0; i < config_nr_keys; i++) {
+		const char *key = config_keys[i].name;
+		char *k;
+		const char *v;
+
+		if (strncmp(key, prefix, len))
+			continue;
+		k = xasprintf("target.%s.%s", name, key + len);
+		v = config_get_set(k);
+		if (v)
+			kv_set(&target_set, k, v);
+		free(k);
+	}
+	return 0;
+}
+
+void target_opts_from_config(struct target_opts *o)
+{
+	kv_release(&target_set);
+	config_subsections("target", add_target, NULL);
+	o->set = &target_set;
 }
 
 void dkim_opts_from_config(struct dkim_opts *o)
@@ -176,6 +363,38 @@ static struct values *values_reset(struct values *vs)
 }
 
 static struct values allow, lists, moderators;
+static struct values queries, command_queries;
+
+void cron_defaults_from_config(struct cron_defaults *d)
+{
+	char *k = xasprintf("target.%s.parallel", config_get("job.target"));
+
+	config_get_all("cron.query", values_cb, values_reset(&queries));
+	config_get_all("cron.commandQuery", values_cb,
+		       values_reset(&command_queries));
+	d->bot_email = bot_identity()->email;
+	d->workloads = config_get("bot.workloads");
+	d->known_workloads = config_get("bot.knownWorkloads");
+	d->signature = config_get("reply.signature");
+	d->max_jobs_per_sender = config_get_int("bot.maxJobsPerSender");
+	d->max_jobs_per_day = config_get_int("bot.maxJobsPerDay");
+	d->target = config_get("job.target");
+	d->parallel = config_get_int(k);
+	d->max_attempts = config_get_int("cron.maxAttempts");
+	d->budget = config_get_int("cron.budget");
+	d->overlap = config_get_int("cron.overlap");
+	d->first_window = config_get_int("cron.firstWindow");
+	d->queries = (const char *const *)queries.v;
+	d->nr_queries = queries.nr;
+	d->command_queries = (const char *const *)command_queries.v;
+	d->nr_command_queries = command_queries.nr;
+	d->build_ahead = config_get_bool("cron.buildAhead");
+	d->fetch_timeout = config_get_int("tree.fetchTimeout");
+	d->gc_min_free = config_get_int("gc.minFree");
+	d->gc_max_disk_bytes = config_get_int("gc.maxDiskBytes");
+	d->gc_keep_days = config_get_int("gc.keepDays");
+	free(k);
+}
 
 void mailcmd_opts_from_config(struct mailcmd_opts *o)
 {

@@ -11,11 +11,13 @@
 #include "build.h"
 #include "cgroup.h"
 #include "compare.h"
+#include "cron.h"
 #include "builtin/builtin.h"
 #include "builtin/config-opts.h"
 #include "config.h"
 #include "dkim.h"
 #include "facts.h"
+#include "gc.h"
 #include "job.h"
 #include "jobreply.h"
 #include "lore.h"
@@ -25,10 +27,14 @@
 #include "outbox.h"
 #include "reply.h"
 #include "run.h"
+#include "sandbox.h"
+#include "secret.h"
 #include "sequential.h"
 #include "smtp.h"
 #include "state.h"
+#include "target/target.h"
 #include "templates.h"
+#include "tree.h"
 #include "util.h"
 
 /*
@@ -38,15 +44,21 @@
  */
 void config_to_library(void)
 {
+	struct secret_opts seo;
 	struct lore_opts lo;
 	struct smtp_opts so;
 	struct outbox_opts oo;
 	struct build_defaults bd;
 	struct mail_limits ml;
-	struct apply_limits al;
+	struct apply_defaults ad;
 	struct state_opts sto;
 	struct run_opts ro;
 	struct cgroup_opts cgo;
+	struct sandbox_opts sbo;
+	struct tree_opts tro;
+	struct gc_opts gco;
+	struct target_opts tgo;
+	struct cron_defaults crd;
 	struct dkim_opts dko;
 	struct compare_defaults cd;
 	struct seq_defaults sd;
@@ -59,6 +71,9 @@ void config_to_library(void)
 	struct tmpl_dirs td;
 	struct reply_opts rpo;
 
+	/* first: the filter knows the configured secrets before all else */
+	secret_opts_from_config(&seo);
+	secret_configure(&seo);
 	tmpl_dirs_from_config(&td);
 	tmpl_configure(&td);
 	lore_opts_from_config(&lo);
@@ -71,14 +86,24 @@ void config_to_library(void)
 	build_configure(&bd);
 	mail_limits_from_config(&ml);
 	mail_configure(&ml);
-	apply_limits_from_config(&al);
-	apply_configure(&al);
+	apply_defaults_from_config(&ad);
+	apply_configure(&ad);
 	state_opts_from_config(&sto);
 	state_configure(&sto);
 	run_opts_from_config(&ro);
 	run_configure(&ro);
 	cgroup_opts_from_config(&cgo);
 	cgroup_configure(&cgo);
+	sandbox_opts_from_config(&sbo);
+	sandbox_configure(&sbo);
+	tree_opts_from_config(&tro);
+	tree_configure(&tro);
+	gc_opts_from_config(&gco);
+	gc_configure(&gco);
+	target_opts_from_config(&tgo);
+	target_configure(&tgo);
+	cron_defaults_from_config(&crd);
+	cron_configure(&crd);
 	dkim_opts_from_config(&dko);
 	dkim_configure(&dko);
 	compare_defaults_from_config(&cd);

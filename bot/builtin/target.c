@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
-#include "target/lava.h"
 #include "target/target.h"
 #include "util.h"
 
@@ -54,7 +53,7 @@ static int show(const char *name, const char *type)
 	} else {
 		printf("%s: healthy\n", name);
 	}
-	if (!strcmp(type, "lava") && target_lava_status(name, stdout) < 0)
+	if (target_status(name, stdout) < 0)
 		ret = EXIT_FAIL;
 	return ret;
 }

@@ -11,6 +11,7 @@
 
 #include "config-keys.h"
 #include "config.h"
+#include "kv.h"
 #include "secret.h"
 #include "target/common.h"
 #include "target/initramfs.h"
@@ -346,34 +347,93 @@ static void __attribute__((noreturn)) bad_default(const char *k,
 	abort();
 }
 
+static const struct kv *target_settings;
+static int configured;
+
+void target_configure(const struct target_opts *o)
+{
+	target_settings = o->set;
+	configured = 1;
+}
+
+/*
+ * target.NAME.KEY (k) as the configuration sets it, else NULL.
+ * Unconfigured, a target would be booted as nobody set it up: a bug.
+ */
+static const char *set_value(const char *k)
+{
+	if (!configured)
+		die("BUG: target used before target_configure()");
+	return target_settings ? kv_get(target_settings, k) : NULL;
+}
+
+/* The table's entry for k; a key missing from it is a bug. */
+static const struct config_key *key_of(const char *k)
+{
+	const struct config_key *t = config_key_find(k);
+
+	if (!t) {
+		fprintf(stderr, "BUG: config key '%s' is not in "
+			"bot/config-keys.c\n", k);
+		abort();
+	}
+	return t;
+}
+
 const char *target_cfg(const char *name, const char *key, const char *def)
 {
 	char *k = xasprintf("target.%s.%s", name, key);
-	const struct config_key *t = config_key_find(k);
-	const char *v = config_get(k);
+	const struct config_key *t = key_of(k);
+	const char *v = set_value(k);
 
 	if (t->def && (!def || strcmp(def, t->def)))
 		bad_default(k, def, t->def);
 	free(k);
+	if (!v)
+		v = t->def;
 	return v ? v : def;
+}
+
+/* The table's default of an int key, which the tests check parses. */
+static long table_int(const struct config_key *t)
+{
+	long n = 0;
+
+	if (t->def)
+		config_parse_int(t->def, &n);
+	return n;
+}
+
+/* k's value v as a number; unset or bad (warned), fallback. */
+static long int_value(const char *k, const char *v, long fallback)
+{
+	long n;
+
+	if (!v)
+		return fallback;
+	if (config_parse_int(v, &n) < 0) {
+		warning("config %s = '%s' is not a number, using %ld", k, v,
+			fallback);
+		return fallback;
+	}
+	return n;
 }
 
 long target_cfg_int(const char *name, const char *key, long def)
 {
 	char *k = xasprintf("target.%s.%s", name, key);
-	const struct config_key *t = config_key_find(k);
+	const struct config_key *t = key_of(k);
 	char *d;
 	long v;
 
-	if (t && t->def) {
+	if (t->def) {
 		d = xasprintf("%ld", def);
 		if (strcmp(d, t->def))
 			bad_default(k, d, t->def);
 		free(d);
-		v = config_get_int(k);
-	} else {
-		v = config_get_int_or(k, def);
+		def = table_int(t);
 	}
+	v = int_value(k, set_value(k), def);
 	free(k);
 	return v;
 }
@@ -389,11 +449,11 @@ int target_shape(const char *name, long *smp, long *mem)
 {
 	char *k = xasprintf("target.%s.smp", name);
 	char *m = xasprintf("target.%s.mem", name);
-	int set = config_is_set(k);
+	const char *sv = set_value(k);
 
-	*smp = config_get_int(k);
-	*mem = config_get_int(m);
+	*smp = int_value(k, sv, table_int(key_of(k)));
+	*mem = int_value(m, set_value(m), table_int(key_of(m)));
 	free(k);
 	free(m);
-	return set;
+	return sv != NULL;
 }

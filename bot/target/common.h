@@ -49,6 +49,12 @@ struct target_ops {
 	 */
 	int (*own_config)(const char *name, struct strbuf *cfg,
 			  char **origin);
+	/*
+	 * `sched-bot target status NAME`: what the backend can say of its
+	 * machines beyond the health mark (a lab's devices and queue), to
+	 * out; 0, or -1 (printed) when it cannot be asked.  NULL: nothing.
+	 */
+	int (*status)(const char *name, FILE *out);
 };
 
 extern const struct target_ops target_local_ops;
@@ -57,9 +63,10 @@ extern const struct target_ops target_ssh_ops;
 extern const struct target_ops target_lava_ops;
 
 /*
- * target.NAME.KEY from the configuration, else its default in
- * config-keys.c; def is used for the keys whose default the code
- * computes there (it must match the table's where the table has one).
+ * target.NAME.KEY as target_configure() handed it down, else its
+ * default in config-keys.c; def is used for the keys whose default
+ * the code computes there (it must match the table's where the table
+ * has one).
  */
 const char *target_cfg(const char *name, const char *key, const char *def);
 long target_cfg_int(const char *name, const char *key, long def);

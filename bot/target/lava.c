@@ -765,6 +765,7 @@ const struct target_ops target_lava_ops = {
 	.type = "lava",
 	.describe = "a device of a LAVA lab, booted through its REST API",
 	.boot_run = lava_boot_run,
+	.status = target_lava_status,
 };
 
 /* ---- status ---- */

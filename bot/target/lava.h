@@ -47,7 +47,7 @@ struct lava_log {
 size_t lava_log_feed(struct lava_log *log, const char *body, size_t len);
 void lava_log_release(struct lava_log *log);
 
-/* `sched-bot target status NAME`: devices, health, queue. */
+/* `sched-bot target status NAME`: devices, health, queue (its ops'). */
 int target_lava_status(const char *name, FILE *out);
 
 #endif

@@ -39,6 +39,13 @@ const char *target_type(const char *name)
 	return ops ? ops->type : NULL;
 }
 
+int target_status(const char *name, FILE *out)
+{
+	const struct target_ops *ops = find_backend(name);
+
+	return ops && ops->status ? ops->status(name, out) : 0;
+}
+
 static void ctx_release(struct target_ctx *ctx)
 {
 	size_t i;

@@ -30,8 +30,22 @@
 #ifndef SCHED_BOT_TARGET_H
 #define SCHED_BOT_TARGET_H
 
+#include <stdio.h>
+
 #include "target/console.h"
 #include "samples.h"
+
+struct kv;
+
+/* The [target "NAME"] blocks, filled in bot/builtin/ (config-opts.c). */
+struct target_opts {
+	/* "target.NAME.KEY" -> the value the configuration sets; a key
+	 * not in it has the table's default (config-keys.c) */
+	const struct kv *set;
+};
+
+/* Before any target is asked or run: one used first is a bug. */
+void target_configure(const struct target_opts *o);
 
 struct boot_req {
 	const char *kernel;	/* bzImage (qemu, ssh); NULL for local */
@@ -96,6 +110,13 @@ int target_base_config(const char *name, char **base, char **origin);
 
 /* The target's type ("qemu", "ssh", "local") or NULL when unknown. */
 const char *target_type(const char *name);
+
+/*
+ * What the target's backend can say of its machines beyond the health
+ * mark (a LAVA lab: its devices and queue), to out.  0, also when it has
+ * nothing to say; -1 (printed) when the lab cannot be asked.
+ */
+int target_status(const char *name, FILE *out);
 
 /*
  * The vCPUs and MB of memory target.NAME.smp and .mem give (their

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/config-opts.h"
 #include "lore.h"
 #include "util.h"
 
@@ -18,7 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct strbuf out = STRBUF_INIT;
 	const char *why;
 	char *s, *id, *q;
+	static int configured;
+	struct lore_opts lo;
 
+	if (!configured) {
+		/* handed down as the tool does at start-up */
+		lore_opts_from_config(&lo);
+		lore_configure(&lo);
+		configured = 1;
+	}
 	if (!size)
 		return 0;
 	if (data[0] & 1) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "builtin/config-opts.h"
 #include "test.h"
 #include "tree.h"
 #include "util.h"
@@ -664,6 +665,8 @@ int main(int argc, char **argv)
 {
 	char *top = xstrdup(argv[0]);
 	char tmpl[] = "/tmp/sched-bot-test-apply.XXXXXX";
+	struct tree_opts to;
+	struct apply_defaults ad;
 
 	(void)argc;
 	TEST_NAME("test-apply");
@@ -680,6 +683,11 @@ int main(int argc, char **argv)
 	setenv("HOME", trash, 1);
 	setenv("TZ", "UTC", 1);
 	git_libgit2_init();
+	/* handed down as the tool does at start-up */
+	tree_opts_from_config(&to);
+	tree_configure(&to);
+	apply_defaults_from_config(&ad);
+	apply_configure(&ad);
 	RUN(test_b4_series_equals_git_am);
 	make_small_repo();
 	RUN(test_offsets_and_3way);

@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include "builtin/config-opts.h"
 #include "lore.h"
 #include "test.h"
 #include "util.h"
@@ -196,7 +197,12 @@ static void test_mbox_count(void)
 
 int main(void)
 {
+	struct lore_opts lo;
+
 	TEST_NAME("test-lore");
+	/* handed down as the tool does at start-up */
+	lore_opts_from_config(&lo);
+	lore_configure(&lo);
 	RUN(test_msgid_plain);
 	RUN(test_msgid_urls);
 	RUN(test_msgid_none);

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "builtin/config-opts.h"
 #include "config.h"
+#include "lore.h"
 #include "mail.h"
 #include "mbox.h"
 #include "series.h"
@@ -381,6 +383,7 @@ static void test_trailer_lines(void)
 	};
 	struct trailer t[ARRAY_SIZE(lines)];
 	struct strbuf sb = STRBUF_INIT;
+	struct lore_opts lo;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(lines); i++)
@@ -388,6 +391,9 @@ static void test_trailer_lines(void)
 	/* as written in the patch: kept byte for byte */
 	t[0].raw = xstrdup("Signed-off-by:   A U Thor <a@x.org>");
 	config_set_override("lore.url", "https://lore.example.org");
+	/* handed down as the tool does at start-up */
+	lore_opts_from_config(&lo);
+	lore_configure(&lo);
 	trailer_add_lines(&sb, t, ARRAY_SIZE(lines), "m@x");
 	CHECK_STR(sb.buf, "Signed-off-by:   A U Thor <a@x.org>\n"
 		  "Tested-by: Bare <bare@x.org>\n"

@@ -32,6 +32,15 @@ static char *scrubbed(const char *s)
 		free(s_);						\
 	} while (0)
 
+/* The configured secrets handed down, as the tool does at start-up. */
+static void reconfigure(void)
+{
+	struct secret_opts o;
+
+	secret_opts_from_config(&o);
+	secret_configure(&o);
+}
+
 static void test_config_values(void)
 {
 	char file[] = "/tmp/test-secret.XXXXXX";
@@ -45,6 +54,7 @@ static void test_config_values(void)
 	config_set_override("lore.url",
 			    "https://bob:l%40rePW@lore.example/all/");
 	config_set_override("smtp.url", "smtps://mailer:smtpPW77@mx:465");
+	reconfigure();
 	setenv(SECRET_SMTP_ENV, "envpass1234", 1);
 
 	CHECK_SCRUB("a cfgpass42 b", "a <hidden> b");
@@ -59,11 +69,14 @@ static void test_config_values(void)
 	CHECK(secret_contains("..cfgpass42.."));
 	CHECK(!secret_contains("cfgpass4"));
 
-	/* a changed config is picked up */
+	/* a changed config is picked up once handed down */
 	config_set_override("smtp.password", "newpass5678");
+	CHECK_SCRUB("cfgpass42 newpass5678", "<hidden> newpass5678");
+	reconfigure();
 	CHECK_SCRUB("cfgpass42 newpass5678", "cfgpass42 <hidden>");
 	/* too short to filter without garbling every text */
 	config_set_override("smtp.password", "ab");
+	reconfigure();
 	CHECK_SCRUB("ab cab", "ab cab");
 
 	unlink(file);
