@@ -411,30 +411,63 @@ static void set_bench_cmd(struct plan_item *it, const struct plan_opts *o)
 				it->args);
 }
 
-/* 1, 2, 4, ... up to upper, with cpus/2 and cpus: "1,2,4". */
-static char *sweep_list(int cpus, int upper)
+static void sort_unique(int *v, int *n, int upper)
 {
-	int v[SWEEP_MAX * 2], n = 0, i, j, x;
-	struct strbuf sb = STRBUF_INIT;
+	int i, j, x, k = 0;
 
-	for (x = 1; x < upper && n < SWEEP_MAX; x *= 2)
-		v[n++] = x;
-	if (cpus / 2 > 1)
-		v[n++] = cpus / 2;
-	v[n++] = cpus;
-	v[n++] = upper;
-	for (i = 1; i < n; i++)		/* insertion sort, tiny */
+	for (i = 1; i < *n; i++)	/* insertion sort, tiny */
 		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
 			x = v[j];
 			v[j] = v[j - 1];
 			v[j - 1] = x;
 		}
-	for (i = 0; i < n; i++) {
-		if (v[i] > upper || (i && v[i] == v[i - 1]))
-			continue;
-		strbuf_addf(&sb, "%s%d", sb.len ? "," : "", v[i]);
+	for (i = 0; i < *n; i++)
+		if (v[i] >= 1 && v[i] <= upper && (!k || v[i] != v[k - 1]))
+			v[k++] = v[i];
+	*n = k;
+}
+
+/*
+ * The instance counts: with the target's layout known, 1, one LLC, one
+ * node, one socket, all CPUs and twice that (the points where a new
+ * level of the machine fills up); else 1, 2, 4, ... with cpus/2 and
+ * cpus.  Up to upper, "1,2,4".
+ */
+static char *sweep_list(const struct plan_opts *o, int upper)
+{
+	int v[SWEEP_MAX * 2], n = 0, i, x, cpus = o->cpus;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (o->llc > 0) {
+		v[n++] = 1;
+		v[n++] = o->llc;
+		v[n++] = o->node;
+		v[n++] = o->socket;
+		v[n++] = cpus;
+		v[n++] = 2 * cpus;
+	} else {
+		for (x = 1; x < upper && n < SWEEP_MAX; x *= 2)
+			v[n++] = x;
+		if (cpus / 2 > 1)
+			v[n++] = cpus / 2;
+		v[n++] = cpus;
 	}
+	v[n++] = upper;
+	sort_unique(v, &n, upper);
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%d", sb.len ? "," : "", v[i]);
 	return strbuf_detach(&sb, NULL);
+}
+
+/* Why those counts: the layout's levels, "one LLC (4 CPUs), ...". */
+static void sweep_why(const struct plan_opts *o, struct strbuf *why)
+{
+	if (o->llc <= 0)
+		return;
+	strbuf_addf(why, "points: 1, one LLC (%d CPUs), one NUMA node (%d), "
+		    "one socket (%d), all %d CPUs and twice that, each where "
+		    "a level of the target's layout fills up\n", o->llc,
+		    o->node, o->socket, o->cpus);
 }
 
 static void plan_pingpong(struct plan *p, const struct plan_opts *o,
@@ -449,7 +482,7 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 	int upper = wide ? 2 * o->cpus : o->cpus;
 	struct plan_item *it = add_item(p, "pingpong");
 	struct strbuf why = STRBUF_INIT;
-	char *sweep = sweep_list(o->cpus, upper < 4096 ? upper : 4096);
+	char *sweep = sweep_list(o, upper < 4096 ? upper : 4096);
 
 	it->args = xasprintf("%s%s --sweep %s", unpinned ? "--no-pin" :
 			     "--pin", threads ? " --threads" : "", sweep);
@@ -488,6 +521,7 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 		strbuf_addf(&why, "instances: 1 to the target's %d CPUs\n",
 			    o->cpus);
 	}
+	sweep_why(o, &why);
 	it->why = strbuf_detach(&why, NULL);
 	free(sweep);
 }
@@ -870,4 +904,15 @@ void plan_text(const struct plan *p, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	for (i = 0; i < p->nr_refs; i++)
 		strbuf_addf(out, "[%zu] <%s>\n", i + 1, p->refs[i]);
+}
+
+void plan_target_layout(const char *target, struct plan_opts *o)
+{
+	struct target_topo t;
+
+	if (!target_topology(target, &t) || t.cpus != o->cpus)
+		return;
+	o->socket = (int)(t.cpus / t.sockets);
+	o->node = (int)(t.cpus / t.nodes);
+	o->llc = (int)t.llc;
 }

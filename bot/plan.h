@@ -48,6 +48,8 @@
 
 struct plan_opts {
 	int cpus;		/* the target's CPUs (>= 1) */
+	/* CPUs in one LLC, one NUMA node, one socket; 0: not known */
+	int llc, node, socket;
 	int seconds;		/* -t of a run; 0: sched-bench's 5 */
 	/* 1 when prog can run on the target; NULL: every tool can. */
 	int (*have_tool)(const char *prog);
@@ -102,6 +104,11 @@ void plan_release(struct plan *p);
  * machine's with *assumed = 1 (may be NULL).
  */
 int plan_target_cpus(const char *target, int *assumed);
+/*
+ * The LLC, node and socket sizes of target's layout (target_topology)
+ * into o, when it is known; o->cpus is left as it is.
+ */
+void plan_target_layout(const char *target, struct plan_opts *o);
 /* have_tool for the targets that take tools from this host: its PATH. */
 int plan_host_has_tool(const char *prog);
 
