@@ -534,12 +534,43 @@ static void plan_spawn(struct plan *p, const struct plan_opts *o,
 	struct strbuf why = STRBUF_INIT;
 	int matrix = sc->ev[EV_AUTOGROUP].found || sc->ev[EV_CGROUP].found ||
 		     (diff && diff == &sc->diff[DIFF_FORK]);
+	/* autogroup, cgroup or task-group code: run it where it is active */
+	int cells = (matrix || sc->diff[DIFF_FORK].found) && !o->as_booted;
 
 	it->args = xasprintf("-c %d", o->cpus);
 	set_bench_cmd(it, o);
+	if (cells) {
+		/* the cells where the changed code runs, then the off cell */
+		free(it->args);
+		free(it->cmdline);
+		it->args = xasprintf("-c %d --autogroup on --setsid|-c %d "
+				     "--cgroup new|-c %d --autogroup off",
+				     o->cpus, o->cpus, o->cpus);
+		it->cmdline = xasprintf("sched-bench spawn -t %d -c %d "
+					"--autogroup on --setsid\n    "
+					"sched-bench spawn -t %d -c %d "
+					"--cgroup new\n    "
+					"sched-bench spawn -t %d -c %d "
+					"--autogroup off", seconds_of(o),
+					o->cpus, seconds_of(o), o->cpus,
+					seconds_of(o), o->cpus);
+	}
 	it->summary = xasprintf("UnixBench spawn: %d copies forking and "
 				"reaping, N = the target's CPUs", o->cpus);
-	it->placement = xasprintf("%d copies, unbound, on all %d CPUs; each "
+	if (cells)
+		it->placement = xasprintf("%d copies, unbound, on all %d CPUs, "
+					  "in three cells of the autogroup x "
+					  "cgroup matrix, each row of the "
+					  "tables naming its cell: autogroup "
+					  "on with each copy in its own "
+					  "session (--setsid: its own "
+					  "autogroup), a new cpu cgroup "
+					  "(--cgroup new: the task-group "
+					  "paths), and autogroup off for "
+					  "contrast", o->cpus, o->cpus);
+	else
+		it->placement =
+		xasprintf("%d copies, unbound, on all %d CPUs; each "
 				  "run in its own session (its own "
 				  "autogroup when autogroup is on), "
 				  "autogroup and cgroup as booted%s",
@@ -555,10 +586,20 @@ static void plan_spawn(struct plan *p, const struct plan_opts *o,
 		cite(p, &why, "the diff: ", diff);
 	why_line(p, &why, &sc->ev[EV_AUTOGROUP]);
 	why_line(p, &why, &sc->ev[EV_CGROUP]);
+	if (cells)
+		strbuf_addstr(&why, "cells: the diff or the thread is about "
+			      "autogroup, cgroup or task-group code, which "
+			      "is idle with autogroup off in the root cgroup "
+			      "(as a guest boots): spawn runs with autogroup "
+			      "enabled, and in a new cpu cgroup\n");
+	else if (matrix && o->as_booted)
+		strbuf_addstr(&why, "cells: the target runs as the machine "
+			      "is (local): the cell it is in is recorded\n");
 	it->why = strbuf_detach(&why, NULL);
 }
 
-/* A tool workload, or a skip when the target cannot run it. */
+/* A tool workload
+, or a skip when the target cannot run it. */
 static void plan_tool(struct plan *p, const struct plan_opts *o,
 		      const char *name, const char *summary,
 		      const struct evidence *e, const char *extra_why)
@@ -808,8 +849,8 @@ char *plan_init_args(const struct plan *p)
 		strbuf_addf(&sb, "%s%s=", sb.len ? " " : "",
 			    p->items[i].workload);
 		for (a = p->items[i].args; *a; a++)
-			strbuf_addch(&sb, *a == ' ' ? ',' :
-				     *a == ',' ? ':' : *a);
+			strbuf_addch(&sb, *a == ' ' ? ',' : *a == ',' ? ':' :
+				     *a == '|' ? '+' : *a);
 	}
 	return strbuf_detach(&sb, NULL);
 }
@@ -910,6 +951,9 @@ void plan_target_layout(const char *target, struct plan_opts *o)
 {
 	struct target_topo t;
 
+	/* the local target is this machine as it is: no cells */
+	o->as_booted = target_type(target) &&
+			!strcmp(target_type(target), "local");
 	if (!target_topology(target, &t) || t.cpus != o->cpus)
 		return;
 	o->socket = (int)(t.cpus / t.sockets);

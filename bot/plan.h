@@ -50,6 +50,8 @@ struct plan_opts {
 	int cpus;		/* the target's CPUs (>= 1) */
 	/* CPUs in one LLC, one NUMA node, one socket; 0: not known */
 	int llc, node, socket;
+	/* 1: the target runs as the machine is (local): one cell */
+	int as_booted;
 	int seconds;		/* -t of a run; 0: sched-bench's 5 */
 	/* 1 when prog can run on the target; NULL: every tool can. */
 	int (*have_tool)(const char *prog);
