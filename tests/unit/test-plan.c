@@ -146,11 +146,14 @@ static void test_seed_000_fork(void)
 	plan_of("format/fork-matrix-autogroup.mbox", 2, all_tools, &p);
 	CHECK_INT(p.basis, PLAN_THREAD);
 	check_workloads(&p, "spawn");
-	check_init_args(&p, "spawn=-c,2");
+	check_init_args(&p, "spawn=-c,2,--autogroup,on,--setsid+-c,2,"
+			"--cgroup,new+-c,2,--autogroup,off");
 	it = item(&p, "spawn");
 	CHECK(it != NULL);
 	if (it) {
-		CHECK_STR(it->cmdline, "sched-bench spawn -t 5 -c 2");
+		CHECK_STR(it->cmdline, "sched-bench spawn -t 5 -c 2 --autogroup on "
+			  "--setsid\n    sched-bench spawn -t 5 -c 2 --cgroup "
+			  "new\n    sched-bench spawn -t 5 -c 2 --autogroup off");
 		CHECK(strstr(it->why, "./Run -c 4 spawn") != NULL);
 		CHECK(strstr(it->why, "-c 4 there") != NULL);
 		CHECK(strstr(it->placement, "autogroup x cgroup") != NULL);
@@ -158,14 +161,16 @@ static void test_seed_000_fork(void)
 	plan_release(&p);
 
 	plan_of("format/fork-matrix-autogroup.mbox", 16, all_tools, &p);
-	check_init_args(&p, "spawn=-c,16");
+	check_init_args(&p, "spawn=-c,16,--autogroup,on,--setsid+-c,16,"
+			"--cgroup,new+-c,16,--autogroup,off");
 	plan_release(&p);
 
 	/* the revert (seed 001): spawn, from its prose */
 	plan_of("intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox",
 		4, all_tools, &p);
 	check_workloads(&p, "spawn");
-	check_init_args(&p, "spawn=-c,4");
+	check_init_args(&p, "spawn=-c,4,--autogroup,on,--setsid+-c,4,"
+			"--cgroup,new+-c,4,--autogroup,off");
 	plan_release(&p);
 }
 
@@ -200,7 +205,9 @@ static void test_diff_autogroup(void)
 	it = item(&p, "spawn");
 	CHECK(it != NULL);
 	if (it) {
-		CHECK_STR(it->args, "-c 4");
+		CHECK_STR(it->args, "-c 4 --autogroup on --setsid|-c 4 --cgroup "
+			  "new|-c 4 --autogroup off");
+		CHECK(strstr(it->why, "autogroup enabled") != NULL);
 		CHECK(strstr(it->why, "kernel/sched/autogroup.c") != NULL);
 		CHECK(strstr(it->placement, "autogroup x cgroup") != NULL);
 	}
