@@ -40,7 +40,8 @@ enum ev_kind {
 };
 
 /* What a diff can touch. */
-enum diff_kind { DIFF_WAKE, DIFF_FORK, DIFF_LB, DIFF_NR };
+/* DIFF_GROUP: autogroup, cgroup, task-group code (a part of DIFF_FORK) */
+enum diff_kind { DIFF_WAKE, DIFF_FORK, DIFF_GROUP, DIFF_LB, DIFF_NR };
 
 struct evidence {
 	int found;
@@ -241,6 +242,11 @@ static void scan_diff_line(struct scan *sc, const struct msgctx *where,
 		"sched_change_group", "autogroup", "sched_get_task_group",
 		"sched_release_group", "sched_online_group",
 	};
+	static const char *const group[] = {
+		"sched_move_task", "sched_cgroup_fork", "cpu_cgroup_",
+		"sched_change_group", "autogroup", "sched_get_task_group",
+		"sched_release_group", "sched_online_group", "task_group",
+	};
 	static const char *const lb[] = {
 		"load_balance", "find_busiest_", "newidle_balance",
 		"sched_balance_", "rebalance_domains", "nohz_balance",
@@ -261,6 +267,12 @@ static void scan_diff_line(struct scan *sc, const struct msgctx *where,
 	for (i = 0; i < ARRAY_SIZE(fork); i++)
 		if (strstr(lc, fork[i]))
 			note(&sc->diff[DIFF_FORK], &mc, line, 0);
+	for (i = 0; i < ARRAY_SIZE(group); i++)
+		if (strstr(lc, group[i]))
+			note(&sc->diff[DIFF_GROUP], &mc, line, 0);
+	if (starts_with(file, "kernel/sched/autogroup.") ||
+	    starts_with(file, "kernel/cgroup/"))
+		note(&sc->diff[DIFF_GROUP], &mc, line, 0);
 	if (!strcmp(file, "kernel/fork.c") || !strcmp(file, "kernel/exit.c") ||
 	    starts_with(file, "kernel/sched/autogroup.") ||
 	    starts_with(file, "kernel/cgroup/"))
@@ -535,7 +547,8 @@ static void plan_spawn(struct plan *p, const struct plan_opts *o,
 	int matrix = sc->ev[EV_AUTOGROUP].found || sc->ev[EV_CGROUP].found ||
 		     (diff && diff == &sc->diff[DIFF_FORK]);
 	/* autogroup, cgroup or task-group code: run it where it is active */
-	int cells = (matrix || sc->diff[DIFF_FORK].found) && !o->as_booted;
+	int cells = (sc->ev[EV_AUTOGROUP].found || sc->ev[EV_CGROUP].found ||
+		     sc->diff[DIFF_GROUP].found) && !o->as_booted;
 
 	it->args = xasprintf("-c %d", o->cpus);
 	set_bench_cmd(it, o);

@@ -12,9 +12,15 @@
  *                                    instance sweep 1 .. 2x CPUs when it
  *                                    reports instance counts (else 1 ..
  *                                    CPUs)
- *   UnixBench `./Run -c N spawn`     spawn -c CPUs; with the autogroup
- *                                    and cgroup placement recorded when
- *                                    the thread varies them
+ *   UnixBench `./Run -c N spawn`     spawn -c CPUs; in three cells of
+ *                                    the autogroup x cgroup matrix when
+ *                                    the thread or the diff is about
+ *                                    autogroup, cgroup or task-group
+ *                                    code: autogroup on, each copy in
+ *                                    its own session (--setsid); a new
+ *                                    cpu cgroup; autogroup off, for
+ *                                    contrast.  The local target runs
+ *                                    as the machine is: one cell.
  *   hackbench                        hackbench (the runner's parameters)
  *   perf bench sched pipe/messaging  perf-pipe, perf-messaging
  *   schbench                         schbench
@@ -35,6 +41,10 @@
  *
  * and when neither does, the workload table's default set runs.  Each
  * item carries the phrase or the hunk that chose it.
+ *
+ * An instance sweep with the target's layout known (plan_target_layout:
+ * LLC, node and socket sizes) is 1, one LLC, one node, one socket, all
+ * CPUs and twice that; without it 1, 2, 4, ... with CPUs/2 and CPUs.
  *
  * Only the first TEXT_LINE_MAX bytes of a line are read; a thread of any
  * size is read in time linear in its length.
