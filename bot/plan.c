@@ -761,6 +761,9 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 	if (opts.cpus < 1)
 		opts.cpus = 1;
 	p->cpus = opts.cpus;
+	p->llc = opts.llc;
+	p->node = opts.node;
+	p->socket = opts.socket;
 	mbox_split(text, len, &mb);
 	for (i = 0; i < mb.nr; i++) {
 		struct mail m;
@@ -929,9 +932,16 @@ void plan_text(const struct plan *p, struct strbuf *out)
 	};
 	size_t i;
 
+	char *layout = p->llc > 0 && p->node > 0 && p->socket > 0 ?
+		xasprintf(" (%d socket%s, %d NUMA node%s, LLCs of %d)",
+			  p->cpus / p->socket, p->cpus / p->socket == 1 ? "" : "s",
+			  p->cpus / p->node, p->cpus / p->node == 1 ? "" : "s",
+			  p->llc) : xstrdup("");
 	char *head = xasprintf("Workloads chosen from %s, for the target's "
-			       "%d CPU%s:", basis[p->basis], p->cpus,
-			       p->cpus == 1 ? "" : "s");
+			       "%d CPU%s%s:", basis[p->basis], p->cpus,
+			       p->cpus == 1 ? "" : "s", layout);
+
+	free(layout);
 
 	add_wrapped(out, "", 0, head);
 	free(head);

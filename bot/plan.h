@@ -89,6 +89,7 @@ enum plan_basis {
 
 struct plan {
 	int cpus;
+	int llc, node, socket;	/* as plan_opts has them */
 	enum plan_basis basis;
 	struct plan_item *items;
 	size_t nr, alloc;
