@@ -105,6 +105,24 @@ test_expect_success 'a target laid out as 2 x 2C/4T, 2 nodes: the sweep follows 
 	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,2,4,8,16$" plan8
 '
 
+test_expect_success 'the tables of a run in cells name the cell of each row' '
+	b=$DATA/compare/simple-base.csv n=$DATA/compare/simple-new.csv &&
+	{
+		head -n 1 "$b" &&
+		for f in "$b" "$n"; do
+			tail -n +2 "$f" | awk -F, -v OFS=, "{
+				\$4 = \"copies=4 autogroup=on setsid=1\"; print
+				\$4 = \"copies=4 cgroup=new\"; \$19 = 0
+				\$20 = \"/sched-bench-1\"; print }"
+		done
+	} >cells.csv &&
+	"$SCHED_BOT" compare cells.csv -f simple >tables &&
+	tr -s " \n" "  " <tables >flat &&
+	test_grep "spawn copies=4 autogroup=on setsid=1 on m7gd.16xlarge" flat &&
+	test_grep "spawn copies=4 cgroup=new on m7gd.16xlarge" flat &&
+	test_grep "sched_autogroup_enabled=0, cgroup /sched-bench-1" flat
+'
+
 test_expect_failure_code 'sched-bot plan of a missing file: exit 3' 3 '
 	"$SCHED_BOT" plan "$TRASH/no-such.mbox"
 '
