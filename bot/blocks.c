@@ -134,6 +134,7 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 		return 0;
 	}
 	po.cpus = plan_target_cpus(target, &assumed);
+	plan_target_layout(target, &po);
 	po.seconds = bo()->seconds;
 	po.have_tool = plan_host_has_tool;
 	mbox = jobdir_path(j->dir, "thread.mbox");

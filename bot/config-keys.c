@@ -253,6 +253,12 @@ const struct config_key config_keys[] = {
 	/* targets: --target NAME reads [target "NAME"] */
 	S("target.*.type", NULL, "qemu, ssh, lava or local (unset: NAME)"),
 	I("target.*.smp", "2", "qemu: vCPUs"),
+	I("target.*.sockets", NULL, "qemu: sockets the vCPUs are in (unset: 1)"),
+	I("target.*.threads", NULL, "qemu: threads per core, SMT (unset: 1)"),
+	I("target.*.numa", NULL, "qemu: NUMA nodes, each a contiguous range of "
+	  "vCPUs with its share of .mem (unset: none)"),
+	S("target.*.cpu", NULL, "qemu: the -cpu model (unset: QEMU's; kvm64 "
+	  "shows TCG guests SMT)"),
 	I("target.*.mem", "1024", "qemu: MB of memory"),
 	I("target.*.timeout", NULL, "seconds before a boot's run is killed "
 	  "as a timeout (unset: qemu: the whole guest, 120 + W x R x (3S + "

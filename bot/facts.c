@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "facts.h"
+#include "procstat.h"
 #include "samples.h"
 #include "target/target.h"
 
@@ -205,11 +206,120 @@ static const char *env(const struct kv *e, const char *key)
 	return v && *v && strcmp(v, "unknown") ? v : NULL;
 }
 
+/* A count of 1 .. 65536 from the env record, else 0: guest text. */
+static long env_count(const struct kv *e, const char *key)
+{
+	const char *v = env(e, key);
+	char *end;
+	long n;
+
+	if (!v)
+		return 0;
+	n = strtol(v, &end, 10);
+	return end != v && !*end && n > 0 && n <= 65536 ? n : 0;
+}
+
+/*
+ * The CPUs in each blank-separated list of the record (at most max):
+ * how many lists, the CPUs in the first, and whether all are as big.
+ */
+static int env_sets(const struct kv *e, const char *key, int *first,
+		    int *same)
+{
+	const char *v = env(e, key);
+	int nr = 0, n;
+
+	*first = 0;
+	*same = 1;
+	while (v && *v && nr < 4096) {
+		size_t len = strcspn(v, " ");
+		char list[128];
+
+		if (len >= sizeof(list))
+			return 0;
+		memcpy(list, v, len);
+		list[len] = '\0';
+		n = procstat_cpulist_count(list);
+		if (n <= 0)
+			return 0;
+		if (!nr)
+			*first = n;
+		else if (n != *first)
+			*same = 0;
+		nr++;
+		v += len;
+		v += strspn(v, " ");
+	}
+	return nr;
+}
+
+void facts_topology(const struct kv *e, struct strbuf *out)
+{
+	long sockets = env_count(e, "sockets");
+	long cores = env_count(e, "cores_per_socket");
+	long threads = env_count(e, "threads_per_core");
+	long nodes = env_count(e, "numa_nodes");
+	const char *model = env(e, "cpu_model"), *smt = env(e, "smt_active");
+	int llcs, llc_cpus, same;
+
+	if (sockets && cores && threads)
+		/* "2 x 56C/112T": sockets, cores and threads of each */
+		strbuf_addf(out, "%ld x %ldC/%ldT", sockets, cores,
+			    cores * threads);
+	else
+		strbuf_addf(out, "%s CPUs", env(e, "nr_cpus") ?
+			    env(e, "nr_cpus") : "?");
+	strbuf_addf(out, " %s", model ? model : "unknown CPU");
+	if (nodes)
+		strbuf_addf(out, ", %ld NUMA node%s", nodes,
+			    nodes == 1 ? "" : "s");
+	else
+		strbuf_addstr(out, ", NUMA nodes unknown");
+	llcs = env_sets(e, "llc_cpus", &llc_cpus, &same);
+	if (llcs && same)
+		strbuf_addf(out, ", %d LLC%s of %d CPU%s", llcs,
+			    llcs == 1 ? "" : "s", llc_cpus,
+			    llc_cpus == 1 ? "" : "s");
+	else if (llcs)
+		strbuf_addf(out, ", %d LLCs (CPUs %s)", llcs,
+			    env(e, "llc_cpus"));
+	strbuf_addf(out, ", SMT %s", !smt ? "unknown" : !strcmp(smt, "1") ?
+		    "on" : !strcmp(smt, "0") ? "off" : smt);
+}
+
+/* "node 0: CPUs 0-3, 512 MB; ...; 1 per socket (NPS1), from ..." */
+static void facts_numa(const struct kv *e, struct strbuf *out)
+{
+	const char *cpus = env(e, "node_cpus"), *mem = env(e, "node_mem_mb");
+	const char *src = env(e, "numa_source");
+	long nodes = env_count(e, "numa_nodes");
+	long sockets = env_count(e, "sockets");
+	int i;
+
+	for (i = 0; i < nodes && i < 64; i++) {
+		size_t c = cpus ? strcspn(cpus, " ") : 0;
+		size_t m = mem ? strcspn(mem, " ") : 0;
+
+		strbuf_addf(out, "%snode %d: CPUs %.*s, %.*s MB", i ? "; " :
+			    "", i, c ? (int)c : 1, c ? cpus : "?",
+			    m ? (int)m : 1, m ? mem : "?");
+		if (cpus)
+			cpus = cpus[c] ? cpus + c + 1 : NULL;
+		if (mem)
+			mem = mem[m] ? mem + m + 1 : NULL;
+	}
+	if (sockets && nodes && nodes % sockets == 0)
+		strbuf_addf(out, "; %ld per socket (NPS%ld)", nodes / sockets,
+			    nodes / sockets);
+	if (src && !strcmp(src, "firmware"))
+		strbuf_addstr(out, "; from the firmware's SRAT: the kernel "
+			      "runs without NUMA");
+}
+
 void facts_machine(const struct kv *e, const char *target,
 		   const char *machine, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *v;
 	int emulated = facts_machine_emulated(machine);
 
 	strbuf_addstr(&sb, env(e, "cpu_model") ? env(e, "cpu_model") :
@@ -218,24 +328,16 @@ void facts_machine(const struct kv *e, const char *target,
 		strbuf_addf(&sb, ", %s", env(e, "arch"));
 	facts_item(out, "CPU", sb.buf, 72);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s CPUs online", env(e, "nr_cpus") ?
+	/* the seeds' testers' words: "2 x 56C/112T <model>, 2 NUMA nodes,
+	 * 4 LLCs of 28 CPUs, SMT on" */
+	facts_topology(e, &sb);
+	strbuf_addf(&sb, "; %s CPUs online", env(e, "nr_cpus") ?
 		    env(e, "nr_cpus") : "?");
-	if (env(e, "sockets"))
-		strbuf_addf(&sb, ", %s socket(s)", env(e, "sockets"));
-	if (env(e, "cores_per_socket"))
-		strbuf_addf(&sb, ", %s cores each", env(e, "cores_per_socket"));
-	if (env(e, "threads_per_core"))
-		strbuf_addf(&sb, ", %s thread(s) per core",
-			    env(e, "threads_per_core"));
-	v = env(e, "smt_active");
-	strbuf_addf(&sb, ", SMT %s", !v ? "unknown" : !strcmp(v, "1") ?
-		    "on" : !strcmp(v, "0") ? "off" : v);
-	/* no /sys/devices/system/node: a kernel built without NUMA */
-	if (env(e, "numa_nodes"))
-		strbuf_addf(&sb, ", %s NUMA node(s)", env(e, "numa_nodes"));
-	else
-		strbuf_addstr(&sb, ", NUMA nodes unknown");
 	facts_item(out, "topology", sb.buf, 72);
+	strbuf_reset(&sb);
+	facts_numa(e, &sb);
+	if (sb.len)
+		facts_item(out, "NUMA", sb.buf, 72);
 	strbuf_reset(&sb);
 	if (env(e, "mem_total_kb"))
 		strbuf_addf(&sb, "%lld MB", atoll(env(e, "mem_total_kb")) / 1024);
@@ -243,9 +345,12 @@ void facts_machine(const struct kv *e, const char *target,
 		strbuf_addstr(&sb, "unknown");
 	facts_item(out, "memory", sb.buf, 72);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "cpufreq %s, cpuidle %s, isolated CPUs %s",
+	strbuf_addf(&sb, "cpufreq driver %s", env(e, "cpufreq_driver") ?
+		    env(e, "cpufreq_driver") : "unknown");
+	strbuf_addf(&sb, ", governor %s, boost %s, cpuidle %s, isolated CPUs %s",
 		    env(e, "cpufreq_governor") ? env(e, "cpufreq_governor") :
-		    "unknown", env(e, "cpuidle_driver") ?
+		    "unknown", env(e, "boost") ? env(e, "boost") : "unknown",
+		    env(e, "cpuidle_driver") ?
 		    env(e, "cpuidle_driver") : "unknown",
 		    env(e, "isolated_cpus") ? env(e, "isolated_cpus") :
 		    "unknown");

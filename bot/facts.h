@@ -46,6 +46,12 @@ void facts_env_parse(const char *text, struct kv *env);
 void facts_item(struct strbuf *out, const char *label, const char *text,
 		int width);
 
+/*
+ * The machine as the seeds' testers put it, from the env record: "2 x
+ * 2C/4T <model>, 2 NUMA nodes, 2 LLCs of 4 CPUs, SMT on".
+ */
+void facts_topology(const struct kv *env, struct strbuf *out);
+
 /* The target's own machine: CPU, topology, memory, governor, cmdline. */
 void facts_machine(const struct kv *env, const char *target,
 		   const char *machine, struct strbuf *out);

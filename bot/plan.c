@@ -40,7 +40,8 @@ enum ev_kind {
 };
 
 /* What a diff can touch. */
-enum diff_kind { DIFF_WAKE, DIFF_FORK, DIFF_LB, DIFF_NR };
+/* DIFF_GROUP: autogroup, cgroup, task-group code (a part of DIFF_FORK) */
+enum diff_kind { DIFF_WAKE, DIFF_FORK, DIFF_GROUP, DIFF_LB, DIFF_NR };
 
 struct evidence {
 	int found;
@@ -241,6 +242,11 @@ static void scan_diff_line(struct scan *sc, const struct msgctx *where,
 		"sched_change_group", "autogroup", "sched_get_task_group",
 		"sched_release_group", "sched_online_group",
 	};
+	static const char *const group[] = {
+		"sched_move_task", "sched_cgroup_fork", "cpu_cgroup_",
+		"sched_change_group", "autogroup", "sched_get_task_group",
+		"sched_release_group", "sched_online_group", "task_group",
+	};
 	static const char *const lb[] = {
 		"load_balance", "find_busiest_", "newidle_balance",
 		"sched_balance_", "rebalance_domains", "nohz_balance",
@@ -261,6 +267,12 @@ static void scan_diff_line(struct scan *sc, const struct msgctx *where,
 	for (i = 0; i < ARRAY_SIZE(fork); i++)
 		if (strstr(lc, fork[i]))
 			note(&sc->diff[DIFF_FORK], &mc, line, 0);
+	for (i = 0; i < ARRAY_SIZE(group); i++)
+		if (strstr(lc, group[i]))
+			note(&sc->diff[DIFF_GROUP], &mc, line, 0);
+	if (starts_with(file, "kernel/sched/autogroup.") ||
+	    starts_with(file, "kernel/cgroup/"))
+		note(&sc->diff[DIFF_GROUP], &mc, line, 0);
 	if (!strcmp(file, "kernel/fork.c") || !strcmp(file, "kernel/exit.c") ||
 	    starts_with(file, "kernel/sched/autogroup.") ||
 	    starts_with(file, "kernel/cgroup/"))
@@ -411,30 +423,63 @@ static void set_bench_cmd(struct plan_item *it, const struct plan_opts *o)
 				it->args);
 }
 
-/* 1, 2, 4, ... up to upper, with cpus/2 and cpus: "1,2,4". */
-static char *sweep_list(int cpus, int upper)
+static void sort_unique(int *v, int *n, int upper)
 {
-	int v[SWEEP_MAX * 2], n = 0, i, j, x;
-	struct strbuf sb = STRBUF_INIT;
+	int i, j, x, k = 0;
 
-	for (x = 1; x < upper && n < SWEEP_MAX; x *= 2)
-		v[n++] = x;
-	if (cpus / 2 > 1)
-		v[n++] = cpus / 2;
-	v[n++] = cpus;
-	v[n++] = upper;
-	for (i = 1; i < n; i++)		/* insertion sort, tiny */
+	for (i = 1; i < *n; i++)	/* insertion sort, tiny */
 		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
 			x = v[j];
 			v[j] = v[j - 1];
 			v[j - 1] = x;
 		}
-	for (i = 0; i < n; i++) {
-		if (v[i] > upper || (i && v[i] == v[i - 1]))
-			continue;
-		strbuf_addf(&sb, "%s%d", sb.len ? "," : "", v[i]);
+	for (i = 0; i < *n; i++)
+		if (v[i] >= 1 && v[i] <= upper && (!k || v[i] != v[k - 1]))
+			v[k++] = v[i];
+	*n = k;
+}
+
+/*
+ * The instance counts: with the target's layout known, 1, one LLC, one
+ * node, one socket, all CPUs and twice that (the points where a new
+ * level of the machine fills up); else 1, 2, 4, ... with cpus/2 and
+ * cpus.  Up to upper, "1,2,4".
+ */
+static char *sweep_list(const struct plan_opts *o, int upper)
+{
+	int v[SWEEP_MAX * 2], n = 0, i, x, cpus = o->cpus;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (o->llc > 0) {
+		v[n++] = 1;
+		v[n++] = o->llc;
+		v[n++] = o->node;
+		v[n++] = o->socket;
+		v[n++] = cpus;
+		v[n++] = 2 * cpus;
+	} else {
+		for (x = 1; x < upper && n < SWEEP_MAX; x *= 2)
+			v[n++] = x;
+		if (cpus / 2 > 1)
+			v[n++] = cpus / 2;
+		v[n++] = cpus;
 	}
+	v[n++] = upper;
+	sort_unique(v, &n, upper);
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%d", sb.len ? "," : "", v[i]);
 	return strbuf_detach(&sb, NULL);
+}
+
+/* Why those counts: the layout's levels, "one LLC (4 CPUs), ...". */
+static void sweep_why(const struct plan_opts *o, struct strbuf *why)
+{
+	if (o->llc <= 0)
+		return;
+	strbuf_addf(why, "points: 1, one LLC (%d CPUs), one NUMA node (%d), "
+		    "one socket (%d), all %d CPUs and twice that, each where "
+		    "a level of the target's layout fills up\n", o->llc,
+		    o->node, o->socket, o->cpus);
 }
 
 static void plan_pingpong(struct plan *p, const struct plan_opts *o,
@@ -449,7 +494,7 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 	int upper = wide ? 2 * o->cpus : o->cpus;
 	struct plan_item *it = add_item(p, "pingpong");
 	struct strbuf why = STRBUF_INIT;
-	char *sweep = sweep_list(o->cpus, upper < 4096 ? upper : 4096);
+	char *sweep = sweep_list(o, upper < 4096 ? upper : 4096);
 
 	it->args = xasprintf("%s%s --sweep %s", unpinned ? "--no-pin" :
 			     "--pin", threads ? " --threads" : "", sweep);
@@ -488,6 +533,7 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 		strbuf_addf(&why, "instances: 1 to the target's %d CPUs\n",
 			    o->cpus);
 	}
+	sweep_why(o, &why);
 	it->why = strbuf_detach(&why, NULL);
 	free(sweep);
 }
@@ -500,12 +546,44 @@ static void plan_spawn(struct plan *p, const struct plan_opts *o,
 	struct strbuf why = STRBUF_INIT;
 	int matrix = sc->ev[EV_AUTOGROUP].found || sc->ev[EV_CGROUP].found ||
 		     (diff && diff == &sc->diff[DIFF_FORK]);
+	/* autogroup, cgroup or task-group code: run it where it is active */
+	int cells = (sc->ev[EV_AUTOGROUP].found || sc->ev[EV_CGROUP].found ||
+		     sc->diff[DIFF_GROUP].found) && !o->as_booted;
 
 	it->args = xasprintf("-c %d", o->cpus);
 	set_bench_cmd(it, o);
+	if (cells) {
+		/* the cells where the changed code runs, then the off cell */
+		free(it->args);
+		free(it->cmdline);
+		it->args = xasprintf("-c %d --autogroup on --setsid|-c %d "
+				     "--cgroup new|-c %d --autogroup off",
+				     o->cpus, o->cpus, o->cpus);
+		it->cmdline = xasprintf("sched-bench spawn -t %d -c %d "
+					"--autogroup on --setsid\n    "
+					"sched-bench spawn -t %d -c %d "
+					"--cgroup new\n    "
+					"sched-bench spawn -t %d -c %d "
+					"--autogroup off", seconds_of(o),
+					o->cpus, seconds_of(o), o->cpus,
+					seconds_of(o), o->cpus);
+	}
 	it->summary = xasprintf("UnixBench spawn: %d copies forking and "
 				"reaping, N = the target's CPUs", o->cpus);
-	it->placement = xasprintf("%d copies, unbound, on all %d CPUs; each "
+	if (cells)
+		it->placement = xasprintf("%d copies, unbound, on all %d CPUs, "
+					  "in three cells of the autogroup x "
+					  "cgroup matrix, each row of the "
+					  "tables naming its cell: autogroup "
+					  "on with each copy in its own "
+					  "session (--setsid: its own "
+					  "autogroup), a new cpu cgroup "
+					  "(--cgroup new: the task-group "
+					  "paths), and autogroup off for "
+					  "contrast", o->cpus, o->cpus);
+	else
+		it->placement =
+		xasprintf("%d copies, unbound, on all %d CPUs; each "
 				  "run in its own session (its own "
 				  "autogroup when autogroup is on), "
 				  "autogroup and cgroup as booted%s",
@@ -521,10 +599,20 @@ static void plan_spawn(struct plan *p, const struct plan_opts *o,
 		cite(p, &why, "the diff: ", diff);
 	why_line(p, &why, &sc->ev[EV_AUTOGROUP]);
 	why_line(p, &why, &sc->ev[EV_CGROUP]);
+	if (cells)
+		strbuf_addstr(&why, "cells: the diff or the thread is about "
+			      "autogroup, cgroup or task-group code, which "
+			      "is idle with autogroup off in the root cgroup "
+			      "(as a guest boots): spawn runs with autogroup "
+			      "enabled, and in a new cpu cgroup\n");
+	else if (matrix && o->as_booted)
+		strbuf_addstr(&why, "cells: the target runs as the machine "
+			      "is (local): the cell it is in is recorded\n");
 	it->why = strbuf_detach(&why, NULL);
 }
 
-/* A tool workload, or a skip when the target cannot run it. */
+/* A tool workload
+, or a skip when the target cannot run it. */
 static void plan_tool(struct plan *p, const struct plan_opts *o,
 		      const char *name, const char *summary,
 		      const struct evidence *e, const char *extra_why)
@@ -673,6 +761,9 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 	if (opts.cpus < 1)
 		opts.cpus = 1;
 	p->cpus = opts.cpus;
+	p->llc = opts.llc;
+	p->node = opts.node;
+	p->socket = opts.socket;
 	mbox_split(text, len, &mb);
 	for (i = 0; i < mb.nr; i++) {
 		struct mail m;
@@ -774,8 +865,8 @@ char *plan_init_args(const struct plan *p)
 		strbuf_addf(&sb, "%s%s=", sb.len ? " " : "",
 			    p->items[i].workload);
 		for (a = p->items[i].args; *a; a++)
-			strbuf_addch(&sb, *a == ' ' ? ',' :
-				     *a == ',' ? ':' : *a);
+			strbuf_addch(&sb, *a == ' ' ? ',' : *a == ',' ? ':' :
+				     *a == '|' ? '+' : *a);
 	}
 	return strbuf_detach(&sb, NULL);
 }
@@ -841,9 +932,16 @@ void plan_text(const struct plan *p, struct strbuf *out)
 	};
 	size_t i;
 
+	char *layout = p->llc > 0 && p->node > 0 && p->socket > 0 ?
+		xasprintf(" (%d socket%s, %d NUMA node%s, LLCs of %d)",
+			  p->cpus / p->socket, p->cpus / p->socket == 1 ? "" : "s",
+			  p->cpus / p->node, p->cpus / p->node == 1 ? "" : "s",
+			  p->llc) : xstrdup("");
 	char *head = xasprintf("Workloads chosen from %s, for the target's "
-			       "%d CPU%s:", basis[p->basis], p->cpus,
-			       p->cpus == 1 ? "" : "s");
+			       "%d CPU%s%s:", basis[p->basis], p->cpus,
+			       p->cpus == 1 ? "" : "s", layout);
+
+	free(layout);
 
 	add_wrapped(out, "", 0, head);
 	free(head);
@@ -870,4 +968,18 @@ void plan_text(const struct plan *p, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	for (i = 0; i < p->nr_refs; i++)
 		strbuf_addf(out, "[%zu] <%s>\n", i + 1, p->refs[i]);
+}
+
+void plan_target_layout(const char *target, struct plan_opts *o)
+{
+	struct target_topo t;
+
+	/* the local target is this machine as it is: no cells */
+	o->as_booted = target_type(target) &&
+			!strcmp(target_type(target), "local");
+	if (!target_topology(target, &t) || t.cpus != o->cpus)
+		return;
+	o->socket = (int)(t.cpus / t.sockets);
+	o->node = (int)(t.cpus / t.nodes);
+	o->llc = (int)t.llc;
 }

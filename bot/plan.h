@@ -12,9 +12,15 @@
  *                                    instance sweep 1 .. 2x CPUs when it
  *                                    reports instance counts (else 1 ..
  *                                    CPUs)
- *   UnixBench `./Run -c N spawn`     spawn -c CPUs; with the autogroup
- *                                    and cgroup placement recorded when
- *                                    the thread varies them
+ *   UnixBench `./Run -c N spawn`     spawn -c CPUs; in three cells of
+ *                                    the autogroup x cgroup matrix when
+ *                                    the thread or the diff is about
+ *                                    autogroup, cgroup or task-group
+ *                                    code: autogroup on, each copy in
+ *                                    its own session (--setsid); a new
+ *                                    cpu cgroup; autogroup off, for
+ *                                    contrast.  The local target runs
+ *                                    as the machine is: one cell.
  *   hackbench                        hackbench (the runner's parameters)
  *   perf bench sched pipe/messaging  perf-pipe, perf-messaging
  *   schbench                         schbench
@@ -36,6 +42,10 @@
  * and when neither does, the workload table's default set runs.  Each
  * item carries the phrase or the hunk that chose it.
  *
+ * An instance sweep with the target's layout known (plan_target_layout:
+ * LLC, node and socket sizes) is 1, one LLC, one node, one socket, all
+ * CPUs and twice that; without it 1, 2, 4, ... with CPUs/2 and CPUs.
+ *
  * Only the first TEXT_LINE_MAX bytes of a line are read; a thread of any
  * size is read in time linear in its length.
  */
@@ -48,6 +58,10 @@
 
 struct plan_opts {
 	int cpus;		/* the target's CPUs (>= 1) */
+	/* CPUs in one LLC, one NUMA node, one socket; 0: not known */
+	int llc, node, socket;
+	/* 1: the target runs as the machine is (local): one cell */
+	int as_booted;
 	int seconds;		/* -t of a run; 0: sched-bench's 5 */
 	/* 1 when prog can run on the target; NULL: every tool can. */
 	int (*have_tool)(const char *prog);
@@ -75,6 +89,7 @@ enum plan_basis {
 
 struct plan {
 	int cpus;
+	int llc, node, socket;	/* as plan_opts has them */
 	enum plan_basis basis;
 	struct plan_item *items;
 	size_t nr, alloc;
@@ -102,6 +117,11 @@ void plan_release(struct plan *p);
  * machine's with *assumed = 1 (may be NULL).
  */
 int plan_target_cpus(const char *target, int *assumed);
+/*
+ * The LLC, node and socket sizes of target's layout (target_topology)
+ * into o, when it is known; o->cpus is left as it is.
+ */
+void plan_target_layout(const char *target, struct plan_opts *o);
 /* have_tool for the targets that take tools from this host: its PATH. */
 int plan_host_has_tool(const char *prog);
 

@@ -499,3 +499,45 @@ double procstat_sched_double(const char *text, const char *key)
 	}
 	return -1;
 }
+
+/* Little-endian fields of an ACPI table. */
+static unsigned int le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (unsigned int)p[3] << 24;
+}
+
+static unsigned long long le64(const unsigned char *p)
+{
+	return le32(p) | (unsigned long long)le32(p + 4) << 32;
+}
+
+int procstat_srat(const unsigned char *buf, size_t len,
+		  void (*cpu)(void *data, unsigned int domain, unsigned int apic),
+		  void (*mem)(void *data, unsigned int domain,
+			      unsigned long long bytes),
+		  void *data)
+{
+	size_t off = 48;	/* the header (36) and 12 reserved bytes */
+
+	if (len < off || memcmp(buf, "SRAT", 4))
+		return -1;
+	if (le32(buf + 4) < len)
+		len = le32(buf + 4);
+	while (off + 2 <= len) {
+		const unsigned char *e = buf + off;
+		size_t n = e[1];
+
+		if (n < 2 || off + n > len)
+			break;
+		if (e[0] == 0 && n >= 16 && (le32(e + 4) & 1))
+			/* local APIC: domain bits 0-7 at 2, 8-31 at 9 */
+			cpu(data, e[2] | e[9] << 8 | e[10] << 16 |
+			    (unsigned int)e[11] << 24, e[3]);
+		else if (e[0] == 1 && n >= 40 && (le32(e + 28) & 1))
+			mem(data, le32(e + 2), le64(e + 16));
+		else if (e[0] == 2 && n >= 24 && (le32(e + 12) & 1))
+			cpu(data, le32(e + 4), le32(e + 8));
+		off += n;
+	}
+	return 0;
+}

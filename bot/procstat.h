@@ -135,4 +135,18 @@ long long procstat_pid_cputicks(const char *text);
 /* Number of CPUs in a list like "0-3,8,10-11"; -1 on a malformed list. */
 int procstat_cpulist_count(const char *list);
 
+/*
+ * The firmware's NUMA layout, ACPI's SRAT table as
+ * /sys/firmware/acpi/tables/SRAT holds it: what a kernel built without
+ * CONFIG_NUMA still can tell.  cpu() is called for each enabled
+ * processor entry (its proximity domain and (x2)APIC id), mem() for
+ * each enabled memory range.  Entries past len or shorter than their
+ * type are ignored; -1 when buf is no SRAT.
+ */
+int procstat_srat(const unsigned char *buf, size_t len,
+		  void (*cpu)(void *data, unsigned int domain, unsigned int apic),
+		  void (*mem)(void *data, unsigned int domain,
+			      unsigned long long bytes),
+		  void *data);
+
 #endif

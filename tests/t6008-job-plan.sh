@@ -38,13 +38,16 @@ test_expect_success 'sched-bot plan prints the plan of the fork regression' '
 	"$SCHED_BOT" plan --cpus 2 --seconds 5 \
 		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" >plan &&
 	test_grep "^- spawn: " plan &&
-	test_grep "^    sched-bench spawn -t 5 -c 2$" plan &&
+	test_grep "^    sched-bench spawn -t 5 -c 2 --autogroup on --setsid$" plan &&
+	test_grep "^    sched-bench spawn -t 5 -c 2 --cgroup new$" plan &&
+	test_grep "^    sched-bench spawn -t 5 -c 2 --autogroup off$" plan &&
+	test_grep "spawn runs with autogroup enabled" plan &&
 	test_grep "UnixBench spawn" plan &&
 	test_grep "^\[1\] <20250314151345.275739-1-dietmar.eggemann@arm.com>$" plan &&
 	"$SCHED_BOT" plan --cpus 2 --init-args \
 		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" >args &&
 	test_grep "^workloads=spawn$" args &&
-	test_grep "^args=spawn=-c,2$" args
+	test_grep "^args=spawn=-c,2,--autogroup,on,--setsid+-c,2,--cgroup,new+-c,2,--autogroup,off$" args
 '
 
 test_expect_success 'sched-bot plan of seed 004: unpinned sweep, hackbench, netperf not run' '
@@ -56,6 +59,68 @@ test_expect_success 'sched-bot plan of seed 004: unpinned sweep, hackbench, netp
 	test_grep "^- netperf: " plan &&
 	"$SCHED_BOT" plan --cpus 8 --seconds 5 "$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan8 &&
 	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,2,4,8,16$" plan8
+'
+
+test_expect_success 'a diff in kernel/sched/autogroup.c runs spawn with autogroup on' '
+	"$SCHED_BOT" plan --target qemu --cpus 4 --seconds 5 \
+		"$DATA/plan/autogroup-diff-only.mbox" >plan &&
+	test_grep "^- spawn: " plan &&
+	test_grep "kernel/sched/autogroup.c" plan &&
+	test_grep "^    sched-bench spawn -t 5 -c 4 --autogroup on --setsid$" plan &&
+	test_grep "^    sched-bench spawn -t 5 -c 4 --cgroup new$" plan &&
+	test_grep "spawn runs with autogroup enabled" plan
+'
+
+test_expect_success '... and init runs each cell, its rows naming it' '
+	"$SCHED_BENCH" init sb.workloads=spawn sb.t=1 \
+		"sb.spawn=-c,1,--setsid+-c,1" >frames &&
+	test_grep "RUN spawn 1 -t 1 --run 1 -c 1 --setsid$" frames &&
+	test_grep "RUN spawn 1 -t 1 --run 1 -c 1$" frames &&
+	test "$(grep -c " RC 0$" frames)" = 2
+'
+
+test_expect_success 'a local job runs spawn as the machine is, in one cell' '
+	"$SCHED_BOT" plan --target local --seconds 5 \
+		"$DATA/plan/autogroup-diff-only.mbox" >plan &&
+	test_grep "the target runs as the machine is" plan &&
+	test_grep ! -e "--autogroup on" plan
+'
+
+test_expect_success 'a target laid out as 2 x 2C/4T, 2 nodes: the sweep follows it' '
+	cat >>"$TRASH/bot.cfg" <<-EOF &&
+	[target "box"]
+		type = qemu
+		smp = 8
+		sockets = 2
+		threads = 2
+		numa = 2
+	EOF
+	"$SCHED_BOT" plan --target box --seconds 5 \
+		"$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan &&
+	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,4,8,16$" plan &&
+	tr -s " \n" "  " <plan >flat &&
+	test_grep "one LLC (4 CPUs), one NUMA node (4), one socket (4)" flat &&
+	"$SCHED_BOT" plan --target box --cpus 8 --seconds 5 \
+		"$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan8 &&
+	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,2,4,8,16$" plan8
+'
+
+test_expect_success 'the tables of a run in cells name the cell of each row' '
+	b=$DATA/compare/simple-base.csv n=$DATA/compare/simple-new.csv &&
+	{
+		head -n 1 "$b" &&
+		for f in "$b" "$n"; do
+			tail -n +2 "$f" | awk -F, -v OFS=, "{
+				\$4 = \"copies=4 autogroup=on setsid=1\"; print
+				\$4 = \"copies=4 cgroup=new\"; \$19 = 0
+				\$20 = \"/sched-bench-1\"; print }"
+		done
+	} >cells.csv &&
+	"$SCHED_BOT" compare cells.csv -f simple >tables &&
+	tr -s " \n" "  " <tables >flat &&
+	test_grep "spawn copies=4 autogroup=on setsid=1 on m7gd.16xlarge" flat &&
+	test_grep "spawn copies=4 cgroup=new on m7gd.16xlarge" flat &&
+	test_grep "sched_autogroup_enabled=0, cgroup /sched-bench-1" flat
 '
 
 test_expect_failure_code 'sched-bot plan of a missing file: exit 3' 3 '

@@ -67,6 +67,8 @@ int cmd_plan(int argc, char **argv)
 	if (!target)
 		target = config_get("job.target");
 	o.cpus = cpus ? cpus : plan_target_cpus(target, &assumed);
+	if (!cpus)
+		plan_target_layout(target, &o);
 	if (!cpus && assumed)
 		warning("the CPUs of target '%s' are not known: %d assumed "
 			"(set target.%s.smp or give --cpus)", target, o.cpus,

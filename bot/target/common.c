@@ -457,3 +457,24 @@ int target_shape(const char *name, long *smp, long *mem)
 	free(m);
 	return sv != NULL;
 }
+
+int target_topology(const char *name, struct target_topo *t)
+{
+	long mem;
+	const char *type = target_type(name);
+	int set = target_shape(name, &t->cpus, &mem);
+
+	t->sockets = target_cfg_int(name, "sockets", 1);
+	t->threads = target_cfg_int(name, "threads", 1);
+	t->nodes = target_cfg_int(name, "numa", 1);
+	if (t->cpus < 1)
+		t->cpus = 1;
+	if (t->sockets < 1 || t->sockets > t->cpus)
+		t->sockets = 1;
+	if (t->threads < 1 || t->threads > t->cpus)
+		t->threads = 1;
+	if (t->nodes < 1 || t->nodes > t->cpus)
+		t->nodes = 1;
+	t->llc = t->cpus / t->sockets;
+	return (type && !strcmp(type, "qemu")) || set;
+}

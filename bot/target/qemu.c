@@ -55,6 +55,51 @@ static void qemu_line(const char *line, void *data)
 	progress_output(&q->progress, line);
 }
 
+/*
+ * -smp with the sockets and threads per core target.NAME.sockets and
+ * .threads ask for, and one -numa node (with its share of the memory)
+ * per target.NAME.numa node, each a contiguous range of CPUs, as a
+ * real box numbers them.  NULL (printed) when the shape does not
+ * divide.
+ */
+static char *qemu_smp(const char *name, long mem_mb, const char **argv,
+		      int *n, char **nodes)
+{
+	struct target_topo t;
+	long per, i;
+
+	target_topology(name, &t);
+	if (t.cpus % (t.sockets * t.threads) || t.cpus % t.nodes ||
+	    mem_mb % t.nodes || t.nodes > TARGET_NODES_MAX) {
+		error("target.%s: %ld CPUs do not divide into %ld socket(s) "
+		      "of %ld-thread cores, or %ld CPUs and %ld MB into %ld "
+		      "node(s) (at most %d)", name, t.cpus, t.sockets,
+		      t.threads, t.cpus, mem_mb, t.nodes, TARGET_NODES_MAX);
+		return NULL;
+	}
+	if (t.nodes > 1) {
+		per = t.cpus / t.nodes;
+		for (i = 0; i < t.nodes; i++) {
+			nodes[2 * i] = xasprintf("memory-backend-ram,id=sbmem%ld,"
+						 "size=%ldM", i,
+						 mem_mb / t.nodes);
+			nodes[2 * i + 1] = xasprintf("node,nodeid=%ld,cpus=%ld-%ld,"
+						     "memdev=sbmem%ld", i,
+						     i * per, i * per + per - 1,
+						     i);
+			argv[(*n)++] = "-object";
+			argv[(*n)++] = nodes[2 * i];
+			argv[(*n)++] = "-numa";
+			argv[(*n)++] = nodes[2 * i + 1];
+		}
+	}
+	if (t.sockets == 1 && t.threads == 1)
+		return xasprintf("%ld", t.cpus);
+	return xasprintf("%ld,sockets=%ld,cores=%ld,threads=%ld", t.cpus,
+			 t.sockets, t.cpus / (t.sockets * t.threads),
+			 t.threads);
+}
+
 static int run_qemu(const char *name, const char *accel, const char *kernel,
 		    const char *initrd, const char *scratch,
 		    const char *append, double timeout, int log_fd,
@@ -67,15 +112,25 @@ static int run_qemu(const char *name, const char *accel, const char *kernel,
 	struct sandbox sb = { .dirs = dirs };
 	const char *env[2] = { NULL, NULL };
 	char *tmpdir = NULL;
-	char *smp = xasprintf("%ld", target_cfg_int(name, "smp", 2));
+	const char *cpu = target_cfg(name, "cpu", NULL);
+	char *nodes[2 * TARGET_NODES_MAX] = { NULL }, *smp;
 	char *mem = xasprintf("%ld", mem_mb);
-	const char *argv[32];
+	const char *argv[32 + 4 * TARGET_NODES_MAX];
 	struct subproc p = { .stdin_fd = -1 };
-	int n = 0, ret;
+	int n = 0, ret, i;
 
 	argv[n++] = qemu;
 	argv[n++] = "-accel";
 	argv[n++] = accel;
+	smp = qemu_smp(name, mem_mb, argv, &n, nodes);
+	if (!smp) {
+		free(mem);
+		return -1;
+	}
+	if (cpu) {
+		argv[n++] = "-cpu";
+		argv[n++] = cpu;
+	}
 	argv[n++] = "-smp";
 	argv[n++] = smp;
 	argv[n++] = "-m";
@@ -132,6 +187,8 @@ static int run_qemu(const char *name, const char *accel, const char *kernel,
 	free(smp);
 	free(mem);
 	free(tmpdir);
+	for (i = 0; i < 2 * TARGET_NODES_MAX; i++)
+		free(nodes[i]);
 	return ret;
 }
 

@@ -124,6 +124,26 @@ int target_status(const char *name, FILE *out);
  */
 int target_shape(const char *name, long *smp, long *mem);
 
+/* The most NUMA nodes a QEMU guest is given (target.NAME.numa). */
+#define TARGET_NODES_MAX 8
+
+/* A target's CPUs as its configuration lays them out. */
+struct target_topo {
+	long cpus;		/* .smp */
+	long sockets;		/* .sockets, 1 */
+	long threads;		/* .threads per core, 1 */
+	long nodes;		/* .numa, 1 */
+	long llc;		/* CPUs sharing a last-level cache */
+};
+
+/*
+ * The layout target.NAME.smp, .sockets, .threads and .numa give a QEMU
+ * guest (QEMU gives each socket one L3, so an LLC is a socket); 1 when
+ * it is known (a qemu target, or .smp set), 0 when only the CPU count
+ * (this machine's) is.
+ */
+int target_topology(const char *name, struct target_topo *t);
+
 /*
  * Write the QEMU guest's initramfs for req (sched-bench as /init, the
  * tools req->workloads name, with their libraries) to path, without

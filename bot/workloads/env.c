@@ -114,18 +114,336 @@ static int field_of(const char *text, const char *key, char *out,
 	return -1;
 }
 
+/* ---- topology: sockets, cores, LLCs, NUMA nodes, cpufreq ---- */
+
+#define TOPO_SETS 256		/* distinct LLC or node CPU lists kept */
+#define TOPO_CPUS 4096
+
+/* Distinct CPU lists ("0-3", "4-7"), in the order first seen. */
+struct cpusets {
+	char v[TOPO_SETS][128];
+	int nr;
+};
+
+static void sets_add(struct cpusets *s, const char *list)
+{
+	int i;
+
+	if (!*list || procstat_cpulist_count(list) <= 0)
+		return;
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->v[i], list))
+			return;
+	if (s->nr < TOPO_SETS)
+		snprintf(s->v[s->nr++], sizeof(s->v[0]), "%s", list);
+}
+
+/* The lists, blank-separated, as one record. */
+static void rec_sets(const char *key, const struct cpusets *s)
+{
+	static char out[TOPO_SETS * 130];
+	size_t len = 0;
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i < s->nr && len + 130 < sizeof(out); i++)
+		len += snprintf(out + len, sizeof(out) - len, "%s%s",
+				i ? " " : "", s->v[i]);
+	rec_env(key, s->nr ? out : "unknown");
+}
+
+static void rec_int(const char *key, long v)
+{
+	char num[32];
+
+	if (v <= 0) {
+		rec_env(key, "unknown");
+		return;
+	}
+	snprintf(num, sizeof(num), "%ld", v);
+	rec_env(key, num);
+}
+
+static long read_long(const char *path)
+{
+	char buf[64];
+
+	if (procstat_read(path, buf, sizeof(buf)) <= 0 ||
+	    !(buf[0] >= '0' && buf[0] <= '9'))
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/* The CPU list of the highest unified or data cache of cpu: its LLC. */
+static int llc_of(int cpu, char *list, size_t size, long *level)
+{
+	char path[128], type[32];
+	long best = -1, l;
+	int i;
+
+	list[0] = '\0';
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/level",
+			 cpu, i);
+		l = read_long(path);
+		if (l < 0)
+			break;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/type",
+			 cpu, i);
+		if (procstat_read(path, type, sizeof(type)) > 0 &&
+		    !strncmp(type, "Instruction", 11))
+			continue;
+		if (l <= best)
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+			 cpu, i);
+		if (procstat_read(path, list, size) <= 0)
+			continue;
+		list[strcspn(list, "\n")] = '\0';
+		best = l;
+	}
+	*level = best;
+	return best < 0 ? -1 : 0;
+}
+
+/* The physical package and core of each CPU, and each one's LLC. */
+static void env_cpus(long *sockets, long *cores)
+{
+	static struct cpusets llcs;
+	static unsigned char pkg_seen[TOPO_CPUS];
+	static int core_pkg[TOPO_CPUS], core_id[TOPO_CPUS];
+	char path[128], list[128];
+	long level = -1, l, pkg, core;
+	int cpu, nr_cores = 0, i;
+
+	*sockets = *cores = 0;
+	llcs.nr = 0;
+	memset(pkg_seen, 0, sizeof(pkg_seen));
+	for (cpu = 0; cpu < TOPO_CPUS; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+			 cpu);
+		pkg = read_long(path);
+		if (pkg < 0) {
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu%d", cpu);
+			if (access(path, F_OK))
+				break;
+			continue;	/* offline: no topology */
+		}
+		if (pkg < TOPO_CPUS && !pkg_seen[pkg]) {
+			pkg_seen[pkg] = 1;
+			(*sockets)++;
+		}
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+		core = read_long(path);
+		for (i = 0; i < nr_cores; i++)
+			if (core_pkg[i] == pkg && core_id[i] == core)
+				break;
+		if (i == nr_cores && nr_cores < TOPO_CPUS) {
+			core_pkg[nr_cores] = (int)pkg;
+			core_id[nr_cores++] = (int)core;
+		}
+		if (!llc_of(cpu, list, sizeof(list), &l)) {
+			if (l > level) {
+				level = l;
+				llcs.nr = 0;
+			}
+			if (l == level)
+				sets_add(&llcs, list);
+		}
+	}
+	if (*sockets)
+		*cores = nr_cores / *sockets;
+	rec_int("llc_level", level);
+	rec_sets("llc_cpus", &llcs);
+}
+
+/* The firmware's nodes, for a kernel without CONFIG_NUMA. */
+struct fw_numa {
+	const char *cpuinfo;
+	int nr;
+	unsigned int domain[64];
+	unsigned long long bytes[64];
+	unsigned char cpus[64][TOPO_CPUS / 8];	/* a bit per CPU */
+};
+
+static int fw_node(struct fw_numa *f, unsigned int domain)
+{
+	int i;
+
+	for (i = 0; i < f->nr; i++)
+		if (f->domain[i] == domain)
+			return i;
+	if (f->nr == 64)
+		return -1;
+	f->domain[f->nr] = domain;
+	f->bytes[f->nr] = 0;
+	memset(f->cpus[f->nr], 0, sizeof(f->cpus[0]));
+	return f->nr++;
+}
+
+/* The processor number of the cpuinfo entry with this apicid, or -1. */
+static int cpu_of_apic(const char *info, unsigned int apic)
+{
+	const char *p = info;
+	int cpu = -1;
+
+	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *c = strchr(p, ':');
+
+		if (!c || c > p + strcspn(p, "\n"))
+			continue;
+		if (!strncmp(p, "processor", 9))
+			cpu = atoi(c + 1);
+		else if (!strncmp(p, "apicid", 6) &&
+			 strtoul(c + 1, NULL, 10) == apic)
+			return cpu;
+	}
+	return -1;
+}
+
+/* A bitmap of CPUs as a list: "0-3,8". */
+static void bits_list(const unsigned char *bits, char *out, size_t size)
+{
+	size_t len = 0;
+	int a, b;
+
+	out[0] = '\0';
+	for (a = 0; a < TOPO_CPUS; a++) {
+		if (!(bits[a / 8] & 1 << (a % 8)))
+			continue;
+		for (b = a; b + 1 < TOPO_CPUS &&
+		     (bits[(b + 1) / 8] & 1 << ((b + 1) % 8)); b++)
+			;
+		if (len + 24 >= size)
+			break;
+		len += snprintf(out + len, size - len, a == b ? "%s%d" :
+				"%s%d-%d", len ? "," : "", a, b);
+		a = b;
+	}
+}
+
+static void fw_cpu(void *data, unsigned int domain, unsigned int apic)
+{
+	struct fw_numa *f = data;
+	int i = fw_node(f, domain), cpu = cpu_of_apic(f->cpuinfo, apic);
+
+	if (i >= 0 && cpu >= 0 && cpu < TOPO_CPUS)
+		f->cpus[i][cpu / 8] |= 1 << (cpu % 8);
+}
+
+static void fw_mem(void *data, unsigned int domain, unsigned long long bytes)
+{
+	struct fw_numa *f = data;
+	int i = fw_node(f, domain);
+
+	if (i >= 0)
+		f->bytes[i] += bytes;
+}
+
+/*
+ * NUMA nodes as the kernel has them (/sys/devices/system/node), else as
+ * the firmware describes them (SRAT); nodes, their CPUs and memory.
+ */
+static long env_numa(const char *cpuinfo)
+{
+	static unsigned char srat[1 << 16];
+	static struct fw_numa f;
+	static struct cpusets cpus;
+	char path[96], buf[4096], mem[TOPO_SETS * 12];
+	size_t mlen = 0;
+	int n, len;
+
+	cpus.nr = 0;
+	mem[0] = '\0';
+	for (n = 0; n < TOPO_SETS; n++) {
+		const char *p;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/cpulist", n);
+		if (procstat_read(path, buf, sizeof(buf)) < 0)
+			break;
+		buf[strcspn(buf, "\n")] = '\0';
+		snprintf(cpus.v[cpus.nr++], sizeof(cpus.v[0]), "%.127s", buf);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/meminfo", n);
+		p = procstat_read(path, buf, sizeof(buf)) > 0 ?
+		    strstr(buf, "MemTotal:") : NULL;
+		if (p)
+			mlen += snprintf(mem + mlen, sizeof(mem) - mlen,
+					 "%s%lld", n ? " " : "",
+					 strtoll(p + 9, NULL, 10) / 1024);
+		else
+			mlen += snprintf(mem + mlen, sizeof(mem) - mlen,
+					 "%s?", n ? " " : "");
+	}
+	if (n) {
+		rec_env("numa_source", "kernel");
+	} else {
+		memset(&f, 0, sizeof(f));
+		f.cpuinfo = cpuinfo;
+		len = procstat_read("/sys/firmware/acpi/tables/SRAT",
+				    (char *)srat, sizeof(srat));
+		if (len <= 0 || procstat_srat(srat, len, fw_cpu, fw_mem, &f) ||
+		    !f.nr) {
+			rec_env("numa_source", "none");
+			rec_env("numa_nodes", "unknown");
+			return 0;
+		}
+		for (n = 0; n < f.nr; n++) {
+			bits_list(f.cpus[n], cpus.v[cpus.nr++], sizeof(cpus.v[0]));
+			mlen += snprintf(mem + mlen, sizeof(mem) - mlen,
+					 "%s%llu", n ? " " : "",
+					 f.bytes[n] >> 20);
+		}
+		rec_env("numa_source", "firmware");
+	}
+	rec_int("numa_nodes", n);
+	rec_sets("node_cpus", &cpus);
+	rec_env("node_mem_mb", mem);
+	return n;
+}
+
+/* cpufreq's driver and boost: acpi-cpufreq's boost, intel_pstate's
+ * no_turbo (inverted). */
+static void env_cpufreq(void)
+{
+	char buf[64];
+	long v;
+
+	if (procstat_read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
+			  buf, sizeof(buf)) > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		rec_env("cpufreq_driver", buf);
+	} else {
+		rec_env("cpufreq_driver", "none");
+	}
+	v = read_long("/sys/devices/system/cpu/cpufreq/boost");
+	if (v < 0) {
+		v = read_long("/sys/devices/system/cpu/intel_pstate/no_turbo");
+		v = v < 0 ? -1 : !v;
+	}
+	rec_env("boost", v < 0 ? "unknown" : v ? "on" : "off");
+}
+
 /*
  * What the machine is, as the target itself sees it: the CPU model,
- * sockets, cores per socket, NUMA nodes, memory, and whether a
- * hypervisor is there (which TCG or KVM is, only the host knows).
+ * sockets, cores per socket, LLCs, NUMA nodes, memory, cpufreq, and
+ * whether a hypervisor is there (which TCG or KVM is, only the host
+ * knows).
  */
 static void env_machine(void)
 {
 	static char info[1 << 18];
-	char val[256], num[32], ids[64] = "";
+	char val[256], ids[64] = "";
 	const char *p;
-	int sockets = 0, nodes = 0, n;
-	char path[64];
+	long sockets = 0, cores = 0;
+	int n;
 
 	n = procstat_read("/proc/cpuinfo", info, sizeof(info));
 	if (n < 0)
@@ -136,8 +454,9 @@ static void env_machine(void)
 		rec_env("cpu_model", val);
 	else
 		rec_env("cpu_model", "unknown");
-	/* distinct "physical id"s: sockets (x86); at most 63 tracked */
-	for (p = strstr(info, "physical id"); p;
+	env_cpus(&sockets, &cores);
+	/* no sysfs topology: distinct "physical id"s (x86), 63 at most */
+	for (p = strstr(info, "physical id"); p && !sockets;
 	     p = strstr(p + 1, "physical id")) {
 		const char *c = strchr(p, ':');
 		int id;
@@ -145,19 +464,18 @@ static void env_machine(void)
 		if (!c)
 			break;
 		id = atoi(c + 1);
-		if (id >= 0 && id < (int)sizeof(ids) && !ids[id]) {
+		if (id >= 0 && id < (int)sizeof(ids) && !ids[id])
 			ids[id] = 1;
-			sockets++;
-		}
 	}
-	if (sockets) {
-		snprintf(num, sizeof(num), "%d", sockets);
-		rec_env("sockets", num);
-	} else {
-		rec_env("sockets", "unknown");
+	for (n = 0; !sockets && n < (int)sizeof(ids); n++)
+		cores += ids[n];
+	if (!sockets) {
+		sockets = cores;
+		cores = field_of(info, "cpu cores", val, sizeof(val)) ? 0 :
+			atol(val);
 	}
-	rec_env("cores_per_socket", field_of(info, "cpu cores", val,
-					     sizeof(val)) ? "unknown" : val);
+	rec_int("sockets", sockets);
+	rec_int("cores_per_socket", cores);
 	p = strstr(info, "\nflags");
 	if (!p && !strncmp(info, "flags", 5))
 		p = info;
@@ -169,19 +487,8 @@ static void env_machine(void)
 	} else {
 		rec_env("hypervisor", "unknown");
 	}
-	for (n = 0; n < 1024; n++) {
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/node/node%d/cpulist", n);
-		if (access(path, R_OK))
-			break;
-		nodes++;
-	}
-	if (nodes) {
-		snprintf(num, sizeof(num), "%d", nodes);
-		rec_env("numa_nodes", num);
-	} else {
-		rec_env("numa_nodes", "unknown");
-	}
+	env_numa(info);
+	env_cpufreq();
 	if (procstat_read("/proc/meminfo", info, sizeof(info)) >= 0 &&
 	    !field_of(info, "MemTotal", val, sizeof(val))) {
 		val[strspn(val, "0123456789")] = '\0';

@@ -5,7 +5,9 @@
  * It mounts what the workloads and the environment record read (proc,
  * sys, devtmpfs, debugfs, cgroup2), takes its orders from the kernel
  * command line (sb.workloads=spawn,pingpong sb.runs=3 sb.t=5
- * sb.autogroup=0|1 sb.cgroup=root|new sb.<workload>=extra,args), runs
+ * sb.autogroup=0|1 sb.cgroup=root|new sb.<workload>=extra,args, the
+ * cells of one workload split at '+': sb.spawn=-c,8,--autogroup,on+-c,
+ * 8,--cgroup,new runs spawn in both cells each run), runs
  * the workloads in-process (a fork per run, its stdout and stderr read
  * through pipes), prints everything framed on the console and powers
  * off.
@@ -495,7 +497,35 @@ static int run_exec(struct child *c)
 	return status;
 }
 
-static int run_one(int idx, int run, const struct init_opts *o)
+/* The cells of a workload: sb.spawn=a,b+c,d runs "a b" and "c d". */
+static int nr_cells(int idx, const struct init_opts *o)
+{
+	const char *p = idx < NR_BUILTIN ? o->extra[idx] : NULL;
+	int n = 1;
+
+	for (; p && *p; p++)
+		n += *p == '+';
+	return n;
+}
+
+/* The extra words of cell k of a workload's sb.<workload>= into buf. */
+static void cell_words(const char *extra, int k, char *buf, size_t size)
+{
+	const char *p = extra;
+	size_t n;
+
+	for (; k > 0 && p; k--) {
+		p = strchr(p, '+');
+		p = p ? p + 1 : NULL;
+	}
+	n = p ? strcspn(p, "+") : 0;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, p ? p : "", n);
+	buf[n] = 0;
+}
+
+static int run_one(int idx, int run, int cell, const struct init_opts *o)
 {
 	static char cmdbuf[LINE_MAX_FRAME];
 	char secs[16], runbuf[16], argbuf[256], argline[512];
@@ -528,7 +558,7 @@ static int run_one(int idx, int run, const struct init_opts *o)
 			argv[argc++] = runbuf;
 		}
 		if (o->extra[idx]) {
-			snprintf(argbuf, sizeof(argbuf), "%s", o->extra[idx]);
+			cell_words(o->extra[idx], cell, argbuf, sizeof(argbuf));
 			for (s = strtok_r(argbuf, ",", &save);
 			     s && argc < MAX_ARGS - 1;
 			     s = strtok_r(NULL, ",", &save))
@@ -666,13 +696,17 @@ int bench_init(int argc, char **argv)
 	/* a failed workload ends the series after the run it is in */
 	interleave_init(&order, rc ? 0 : o.runs, (size_t)o.nr_workloads, 1);
 	while (interleave_next(&order)) {
+		int k, n;
+
 		idx = find_workload(&o, o.workloads[order.i]);
-		if (run_one(idx, order.run, &o) &&
-		    (idx >= NR_BUILTIN ||
-		     strcmp(workloads[idx].name, "env"))) {
-			rc = 1;
-			interleave_last_run(&order);
-		}
+		n = nr_cells(idx, &o);
+		for (k = 0; k < n; k++)
+			if (run_one(idx, order.run, k, &o) &&
+			    (idx >= NR_BUILTIN ||
+			     strcmp(workloads[idx].name, "env"))) {
+				rc = 1;
+				interleave_last_run(&order);
+			}
 	}
 	snprintf(buf, sizeof(buf), "@@SB END %lu rc=%d\n", seq, rc);
 	write_line(buf, strlen(buf));

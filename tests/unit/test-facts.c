@@ -64,11 +64,79 @@ static void test_indent_block(void)
 	strbuf_release(&sb);
 }
 
+static void env_from_file(const char *name, struct kv *env)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/machine/%s", getenv("DATA") ?
+			       getenv("DATA") : "tests/data", name);
+
+	CHECK(strbuf_read_file(&sb, path) > 0);
+	facts_env_parse(sb.buf, env);
+	strbuf_release(&sb);
+	free(path);
+}
+
+/* The item's lines as one: wrapping is not what is checked. */
+static void flatten(struct strbuf *sb)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < sb->len; i++) {
+		if (sb->buf[i] == '\n') {
+			sb->buf[o++] = ' ';
+			while (sb->buf[i + 1] == ' ')
+				i++;
+		} else {
+			sb->buf[o++] = sb->buf[i];
+		}
+	}
+	strbuf_setlen(sb, o);
+}
+
+/* The record a 2 x 2C/4T QEMU guest with 2 nodes printed. */
+static void test_topology(void)
+{
+	struct kv env = KV_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	env_from_file("qemu-2s-2c-2t-2nodes.env", &env);
+	facts_topology(&env, &sb);
+	CHECK_STR(sb.buf, "2 x 2C/4T Common KVM processor, 2 NUMA nodes, "
+		  "2 LLCs of 4 CPUs, SMT on");
+	strbuf_reset(&sb);
+	facts_machine(&env, "box", "qemu-tcg-smp8", &sb);
+	flatten(&sb);
+	CHECK(strstr(sb.buf, "node 0: CPUs 0-3, 511 MB; node 1: CPUs 4-7, "));
+	CHECK(strstr(sb.buf, "1 per socket (NPS1)"));
+	CHECK(strstr(sb.buf, "SRAT"));
+	CHECK(strstr(sb.buf, "cpufreq driver none, governor unknown, boost "
+		     "unknown"));
+	kv_release(&env);
+	strbuf_reset(&sb);
+	/* what an old record (or a hostile one) leaves out is unknown */
+	facts_env_parse("env,nr_cpus,4\nenv,sockets,-3\nenv,llc_cpus,0-x\n"
+			"env,smt_active,0\n", &env);
+	facts_topology(&env, &sb);
+	CHECK_STR(sb.buf, "4 CPUs unknown CPU, NUMA nodes unknown, SMT off");
+	kv_release(&env);
+	strbuf_reset(&sb);
+	/* unequal LLCs are listed */
+	facts_env_parse("env,sockets,1\nenv,cores_per_socket,6\n"
+			"env,threads_per_core,1\nenv,cpu_model,X\n"
+			"env,numa_nodes,1\nenv,llc_cpus,0-3 4-5\n", &env);
+	facts_topology(&env, &sb);
+	CHECK_STR(sb.buf, "1 x 6C/6T X, 1 NUMA node, 2 LLCs (CPUs 0-3 4-5), "
+		  "SMT unknown");
+	kv_release(&env);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	TEST_NAME("test-facts");
 	RUN(test_shell_quote);
 	RUN(test_config);
 	RUN(test_indent_block);
+	RUN(test_topology);
 	return test_done();
 }

@@ -146,11 +146,14 @@ static void test_seed_000_fork(void)
 	plan_of("format/fork-matrix-autogroup.mbox", 2, all_tools, &p);
 	CHECK_INT(p.basis, PLAN_THREAD);
 	check_workloads(&p, "spawn");
-	check_init_args(&p, "spawn=-c,2");
+	check_init_args(&p, "spawn=-c,2,--autogroup,on,--setsid+-c,2,"
+			"--cgroup,new+-c,2,--autogroup,off");
 	it = item(&p, "spawn");
 	CHECK(it != NULL);
 	if (it) {
-		CHECK_STR(it->cmdline, "sched-bench spawn -t 5 -c 2");
+		CHECK_STR(it->cmdline, "sched-bench spawn -t 5 -c 2 --autogroup on "
+			  "--setsid\n    sched-bench spawn -t 5 -c 2 --cgroup "
+			  "new\n    sched-bench spawn -t 5 -c 2 --autogroup off");
 		CHECK(strstr(it->why, "./Run -c 4 spawn") != NULL);
 		CHECK(strstr(it->why, "-c 4 there") != NULL);
 		CHECK(strstr(it->placement, "autogroup x cgroup") != NULL);
@@ -158,14 +161,16 @@ static void test_seed_000_fork(void)
 	plan_release(&p);
 
 	plan_of("format/fork-matrix-autogroup.mbox", 16, all_tools, &p);
-	check_init_args(&p, "spawn=-c,16");
+	check_init_args(&p, "spawn=-c,16,--autogroup,on,--setsid+-c,16,"
+			"--cgroup,new+-c,16,--autogroup,off");
 	plan_release(&p);
 
 	/* the revert (seed 001): spawn, from its prose */
 	plan_of("intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox",
 		4, all_tools, &p);
 	check_workloads(&p, "spawn");
-	check_init_args(&p, "spawn=-c,4");
+	check_init_args(&p, "spawn=-c,4,--autogroup,on,--setsid+-c,4,"
+			"--cgroup,new+-c,4,--autogroup,off");
 	plan_release(&p);
 }
 
@@ -200,9 +205,64 @@ static void test_diff_autogroup(void)
 	it = item(&p, "spawn");
 	CHECK(it != NULL);
 	if (it) {
-		CHECK_STR(it->args, "-c 4");
+		CHECK_STR(it->args, "-c 4 --autogroup on --setsid|-c 4 --cgroup "
+			  "new|-c 4 --autogroup off");
+		CHECK(strstr(it->why, "autogroup enabled") != NULL);
 		CHECK(strstr(it->why, "kernel/sched/autogroup.c") != NULL);
 		CHECK(strstr(it->placement, "autogroup x cgroup") != NULL);
+	}
+	plan_release(&p);
+}
+
+/* kernel/fork.c alone: spawn, in the cell the target boots into. */
+static void test_diff_fork_one_cell(void)
+{
+	static const char mbox[] =
+		"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		"From: Ben Example <ben@example.org>\n"
+		"Subject: [PATCH] fork: Copy less\n"
+		"Message-Id: <fork-1@example.org>\n"
+		"\n"
+		"Copy less at fork.\n"
+		"---\n"
+		"diff --git a/kernel/fork.c b/kernel/fork.c\n"
+		"--- a/kernel/fork.c\n"
+		"+++ b/kernel/fork.c\n"
+		"@@ -1,3 +1,3 @@ static int copy_mm(struct task_struct *tsk)\n"
+		"-\tx = 1;\n"
+		"+\tx = 2;\n";
+	const struct plan_item *it;
+	struct plan p;
+
+	plan_of_text(mbox, 4, &p);
+	check_workloads(&p, "spawn");
+	it = item(&p, "spawn");
+	CHECK(it != NULL);
+	if (it) {
+		CHECK_STR(it->args, "-c 4");
+		CHECK(strstr(it->why, "kernel/fork.c") != NULL);
+	}
+	plan_release(&p);
+}
+
+/* A known layout: 1, one LLC, one node, one socket, all, twice that. */
+static void test_layout_sweep(void)
+{
+	struct plan_opts o = { .cpus = 16, .llc = 4, .node = 8, .socket = 8,
+			       .have_tool = all_tools };
+	const char *top = getenv("TOP");
+	char *path = xasprintf("%s/tests/data/plan/wakeup-diff-only.mbox",
+			       top ? top : ".");
+	const struct plan_item *it;
+	struct plan p;
+
+	CHECK_INT(plan_from_file(path, &o, &p), 0);
+	free(path);
+	it = item(&p, "pingpong");
+	CHECK(it != NULL);
+	if (it) {
+		CHECK_STR(it->args, "--no-pin --sweep 1,4,8,16,32");
+		CHECK(strstr(it->why, "one LLC (4 CPUs)") != NULL);
 	}
 	plan_release(&p);
 }
@@ -295,6 +355,8 @@ int main(void)
 	RUN(test_seed_000_fork);
 	RUN(test_diff_wakeup);
 	RUN(test_diff_autogroup);
+	RUN(test_diff_fork_one_cell);
+	RUN(test_layout_sweep);
 	RUN(test_netperf_not_runnable);
 	RUN(test_phrases);
 	RUN(test_hostile);

@@ -241,9 +241,51 @@ static void test_cpulist(void)
 	CHECK_INT(procstat_cpulist_count("x"), -1);
 }
 
+static int srat_cpus, srat_dom_sum;
+static unsigned long long srat_bytes;
+
+static void srat_cpu(void *data, unsigned int domain, unsigned int apic)
+{
+	srat_cpus++;
+	srat_dom_sum += domain * 100 + apic;
+}
+
+static void srat_mem(void *data, unsigned int domain,
+		     unsigned long long bytes)
+{
+	srat_bytes += bytes * (domain + 1);
+}
+
+/* A SRAT as QEMU writes it: an APIC, an x2APIC and a memory entry. */
+static void test_srat(void)
+{
+	unsigned char t[48 + 16 + 24 + 40 + 16] = "SRAT";
+	unsigned char *e = t + 48;
+
+	t[4] = sizeof(t);
+	e[0] = 0, e[1] = 16, e[2] = 1, e[3] = 5, e[4] = 1;	/* dom 1 */
+	e += 16;
+	e[0] = 2, e[1] = 24, e[4] = 2, e[8] = 7, e[12] = 1;	/* dom 2 */
+	e += 24;
+	e[0] = 1, e[1] = 40, e[2] = 1, e[19] = 0x20, e[28] = 1; /* 512M */
+	e += 40;
+	e[0] = 0, e[1] = 16, e[3] = 9;		/* disabled: not counted */
+	CHECK(!procstat_srat(t, sizeof(t), srat_cpu, srat_mem, NULL));
+	CHECK(srat_cpus == 2 && srat_dom_sum == 105 + 207);
+	CHECK(srat_bytes == 2 * (512ULL << 20));
+	/* a length past the buffer and a zero-length entry end the walk */
+	srat_cpus = 0;
+	t[48 + 1] = 0;
+	CHECK(!procstat_srat(t, sizeof(t), srat_cpu, srat_mem, NULL));
+	CHECK(srat_cpus == 0);
+	CHECK(procstat_srat((const unsigned char *)"FACP", 4, srat_cpu,
+			    srat_mem, NULL) == -1);
+}
+
 int main(void)
 {
 	TEST_NAME("test-procstat");
+	RUN(test_srat);
 	RUN(test_cpu_util);
 	RUN(test_cgroup);
 	RUN(test_autogroup);

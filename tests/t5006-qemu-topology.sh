@@ -1,0 +1,70 @@
+#!/bin/sh
+# A QEMU guest laid out as a server (target.NAME.sockets, .threads,
+# .numa, .cpu): 2 sockets x 2 cores x 2 threads, 2 NUMA nodes.  Its
+# Machine block says what the guest measured, in the testers' words,
+# and the plan's sweep follows the layout.  The kernel is t5000's base
+# build (from the cache), booted once with the shortest workload.
+. "$(dirname "$0")/lib.sh"
+. "$TESTS/lib-kernel.sh"
+. "$TESTS/lib-bot.sh"
+
+kernel_prereqs
+command -v qemu-system-x86_64 >/dev/null || test_skip_all "QEMU is not installed"
+command -v cpio >/dev/null || test_skip_all "cpio is not installed"
+kernel_repo || test_fail_all "could not make the kernel repository"
+kernel_config
+cat >>"$XDG_CONFIG_HOME/sched-bot/config" <<CFG
+[target "box"]
+	type = qemu
+	smp = 8
+	sockets = 2
+	threads = 2
+	numa = 2
+	cpu = kvm64
+	mem = 512
+	timeout = 300
+CFG
+kernel_commit base README '$a t5000' t5000-base
+
+test_expect_success 'the base kernel (t5000s, cached)' '
+	"$SCHED_BOT" build --tree "$KREPO" --rev t5000-base -o base >out &&
+	test -s base/bzImage
+'
+
+test_expect_success 'a 2 x 2C/4T guest with 2 nodes measures itself so' '
+	"$SCHED_BOT" boot --target box --kernel base/bzImage \
+		--workloads spawn --runs 1 -t 1 --workdir boot \
+		-o rows.csv >out 2>err || { cat err; exit 1; } &&
+	grep -a "OUT env," boot/console.log | tr -d "\r" |
+		sed "s/^.* OUT //" >env.txt &&
+	test_grep "^env,sockets,2$" env.txt &&
+	test_grep "^env,cores_per_socket,2$" env.txt &&
+	test_grep "^env,threads_per_core,2$" env.txt &&
+	test_grep "^env,smt_active,1$" env.txt &&
+	test_grep "^env,llc_cpus,0-3 4-7$" env.txt &&
+	test_grep "^env,numa_nodes,2$" env.txt &&
+	test_grep "^env,node_cpus,0-3 4-7$" env.txt &&
+	test_grep "^env,nr_cpus,8$" env.txt
+'
+
+test_expect_success '... and its Machine block says it in the testers words' '
+	bot_config "$TRASH/bot.cfg" 1 &&
+	bot_job job-tested job &&
+	mkdir -p job/run-1-head &&
+	cp env.txt job/run-1-head/env.txt &&
+	SCHED_BOT_CONFIG=$TRASH/bot.cfg "$SCHED_BOT" test --job-dir job >mout &&
+	tr -s " \n" "  " <"$(cat mout)" >flat &&
+	test_grep "2 x 2C/4T Common KVM processor, 2 NUMA nodes, 2 LLCs of 4 CPUs, SMT on" flat &&
+	test_grep "node 0: CPUs 0-3" flat &&
+	test_grep "1 per socket (NPS1)" flat
+'
+
+test_expect_success 'the plan for the box sweeps 1, an LLC, a node, a socket, all, 2x' '
+	"$SCHED_BOT" plan --target box --seconds 1 \
+		"$DATA/plan/wakeup-diff-only.mbox" >plan &&
+	test_grep "sched-bench pingpong -t 1 --no-pin --sweep 1,4,8,16$" plan &&
+	tr -s " \n" "  " <plan >flat &&
+	test_grep "8 CPUs (2 sockets, 2 NUMA nodes, LLCs of 4)" flat
+'
+
+test_done
