@@ -12,23 +12,20 @@
 #include "align.h"
 #include "bisect.h"
 #include "blocks.h"
-#include "history.h"
 #include "job.h"
 #include "jobdir.h"
+#include "jobpast.h"
+#include "jobsend.h"
 #include "jobreply.h"
 #include "jobstate.h"
-#include "lineage.h"
 #include "lore.h"
 #include "mbox.h"
-#include "moderation.h"
-#include "outbox.h"
 #include "series.h"
 #include "state.h"
 #include "util.h"
 #include "version.h"
 
 #include "apply.h"
-#include "patchid.h"
 #include "tree.h"
 #include "build.h"
 #include "compare.h"
@@ -62,6 +59,15 @@ struct job {
 	int lock;		/* the fd holding dir/lock, or -1 */
 	struct job_blocks b;	/* its rounds of runs */
 };
+
+/* The job as jobpast.h sees it. */
+static struct job_past past_of(struct job *j)
+{
+	struct job_past p = { .dir = j->dir, .s = &j->s, .st = j->st,
+			      .db_id = j->db_id, .quiet = jd()->quiet };
+
+	return p;
+}
 
 /* A string field for a format or a callee that wants "" for unset. */
 static const char *str(const char *v)
@@ -138,19 +144,9 @@ static int stage_fetch(struct job *j)
  * (lineage.h), and the job to the version, for later jobs and for
  * `history`.  Only the memory: the job goes on without it.
  */
-static void job_lineage(struct job *j, const struct series *s,
-			const char *msgid)
-{
-	if (!j->st)
-		return;
-	if (lineage_record(j->st, s) < 0 ||
-	    (j->db_id && state_job_version_set(j->st, j->db_id, msgid) < 0))
-		warning("job %s: the lineage of <%s> is not recorded", j->dir,
-			msgid);
-}
-
 static int stage_series(struct job *j)
 {
+	struct job_past past;
 	struct series s;
 	struct strbuf out = STRBUF_INIT;
 	const struct patch *first;
@@ -164,7 +160,8 @@ static int stage_series(struct job *j)
 		return error("the thread holds no patch");
 	}
 	first = s.cover ? s.cover : &s.patches[0];
-	job_lineage(j, &s, first->msgid);
+	past = past_of(j);
+	jobpast_lineage(&past, &s, first->msgid);
 	job_state_set(&j->s.cover_msgid, first->msgid);
 	job_state_set(&j->s.subject, s.subject);
 	job_state_set(&j->s.author, s.author_name);
@@ -189,85 +186,6 @@ static int stage_series(struct job *j)
  * Patches measured already: the reply says where, or (bot.quiet) no
  * reply goes at all.
  */
-static void job_duplicate(struct job *j, long long earlier)
-{
-	struct state_job ej;
-	struct job_state es;
-	struct strbuf f = STRBUF_INIT;
-	char *path = NULL, *link = NULL, v[32] = "an earlier version";
-
-	job_state_init(&es);
-	if (state_job_get(j->st, earlier, &ej) <= 0)
-		return;
-	path = ej.job_dir ? jobdir_path(ej.job_dir, "state") : NULL;
-	if (path && job_state_read(&es, path) < 0)
-		warning("job %s: cannot read the state of job %lld", j->dir,
-			earlier);
-	if (es.version)
-		snprintf(v, sizeof(v), "v%d", es.version);
-	strbuf_addf(&f, "They are the patches of %s [1], by patch-id (git "
-		    "patch-id --stable), on the same base (%.12s), target "
-		    "(%s) and workloads (%s): sched-bot measured them as job "
-		    "%lld, %s", v,
-		    str(j->s.side[JOB_SIDE_BASE].commit), str(j->s.target),
-		    str(j->s.workloads), earlier, str(ej.outcome));
-	if (es.reply_msgid) {
-		link = lore_link(es.reply_msgid);
-		strbuf_addstr(&f, ", and its report is [2].\n");
-		job_state_set(&j->s.same_as_reply, es.reply_msgid);
-	} else {
-		strbuf_addstr(&f, ", and no report of it is recorded.\n");
-	}
-	strbuf_addf(&f, "\n[1] <%s>\n", es.cover_msgid ? es.cover_msgid :
-		    ej.msgid);
-	if (link)
-		strbuf_addf(&f, "[2] %s\n", link);
-	job_state_set(&j->s.same_as, ej.job_dir);
-	jobdir_fail(j->dir, &j->s, JOB_DUPLICATE, f.buf);
-	info("job %s: the patches of job %lld, measured already: not built "
-	     "nor run%s", j->dir, earlier, jd()->quiet ?
-	     "; no reply (bot.quiet)" : "");
-	if (jd()->quiet)
-		j->s.stage = JOB_DONE;
-	strbuf_release(&f);
-	free(link);
-	free(path);
-	job_state_release(&es);
-	state_job_release(&ej);
-}
-
-/*
- * Nothing twice: the patch-ids of what apply made are recorded with
- * the job, and when an earlier job measured the same patches on the
- * same base for the same target and workloads, this one stops here.
- */
-static void job_seen_before(struct job *j, git_repository *repo,
-			    const struct apply_result *ar)
-{
-	struct strbuf ids = STRBUF_INIT;
-	struct state_patches p = { 0 };
-	long long earlier;
-
-	if (patchid_range(repo, &ar->base, &ar->head, &ids) <= 0) {
-		strbuf_release(&ids);
-		return;
-	}
-	job_state_set(&j->s.patch_ids, ids.buf);
-	strbuf_release(&ids);
-	if (!j->st || !j->db_id)
-		return;
-	p.msgid = j->s.cover_msgid;
-	p.base = j->s.side[JOB_SIDE_BASE].commit;
-	p.target = str(j->s.target);
-	p.workloads = j->s.workloads;
-	p.patch_ids = j->s.patch_ids;
-	if (state_job_patches_set(j->st, j->db_id, &p) < 0)
-		return;
-	earlier = state_job_same_patches(j->st, j->db_id, &p);
-	if (earlier > 0)
-		job_duplicate(j, earlier);
-}
-
 
 /*
  * A "#sched-bot test" command that carries a diff (a reviewer's "can
@@ -347,6 +265,7 @@ out:
 
 static int stage_apply(struct job *j)
 {
+	struct job_past past;
 	struct apply_opts ao = { 0 };
 	struct apply_result ar;
 	git_repository *repo = NULL;
@@ -423,7 +342,8 @@ static int stage_apply(struct job *j)
 			strbuf_addf(&log, "warning: %s\n", ar.base_warning);
 		jobdir_write(j->dir, "apply.log", log.buf, log.len);
 		j->s.stage = JOB_BUILD;
-		job_seen_before(j, repo, &ar);
+		past = past_of(j);
+		jobpast_seen_before(&past, repo, &ar);
 	}
 	strbuf_release(&log);
 	apply_result_release(&ar);
@@ -749,100 +669,13 @@ out:
 
 /* ---- reply ---- */
 
-/* The newest measured job of an earlier version on the same target. */
-struct earlier {
-	struct state *st;
-	const struct job_state *now;
-	int version;		/* of the one found, 0: none yet */
-	long long job;
-	struct job_state s;	/* its state */
-	char *dir;
-};
-
-static int earlier_job(const struct state_job *row, void *data)
-{
-	struct earlier *e = data;
-	struct job_state s;
-	char *path;
-
-	if (!row->job_dir || !row->outcome ||
-	    (strcmp(row->outcome, "tested") &&
-	     strcmp(row->outcome, "regression")))
-		return 0;
-	job_state_init(&s);
-	path = jobdir_path(row->job_dir, "state");
-	if (!job_state_read(&s, path) && same(s.target, e->now->target) &&
-	    s.version < e->now->version && s.version >= e->version) {
-		job_state_release(&e->s);
-		free(e->dir);
-		e->s = s;
-		e->dir = xstrdup(row->job_dir);
-		e->version = s.version;
-		e->job = row->id;
-	} else {
-		job_state_release(&s);
-	}
-	free(path);
-	return 0;
-}
-
-static int earlier_version(const struct state_version *v, void *data)
-{
-	struct earlier *e = data;
-
-	if (v->version >= e->now->version ||
-	    same(v->msgid, e->now->cover_msgid))
-		return 0;
-	return state_version_jobs(e->st, v->msgid, earlier_job, e);
-}
-
-/*
- * The reply remembers: what the newest measured earlier version on
- * the same target regressed, and whether this version still does, in
- * earlier.txt for the reply (history.h words it).
- */
-static void job_earlier(struct job *j)
-{
-	struct earlier e = { .st = j->st, .now = &j->s };
-	struct strbuf then = STRBUF_INIT, now = STRBUF_INIT;
-	struct strbuf out = STRBUF_INIT;
-	struct state_version v;
-	struct history_then h = { 0 };
-	char *link = NULL;
-
-	if (!j->st || (j->s.outcome != JOB_TESTED &&
-		       j->s.outcome != JOB_REGRESSION) ||
-	    state_version_get(j->st, str(j->s.cover_msgid), &v) <= 0)
-		return;
-	job_state_init(&e.s);
-	if (v.family)
-		state_family_versions(j->st, v.family, earlier_version, &e);
-	if (e.dir && !jobdir_read(e.dir, "compare.json", &then)) {
-		jobdir_read(j->dir, "compare.json", &now);
-		link = e.s.reply_msgid ? lore_link(e.s.reply_msgid) : NULL;
-		h.version = e.version;
-		h.json = then.buf;
-		h.len = then.len;
-		h.link = link;
-		history_still_there(&h, now.buf, now.len, j->s.version,
-				    job_state_identical(&j->s), &out);
-		if (out.len)
-			jobdir_write(j->dir, "earlier.txt", out.buf, out.len);
-	}
-	free(link);
-	strbuf_release(&then);
-	strbuf_release(&now);
-	strbuf_release(&out);
-	job_state_release(&e.s);
-	free(e.dir);
-	state_version_release(&v);
-}
-
 static int stage_reply(struct job *j)
 {
+	struct job_past past;
 	int ret;
 
-	job_earlier(j);
+	past = past_of(j);
+	jobpast_earlier(&past);
 	ret = job_reply_write(j->dir, &j->s);
 
 	if (!ret)
@@ -857,76 +690,9 @@ static int stage_reply(struct job *j)
  * attached, and the reply itself waits in the state for their word
  * (moderation.h).  1 when held, 0 when it goes as it is, -1 on error.
  */
-static int hold_reply(struct job *j, const struct strbuf *msg,
-		      const char *dir, char **path)
-{
-	const char *outcome = job_outcome_name(j->s.outcome);
-	struct moderation_report r = {
-		.msgid = str(j->s.reply_msgid),
-		.mail = msg->buf,
-		.len = msg->len,
-		.job_id = j->db_id,
-		.thread = str(j->s.cover_msgid),
-		.target = str(j->s.target),
-		.workloads = str(j->s.workloads),
-		.outcome = outcome,
-	};
-	int held = moderation_holds(outcome);
-
-	if (held <= 0)
-		return held;
-	return moderation_hold(j->st, dir, &r, j->send, path) < 0 ? -1 : 1;
-}
-
 static int stage_send(struct job *j)
 {
-	struct strbuf msg = STRBUF_INIT;
-	char *eml = jobdir_path(j->dir, "reply.eml");
-	char *dir = outbox_default_dir();
-	char *path = NULL;
-	const char *mid = str(j->s.reply_msgid);
-	int ret = EXIT_FAIL, held;
-
-	if (strbuf_read_file(&msg, eml) < 0) {
-		error("job %s has no reply.eml", j->dir);
-		goto out;
-	}
-	/* no mail leaves under a placeholder identity */
-	if (j->send && facts_check_identity("no mail is sent")) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	/* before the intent: a mail that may not go leaves no trace to
-	 * send, and the step can run again once the cause is gone */
-	if (outbox_check(mid, msg.buf, msg.len) < 0)
-		goto out;
-	held = hold_reply(j, &msg, dir, &path);
-	if (held < 0)
-		goto out;
-	if (!held && j->send) {
-		if (!j->st) {
-			error("sending needs the state database");
-			goto out;
-		}
-		state_crash_point("before-intent");
-		if (state_mail_intent(j->st, mid, j->db_id,
-				      str(j->s.cover_msgid), eml) < 0)
-			goto out;
-		state_crash_point("intent-recorded");
-	}
-	if (!held && outbox_put(dir, mid, msg.buf, msg.len, &path) < 0)
-		goto out;
-	if (!j->send)
-		printf("%s\n", path);
-	job_state_set(&j->s.outbox, path);
-	j->s.stage = JOB_DONE;
-	ret = 0;
-out:
-	strbuf_release(&msg);
-	free(eml);
-	free(dir);
-	free(path);
-	return ret;
+	return job_send(j->dir, &j->s, j->st, j->db_id, j->send);
 }
 
 /* ---- the driver ---- */

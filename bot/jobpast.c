@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jobpast.c - what the bot measured before, as a job uses it (see
+ * jobpast.h): the state database's lineage and patch-ids, the earlier
+ * jobs' directories.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "jobdir.h"
+#include "jobpast.h"
+#include "lineage.h"
+#include "lore.h"
+#include "patchid.h"
+#include "util.h"
+
+/* A string field for a format: "" for unset. */
+static const char *str(const char *v)
+{
+	return v ? v : "";
+}
+
+static int same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+void jobpast_lineage(const struct job_past *j, const struct series *s,
+			const char *msgid)
+{
+	if (!j->st)
+		return;
+	if (lineage_record(j->st, s) < 0 ||
+	    (j->db_id && state_job_version_set(j->st, j->db_id, msgid) < 0))
+		warning("job %s: the lineage of <%s> is not recorded", j->dir,
+			msgid);
+}
+
+static void duplicate(const struct job_past *j, long long earlier)
+{
+	struct state_job ej;
+	struct job_state es;
+	struct strbuf f = STRBUF_INIT;
+	char *path = NULL, *link = NULL, v[32] = "an earlier version";
+
+	job_state_init(&es);
+	if (state_job_get(j->st, earlier, &ej) <= 0)
+		return;
+	path = ej.job_dir ? jobdir_path(ej.job_dir, "state") : NULL;
+	if (path && job_state_read(&es, path) < 0)
+		warning("job %s: cannot read the state of job %lld", j->dir,
+			earlier);
+	if (es.version)
+		snprintf(v, sizeof(v), "v%d", es.version);
+	strbuf_addf(&f, "They are the patches of %s [1], by patch-id (git "
+		    "patch-id --stable), on the same base (%.12s), target "
+		    "(%s) and workloads (%s): sched-bot measured them as job "
+		    "%lld, %s", v,
+		    str(j->s->side[JOB_SIDE_BASE].commit), str(j->s->target),
+		    str(j->s->workloads), earlier, str(ej.outcome));
+	if (es.reply_msgid) {
+		link = lore_link(es.reply_msgid);
+		strbuf_addstr(&f, ", and its report is [2].\n");
+		job_state_set(&j->s->same_as_reply, es.reply_msgid);
+	} else {
+		strbuf_addstr(&f, ", and no report of it is recorded.\n");
+	}
+	strbuf_addf(&f, "\n[1] <%s>\n", es.cover_msgid ? es.cover_msgid :
+		    ej.msgid);
+	if (link)
+		strbuf_addf(&f, "[2] %s\n", link);
+	job_state_set(&j->s->same_as, ej.job_dir);
+	jobdir_fail(j->dir, j->s, JOB_DUPLICATE, f.buf);
+	info("job %s: the patches of job %lld, measured already: not built "
+	     "nor run%s", j->dir, earlier, j->quiet ?
+	     "; no reply (bot.quiet)" : "");
+	if (j->quiet)
+		j->s->stage = JOB_DONE;
+	strbuf_release(&f);
+	free(link);
+	free(path);
+	job_state_release(&es);
+	state_job_release(&ej);
+}
+
+/*
+ * Nothing twice: the patch-ids of what apply made are recorded with
+ * the job, and when an earlier job measured the same patches on the
+ * same base for the same target and workloads, this one stops here.
+ */
+void jobpast_seen_before(const struct job_past *j, git_repository *repo,
+			    const struct apply_result *ar)
+{
+	struct strbuf ids = STRBUF_INIT;
+	struct state_patches p = { 0 };
+	long long earlier;
+
+	if (patchid_range(repo, &ar->base, &ar->head, &ids) <= 0) {
+		strbuf_release(&ids);
+		return;
+	}
+	job_state_set(&j->s->patch_ids, ids.buf);
+	strbuf_release(&ids);
+	if (!j->st || !j->db_id)
+		return;
+	p.msgid = j->s->cover_msgid;
+	p.base = j->s->side[JOB_SIDE_BASE].commit;
+	p.target = str(j->s->target);
+	p.workloads = j->s->workloads;
+	p.patch_ids = j->s->patch_ids;
+	if (state_job_patches_set(j->st, j->db_id, &p) < 0)
+		return;
+	earlier = state_job_same_patches(j->st, j->db_id, &p);
+	if (earlier > 0)
+		duplicate(j, earlier);
+}
+
+/* The newest measured job of an earlier version on the same target. */
+struct earlier {
+	struct state *st;
+	const struct job_state *now;
+	int version;		/* of the one found, 0: none yet */
+	long long job;
+	struct job_state s;	/* its state */
+	char *dir;
+};
+
+static int earlier_job(const struct state_job *row, void *data)
+{
+	struct earlier *e = data;
+	struct job_state s;
+	char *path;
+
+	if (!row->job_dir || !row->outcome ||
+	    (strcmp(row->outcome, "tested") &&
+	     strcmp(row->outcome, "regression")))
+		return 0;
+	job_state_init(&s);
+	path = jobdir_path(row->job_dir, "state");
+	if (!job_state_read(&s, path) && same(s.target, e->now->target) &&
+	    s.version < e->now->version && s.version >= e->version) {
+		job_state_release(&e->s);
+		free(e->dir);
+		e->s = s;
+		e->dir = xstrdup(row->job_dir);
+		e->version = s.version;
+		e->job = row->id;
+	} else {
+		job_state_release(&s);
+	}
+	free(path);
+	return 0;
+}
+
+static int earlier_version(const struct state_version *v, void *data)
+{
+	struct earlier *e = data;
+
+	if (v->version >= e->now->version ||
+	    same(v->msgid, e->now->cover_msgid))
+		return 0;
+	return state_version_jobs(e->st, v->msgid, earlier_job, e);
+}
+
+/*
+ * The reply remembers: what the newest measured earlier version on
+ * the same target regressed, and whether this version still does, in
+ * earlier.txt for the reply (history.h words it).
+ */
+void jobpast_earlier(const struct job_past *j)
+{
+	struct earlier e = { .st = j->st, .now = j->s };
+	struct strbuf then = STRBUF_INIT, now = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct state_version v;
+	struct history_then h = { 0 };
+	char *link = NULL;
+
+	if (!j->st || (j->s->outcome != JOB_TESTED &&
+		       j->s->outcome != JOB_REGRESSION) ||
+	    state_version_get(j->st, str(j->s->cover_msgid), &v) <= 0)
+		return;
+	job_state_init(&e.s);
+	if (v.family)
+		state_family_versions(j->st, v.family, earlier_version, &e);
+	if (e.dir && !jobdir_read(e.dir, "compare.json", &then)) {
+		jobdir_read(j->dir, "compare.json", &now);
+		link = e.s.reply_msgid ? lore_link(e.s.reply_msgid) : NULL;
+		h.version = e.version;
+		h.json = then.buf;
+		h.len = then.len;
+		h.link = link;
+		history_still_there(&h, now.buf, now.len, j->s->version,
+				    job_state_identical(j->s), &out);
+		if (out.len)
+			jobdir_write(j->dir, "earlier.txt", out.buf, out.len);
+	}
+	free(link);
+	strbuf_release(&then);
+	strbuf_release(&now);
+	strbuf_release(&out);
+	job_state_release(&e.s);
+	free(e.dir);
+	state_version_release(&v);
+}
+
