@@ -552,6 +552,11 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 	jo.on_top = job->command_msgid;
 	info("job %lld: <%s> (attempt %d)", job->id, job->msgid, n);
 	ret = job_run(&jo, st, &outcome, NULL);
+	if (ret == EXIT_DISKFULL) {
+		/* a state, not a fault: waits for space, attempt not counted */
+		state_job_update(st, job->id, "disk-full", NULL, NULL);
+		state_job_attempt_undo(st, job->id);
+	}
 	info("job %lld: %s", job->id, outcome && *outcome ? outcome :
 	     ret ? "stopped" : "done");
 	free(outcome);
@@ -659,7 +664,11 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 			continue;
 		}
 		if (parallel == 1) {
-			run_one_job(st, o, &job, n);
+			if (run_one_job(st, o, &job, n) == EXIT_DISKFULL) {
+				/* the next job would find it full too */
+				state_job_release(&job);
+				break;
+			}
 		} else {
 			pid_t pid;
 
