@@ -557,7 +557,8 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 		state_job_update(st, job->id, "disk-full", NULL, NULL);
 		state_job_attempt_undo(st, job->id);
 	}
-	info("job %lld: %s", job->id, outcome && *outcome ? outcome :
+	info("job %lld: %s", job->id, ret == EXIT_DISKFULL ?
+	     "stopped: disk full" : outcome && *outcome ? outcome :
 	     ret ? "stopped" : "done");
 	free(outcome);
 	free(dir);
@@ -789,6 +790,13 @@ out:
 	return built;
 }
 
+/* Send what is pending; a mail the outbox had no room for is noted. */
+static int flush(struct state *st, const char *box)
+{
+	disk_full_clear();
+	return outbox_flush(st, box);
+}
+
 int cron_run(const struct cron_opts *o)
 {
 	long budget = o->budget ? o->budget :
@@ -806,8 +814,8 @@ int cron_run(const struct cron_opts *o)
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (o->send && outbox_flush(st, box) < 0)
-		ret = EXIT_NETWORK;
+	if (o->send && flush(st, box) < 0)
+		ret = disk_full_path() ? EXIT_DISKFULL : EXIT_NETWORK;
 
 	if (o->poll) {
 		long long start = (long long)time(NULL), since = o->since;
@@ -856,12 +864,16 @@ int cron_run(const struct cron_opts *o)
 		free(pc.seen);
 	}
 
+	disk_full_clear();
 	if (!o->no_jobs)
 		process_queue(st, o, deadline);
+	/* the last job stopped for want of space (and the queue with it) */
+	if (disk_full_path())
+		ret = EXIT_DISKFULL;
 	if (!o->no_jobs && config_get_bool("cron.buildAhead") > 0)
 		build_ahead(st, deadline);
-	if (o->send && outbox_flush(st, box) < 0)
-		ret = EXIT_NETWORK;
+	if (o->send && flush(st, box) < 0)
+		ret = disk_full_path() ? EXIT_DISKFULL : EXIT_NETWORK;
 	/* after the queue and the sending, which finish jobs gc may trim */
 	if (!o->no_jobs && (config_get_int("gc.maxDiskBytes") > 0 ||
 			    config_get_int("gc.keepDays") > 0)) {
