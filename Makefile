@@ -142,6 +142,11 @@ bench: all units
 	@BUILD=$(abspath $(BUILD)) UNIXBENCH="$(UNIXBENCH)" \
 		WILL_IT_SCALE="$(WILL_IT_SCALE)" sh tests/run-bench $(B)
 
+# cron over a stream of series with faults injected (tests/bench/soak.sh,
+# also run by `make bench`): SOAK_SERIES, SOAK_POLLS, SOAK_SEED.
+soak: all
+	@BUILD=$(abspath $(BUILD)) sh tests/bench/soak.sh
+
 demo: all
 	sh contrib/demo
 
@@ -160,7 +165,7 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz sched-bot sched-bench sched-bot.1
 
-.PHONY: all check units fuzz bench demo install clean
+.PHONY: all check units fuzz bench soak demo install clean
 .DELETE_ON_ERROR:
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)

@@ -282,6 +282,29 @@ static int judge_file(struct job_blocks *j, const char *name,
 	return ret;
 }
 
+/*
+ * Both sides' rows of a block in one append, the baseline's first (it
+ * is the first label of the file): the file has a block whole or not
+ * at all, and a resumed job counts the blocks it has.
+ */
+static int append_block(const char *csv, const struct sample_set rows[2])
+{
+	size_t n = rows[0].nr + rows[1].nr;
+	struct sample *all = xmalloc((n ? n : 1) * sizeof(*all));
+	int ret = 0;
+
+	/* shallow copies: the sets keep their strings */
+	if (rows[0].nr)
+		memcpy(all, rows[0].v, rows[0].nr * sizeof(*all));
+	if (rows[1].nr)
+		memcpy(all + rows[0].nr, rows[1].v,
+		       rows[1].nr * sizeof(*all));
+	if (samples_append_file(csv, all, n) < 0)
+		ret = EXIT_FAIL;
+	free(all);
+	return ret;
+}
+
 /* One block: both kernels, in the block's order, rows appended a first. */
 static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		     int round, int block,
@@ -343,10 +366,8 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		boot_res_release(&res);
 		free(wdir);
 	}
-	/* the baseline's rows first: it is the first label of the file */
-	for (i = 0; i < 2 && !ret; i++)
-		if (samples_append_file(csv, rows[i].v, rows[i].nr) < 0)
-			ret = EXIT_FAIL;
+	if (!ret)
+		ret = append_block(csv, rows);
 	sample_set_release(&rows[0]);
 	sample_set_release(&rows[1]);
 	return ret;

@@ -587,7 +587,13 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 	jo.on_top = job->command_msgid;
 	info("job %lld: <%s> (attempt %d)", job->id, job->msgid, n);
 	ret = job_run(&jo, st, &outcome, NULL);
-	info("job %lld: %s", job->id, outcome && *outcome ? outcome :
+	if (ret == EXIT_DISKFULL) {
+		/* a state, not a fault: waits for space, attempt not counted */
+		state_job_update(st, job->id, "disk-full", NULL, NULL);
+		state_job_attempt_undo(st, job->id);
+	}
+	info("job %lld: %s", job->id, ret == EXIT_DISKFULL ?
+	     "stopped: disk full" : outcome && *outcome ? outcome :
 	     ret ? "stopped" : "done");
 	free(outcome);
 	free(dir);
@@ -691,7 +697,11 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 			continue;
 		}
 		if (parallel == 1) {
-			run_one_job(st, o, &job, n);
+			if (run_one_job(st, o, &job, n) == EXIT_DISKFULL) {
+				/* the next job would find it full too */
+				state_job_release(&job);
+				break;
+			}
 		} else {
 			pid_t pid;
 
@@ -812,6 +822,13 @@ out:
 	return built;
 }
 
+/* Send what is pending; a mail the outbox had no room for is noted. */
+static int flush(struct state *st, const char *box)
+{
+	disk_full_clear();
+	return outbox_flush(st, box);
+}
+
 int cron_run(const struct cron_opts *o)
 {
 	long budget = o->budget ? o->budget :
@@ -829,8 +846,8 @@ int cron_run(const struct cron_opts *o)
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (o->send && outbox_flush(st, box) < 0)
-		ret = EXIT_NETWORK;
+	if (o->send && flush(st, box) < 0)
+		ret = disk_full_path() ? EXIT_DISKFULL : EXIT_NETWORK;
 
 	if (o->poll) {
 		long long start = (long long)time(NULL), since = o->since;
@@ -880,14 +897,18 @@ int cron_run(const struct cron_opts *o)
 		free(pc.seen);
 	}
 
+	disk_full_clear();
 	if (!o->no_jobs)
 		process_queue(st, o, deadline);
+	/* the last job stopped for want of space (and the queue with it) */
+	if (disk_full_path())
+		ret = EXIT_DISKFULL;
 	if (!o->no_jobs && cd()->build_ahead > 0)
 		build_ahead(st, deadline);
 	/* a held report nobody judged in time is not sent late */
 	moderation_expire(st);
-	if (o->send && outbox_flush(st, box) < 0)
-		ret = EXIT_NETWORK;
+	if (o->send && flush(st, box) < 0)
+		ret = disk_full_path() ? EXIT_DISKFULL : EXIT_NETWORK;
 	/* after the queue and the sending, which finish jobs gc may trim */
 	if (!o->no_jobs && (cd()->gc_max_disk_bytes > 0 ||
 			    cd()->gc_keep_days > 0)) {

@@ -15,9 +15,15 @@
  *   5. run queued jobs until cron.budget seconds have passed (a job
  *      that fails cron.maxAttempts times is given up; one with a build
  *      to do waits, stage "disk-full", while the free space stays under
- *      gc.minFree after gc);
+ *      gc.minFree after gc; one that stopped because a file system it
+ *      writes to filled up, job.h's exit 6, is marked "disk-full" too,
+ *      its attempt not counted, and the queue stops for this run);
  *   6. send the new replies;
  *   7. with gc.maxDiskBytes or gc.keepDays set, run gc (gc.h).
+ *
+ * Exit: 0; 4 when lore or SMTP failed; 6 when a job stopped for a full
+ * disk or a pending mail found no room in the outbox (nothing is sent
+ * that was not queued whole).
  */
 #ifndef SCHED_BOT_CRON_H
 #define SCHED_BOT_CRON_H

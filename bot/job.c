@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "align.h"
 #include "bisect.h"
@@ -695,6 +697,67 @@ static int stage_send(struct job *j)
 	return job_send(j->dir, &j->s, j->st, j->db_id, j->send);
 }
 
+/* ---- a full disk ---- */
+
+/*
+ * The mount point of path's file system: the highest parent of the
+ * nearest existing ancestor on the same device.  Allocated.
+ */
+static char *mount_of(const char *path)
+{
+	char *p = xstrdup(path), *slash;
+	struct stat st, up;
+
+	while (stat(p, &st) < 0) {
+		slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			return p;
+		*slash = '\0';
+	}
+	for (;;) {
+		slash = strrchr(p, '/');
+		if (!slash)
+			break;
+		if (slash == p) {
+			if (stat("/", &up) == 0 && up.st_dev != st.st_dev)
+				break;
+			p[1] = '\0';
+			break;
+		}
+		*slash = '\0';
+		if (stat(p, &up) < 0 || up.st_dev != st.st_dev) {
+			*slash = '/';
+			break;
+		}
+	}
+	return p;
+}
+
+/*
+ * A stage stopped, or its state could not be saved, because a write
+ * found no space: say which file system, how full, and what frees it.
+ * The state on disk still names the stage, whose files are whole or
+ * absent (write_file_atomic, samples_append_file), so running the job
+ * again once there is space redoes that stage and nothing else.
+ */
+static int job_disk_full(const struct job *j, enum job_stage stage)
+{
+	const char *path = disk_full_path();
+	char *mnt = mount_of(path);
+	struct statvfs sv;
+	long long avail = -1;
+
+	if (statvfs(mnt, &sv) == 0)
+		avail = (long long)sv.f_bavail * (long long)sv.f_frsize;
+	error("job %s stopped at stage %s: the file system at %s is full "
+	      "(%lld bytes free) writing %s; nothing recorded is lost: "
+	      "'sched-bot gc' or an operator frees space, then run the job "
+	      "again to resume", j->dir, job_stage_name(stage), mnt, avail,
+	      path);
+	free(mnt);
+	return EXIT_DISKFULL;
+}
+
 /* ---- the driver ---- */
 
 char *job_default_dir(const char *msgid)
@@ -915,16 +978,23 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 		char *point;
 
 		debug("job %s: stage %s", j.dir, job_stage_name(j.s.stage));
+		disk_full_clear();
 		ret = stage_fns[j.s.stage](&j);
 		if (ret < 0)
 			ret = EXIT_FAIL;
+		/* a file the stage meant to write is missing: not done */
+		if (disk_full_path()) {
+			ret = job_disk_full(&j, before);
+			goto out;
+		}
 		if (ret) {
 			error("job %s stopped at stage %s; run it again to "
 			      "resume", j.dir, job_stage_name(before));
 			goto out;
 		}
 		if (job_save(&j) < 0) {
-			ret = EXIT_FAIL;
+			ret = disk_full_path() ? job_disk_full(&j, before) :
+			      EXIT_FAIL;
 			goto out;
 		}
 		point = xasprintf("after-%s", job_stage_name(before));

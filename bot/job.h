@@ -92,7 +92,10 @@ struct job_opts {
  * not apply or build: a reply says so; or a stage failed: the job can
  * be resumed; or another process holds the job's lock), EXIT_NETWORK,
  * EXIT_NOTFOUND, EXIT_USAGE (no job to run, or options that differ
- * from the stored job's without restart).  *outcome (may be NULL)
+ * from the stored job's without restart), EXIT_DISKFULL (a write of
+ * the stage found no space, util.h's disk_full_path(): the stage is
+ * not done, the state on disk still names it, and its files are whole
+ * or absent; run the job again once there is room).  *outcome (may be NULL)
  * receives the outcome's name (job_outcome_name()), allocated.
  */
 int job_run(const struct job_opts *o, struct state *st, char **outcome,

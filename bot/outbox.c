@@ -157,6 +157,8 @@ int outbox_put(const char *dir, const char *msgid, const char *data,
 	/* write_file_atomic renames within tmp/; then one more rename */
 	ret = write_file_atomic(tmp, clean.buf, clean.len);
 	strbuf_release(&clean);
+	if (ret < 0)
+		error("cannot write %s: %s", tmp, strerror(errno));
 	if (!ret && rename(tmp, dst) < 0)
 		ret = error("cannot move %s to new/: %s", tmp, strerror(errno));
 	free(name);

@@ -374,32 +374,45 @@ void samples_format_row(struct strbuf *out, const struct sample *s)
 int samples_append_file(const char *path, const struct sample *rows,
 			size_t nr)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, row = STRBUF_INIT;
 	off_t end;
 	size_t i;
-	int fd, ret = 0;
+	int fd, ret = 0, err;
 
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return error("cannot open %s: %s", path, strerror(errno));
 	end = lseek(fd, 0, SEEK_END);
-	if (end == 0) {
+	if (end == 0)
 		samples_header(&sb);
-		secret_scrub(&sb);
-		if (write_in_full(fd, sb.buf, sb.len) < 0)
-			ret = -1;
+	for (i = 0; i < nr; i++) {
+		strbuf_reset(&row);
+		samples_format_row(&row, &rows[i]);
+		strbuf_add(&sb, row.buf, row.len);
 	}
-	for (i = 0; !ret && i < nr; i++) {
-		strbuf_reset(&sb);
-		samples_format_row(&sb, &rows[i]);
-		secret_scrub(&sb);
-		if (write_in_full(fd, sb.buf, sb.len) < 0 || fsync(fd) < 0)
-			ret = -1;
+	secret_scrub(&sb);
+	/*
+	 * All the rows or none: a full disk can take half of them, and a
+	 * resumed job counts the blocks in the file.  Cutting the file
+	 * back needs no space.
+	 */
+	if (end < 0 || write_in_full(fd, sb.buf, sb.len) < 0 || fsync(fd) < 0) {
+		err = errno;
+		/* a file made here and holding nothing goes: a reader
+		 * takes a missing file for no rows, an empty one for bad */
+		if (end == 0)
+			unlink(path);
+		else if (end > 0 && ftruncate(fd, end) < 0)
+			warning("cannot cut %s back to %lld bytes: %s", path,
+				(long long)end, strerror(errno));
+		disk_full_note(path, err);
+		ret = error("cannot write %s: %s", path, strerror(err));
 	}
-	if (ret)
-		error("cannot write %s: %s", path, strerror(errno));
-	if (close(fd) < 0 && !ret)
+	if (close(fd) < 0 && !ret) {
+		disk_full_note(path, errno);
 		ret = error("cannot write %s: %s", path, strerror(errno));
+	}
 	strbuf_release(&sb);
+	strbuf_release(&row);
 	return ret;
 }

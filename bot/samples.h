@@ -77,8 +77,10 @@ void samples_format_row(struct strbuf *out, const struct sample *s);
 
 /*
  * Append rows to path, creating it with a header when absent or empty.
- * Each row goes out in one write(2) on an O_APPEND descriptor and is
- * fsync'ed, so a killed run leaves only whole rows behind.
+ * The rows go out in one write(2) on an O_APPEND descriptor, fsync'ed;
+ * when that fails (a full disk) the file is cut back to where it was,
+ * so that a file holds all of a call's rows or none of them (a file
+ * this call made and could not fill is removed).
  */
 int samples_append_file(const char *path, const struct sample *rows,
 			size_t nr);

@@ -863,6 +863,12 @@ int state_job_attempt(struct state *st, long long id)
 	return n;
 }
 
+int state_job_attempt_undo(struct state *st, long long id)
+{
+	return exec_stmt(st, prepare(st, "UPDATE jobs SET attempts = "
+			 "attempts - 1 WHERE id = ? AND attempts > 0", "i", id));
+}
+
 static long count(struct state *st, sqlite3_stmt *stmt)
 {
 	long n = -1;

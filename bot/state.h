@@ -92,6 +92,8 @@ int state_job_update(struct state *st, long long id, const char *stage,
 		     const char *outcome, const char *job_dir);
 /* Count one more attempt at a job; returns the count. */
 int state_job_attempt(struct state *st, long long id);
+/* Take that attempt back: the job stopped for a full disk, not a fault. */
+int state_job_attempt_undo(struct state *st, long long id);
 void state_job_release(struct state_job *job);
 
 /*

@@ -473,8 +473,31 @@ fail_unlink:
 fail:
 	err = errno;
 	free(tmp);
+	disk_full_note(path, err);
 	errno = err;
 	return -1;
+}
+
+/* one process, one job at a time: the last full disk is enough */
+static char *disk_full;
+
+void disk_full_note(const char *path, int err)
+{
+	if (err != ENOSPC && err != EDQUOT)
+		return;
+	free(disk_full);
+	disk_full = xstrdup(path);
+}
+
+const char *disk_full_path(void)
+{
+	return disk_full;
+}
+
+void disk_full_clear(void)
+{
+	free(disk_full);
+	disk_full = NULL;
 }
 
 int mkdir_p(const char *path, int mode)

@@ -19,6 +19,7 @@ enum exit_code {
 	EXIT_NOTFOUND = 3,	/* message-id, file or ref does not exist */
 	EXIT_NETWORK = 4,	/* lore or SMTP unreachable after retries */
 	EXIT_REGRESSION = 5,	/* compare/test: a significant regression */
+	EXIT_DISKFULL = 6,	/* a file system the job writes to is full */
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -110,6 +111,17 @@ ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
 int write_in_full(int fd, const void *buf, size_t len);
 /* Write via a temporary file and rename(2): readers never see a half file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * A write that failed for want of space (ENOSPC, EDQUOT) is noted with
+ * its path, so that a caller some layers up can tell a full disk (wait,
+ * free space, run again) from a failure of the work itself.  note: err
+ * is the write's errno, anything else is ignored.  write_file_atomic()
+ * notes its own failures.  disk_full_path() is the last path noted
+ * since disk_full_clear(), or NULL.
+ */
+void disk_full_note(const char *path, int err);
+const char *disk_full_path(void);
+void disk_full_clear(void);
 int mkdir_p(const char *path, int mode);
 /*
  * An exclusive flock(2) on path (created, no link followed), held until

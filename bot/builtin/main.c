@@ -60,7 +60,10 @@ const char exit_codes_text[] =
 "       hits, a tree, key or input file or directory named on the\n"
 "       command line that does not exist or cannot be read\n"
 "    4  network: lore or SMTP unreachable after the retries\n"
-"    5  regression: compare or test found a significant regression\n";
+"    5  regression: compare or test found a significant regression\n"
+"    6  disk full: test, cron: a file system a job writes to is full,\n"
+"       or below gc.minFree; nothing recorded is lost, run it again\n"
+"       once 'sched-bot gc' or an operator has freed space\n";
 
 static const char *config_file;
 static int show_version, show_help;

@@ -11,7 +11,9 @@
 #include "builtin/builtin.h"
 #include "config.h"
 #include "facts.h"
+#include "gc.h"
 #include "job.h"
+#include "jobstate.h"
 #include "lore.h"
 #include "outbox.h"
 #include "state.h"
@@ -72,8 +74,50 @@ const struct options_doc test_doc = {
 	.notes =
 "Exit: 0 tested, 5 regression, 1 apply/build failure or a stage\n"
 "failed (run again to resume), 3 message not found or an --mbox file\n"
-"that cannot be read, 4 network.",
+"that cannot be read, 4 network, 6 a full disk (job.dir, the outbox)\n"
+"or build.cacheDir below gc.minFree: nothing is lost, run it again\n"
+"after 'sched-bot gc'.",
 };
+
+/*
+ * The free-space floor (gc.minFree) before a job that still has a
+ * build to do, as cron checks it; but where cron runs gc first, a run
+ * by hand deletes nothing of its own accord: it names the command
+ * that would free the space.  1 below the floor (said), else 0.
+ */
+static int below_floor(const char *dir)
+{
+	long long min_free = config_get_int("gc.minFree"), avail;
+	struct job_state js;
+	char *path, *builds;
+	int builds_left = 1;
+
+	if (min_free <= 0)
+		return 0;
+	/* --restart builds again */
+	if (dir && !o.restart) {
+		path = xasprintf("%s/state", dir);
+		job_state_init(&js);
+		if (!job_state_read(&js, path) && js.stage > JOB_BUILD)
+			builds_left = 0;
+		job_state_release(&js);
+		free(path);
+	}
+	if (!builds_left)
+		return 0;
+	builds = gc_build_cache_dir();
+	avail = gc_free_bytes(builds);
+	if (avail < 0 || avail >= min_free) {
+		free(builds);
+		return 0;
+	}
+	error("disk full: %lld bytes free on %s's file system, %lld needed "
+	      "(gc.minFree) before a build; 'sched-bot gc' frees space "
+	      "('sched-bot gc --dry-run' lists what it would delete)",
+	      avail, builds, min_free);
+	free(builds);
+	return 1;
+}
 
 int cmd_test(int argc, char **argv)
 {
@@ -125,6 +169,17 @@ int cmd_test(int argc, char **argv)
 		}
 		o.on_top = on_top;
 	}
+	jobdir = o.dir ? xstrdup(o.dir) : o.msgid ? job_default_dir(o.msgid) :
+		 NULL;
+	if (below_floor(jobdir)) {
+		free(jobdir);
+		free(msgid);
+		free(on_top);
+		free(dir);
+		return EXIT_DISKFULL;
+	}
+	free(jobdir);
+	jobdir = NULL;
 	o.send = send;
 	st = state_open(NULL);
 	if (!st) {

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -63,10 +66,66 @@ static void test_errors(void)
 	sample_set_release(&set);
 }
 
+/*
+ * A write that stops part-way (a full disk; here RLIMIT_FSIZE, which
+ * cuts a write(2) short the same way) leaves the file as it was: the
+ * rows of one append all or none, and a file the append made is gone.
+ */
+static void test_append_all_or_none(void)
+{
+	char path[] = "/tmp/sched-bot-samples.XXXXXX";
+	struct sample_set set = { 0 };
+	struct sample s[3];
+	struct rlimit old, lim;
+	struct stat st;
+	off_t size;
+	int fd = mkstemp(path), i;
+
+	CHECK(fd >= 0);
+	close(fd);
+	unlink(path);
+	for (i = 0; i < 3; i++) {
+		sample_init(&s[i]);
+		s[i].label = "base";
+		s[i].kernel = "6.1.0";
+		s[i].workload = "pingpong";
+		s[i].metric = "ops";
+		s[i].unit = "ops/s";
+		s[i].run = i + 1;
+		s[i].value = 100 + i;
+	}
+	CHECK(samples_append_file(path, s, 1) == 0);
+	CHECK(stat(path, &st) == 0);
+	size = st.st_size;
+	signal(SIGXFSZ, SIG_IGN);
+	CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)size + 40;	/* half of the next row */
+	CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+	CHECK(samples_append_file(path, s + 1, 2) < 0);
+	CHECK(stat(path, &st) == 0);
+	CHECK_INT(st.st_size, size);
+	CHECK(disk_full_path() == NULL);	/* EFBIG is not a full disk */
+	/* a new file that cannot take its header is not left empty */
+	unlink(path);
+	lim.rlim_cur = 10;
+	CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+	CHECK(samples_append_file(path, s, 1) < 0);
+	CHECK(stat(path, &st) < 0);
+	CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0);
+	signal(SIGXFSZ, SIG_DFL);
+	CHECK(samples_append_file(path, s, 3) == 0);
+	CHECK(samples_read_file(path, &set) == 0);
+	CHECK_INT(set.nr, 3);
+	sample_set_release(&set);
+	unlink(path);
+}
+
 int main(void)
 {
 	TEST_NAME("test-samples");
 	RUN(test_round_trip);
 	RUN(test_errors);
+	RUN(test_append_all_or_none);
 	return test_done();
 }
