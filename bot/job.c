@@ -8,14 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 
 #include "align.h"
 #include "bisect.h"
 #include "blocks.h"
 #include "job.h"
 #include "jobdir.h"
+#include "jobopts.h"
 #include "jobpast.h"
 #include "jobsend.h"
 #include "jobreply.h"
@@ -75,11 +74,6 @@ static struct job_past past_of(struct job *j)
 static const char *str(const char *v)
 {
 	return v ? v : "";
-}
-
-static int same(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
 }
 
 static int job_save(struct job *j)
@@ -697,67 +691,6 @@ static int stage_send(struct job *j)
 	return job_send(j->dir, &j->s, j->st, j->db_id, j->send);
 }
 
-/* ---- a full disk ---- */
-
-/*
- * The mount point of path's file system: the highest parent of the
- * nearest existing ancestor on the same device.  Allocated.
- */
-static char *mount_of(const char *path)
-{
-	char *p = xstrdup(path), *slash;
-	struct stat st, up;
-
-	while (stat(p, &st) < 0) {
-		slash = strrchr(p, '/');
-		if (!slash || slash == p)
-			return p;
-		*slash = '\0';
-	}
-	for (;;) {
-		slash = strrchr(p, '/');
-		if (!slash)
-			break;
-		if (slash == p) {
-			if (stat("/", &up) == 0 && up.st_dev != st.st_dev)
-				break;
-			p[1] = '\0';
-			break;
-		}
-		*slash = '\0';
-		if (stat(p, &up) < 0 || up.st_dev != st.st_dev) {
-			*slash = '/';
-			break;
-		}
-	}
-	return p;
-}
-
-/*
- * A stage stopped, or its state could not be saved, because a write
- * found no space: say which file system, how full, and what frees it.
- * The state on disk still names the stage, whose files are whole or
- * absent (write_file_atomic, samples_append_file), so running the job
- * again once there is space redoes that stage and nothing else.
- */
-static int job_disk_full(const struct job *j, enum job_stage stage)
-{
-	const char *path = disk_full_path();
-	char *mnt = mount_of(path);
-	struct statvfs sv;
-	long long avail = -1;
-
-	if (statvfs(mnt, &sv) == 0)
-		avail = (long long)sv.f_bavail * (long long)sv.f_frsize;
-	error("job %s stopped at stage %s: the file system at %s is full "
-	      "(%lld bytes free) writing %s; nothing recorded is lost: "
-	      "'sched-bot gc' or an operator frees space, then run the job "
-	      "again to resume", j->dir, job_stage_name(stage), mnt, avail,
-	      path);
-	free(mnt);
-	return EXIT_DISKFULL;
-}
-
 /* ---- the driver ---- */
 
 char *job_default_dir(const char *msgid)
@@ -778,97 +711,6 @@ char *job_default_dir(const char *msgid)
 }
 
 /* An option of job_opts: NULL when not given (NULL or ""). */
-static const char *given(const char *v)
-{
-	return v && *v ? v : NULL;
-}
-
-/*
- * Whether the thread named (a message-id, an mbox) is another one than
- * the stored job's.  The cover's message-id names the job as well as
- * the one it was started with.
- */
-static int other_thread(const struct job_state *s, const char *msgid,
-			const char *mbox)
-{
-	if (msgid && !same(msgid, s->msgid) && !same(msgid, s->cover_msgid))
-		return 1;
-	return mbox && !same(mbox, s->mbox);
-}
-
-/* One option of a job to resume: 1 (and the message) if it differs. */
-static int differs(const char *dir, const char *opt, const char *stored,
-		   const char *want)
-{
-	if (!want || same(stored, want))
-		return 0;
-	if (stored)
-		error("job %s was started with %s %s; run with %s %s, or "
-		      "--restart to start it over with %s %s", dir, opt,
-		      stored, opt, stored, opt, want);
-	else
-		error("job %s was started without %s; run without %s, or "
-		      "--restart to start it over with %s %s", dir, opt, opt,
-		      opt, want);
-	return 1;
-}
-
-/* The options given against the stored ones: how many differ. */
-static int check_opts(struct job *j, const struct job_opts *o,
-		      const char *mbox)
-{
-	const struct job_state *s = &j->s;
-	char stored[16], want[16];
-	int n = 0;
-
-	if (o->msgid && other_thread(s, o->msgid, NULL)) {
-		const char *mine = s->msgid ? s->msgid : s->cover_msgid;
-
-		error("job %s belongs to <%s>, not <%s>; give no message-id "
-		      "to resume it, or --restart to start it over for <%s>",
-		      j->dir, mine ? mine : "?", o->msgid, o->msgid);
-		n++;
-	}
-	n += differs(j->dir, "--mbox", s->mbox, mbox);
-	n += differs(j->dir, "--target", s->target, given(o->target));
-	n += differs(j->dir, "--workloads", s->workloads,
-		     given(o->workloads));
-	snprintf(stored, sizeof(stored), "%d", s->runs);
-	snprintf(want, sizeof(want), "%d", o->runs);
-	n += differs(j->dir, "--runs", s->runs ? stored : NULL,
-		     o->runs > 0 ? want : NULL);
-	n += differs(j->dir, "--base", s->base, given(o->base));
-	n += differs(j->dir, "--on-top", s->on_top, given(o->on_top));
-	return n;
-}
-
-/*
- * A new job's options: the thread as chosen, the others as given, else
- * as old had them (a restart), else the configured defaults.
- */
-static void job_start(struct job_state *s, const char *msgid,
-		      const char *mbox, const struct job_opts *o,
-		      const struct job_state *old)
-{
-	job_state_set(&s->msgid, msgid);
-	job_state_set(&s->mbox, mbox);
-	job_state_set(&s->target, given(o->target) ? o->target :
-		      old->target ? old->target :
-		      jd()->target);
-	job_state_set(&s->workloads, given(o->workloads) ? o->workloads :
-		      old->workloads ? old->workloads :
-		      jd()->workloads);
-	s->runs = o->runs > 0 ? o->runs : old->runs > 0 ? old->runs :
-		  jd()->runs;
-	/* --runs N is a fixed design; without it the runs are adaptive */
-	s->runs_fixed = o->runs > 0 ? 1 : old->runs_fixed;
-	job_state_set(&s->base, given(o->base) ? o->base : old->base);
-	job_state_set(&s->requested_by, given(o->requested_by) ?
-		      o->requested_by : old->requested_by);
-	job_state_set(&s->on_top, given(o->on_top) ? o->on_top :
-		      old->on_top);
-}
-
 /* Returns 0, or the exit code with the error printed. */
 static int job_setup(struct job *j, const struct job_opts *o)
 {
@@ -911,9 +753,9 @@ static int job_setup(struct job *j, const struct job_opts *o)
 			      j->dir);
 			goto out;
 		}
-		job_start(&j->s, o->msgid, mbox, o, &old);
+		jobopts_start(&j->s, o->msgid, mbox, o, &old, jd());
 	} else if (!o->restart) {
-		if (check_opts(j, o, mbox))
+		if (jobopts_differ(j->dir, &j->s, o, mbox))
 			goto out;
 		info("resuming job %s at stage %s", j->dir,
 		     job_stage_name(j->s.stage));
@@ -921,7 +763,7 @@ static int job_setup(struct job *j, const struct job_opts *o)
 		goto out;
 	} else {
 		/* another thread is taken as given, message-id and mbox */
-		int other = other_thread(&j->s, o->msgid, mbox);
+		int other = jobopts_other_thread(&j->s, o->msgid, mbox);
 		int keep = !other && j->s.stage > JOB_FETCH;
 
 		if (jobdir_clean(j->dir, keep) < 0) {
@@ -930,8 +772,8 @@ static int job_setup(struct job *j, const struct job_opts *o)
 		}
 		old = j->s;
 		job_state_init(&j->s);
-		job_start(&j->s, other ? o->msgid : old.msgid,
-			  other ? mbox : old.mbox, o, &old);
+		jobopts_start(&j->s, other ? o->msgid : old.msgid,
+			      other ? mbox : old.mbox, o, &old, jd());
 		j->s.stage = keep ? JOB_SERIES : JOB_FETCH;
 		info("starting job %s over at stage %s%s", j->dir,
 		     job_stage_name(j->s.stage),
@@ -984,7 +826,7 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 			ret = EXIT_FAIL;
 		/* a file the stage meant to write is missing: not done */
 		if (disk_full_path()) {
-			ret = job_disk_full(&j, before);
+			ret = jobdir_disk_full(j.dir, job_stage_name(before));
 			goto out;
 		}
 		if (ret) {
@@ -993,7 +835,8 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 			goto out;
 		}
 		if (job_save(&j) < 0) {
-			ret = disk_full_path() ? job_disk_full(&j, before) :
+			ret = disk_full_path() ?
+			      jobdir_disk_full(j.dir, job_stage_name(before)) :
 			      EXIT_FAIL;
 			goto out;
 		}

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "jobdir.h"
 #include "secret.h"
@@ -86,3 +87,28 @@ int jobdir_clean(const char *dir, int keep_thread)
 	closedir(d);
 	return ret;
 }
+
+/*
+ * A stage stopped, or its state could not be saved, because a write
+ * found no space: say which file system, how full, and what frees it.
+ * The state on disk still names the stage, whose files are whole or
+ * absent (write_file_atomic, samples_append_file), so running the job
+ * again once there is space redoes that stage and nothing else.
+ */
+int jobdir_disk_full(const char *dir, const char *stage)
+{
+	const char *path = disk_full_path();
+	char *mnt = mount_point_of(path);
+	struct statvfs sv;
+	long long avail = -1;
+
+	if (statvfs(mnt, &sv) == 0)
+		avail = (long long)sv.f_bavail * (long long)sv.f_frsize;
+	error("job %s stopped at stage %s: the file system at %s is full "
+	      "(%lld bytes free) writing %s; nothing recorded is lost: "
+	      "'sched-bot gc' or an operator frees space, then run the job "
+	      "again to resume", dir, stage, mnt, avail, path);
+	free(mnt);
+	return EXIT_DISKFULL;
+}
+

@@ -55,4 +55,11 @@ void jobdir_fail(const char *dir, struct job_state *js,
  */
 int jobdir_clean(const char *dir, int keep_thread);
 
+/*
+ * The job in dir stopped at stage (or its state was not saved) because
+ * a write found no space (disk_full_path()): says which file system,
+ * how full, what frees it.  Returns EXIT_DISKFULL.
+ */
+int jobdir_disk_full(const char *dir, const char *stage);
+
 #endif

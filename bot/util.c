@@ -884,3 +884,35 @@ out:
 	inflateEnd(&zs);
 	return ret;
 }
+
+/* ---- file systems ---- */
+
+char *mount_point_of(const char *path)
+{
+	char *p = xstrdup(path), *slash;
+	struct stat st, up;
+
+	while (stat(p, &st) < 0) {
+		slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			return p;
+		*slash = '\0';
+	}
+	for (;;) {
+		slash = strrchr(p, '/');
+		if (!slash)
+			break;
+		if (slash == p) {
+			if (stat("/", &up) == 0 && up.st_dev != st.st_dev)
+				break;
+			p[1] = '\0';
+			break;
+		}
+		*slash = '\0';
+		if (stat(p, &up) < 0 || up.st_dev != st.st_dev) {
+			*slash = '/';
+			break;
+		}
+	}
+	return p;
+}

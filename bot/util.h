@@ -121,6 +121,10 @@ int write_file_atomic(const char *path, const void *data, size_t len);
  */
 void disk_full_note(const char *path, int err);
 const char *disk_full_path(void);
+
+/* The mount point of path's file system (of its nearest existing
+ * ancestor).  Allocated. */
+char *mount_point_of(const char *path);
 void disk_full_clear(void);
 int mkdir_p(const char *path, int mode);
 /*
