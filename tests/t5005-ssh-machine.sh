@@ -149,4 +149,49 @@ test_expect_success 'the operator resets it and clears the mark' '
 	test_grep -x "box: healthy" st2
 '
 
+# target check: the machine's settings, load and noise on its default
+# kernel.  The noise of TCG runs is high: a change of 50% is the one to
+# find here, so that only the load decides idle or busy.
+cat >>"$XDG_CONFIG_HOME/sched-bot/config" <<EOF2
+[compare]
+	detect = 50
+[target "box"]
+	prepare = true
+EOF2
+
+test_expect_success 'target check: idle, its settings and noise figures' '
+	"$SCHED_BOT" target check --quick --runs 3 -t 1 \
+		--workloads spawn,pingpong box >idle 2>idle.err &&
+	cat idle &&
+	test_grep -x "box: prepare: no cpufreq: no governor to set" idle &&
+	test_grep "^box: no cpufreq, boost .*, SMT .*, THP " idle &&
+	test_grep "^box: load average [0-9.]* [0-9.]* [0-9.]* .* on 2 CPUs$" idle &&
+	test_grep "^box: noise: spawn lps: CV [0-9.]*% over 3 runs; " idle &&
+	test_grep "^box: noise: pingpong handoffs: CV [0-9.]*% over 3 runs; " idle &&
+	test_grep -x "box: idle, fit to measure on" idle &&
+	kept=$XDG_DATA_HOME/sched-bot/targets/box.check &&
+	test_grep "^noise spawn lps [0-9.]* 3$" "$kept" &&
+	test_grep ! "^busy" "$kept" &&
+	test_grep "^env,kernel_release,$REL$" \
+		"$XDG_DATA_HOME/sched-bot/targets/box-check/env.txt"
+'
+
+# A loop that spins until the next boot takes it away.
+test_expect_success 'target check: busy while a loop spins there, naming it' '
+	machine_ssh "sh -c \"while :; do :; done\" </dev/null >/dev/null 2>&1 &
+		echo \$!" >loop.pid &&
+	loop=$(cat loop.pid) &&
+	test -n "$loop" &&
+	rc=0; "$SCHED_BOT" target check --quick --runs 3 -t 1 box >busy \
+		2>busy.err || rc=$?
+	cat busy &&
+	test $rc -eq 1 &&
+	test_grep "^box: top: *[0-9.]*% of a CPU, pid $loop (sh)$" busy &&
+	test_grep "^box: busy: .*pid $loop (sh) takes [0-9]*% of a CPU" busy &&
+	test_grep -x "box: noise not measured: the machine is busy" busy &&
+	test_grep ! "idle, fit" busy &&
+	test_grep "^busy .*pid $loop (sh)" \
+		"$XDG_DATA_HOME/sched-bot/targets/box.check"
+'
+
 test_done

@@ -371,6 +371,25 @@ long target_cfg_int(const char *name, const char *key, long def)
 	return v;
 }
 
+/* Keys with their default in the table only: bool and number. */
+int target_cfg_bool(const char *name, const char *key)
+{
+	char *k = xasprintf("target.%s.%s", name, key);
+	int v = config_get_bool(k);
+
+	free(k);
+	return v > 0;
+}
+
+double target_cfg_number(const char *name, const char *key)
+{
+	char *k = xasprintf("target.%s.%s", name, key);
+	double v = config_get_number(k);
+
+	free(k);
+	return v;
+}
+
 int target_nothing_to_run(struct boot_res *res)
 {
 	res->status = CONSOLE_FAILED;
