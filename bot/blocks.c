@@ -372,6 +372,8 @@ static void look_at_machine(struct job_blocks *j)
 	}
 	o.detect = j->plan.detect;
 	o.max_runs = j->js->runs_fixed ? j->js->runs : j->plan.max_blocks;
+	o.budget = j->js->runs_fixed ? "--runs" : "job.maxRuns";
+	o.workloads = j->workloads;
 	if (target_check(target, &o, &c) < 0) {
 		warning("could not look at %s before the runs", target);
 		target_check_release(&c);
@@ -388,6 +390,8 @@ static void look_at_machine(struct job_blocks *j)
 			    "check %s' yet\n", target);
 	if (!c.busy && !c.noisy)
 		strbuf_addstr(&sb, "idle before the runs\n");
+	/* the names of the machine's processes go into a mail */
+	secret_scrub(&sb);
 	info("target %s: %.*s", target, (int)sb.len - 1, sb.buf);
 	jobdir_write(j->dir, "health.txt", sb.buf, sb.len);
 	target_check_release(&c);

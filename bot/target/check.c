@@ -192,10 +192,29 @@ static void noise_of(const struct sample_set *set, struct strbuf *out)
 }
 
 /* The noise figures against the plan: report lines, c->noisy. */
+/* Whether w is in the comma-separated list (NULL: every workload). */
+static int listed(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+
+	if (!list)
+		return 1;
+	while (*p) {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && !strncmp(p, w, n))
+			return 1;
+		p += l + (p[l] == ',');
+	}
+	return 0;
+}
+
 static void judge_noise(const char *name, const char *figures,
 			const struct target_check_opts *o,
 			struct target_check *c)
 {
+	const char *budget = o->budget ? o->budget : "job.maxRuns";
 	struct strbuf why = STRBUF_INIT;
 	const char *p;
 
@@ -206,17 +225,17 @@ static void judge_noise(const char *name, const char *figures,
 		int runs, need;
 
 		if (sscanf(p, "noise %63s %63s %lf %d", w, m, &cv, &runs) == 4 &&
-		    o->detect > 0) {
+		    o->detect > 0 && listed(o->workloads, w)) {
 			need = blocks_needed(cv, o->detect);
 			strbuf_addf(&c->report, "%s: noise: %s %s: CV %.2f%% "
 				    "over %d runs; a %g%% change takes ~%d "
-				    "runs a side (job.maxRuns %d)\n", name, w,
-				    m, cv, runs, o->detect, need, o->max_runs);
+				    "runs a side (%s %d)\n", name, w, m, cv,
+				    runs, o->detect, need, budget, o->max_runs);
 			if (need > o->max_runs)
 				strbuf_addf(&why, "%s%s %s: CV %.2f%%, %g%% "
-					    "needs ~%d runs a side, past "
-					    "job.maxRuns %d", why.len ? "; " :
-					    "", w, m, cv, o->detect, need,
+					    "needs ~%d runs a side, past %s "
+					    "%d", why.len ? "; " : "", w, m, cv,
+					    o->detect, need, budget,
 					    o->max_runs);
 		}
 		p += n + (p[n] == '\n');
@@ -243,6 +262,8 @@ static int measure_noise(const char *name, const struct target_check_opts *o,
 	req.label = "check";
 	req.autogroup = -1;
 	req.workdir = dir;
+	if (dir)
+		mkdir_p(dir, 0755);
 	ret = target_run(name, &req, &res);
 	if (ret > 0)
 		error("%s: the noise runs failed: %s", name,

@@ -13,7 +13,8 @@
  *   ssh:   .host, .user, .port, .identity, .sshOptions, .bootCommand
  *          (default: kexec -l K --command-line=<own + token>, kexec -e),
  *          .initrd, .append, .restoreCommand, .console, .powerCommand,
- *          .bootTimeout, .timeout, .remoteDir
+ *          .bootTimeout, .timeout, .remoteDir, .prepare and .maxLoad (for
+ *          target_check(), as the local target)
  *   local: nothing; runs sched-bench on this machine
  *
  * Workloads are sched-bench's own (spawn, pingpong) or external tools
@@ -94,12 +95,14 @@ int target_clear(const char *name);
  * runs between jobs: ssh and local.
  */
 struct target_check_opts {
-	const char *workloads;	/* of the noise runs; NULL: the default */
+	const char *workloads;	/* of the noise runs, and the ones judged;
+				 * NULL: the default set, every one kept */
 	int runs;		/* of each; 0: the kept noise */
 	int seconds;		/* of each run */
 	int quick;		/* one spawn pass, no gap or warm-up */
 	double detect;		/* compare.detect: the change to find, % */
 	int max_runs;		/* job.maxRuns: the runs a side at most */
+	const char *budget;	/* what sets max_runs; NULL: "job.maxRuns" */
 };
 
 struct target_check {
