@@ -12,6 +12,7 @@
 #define S BENCH_SPAWN
 #define P BENCH_PINGPONG
 #define E BENCH_ENV
+#define H BENCH_HEALTH
 
 const struct bench_opt bench_opts[] = {
 	{ "copies", 'c', S, BO_INT, BK_COPIES, "N", 1, 4096, 0 },
@@ -34,6 +35,8 @@ const struct bench_opt bench_opts[] = {
 	{ "setsid", 0, S | P, BO_SET, BK_SETSID, NULL, 0, 0, 1 },
 	{ "child-cpu", 0, S, BO_SET, BK_CHILD_CPU, NULL, 0, 0, 1 },
 	{ "helper", 0, S, BO_STRING, BK_HELPER, "PROG|none", 0, 0, 0 },
+	{ "time", 't', H, BO_NUM, BK_TIME, "S", 0.1, 60, 0 },
+	{ "prepare", 0, H, BO_SET, BK_PREPARE, NULL, 0, 0, 1 },
 };
 
 const unsigned bench_opts_nr = sizeof(bench_opts) / sizeof(bench_opts[0]);

@@ -15,12 +15,13 @@
 #define BENCH_SPAWN (1u << 0)
 #define BENCH_PINGPONG (1u << 1)
 #define BENCH_ENV (1u << 2)
+#define BENCH_HEALTH (1u << 3)
 
 /* What an option sets; two options may set one thing (-c and -n). */
 enum bench_key {
 	BK_COPIES, BK_TIME, BK_PASSES, BK_ITERATIONS, BK_GAP, BK_WARMUP,
 	BK_THREADS, BK_PIN, BK_SWEEP, BK_RUN, BK_AUTOGROUP, BK_CGROUP,
-	BK_SETSID, BK_CHILD_CPU, BK_HELPER, BK_NR
+	BK_SETSID, BK_CHILD_CPU, BK_HELPER, BK_PREPARE, BK_NR
 };
 
 enum bench_kind {

@@ -374,6 +374,53 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 }
 
 /*
+ * Before the first block on a machine that runs between jobs (ssh,
+ * local): whether it is busy now, and whether the noise its last
+ * `sched-bot target check` kept puts a compare.detect change out of the
+ * job's reach, said now and kept in health.txt for the reply's Machine
+ * block.  A resumed job has its health.txt: its look was before.
+ */
+static void look_at_machine(struct job_blocks *j)
+{
+	const char *target = str(j->js->target), *type = target_type(target);
+	struct target_check_opts o = { 0 };
+	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
+	struct target_check c;
+
+	if (!type || (strcmp(type, "ssh") && strcmp(type, "local")) ||
+	    !jobdir_read(j->dir, "health.txt", &old)) {
+		strbuf_release(&old);
+		return;
+	}
+	o.detect = j->plan.detect;
+	o.max_runs = j->js->runs_fixed ? j->js->runs : j->plan.max_blocks;
+	o.budget = j->js->runs_fixed ? "--runs" : "job.maxRuns";
+	o.workloads = j->workloads;
+	if (target_check(target, &o, &c) < 0) {
+		warning("could not look at %s before the runs", target);
+		target_check_release(&c);
+		return;
+	}
+	if (c.busy)
+		strbuf_addf(&sb, "busy before the runs: %s\n", c.busy);
+	if (c.noisy)
+		strbuf_addf(&sb, "too noisy to find or exclude a %g%% change "
+			    "in %d runs a side: %s\n", o.detect, o.max_runs,
+			    c.noisy);
+	if (!c.noise || !*c.noise)
+		strbuf_addf(&sb, "noise not known: no 'sched-bot target "
+			    "check %s' yet\n", target);
+	if (!c.busy && !c.noisy)
+		strbuf_addstr(&sb, "idle before the runs\n");
+	/* the names of the machine's processes go into a mail */
+	secret_scrub(&sb);
+	info("target %s: %.*s", target, (int)sb.len - 1, sb.buf);
+	jobdir_write(j->dir, "health.txt", sb.buf, sb.len);
+	target_check_release(&c);
+	strbuf_release(&sb);
+}
+
+/*
  * Interleaved blocks of pk's kernels into the job file name until the
  * plan stops (compare_wants_more) or its budget is spent; with --runs,
  * exactly that many.  The blocks already in the file count, so that a
@@ -392,6 +439,8 @@ int blocks_run(struct job_blocks *j, const char *stem, int round,
 				  0x7fffffff) | 1;
 		j->save(j->ctx);
 	}
+	if (round == 1)
+		look_at_machine(j);
 	for (;;) {
 		struct sample_set set = { 0 };
 		struct compare_result r;

@@ -303,6 +303,10 @@ const struct config_key config_keys[] = {
 	S("target.*.shipTools", "auto",
 	  "ssh: copy hackbench/perf with their libraries: auto (when the "
 	  "remote lacks them), always or never"),
+	B("target.*.prepare", "false", "ssh, local: `target check` first sets "
+	  "the performance governor on every CPU with cpufreq"),
+	N("target.*.maxLoad", "0.5", "ssh, local: busy above this 1-minute "
+	  "load average per CPU (`target check`, and before a job's runs)"),
 	S("target.*.url", NULL, "lava: the LAVA server"),
 	S("target.*.tokenFile", NULL, "lava: a file holding the API token"),
 	S("target.*.deviceType", "qemu",

@@ -572,3 +572,13 @@ int config_subsections(const char *section,
 	free(names);
 	return ret;
 }
+
+int config_parse_bool(const char *v)
+{
+	return parse_bool(v);
+}
+
+int config_parse_number(const char *v, double *out)
+{
+	return parse_number(v, out);
+}

@@ -32,6 +32,10 @@ long config_get_int(const char *key);
 /* A value as config_get_int() reads it, for options handed down as
  * text (a target's): 0, or -1 when it is not a number. */
 int config_parse_int(const char *v, long *out);
+/* A boolean (1, 0; -1: not one) and a number (0, -1: not one, or
+ * negative) as config_get_bool() and config_get_number() read them. */
+int config_parse_bool(const char *v);
+int config_parse_number(const char *v, double *out);
 /* The same, and a value outside [min, max] warns and gives the default. */
 long config_get_int_range(const char *key, long min, long max);
 /* For a key whose default the code computes (none in the table): the

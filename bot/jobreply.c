@@ -86,6 +86,37 @@ static void add_lab_lines(struct reply_job *j, struct kv *v)
 	strbuf_release(&m);
 }
 
+/*
+ * What the machine was like before the runs (health.txt, an ssh or
+ * local target's look: busy, too noisy), after the machine's lines.
+ */
+static void add_health_lines(struct reply_job *j, struct kv *v)
+{
+	struct strbuf sb = STRBUF_INIT, m = STRBUF_INIT;
+	const char *p;
+
+	if (jobdir_read(j->dir, "health.txt", &sb) < 0) {
+		strbuf_release(&sb);
+		return;
+	}
+	strbuf_addstr(&m, kv_get(v, "machine") ? kv_get(v, "machine") : "");
+	if (m.len)
+		strbuf_addch(&m, '\n');
+	for (p = sb.buf; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = xstrndup(p, n);
+
+		if (*line)
+			facts_item(&m, "health", line, 72);
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	strbuf_trim(&m);
+	kv_set(v, "machine", m.buf);
+	strbuf_release(&sb);
+	strbuf_release(&m);
+}
+
 /* A command as an indented block, broken at 72 columns with "\". */
 static void command_block(const char *cmd, struct strbuf *out)
 {
@@ -356,6 +387,7 @@ static char *machine_var(struct reply_job *j, struct kv *v)
 		set_file_var(j, v, "machine", "machine.txt", 0);
 	}
 	add_lab_lines(j, v);
+	add_health_lines(j, v);
 	kv_release(&env);
 	strbuf_release(&place);
 	strbuf_release(&sb);

@@ -217,7 +217,7 @@ test_expect_success 'shared options: the same words and meaning in every command
 	test_grep "on or off (1 and 0 are the same)" help---autogroup &&
 	shared_option --cgroup "boot run" &&
 	test "$(cat args---cgroup)" = "root|new" &&
-	shared_option --workloads "boot cron run test" &&
+	shared_option --workloads "boot cron run target test" &&
 	test "$(cat args---workloads)" = LIST &&
 	# auto only where a thread chooses them
 	awk -F "\t" "/ or auto: /{ print \$1 }" lines---workloads | sort |
@@ -270,7 +270,7 @@ test_expect_success 'a bad --autogroup, --cgroup or --workloads exits 2 in every
 	done <cmds &&
 	test $(grep -c autogroup checked) = 2 &&
 	test $(grep -c cgroup checked) = 2 &&
-	test $(grep -c workloads checked) = 4
+	test $(grep -c workloads checked) = 5
 '
 
 # ---- the exit code of "cannot read FILE" ----

@@ -18,7 +18,7 @@ list_keys() {
 GETTERS="get|get_int|get_int_or|get_int_range|get_bool|get_number|get_all|is_set"
 code_keys() {
 	grep -rhoE "config_($GETTERS)\\(\"[^\"]+\"" "$SRC" | sed 's/.*("//; s/"$//'
-	grep -rhoE '(target_cfg(_int)?|target_key)\([a-z>-]+, "[A-Za-z]+"' \
+	grep -rhoE '(target_cfg(_int|_bool|_number)?|target_key)\([a-z>-]+, "[A-Za-z]+"' \
 		"$SRC" | sed 's/.*, "/target.*./; s/"$//'
 	grep -rhoE '"target\.%s\.[A-Za-z]+"' "$SRC" |
 		sed 's/^"target\.%s\./target.*./; s/"$//'

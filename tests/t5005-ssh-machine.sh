@@ -5,7 +5,11 @@
 # in /proc/cmdline, rows, and the default kernel back after the reboot;
 # a kernel that panics is the kernel's failure with its console lines,
 # the machine power-cycled back; a machine that stays down is marked
-# unhealthy and refused until cleared.  One machine boot for them all.
+# unhealthy and refused until cleared; `target check` finds it idle,
+# with its noise figures, then busy while a loop spins there; a whole
+# job runs base and patched there in 2 blocks of kexecs, saying the
+# machine was busy and too noisy, and replies with its facts.  One
+# machine boot for them all.
 #
 # Heavy on a cold cache: the base and patched builds are t5000's (same
 # commits, same cache keys), so whichever test runs first builds them.
@@ -186,6 +190,111 @@ test_expect_success 'the operator resets it and clears the mark' '
 	"$SCHED_BOT" target clear box &&
 	"$SCHED_BOT" target status box >st2 &&
 	test_grep -x "box: healthy" st2
+'
+
+# target check: the machine's settings, load and noise on its default
+# kernel.  The noise of TCG runs is high: a change of 50% is the one to
+# find here, so that only the load decides idle or busy.
+cat >>"$XDG_CONFIG_HOME/sched-bot/config" <<EOF2
+[compare]
+	detect = 50
+[target "box"]
+	prepare = true
+EOF2
+
+test_expect_success 'target check: idle, its settings and noise figures' '
+	start=$(date +%s) &&
+	"$SCHED_BOT" target check --quick --runs 3 -t 1 \
+		--workloads spawn,pingpong box >idle 2>idle.err &&
+	echo $(($(date +%s) - start)) >"$TRASH/check.seconds" &&
+	cat idle &&
+	test_grep -x "box: prepare: no cpufreq: no governor to set" idle &&
+	test_grep "^box: no cpufreq, boost .*, SMT .*, THP " idle &&
+	test_grep "^box: load average [0-9.]* [0-9.]* [0-9.]* .* on 2 CPUs$" idle &&
+	test_grep "^box: noise: spawn lps: CV [0-9.]*% over 3 runs; " idle &&
+	test_grep "^box: noise: pingpong handoffs: CV [0-9.]*% over 3 runs; " idle &&
+	test_grep -x "box: idle, fit to measure on" idle &&
+	kept=$XDG_DATA_HOME/sched-bot/targets/box.check &&
+	test_grep "^noise spawn lps [0-9.]* 3$" "$kept" &&
+	test_grep ! "^busy" "$kept" &&
+	test_grep "^env,kernel_release,$REL$" \
+		"$XDG_DATA_HOME/sched-bot/targets/box-check/env.txt"
+'
+[ -s "$TRASH/check.seconds" ] &&
+	echo "# target check, 2 workloads x 3 quick runs: $(cat "$TRASH/check.seconds")s"
+
+# A loop that spins until the next boot takes it away.
+test_expect_success 'target check: busy while a loop spins there, naming it' '
+	machine_ssh "sh -c \"while :; do :; done\" </dev/null >/dev/null 2>&1 &
+		echo \$!" >loop.pid &&
+	loop=$(cat loop.pid) &&
+	test -n "$loop" &&
+	rc=0; "$SCHED_BOT" target check --quick --runs 3 -t 1 box >busy \
+		2>busy.err || rc=$?
+	cat busy &&
+	test $rc -eq 1 &&
+	test_grep "^box: top: *[0-9.]*% of a CPU, pid $loop (sh)$" busy &&
+	test_grep "^box: busy: .*pid $loop (sh) takes [0-9]*% of a CPU" busy &&
+	test_grep -x "box: noise not measured: the machine is busy" busy &&
+	test_grep ! "idle, fit" busy &&
+	test_grep "^busy .*pid $loop (sh)" \
+		"$XDG_DATA_HOME/sched-bot/targets/box.check"
+'
+
+# A whole job on the machine, from its run stage with t5000's builds
+# (the series' builds are not this machine's kernels): base and patched
+# in 2 interleaved blocks, each boot a kexec, 4 round trips.  The loop
+# above still spins, so the job's look finds the machine busy; with
+# compare.detect = 1 the kept noise puts the change out of 2 runs' reach.
+BTOKEN=sched_bot.build=$(git hash-object "$TRASH/base/bzImage" | cut -c1-16)
+{ cat "$XDG_CONFIG_HOME/sched-bot/config" && cat <<EOF2; } >"$TRASH/job.config"
+[compare]
+	detect = 1
+[job]
+	seconds = 1
+EOF2
+
+test_expect_success 'test: a job on the machine, each block a kexec, the reply its facts' '
+	loop=$(cat loop.pid) &&
+	rm -rf boxjob && cp -R "$DATA/bot/job-tested" boxjob &&
+	cp "$DATA/intake/short-task-wakeup-v3-partial.mbox" boxjob/thread.mbox &&
+	rm -f boxjob/tables.txt boxjob/verdict.txt boxjob/regressions.txt \
+		boxjob/machine.txt &&
+	sed -i -e "s/^stage=reply$/stage=run/" -e "/^outcome=/d" \
+		-e "s/^target=qemu$/target=box/" \
+		-e "s/^workloads=.*/workloads=pingpong/" \
+		-e "s/^runs=5$/runs=2/" boxjob/state &&
+	cat >>boxjob/state <<-EOF3 &&
+	kernel_base=$TRASH/base/bzImage
+	release_base=$REL
+	kernel_head=$TRASH/patched/bzImage
+	release_head=$REL
+	runs_fixed=1
+	EOF3
+	start=$(date +%s) &&
+	"$SCHED_BOT" --config "$TRASH/job.config" test --job-dir boxjob \
+		>job.out 2>job.err &&
+	echo $(($(date +%s) - start)) >"$TRASH/job.seconds" &&
+	m=$(cat job.out) &&
+	test_grep "target box: busy before the runs: .*pid $loop (sh)" job.err &&
+	test_grep "too noisy to find or exclude a 1% change in 2 runs a side" job.err &&
+	test "$(grep -c "runs $REL ($BTOKEN), up in" job.err)" -eq 2 &&
+	test "$(grep -c "runs $REL ($TOKEN), up in" job.err)" -eq 2 &&
+	test "$(grep -c "^base,$REL $BTOKEN,pingpong," boxjob/results.csv)" -ge 2 &&
+	test "$(grep -c "^patched,$REL $TOKEN,pingpong," boxjob/results.csv)" -ge 2 &&
+	test_grep "^- health: *busy before the runs: " "$m" &&
+	test_grep "^busy before the runs: .*pid $loop (sh) takes" boxjob/health.txt &&
+	test_grep "^- health: *too noisy to find or exclude a 1% change" "$m" &&
+	test_grep "pingpong handoffs: CV .*past --runs 2" boxjob/health.txt &&
+	test_grep ! "spawn" boxjob/health.txt &&
+	test_grep ! "^Tested-by:" "$m"
+'
+[ -s "$TRASH/job.seconds" ] &&
+	echo "# a job of 2 blocks on the machine: $(cat "$TRASH/job.seconds")s"
+
+test_expect_success '... and the machine is back on its default kernel' '
+	machine_ssh cat /proc/cmdline >now3 &&
+	test_cmp own.cmdline now3
 '
 
 test_done

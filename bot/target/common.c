@@ -438,6 +438,42 @@ long target_cfg_int(const char *name, const char *key, long def)
 	return v;
 }
 
+/* Keys with their default in the table only: bool and number. */
+int target_cfg_bool(const char *name, const char *key)
+{
+	char *k = xasprintf("target.%s.%s", name, key);
+	const struct config_key *t = key_of(k);
+	const char *v = set_value(k);
+	int b = v ? config_parse_bool(v) : -1;
+
+	if (v && b < 0)
+		warning("config %s = '%s' is not a boolean, using %s", k, v,
+			t->def ? t->def : "false");
+	if (b < 0)
+		b = t->def ? config_parse_bool(t->def) : 0;
+	free(k);
+	return b > 0;
+}
+
+double target_cfg_number(const char *name, const char *key)
+{
+	char *k = xasprintf("target.%s.%s", name, key);
+	const struct config_key *t = key_of(k);
+	const char *v = set_value(k);
+	double d, def = 0;
+
+	if (t->def)
+		config_parse_number(t->def, &def);
+	if (!v || config_parse_number(v, &d) < 0) {
+		if (v)
+			warning("config %s = '%s' is not a number, using %g",
+				k, v, def);
+		d = def;
+	}
+	free(k);
+	return d;
+}
+
 int target_nothing_to_run(struct boot_res *res)
 {
 	res->status = CONSOLE_FAILED;

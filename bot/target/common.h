@@ -55,12 +55,26 @@ struct target_ops {
 	 * out; 0, or -1 (printed) when it cannot be asked.  NULL: nothing.
 	 */
 	int (*status)(const char *name, FILE *out);
+	/*
+	 * Run `sched-bench health ARGS` on the running kernel (no boot)
+	 * and capture its records in out: 0, else -1 (printed).  NULL for
+	 * a target that has no machine of its own between jobs (qemu, lava).
+	 */
+	int (*health)(const struct target_ctx *ctx, const char *args,
+		      struct strbuf *out);
 };
 
 extern const struct target_ops target_local_ops;
 extern const struct target_ops target_qemu_ops;
 extern const struct target_ops target_ssh_ops;
 extern const struct target_ops target_lava_ops;
+
+/* The backend of target name (target.NAME.type), or NULL. */
+const struct target_ops *target_backend(const char *name);
+/* The context of a run of req on name: -1 (printed) without sched-bench. */
+int target_ctx_init(struct target_ctx *ctx, const char *name,
+		    const struct target_ops *ops, const struct boot_req *req);
+void target_ctx_release(struct target_ctx *ctx);
 
 /*
  * target.NAME.KEY as target_configure() handed it down, else its
@@ -70,6 +84,9 @@ extern const struct target_ops target_lava_ops;
  */
 const char *target_cfg(const char *name, const char *key, const char *def);
 long target_cfg_int(const char *name, const char *key, long def);
+/* A bool or number key, its default the table's. */
+int target_cfg_bool(const char *name, const char *key);
+double target_cfg_number(const char *name, const char *key);
 
 /* A work directory: req->workdir (created) or a new temporary one. */
 char *target_workdir(const struct boot_req *req);

@@ -45,8 +45,31 @@ out:
 	return ret;
 }
 
+/* sched-bench health here; args are words the bot made (no quoting). */
+static int local_health(const struct target_ctx *ctx, const char *args,
+			struct strbuf *out)
+{
+	struct target_words argv = { 0 };
+	struct subproc p = { .stdin_fd = -1, .log_fd = -1, .capture = out,
+			     .split_stderr = 1, .capture_max = 1 << 20,
+			     .timeout = 120 };
+	char *words = xstrdup(args), *w, *save;
+	int rc;
+
+	target_words_add(&argv, ctx->sched_bench);
+	target_words_add(&argv, "health");
+	for (w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		target_words_add(&argv, w);
+	p.argv = (const char *const *)argv.v;
+	rc = subproc_run(&p);
+	target_words_release(&argv);
+	free(words);
+	return rc ? error("sched-bench health failed (%d)", rc) : 0;
+}
+
 const struct target_ops target_local_ops = {
 	.type = "local",
 	.describe = "this machine, on its running kernel",
 	.boot_run = local_boot_run,
+	.health = local_health,
 };

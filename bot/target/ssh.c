@@ -57,6 +57,7 @@ struct ssh {
 	int n;				/* words before the remote command */
 	char *port, *dest;
 	char *opts;			/* sshOptions, split in place */
+	size_t capture_max;		/* of ssh_run's output; 0: no bound */
 };
 
 static int ssh_setup(struct ssh *s, const char *name)
@@ -111,7 +112,7 @@ static int ssh_run(struct ssh *s, const char *cmd, int in_fd, double timeout,
 {
 	struct subproc p = { .stdin_fd = in_fd, .log_fd = -1,
 			     .capture = out, .split_stderr = 1,
-			     .timeout = timeout };
+			     .timeout = timeout, .capture_max = s->capture_max };
 
 	s->argv[s->n] = cmd;
 	s->argv[s->n + 1] = NULL;
@@ -911,9 +912,50 @@ out:
 	return ret;
 }
 
+/* sched-bench health on the machine as it runs, copied there first. */
+static int ssh_health(const struct target_ctx *ctx, const char *args,
+		      struct strbuf *out)
+{
+	const char *rdir = target_cfg(ctx->name, "remoteDir", "/tmp/sched-bot");
+	struct strbuf cmd = STRBUF_INIT;
+	char *rbench = xasprintf("%s/sched-bench", rdir);
+	struct ssh s;
+	int ret = -1, rc;
+
+	if (ssh_setup(&s, ctx->name) < 0) {
+		free(rbench);
+		return -1;
+	}
+	/* the machine writes it: the records are a few lines */
+	s.capture_max = 1 << 20;
+	strbuf_addstr(&cmd, "mkdir -p ");
+	add_quoted(&cmd, rdir);
+	if (ssh_run(&s, cmd.buf, -1, 60, NULL)) {
+		error("cannot reach %s over ssh or create %s there", s.dest,
+		      rdir);
+		goto out;
+	}
+	if (ssh_copy(&s, ctx->sched_bench, rbench) < 0)
+		goto out;
+	strbuf_reset(&cmd);
+	add_quoted(&cmd, rbench);
+	strbuf_addf(&cmd, " health %s", args);
+	rc = ssh_run(&s, cmd.buf, -1, 120, out);
+	if (rc)
+		error("sched-bench health failed on %s (%d)", s.dest, rc);
+	else
+		ret = 0;
+out:
+	ssh_release(&s);
+	strbuf_release(&cmd);
+	free(rbench);
+	return ret;
+}
+
 const struct target_ops target_ssh_ops = {
 	.type = "ssh",
 	.describe = "a machine over ssh, booting the kernel with kexec",
 	.boot_run = ssh_boot_run,
 	.own_config = ssh_own_config,
+	.health = ssh_health,
 };

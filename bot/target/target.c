@@ -21,7 +21,7 @@ static const struct target_ops *const backends[] = {
 	&target_lava_ops,
 };
 
-static const struct target_ops *find_backend(const char *name)
+const struct target_ops *target_backend(const char *name)
 {
 	const char *type = target_cfg(name, "type", name);
 	size_t i;
@@ -34,19 +34,19 @@ static const struct target_ops *find_backend(const char *name)
 
 const char *target_type(const char *name)
 {
-	const struct target_ops *ops = find_backend(name);
+	const struct target_ops *ops = target_backend(name);
 
 	return ops ? ops->type : NULL;
 }
 
 int target_status(const char *name, FILE *out)
 {
-	const struct target_ops *ops = find_backend(name);
+	const struct target_ops *ops = target_backend(name);
 
 	return ops && ops->status ? ops->status(name, out) : 0;
 }
 
-static void ctx_release(struct target_ctx *ctx)
+void target_ctx_release(struct target_ctx *ctx)
 {
 	size_t i;
 
@@ -81,7 +81,7 @@ static char *ctx_perf(const char *name, const char *type)
 	return perf;
 }
 
-static int ctx_init(struct target_ctx *ctx, const char *name,
+int target_ctx_init(struct target_ctx *ctx, const char *name,
 		    const struct target_ops *ops, const struct boot_req *req)
 {
 	char *list = xstrdup(req->workloads ? req->workloads :
@@ -107,7 +107,7 @@ static int ctx_init(struct target_ctx *ctx, const char *name,
 	ctx->perf = ctx_perf(name, ctx->type);
 	ctx->sched_bench = run_find_sched_bench(req->sched_bench);
 	if (!ctx->sched_bench) {
-		ctx_release(ctx);
+		target_ctx_release(ctx);
 		return error("sched-bench not found: build it (make), set "
 			     "run.schedBench or give --sched-bench");
 	}
@@ -206,7 +206,7 @@ int target_clear(const char *name)
 int target_run(const char *name, const struct boot_req *req,
 	       struct boot_res *res)
 {
-	const struct target_ops *ops = find_backend(name);
+	const struct target_ops *ops = target_backend(name);
 	struct target_ctx ctx;
 	char *why;
 	int ret;
@@ -227,13 +227,13 @@ int target_run(const char *name, const struct boot_req *req,
 		free(why);
 		return -1;
 	}
-	if (ctx_init(&ctx, name, ops, req) < 0)
+	if (target_ctx_init(&ctx, name, ops, req) < 0)
 		return -1;
 	ret = ops->boot_run(&ctx, req, res);
 	/* a console holds what the kernel and the configuration printed */
 	if (res->console && secret_scrub_file(res->console) < 0)
 		warning("cannot scrub %s: %s", res->console, strerror(errno));
-	ctx_release(&ctx);
+	target_ctx_release(&ctx);
 	return ret;
 }
 
@@ -243,14 +243,14 @@ int target_make_initramfs(const char *path, const struct boot_req *req)
 	char **cmds;
 	int ret;
 
-	if (ctx_init(&ctx, "qemu", &target_qemu_ops, req) < 0)
+	if (target_ctx_init(&ctx, "qemu", &target_qemu_ops, req) < 0)
 		return -1;
 	/* The skip lines a boot would print, for the tools not here. */
 	cmds = target_host_cmds(&ctx);
 	target_init_args(&ctx, req, cmds, "on this host", NULL);
 	target_cmds_free(&ctx, cmds);
 	ret = target_build_initramfs(&ctx, path);
-	ctx_release(&ctx);
+	target_ctx_release(&ctx);
 	return ret;
 }
 
@@ -329,7 +329,7 @@ out:
 
 int target_base_config(const char *name, char **base, char **origin)
 {
-	const struct target_ops *ops = find_backend(name);
+	const struct target_ops *ops = target_backend(name);
 	const char *v = target_cfg(name, "baseConfig", NULL);
 
 	*base = NULL;

@@ -13,7 +13,8 @@
  *   ssh:   .host, .user, .port, .identity, .sshOptions, .bootCommand
  *          (default: kexec -l K --command-line=<own + token>, kexec -e),
  *          .initrd, .append, .restoreCommand, .console, .powerCommand,
- *          .bootTimeout, .timeout, .remoteDir
+ *          .bootTimeout, .timeout, .remoteDir, .prepare and .maxLoad (for
+ *          target_check(), as the local target)
  *   local: nothing; runs sched-bench on this machine
  *
  * Workloads are sched-bench's own (spawn, pingpong) or external tools
@@ -107,6 +108,38 @@ int target_clear(const char *name);
  * the reply.  Both allocated.  0, or -1 (printed).
  */
 int target_base_config(const char *name, char **base, char **origin);
+
+/*
+ * Is the machine fit to measure on (target/check.c): its settings and
+ * other load now, over `sched-bench health`, and with runs > 0 each
+ * workload's own noise, runs short runs on the running kernel (their
+ * CV), kept per target; with runs 0, the noise the last check kept
+ * (a job's look before its runs).  With target.NAME.prepare and runs
+ * > 0 the performance governor is set first.  Only for a machine that
+ * runs between jobs: ssh and local.
+ */
+struct target_check_opts {
+	const char *workloads;	/* of the noise runs, and the ones judged;
+				 * NULL: the default set, every one kept */
+	int runs;		/* of each; 0: the kept noise */
+	int seconds;		/* of each run */
+	int quick;		/* one spawn pass, no gap or warm-up */
+	double detect;		/* compare.detect: the change to find, % */
+	int max_runs;		/* job.maxRuns: the runs a side at most */
+	const char *budget;	/* what sets max_runs; NULL: "job.maxRuns" */
+};
+
+struct target_check {
+	struct strbuf report;	/* the lines to show, "NAME: ..." */
+	char *busy;		/* what else loads the machine, or NULL */
+	char *noisy;		/* why detect is out of reach, or NULL */
+	char *noise;		/* "noise WORKLOAD METRIC CV RUNS" lines */
+};
+
+/* 0 with c filled (busy and noisy say the verdict), -1 (printed). */
+int target_check(const char *name, const struct target_check_opts *o,
+		 struct target_check *c);
+void target_check_release(struct target_check *c);
 
 /* The target's type ("qemu", "ssh", "local") or NULL when unknown. */
 const char *target_type(const char *name);

@@ -16,6 +16,7 @@
  *   # sched-bench 1 <free text>
  *   kind,workload,params,run,sample,metric,value,unit,hib,placement
  *   env,<key>,<value to end of line>
+ *   health,<key>,<value to end of line>   (sched-bench health only)
  *   sample,<workload>,<params>,<run>,<sample>,<metric>,<value>,<unit>,
  *          <hib>,<placement>            (one line)
  *   stat,<workload>,<params>,<run>,<key>,<value>,<unit>,<placement>
@@ -59,6 +60,9 @@
  * end       closes a run: <records> = number of sample, stat, copy and
  *           inst records of this (workload, params, run); a reader drops
  *           a run whose end is missing or whose count differs.
+ * health    keys: nr_cpus cpufreq_driver governor boost smt thp loadavg,
+ *           top ("<% of a CPU> <pid> <comm>", the busiest first, over
+ *           top_seconds), prepare (what --prepare did); see health.c
  * env keys  see env.c (kernel_release, nr_cpus, config_sched_autogroup,
  *           sched_autogroup_enabled, cgroup, autogroup, ...); "unknown"
  *           when the machine does not say.
@@ -82,6 +86,7 @@
 int bench_spawn(int argc, char **argv);		/* spawn.c */
 int bench_pingpong(int argc, char **argv);	/* pingpong.c */
 int bench_env(int argc, char **argv);		/* env.c */
+int bench_health(int argc, char **argv);	/* health.c */
 /* init.c: PID 1 of the QEMU initramfs; runs the workloads asked on the
  * kernel command line and prints framed results on the console. */
 int bench_init(int argc, char **argv);

@@ -17,6 +17,7 @@ static const struct {
 	{ "spawn", bench_spawn, "fork/exit/wait loops per second (UnixBench spawn)" },
 	{ "pingpong", bench_pingpong, "pipe hand-offs per second (context_switch1)" },
 	{ "env", bench_env, "print the scheduler environment record" },
+	{ "health", bench_health, "what else moves the numbers: governor, load, top" },
 	{ "init", bench_init, "run as /init in the QEMU initramfs" },
 };
 
