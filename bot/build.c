@@ -1169,9 +1169,42 @@ static int clean_release(struct strbuf *out)
 	return 1;
 }
 
-static int do_build(struct job *j)
+/*
+ * What is built: a tree's commit (its tree id names it, checked out in
+ * the slot's src/ later) or a plain directory (a hash of its files'
+ * names, sizes and mtimes), and the slot for it.  0, or -1 (said).
+ */
+static int open_source(struct job *j, git_repository **repo,
+		       git_tree **tree)
 {
 	const struct build_opts *o = j->o;
+	struct build_result *r = j->r;
+	struct stat st;
+
+	if (o->tree) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		if (open_tree(o->tree, o->rev ? o->rev : "HEAD", repo,
+			      tree) < 0)
+			return -1;
+		git_oid_tostr(hex, sizeof(hex), git_tree_id(*tree));
+		r->source_id = xstrdup(hex);
+		if (setup_slot(j, o->tree) < 0)
+			return -1;
+		j->srcdir = xasprintf("%s/src", j->slot);
+		return 0;
+	}
+	if (stat(o->src, &st) < 0 || !S_ISDIR(st.st_mode))
+		return error("%s is not a directory", o->src);
+	j->srcdir = realpath(o->src, NULL);
+	r->source_id = src_id(j->srcdir);
+	if (!r->source_id || setup_slot(j, o->src) < 0)
+		return -1;
+	return 0;
+}
+
+static int do_build(struct job *j)
+{
 	struct build_result *r = j->r;
 	git_repository *repo = NULL;
 	git_tree *tree = NULL;
@@ -1183,29 +1216,8 @@ static int do_build(struct job *j)
 
 	if (config_inputs(j) < 0)
 		return -1;
-	if (o->tree) {
-		char hex[GIT_OID_HEXSZ + 1];
-
-		if (open_tree(o->tree, o->rev ? o->rev : "HEAD", &repo,
-			      &tree) < 0)
-			goto out;
-		git_oid_tostr(hex, sizeof(hex), git_tree_id(tree));
-		r->source_id = xstrdup(hex);
-		if (setup_slot(j, o->tree) < 0)
-			goto out;
-		j->srcdir = xasprintf("%s/src", j->slot);
-	} else {
-		struct stat st;
-
-		if (stat(o->src, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			error("%s is not a directory", o->src);
-			goto out;
-		}
-		j->srcdir = realpath(o->src, NULL);
-		r->source_id = src_id(j->srcdir);
-		if (!r->source_id || setup_slot(j, o->src) < 0)
-			goto out;
-	}
+	if (open_source(j, &repo, &tree) < 0)
+		goto out;
 	r->objdir = xstrdup(j->objdir);
 	j->art = xasprintf("%s/art-%.16s-%s", j->cache_dir, r->source_id,
 			   r->config_hash);

@@ -128,6 +128,50 @@ test_expect_success '... taken once: a second build does not ask the machine' '
 	test_grep "taking the kernel config of target box" oerr
 '
 
+# A job for the box with baseConfig = running: its kernels from the
+# stand-in tree, given a vmlinux alike on both sides (t6014's recipe),
+# so the job finds them alike, boots nothing, and its reply says
+# where the config came from; the state keeps its origin and hash.
+(cd "$TRASH" &&
+cp /bin/true tree/vmlinux.bin &&
+sed -i 's|^\t{ head -c 514.*|&\n\tcp vmlinux.bin $(O)/vmlinux|' tree/Makefile &&
+git -C tree add -A && git -C tree -c user.name=t -c user.email=t@t \
+	commit -qm "base with a vmlinux" && git -C tree branch -qf base &&
+git -C tree checkout -q -B work base && echo "int y;" >>tree/kernel/sched/fair.c &&
+git -C tree -c user.name=t -c user.email=t@t commit -qam "sched/fair: one more line" &&
+git -C tree format-patch -q --stdout --thread -1 --base=base >one.mbox &&
+git -C tree checkout -q base && git clone -q --bare tree repo.git) ||
+	test_fail_all "cannot make the stand-in series"
+{ cat "$TRASH/own.config" && cat <<EOF; } >"$TRASH/own-job.config"
+[bot]
+	name = Sched Bot
+	email = bot@sched-bot.example.org
+[tree]
+	path = $TRASH/repo.git
+[job]
+	dir = $TRASH/jobs
+	target = box
+[state]
+	db = $TRASH/state.db
+[outbox]
+	dir = $TRASH/outbox
+	checkLore = false
+EOF
+
+test_expect_success 'a job on the box: the reply names the machine'\''s own config' '
+	"$SCHED_BOT" --config "$TRASH/own-job.config" test --mbox one.mbox \
+		--workloads spawn >jout 2>jerr &&
+	state=$(ls jobs/*/state) &&
+	! test -e "${state%/state}/results.csv" &&
+	test_grep -x "config_origin=the machine'\''s own, /proc/config.gz on root@127.0.0.1" "$state" &&
+	hash=$(sed -n "s/^config_hash=//p" "$state") &&
+	test -n "$hash" &&
+	test "$hash" = "$(sed -n "s/^config-hash: //p" oout)" &&
+	reply=$(ls jobs/*/reply.eml) &&
+	tr -s " \n" "  " <"$reply" >reply.flat &&
+	test_grep "config: the machine'\''s own, /proc/config.gz on root@127.0.0.1 (config $hash) + sched.config" reply.flat
+'
+
 # No init at all ("Requested init /nonexistent failed"), then panic=0
 # after panic=-1: the kernel hangs in its panic, as a real
 # server without a reboot-on-panic would, until the power button.  The
