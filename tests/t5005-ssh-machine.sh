@@ -139,7 +139,8 @@ git -C tree add -A && git -C tree -c user.name=t -c user.email=t@t \
 	commit -qm "base with a vmlinux" && git -C tree branch -qf base &&
 git -C tree checkout -q -B work base && echo "int y;" >>tree/kernel/sched/fair.c &&
 git -C tree -c user.name=t -c user.email=t@t commit -qam "sched/fair: one more line" &&
-git -C tree format-patch -q --stdout --thread -1 --base=base >one.mbox &&
+git -C tree -c user.name=t -c user.email=t@t format-patch -q --stdout --thread -1 \
+	--base=base >one.mbox &&
 git -C tree checkout -q base && git clone -q --bare tree repo.git) ||
 	test_fail_all "cannot make the stand-in series"
 { cat "$TRASH/own.config" && cat <<EOF; } >"$TRASH/own-job.config"
