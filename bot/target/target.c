@@ -145,6 +145,20 @@ static char *target_file(const char *name, const char *suffix)
 	return path;
 }
 
+/* The directory that holds path, made when it is not there: 0, or -1. */
+static int mkdir_parent(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int ret = 0;
+
+	if (slash) {
+		*slash = 0;
+		ret = mkdir_p(dir, 0755);
+	}
+	free(dir);
+	return ret;
+}
+
 static char *health_path(const char *name)
 {
 	return target_file(name, "unhealthy");
@@ -152,7 +166,7 @@ static char *health_path(const char *name)
 
 void target_mark_unhealthy(const char *name, const char *why)
 {
-	char *path = health_path(name), *line, *slash;
+	char *path = health_path(name), *line;
 	char when[32];
 	time_t t = time(NULL);
 
@@ -160,11 +174,8 @@ void target_mark_unhealthy(const char *name, const char *why)
 		return;
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	line = xasprintf("since %s: %s\n", when, why);
-	slash = strrchr(path, '/');
-	*slash = 0;
-	mkdir_p(path, 0755);
-	*slash = '/';
-	if (write_file_atomic(path, line, strlen(line)) < 0)
+	if (mkdir_parent(path) < 0 ||
+	    write_file_atomic(path, line, strlen(line)) < 0)
 		error("cannot write %s: %s", path, strerror(errno));
 	free(line);
 	free(path);
@@ -275,54 +286,63 @@ void boot_res_release(struct boot_res *res)
  * means every job on that machine shares its builds, and a machine
  * booted into a test kernel must not hand that kernel's config back.
  */
+/*
+ * Ask the machine for its config (ops->own_config) and keep it at path,
+ * where it came from at opath and in o.  0, or -1 (said).
+ */
+static int take_config(const char *name, const struct target_ops *ops,
+		       const char *path, const char *opath, struct strbuf *o)
+{
+	struct strbuf cfg = STRBUF_INIT;
+	char *from = NULL;
+	int ret = -1;
+
+	if (!ops->own_config)
+		return error("target.%s.baseConfig = running: a %s target has "
+			     "no running kernel to take it from", name,
+			     ops->type);
+	info("taking the kernel config of target %s", name);
+	if (ops->own_config(name, &cfg, &from) < 0)
+		goto out;
+	strbuf_addf(o, "the machine's own, %s", from);
+	if (mkdir_parent(path) < 0 ||
+	    write_file_atomic(opath, o->buf, o->len) < 0 ||
+	    write_file_atomic(path, cfg.buf, cfg.len) < 0) {
+		error("cannot keep %s: %s", path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(from);
+	strbuf_release(&cfg);
+	return ret;
+}
+
 static int running_config(const char *name, const struct target_ops *ops,
 			  char **base, char **origin)
 {
 	char *path = target_file(name, "config");
 	char *opath = target_file(name, "config-origin");
-	struct strbuf cfg = STRBUF_INIT, o = STRBUF_INIT;
-	char *from = NULL, *slash;
+	struct strbuf o = STRBUF_INIT;
 	int ret = -1;
 
 	if (!path || !opath) {
 		error("target %s: not a name to keep a config under", name);
 		goto out;
 	}
-	if (!access(path, R_OK) && strbuf_read_file(&o, opath) >= 0) {
-		strbuf_trim(&o);
-		*base = path;
-		*origin = strbuf_detach(&o, NULL);
-		path = NULL;
-		ret = 0;
-		goto out;
+	if (access(path, R_OK) || strbuf_read_file(&o, opath) < 0) {
+		strbuf_reset(&o);
+		if (take_config(name, ops, path, opath, &o) < 0)
+			goto out;
 	}
-	if (!ops->own_config) {
-		error("target.%s.baseConfig = running: a %s target has no "
-		      "running kernel to take it from", name, ops->type);
-		goto out;
-	}
-	info("taking the kernel config of target %s", name);
-	if (ops->own_config(name, &cfg, &from) < 0)
-		goto out;
-	slash = strrchr(path, '/');
-	*slash = 0;
-	mkdir_p(path, 0755);
-	*slash = '/';
-	strbuf_addf(&o, "the machine's own, %s", from);
-	if (write_file_atomic(opath, o.buf, o.len) < 0 ||
-	    write_file_atomic(path, cfg.buf, cfg.len) < 0) {
-		error("cannot keep %s: %s", path, strerror(errno));
-		goto out;
-	}
+	strbuf_trim(&o);
 	*base = path;
-	*origin = strbuf_detach(&o, NULL);
 	path = NULL;
+	*origin = strbuf_detach(&o, NULL);
 	ret = 0;
 out:
 	free(path);
 	free(opath);
-	free(from);
-	strbuf_release(&cfg);
 	strbuf_release(&o);
 	return ret;
 }
