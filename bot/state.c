@@ -175,13 +175,8 @@ struct state *state_open(const char *path)
 {
 	struct state *st = xcalloc(1, sizeof(*st));
 	char *p = path ? xstrdup(path) : state_default_path();
-	char *slash = strrchr(p, '/');
 
-	if (slash && slash != p) {
-		*slash = '\0';
-		mkdir_p(p, 0700);
-		*slash = '/';
-	}
+	mkdir_parent(p, 0700);
 	if (sqlite3_open(p, &st->db) != SQLITE_OK) {
 		error("cannot open state database %s: %s", p,
 		      st->db ? sqlite3_errmsg(st->db) : "out of memory");

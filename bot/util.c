@@ -916,3 +916,16 @@ char *mount_point_of(const char *path)
 	}
 	return p;
 }
+
+int mkdir_parent(const char *path, int mode)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int ret = 0;
+
+	if (slash && slash != dir) {
+		*slash = '\0';
+		ret = mkdir_p(dir, mode);
+	}
+	free(dir);
+	return ret;
+}

@@ -127,6 +127,9 @@ const char *disk_full_path(void);
 char *mount_point_of(const char *path);
 void disk_full_clear(void);
 int mkdir_p(const char *path, int mode);
+/* The directory that holds path (to its last slash), made as mkdir_p()
+ * makes it: 0, or -1.  A path with no directory part needs none. */
+int mkdir_parent(const char *path, int mode);
 /*
  * An exclusive flock(2) on path (created, no link followed), held until
  * the fd is closed: the fd, or -1 after an error.  While another process

@@ -35,18 +35,6 @@ void target_check_release(struct target_check *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static char *kept_path(const char *name, const char *what)
-{
-	char *sub, *path;
-
-	if (!*name || strchr(name, '/') || name[0] == '.')
-		return NULL;
-	sub = xasprintf("targets/%s%s", name, what);
-	path = data_path(sub);
-	free(sub);
-	return path;
-}
-
 /* The "health,KEY,VALUE" records of the machine's output into h. */
 static void parse_health(const char *buf, struct kv *h, struct strbuf *top)
 {
@@ -251,7 +239,7 @@ static int measure_noise(const char *name, const struct target_check_opts *o,
 {
 	struct boot_req req = { 0 };
 	struct boot_res res;
-	char *dir = kept_path(name, "-check");
+	char *dir = target_file(name, "-check");
 	int ret;
 
 	req.workloads = o->workloads;
@@ -291,7 +279,7 @@ static void utc_now(char *buf, size_t size)
 static void keep(const char *name, const struct target_check *c,
 		 const char *figures, const char *measured)
 {
-	char *path = kept_path(name, ".check"), *slash, when[32];
+	char *path = target_file(name, ".check"), when[32];
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!path)
@@ -302,11 +290,8 @@ static void keep(const char *name, const struct target_check *c,
 		strbuf_addf(&sb, "busy %s\n", c->busy);
 	if (*figures)
 		strbuf_addf(&sb, "measured %s\n%s", measured, figures);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	mkdir_p(path, 0755);
-	*slash = '/';
-	if (write_file_atomic(path, sb.buf, sb.len) < 0)
+	if (mkdir_parent(path, 0755) < 0 ||
+	    write_file_atomic(path, sb.buf, sb.len) < 0)
 		error("cannot write %s: %s", path, strerror(errno));
 	strbuf_release(&sb);
 	free(path);
@@ -316,7 +301,7 @@ static void keep(const char *name, const struct target_check *c,
 static void kept_noise(const char *name, struct strbuf *figures,
 		       struct strbuf *measured)
 {
-	char *path = kept_path(name, ".check");
+	char *path = target_file(name, ".check");
 	struct strbuf sb = STRBUF_INIT;
 	const char *p;
 

@@ -83,6 +83,15 @@ void target_ctx_release(struct target_ctx *ctx);
  * has one).
  */
 const char *target_cfg(const char *name, const char *key, const char *def);
+
+/*
+ * What the bot keeps of a target, beside the state database so that
+ * cron and every command see it: $XDG_DATA_HOME/sched-bot/targets/
+ * NAMESUFFIX, as NAME.unhealthy (the health mark), NAME.config and
+ * NAME.config-origin (baseConfig = running), NAME.check and NAME-check/
+ * (target check).  Allocated; NULL for a name that is no file name.
+ */
+char *target_file(const char *name, const char *suffix);
 long target_cfg_int(const char *name, const char *key, long def);
 /* A bool or number key, its default the table's. */
 int target_cfg_bool(const char *name, const char *key);

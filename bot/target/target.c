@@ -127,41 +127,21 @@ static void unknown_target(const char *name)
 	strbuf_release(&sb);
 }
 
-/*
- * What the bot keeps of a target: $XDG_DATA_HOME/sched-bot/targets/
- * NAME.SUFFIX, beside the state database, so that cron and every
- * command see it: the health mark (NAME.unhealthy, one line), the
- * machine's own config (NAME.config).
- */
-static char *target_file(const char *name, const char *suffix)
+char *target_file(const char *name, const char *suffix)
 {
 	char *sub, *path;
 
 	if (!*name || strchr(name, '/') || name[0] == '.')
 		return NULL;
-	sub = xasprintf("targets/%s.%s", name, suffix);
+	sub = xasprintf("targets/%s%s", name, suffix);
 	path = data_path(sub);
 	free(sub);
 	return path;
 }
 
-/* The directory that holds path, made when it is not there: 0, or -1. */
-static int mkdir_parent(const char *path)
-{
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int ret = 0;
-
-	if (slash) {
-		*slash = 0;
-		ret = mkdir_p(dir, 0755);
-	}
-	free(dir);
-	return ret;
-}
-
 static char *health_path(const char *name)
 {
-	return target_file(name, "unhealthy");
+	return target_file(name, ".unhealthy");
 }
 
 void target_mark_unhealthy(const char *name, const char *why)
@@ -174,7 +154,7 @@ void target_mark_unhealthy(const char *name, const char *why)
 		return;
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	line = xasprintf("since %s: %s\n", when, why);
-	if (mkdir_parent(path) < 0 ||
+	if (mkdir_parent(path, 0755) < 0 ||
 	    write_file_atomic(path, line, strlen(line)) < 0)
 		error("cannot write %s: %s", path, strerror(errno));
 	free(line);
@@ -305,7 +285,7 @@ static int take_config(const char *name, const struct target_ops *ops,
 	if (ops->own_config(name, &cfg, &from) < 0)
 		goto out;
 	strbuf_addf(o, "the machine's own, %s", from);
-	if (mkdir_parent(path) < 0 ||
+	if (mkdir_parent(path, 0755) < 0 ||
 	    write_file_atomic(opath, o->buf, o->len) < 0 ||
 	    write_file_atomic(path, cfg.buf, cfg.len) < 0) {
 		error("cannot keep %s: %s", path, strerror(errno));
@@ -321,8 +301,8 @@ out:
 static int running_config(const char *name, const struct target_ops *ops,
 			  char **base, char **origin)
 {
-	char *path = target_file(name, "config");
-	char *opath = target_file(name, "config-origin");
+	char *path = target_file(name, ".config");
+	char *opath = target_file(name, ".config-origin");
 	struct strbuf o = STRBUF_INIT;
 	int ret = -1;
 
