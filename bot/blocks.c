@@ -37,12 +37,6 @@ static const struct blocks_opts *bo(void)
 	return &opts;
 }
 
-/* A string field for a format or a callee that wants "" for unset. */
-static const char *str(const char *v)
-{
-	return v ? v : "";
-}
-
 void blocks_init(struct job_blocks *b, const char *dir, struct job_state *js,
 		 int (*save)(void *ctx), void *ctx)
 {
@@ -66,7 +60,7 @@ static void write_machine(struct job_blocks *j, const char *accel,
 {
 	struct strbuf m = STRBUF_INIT;
 
-	facts_host_machine(str(j->js->target), accel, s, &m);
+	facts_host_machine(job_str(j->js->target), accel, s, &m);
 	jobdir_write(j->dir, "machine.txt", m.buf, m.len);
 	strbuf_release(&m);
 }
@@ -120,7 +114,7 @@ static void note_lab(struct job_blocks *j, const char *side,
  */
 static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 {
-	const char *target = str(j->js->target);
+	const char *target = job_str(j->js->target);
 	struct plan_opts po = { 0 };
 	struct strbuf text = STRBUF_INIT;
 	struct plan p;
@@ -207,8 +201,8 @@ void blocks_pair_of_job(struct job_blocks *j, struct blocks_pair *pk)
 
 	memset(pk, 0, sizeof(*pk));
 	for (i = 0; i < 2; i++) {
-		pk->kernel[i] = str(j->js->side[i].kernel);
-		pk->release[i] = str(j->js->side[i].release);
+		pk->kernel[i] = job_str(j->js->side[i].kernel);
+		pk->release[i] = job_str(j->js->side[i].release);
 	}
 	pk->label[0] = "base";
 	pk->label[1] = "patched";
@@ -342,8 +336,8 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		mkdir_p(wdir, 0755);
 		memset(&res, 0, sizeof(res));
 		info("%s block %d (%s): %s kernel on %s", stem, block,
-		     order[0] ? "B A" : "A B", req.label, str(j->js->target));
-		rc = target_run(str(j->js->target), &req, &res);
+		     order[0] ? "B A" : "A B", req.label, job_str(j->js->target));
+		rc = target_run(job_str(j->js->target), &req, &res);
 		if (rc == 1 && side && block == 1 && pk->report_boot) {
 			/* base ran or runs, patched did not: report it */
 			boot_failure(j, &res);
@@ -382,7 +376,7 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
  */
 static void look_at_machine(struct job_blocks *j)
 {
-	const char *target = str(j->js->target), *type = target_type(target);
+	const char *target = job_str(j->js->target), *type = target_type(target);
 	struct target_check_opts o = { 0 };
 	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
 	struct target_check c;

@@ -70,12 +70,6 @@ static struct job_past past_of(struct job *j)
 	return p;
 }
 
-/* A string field for a format or a callee that wants "" for unset. */
-static const char *str(const char *v)
-{
-	return v ? v : "";
-}
-
 static int job_save(struct job *j)
 {
 	char *path = jobdir_path(j->dir, "state");
@@ -119,7 +113,7 @@ static int stage_fetch(struct job *j)
 			return EXIT_NOTFOUND;
 		}
 	} else {
-		ret = lore_fetch_thread(str(j->s.msgid), &mbox);
+		ret = lore_fetch_thread(job_str(j->s.msgid), &mbox);
 		if (ret) {
 			strbuf_release(&mbox);
 			return ret;
@@ -327,8 +321,8 @@ static int stage_apply(struct job *j)
 		job_state_set(&j->s.base_warning, ar.base_warning);
 		strbuf_addf(&log, "base %s %s\nhead %s (%zu patches, %zu "
 			    "with a 3-way merge)\n",
-			    str(j->s.side[JOB_SIDE_BASE].commit),
-			    str(j->s.base_desc), hex, ar.nr_applied,
+			    job_str(j->s.side[JOB_SIDE_BASE].commit),
+			    job_str(j->s.base_desc), hex, ar.nr_applied,
 			    ar.nr_3way);
 		if (j->s.on_top_applied)
 			strbuf_addf(&log, "on top: the diff of <%s>\n",
@@ -381,7 +375,7 @@ static int job_base_config(struct job *j)
 
 	if (j->s.config_origin)
 		return 0;
-	if (target_base_config(str(j->s.target), &base, &origin) < 0)
+	if (target_base_config(job_str(j->s.target), &base, &origin) < 0)
 		return -1;
 	job_state_set(&j->s.base_config, base);
 	job_state_set(&j->s.config_origin, origin);
@@ -412,7 +406,7 @@ static int stage_build(struct job *j)
 		int rc;
 
 		bo.tree = tp;
-		bo.rev = str(side->commit);
+		bo.rev = job_str(side->commit);
 		bo.base_config = j->s.base_config;
 		bo.progress = verbosity >= 0;
 		memset(&br, 0, sizeof(br));
@@ -452,15 +446,15 @@ static int stage_build(struct job *j)
 	if (ret)
 		return ret;
 	strbuf_addf(&kernels, "- base:    %.12s %s (%s)\n",
-		    str(j->s.side[JOB_SIDE_BASE].commit), str(j->s.base_desc),
-		    str(j->s.side[JOB_SIDE_BASE].release));
+		    job_str(j->s.side[JOB_SIDE_BASE].commit), job_str(j->s.base_desc),
+		    job_str(j->s.side[JOB_SIDE_BASE].release));
 	strbuf_addf(&kernels, "- patched: %.12s base + %d patch(es) of v%d ",
-		    str(j->s.side[JOB_SIDE_HEAD].commit), j->s.nr_patches,
+		    job_str(j->s.side[JOB_SIDE_HEAD].commit), j->s.nr_patches,
 		    j->s.version);
 	if (j->s.on_top_applied)
 		strbuf_addf(&kernels, "+ the diff of <%s> ", j->s.on_top);
 	strbuf_addf(&kernels, "(%s)\n",
-		    str(j->s.side[JOB_SIDE_HEAD].release));
+		    job_str(j->s.side[JOB_SIDE_HEAD].release));
 	strbuf_addstr(&kernels, "- config:  ");
 	config = j->s.side[JOB_SIDE_HEAD].config;
 	if (config && strbuf_read_file(&cfg, config) >= 0)

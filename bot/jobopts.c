@@ -8,11 +8,6 @@
 #include "jobopts.h"
 #include "util.h"
 
-static int same(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
-}
-
 static const char *given(const char *v)
 {
 	return v && *v ? v : NULL;
@@ -26,16 +21,16 @@ static const char *given(const char *v)
 int jobopts_other_thread(const struct job_state *s, const char *msgid,
 			 const char *mbox)
 {
-	if (msgid && !same(msgid, s->msgid) && !same(msgid, s->cover_msgid))
+	if (msgid && !job_same(msgid, s->msgid) && !job_same(msgid, s->cover_msgid))
 		return 1;
-	return mbox && !same(mbox, s->mbox);
+	return mbox && !job_same(mbox, s->mbox);
 }
 
 /* One option of a job to resume: 1 (and the message) if it differs. */
 static int differs(const char *dir, const char *opt, const char *stored,
 		   const char *want)
 {
-	if (!want || same(stored, want))
+	if (!want || job_same(stored, want))
 		return 0;
 	if (stored)
 		error("job %s was started with %s %s; run with %s %s, or "

@@ -16,17 +16,6 @@
 #include "patchid.h"
 #include "util.h"
 
-/* A string field for a format: "" for unset. */
-static const char *str(const char *v)
-{
-	return v ? v : "";
-}
-
-static int same(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
-}
-
 void jobpast_lineage(const struct job_past *j, const struct series *s,
 			const char *msgid)
 {
@@ -58,8 +47,8 @@ static void duplicate(const struct job_past *j, long long earlier)
 		    "patch-id --stable), on the same base (%.12s), target "
 		    "(%s) and workloads (%s): sched-bot measured them as job "
 		    "%lld, %s", v,
-		    str(j->s->side[JOB_SIDE_BASE].commit), str(j->s->target),
-		    str(j->s->workloads), earlier, str(ej.outcome));
+		    job_str(j->s->side[JOB_SIDE_BASE].commit), job_str(j->s->target),
+		    job_str(j->s->workloads), earlier, job_str(ej.outcome));
 	if (es.reply_msgid) {
 		link = lore_link(es.reply_msgid);
 		strbuf_addstr(&f, ", and its report is [2].\n");
@@ -107,7 +96,7 @@ void jobpast_seen_before(const struct job_past *j, git_repository *repo,
 		return;
 	p.msgid = j->s->cover_msgid;
 	p.base = j->s->side[JOB_SIDE_BASE].commit;
-	p.target = str(j->s->target);
+	p.target = job_str(j->s->target);
 	p.workloads = j->s->workloads;
 	p.patch_ids = j->s->patch_ids;
 	if (state_job_patches_set(j->st, j->db_id, &p) < 0)
@@ -139,7 +128,7 @@ static int earlier_job(const struct state_job *row, void *data)
 		return 0;
 	job_state_init(&s);
 	path = jobdir_path(row->job_dir, "state");
-	if (!job_state_read(&s, path) && same(s.target, e->now->target) &&
+	if (!job_state_read(&s, path) && job_same(s.target, e->now->target) &&
 	    s.version < e->now->version && s.version >= e->version) {
 		job_state_release(&e->s);
 		free(e->dir);
@@ -159,7 +148,7 @@ static int earlier_version(const struct state_version *v, void *data)
 	struct earlier *e = data;
 
 	if (v->version >= e->now->version ||
-	    same(v->msgid, e->now->cover_msgid))
+	    job_same(v->msgid, e->now->cover_msgid))
 		return 0;
 	return state_version_jobs(e->st, v->msgid, earlier_job, e);
 }
@@ -180,7 +169,7 @@ void jobpast_earlier(const struct job_past *j)
 
 	if (!j->st || (j->s->outcome != JOB_TESTED &&
 		       j->s->outcome != JOB_REGRESSION) ||
-	    state_version_get(j->st, str(j->s->cover_msgid), &v) <= 0)
+	    state_version_get(j->st, job_str(j->s->cover_msgid), &v) <= 0)
 		return;
 	job_state_init(&e.s);
 	if (v.family)

@@ -41,12 +41,6 @@ struct reply_job {
 	struct job_state *s;
 };
 
-/* A string field for a format or a callee that wants "" for unset. */
-static const char *str(const char *v)
-{
-	return v ? v : "";
-}
-
 static void set_file_var(struct reply_job *j, struct kv *v,
 			 const char *key, const char *file, int indent)
 {
@@ -208,8 +202,8 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 	else if (tarball && *tarball && !jo()->tree_path_set)
 		facts_item(&out, "tree", strrchr(tarball, '/') ?
 			   strrchr(tarball, '/') + 1 : tarball, 72);
-	strbuf_addf(&sb, "%s, commit %.12s", str(j->s->base_desc) ,
-		    str(b->commit));
+	strbuf_addf(&sb, "%s, commit %.12s", job_str(j->s->base_desc) ,
+		    job_str(b->commit));
 	if (b->release)
 		strbuf_addf(&sb, " (%s)", b->release);
 	subj = facts_commit_subject(repo, b->commit);
@@ -220,7 +214,7 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 	strbuf_reset(&sb);
 	facts_item(&out, "stated", j->s->series_base ? j->s->series_base :
 		   "none (no base-commit: or base named)", 72);
-	strbuf_addf(&sb, "commit %.12s", str(h->commit));
+	strbuf_addf(&sb, "commit %.12s", job_str(h->commit));
 	if (h->release)
 		strbuf_addf(&sb, " (%s)", h->release);
 	strbuf_addf(&sb, ", base + %d patch%s of v%d:\n", j->s->nr_patches,
@@ -230,7 +224,7 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 		for (i = 0; i < s.nr_patches; i++)
 			strbuf_addf(&sb, "%d/%d %s\n", s.patches[i].index,
 				    s.patches[i].total,
-				    str(s.patches[i].subject));
+				    job_str(s.patches[i].subject));
 		series_release(&s);
 	}
 	facts_item(&out, "patched", sb.buf, 72);
@@ -255,7 +249,7 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 	strbuf_reset(&sb);
 	if (j->s->config_origin)
 		strbuf_addf(&sb, "%s (config %s)", j->s->config_origin,
-			    str(j->s->config_hash));
+			    job_str(j->s->config_hash));
 	else
 		strbuf_addstr(&sb, jo()->base_config);
 	strbuf_addstr(&sb, " + sched.config + qemu.config, kept in the job "
@@ -339,15 +333,15 @@ static void claims(struct reply_job *j, struct kv *v, const char *machine)
 static void reproduce_block(struct reply_job *j, int results,
 			    struct strbuf *out)
 {
-	const char *mid = j->s->msgid ? j->s->msgid : str(j->s->cover_msgid);
+	const char *mid = j->s->msgid ? j->s->msgid : job_str(j->s->cover_msgid);
 
 	/* a hostile message-id cannot break out of its quotes */
 	strbuf_addstr(out, "    sched-bot test ");
 	facts_shell_quote(mid, FACTS_QUOTE_ALWAYS, out);
 	strbuf_addstr(out, " \\\n        --target ");
-	facts_shell_quote(str(j->s->target), FACTS_QUOTE_IF_NEEDED, out);
+	facts_shell_quote(job_str(j->s->target), FACTS_QUOTE_IF_NEEDED, out);
 	strbuf_addstr(out, " --workloads ");
-	facts_shell_quote(str(j->s->workloads), FACTS_QUOTE_IF_NEEDED, out);
+	facts_shell_quote(job_str(j->s->workloads), FACTS_QUOTE_IF_NEEDED, out);
 	/* the job's design: adaptive unless --runs fixed it */
 	if (j->s->runs_fixed)
 		strbuf_addf(out, " --runs %d", j->s->runs);
@@ -375,7 +369,7 @@ static char *machine_var(struct reply_job *j, struct kv *v)
 
 	read_rows(j, &machine, &place);
 	if (!read_env(j, &env)) {
-		facts_machine(&env, str(j->s->target), machine, &sb);
+		facts_machine(&env, job_str(j->s->target), machine, &sb);
 		if (place.len) {
 			/* " w p;" per workload: no ";" after the last */
 			strbuf_setlen(&place, place.len - 1);
@@ -548,13 +542,13 @@ static void frame_commit(struct reply_job *j, struct strbuf *out)
 	if (j->s->confirmed != 1 || k < 1 || k >= n ||
 	    k - j->s->bisect_lo != 1) {
 		strbuf_addf(out, "%.12s (\"%s\"), base + %d patch%s of v%d",
-			    str(h->commit), str(j->s->subject), n,
+			    job_str(h->commit), job_str(j->s->subject), n,
 			    n != 1 ? "es" : "", j->s->version);
 		goto out;
 	}
 	if (have && (size_t)k <= s.nr_patches)
 		subject = s.patches[k - 1].subject;
-	rev = xasprintf("%s~%d", str(h->commit), n - k);
+	rev = xasprintf("%s~%d", job_str(h->commit), n - k);
 	if (!access(tp, F_OK) && !tree_open(&repo, tp) &&
 	    !tree_resolve(repo, rev, &oid))
 		strbuf_addf(out, "%.12s ", git_oid_tostr(hex, sizeof(hex),
@@ -599,17 +593,17 @@ static void frame_vars(struct reply_job *j, struct kv *v)
 	frame_commit(j, &sb);
 	facts_item(&f, "commit", sb.buf, 72);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s, commit %.12s", str(j->s->base_desc),
-		    str(j->s->side[JOB_SIDE_BASE].commit));
+	strbuf_addf(&sb, "%s, commit %.12s", job_str(j->s->base_desc),
+		    job_str(j->s->side[JOB_SIDE_BASE].commit));
 	facts_item(&f, "base", sb.buf, 72);
-	facts_item(&f, "testcase", str(kv_get(&sum, "testcase")), 72);
+	facts_item(&f, "testcase", job_str(kv_get(&sum, "testcase")), 72);
 	if (kv_get(&sum, "params") && *kv_get(&sum, "params"))
 		facts_item(&f, "params", kv_get(&sum, "params"), 72);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s%s%s", target ? target : "unknown",
 		    cpu ? ", on " : "", cpu ? cpu : "");
 	facts_item(&f, "machine", sb.buf, 72);
-	facts_item(&f, "rule", str(kv_get(&sum, "rule")), 72);
+	facts_item(&f, "rule", job_str(kv_get(&sum, "rule")), 72);
 	if (kv_get(&sum, "control"))
 		facts_item(&f, "control", kv_get(&sum, "control"), 72);
 	strbuf_trim(&f);
@@ -656,9 +650,9 @@ static int compose(struct reply_job *j)
 	}
 	if (jobdir_read(j->dir, "thread.mbox", &mbox) < 0 ||
 	    reply_thread_from_mbox(mbox.buf, mbox.len,
-				   str(j->s->cover_msgid), &t)) {
+				   job_str(j->s->cover_msgid), &t)) {
 		error("job %s: cannot find <%s> in thread.mbox", j->dir,
-		      str(j->s->cover_msgid));
+		      job_str(j->s->cover_msgid));
 		goto out_nothread;
 	}
 	if (reply_load_template(tmpl_name, &tmpl) < 0)

@@ -13,24 +13,19 @@
 #include "outbox.h"
 #include "util.h"
 
-static const char *str(const char *v)
-{
-	return v ? v : "";
-}
-
 static int hold_reply(const struct job_state *s, struct state *st,
 		      long long db_id, int send, const struct strbuf *msg,
 		      const char *dir, char **path)
 {
 	const char *outcome = job_outcome_name(s->outcome);
 	struct moderation_report r = {
-		.msgid = str(s->reply_msgid),
+		.msgid = job_str(s->reply_msgid),
 		.mail = msg->buf,
 		.len = msg->len,
 		.job_id = db_id,
-		.thread = str(s->cover_msgid),
-		.target = str(s->target),
-		.workloads = str(s->workloads),
+		.thread = job_str(s->cover_msgid),
+		.target = job_str(s->target),
+		.workloads = job_str(s->workloads),
 		.outcome = outcome,
 	};
 	int held = moderation_holds(outcome);
@@ -47,7 +42,7 @@ int job_send(const char *job_dir, struct job_state *s, struct state *st,
 	char *eml = jobdir_path(job_dir, "reply.eml");
 	char *dir = outbox_default_dir();
 	char *path = NULL;
-	const char *mid = str(s->reply_msgid);
+	const char *mid = job_str(s->reply_msgid);
 	int ret = EXIT_FAIL, held;
 
 	if (strbuf_read_file(&msg, eml) < 0) {
@@ -73,7 +68,7 @@ int job_send(const char *job_dir, struct job_state *s, struct state *st,
 		}
 		state_crash_point("before-intent");
 		if (state_mail_intent(st, mid, db_id,
-				      str(s->cover_msgid), eml) < 0)
+				      job_str(s->cover_msgid), eml) < 0)
 			goto out;
 		state_crash_point("intent-recorded");
 	}

@@ -22,6 +22,8 @@
 #ifndef SCHED_BOT_JOBSTATE_H
 #define SCHED_BOT_JOBSTATE_H
 
+#include <string.h>
+
 enum job_stage {
 	JOB_FETCH,		/* get thread.mbox */
 	JOB_SERIES,		/* select the series, write series.json */
@@ -153,6 +155,18 @@ void job_state_release(struct job_state *js);
  * leaves it NULL.
  */
 void job_state_set(char **field, const char *val);
+
+/* A string field for a format or a callee that wants "" for unset. */
+static inline const char *job_str(const char *v)
+{
+	return v ? v : "";
+}
+
+/* Two string fields, both set and equal. */
+static inline int job_same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
 
 /*
  * Read path into js (initialised by the caller).  Returns 0, 1 when
