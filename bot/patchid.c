@@ -7,9 +7,7 @@
 
 #include "patchid.h"
 
-/* The stable patch-id of one commit against its first parent. */
-static int commit_patchid(git_repository *repo, git_commit *c,
-			  git_oid *out)
+int patchid_commit(git_repository *repo, git_commit *c, git_oid *out)
 {
 	git_diff_patchid_options po = GIT_DIFF_PATCHID_OPTIONS_INIT;
 	git_commit *parent = NULL;
@@ -55,7 +53,7 @@ int patchid_range(git_repository *repo, const git_oid *base,
 			git_commit_free(c);
 			goto out;
 		}
-		if (commit_patchid(repo, c, &id) < 0) {
+		if (patchid_commit(repo, c, &id) < 0) {
 			const git_error *e = git_error_last();
 
 			error("patch-id of %.12s: %s", git_oid_tostr_s(&cur),

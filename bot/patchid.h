@@ -17,6 +17,9 @@
 /* At most this many commits between base and head (a series is short). */
 #define PATCHID_MAX_COMMITS 1000
 
+/* The stable patch-id of one commit against its first parent. */
+int patchid_commit(git_repository *repo, git_commit *c, git_oid *out);
+
 /*
  * The patch-ids of the commits from base (not included) to head along
  * first parents, oldest first, hex, space-separated, into out.
