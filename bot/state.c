@@ -84,7 +84,15 @@ static const char schema[] =
 "  public_msgid TEXT PRIMARY KEY, hold_msgid TEXT NOT NULL UNIQUE,"
 "  job_id INTEGER, thread TEXT, target TEXT, workloads TEXT,"
 "  outcome TEXT, mail TEXT NOT NULL, status TEXT NOT NULL,"
-"  reason TEXT, decided_by TEXT, created_at INTEGER, decided_at INTEGER);";
+"  reason TEXT, decided_by TEXT, created_at INTEGER, decided_at INTEGER);"
+/* A tested job's patches found in a named tree (merged.h), once per
+ * (job, branch), with its recheck job queued in the same transaction. */
+"CREATE TABLE IF NOT EXISTS merges ("
+"  job_id INTEGER NOT NULL, tree TEXT NOT NULL, commit_id TEXT NOT NULL,"
+"  parent TEXT NOT NULL, target TEXT, workloads TEXT, report TEXT,"
+"  recheck_job INTEGER, recorded_at INTEGER,"
+"  PRIMARY KEY (job_id, tree));"
+"CREATE INDEX IF NOT EXISTS merges_recheck ON merges (recheck_job);";
 
 void state_crash_point(const char *point)
 {
@@ -648,6 +656,141 @@ long long state_job_same_patches(struct state *st, long long job_id,
 					job_id), &id, 1);
 
 	return n < 0 ? -1 : n ? id : 0;
+}
+
+int state_measured_patches(struct state *st,
+			   int (*fn)(const struct state_patches *p,
+				     long long job_id, void *data),
+			   void *data)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT p.job_id, p.msgid, p.base, "
+				     "p.target, p.workloads, p.patch_ids FROM "
+				     "job_patches p JOIN jobs j ON j.id = "
+				     "p.job_id WHERE j.outcome IN ('tested', "
+				     "'regression') ORDER BY p.job_id", "");
+	int rc, ret = 0;
+
+	if (!stmt)
+		return -1;
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct state_patches p = {
+			.msgid = (const char *)sqlite3_column_text(stmt, 1),
+			.base = (const char *)sqlite3_column_text(stmt, 2),
+			.target = (const char *)sqlite3_column_text(stmt, 3),
+			.workloads = (const char *)sqlite3_column_text(stmt, 4),
+			.patch_ids = (const char *)sqlite3_column_text(stmt, 5),
+		};
+
+		if (p.patch_ids)
+			ret = fn(&p, sqlite3_column_int64(stmt, 0), data);
+	}
+	sqlite3_finalize(stmt);
+	if (!ret && rc != SQLITE_DONE)
+		return db_error(st, "read patches");
+	return ret;
+}
+
+int state_merge_add(struct state *st, struct state_merge *m,
+		    const char *recheck_msgid)
+{
+	if (state_begin(st) < 0)
+		return -1;
+	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO merges (job_id, "
+				  "tree, commit_id, parent, target, workloads, "
+				  "report, recorded_at) VALUES (?, ?, ?, ?, ?, "
+				  "?, ?, ?)", "itttttti",
+				  m->job_id, m->tree, m->commit, m->parent,
+				  m->target, m->workloads, m->report,
+				  now())) < 0)
+		goto fail;
+	if (!sqlite3_changes(st->db)) {
+		state_rollback(st);
+		return 0;
+	}
+	m->recheck_job = 0;
+	if (recheck_msgid &&
+	    (state_job_add(st, recheck_msgid, m->workloads, 0, NULL, NULL,
+			   &m->recheck_job) < 0 ||
+	     exec_stmt(st, prepare(st, "UPDATE merges SET recheck_job = ? "
+				   "WHERE job_id = ? AND tree = ?", "iit",
+				   m->recheck_job, m->job_id, m->tree)) < 0))
+		goto fail;
+	if (state_commit(st) < 0)
+		return -1;
+	return 1;
+fail:
+	state_rollback(st);
+	return -1;
+}
+
+#define MERGE_COLS "job_id, tree, commit_id, parent, target, workloads, " \
+		   "report, recheck_job, recorded_at"
+
+static void fill_merge(sqlite3_stmt *stmt, struct state_merge *m)
+{
+	m->job_id = sqlite3_column_int64(stmt, 0);
+	m->tree = col_text(stmt, 1);
+	m->commit = col_text(stmt, 2);
+	m->parent = col_text(stmt, 3);
+	m->target = col_text(stmt, 4);
+	m->workloads = col_text(stmt, 5);
+	m->report = col_text(stmt, 6);
+	m->recheck_job = sqlite3_column_int64(stmt, 7);
+	m->recorded_at = sqlite3_column_int64(stmt, 8);
+}
+
+void state_merge_release(struct state_merge *m)
+{
+	free(m->tree);
+	free(m->commit);
+	free(m->parent);
+	free(m->target);
+	free(m->workloads);
+	free(m->report);
+	memset(m, 0, sizeof(*m));
+}
+
+int state_merge_of_recheck(struct state *st, long long job_id,
+			   struct state_merge *m)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT " MERGE_COLS " FROM merges "
+				     "WHERE recheck_job = ?", "i", job_id);
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!stmt)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		fill_merge(stmt, m);
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_error(st, "read merges");
+	return rc == SQLITE_ROW;
+}
+
+int state_job_merges(struct state *st, long long job_id,
+		     int (*fn)(const struct state_merge *m, void *data),
+		     void *data)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT " MERGE_COLS " FROM merges "
+				     "WHERE job_id = ? ORDER BY rowid", "i",
+				     job_id);
+	int rc, ret = 0;
+
+	if (!stmt)
+		return -1;
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct state_merge m;
+
+		fill_merge(stmt, &m);
+		ret = fn(&m, data);
+		state_merge_release(&m);
+	}
+	sqlite3_finalize(stmt);
+	if (!ret && rc != SQLITE_DONE)
+		return db_error(st, "read merges");
+	return ret;
 }
 
 int state_mail_intent(struct state *st, const char *message_id,

@@ -26,7 +26,9 @@
  * (outbox.c), command-answered (cron.c: an answer to a mail command
  * is queued, the command not yet recorded as handled), poll-message
  * (cron.c, with a polled mail in hand), release-queued (moderation.c:
- * a released report is in the outbox, its release not yet recorded).
+ * a released report is in the outbox, its release not yet recorded),
+ * merge-recorded (merged.c: a merge and its recheck job recorded, the
+ * branch's scanned head not yet).
  */
 #ifndef SCHED_BOT_STATE_H
 #define SCHED_BOT_STATE_H
@@ -169,6 +171,45 @@ int state_job_patches_set(struct state *st, long long job_id,
  */
 long long state_job_same_patches(struct state *st, long long job_id,
 				 const struct state_patches *p);
+
+/* Each measured job's patches (tested or regression), oldest first. */
+int state_measured_patches(struct state *st,
+			   int (*fn)(const struct state_patches *p,
+				     long long job_id, void *data),
+			   void *data);
+
+/*
+ * A measured job's patches found in a named tree (merged.h): the
+ * branch, the commit of the series' last patch there and the parent of
+ * its first, what the job ran (target, workloads) and its report.
+ */
+struct state_merge {
+	long long job_id;
+	char *tree;		/* "tip/sched/core" */
+	char *commit;
+	char *parent;
+	char *target;
+	char *workloads;
+	char *report;		/* the job's reply Message-ID, or NULL */
+	long long recheck_job;	/* the job that runs it again, 0: none */
+	long long recorded_at;
+};
+
+/*
+ * Record m once per (job, tree), and with recheck_msgid a recheck job
+ * for that version in the same transaction (m->recheck_job set): a
+ * crash leaves both or neither.  1 recorded, 0 recorded before, -1.
+ */
+int state_merge_add(struct state *st, struct state_merge *m,
+		    const char *recheck_msgid);
+/* The merge a recheck job runs: 1 and *m, 0 when job_id is none. */
+int state_merge_of_recheck(struct state *st, long long job_id,
+			   struct state_merge *m);
+/* Each merge of a job's patches; fn returns 0 to go on. */
+int state_job_merges(struct state *st, long long job_id,
+		     int (*fn)(const struct state_merge *m, void *data),
+		     void *data);
+void state_merge_release(struct state_merge *m);
 
 enum mail_status {
 	MAIL_UNKNOWN = 0,
@@ -360,6 +401,7 @@ int state_held_tally(struct state *st,
  *            version_keys,
  *            job_versions
  *   kept     job_patches   what each job applied: nothing measured twice
+ *   kept     merges        each merge found once, its recheck queued once
  *
  * state_prune() deletes the pruned rows recorded before a time and
  * returns how many, or -1.
