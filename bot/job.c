@@ -253,6 +253,39 @@ out:
 	return ret;
 }
 
+/*
+ * A recheck after merge: both sides are commits of the named tree as it
+ * merged the series, nothing is applied, and the patch-ids are not
+ * looked up (they are the rechecked job's: it would be a duplicate).
+ */
+static int apply_merged(struct job *j, git_repository *repo)
+{
+	struct strbuf log = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], *desc;
+	git_oid base, head;
+
+	if (!j->s.base || tree_resolve(repo, j->s.base, &base) < 0 ||
+	    tree_resolve(repo, j->s.head, &head) < 0)
+		return error("job %s: the merged commits %s..%s are not in "
+			     "the tree", j->dir, job_str(j->s.base),
+			     j->s.head);
+	git_oid_tostr(hex, sizeof(hex), &base);
+	job_state_set(&j->s.side[JOB_SIDE_BASE].commit, hex);
+	desc = xasprintf("%s, the parent of the series' first commit there",
+			 job_str(j->s.merged_into));
+	job_state_set(&j->s.base_desc, desc);
+	free(desc);
+	git_oid_tostr(hex, sizeof(hex), &head);
+	job_state_set(&j->s.side[JOB_SIDE_HEAD].commit, hex);
+	strbuf_addf(&log, "base %s %s\nhead %s (the series as merged into "
+		    "%s)\n", job_str(j->s.side[JOB_SIDE_BASE].commit),
+		    j->s.base_desc, hex, job_str(j->s.merged_into));
+	jobdir_write(j->dir, "apply.log", log.buf, log.len);
+	strbuf_release(&log);
+	j->s.stage = JOB_BUILD;
+	return 0;
+}
+
 static int stage_apply(struct job *j)
 {
 	struct job_past past;
@@ -272,6 +305,13 @@ static int stage_apply(struct job *j)
 		free(tp);
 		series_release(&s);
 		return EXIT_FAIL;
+	}
+	if (j->s.head) {
+		ret = apply_merged(j, repo) ? EXIT_FAIL : 0;
+		git_repository_free(repo);
+		free(tp);
+		series_release(&s);
+		return ret;
 	}
 	memset(&ar, 0, sizeof(ar));
 	ao.base = j->s.base;
@@ -629,7 +669,9 @@ static int stage_compare(struct job *j)
 	}
 	j->s.outcome = j->s.confirmed == 1 && j->s.aligned != ALIGN_NOT_SEEN ?
 		       JOB_REGRESSION : JOB_TESTED;
-	if (j->s.outcome == JOB_REGRESSION && j->s.nr_patches > 1) {
+	/* a recheck after merge: the report it rechecks named the patch */
+	if (j->s.outcome == JOB_REGRESSION && j->s.nr_patches > 1 &&
+	    !j->s.head) {
 		rc = bisect_series(&j->b, r2.regs.buf);
 		if (rc) {
 			ret = rc;
@@ -664,8 +706,16 @@ static int stage_reply(struct job *j)
 	struct job_past past;
 	int ret;
 
+	/* after merge, with bot.quiet, "not seen" is news to nobody */
+	if (j->s.head && j->s.outcome == JOB_TESTED && jd()->quiet) {
+		info("job %s: not seen on %s; no reply (bot.quiet)", j->dir,
+		     job_str(j->s.merged_into));
+		j->s.stage = JOB_DONE;
+		return 0;
+	}
 	past = past_of(j);
-	jobpast_earlier(&past);
+	if (!j->s.head)
+		jobpast_earlier(&past);
 	ret = job_reply_write(j->dir, &j->s);
 
 	if (!ret)

@@ -84,6 +84,10 @@ struct job_opts {
 	const char *on_top;	/* a mail of the thread whose diff is tested
 				 * on top of the series, or NULL */
 	int restart;		/* start the stored job over (see above) */
+	/* a recheck after merge (jobstate.h): cron gives these */
+	const char *head;
+	const char *merged_into;
+	const char *report;
 };
 
 /*

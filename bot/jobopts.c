@@ -96,4 +96,8 @@ void jobopts_start(struct job_state *s, const char *msgid, const char *mbox,
 		      o->requested_by : old->requested_by);
 	job_state_set(&s->on_top, given(o->on_top) ? o->on_top :
 		      old->on_top);
+	job_state_set(&s->head, given(o->head) ? o->head : old->head);
+	job_state_set(&s->merged_into, given(o->merged_into) ?
+		      o->merged_into : old->merged_into);
+	job_state_set(&s->report, given(o->report) ? o->report : old->report);
 }

@@ -12,6 +12,7 @@
 #include "facts.h"
 #include "jobdir.h"
 #include "jobreply.h"
+#include "lore.h"
 #include "reply.h"
 #include "samples.h"
 #include "series.h"
@@ -349,6 +350,13 @@ static void reproduce_block(struct reply_job *j, int results,
 		strbuf_addstr(out, " --base ");
 		facts_shell_quote(j->s->base, FACTS_QUOTE_IF_NEEDED, out);
 	}
+	/* a recheck ran the tree's commits: the series on the parent is
+	 * them only when it was merged as it was sent */
+	if (j->s->head)
+		strbuf_addf(out, "\n\n    # it ran %s %.12s against its parent "
+			    "%.12s:\n    # the line above applies the series "
+			    "as sent", job_str(j->s->merged_into), j->s->head,
+			    job_str(j->s->base));
 	if (!results)
 		return;
 	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
@@ -626,10 +634,58 @@ out:
 	strbuf_release(&f);
 }
 
+/*
+ * A recheck after merge (jobstate.h): the branch and commit it ran on,
+ * and the kernel test robot's trailers for the fix, which the author
+ * copies into it: Reported-by: the bot, Closes: the report rechecked.
+ * For regzbot, the range the regression came in with.
+ */
+static void merged_vars(struct reply_job *j, struct kv *v)
+{
+	char *link;
+
+	kv_set(v, "merged_into", j->s->merged_into);
+	kv_setf(v, "merged_commit", "%.12s",
+		job_str(j->s->side[JOB_SIDE_HEAD].commit));
+	kv_setf(v, "merged_range", "%.12s..%.12s",
+		job_str(j->s->side[JOB_SIDE_BASE].commit),
+		job_str(j->s->side[JOB_SIDE_HEAD].commit));
+	kv_setf(v, "reported_by", "%s <%s>", jo()->bot_name,
+		jo()->bot_email);
+	if (j->s->report) {
+		link = lore_link(j->s->report);
+		kv_set(v, "closes", link);
+		free(link);
+	}
+}
+
+/*
+ * A recheck goes under the report it rechecks, not under the cover: its
+ * In-Reply-To the report, its References the cover's and the cover.
+ */
+static void thread_under_report(struct reply_job *j, struct reply_thread *t)
+{
+	char *refs;
+
+	if (!j->s->report)
+		return;
+	refs = xasprintf("%s%s<%s>", t->references ? t->references : "",
+			 t->references && *t->references ? " " : "",
+			 t->msgid);
+	free(t->references);
+	t->references = refs;
+	free(t->msgid);
+	t->msgid = xstrdup(j->s->report);
+}
+
 static int compose(struct reply_job *j)
 {
-	/* each outcome has its template, mail-<outcome>.md */
-	const char *tmpl_name = job_outcome_name(j->s->outcome);
+	/* each outcome has its template, mail-<outcome>.md; a recheck
+	 * after merge that measured has mail-merged-<outcome>.md */
+	int merged = j->s->head && (j->s->outcome == JOB_TESTED ||
+				    j->s->outcome == JOB_REGRESSION);
+	char *tmpl_name = xasprintf("%s%s", merged ? "merged-" : "",
+				    job_outcome_name(j->s->outcome));
 	struct reply_thread t;
 	struct kv v = { 0 };
 	struct strbuf mbox = STRBUF_INIT, tmpl = STRBUF_INIT;
@@ -641,12 +697,15 @@ static int compose(struct reply_job *j)
 	/* composed before a crash: keep it, with its Message-ID */
 	if (!access(eml, R_OK) && j->s->reply_msgid) {
 		free(eml);
+		free(tmpl_name);
 		return 0;
 	}
 	if (!j->s->outcome) {
 		free(eml);
-		return error("job %s: no outcome to report ('%s')", j->dir,
-			     tmpl_name);
+		error("job %s: no outcome to report ('%s')", j->dir,
+		      tmpl_name);
+		free(tmpl_name);
+		return -1;
 	}
 	if (jobdir_read(j->dir, "thread.mbox", &mbox) < 0 ||
 	    reply_thread_from_mbox(mbox.buf, mbox.len,
@@ -657,6 +716,10 @@ static int compose(struct reply_job *j)
 	}
 	if (reply_load_template(tmpl_name, &tmpl) < 0)
 		goto out;
+	if (merged) {
+		merged_vars(j, &v);
+		thread_under_report(j, &t);
+	}
 
 	reply_quote(&t, jo()->quote_lines, &sb);
 	kv_set(&v, "quote", sb.buf);
@@ -703,6 +766,7 @@ out:
 	reply_thread_release(&t);
 out_nothread:
 	kv_release(&v);
+	free(tmpl_name);
 	free(machine);
 	strbuf_release(&mbox);
 	strbuf_release(&tmpl);

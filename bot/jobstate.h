@@ -95,6 +95,16 @@ struct job_state {
 	char *requested_by;	/* email command sender, or NULL */
 	char *on_top;		/* the mail whose diff goes on top of the
 				 * series (a command's), or NULL */
+	/*
+	 * A recheck after merge (merged.h): the patched side is this commit
+	 * of a named tree, nothing applied, the base the parent of the
+	 * series' first commit there; merged_into names the branch
+	 * ("tip/sched/core"), report the reply it rechecks (the new one
+	 * is threaded under it and closes it).
+	 */
+	char *head;
+	char *merged_into;
+	char *report;
 
 	/* The series (series stage; series.json holds all of it). */
 	char *cover_msgid;	/* the cover letter, else patch 1 */

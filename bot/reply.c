@@ -76,10 +76,29 @@ static int is_footnote(const char *line, size_t len)
 	return i > 1 && i + 1 < len && line[i] == ']' && line[i + 1] == ' ';
 }
 
+/*
+ * The trailers the bot's mails give for a commit to carry ("Closes:"
+ * and its long link, after "Reported-by:"): a line each, as written.
+ */
+static int is_trailer(const char *line, size_t len)
+{
+	static const char *const tags[] = {
+		"Reported-by: ", "Tested-by: ", "Closes: ", "Link: ",
+	};
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		n = strlen(tags[i]);
+		if (len > n && !strncmp(line, tags[i], n))
+			return 1;
+	}
+	return 0;
+}
+
 /* Prose can be re-flowed; code, tables, quotes and trailers cannot. */
 static int is_prose(const char *line, size_t len)
 {
-	if (is_footnote(line, len))
+	if (is_footnote(line, len) || is_trailer(line, len))
 		return 0;
 	if (!len || line[0] == ' ' || line[0] == '\t' || line[0] == '>' ||
 	    line[0] == '|' || line[0] == '#')
@@ -147,7 +166,8 @@ static int is_fence(const char *line, size_t len)
 static int continues_paragraph(const char *line, size_t len)
 {
 	return len && !strchr(" \t>|#", line[0]) && !is_fence(line, len) &&
-	       !list_indent(line, len) && !is_footnote(line, len);
+	       !list_indent(line, len) && !is_footnote(line, len) &&
+	       !is_trailer(line, len);
 }
 
 static size_t line_len(const char *p)
