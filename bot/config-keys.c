@@ -119,6 +119,9 @@ const struct config_key config_keys[] = {
 	I("cron.maxAttempts", "3", "attempts before a job is given up"),
 	B("cron.buildAhead", "true", "after the queue, fetch the named trees "
 	  "and build each branch head that moved (a job's base)"),
+	I("cron.mergeScan", "500", "after the poll, fetch the named trees and "
+	  "look at this many new commits of each branch for merged series "
+	  "(0: none)"),
 
 	/* retention and monitoring (gc.h, status.h) */
 	I("gc.maxDiskBytes", "0", "bytes job.dir, build.cacheDir, ccache and "

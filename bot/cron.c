@@ -22,6 +22,7 @@
 #include "mail.h"
 #include "mailcmd.h"
 #include "mbox.h"
+#include "merged.h"
 #include "moderation.h"
 #include "outbox.h"
 #include "reply.h"
@@ -573,6 +574,7 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 		       struct state_job *job, int n)
 {
 	struct job_opts jo = { 0 };
+	struct state_merge m = { 0 };
 	char *dir = job_dir_of(job), *outcome = NULL;
 	int ret;
 
@@ -585,6 +587,14 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 	jo.requested_by = job->requested_by;
 	/* a command's diff, if it carries one, goes on top */
 	jo.on_top = job->command_msgid;
+	/* a recheck after merge runs the named tree's commits (merged.h) */
+	if (state_merge_of_recheck(st, job->id, &m) > 0) {
+		jo.base = m.parent;
+		jo.head = m.commit;
+		jo.merged_into = m.tree;
+		jo.report = m.report;
+		jo.target = m.target && *m.target ? m.target : NULL;
+	}
 	info("job %lld: <%s> (attempt %d)", job->id, job->msgid, n);
 	ret = job_run(&jo, st, &outcome, NULL);
 	if (ret == EXIT_DISKFULL) {
@@ -597,6 +607,7 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 	     ret ? "stopped" : "done");
 	free(outcome);
 	free(dir);
+	state_merge_release(&m);
 	return ret;
 }
 
@@ -757,7 +768,7 @@ int cron_add(const char *msgid, const char *workloads, int runs)
  * database ("built:tip/sched/core"); a build that failed is not tried
  * again until the branch moves.
  */
-static int build_ahead(struct state *st, double deadline)
+static int build_ahead(struct state *st, double deadline, int fetched)
 {
 	struct tree_fetch_opts fo = { 0 };
 	struct tree_remotes t;
@@ -774,7 +785,8 @@ static int build_ahead(struct state *st, double deadline)
 		char **refs;
 		size_t nr;
 
-		tree_fetch_remote(repo, &t.v[i], &fo);
+		if (!fetched)
+			tree_fetch_remote(repo, &t.v[i], &fo);
 		nr = tree_remote_refs(repo, &t.v[i], &refs);
 		for (j = 0; j < nr; j++) {
 			const char *b = refs[j] + strlen("refs/remotes/");
@@ -822,6 +834,42 @@ out:
 	return built;
 }
 
+/*
+ * After the poll, with cron.mergeScan: fetch the named trees and look
+ * in what their branches gained for the series the bot measured
+ * (merged.h), so that a recheck it queues runs in this run's queue.
+ * Returns 1 when the trees were fetched (build-ahead does not fetch
+ * them again), 0 when not.
+ */
+static int fetch_and_scan(struct state *st)
+{
+	struct tree_fetch_opts fo = { 0 };
+	struct tree_remotes t;
+	git_repository *repo = NULL;
+	char *tp;
+	size_t i;
+
+	if (cd()->merge_scan <= 0)
+		return 0;
+	tree_remotes_load(&t);
+	tp = tree_default_path();
+	if (!t.nr || tree_open(&repo, tp) < 0) {
+		tree_remotes_release(&t);
+		free(tp);
+		return 0;
+	}
+	fo.timeout = cd()->fetch_timeout;
+	for (i = 0; i < t.nr; i++)
+		if (!tree_fetch_remote(repo, &t.v[i], &fo) &&
+		    merged_scan(st, repo, &t.v[i], cd()->merge_scan) < 0)
+			warning("merge scan of %s: the state failed",
+				t.v[i].name);
+	git_repository_free(repo);
+	tree_remotes_release(&t);
+	free(tp);
+	return 1;
+}
+
 /* Send what is pending; a mail the outbox had no room for is noted. */
 static int flush(struct state *st, const char *box)
 {
@@ -836,7 +884,7 @@ int cron_run(const struct cron_opts *o)
 	double deadline = now_monotonic() + budget;
 	char *db = state_default_path(), *box = outbox_default_dir();
 	struct state *st = NULL;
-	int lock, ret = EXIT_OK;
+	int lock, ret = EXIT_OK, fetched = 0;
 
 	lock = state_lock(db);
 	if (lock < 0)
@@ -892,6 +940,7 @@ int cron_run(const struct cron_opts *o)
 		free(s);
 		info("poll: %d new series, %d commands queued",
 		     pc.queued, cc.queued);
+		fetched = fetch_and_scan(st);
 		while (pc.nr_seen)
 			free(pc.seen[--pc.nr_seen]);
 		free(pc.seen);
@@ -904,7 +953,7 @@ int cron_run(const struct cron_opts *o)
 	if (disk_full_path())
 		ret = EXIT_DISKFULL;
 	if (!o->no_jobs && cd()->build_ahead > 0)
-		build_ahead(st, deadline);
+		build_ahead(st, deadline, fetched);
 	/* a held report nobody judged in time is not sent late */
 	moderation_expire(st);
 	if (o->send && flush(st, box) < 0)

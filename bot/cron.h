@@ -11,7 +11,9 @@
  *      and a poison one, or one the bot died on twice, is quarantined
  *      in the state by Message-ID, reported once and skipped for good;
  *   4. poll lore with cron.commandQuery for "#sched-bot" commands
- *      (mailcmd.h), queue the allowed ones, answer the bad ones;
+ *      (mailcmd.h), queue the allowed ones, answer the bad ones; fetch
+ *      the named trees and queue a recheck of each series found merged
+ *      there that the bot had reported a regression of (merged.h);
  *   5. run queued jobs until cron.budget seconds have passed (a job
  *      that fails cron.maxAttempts times is given up; one with a build
  *      to do waits, stage "disk-full", while the free space stays under
@@ -56,6 +58,7 @@ struct cron_defaults {
 	const char *const *command_queries;	/* cron.commandQuery */
 	size_t nr_command_queries;
 	int build_ahead;		/* cron.buildAhead */
+	long merge_scan;		/* cron.mergeScan, 0: none */
 	long fetch_timeout;		/* tree.fetchTimeout, seconds */
 	long long gc_min_free;		/* gc.minFree, 0: none */
 	long long gc_max_disk_bytes;	/* gc.maxDiskBytes, 0: none */

@@ -389,6 +389,7 @@ void cron_defaults_from_config(struct cron_defaults *d)
 	d->command_queries = (const char *const *)command_queries.v;
 	d->nr_command_queries = command_queries.nr;
 	d->build_ahead = config_get_bool("cron.buildAhead");
+	d->merge_scan = config_get_int("cron.mergeScan");
 	d->fetch_timeout = config_get_int("tree.fetchTimeout");
 	d->gc_min_free = config_get_int("gc.minFree");
 	d->gc_max_disk_bytes = config_get_int("gc.maxDiskBytes");
