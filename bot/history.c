@@ -17,6 +17,7 @@
 
 
 struct history_job {
+	struct state *st;
 	const struct state_job *row;
 	struct job_state s;	/* its state file, when it has one */
 	int have_state;
@@ -51,15 +52,22 @@ static void version_change_id(const struct state_version *v,
 	add_text(out, v->change_id);
 }
 
-static void version_seen(const struct state_version *v, struct strbuf *out)
+/* A time of the state, "2026-12-02 06:50 UTC", between pre and post. */
+static void add_date(struct strbuf *out, long long when, const char *pre,
+		     const char *post)
 {
-	time_t t = (time_t)v->seen_at;
+	time_t t = (time_t)when;
 	struct tm tm;
 	char buf[32];
 
 	if (t && gmtime_r(&t, &tm) &&
 	    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", &tm))
-		strbuf_addstr(out, buf);
+		strbuf_addf(out, "%s%s%s", pre, buf, post);
+}
+
+static void version_seen(const struct state_version *v, struct strbuf *out)
+{
+	add_date(out, v->seen_at, "", "");
 }
 
 static const struct {
@@ -274,13 +282,46 @@ static void job_reply(const struct history_job *j, struct strbuf *out)
 		strbuf_addstr(out, "none (bot.quiet)");
 }
 
-/* Not recorded yet by any part of the bot: the rows are kept. */
+/* A held report: what the moderators made of it (moderation.h). */
 static void job_moderation(const struct history_job *j, struct strbuf *out)
 {
+	struct state_held h;
+
+	if (!j->have_state || !j->s.reply_msgid ||
+	    state_held_get(j->st, j->s.reply_msgid, &h) <= 0)
+		return;
+	strbuf_addf(out, "%s", h.status ? h.status : "?");
+	if (h.decided_by)
+		strbuf_addf(out, " by %s", h.decided_by);
+	if (h.reason)
+		strbuf_addf(out, ": %s", h.reason);
+	state_held_release(&h);
 }
 
+static int add_merge(const struct state_merge *m, void *data)
+{
+	struct strbuf *out = data;
+
+	if (out->len)
+		strbuf_addstr(out, "; ");
+	strbuf_addf(out, "into %s as %.12s", m->tree, m->commit);
+	add_date(out, m->recorded_at, " (", ")");
+	if (m->recheck_job)
+		strbuf_addf(out, ", rechecked by job %lld", m->recheck_job);
+	return 0;
+}
+
+/* The named trees the job's patches were found merged into (merged.h),
+ * or, for a recheck, the merge it ran. */
 static void job_merged(const struct history_job *j, struct strbuf *out)
 {
+	if (j->have_state && j->s.head) {
+		strbuf_addf(out, "a recheck on %s %.12s against %.12s",
+			    job_str(j->s.merged_into), j->s.head,
+			    job_str(j->s.base));
+		return;
+	}
+	state_job_merges(j->st, j->row->id, add_merge, out);
 }
 
 static const struct {
@@ -318,7 +359,7 @@ static void add_row(struct strbuf *out, const char *indent,
 static int print_job(const struct state_job *row, void *data)
 {
 	struct walk *w = data;
-	struct history_job j = { .row = row };
+	struct history_job j = { .st = w->st, .row = row };
 	struct strbuf val = STRBUF_INIT;
 	char *path = row->job_dir ? jobdir_path(row->job_dir, "state") : NULL;
 	size_t i;

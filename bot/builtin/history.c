@@ -32,8 +32,10 @@ const struct options_doc history_doc = {
 "shown alone, with the reason).  For each version, its jobs: the\n"
 "outcome, target, base, the verdict per KPI, the reply, and for a\n"
 "version whose patches were measured already (the same patch-ids on\n"
-"the same base and target), the job that measured them.  Exits 3 when\n"
-"the state knows no such version or change-id.",
+"the same base and target), the job that measured them; what the\n"
+"moderators made of a held report; the named trees the job's patches\n"
+"were found merged into, and the recheck each merge queued.  Exits 3\n"
+"when the state knows no such version or change-id.",
 	.options = history_options,
 };
 

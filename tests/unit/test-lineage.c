@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-lineage.c - subjects as versions share them, b4's change-id,
- * and the links lineage_record() makes or refuses.
+ * the links lineage_record() makes or refuses, and what history
+ * prints of a job: its moderation and its merges.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "history.h"
+#include "jobstate.h"
 #include "lineage.h"
 #include "series.h"
 #include "state.h"
@@ -167,6 +169,65 @@ static void test_still_there(void)
 	strbuf_release(&out);
 }
 
+/* A job of version msgid, its reply r1@x, held and judged, then merged. */
+static void test_history_rows(void)
+{
+	char *db = xasprintf("%s/h.db", tmpdir);
+	char *dir = xasprintf("%s/job-1", tmpdir);
+	char *path = xasprintf("%s/state", dir);
+	struct state *st = state_open(db);
+	struct state_held h = { .public_msgid = "r1@x",
+				.hold_msgid = "moderation.r1@x",
+				.mail = "mail", .status = "held" };
+	struct state_merge m = { .tree = "tip/sched/core",
+				 .commit = "0123456789abcdef",
+				 .parent = "fedcba9876543210",
+				 .target = "local", .workloads = "spawn",
+				 .report = "r1@x" };
+	struct state_merge got;
+	struct strbuf out = STRBUF_INIT;
+	struct job_state js;
+	long long job;
+
+	CHECK(st != NULL);
+	CHECK(record(st, "h1@x", "H <h@x>", "[PATCH] sched: h", NULL) > 0);
+	CHECK_INT(state_job_add(st, "h1@x", "spawn", 0, NULL, NULL, &job), 0);
+	CHECK(mkdir_p(dir, 0755) == 0);
+	job_state_init(&js);
+	job_state_set(&js.reply_msgid, "r1@x");
+	CHECK_INT(job_state_write(&js, path), 0);
+	job_state_release(&js);
+	CHECK_INT(state_job_update(st, job, "done", "regression", dir), 0);
+	h.job_id = job;
+	CHECK_INT(state_held_add(st, &h), 0);
+	CHECK_INT(state_held_decide(st, "r1@x", "invalid", "noisy host",
+				    "mod@x"), 1);
+	m.job_id = job;
+	/* once per job and branch: the recheck is queued once */
+	CHECK_INT(state_merge_add(st, &m, "h1@x"), 1);
+	CHECK(m.recheck_job > job);
+	CHECK_INT(state_merge_add(st, &m, "h1@x"), 0);
+	CHECK_INT(state_merge_of_recheck(st, m.recheck_job, &got), 1);
+	CHECK_STR(got.commit, "0123456789abcdef");
+	CHECK_STR(got.parent, "fedcba9876543210");
+	CHECK_STR(got.report, "r1@x");
+	state_merge_release(&got);
+	CHECK_INT(state_merge_of_recheck(st, job, &got), 0);
+	CHECK_INT(history_format(st, "h1@x", &out), 0);
+	CHECK(strstr(out.buf, "\n    moderation invalid by mod@x: noisy "
+		     "host\n") != NULL);
+	CHECK(strstr(out.buf, "\n    merged     into tip/sched/core as "
+		     "0123456789ab (") != NULL);
+	CHECK(strstr(out.buf, "), rechecked by job 2\n") != NULL);
+	/* the recheck queued, pending, shown with the version */
+	CHECK(strstr(out.buf, "\n  job 2: pending") != NULL);
+	strbuf_release(&out);
+	state_close(st);
+	free(path);
+	free(dir);
+	free(db);
+}
+
 int main(void)
 {
 	TEST_NAME("test-lineage");
@@ -176,6 +237,7 @@ int main(void)
 	RUN(test_change_id);
 	RUN(test_record);
 	RUN(test_still_there);
+	RUN(test_history_rows);
 	remove_tree(tmpdir);
 	return test_done();
 }
