@@ -160,3 +160,21 @@ free_port() {
 	perl -MIO::Socket::INET -e \
 		'print IO::Socket::INET->new(Listen=>1,LocalAddr=>"127.0.0.1:0")->sockport' 
 }
+
+# git_serve DIR REPO: git daemon on 127.0.0.1 serving the bare
+# repositories under DIR (killed at exit), once it answers for REPO
+# (bounded, not a timed assertion); sets PORT and writes it to ./port,
+# REPO's refs to ./refs.
+git_serve() {
+	PORT=$(free_port) && echo $PORT >port &&
+	git daemon --base-path="$1" --export-all --reuseaddr \
+		--listen=127.0.0.1 --port=$PORT --pid-file="$PWD/daemon.pid" \
+		--detach &&
+	test_atexit "kill \$(cat \"$PWD/daemon.pid\")" || return 1
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		git ls-remote git://127.0.0.1:$PORT/$2 >refs 2>/dev/null &&
+			return 0
+		sleep 0.2
+	done
+	return 1
+}

@@ -59,16 +59,7 @@ test_expect_success 'a tip tree with sched/core, served by git daemon' '
 	C=$(git -C up rev-parse HEAD) &&
 	echo "$B" >B && echo "$C" >C &&
 	mkdir srv && git clone -q --bare up srv/tip.git &&
-	PORT=$(free_port) && echo $PORT >port &&
-	git daemon --base-path="$PWD/srv" --export-all --reuseaddr \
-		--listen=127.0.0.1 --port=$PORT --pid-file="$PWD/daemon.pid" \
-		--detach &&
-	test_atexit "kill \$(cat \"$TRASH/daemon.pid\")" &&
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		git ls-remote git://127.0.0.1:$PORT/tip.git >refs 2>/dev/null &&
-			break
-		sleep 0.2
-	done &&
+	git_serve "$PWD/srv" tip.git &&
 	test_grep "refs/heads/sched/core" refs &&
 	cat >"$CFG" <<-EOF
 	[tree]

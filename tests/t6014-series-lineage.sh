@@ -280,4 +280,164 @@ test_expect_success 'history lists the versions, their jobs and verdicts' '
 	test_grep "^    target     local, workloads spawn$" h
 '
 
+# After merge.  The served "tip" tree gains v1's two patches as they
+# were sent (git am, patch 2 and its slowdown included), and the next
+# poll finds them by patch-id, records the merge once and, v1 having
+# reported a regression, queues a recheck: the merged commit against
+# the parent of the first, on v1's target and workloads.  The stand-in
+# tree's kernels are alike in code and data, so the recheck measures
+# nothing: its "still a regression" is a FIXTURE, like v1's
+# compare.json above.  The recheck is stopped after its compare stage
+# (the crash point after-compare) and given the result files a real
+# kernel with the slowdown would leave; t6011 is the real-kernel path.
+# Everything else (the fetch, the scan, the state, the queue, the
+# reply, its threading and lines, history) is the real code on real
+# peers.
+test_expect_success 'the tip tree gains v1 as it was sent, served by git daemon' '
+	mkdir -p srv && git init -q --bare srv/tip.git &&
+	git -C tree checkout -q -B tip-core base &&
+	mkdir split && git mailsplit -osplit dave1.mbox >/dev/null &&
+	GIT_COMMITTER_NAME="Tip Bot" GIT_COMMITTER_EMAIL=tip@example.org \
+		git -C tree am -q ../split/0002 ../split/0003 &&
+	git -C tree push -q ../srv/tip.git tip-core:refs/heads/sched/core &&
+	git -C tree checkout -q base &&
+	git --git-dir=srv/tip.git rev-parse sched/core >tip &&
+	test "$(git --git-dir=srv/tip.git rev-parse sched/core~2)" = "$BASE" &&
+	git_serve "$PWD/srv" tip.git &&
+	test_grep "refs/heads/sched/core" refs &&
+	git config -f "$CFG" tree.tip.url git://127.0.0.1:$PORT/tip.git &&
+	git config -f "$CFG" tree.tip.branches sched/core &&
+	git config -f "$CFG" cron.buildAhead false
+'
+
+TIP12=$(cut -c1-12 tip 2>/dev/null)
+BASE12=$(echo "$BASE" | cut -c1-12)
+
+test_expect_success 'a poll killed once the merge is recorded: merge and recheck are there' '
+	rc=0 &&
+	{ SCHED_BOT_CRASH_AT=merge-recorded "$SCHED_BOT" cron --poll-only \
+		2>merge1.err || rc=$?; } &&
+	test "$rc" -eq 137 &&
+	test_grep "merged: the patches of job 1 are in tip/sched/core as $TIP12; it reported a regression: a recheck is queued" merge1.err &&
+	test_grep "queued job 5: <$(cover_of dave1.mbox)> again, $TIP12 against $BASE12" merge1.err &&
+	test "$(grep -c "merged: " merge1.err)" -eq 1
+'
+
+test_expect_success 'the next polls record nothing and queue nothing again' '
+	"$SCHED_BOT" cron --poll-only 2>merge2.err &&
+	test_grep "fetched tree tip" merge2.err &&
+	test_grep ! "merged: " merge2.err &&
+	test_grep ! "queued job" merge2.err &&
+	"$SCHED_BOT" cron --poll-only 2>merge3.err &&
+	test_grep ! "merged: " merge3.err &&
+	"$SCHED_BOT" history "$(cover_of dave1.mbox)" >h &&
+	test "$(grep -c "^    merged     into tip/sched/core as $TIP12 (.*), rechecked by job 5$" h)" -eq 1
+'
+
+test_expect_success 'the recheck runs the merged commit against its parent' '
+	rc=0 &&
+	{ SCHED_BOT_CRASH_AT=after-compare "$SCHED_BOT" cron --no-poll \
+		2>recheck.err || rc=$?; } &&
+	test "$rc" -eq 137 &&
+	test "$(job_state_of 5 head)" = "$(cat tip)" &&
+	test "$(job_state_of 5 base_commit)" = "$BASE" &&
+	test "$(job_state_of 5 head_commit)" = "$(cat tip)" &&
+	test "$(job_state_of 5 merged_into)" = tip/sched/core &&
+	test "$(job_state_of 5 report)" = "$(job_state_of 1 reply_msgid)" &&
+	test "$(job_state_of 5 target)" = local &&
+	test -z "$(job_state_of 5 patch_ids)" &&
+	test_grep "the series as merged into tip/sched/core" dave-jobs/job-5/apply.log
+'
+
+# The fixture: what the recheck would have written on a real kernel
+# with v1's slowdown (see above).
+J5=dave-jobs/job-5
+if test -d $J5; then
+	cat >$J5/compare.json <<EOF
+{
+  "metrics": [
+    { "workload": "spawn", "params": "", "metric": "lps",
+      "diagnostic": false, "change_pct": -11.8, "verdict": "regression" }
+  ],
+  "verdict": "regression"
+}
+EOF
+	printf 'spawn lps   base 41234.0   patched 36368.4   -11.8%%\n' >$J5/tables.txt
+	printf 'Verdict: a regression of spawn lps, -11.8%%, confirmed.\n' >$J5/verdict.txt
+	printf -- '- spawn lps: -11.8%%\n' >$J5/regressions.txt
+	cat >$J5/summary.txt <<EOF
+lead: -11.8% regression of spawn.lps
+testcase: spawn
+params: 
+rule: change >= 5%, p < 0.01, the family's alpha
+moved: -11.8% regression of spawn.lps
+EOF
+	sed -i "s/^outcome=tested$/outcome=regression/" $J5/state
+fi
+
+# Moderation applies as to any report: this one is held (t7103 is the
+# moderators' part; history's row of their decision, test-lineage).
+test_expect_success 'still a regression: the reply under the report, with Reported-by and Closes' '
+	grep -q "^outcome=regression$" $J5/state &&
+	git config -f "$CFG" bot.moderation regressions &&
+	git config -f "$CFG" bot.moderators mod@example.org &&
+	"$SCHED_BOT" cron --no-poll 2>recheck2.err &&
+	git config -f "$CFG" bot.moderation none &&
+	test_grep "held for the moderators" recheck2.err &&
+	r=$J5/reply.eml &&
+	cat $r &&
+	v1reply=$(job_state_of 1 reply_msgid) &&
+	test_grep -x "still a regression on tip/sched/core $TIP12" $r &&
+	test_grep -x "In-Reply-To: <$v1reply>" $r &&
+	test_grep "^References: .*<$(cover_of dave1.mbox)>" $r &&
+	test_grep -F -- "-11.8%" $r &&
+	test_grep -F "change >= 5%, p < 0.01" $r &&
+	test_grep -F "sched-bot test" $r &&
+	test_grep -x "Reported-by: Sched Bot <bot@sched-bot.example.org>" $r &&
+	test_grep -x "Closes: $LORE_URL/all/$v1reply/" $r &&
+	test_grep -x "#regzbot introduced: $BASE12..$TIP12" $r &&
+	test "$(job_state_of 5 stage)" = done
+'
+
+test_expect_success 'history shows the merge, the recheck and its reply' '
+	"$SCHED_BOT" history "$(cover_of dave1.mbox)" >h &&
+	cat h &&
+	test_grep "^  job 5: regression$" h &&
+	test_grep "^    merged     a recheck on tip/sched/core $TIP12 against $BASE12$" h &&
+	test_grep "^    reply      <$(job_state_of 5 reply_msgid)>$" h &&
+	test "$(grep -c "rechecked by job 5$" h)" -eq 1
+'
+
+# The same commits in two more served trees, with no fixture this
+# time: the recheck finds the merged kernel's code and data the
+# parent's, so the regression is not seen there; under bot.quiet that
+# is said to nobody.
+test_expect_success 'not seen after merge: said under the report, or, with bot.quiet, not at all' '
+	git clone -q --bare srv/tip.git srv/next.git &&
+	git clone -q --bare srv/tip.git srv/mm.git &&
+	git config -f "$CFG" tree.next.url git://127.0.0.1:$(cat port)/next.git &&
+	git config -f "$CFG" tree.next.branches sched/core &&
+	"$SCHED_BOT" cron 2>next.err &&
+	test_grep "merged: the patches of job 1 are in next/sched/core as $TIP12; it reported a regression: a recheck is queued" next.err &&
+	test_grep ! "are in tip/sched/core" next.err &&
+	test "$(job_state_of 6 merged_into)" = next/sched/core &&
+	test "$(job_state_of 6 outcome)" = tested &&
+	r=dave-jobs/job-6/reply.eml &&
+	test_grep -x "not seen on next/sched/core $TIP12" $r &&
+	test_grep -x "In-Reply-To: <$(job_state_of 1 reply_msgid)>" $r &&
+	test_grep ! "^Reported-by:" $r &&
+	git config -f "$CFG" bot.quiet true &&
+	git config -f "$CFG" tree.mm.url git://127.0.0.1:$(cat port)/mm.git &&
+	git config -f "$CFG" tree.mm.branches sched/core &&
+	ls outbox/new >before &&
+	"$SCHED_BOT" cron 2>mm.err &&
+	test_grep "merged: the patches of job 1 are in mm/sched/core" mm.err &&
+	test_grep "not seen on mm/sched/core; no reply (bot.quiet)" mm.err &&
+	test "$(job_state_of 7 stage)" = done &&
+	test ! -e dave-jobs/job-7/reply.eml &&
+	ls outbox/new >after &&
+	test_cmp before after &&
+	git config -f "$CFG" --unset bot.quiet
+'
+
 test_done
