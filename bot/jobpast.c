@@ -128,7 +128,9 @@ static int earlier_job(const struct state_job *row, void *data)
 		return 0;
 	job_state_init(&s);
 	path = jobdir_path(row->job_dir, "state");
-	if (!job_state_read(&s, path) && job_same(s.target, e->now->target) &&
+	/* a recheck after merge measured the tree's commits, not a version */
+	if (!job_state_read(&s, path) && !s.head &&
+	    job_same(s.target, e->now->target) &&
 	    s.version < e->now->version && s.version >= e->version) {
 		job_state_release(&e->s);
 		free(e->dir);

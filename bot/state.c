@@ -417,8 +417,11 @@ int state_job_get(struct state *st, long long id, struct state_job *job)
 
 int state_job_find(struct state *st, const char *msgid, struct state_job *job)
 {
+	/* a recheck after merge tested the tree's commits, not the mail */
 	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs "
-				     "WHERE msgid = ? ORDER BY outcome IS NULL, "
+				     "WHERE msgid = ? AND id NOT IN (SELECT "
+				     "recheck_job FROM merges WHERE recheck_job "
+				     "IS NOT NULL) ORDER BY outcome IS NULL, "
 				     "id DESC LIMIT 1", "t", msgid), job);
 }
 

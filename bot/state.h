@@ -87,7 +87,8 @@ int state_job_next(struct state *st, struct state_job *job,
 int state_job_get(struct state *st, long long id, struct state_job *job);
 /*
  * The job that tested msgid (a cover letter or patch 1): the newest with
- * an outcome, else the newest queued; 1 when found, 0 when none.
+ * an outcome, else the newest queued, a recheck after merge (merged.h)
+ * left out; 1 when found, 0 when none.
  */
 int state_job_find(struct state *st, const char *msgid, struct state_job *job);
 int state_job_update(struct state *st, long long id, const char *stage,

@@ -185,6 +185,7 @@ static void test_history_rows(void)
 				 .target = "local", .workloads = "spawn",
 				 .report = "r1@x" };
 	struct state_merge got;
+	struct state_job row;
 	struct strbuf out = STRBUF_INIT;
 	struct job_state js;
 	long long job;
@@ -221,6 +222,12 @@ static void test_history_rows(void)
 	CHECK(strstr(out.buf, "), rechecked by job 2\n") != NULL);
 	/* the recheck queued, pending, shown with the version */
 	CHECK(strstr(out.buf, "\n  job 2: pending") != NULL);
+	/* done, it is not the job that tested the mail */
+	CHECK_INT(state_job_update(st, m.recheck_job, "done", "tested", NULL),
+		  0);
+	CHECK_INT(state_job_find(st, "h1@x", &row), 1);
+	CHECK(row.id == job);
+	state_job_release(&row);
 	strbuf_release(&out);
 	state_close(st);
 	free(path);
