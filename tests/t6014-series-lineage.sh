@@ -5,8 +5,11 @@
 # a version that matches two series is left unlinked and logged.  A
 # version whose patches are an earlier tested version's by patch-id, on
 # the same base and target, is neither built nor run: its reply points
-# at the earlier result, or, with bot.quiet, there is none.  `sched-bot
-# history` shows it all.
+# at the earlier result, or, with bot.quiet, there is none.  A served
+# tip tree that gains v1's patches gets the merge recorded once and a
+# recheck of v1's regression, replied under v1's report (see "After
+# merge" below for the part that is a fixture).  `sched-bot history`
+# shows it all.
 #
 # The tree is the stand-in of t7000 (lib-hostile.sh), whose "vmlinux"
 # is the same file on both sides: each job builds in the sandbox, finds
