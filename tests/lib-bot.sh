@@ -239,6 +239,47 @@ bot_dkim_sign_sha1() {
 		-k "$TRASH/dkim/$1.$sel/$sel.private" <"$2" >"$3"
 }
 
+# bot_answer OUT DOMAIN FROM MSGID LINE IN-REPLY-TO SUBJECT: a mail of
+# FROM that answers IN-REPLY-TO (the bot's note to the moderators, say)
+# with the one LINE, received now, DKIM-signed by DOMAIN (none:
+# unsigned).
+bot_answer() {
+	local now
+	now=$(date -R)
+	cat >"$1.raw" <<EOM
+Received: from test by 127.0.0.1; $now
+From: Some One <$3>
+To: Sched Bot <bot@sched-bot.example.org>
+Subject: $7
+Date: $now
+Message-ID: <$4>
+In-Reply-To: <$6>
+References: <$6>
+
+$5
+EOM
+	if [ "$2" = none ]; then
+		cp "$1.raw" "$1"
+	else
+		bot_dkim_sign "$2" "$1.raw" "$1"
+	fi
+}
+
+# bot_unsink FILE: a mail smtp-sink kept, without the headers it adds on
+# top of what it was given: the mail as the bot sent it.
+bot_unsink() {
+	sed -e '/^X-Mail-Args: /d' -e '/^X-Rcpt-Args: /d' \
+	    -e '/^X-Client-Addr: /d' -e '/^X-Client-Proto: /d' \
+	    -e '/^X-Helo-Args: /d' -e '/^Received: /,/^[^ \t]/{/^Received: /d;/^[ \t]/d;}' "$1"
+}
+
+# bot_held_attachment FILE: the public mail a note to the moderators
+# carries (message/rfc822), as it would be sent.
+bot_held_attachment() {
+	sed -n "/^Content-Type: message\/rfc822$/,\$p" "$1" |
+		sed "1,/^\$/d" | sed "\$d" | sed "\$d"
+}
+
 # bot_mail_normalise [FILE]: a reply with its volatile fields replaced,
 # for test_cmp against a golden mail: the Date: header, the Message-ID
 # (and its local part wherever a header repeats it), the version in

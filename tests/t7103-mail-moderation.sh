@@ -44,30 +44,7 @@ held() {
 # cmd FILE DOMAIN FROM MSGID LINE IN-REPLY-TO: a moderator's answer to
 # the note, signed by DOMAIN (none: unsigned)
 cmd() {
-	cat >"$1.raw" <<EOM
-Received: from test by 127.0.0.1; $now
-From: Some One <$3>
-To: Sched Bot <bot@sched-bot.example.org>
-Subject: Re: [sched-bot moderation] Re: [PATCH v3 0/2] sched/fair: Choose the CPU where short task is running during wake up
-Date: $now
-Message-ID: <$4>
-In-Reply-To: <$6>
-References: <$6>
-
-$5
-EOM
-	if [ "$2" = none ]; then
-		cp "$1.raw" "$1"
-	else
-		bot_dkim_sign "$2" "$1.raw" "$1"
-	fi
-}
-
-# the headers smtp-sink adds on top of what it was given
-unsink() {
-	sed -e '/^X-Mail-Args: /d' -e '/^X-Rcpt-Args: /d' \
-	    -e '/^X-Client-Addr: /d' -e '/^X-Client-Proto: /d' \
-	    -e '/^X-Helo-Args: /d' -e '/^Received: /,/^[^ \t]/{/^Received: /d;/^[ \t]/d;}' "$1"
+	bot_answer "$@" "Re: [sched-bot moderation] Re: [PATCH v3 0/2] sched/fair: Choose the CPU where short task is running during wake up"
 }
 
 test_expect_success 'a regression report goes only to the moderator' '
@@ -149,9 +126,8 @@ test_expect_success 'a signed release sends the held mail to the thread, unchang
 	test_grep "^X-Rcpt-Args: <linux-kernel@vger.kernel.org>" "$m" &&
 	test_grep ! "^X-Rcpt-Args: <$MOD>" "$m" &&
 	# the mail sent is the one the moderator read, byte for byte
-	sed -n "/^Content-Type: message\/rfc822$/,\$p" hold-one.eml |
-		sed "1,/^\$/d" | sed "\$d" | sed "\$d" >attached &&
-	unsink "$m" >sent &&
+	bot_held_attachment hold-one.eml >attached &&
+	bot_unsink "$m" >sent &&
 	test_cmp attached sent &&
 	test "$(sqlite3 "$DB" "SELECT status || '\'' '\'' || decided_by FROM moderation WHERE public_msgid = '\''$ONE'\''")" = "released $MOD" &&
 	rm -f "$SMTP_DIR"/*
