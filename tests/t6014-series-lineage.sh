@@ -9,7 +9,11 @@
 # tip tree that gains v1's patches gets the merge recorded once and a
 # recheck of v1's regression, replied under v1's report (see "After
 # merge" below for the part that is a fixture).  `sched-bot history`
-# shows it all.
+# shows it all.  Last, the whole life in one cron flow with sending on
+# to smtp-sink, under bot.moderation = regressions: v1's report held
+# for the moderator, released by a signed command and by nothing
+# forged, v2 saying v1's regression is gone, v3 not built, and another
+# report judged invalid in the tally (see "sending on" below).
 #
 # The tree is the stand-in of t7000 (lib-hostile.sh), whose "vmlinux"
 # is the same file on both sides: each job builds in the sandbox, finds
@@ -17,6 +21,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-hostile.sh"
+. "$TESTS/lib-bot.sh"
 
 standin_prereqs
 cd "$TRASH" || exit 1
@@ -76,6 +81,7 @@ series() {
 	done &&
 	GIT_COMMITTER_NAME=$aname GIT_COMMITTER_EMAIL=$aemail \
 		git -C tree format-patch -q --stdout --cover-letter --thread \
+		${SERIES_TO:+--to="$SERIES_TO"} \
 		-v "$v" --base="$BASE" base..work >"$out.raw" &&
 	git -C tree checkout -q base &&
 	awk -v now="$NOW" -v cover="$cover" -v cid="$cid" '
@@ -352,30 +358,40 @@ test_expect_success 'the recheck runs the merged commit against its parent' '
 	test_grep "the series as merged into tip/sched/core" dave-jobs/job-5/apply.log
 '
 
-# The fixture: what the recheck would have written on a real kernel
-# with v1's slowdown (see above).
-J5=dave-jobs/job-5
-if test -d $J5; then
-	cat >$J5/compare.json <<EOF
+# regression_fixture DIR PCT: the result files a job stopped at the
+# crash point after-compare would have left on a real kernel whose
+# spawn lps is PCT% off the base's, its outcome a regression (the
+# FIXTURE each use explains: the stand-in kernels measure alike).
+regression_fixture() {
+	cat >"$1/compare.json" <<EOF &&
 {
   "metrics": [
     { "workload": "spawn", "params": "", "metric": "lps",
-      "diagnostic": false, "change_pct": -11.8, "verdict": "regression" }
+      "diagnostic": false, "change_pct": $2, "verdict": "regression" }
   ],
   "verdict": "regression"
 }
 EOF
-	printf 'spawn lps   base 41234.0   patched 36368.4   -11.8%%\n' >$J5/tables.txt
-	printf 'Verdict: a regression of spawn lps, -11.8%%, confirmed.\n' >$J5/verdict.txt
-	printf -- '- spawn lps: -11.8%%\n' >$J5/regressions.txt
-	cat >$J5/summary.txt <<EOF
-lead: -11.8% regression of spawn.lps
+	awk -v p="$2" 'BEGIN { printf "spawn lps   base 41234.0   " \
+		"patched %.1f   %s%%\n", 41234 * (1 + p / 100), p }' \
+		>"$1/tables.txt" &&
+	printf 'Verdict: a regression of spawn lps, %s%%, confirmed.\n' "$2" >"$1/verdict.txt" &&
+	printf -- '- spawn lps: %s%%\n' "$2" >"$1/regressions.txt" &&
+	cat >"$1/summary.txt" <<EOF &&
+lead: $2% regression of spawn.lps
 testcase: spawn
 params: 
 rule: change >= 5%, p < 0.01, the family's alpha
-moved: -11.8% regression of spawn.lps
+moved: $2% regression of spawn.lps
 EOF
-	sed -i "s/^outcome=tested$/outcome=regression/" $J5/state
+	sed -i "s/^outcome=tested$/outcome=regression/" "$1/state"
+}
+
+# The fixture: what the recheck would have written on a real kernel
+# with v1's slowdown (see above).
+J5=dave-jobs/job-5
+if test -d $J5; then
+	regression_fixture $J5 -11.8
 fi
 
 # Moderation applies as to any report: this one is held (t7103 is the
@@ -441,6 +457,209 @@ test_expect_success 'not seen after merge: said under the report, or, with bot.q
 	ls outbox/new >after &&
 	test_cmp before after &&
 	git config -f "$CFG" --unset bot.quiet
+'
+
+# The whole life, sending on, in one cron flow: Fay's v1 (patch 2
+# the slow path), v2 (patch 2 fixed) and v3 (v2's changes reworded),
+# sent to the list, under bot.moderation = regressions, each mail cron
+# sends going to smtp-sink, the moderators' commands DKIM-signed mail
+# on the lore.  v1's regression is the FIXTURE of the merge part: the
+# stand-in's kernels measure alike, so v1's job is stopped at the crash
+# point after-compare and given the result files a kernel with the
+# slowdown would leave (regression_fixture), then resumed; t6011 is
+# the real-kernel path of a planted slowdown.  The rest (the hold, the
+# note, the release, v2's look back, v3's patch-ids, history, the
+# tally) is the real code on real peers.  Gina's v1, held the same way,
+# is the report judged invalid.
+bot_have_dkim ||
+	test_skip_all "opendkim-tools not installed (contrib/install-deps)"
+command -v sqlite3 >/dev/null ||
+	test_skip_all "sqlite3 is not installed (contrib/install-deps)"
+smtp_start || test_fail_all "smtp-sink does not start"
+bot_dkim_key kernel.example && bot_dkim_key attacker.example ||
+	test_fail_all "cannot make the DKIM keys"
+MOD=mod@kernel.example
+LIST=linux-kernel@vger.kernel.org
+FAY="Fay Noe <fay@example.org>"
+GINA="Gina Voe <gina@example.org>"
+SERIES_TO=$LIST
+series fay1.mbox "$FAY" 1 "sched/fair: quicker balance" - \
+	"sched/fair: balance early=int f1;" "sched/fair: slow walk=int f2;" &&
+series fay2.mbox "$FAY" 2 "sched/fair: quicker balance" - \
+	"sched/fair: balance early=int f1;" "sched/fair: short walk=int f2fixed;" &&
+series fay3.mbox "$FAY" 3 "sched/fair: quicker balance" - \
+	"sched/fair: balance a little early=int f1;" "sched/fair: the short walk=int f2fixed;" &&
+series gina1.mbox "$GINA" 1 "sched/fair: keep the cache warm" - \
+	"sched/fair: warm one=int g1;" "sched/fair: warm two=int g2;" ||
+	test_fail_all "cannot write fay's and gina's series"
+unset SERIES_TO
+for t in tip next mm; do
+	git config -f "$CFG" --remove-section tree.$t
+done
+git config -f "$CFG" state.db "$TRASH/fay.db"
+git config -f "$CFG" job.dir "$TRASH/fay-jobs"
+git config -f "$CFG" outbox.dir "$TRASH/fay-outbox"
+git config -f "$CFG" cron.query "dfn:kernel/sched/ AND s:PATCH AND (f:fay@example.org OR f:gina@example.org) AND rt:<since>.."
+git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
+git config -f "$CFG" dkim.keyFile "$DKIM_KEYS"
+git config -f "$CFG" bot.moderation regressions
+git config -f "$CFG" bot.moderators $MOD
+FDB=$TRASH/fay.db
+
+fay_state() {
+	sed -n "s/^$2=//p" "fay-jobs/job-$1/state"
+}
+
+# held_run MBOX JOB PCT: the series polled and its job run by cron,
+# sending on, stopped after its compare stage, given the regression
+# fixture of PCT% and resumed: the report is held; the one mail sent,
+# the note to the moderators, is left in hold-JOB.eml
+held_run() {
+	lore_add "$1" &&
+	"$SCHED_BOT" cron --poll-only --send 2>>fay.err &&
+	rc=0 &&
+	{ SCHED_BOT_CRASH_AT=after-compare "$SCHED_BOT" cron --no-poll \
+		--send 2>>fay.err || rc=$?; } &&
+	test "$rc" -eq 137 &&
+	test "$(smtp_count)" -eq 0 &&
+	regression_fixture fay-jobs/job-$2 $3 &&
+	"$SCHED_BOT" cron --no-poll --send 2>held-$2.err &&
+	test_grep "held for the moderators" held-$2.err &&
+	smtp_wait 1 &&
+	test "$(smtp_count)" -eq 1 &&
+	cp "$SMTP_DIR"/* hold-$2.eml &&
+	rm -f "$SMTP_DIR"/*
+}
+
+# fay_cmd NAME DOMAIN FROM LINE IN-REPLY-TO: a command answering the
+# note, into the lore, and one poll of cron, sending on
+fay_cmd() {
+	bot_answer "$1" "$2" "$3" "$1@cmd.example" "$4" "$5" \
+		"Re: [sched-bot moderation] the held report" &&
+	lore_add "$1" &&
+	"$SCHED_BOT" cron --poll-only --send 2>"$1.err"
+}
+
+test_expect_success 'fay v1 regresses: cron sends its report to the moderator only' '
+	held_run fay1.mbox 1 -12.4 &&
+	pub=$(fay_state 1 reply_msgid) &&
+	test -n "$pub" &&
+	test "$(fay_state 1 outcome)" = regression &&
+	m=hold-1.eml &&
+	test "$(grep -c "^X-Rcpt-Args: " $m)" -eq 1 &&
+	test_grep "^X-Rcpt-Args: <$MOD>" $m &&
+	test_grep "^To: $MOD$" $m &&
+	test_grep "^Message-ID: <moderation.$pub>$" $m &&
+	test_grep "^Content-Type: message/rfc822$" $m &&
+	test_grep "^Message-ID: <$pub>$" $m &&
+	test_grep "^In-Reply-To: <$(cover_of fay1.mbox)>$" $m &&
+	test_grep -F -- "-12.4%" $m &&
+	test "$(sqlite3 "$FDB" "SELECT status FROM moderation WHERE public_msgid = '\''$pub'\''")" = held
+'
+PUB1=$(fay_state 1 reply_msgid 2>/dev/null)
+
+test_expect_success 'unsigned, forged and non-moderator releases send nothing' '
+	fay_cmd unsigned none $MOD "#sched-bot release" "moderation.$PUB1" &&
+	fay_cmd forged attacker.example $MOD "#sched-bot release" "moderation.$PUB1" &&
+	fay_cmd notmod kernel.example dev@kernel.example "#sched-bot release" "moderation.$PUB1" &&
+	test_grep "from $MOD ignored: no DKIM signature of kernel.example that verifies: no DKIM signature" unsigned.err &&
+	test_grep "from $MOD ignored: no DKIM signature of kernel.example that verifies: DKIM signature of attacker.example does not align" forged.err &&
+	test_grep "from dev@kernel.example ignored: sender dev@kernel.example is not in bot.moderators" notmod.err &&
+	test_grep ! "released" unsigned.err forged.err notmod.err &&
+	test "$(smtp_count)" -eq 0 &&
+	test "$(sqlite3 "$FDB" "SELECT status FROM moderation WHERE public_msgid = '\''$PUB1'\''")" = held
+'
+
+test_expect_success 'a signed release sends it to the list once, unchanged and threaded' '
+	fay_cmd rel1 kernel.example $MOD "#sched-bot release" "moderation.$PUB1" &&
+	test_grep "report <$PUB1> released by $MOD" rel1.err &&
+	smtp_wait 1 &&
+	test "$(smtp_count)" -eq 1 &&
+	m=$(ls "$SMTP_DIR"/*) &&
+	test_grep "^X-Rcpt-Args: <$LIST>" $m &&
+	test_grep "^X-Rcpt-Args: <fay@example.org>" $m &&
+	test_grep ! "^X-Rcpt-Args: <$MOD>" $m &&
+	test_grep "^Message-ID: <$PUB1>$" $m &&
+	test_grep "^In-Reply-To: <$(cover_of fay1.mbox)>$" $m &&
+	bot_held_attachment hold-1.eml >attached &&
+	bot_unsink $m >sent &&
+	test_cmp attached sent &&
+	rm -f "$SMTP_DIR"/* &&
+	fay_cmd rel2 kernel.example $MOD "#sched-bot release" "moderation.$PUB1" &&
+	test_grep "report <$PUB1> was released already" rel2.err &&
+	test "$(smtp_count)" -eq 0
+'
+
+test_expect_success 'v2 is not held: its reply says v1'"'"'s regression is gone, with v1'"'"'s link' '
+	lore_add fay2.mbox &&
+	"$SCHED_BOT" cron --send 2>fay2.err &&
+	test "$(fay_state 2 outcome)" = tested &&
+	test -s fay-jobs/job-2/build-head.log &&
+	smtp_wait 1 &&
+	test "$(smtp_count)" -eq 1 &&
+	m=$(ls "$SMTP_DIR"/*) &&
+	cat $m &&
+	test_grep "^X-Rcpt-Args: <$LIST>" $m &&
+	test_grep ! "^X-Rcpt-Args: <$MOD>" $m &&
+	test_grep "^In-Reply-To: <$(cover_of fay2.mbox)>$" $m &&
+	test_grep -x "The regressions v1 reported, in v2:" $m &&
+	test_grep -F "v1 regressed spawn lps by -12.4%" $m &&
+	test_grep -x "    $LORE_URL/all/$PUB1/" $m &&
+	# the line as the mail wraps it, joined again
+	sed -n "/^- v1 regressed/,/^\$/p" $m | tr -s "\n " "  " >gone &&
+	test_grep -F "v1 regressed spawn lps by -12.4%; in v2: the patched kernel'"'"'s code and data are the base'"'"'s: gone" gone &&
+	cp $m v2.eml &&
+	rm -f "$SMTP_DIR"/*
+'
+
+test_expect_success 'v3, v2 by patch-id: nothing built or run, the reply points at v2' '
+	find builds -type f | sort >builds.before &&
+	lore_add fay3.mbox &&
+	"$SCHED_BOT" cron --send 2>fay3.err &&
+	test "$(fay_state 3 outcome)" = duplicate &&
+	test ! -e fay-jobs/job-3/build-base.log &&
+	test ! -e fay-jobs/job-3/build-head.log &&
+	test ! -e fay-jobs/job-3/results.csv &&
+	find builds -type f | sort >builds.after &&
+	test_cmp builds.before builds.after &&
+	smtp_wait 1 &&
+	test "$(smtp_count)" -eq 1 &&
+	m=$(ls "$SMTP_DIR"/*) &&
+	test_grep "^In-Reply-To: <$(cover_of fay3.mbox)>$" $m &&
+	test_grep "patches of v2 \[1\], by patch-id" $m &&
+	test_grep "^\[2\] $LORE_URL/all/$(fay_state 2 reply_msgid)/$" $m &&
+	rm -f "$SMTP_DIR"/*
+'
+
+test_expect_success 'history: the versions, the moderators'"'"' decision, the links' '
+	"$SCHED_BOT" history "$(cover_of fay1.mbox)" >h &&
+	cat h &&
+	test "$(grep -c "^v[0-9] <" h)" -eq 3 &&
+	test_grep "^  job 1: regression$" h &&
+	test_grep "^    moderation released by $MOD$" h &&
+	test_grep "^    reply      <$PUB1>$" h &&
+	test_grep "^  job 2: tested$" h &&
+	test_grep "^    reply      <$(fay_state 2 reply_msgid)>$" h &&
+	test_grep "^  job 3: duplicate$" h &&
+	test_grep "^    same as    the patches of .*job-2, reported in <$(fay_state 2 reply_msgid)>$" h
+'
+
+test_expect_success '#sched-bot invalid drops a held report; the tally shows 1 invalid' '
+	held_run gina1.mbox 4 -9.5 &&
+	pub=$(fay_state 4 reply_msgid) &&
+	test_grep "^X-Rcpt-Args: <$MOD>" hold-4.eml &&
+	fay_cmd inv kernel.example $MOD "#sched-bot invalid a noisy host" "moderation.$pub" &&
+	test_grep "report <$pub> judged invalid by $MOD: a noisy host" inv.err &&
+	test "$(smtp_count)" -eq 0 &&
+	test "$(sqlite3 "$FDB" "SELECT COUNT(*) FROM mails WHERE message_id = '\''$pub'\''")" -eq 0 &&
+	"$SCHED_BOT" history "$(cover_of gina1.mbox)" >h &&
+	test_grep "^    moderation invalid by $MOD: a noisy host$" h &&
+	rc=0 && "$SCHED_BOT" status --json >st.json 2>st.err || rc=$? &&
+	test $rc -le 1 &&
+	test "$(jq -r ".moderation | length" st.json)" -eq 1 &&
+	test "$(jq -r ".moderation[0].invalid" st.json)" -eq 1 &&
+	test "$(jq -r ".moderation[0].released" st.json)" -eq 1 &&
+	test "$(jq -r ".moderation[0].held" st.json)" -eq 0
 '
 
 test_done
