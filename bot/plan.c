@@ -853,6 +853,70 @@ char *plan_workloads(const struct plan *p)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* 1 when name is one of the comma-separated list's words. */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *at = list;
+
+	while (at && *at) {
+		if (!strncmp(at, name, n) && (at[n] == ',' || !at[n]))
+			return 1;
+		at = strchr(at, ',');
+		if (at)
+			at++;
+	}
+	return 0;
+}
+
+void plan_run_first(struct plan *p, const char *first, int version)
+{
+	struct plan_item *v;
+	size_t i, n = 0;
+	int pass;
+
+	if (!first || !*first || !p->nr)
+		return;
+	v = xcalloc(p->nr, sizeof(*v));
+	/* a stable partition: those first, then the rest, each in order */
+	for (pass = 1; pass >= 0; pass--)
+		for (i = 0; i < p->nr; i++) {
+			struct plan_item *it = &p->items[i];
+			char *why;
+
+			if (in_list(first, it->workload) != pass)
+				continue;
+			if (pass) {
+				why = xasprintf("%s; run first: v%d regressed "
+						"it", it->why, version);
+				free(it->why);
+				it->why = why;
+			}
+			v[n++] = *it;
+		}
+	memcpy(p->items, v, p->nr * sizeof(*v));
+	free(v);
+}
+
+char *plan_order_first(const char *workloads, const char *first)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *tok, *save = NULL;
+	int pass;
+
+	for (pass = 1; pass >= 0; pass--) {
+		char *copy = xstrdup(workloads);
+
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			if (in_list(first, tok) == pass)
+				strbuf_addf(&sb, "%s%s", sb.len ? "," : "",
+					    tok);
+		free(copy);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 char *plan_init_args(const struct plan *p)
 {
 	struct strbuf sb = STRBUF_INIT;

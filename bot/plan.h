@@ -125,6 +125,18 @@ void plan_target_layout(const char *target, struct plan_opts *o);
 /* have_tool for the targets that take tools from this host: its PATH. */
 int plan_host_has_tool(const char *prog);
 
+/*
+ * Run first: the items whose workload is in first (comma-separated: the
+ * workloads an earlier version, v<version>, regressed; jobpast.h) move
+ * to the front, those and the rest each in the plan's order, their why
+ * saying so.  Only the order changes: they are run and judged as every
+ * other KPI, in the one family of compare.h, at its alpha, so looking
+ * at them again adds no test and no false alarm.  NULL or "": as it was.
+ */
+void plan_run_first(struct plan *p, const char *first, int version);
+/* The same order for a comma-separated list of workloads (a new string). */
+char *plan_order_first(const char *workloads, const char *first);
+
 /* The workloads, comma-separated, for a boot request: "pingpong,hackbench". */
 char *plan_workloads(const struct plan *p);
 /*

@@ -349,6 +349,56 @@ static void test_hostile(void)
 	strbuf_release(&sb);
 }
 
+/*
+ * Run first: what an earlier version regressed moves to the front, the
+ * rest in the plan's order, the options with their workloads; nothing
+ * else of the plan changes, and a name the plan has not changes nothing.
+ */
+static void test_run_first(void)
+{
+	struct plan p;
+	char *s, *args;
+	const char *why;
+
+	plan_of("intake/short-task-wakeup-v3-complete.mbox", 2, all_tools, &p);
+	args = plan_init_args(&p);
+	plan_run_first(&p, NULL, 1);
+	check_workloads(&p, "pingpong,hackbench,schbench");
+	plan_run_first(&p, "", 1);
+	plan_run_first(&p, "spawn", 1);
+	check_workloads(&p, "pingpong,hackbench,schbench");
+	CHECK(strstr(item(&p, "pingpong")->why, "run first") == NULL);
+	why = item(&p, "schbench")->why;
+	s = xasprintf("%s; run first: v2 regressed it", why);
+	plan_run_first(&p, "spawn,schbench,hackbench", 2);
+	check_workloads(&p, "hackbench,schbench,pingpong");
+	CHECK_STR(item(&p, "schbench")->why, s);
+	CHECK(strstr(item(&p, "hackbench")->why,
+		     "; run first: v2 regressed it") != NULL);
+	CHECK(strstr(item(&p, "pingpong")->why, "run first") == NULL);
+	CHECK_STR(item(&p, "pingpong")->args, "--no-pin --sweep 1,2,4");
+	free(s);
+	/* the same options for each workload, in the new order */
+	s = plan_init_args(&p);
+	CHECK_INT((int)strlen(s), (int)strlen(args));
+	CHECK(strstr(s, "pingpong=--no-pin,--sweep,1:2:4") != NULL);
+	CHECK(strstr(args, "pingpong=--no-pin,--sweep,1:2:4") != NULL);
+	free(s);
+	free(args);
+	plan_release(&p);
+
+	s = plan_order_first("pingpong,spawn,hackbench", "hackbench,spawn");
+	CHECK_STR(s, "spawn,hackbench,pingpong");
+	free(s);
+	/* whole names only */
+	s = plan_order_first("spawn2,spawn,pingpong", "spawn,ping");
+	CHECK_STR(s, "spawn,spawn2,pingpong");
+	free(s);
+	s = plan_order_first("spawn,pingpong", NULL);
+	CHECK_STR(s, "spawn,pingpong");
+	free(s);
+}
+
 int main(void)
 {
 	RUN(test_seed_004);
@@ -360,5 +410,6 @@ int main(void)
 	RUN(test_netperf_not_runnable);
 	RUN(test_phrases);
 	RUN(test_hostile);
+	RUN(test_run_first);
 	return test_done();
 }
