@@ -109,8 +109,9 @@ static void note_lab(struct job_blocks *j, const char *side,
 /*
  * The workloads of a run and their options: as given, or for "auto" the
  * plan for the thread (plan.h), written to plan.txt for the reply.  The
- * plan depends on the thread and the configuration only, so a resumed
- * job makes the same one.
+ * plan depends on the thread, the configuration and the job's state
+ * only, so a resumed job makes the same one.  Either way the workloads
+ * an earlier version regressed run first (plan_run_first).
  */
 static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 {
@@ -124,7 +125,8 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	*args = NULL;
 	if (j->js->workloads && *j->js->workloads &&
 	    strcmp(j->js->workloads, "auto")) {
-		*workloads = xstrdup(j->js->workloads);
+		*workloads = plan_order_first(j->js->workloads,
+					      j->js->run_first);
 		return 0;
 	}
 	po.cpus = plan_target_cpus(target, &assumed);
@@ -136,6 +138,7 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	free(mbox);
 	if (ret < 0)
 		return EXIT_FAIL;
+	plan_run_first(&p, j->js->run_first, j->js->run_first_version);
 	plan_text(&p, &text);
 	if (assumed)
 		strbuf_addf(&text, "\n(The CPUs of target %s are not known: "

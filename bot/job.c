@@ -160,6 +160,7 @@ static int stage_series(struct job *j)
 	j->s.nr_patches = (int)s.nr_patches;
 	job_state_set(&j->s.series_base, s.base.commit ? s.base.commit :
 		      s.base.ref);
+	jobpast_run_first(&past);
 	series_json(&s, &out);
 	series_release(&s);
 	ret = jobdir_write(j->dir, "series.json", out.buf, out.len);

@@ -156,6 +156,29 @@ static int earlier_version(const struct state_version *v, void *data)
 }
 
 /*
+ * The newest measured earlier version's job, into e (set up by the
+ * caller, freed by earlier_release); 0 when there is none.
+ */
+static int find_earlier(const struct job_past *j, struct earlier *e)
+{
+	struct state_version v;
+
+	if (!j->st ||
+	    state_version_get(j->st, job_str(j->s->cover_msgid), &v) <= 0)
+		return 0;
+	if (v.family)
+		state_family_versions(j->st, v.family, earlier_version, e);
+	state_version_release(&v);
+	return e->dir != NULL;
+}
+
+static void earlier_release(struct earlier *e)
+{
+	job_state_release(&e->s);
+	free(e->dir);
+}
+
+/*
  * The reply remembers: what the newest measured earlier version on
  * the same target regressed, and whether this version still does, in
  * earlier.txt for the reply (history.h words it).
@@ -165,18 +188,13 @@ void jobpast_earlier(const struct job_past *j)
 	struct earlier e = { .st = j->st, .now = j->s };
 	struct strbuf then = STRBUF_INIT, now = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT;
-	struct state_version v;
 	struct history_then h = { 0 };
 	char *link = NULL;
 
-	if (!j->st || (j->s->outcome != JOB_TESTED &&
-		       j->s->outcome != JOB_REGRESSION) ||
-	    state_version_get(j->st, job_str(j->s->cover_msgid), &v) <= 0)
+	if (j->s->outcome != JOB_TESTED && j->s->outcome != JOB_REGRESSION)
 		return;
 	job_state_init(&e.s);
-	if (v.family)
-		state_family_versions(j->st, v.family, earlier_version, &e);
-	if (e.dir && !jobdir_read(e.dir, "compare.json", &then)) {
+	if (find_earlier(j, &e) && !jobdir_read(e.dir, "compare.json", &then)) {
 		jobdir_read(j->dir, "compare.json", &now);
 		link = e.s.reply_msgid ? lore_link(e.s.reply_msgid) : NULL;
 		h.version = e.version;
@@ -192,8 +210,47 @@ void jobpast_earlier(const struct job_past *j)
 	strbuf_release(&then);
 	strbuf_release(&now);
 	strbuf_release(&out);
-	job_state_release(&e.s);
-	free(e.dir);
-	state_version_release(&v);
+	earlier_release(&e);
 }
 
+/* Add the n bytes of w to the comma-separated list, unless there. */
+static void add_workload(struct strbuf *list, const char *w, size_t n)
+{
+	const char *at = list->buf;
+
+	while (at && *at) {
+		if (!strncmp(at, w, n) && (at[n] == ',' || !at[n]))
+			return;
+		at = strchr(at, ',');
+		if (at)
+			at++;
+	}
+	strbuf_addf(list, "%s%.*s", list->len ? "," : "", (int)n, w);
+}
+
+void jobpast_run_first(const struct job_past *j)
+{
+	struct earlier e = { .st = j->st, .now = j->s };
+	struct strbuf then = STRBUF_INIT, first = STRBUF_INIT;
+	struct history_kpi *k = NULL;
+	size_t i, nr = 0;
+
+	job_state_init(&e.s);
+	if (find_earlier(j, &e) && !jobdir_read(e.dir, "compare.json", &then))
+		nr = history_kpis(then.buf, then.len, &k);
+	/* a KPI is "workload params metric": its workload runs first */
+	for (i = 0; i < nr; i++)
+		if (!strcmp(k[i].verdict, "regression"))
+			add_workload(&first, k[i].name,
+				     strcspn(k[i].name, " "));
+	if (first.len) {
+		job_state_set(&j->s->run_first, first.buf);
+		j->s->run_first_version = e.version;
+		info("job %s: run first: %s, which v%d regressed", j->dir,
+		     first.buf, e.version);
+	}
+	history_kpis_release(k, nr);
+	strbuf_release(&then);
+	strbuf_release(&first);
+	earlier_release(&e);
+}

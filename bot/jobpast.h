@@ -45,4 +45,13 @@ void jobpast_seen_before(const struct job_past *j, git_repository *repo,
  */
 void jobpast_earlier(const struct job_past *j);
 
+/*
+ * Run first: the workloads of the KPIs the newest measured earlier
+ * version on the same target regressed, into the job state's run_first
+ * and run_first_version.  Called at the series stage, whose state is
+ * saved, so that a resumed job runs them in the same order (plan.h puts
+ * them first, and says why that widens no family).
+ */
+void jobpast_run_first(const struct job_past *j);
+
 #endif

@@ -119,6 +119,8 @@ static const struct field fields[] = {
 	INT("version", version),
 	INT("nr_patches", nr_patches),
 	STR("series_base", series_base),
+	STR("run_first", run_first),
+	INT("run_first_version", run_first_version),
 	STR("base_desc", base_desc),
 	STR("base_warning", base_warning),
 	STR("base_hint", base_hint),

@@ -114,6 +114,9 @@ struct job_state {
 	int version;
 	int nr_patches;
 	char *series_base;	/* the base the author named, or NULL */
+	/* run first: the workloads v<run_first_version> regressed */
+	char *run_first;
+	int run_first_version;
 
 	/* apply */
 	char *base_desc;	/* "v6.1-rc6 (base-commit:)", ... */
