@@ -595,6 +595,10 @@ test_expect_success 'v2 is not held: its reply says v1'"'"'s regression is gone,
 	"$SCHED_BOT" cron --send 2>fay2.err &&
 	test "$(fay_state 2 outcome)" = tested &&
 	test -s fay-jobs/job-2/build-head.log &&
+	# what v1 regressed is run first (plan.h; test-plan the order)
+	test "$(fay_state 2 run_first)" = spawn &&
+	test "$(fay_state 2 run_first_version)" = 1 &&
+	test_grep "run first: spawn, which v1 regressed" fay2.err &&
 	smtp_wait 1 &&
 	test "$(smtp_count)" -eq 1 &&
 	m=$(ls "$SMTP_DIR"/*) &&
