@@ -15,12 +15,14 @@
 #include "archive.h"
 #include "lore.h"
 #include "compare.h"
+#include "history.h"
 #include "jobstate.h"
 #include "mbox.h"
 #include "plot.h"
 #include "reply.h"
 #include "samples.h"
 #include "secret.h"
+#include "state.h"
 #include "status.h"
 #include "util.h"
 
@@ -30,6 +32,9 @@ struct page {
 	char *outcome;
 	char *stage;
 	long long mtime;
+	long long family;	/* its series in the state's lineage, 0: none */
+	int version;
+	char *msgid;		/* the version's, for its series page */
 };
 
 static const char style[] =
@@ -135,8 +140,17 @@ static void page_markdown(const char *dir, struct strbuf *md)
 	strbuf_release(&reply);
 }
 
+static void page_release(struct page *pg)
+{
+	free(pg->name);
+	free(pg->subject);
+	free(pg->outcome);
+	free(pg->stage);
+	free(pg->msgid);
+}
+
 static int render_job(const char *jobs_dir, const char *name,
-		      const char *out_dir, struct page *pg)
+		      const char *out_dir, struct state *st, struct page *pg)
 {
 	static const char *const raw[] = {
 		"results.csv", "compare.json", "series.json", "reply.eml",
@@ -166,6 +180,16 @@ static int render_job(const char *jobs_dir, const char *name,
 	pg->mtime = (long long)stt.st_mtime;
 	msgid = js.cover_msgid ? js.cover_msgid :
 		js.msgid ? js.msgid : "";
+	pg->msgid = xstrdup(msgid);
+	if (st && js.cover_msgid) {
+		struct state_version v;
+
+		if (state_version_get(st, js.cover_msgid, &v) > 0) {
+			pg->family = v.family;
+			pg->version = v.version;
+			state_version_release(&v);
+		}
+	}
 	if (mkdir_p(sub, 0755) < 0)
 		goto out;
 
@@ -189,6 +213,10 @@ static int render_job(const char *jobs_dir, const char *name,
 	strbuf_addstr(&html, "</span>, stage ");
 	strbuf_add_escaped_html(&html, pg->stage);
 	strbuf_addstr(&html, "</li>\n");
+	if (pg->family)
+		strbuf_addf(&html, "<li>series: <a href=\"series-%lld.html\">"
+			    "series %lld</a>, v%d</li>\n", pg->family,
+			    pg->family, pg->version);
 	for (i = 0; i < ARRAY_SIZE(raw); i++) {
 		char *src = xasprintf("%s/%s", dir, raw[i]);
 		char *dst = xasprintf("%s/%s", sub, raw[i]);
@@ -236,6 +264,143 @@ out:
 	strbuf_release(&md);
 	strbuf_release(&html);
 	return ret;
+}
+
+/* ---- a page per series ---- */
+
+struct series_walk {
+	struct state *st;
+	struct strbuf *html;
+	const struct page *pages;
+	size_t nr;
+};
+
+static const struct page *page_named(const struct series_walk *w,
+				     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr; i++)
+		if (!strcmp(w->pages[i].name, name))
+			return &w->pages[i];
+	return NULL;
+}
+
+/* A job of a version, linked to its page when this archive has one. */
+static int series_job(const struct state_job *row, void *data)
+{
+	struct series_walk *w = data;
+	const char *base = row->job_dir ? strrchr(row->job_dir, '/') : NULL;
+
+	base = base ? base + 1 : row->job_dir;
+	strbuf_addstr(w->html, "<li>");
+	if (base && page_named(w, base)) {
+		strbuf_addstr(w->html, "<a href=\"");
+		strbuf_add_escaped_html(w->html, base);
+		strbuf_addf(w->html, ".html\">job %lld</a>", row->id);
+	} else {
+		strbuf_addf(w->html, "job %lld", row->id);
+	}
+	strbuf_addstr(w->html, ": <span class=\"");
+	strbuf_add_escaped_html(w->html, row->outcome ? row->outcome : "");
+	strbuf_addstr(w->html, "\">");
+	strbuf_add_escaped_html(w->html, row->outcome ? row->outcome :
+				"pending");
+	strbuf_addstr(w->html, "</span></li>\n");
+	return 0;
+}
+
+/* A version: its thread on lore, its jobs. */
+static int series_version(const struct state_version *v, void *data)
+{
+	struct series_walk *w = data;
+	char *link = lore_link(v->msgid);
+	int ret;
+
+	strbuf_addf(w->html, "<li>v%d <a href=\"", v->version);
+	strbuf_add_escaped_html(w->html, link);
+	strbuf_addstr(w->html, "\">&lt;");
+	strbuf_add_escaped_html(w->html, v->msgid);
+	strbuf_addstr(w->html, "&gt;</a> ");
+	strbuf_add_escaped_html(w->html, v->subject ? v->subject : "");
+	strbuf_addstr(w->html, "\n<ul>\n");
+	ret = state_version_jobs(w->st, v->msgid, series_job, w);
+	strbuf_addstr(w->html, "</ul></li>\n");
+	free(link);
+	return ret;
+}
+/*
+ * series-N.html: the versions of series N, each linked to its thread,
+ * its jobs to their pages, and `sched-bot history`'s account of it all
+ * (verdicts, the moderators' decisions, the merges).  pg is a job of
+ * the series; a job page of the same name wins.
+ */
+static int render_series(struct state *st, const char *out_dir,
+			 const struct page *pg, const struct page *pages,
+			 size_t nr)
+{
+	struct series_walk w = { st, NULL, pages, nr };
+	struct strbuf html = STRBUF_INIT, text = STRBUF_INIT;
+	char *name = xasprintf("series-%lld", pg->family), *path;
+	int ret = -1;
+
+	if (page_named(&w, name)) {
+		warning("archive: a job is named %s: no page for its series",
+			name);
+		goto out;
+	}
+	w.html = &html;
+	strbuf_addf(&html, "<!DOCTYPE html>\n<html><head><meta charset="
+		    "\"utf-8\"><title>series %lld</title>\n%s</head><body>\n"
+		    "<p><a href=\"index.html\">all jobs</a></p>\n<h1>Series "
+		    "%lld: ", pg->family, style, pg->family);
+	strbuf_add_escaped_html(&html, pg->subject);
+	strbuf_addstr(&html, "</h1>\n<h2>Versions</h2>\n<ul>\n");
+	if (state_family_versions(st, pg->family, series_version, &w) < 0)
+		goto out;
+	strbuf_addstr(&html, "</ul>\n<h2>History</h2>\n<pre>");
+	if (history_format(st, pg->msgid, &text) < 0)
+		goto out;
+	strbuf_add_escaped_html(&html, text.buf);
+	strbuf_addstr(&html, "</pre>\n</body></html>\n");
+	path = xasprintf("%s/%s.html", out_dir, name);
+	ret = secret_write_file(path, html.buf, html.len);
+	if (ret < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+out:
+	free(name);
+	strbuf_release(&html);
+	strbuf_release(&text);
+	return ret;
+}
+
+/* The series of the pages, each once, in the index; their own pages. */
+static void add_series(struct state *st, const char *out_dir,
+		       const struct page *pages, size_t nr,
+		       struct strbuf *idx)
+{
+	size_t i, j;
+	int any = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (!pages[i].family)
+			continue;
+		for (j = 0; j < i; j++)
+			if (pages[j].family == pages[i].family)
+				break;
+		if (j < i || render_series(st, out_dir, &pages[i], pages,
+					   nr) < 0)
+			continue;
+		if (!any++)
+			strbuf_addstr(idx, "<h2>Series</h2>\n<ul>\n");
+		strbuf_addf(idx, "<li><a href=\"series-%lld.html\">series "
+			    "%lld</a>: ", pages[i].family, pages[i].family);
+		strbuf_add_escaped_html(idx, pages[i].subject);
+		strbuf_addstr(idx, "</li>\n");
+	}
+	if (any)
+		strbuf_addstr(idx, "</ul>\n");
 }
 
 static int by_mtime(const void *a, const void *b)
@@ -312,14 +477,11 @@ int archive_render(const char *jobs_dir, const char *out_dir,
 			continue;
 		ALLOC_GROW(pages, nr, alloc);
 		memset(&pages[nr], 0, sizeof(pages[nr]));
-		if (!render_job(jobs_dir, de->d_name, out_dir, &pages[nr]))
+		if (!render_job(jobs_dir, de->d_name, out_dir, st,
+				&pages[nr]))
 			nr++;
-		else {
-			free(pages[nr].name);
-			free(pages[nr].subject);
-			free(pages[nr].outcome);
-			free(pages[nr].stage);
-		}
+		else
+			page_release(&pages[nr]);
 	}
 	closedir(d);
 	if (nr)
@@ -343,12 +505,12 @@ int archive_render(const char *jobs_dir, const char *out_dir,
 		strbuf_addstr(&idx, "</td><td>");
 		strbuf_add_escaped_html(&idx, pages[i].stage);
 		strbuf_addstr(&idx, "</td></tr>\n");
-		free(pages[i].name);
-		free(pages[i].subject);
-		free(pages[i].outcome);
-		free(pages[i].stage);
 	}
 	strbuf_addstr(&idx, "</table>\n");
+	if (st)
+		add_series(st, out_dir, pages, nr, &idx);
+	for (i = 0; i < nr; i++)
+		page_release(&pages[i]);
 	add_tally(st, &idx);
 	strbuf_addstr(&idx, "</body></html>\n");
 	free(pages);

@@ -7,7 +7,11 @@
  * sweep job's instance-scaling curves inline as SVG (plot_svg), and an
  * index.html listing every job, newest first, and the moderators'
  * tally of held reports (moderation.h): released and invalid by target
- * and workloads, the false-alarm rate as people judged it.  cmark's safe mode
+ * and workloads, the false-alarm rate as people judged it.  With a
+ * state, a page per series (series-N.html, N its lineage.h family) lists
+ * its versions with their threads and jobs with their pages, and
+ * `sched-bot history`'s account (history.h: verdicts, moderation,
+ * merges); each job page and the index link to it.  cmark's safe mode
  * drops raw HTML and javascript: links coming from mail.
  */
 #ifndef SCHED_BOT_ARCHIVE_H

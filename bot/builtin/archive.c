@@ -38,7 +38,9 @@ const struct options_doc archive_doc = {
 "cmark, tables as <pre>, links to results.csv, compare.json and the\n"
 "raw reply) and an index.html of all jobs, newest first, with the\n"
 "moderators' tally of held reports (bot.moderation) when the state\n"
-"database has one.  A jobs directory that cannot be read exits 3.",
+"database has one, and, from its lineage, a page per series\n"
+"(series-N.html): its versions, their jobs and `sched-bot history`'s\n"
+"account of them.  A jobs directory that cannot be read exits 3.",
 	.options = archive_options,
 };
 
