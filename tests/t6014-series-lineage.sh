@@ -666,4 +666,26 @@ test_expect_success '#sched-bot invalid drops a held report; the tally shows 1 i
 	test "$(jq -r ".moderation[0].held" st.json)" -eq 0
 '
 
+test_expect_success 'the archive: a page per series, its versions and jobs linked' '
+	"$SCHED_BOT" archive --jobs fay-jobs --out arch 2>arch.err &&
+	f=$(series_of "$(cover_of fay1.mbox)") &&
+	test -n "$f" &&
+	p=arch/series-$f.html &&
+	test_grep "<h1>Series $f: sched/fair: quicker balance</h1>" $p &&
+	for v in 1 2 3; do
+		test_grep "^<li>v$v <a href=\"$LORE_URL/all/$(cover_of fay$v.mbox)/\">" $p ||
+			return 1
+	done &&
+	test_grep "<a href=\"job-1.html\">job 1</a>: <span class=\"regression\">regression</span>" $p &&
+	test_grep "<a href=\"job-2.html\">job 2</a>: <span class=\"tested\">tested</span>" $p &&
+	test_grep "<a href=\"job-3.html\">job 3</a>: <span class=\"duplicate\">duplicate</span>" $p &&
+	test_grep ! "job-4.html" $p &&
+	test_grep "^    moderation released by $MOD$" $p &&
+	test_grep "^    kpis       spawn lps: -12.4% regression$" $p &&
+	test_grep "<li>series: <a href=\"series-$f.html\">series $f</a>, v2</li>" arch/job-2.html &&
+	test_grep "<li><a href=\"series-$f.html\">series $f</a>: sched/fair: quicker balance</li>" arch/index.html &&
+	test "$(grep -c "^<li><a href=\"series-" arch/index.html)" -eq 2 &&
+	test_grep "invalid by $MOD: a noisy host" arch/series-$(series_of "$(cover_of gina1.mbox)").html
+'
+
 test_done
