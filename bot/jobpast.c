@@ -14,6 +14,7 @@
 #include "lineage.h"
 #include "lore.h"
 #include "patchid.h"
+#include "plan.h"
 #include "util.h"
 
 void jobpast_lineage(const struct job_past *j, const struct series *s,
@@ -216,16 +217,8 @@ void jobpast_earlier(const struct job_past *j)
 /* Add the n bytes of w to the comma-separated list, unless there. */
 static void add_workload(struct strbuf *list, const char *w, size_t n)
 {
-	const char *at = list->buf;
-
-	while (at && *at) {
-		if (!strncmp(at, w, n) && (at[n] == ',' || !at[n]))
-			return;
-		at = strchr(at, ',');
-		if (at)
-			at++;
-	}
-	strbuf_addf(list, "%s%.*s", list->len ? "," : "", (int)n, w);
+	if (!plan_list_has(list->buf, w, n))
+		strbuf_addf(list, "%s%.*s", list->len ? "," : "", (int)n, w);
 }
 
 void jobpast_run_first(const struct job_past *j)

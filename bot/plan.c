@@ -853,11 +853,9 @@ char *plan_workloads(const struct plan *p)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* 1 when name is one of the comma-separated list's words. */
-static int in_list(const char *list, const char *name)
+int plan_list_has(const char *list, const char *name, size_t n)
 {
-	size_t n = strlen(name);
-	const char *at = list;
+	const char *at = n ? list : NULL;
 
 	while (at && *at) {
 		if (!strncmp(at, name, n) && (at[n] == ',' || !at[n]))
@@ -882,9 +880,10 @@ void plan_run_first(struct plan *p, const char *first, int version)
 	for (pass = 1; pass >= 0; pass--)
 		for (i = 0; i < p->nr; i++) {
 			struct plan_item *it = &p->items[i];
+			size_t len = strlen(it->workload);
 			char *why;
 
-			if (in_list(first, it->workload) != pass)
+			if (plan_list_has(first, it->workload, len) != pass)
 				continue;
 			if (pass) {
 				why = xasprintf("%s; run first: v%d regressed "
@@ -909,7 +908,7 @@ char *plan_order_first(const char *workloads, const char *first)
 
 		for (tok = strtok_r(copy, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save))
-			if (in_list(first, tok) == pass)
+			if (plan_list_has(first, tok, strlen(tok)) == pass)
 				strbuf_addf(&sb, "%s%s", sb.len ? "," : "",
 					    tok);
 		free(copy);

@@ -136,6 +136,8 @@ int plan_host_has_tool(const char *prog);
 void plan_run_first(struct plan *p, const char *first, int version);
 /* The same order for a comma-separated list of workloads (a new string). */
 char *plan_order_first(const char *workloads, const char *first);
+/* 1 when the n bytes of name are one of the comma-separated list's words. */
+int plan_list_has(const char *list, const char *name, size_t n);
 
 /* The workloads, comma-separated, for a boot request: "pingpong,hackbench". */
 char *plan_workloads(const struct plan *p);

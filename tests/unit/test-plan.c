@@ -397,6 +397,12 @@ static void test_run_first(void)
 	s = plan_order_first("spawn,pingpong", NULL);
 	CHECK_STR(s, "spawn,pingpong");
 	free(s);
+	/* a KPI's name, "workload params metric", by its first word */
+	CHECK_INT(plan_list_has("hackbench,spawn", "spawn lps", 5), 1);
+	CHECK_INT(plan_list_has("spawn2,pingpong", "spawn", 5), 0);
+	CHECK_INT(plan_list_has("spawn", "spawn", 0), 0);
+	CHECK_INT(plan_list_has("", "spawn", 5), 0);
+	CHECK_INT(plan_list_has(NULL, "spawn", 5), 0);
 }
 
 int main(void)
