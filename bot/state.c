@@ -1217,9 +1217,10 @@ long state_jobs_finished_since(struct state *st, long long since,
 {
 	return count(st, prepare(st, failed ?
 		"SELECT COUNT(*) FROM jobs WHERE outcome IS NOT NULL AND "
-		"outcome NOT IN ('tested', 'regression') AND updated_at >= ?" :
+		"outcome NOT IN ('tested', 'regression', 'duplicate') AND "
+		"updated_at >= ?" :
 		"SELECT COUNT(*) FROM jobs WHERE outcome IN ('tested', "
-		"'regression') AND updated_at >= ?", "i", since));
+		"'regression', 'duplicate') AND updated_at >= ?", "i", since));
 }
 
 int state_meta_list(struct state *st, const char *prefix,

@@ -335,8 +335,9 @@ int state_mail_stats(struct state *st, struct state_mail_stats *s);
 int state_jobs_by_stage(struct state *st,
 			int (*fn)(const char *stage, long n, void *data),
 			void *data);
-/* Jobs given an outcome since a time: tested or regression (failed 0),
- * or any other outcome (failed 1). */
+/* Jobs given an outcome since a time: tested, regression or duplicate
+ * (measured before: nothing failed; failed 0), or any other outcome
+ * (failed 1). */
 long state_jobs_finished_since(struct state *st, long long since,
 			       int failed);
 

@@ -663,7 +663,10 @@ test_expect_success '#sched-bot invalid drops a held report; the tally shows 1 i
 	test "$(jq -r ".moderation | length" st.json)" -eq 1 &&
 	test "$(jq -r ".moderation[0].invalid" st.json)" -eq 1 &&
 	test "$(jq -r ".moderation[0].released" st.json)" -eq 1 &&
-	test "$(jq -r ".moderation[0].held" st.json)" -eq 0
+	test "$(jq -r ".moderation[0].held" st.json)" -eq 0 &&
+	# a duplicate is no failure of the bot
+	test "$(jq -r ".jobs.done_day" st.json)" -eq 4 &&
+	test "$(jq -r ".jobs.failed_day" st.json)" -eq 0
 '
 
 test_expect_success 'the archive: a page per series, its versions and jobs linked' '
