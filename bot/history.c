@@ -264,12 +264,18 @@ static void job_kpis(const struct history_job *j, struct strbuf *out)
 	strbuf_release(&text);
 }
 
+/*
+ * The job directory by its name alone: the text goes onto the archive's
+ * series pages too, which show no path of the bot's machine.
+ */
 static void job_same_as(const struct history_job *j, struct strbuf *out)
 {
+	const char *name = j->s.same_as ? strrchr(j->s.same_as, '/') : NULL;
+
 	if (!j->have_state || j->s.outcome != JOB_DUPLICATE)
 		return;
-	strbuf_addf(out, "the patches of %s", j->s.same_as ?
-		    j->s.same_as : "an earlier job");
+	name = name && name[1] ? name + 1 : j->s.same_as;
+	strbuf_addf(out, "the patches of %s", name ? name : "an earlier job");
 	if (j->s.same_as_reply)
 		strbuf_addf(out, ", reported in <%s>", j->s.same_as_reply);
 }
