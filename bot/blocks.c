@@ -107,16 +107,36 @@ static void note_lab(struct job_blocks *j, const char *side,
 }
 
 /*
+ * What the machine says it is (target_facts(): an ssh machine asked now,
+ * a lab's device as its last run left it), kept in the job directory as
+ * facts.txt, empty when nothing is known: a resumed job plans from the
+ * same facts, whatever the machine says by then.
+ */
+static void job_facts(struct job_blocks *j, const char *target,
+		      struct strbuf *facts)
+{
+	if (!jobdir_read(j->dir, "facts.txt", facts))
+		return;
+	strbuf_reset(facts);
+	if (target_facts(target, 1, facts) < 0) {
+		warning("could not ask %s what it is: the plan goes by its "
+			"configuration", target);
+		strbuf_reset(facts);
+	}
+	jobdir_write(j->dir, "facts.txt", facts->buf, facts->len);
+}
+
+/*
  * The workloads of a run and their options: as given, or for "auto" the
  * plan for the thread (plan.h), written to plan.txt for the reply.  The
- * plan depends on the thread and the configuration only, so a resumed
- * job makes the same one.
+ * plan depends on the thread, the configuration and the facts the job
+ * kept, so a resumed job makes the same one.
  */
 static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 {
 	const char *target = job_str(j->js->target);
 	struct plan_opts po = { 0 };
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, facts = STRBUF_INIT;
 	struct plan p;
 	char *mbox;
 	int assumed = 0, ret;
@@ -129,6 +149,10 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	}
 	po.cpus = plan_target_cpus(target, &assumed);
 	plan_target_layout(target, &po);
+	job_facts(j, target, &facts);
+	if (facts.len && plan_facts_layout(facts.buf, &po))
+		assumed = 0;
+	strbuf_release(&facts);
 	po.seconds = bo()->seconds;
 	po.have_tool = plan_host_has_tool;
 	mbox = jobdir_path(j->dir, "thread.mbox");

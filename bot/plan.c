@@ -764,6 +764,7 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 	p->llc = opts.llc;
 	p->node = opts.node;
 	p->socket = opts.socket;
+	p->measured = opts.measured;
 	mbox_split(text, len, &mb);
 	for (i = 0; i < mb.nr; i++) {
 		struct mail m;
@@ -937,9 +938,10 @@ void plan_text(const struct plan *p, struct strbuf *out)
 			  p->cpus / p->socket, p->cpus / p->socket == 1 ? "" : "s",
 			  p->cpus / p->node, p->cpus / p->node == 1 ? "" : "s",
 			  p->llc) : xstrdup("");
+	const char *from = p->measured ? ", as the machine reports them" : "";
 	char *head = xasprintf("Workloads chosen from %s, for the target's "
-			       "%d CPU%s%s:", basis[p->basis], p->cpus,
-			       p->cpus == 1 ? "" : "s", layout);
+			       "%d CPU%s%s%s:", basis[p->basis], p->cpus,
+			       p->cpus == 1 ? "" : "s", layout, from);
 
 	free(layout);
 
@@ -982,4 +984,22 @@ void plan_target_layout(const char *target, struct plan_opts *o)
 	o->socket = (int)(t.cpus / t.sockets);
 	o->node = (int)(t.cpus / t.nodes);
 	o->llc = (int)t.llc;
+}
+
+int plan_facts_layout(const char *facts, struct plan_opts *o)
+{
+	struct target_topo t;
+	int whole = target_topology_of(facts, &t);
+
+	if (t.cpus < 1)
+		return 0;
+	o->cpus = (int)t.cpus;
+	o->measured = 1;
+	o->llc = o->node = o->socket = 0;
+	if (whole) {
+		o->socket = (int)(t.cpus / t.sockets);
+		o->node = (int)(t.cpus / t.nodes);
+		o->llc = (int)t.llc;
+	}
+	return 1;
 }

@@ -178,6 +178,24 @@ struct target_topo {
 int target_topology(const char *name, struct target_topo *t);
 
 /*
+ * The machine's own record of itself (sched-bench's "env," lines: its
+ * CPUs online, sockets, threads per core, NUMA nodes, the CPUs of each
+ * LLC) as measured on it, for a target whose shape is no configuration:
+ * with fresh, an ssh machine is asked now (`sched-bench health` on its
+ * running kernel); else the record last kept, by `sched-bot target
+ * check` (ssh), a lab's last run (lava).  Into facts: 1, 0 when none is
+ * known (a qemu target: its configuration is its shape; local: this
+ * machine as it is), -1 (printed) when the machine cannot be asked.
+ */
+int target_facts(const char *name, int fresh, struct strbuf *facts);
+/*
+ * The layout such a record gives into t (cpus, sockets, threads, nodes,
+ * llc: the CPUs of the first LLC): 1 when every level is known and
+ * divides the CPUs, else 0 with t->cpus the CPUs when the record says.
+ */
+int target_topology_of(const char *facts, struct target_topo *t);
+
+/*
  * Write the QEMU guest's initramfs for req (sched-bench as /init, the
  * tools req->workloads name, with their libraries) to path, without
  * booting anything.  -1 (printed) on error.
