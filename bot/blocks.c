@@ -396,9 +396,12 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
  * local): whether it is busy now, and whether the noise its last
  * `sched-bot target check` kept puts a compare.detect change out of the
  * job's reach, said now and kept in health.txt for the reply's Machine
- * block.  A resumed job has its health.txt: its look was before.
+ * block.  A resumed job has its health.txt: its look was before.  A
+ * busy machine with target.NAME.busy = refuse stops the job here with
+ * EXIT_BUSY, nothing measured and no health.txt: it looks again when it
+ * is run again (cron: later, the attempt not counted).  Else 0.
  */
-static void look_at_machine(struct job_blocks *j)
+static int look_at_machine(struct job_blocks *j)
 {
 	const char *target = job_str(j->js->target), *type = target_type(target);
 	struct target_check_opts o = { 0 };
@@ -408,7 +411,7 @@ static void look_at_machine(struct job_blocks *j)
 	if (!type || (strcmp(type, "ssh") && strcmp(type, "local")) ||
 	    !jobdir_read(j->dir, "health.txt", &old)) {
 		strbuf_release(&old);
-		return;
+		return 0;
 	}
 	o.detect = j->plan.detect;
 	o.max_runs = j->js->runs_fixed ? j->js->runs : j->plan.max_blocks;
@@ -417,7 +420,14 @@ static void look_at_machine(struct job_blocks *j)
 	if (target_check(target, &o, &c) < 0) {
 		warning("could not look at %s before the runs", target);
 		target_check_release(&c);
-		return;
+		return 0;
+	}
+	if (c.refuse) {
+		error("target %s is busy: %s; target.%s.busy = refuse: the "
+		      "job stops before its runs, nothing measured, and runs "
+		      "again when it is started again", target, c.busy, target);
+		target_check_release(&c);
+		return EXIT_BUSY;
 	}
 	if (c.busy)
 		strbuf_addf(&sb, "busy before the runs: %s\n", c.busy);
@@ -436,6 +446,7 @@ static void look_at_machine(struct job_blocks *j)
 	jobdir_write(j->dir, "health.txt", sb.buf, sb.len);
 	target_check_release(&c);
 	strbuf_release(&sb);
+	return 0;
 }
 
 /*
@@ -457,8 +468,11 @@ int blocks_run(struct job_blocks *j, const char *stem, int round,
 				  0x7fffffff) | 1;
 		j->save(j->ctx);
 	}
-	if (round == 1)
-		look_at_machine(j);
+	if (round == 1 && (ret = look_at_machine(j))) {
+		free(csv);
+		free(name);
+		return ret;
+	}
 	for (;;) {
 		struct sample_set set = { 0 };
 		struct compare_result r;

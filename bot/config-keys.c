@@ -307,6 +307,9 @@ const struct config_key config_keys[] = {
 	  "the performance governor on every CPU with cpufreq"),
 	N("target.*.maxLoad", "0.5", "ssh, local: busy above this 1-minute "
 	  "load average per CPU (`target check`, and before a job's runs)"),
+	S("target.*.busy", "report", "ssh, local: a machine busy before a "
+	  "job's runs: report (run, the reply says so) or refuse (stop "
+	  "before the runs, exit 7; cron tries again later)"),
 	S("target.*.url", NULL, "lava: the LAVA server"),
 	S("target.*.tokenFile", NULL, "lava: a file holding the API token"),
 	S("target.*.deviceType", "qemu",

@@ -123,6 +123,22 @@ static void judge_health(const char *name, const char *buf,
 	strbuf_release(&why);
 }
 
+/*
+ * target.NAME.busy: refuse (a busy machine takes no job now) or report
+ * (the default: the job runs and its reply says the machine was busy).
+ */
+static int refuses_busy(const char *name)
+{
+	const char *v = target_cfg(name, "busy", "report");
+
+	if (!strcmp(v, "refuse"))
+		return 1;
+	if (strcmp(v, "report"))
+		warning("config target.%s.busy = '%s' is neither report nor "
+			"refuse, using report", name, v);
+	return 0;
+}
+
 /* The blocks that find or exclude detect percent at a per-run CV. */
 static int blocks_needed(double cv, double detect)
 {
@@ -374,6 +390,7 @@ int target_check(const char *name, const struct target_check_opts *o,
 			     "a guest booted per run" : "unknown target");
 	if (target_unhealthy(name, &why)) {
 		c->busy = xasprintf("marked unhealthy %s", why);
+		c->refuse = refuses_busy(name);
 		free(why);
 		return 0;
 	}
@@ -385,6 +402,7 @@ int target_check(const char *name, const struct target_check_opts *o,
 	/* what the machine is, for the plans of the jobs that follow */
 	target_keep_facts(name, out.buf, out.len);
 	judge_health(name, out.buf, c);
+	c->refuse = c->busy && refuses_busy(name);
 	if (noise(name, o, c, &figures) < 0)
 		goto out;
 	c->noise = strbuf_detach(&figures, NULL);

@@ -13,8 +13,8 @@
  *   ssh:   .host, .user, .port, .identity, .sshOptions, .bootCommand
  *          (default: kexec -l K --command-line=<own + token>, kexec -e),
  *          .initrd, .append, .restoreCommand, .console, .powerCommand,
- *          .bootTimeout, .timeout, .remoteDir, .prepare and .maxLoad (for
- *          target_check(), as the local target)
+ *          .bootTimeout, .timeout, .remoteDir, .prepare, .maxLoad and
+ *          .busy (for target_check(), as the local target)
  *   local: nothing; runs sched-bench on this machine
  *
  * Workloads are sched-bench's own (spawn, pingpong) or external tools
@@ -116,7 +116,9 @@ int target_base_config(const char *name, char **base, char **origin);
  * CV), kept per target; with runs 0, the noise the last check kept
  * (a job's look before its runs).  With target.NAME.prepare and runs
  * > 0 the performance governor is set first.  Only for a machine that
- * runs between jobs: ssh and local.
+ * runs between jobs: ssh and local.  A busy machine is reported (its
+ * numbers are taken, the reply says it was busy) unless
+ * target.NAME.busy = refuse.
  */
 struct target_check_opts {
 	const char *workloads;	/* of the noise runs, and the ones judged;
@@ -132,6 +134,8 @@ struct target_check_opts {
 struct target_check {
 	struct strbuf report;	/* the lines to show, "NAME: ..." */
 	char *busy;		/* what else loads the machine, or NULL */
+	/* busy, and target.NAME.busy = refuse: no job runs there now */
+	int refuse;
 	char *noisy;		/* why detect is out of reach, or NULL */
 	char *noise;		/* "noise WORKLOAD METRIC CV RUNS" lines */
 };
