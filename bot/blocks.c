@@ -154,6 +154,7 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 		assumed = 0;
 	strbuf_release(&facts);
 	po.seconds = bo()->seconds;
+	po.budget = plan_target_budget(target);
 	po.have_tool = plan_host_has_tool;
 	mbox = jobdir_path(j->dir, "thread.mbox");
 	ret = plan_from_file(mbox, &po, &p);

@@ -264,7 +264,8 @@ const struct config_key config_keys[] = {
 	  "as a timeout (unset: qemu: the whole guest, 120 + W x R x (3S + "
 	  "10) + 120 x R per tool workload; ssh: the workloads after the "
 	  "boot, 600; lava: the whole job, queueing too, 600 + W x R x (3S "
-	  "+ 10); W workloads, R runs, S seconds a run)"),
+	  "+ 10); W workloads (each cell and sweep point one), R runs, S "
+	  "seconds a run)"),
 	S("target.*.accel", "auto", "qemu: auto (probe KVM), kvm or tcg"),
 	I("target.*.kvmProbeTimeout", "5", "qemu: seconds of the KVM probe"),
 	S("target.*.qemu", "qemu-system-x86_64", "qemu: the emulator"),

@@ -19,7 +19,10 @@
  *                                    code: autogroup on, each copy in
  *                                    its own session (--setsid); a new
  *                                    cpu cgroup; autogroup off, for
- *                                    contrast.  The local target runs
+ *                                    contrast, when one boot's runs fit
+ *                                    the target's timeout with it (each
+ *                                    run, sweep point and cell counts
+ *                                    -t + 10 s).  The local target runs
  *                                    as the machine is: one cell.
  *   hackbench                        hackbench (the runner's parameters)
  *   perf bench sched pipe/messaging  perf-pipe, perf-messaging
@@ -67,6 +70,9 @@ struct plan_opts {
 	/* 1: the target runs as the machine is (local): one cell */
 	int as_booted;
 	int seconds;		/* -t of a run; 0: sched-bench's 5 */
+	/* the seconds one boot's runs may take (plan_target_budget); 0:
+	 * no bound (the target's timeout is reckoned from the runs) */
+	int budget;
 	/* 1 when prog can run on the target; NULL: every tool can. */
 	int (*have_tool)(const char *prog);
 };
@@ -95,6 +101,8 @@ struct plan {
 	int cpus;
 	int llc, node, socket;	/* as plan_opts has them */
 	int measured;
+	/* one boot's runs as reckoned ((-t + 10 s) each), and o->budget */
+	int boot_seconds, budget;
 	enum plan_basis basis;
 	struct plan_item *items;
 	size_t nr, alloc;
@@ -134,6 +142,8 @@ void plan_target_layout(const char *target, struct plan_opts *o);
  * o as it was.  The sweep is the one a qemu target of that shape gets.
  */
 int plan_facts_layout(const char *facts, struct plan_opts *o);
+/* The seconds one boot's runs may take on target: its timeout, or 0. */
+int plan_target_budget(const char *target);
 /* have_tool for the targets that take tools from this host: its PATH. */
 int plan_host_has_tool(const char *prog);
 

@@ -84,6 +84,7 @@ int cmd_plan(int argc, char **argv)
 			target);
 	o.seconds = seconds ? seconds :
 		    (int)config_get_int("job.seconds");
+	o.budget = plan_target_budget(target);
 	o.have_tool = plan_host_has_tool;
 	if (plan_from_file(argv[0], &o, &p) < 0)
 		return EXIT_NOTFOUND;

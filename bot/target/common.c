@@ -600,3 +600,54 @@ int target_topology_of(const char *facts, struct target_topo *t)
 	       t->threads && t->cpus % t->sockets == 0 &&
 	       t->cpus % t->nodes == 0 && t->llc <= t->cpus;
 }
+
+long target_run_budget(const char *name)
+{
+	const char *type = target_type(name);
+	/* ssh.c's default: the workloads after the boot */
+	long def = type && !strcmp(type, "ssh") ? 600 : 0;
+
+	return target_cfg_int(name, "timeout", def);
+}
+
+/* The runs of workload w (len wl) one repetition makes: its entry in
+ * args ("w=a,b+c,d": cells split at '+', "--sweep,1:2:4" points). */
+static int entry_runs(const char *args, const char *w, size_t wl)
+{
+	const char *p = args ? args : "";
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (n > wl && !strncmp(p, w, wl) && p[wl] == '=') {
+			const char *q, *end = p + n;
+			const char *s = memmem(p, n, "--sweep,", 8);
+			int cells = 1, points = 1;
+
+			for (q = p + wl + 1; q < end; q++)
+				cells += *q == '+';
+			for (q = s ? s + 8 : end; q < end && *q != ',' &&
+			     *q != '+'; q++)
+				points += *q == ':';
+			return cells * points;
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	return 1;
+}
+
+int target_req_runs(const struct boot_req *req)
+{
+	const char *w = req->workloads ? req->workloads : "";
+	int n = 0;
+
+	while (*w) {
+		size_t l = strcspn(w, ",");
+
+		if (l)
+			n += entry_runs(req->workload_args, w, l);
+		w += l + (w[l] == ',');
+	}
+	return n > 0 ? n : 1;
+}

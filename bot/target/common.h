@@ -145,6 +145,13 @@ void target_mark_unhealthy(const char *name, const char *why);
  */
 void target_keep_facts(const char *name, const char *text, size_t len);
 
+/*
+ * The runs one repetition of req makes, as a default timeout reckons
+ * them: each workload once, times its cells and its sweep points in
+ * req->workload_args (a plan's "spawn=a+b+c" is three runs).
+ */
+int target_req_runs(const struct boot_req *req);
+
 /* res for a run that had nothing left to run (every tool skipped). */
 int target_nothing_to_run(struct boot_res *res);
 

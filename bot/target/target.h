@@ -182,6 +182,14 @@ struct target_topo {
 int target_topology(const char *name, struct target_topo *t);
 
 /*
+ * The seconds a boot's runs may take on target name, as a plan must fit
+ * them: target.NAME.timeout when set (qemu: the guest's boot too), an
+ * ssh machine's 600 by default; 0 when the target reckons its timeout
+ * from the runs it is given (qemu, lava, local).
+ */
+long target_run_budget(const char *name);
+
+/*
  * The machine's own record of itself (sched-bench's "env," lines: its
  * CPUs online, sockets, threads per core, NUMA nodes, the CPUs of each
  * LLC) as measured on it, for a target whose shape is no configuration:
