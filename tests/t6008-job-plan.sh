@@ -90,12 +90,9 @@ test_expect_success '... the off cell too, when one boot has the time for it' '
 # Each cell is a run of the boot, as each sweep point and tool is: 3
 # runs of (5 + 10) s do not fit a 40 s timeout, 2 do.
 test_expect_success '... and not when it would take the boot past its timeout' '
-	cat >>"$TRASH/bot.cfg" <<-EOF &&
-	[target "tight"]
-		type = qemu
-		smp = 4
-		timeout = 40
-	EOF
+	git config -f "$TRASH/bot.cfg" target.tight.type qemu &&
+	git config -f "$TRASH/bot.cfg" target.tight.smp 4 &&
+	git config -f "$TRASH/bot.cfg" target.tight.timeout 40 &&
 	"$SCHED_BOT" plan --target tight --seconds 5 \
 		"$DATA/plan/autogroup-diff-only.mbox" >plan &&
 	test_grep "^    sched-bench spawn -t 5 -c 4 --autogroup on --setsid$" plan &&
