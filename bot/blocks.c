@@ -107,17 +107,37 @@ static void note_lab(struct job_blocks *j, const char *side,
 }
 
 /*
+ * What the machine says it is (target_facts(): an ssh machine asked now,
+ * a lab's device as its last run left it), kept in the job directory as
+ * facts.txt, empty when nothing is known: a resumed job plans from the
+ * same facts, whatever the machine says by then.
+ */
+static void job_facts(struct job_blocks *j, const char *target,
+		      struct strbuf *facts)
+{
+	if (!jobdir_read(j->dir, "facts.txt", facts))
+		return;
+	strbuf_reset(facts);
+	if (target_facts(target, 1, facts) < 0) {
+		warning("could not ask %s what it is: the plan goes by its "
+			"configuration", target);
+		strbuf_reset(facts);
+	}
+	jobdir_write(j->dir, "facts.txt", facts->buf, facts->len);
+}
+
+/*
  * The workloads of a run and their options: as given, or for "auto" the
  * plan for the thread (plan.h), written to plan.txt for the reply.  The
- * plan depends on the thread, the configuration and the job's state
- * only, so a resumed job makes the same one.  Either way the workloads
- * an earlier version regressed run first (plan_run_first).
+ * plan depends on the thread, the configuration, the job's state and
+ * the facts it kept, so a resumed job makes the same one.  Either way
+ * the workloads an earlier version regressed run first (plan_run_first).
  */
 static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 {
 	const char *target = job_str(j->js->target);
 	struct plan_opts po = { 0 };
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, facts = STRBUF_INIT;
 	struct plan p;
 	char *mbox;
 	int assumed = 0, ret;
@@ -131,7 +151,12 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	}
 	po.cpus = plan_target_cpus(target, &assumed);
 	plan_target_layout(target, &po);
+	job_facts(j, target, &facts);
+	if (facts.len && plan_facts_layout(facts.buf, &po))
+		assumed = 0;
+	strbuf_release(&facts);
 	po.seconds = bo()->seconds;
+	po.budget = plan_target_budget(target);
 	po.have_tool = plan_host_has_tool;
 	mbox = jobdir_path(j->dir, "thread.mbox");
 	ret = plan_from_file(mbox, &po, &p);
@@ -375,9 +400,12 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
  * local): whether it is busy now, and whether the noise its last
  * `sched-bot target check` kept puts a compare.detect change out of the
  * job's reach, said now and kept in health.txt for the reply's Machine
- * block.  A resumed job has its health.txt: its look was before.
+ * block.  A resumed job has its health.txt: its look was before.  A
+ * busy machine with target.NAME.busy = refuse stops the job here with
+ * EXIT_BUSY, nothing measured and no health.txt: it looks again when it
+ * is run again (cron: later, the attempt not counted).  Else 0.
  */
-static void look_at_machine(struct job_blocks *j)
+static int look_at_machine(struct job_blocks *j)
 {
 	const char *target = job_str(j->js->target), *type = target_type(target);
 	struct target_check_opts o = { 0 };
@@ -387,7 +415,7 @@ static void look_at_machine(struct job_blocks *j)
 	if (!type || (strcmp(type, "ssh") && strcmp(type, "local")) ||
 	    !jobdir_read(j->dir, "health.txt", &old)) {
 		strbuf_release(&old);
-		return;
+		return 0;
 	}
 	o.detect = j->plan.detect;
 	o.max_runs = j->js->runs_fixed ? j->js->runs : j->plan.max_blocks;
@@ -396,7 +424,14 @@ static void look_at_machine(struct job_blocks *j)
 	if (target_check(target, &o, &c) < 0) {
 		warning("could not look at %s before the runs", target);
 		target_check_release(&c);
-		return;
+		return 0;
+	}
+	if (c.refuse) {
+		error("target %s is busy: %s; target.%s.busy = refuse: the "
+		      "job stops before its runs, nothing measured, and runs "
+		      "again when it is started again", target, c.busy, target);
+		target_check_release(&c);
+		return EXIT_BUSY;
 	}
 	if (c.busy)
 		strbuf_addf(&sb, "busy before the runs: %s\n", c.busy);
@@ -415,6 +450,7 @@ static void look_at_machine(struct job_blocks *j)
 	jobdir_write(j->dir, "health.txt", sb.buf, sb.len);
 	target_check_release(&c);
 	strbuf_release(&sb);
+	return 0;
 }
 
 /*
@@ -436,8 +472,11 @@ int blocks_run(struct job_blocks *j, const char *stem, int round,
 				  0x7fffffff) | 1;
 		j->save(j->ctx);
 	}
-	if (round == 1)
-		look_at_machine(j);
+	if (round == 1 && (ret = look_at_machine(j))) {
+		free(csv);
+		free(name);
+		return ret;
+	}
 	for (;;) {
 		struct sample_set set = { 0 };
 		struct compare_result r;

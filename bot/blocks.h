@@ -10,7 +10,10 @@
  *
  * The first block of the job writes machine.txt (the host, facts.h);
  * a lab's boots go to lab.txt; the workloads "auto" are planned once
- * (plan.h) into plan.txt, the table format "auto" into format.txt.
+ * (plan.h) into plan.txt, scaled to what the machine says of itself
+ * (facts.txt), the table format "auto" into format.txt.  A machine that
+ * runs between jobs is looked at before the first block (health.txt);
+ * a busy one with target.NAME.busy = refuse stops the job (EXIT_BUSY).
  */
 #ifndef SCHED_BOT_BLOCKS_H
 #define SCHED_BOT_BLOCKS_H

@@ -267,7 +267,8 @@ const struct config_key config_keys[] = {
 	  "as a timeout (unset: qemu: the whole guest, 120 + W x R x (3S + "
 	  "10) + 120 x R per tool workload; ssh: the workloads after the "
 	  "boot, 600; lava: the whole job, queueing too, 600 + W x R x (3S "
-	  "+ 10); W workloads, R runs, S seconds a run)"),
+	  "+ 10); W workloads (each cell and sweep point one), R runs, S "
+	  "seconds a run)"),
 	S("target.*.accel", "auto", "qemu: auto (probe KVM), kvm or tcg"),
 	I("target.*.kvmProbeTimeout", "5", "qemu: seconds of the KVM probe"),
 	S("target.*.qemu", "qemu-system-x86_64", "qemu: the emulator"),
@@ -310,6 +311,9 @@ const struct config_key config_keys[] = {
 	  "the performance governor on every CPU with cpufreq"),
 	N("target.*.maxLoad", "0.5", "ssh, local: busy above this 1-minute "
 	  "load average per CPU (`target check`, and before a job's runs)"),
+	S("target.*.busy", "report", "ssh, local: a machine busy before a "
+	  "job's runs: report (run, the reply says so) or refuse (stop "
+	  "before the runs, exit 7; cron tries again later)"),
 	S("target.*.url", NULL, "lava: the LAVA server"),
 	S("target.*.tokenFile", NULL, "lava: a file holding the API token"),
 	S("target.*.deviceType", "qemu",

@@ -601,10 +601,16 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 		/* a state, not a fault: waits for space, attempt not counted */
 		state_job_update(st, job->id, "disk-full", NULL, NULL);
 		state_job_attempt_undo(st, job->id);
+	} else if (ret == EXIT_BUSY) {
+		/* the machine was busy (busy = refuse): no result, nothing
+		 * measured; the next run tries again, attempt not counted */
+		state_job_update(st, job->id, "busy", NULL, NULL);
+		state_job_attempt_undo(st, job->id);
 	}
 	info("job %lld: %s", job->id, ret == EXIT_DISKFULL ?
-	     "stopped: disk full" : outcome && *outcome ? outcome :
-	     ret ? "stopped" : "done");
+	     "stopped: disk full" : ret == EXIT_BUSY ?
+	     "not started: the machine is busy, tried again next run" :
+	     outcome && *outcome ? outcome : ret ? "stopped" : "done");
 	free(outcome);
 	free(dir);
 	state_merge_release(&m);
@@ -708,8 +714,10 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 			continue;
 		}
 		if (parallel == 1) {
-			if (run_one_job(st, o, &job, n) == EXIT_DISKFULL) {
-				/* the next job would find it full too */
+			int rc = run_one_job(st, o, &job, n);
+
+			/* the next job would find it full, or busy, too */
+			if (rc == EXIT_DISKFULL || rc == EXIT_BUSY) {
 				state_job_release(&job);
 				break;
 			}

@@ -19,7 +19,9 @@
  *      to do waits, stage "disk-full", while the free space stays under
  *      gc.minFree after gc; one that stopped because a file system it
  *      writes to filled up, job.h's exit 6, is marked "disk-full" too,
- *      its attempt not counted, and the queue stops for this run);
+ *      its attempt not counted, and the queue stops for this run; one
+ *      whose machine was busy with target.NAME.busy = refuse, exit 7,
+ *      is "busy" the same way, to be tried again by the next run);
  *   6. send the new replies;
  *   7. with gc.maxDiskBytes or gc.keepDays set, run gc (gc.h).
  *

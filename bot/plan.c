@@ -538,6 +538,19 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 	free(sweep);
 }
 
+/* Where spawn's cells run: with the off cell, or without it (budget). */
+static char *cells_placement(const struct plan_opts *o, int off)
+{
+	return xasprintf("%d copies, unbound, on all %d CPUs, in %s cells of "
+			 "the autogroup x cgroup matrix, each row of the "
+			 "tables naming its cell: autogroup on with each copy "
+			 "in its own session (--setsid: its own autogroup)%s "
+			 "a new cpu cgroup (--cgroup new: the task-group "
+			 "paths)%s", o->cpus, o->cpus, off ? "three" : "two",
+			 off ? "," : " and", off ? ", and autogroup off for "
+			 "contrast" : "; not the off cell (the run budget)");
+}
+
 static void plan_spawn(struct plan *p, const struct plan_opts *o,
 		       const struct scan *sc, const struct evidence *diff)
 {
@@ -571,16 +584,7 @@ static void plan_spawn(struct plan *p, const struct plan_opts *o,
 	it->summary = xasprintf("UnixBench spawn: %d copies forking and "
 				"reaping, N = the target's CPUs", o->cpus);
 	if (cells)
-		it->placement = xasprintf("%d copies, unbound, on all %d CPUs, "
-					  "in three cells of the autogroup x "
-					  "cgroup matrix, each row of the "
-					  "tables naming its cell: autogroup "
-					  "on with each copy in its own "
-					  "session (--setsid: its own "
-					  "autogroup), a new cpu cgroup "
-					  "(--cgroup new: the task-group "
-					  "paths), and autogroup off for "
-					  "contrast", o->cpus, o->cpus);
+		it->placement = cells_placement(o, 1);
 	else
 		it->placement =
 		xasprintf("%d copies, unbound, on all %d CPUs; each "
@@ -748,6 +752,63 @@ static void plan_build(struct plan *p, const struct plan_opts *o,
 	}
 }
 
+/* One run's seconds as the plan reckons them: its -t, pingpong's
+ * warm-up (6 s) and the set-up around it. */
+#define RUN_OVERHEAD 10
+
+/* The runs one boot makes of an item: each sweep point of each cell. */
+static int runs_of(const struct plan_item *it)
+{
+	const char *s = strstr(it->args, "--sweep "), *p;
+	int points = 1, cells = 1;
+
+	for (p = s ? s + 8 : ""; *p && *p != ' '; p++)
+		points += *p == ',';
+	for (p = it->args; *p; p++)
+		cells += *p == '|';
+	return points * cells;
+}
+
+/*
+ * Every run of a boot counts against the time a boot's runs may take
+ * (o->budget): the sweep points, the tools and the cells alike.  Past
+ * it, spawn's off cell, there for contrast only, is dropped first and
+ * the plan says so; a plan still past it says that too.
+ */
+static void fit_budget(struct plan *p, const struct plan_opts *o)
+{
+	int per = seconds_of(o) + RUN_OVERHEAD, runs = 0;
+	struct plan_item *spawn = NULL;
+	char *cut, *nl, *why;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		runs += runs_of(&p->items[i]);
+		if (!strcmp(p->items[i].workload, "spawn") &&
+		    strstr(p->items[i].args, "|-c") &&
+		    ends_with(p->items[i].args, "--autogroup off"))
+			spawn = &p->items[i];
+	}
+	p->budget = o->budget;
+	p->boot_seconds = runs * per;
+	if (o->budget <= 0 || p->boot_seconds <= o->budget || !spawn)
+		return;
+	/* the off cell is the last of the args and of the command lines */
+	*strrchr(spawn->args, '|') = '\0';
+	for (cut = spawn->cmdline; (nl = strstr(cut + 1, "\n    ")); cut = nl)
+		;
+	*cut = '\0';
+	free(spawn->placement);
+	spawn->placement = cells_placement(o, 0);
+	why = xasprintf("%sbudget: the off cell is left out: with it one "
+			"boot's %d runs take ~%d s, past the %d s a boot's "
+			"runs may take (the target's timeout)\n", spawn->why,
+			runs, p->boot_seconds, o->budget);
+	free(spawn->why);
+	spawn->why = why;
+	p->boot_seconds -= per;
+}
+
 void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 		    struct plan *p)
 {
@@ -764,6 +825,7 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 	p->llc = opts.llc;
 	p->node = opts.node;
 	p->socket = opts.socket;
+	p->measured = opts.measured;
 	mbox_split(text, len, &mb);
 	for (i = 0; i < mb.nr; i++) {
 		struct mail m;
@@ -775,6 +837,7 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 	}
 	mbox_release(&mb);
 	plan_build(p, &opts, &sc);
+	fit_budget(p, &opts);
 	for (i = 0; i < EV_NR; i++)
 		evidence_release(&sc.ev[i]);
 	for (i = 0; i < DIFF_NR; i++)
@@ -1000,9 +1063,10 @@ void plan_text(const struct plan *p, struct strbuf *out)
 			  p->cpus / p->socket, p->cpus / p->socket == 1 ? "" : "s",
 			  p->cpus / p->node, p->cpus / p->node == 1 ? "" : "s",
 			  p->llc) : xstrdup("");
+	const char *from = p->measured ? ", as the machine reports them" : "";
 	char *head = xasprintf("Workloads chosen from %s, for the target's "
-			       "%d CPU%s%s:", basis[p->basis], p->cpus,
-			       p->cpus == 1 ? "" : "s", layout);
+			       "%d CPU%s%s%s:", basis[p->basis], p->cpus,
+			       p->cpus == 1 ? "" : "s", layout, from);
 
 	free(layout);
 
@@ -1017,6 +1081,17 @@ void plan_text(const struct plan *p, struct strbuf *out)
 		add_wrapped(out, "  where: ", 9, it->placement);
 		add_wrapped(out, "  why:   ", 9, it->why);
 		free(name);
+	}
+	if (p->budget > 0 && p->boot_seconds > p->budget) {
+		char *over = xasprintf("One boot's runs take ~%d s as reckoned "
+				       "(-t + 10 s a run), past the %d s they "
+				       "may take: raise the target's timeout "
+				       "or lower job.seconds.", p->boot_seconds,
+				       p->budget);
+
+		strbuf_addch(out, '\n');
+		add_wrapped(out, "", 0, over);
+		free(over);
 	}
 	if (p->nr_skips)
 		strbuf_addstr(out, "\nNot run:\n");
@@ -1045,4 +1120,29 @@ void plan_target_layout(const char *target, struct plan_opts *o)
 	o->socket = (int)(t.cpus / t.sockets);
 	o->node = (int)(t.cpus / t.nodes);
 	o->llc = (int)t.llc;
+}
+
+int plan_facts_layout(const char *facts, struct plan_opts *o)
+{
+	struct target_topo t;
+	int whole = target_topology_of(facts, &t);
+
+	if (t.cpus < 1)
+		return 0;
+	o->cpus = (int)t.cpus;
+	o->measured = 1;
+	o->llc = o->node = o->socket = 0;
+	if (whole) {
+		o->socket = (int)(t.cpus / t.sockets);
+		o->node = (int)(t.cpus / t.nodes);
+		o->llc = (int)t.llc;
+	}
+	return 1;
+}
+
+int plan_target_budget(const char *target)
+{
+	long t = target_run_budget(target);
+
+	return t > 0 && t < 1000000 ? (int)t : 0;
 }

@@ -19,7 +19,10 @@
  *                                    code: autogroup on, each copy in
  *                                    its own session (--setsid); a new
  *                                    cpu cgroup; autogroup off, for
- *                                    contrast.  The local target runs
+ *                                    contrast, when one boot's runs fit
+ *                                    the target's timeout with it (each
+ *                                    run, sweep point and cell counts
+ *                                    -t + 10 s).  The local target runs
  *                                    as the machine is: one cell.
  *   hackbench                        hackbench (the runner's parameters)
  *   perf bench sched pipe/messaging  perf-pipe, perf-messaging
@@ -43,8 +46,10 @@
  * item carries the phrase or the hunk that chose it.
  *
  * An instance sweep with the target's layout known (plan_target_layout:
- * LLC, node and socket sizes) is 1, one LLC, one node, one socket, all
- * CPUs and twice that; without it 1, 2, 4, ... with CPUs/2 and CPUs.
+ * a qemu target's configured shape; plan_facts_layout: what an ssh
+ * machine or a lab's device reports of itself; LLC, node and socket
+ * sizes) is 1, one LLC, one node, one socket, all CPUs and twice that;
+ * without it 1, 2, 4, ... with CPUs/2 and CPUs.
  *
  * Only the first TEXT_LINE_MAX bytes of a line are read; a thread of any
  * size is read in time linear in its length.
@@ -60,9 +65,14 @@ struct plan_opts {
 	int cpus;		/* the target's CPUs (>= 1) */
 	/* CPUs in one LLC, one NUMA node, one socket; 0: not known */
 	int llc, node, socket;
+	/* 1: cpus and the layout are the machine's own record of itself */
+	int measured;
 	/* 1: the target runs as the machine is (local): one cell */
 	int as_booted;
 	int seconds;		/* -t of a run; 0: sched-bench's 5 */
+	/* the seconds one boot's runs may take (plan_target_budget); 0:
+	 * no bound (the target's timeout is reckoned from the runs) */
+	int budget;
 	/* 1 when prog can run on the target; NULL: every tool can. */
 	int (*have_tool)(const char *prog);
 };
@@ -90,6 +100,9 @@ enum plan_basis {
 struct plan {
 	int cpus;
 	int llc, node, socket;	/* as plan_opts has them */
+	int measured;
+	/* one boot's runs as reckoned ((-t + 10 s) each), and o->budget */
+	int boot_seconds, budget;
 	enum plan_basis basis;
 	struct plan_item *items;
 	size_t nr, alloc;
@@ -122,6 +135,15 @@ int plan_target_cpus(const char *target, int *assumed);
  * into o, when it is known; o->cpus is left as it is.
  */
 void plan_target_layout(const char *target, struct plan_opts *o);
+/*
+ * The CPUs and layout of a machine's own record (target_facts(): an ssh
+ * machine, a lab's device) into o, o->measured set: 1 when the record
+ * gives the CPUs (the layout too when it has every level), else 0 with
+ * o as it was.  The sweep is the one a qemu target of that shape gets.
+ */
+int plan_facts_layout(const char *facts, struct plan_opts *o);
+/* The seconds one boot's runs may take on target: its timeout, or 0. */
+int plan_target_budget(const char *target);
 /* have_tool for the targets that take tools from this host: its PATH. */
 int plan_host_has_tool(const char *prog);
 

@@ -20,6 +20,7 @@ enum exit_code {
 	EXIT_NETWORK = 4,	/* lore or SMTP unreachable after retries */
 	EXIT_REGRESSION = 5,	/* compare/test: a significant regression */
 	EXIT_DISKFULL = 6,	/* a file system the job writes to is full */
+	EXIT_BUSY = 7,		/* the machine was busy: target.NAME.busy refuse */
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

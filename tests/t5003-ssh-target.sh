@@ -74,6 +74,23 @@ test_expect_success 'target clear makes it healthy again' '
 	cmp "$TRASH/remote/sched-bench" "$SCHED_BENCH"
 '
 
+# What the machine says of itself: the check keeps its env record, and
+# a plan for it is scaled to the CPUs it reported (this host's).
+test_expect_success 'target check keeps the facts a plan for the machine uses' '
+	rc=0 &&
+	"$SCHED_BOT" target check --quick --runs 2 -t 1 --workloads spawn \
+		lab >check.out 2>&1 || rc=$? &&
+	test $rc -le 1 &&
+	facts=$XDG_DATA_HOME/sched-bot/targets/lab.facts &&
+	test_grep "^env,nr_cpus,$(getconf _NPROCESSORS_ONLN)$" "$facts" &&
+	test_grep "^env,kernel_release,$(uname -r)$" "$facts" &&
+	test_grep ! "^health," "$facts" &&
+	"$SCHED_BOT" plan --target lab --seconds 5 \
+		"$DATA/plan/wakeup-diff-only.mbox" >plan &&
+	tr -s " \n" "  " <plan >flat &&
+	test_grep "for the target.s $(getconf _NPROCESSORS_ONLN) CPUs.*, as the machine reports them:" flat
+'
+
 # The remote is this machine: it has hackbench, so "auto" runs its own;
 # "always" copies it with its libraries and loader, as for a machine
 # without rt-tests.

@@ -79,6 +79,41 @@ test_expect_success '... and init runs each cell, its rows naming it' '
 	test "$(grep -c " RC 0$" frames)" = 2
 '
 
+test_expect_success '... the off cell too, when one boot has the time for it' '
+	"$SCHED_BOT" plan --target qemu --cpus 4 --seconds 5 \
+		"$DATA/plan/autogroup-diff-only.mbox" >plan &&
+	test_grep "^    sched-bench spawn -t 5 -c 4 --autogroup off$" plan &&
+	test_grep "in three cells" plan &&
+	test_grep ! "budget:" plan
+'
+
+# Each cell is a run of the boot, as each sweep point and tool is: 3
+# runs of (5 + 10) s do not fit a 40 s timeout, 2 do.
+test_expect_success '... and not when it would take the boot past its timeout' '
+	git config -f "$TRASH/bot.cfg" target.tight.type qemu &&
+	git config -f "$TRASH/bot.cfg" target.tight.smp 4 &&
+	git config -f "$TRASH/bot.cfg" target.tight.timeout 40 &&
+	"$SCHED_BOT" plan --target tight --seconds 5 \
+		"$DATA/plan/autogroup-diff-only.mbox" >plan &&
+	test_grep "^    sched-bench spawn -t 5 -c 4 --autogroup on --setsid$" plan &&
+	test_grep "^    sched-bench spawn -t 5 -c 4 --cgroup new$" plan &&
+	test_grep ! -e "--autogroup off" plan &&
+	tr -s " \n" "  " <plan >flat &&
+	test_grep "budget: the off cell is left out: with it one boot.s 3 runs take ~45 s, past the 40 s" flat &&
+	test_grep "in two cells" flat &&
+	test_grep ! "One boot.s runs take" flat &&
+	"$SCHED_BOT" plan --target tight --seconds 5 --init-args \
+		"$DATA/plan/autogroup-diff-only.mbox" >args &&
+	test_grep "^args=spawn=-c,4,--autogroup,on,--setsid+-c,4,--cgroup,new$" args
+'
+
+test_expect_success '... a plan past the timeout even so says it' '
+	"$SCHED_BOT" plan --target tight --seconds 30 \
+		"$DATA/plan/autogroup-diff-only.mbox" >plan &&
+	tr -s " \n" "  " <plan >flat &&
+	test_grep "One boot.s runs take ~80 s as reckoned (-t + 10 s a run), past the 40 s they may take" flat
+'
+
 test_expect_success 'a local job runs spawn as the machine is, in one cell' '
 	"$SCHED_BOT" plan --target local --seconds 5 \
 		"$DATA/plan/autogroup-diff-only.mbox" >plan &&

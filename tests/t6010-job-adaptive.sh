@@ -116,4 +116,60 @@ test_expect_success 'different digests: measured as usual' '
 	test_grep ! "nothing to measure" differ/verdict.txt
 '
 
+# A busy machine (target.NAME.busy): a loop spins here, and maxLoad = 0
+# makes any load average "busy", so the check's verdict does not hang
+# on how much of a shared CPU the loop gets.  With refuse the job stops
+# before its runs with exit 7, nothing measured, nothing written for a
+# reply; with report (the default) it runs and says so.
+sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+echo $! >"$TRASH/loop.pid"
+test_atexit 'kill "$(cat "$TRASH/loop.pid")"'
+# the load average counts the loop within a few seconds of it starting
+i=0
+while awk '{ exit !($1 == 0) }' /proc/loadavg && test $i -lt 30; do
+	sleep 1
+	i=$((i + 1))
+done
+git config -f "$TRASH/bot.cfg" target.local.maxLoad 0
+git config -f "$TRASH/bot.cfg" cron.buildAhead false
+
+test_expect_success 'busy = refuse: exit 7 before the runs, nothing measured' '
+	git config -f "$TRASH/bot.cfg" target.local.busy refuse &&
+	job_at_run busy &&
+	rc=0 &&
+	"$SCHED_BOT" test --job-dir busy >out6 2>err6 || rc=$? &&
+	test $rc -eq 7 &&
+	test_grep "target local is busy: load average .* above target.local.maxLoad 0" err6 &&
+	test_grep "busy = refuse: the job stops before its runs" err6 &&
+	test ! -s out6 &&
+	test ! -e busy/results.csv && test ! -e busy/run-1-base &&
+	test ! -e busy/health.txt && test ! -e busy/reply.eml &&
+	test_grep "^stage=run$" busy/state &&
+	test_grep ! "^outcome=" busy/state
+'
+
+test_expect_success 'cron: the busy job waits as "busy", no attempt counted' '
+	command -v sqlite3 >/dev/null || { echo "# no sqlite3" && return 0; } &&
+	"$SCHED_BOT" cron --add cover.1669862147.git.yu.c.chen@intel.com >id &&
+	id=$(cat id) &&
+	job_at_run "$TRASH/bot-data/jobs/job-$id" &&
+	DB=$TRASH/bot-data/state.db &&
+	"$SCHED_BOT" cron --no-poll 2>cerr &&
+	test_grep "job $id: not started: the machine is busy" cerr &&
+	test "$(sqlite3 "$DB" "SELECT stage, attempts, outcome IS NULL FROM jobs WHERE id = $id")" = "busy|0|1" &&
+	"$SCHED_BOT" cron --no-poll 2>cerr2 &&
+	test "$(sqlite3 "$DB" "SELECT stage, attempts, outcome IS NULL FROM jobs WHERE id = $id")" = "busy|0|1" &&
+	test ! -e "$TRASH/bot-data/jobs/job-$id/results.csv"
+'
+
+test_expect_success 'busy = report (the default): the same job runs, and says so' '
+	git config -f "$TRASH/bot.cfg" --unset target.local.busy &&
+	sed -i "s/^runs=5$/runs=2/" busy/state &&
+	echo runs_fixed=1 >>busy/state &&
+	"$SCHED_BOT" test --job-dir busy >out7 2>err7 &&
+	test_grep "^runs_done=2$" busy/state &&
+	test_grep "^busy before the runs: load average" busy/health.txt &&
+	test_grep "^- health: *busy before the runs: load average" "$(cat out7)"
+'
+
 test_done

@@ -9,6 +9,7 @@
 #include "builtin/builtin.h"
 #include "config.h"
 #include "plan.h"
+#include "target/target.h"
 #include "util.h"
 
 static const char *target;
@@ -44,7 +45,10 @@ const struct options_doc plan_doc = {
 "CPUs, or, when it names none the bot can run, the workloads for what\n"
 "the diff touches (wake-up, fork and cgroup, load balance).  Each with\n"
 "its command line, its placement and the phrase or hunk that chose it;\n"
-"benchmarks sched-bot cannot run are listed as not run.",
+"benchmarks sched-bot cannot run are listed as not run.  A qemu\n"
+"target's CPUs and layout are its configuration; an ssh target's or a\n"
+"lab's are what the machine last said of itself (kept by `sched-bot\n"
+"target check NAME` or a lab's run; a job asks an ssh machine anew).",
 	.options = plan_options,
 	.notes =
 "Exit: 0, 3 when the mbox cannot be read, 2 on a usage error.",
@@ -53,7 +57,7 @@ const struct options_doc plan_doc = {
 int cmd_plan(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, facts = STRBUF_INIT;
 	struct plan p;
 	int assumed = 0;
 
@@ -69,12 +73,18 @@ int cmd_plan(int argc, char **argv)
 	o.cpus = cpus ? cpus : plan_target_cpus(target, &assumed);
 	if (!cpus)
 		plan_target_layout(target, &o);
+	/* what the machine said of itself last (no ssh from a plan) */
+	if (!cpus && target_facts(target, 0, &facts) > 0 &&
+	    plan_facts_layout(facts.buf, &o))
+		assumed = 0;
+	strbuf_release(&facts);
 	if (!cpus && assumed)
 		warning("the CPUs of target '%s' are not known: %d assumed "
 			"(set target.%s.smp or give --cpus)", target, o.cpus,
 			target);
 	o.seconds = seconds ? seconds :
 		    (int)config_get_int("job.seconds");
+	o.budget = plan_target_budget(target);
 	o.have_tool = plan_host_has_tool;
 	if (plan_from_file(argv[0], &o, &p) < 0)
 		return EXIT_NOTFOUND;

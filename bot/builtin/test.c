@@ -76,7 +76,8 @@ const struct options_doc test_doc = {
 "failed (run again to resume), 3 message not found or an --mbox file\n"
 "that cannot be read, 4 network, 6 a full disk (job.dir, the outbox)\n"
 "or build.cacheDir below gc.minFree: nothing is lost, run it again\n"
-"after 'sched-bot gc'.",
+"after 'sched-bot gc', 7 the target's machine was busy before the runs\n"
+"and target.NAME.busy = refuse: nothing was measured, run it again.",
 };
 
 /*

@@ -6,7 +6,8 @@
  * (a few short runs on the default kernel, their CV).  Kept per target
  * beside the unhealthy mark, $XDG_DATA_HOME/sched-bot/targets/: NAME.check
  * (the figures, for the jobs that follow) and NAME-check/ (the machine's
- * env.txt and the commands that ran).
+ * env.txt and the commands that ran); the env record its health run
+ * printed is NAME.facts, what the plans of its jobs are scaled to.
  *
  * Noise against the plan: the paired log ratio of an A B block has a
  * standard deviation of about sqrt(2) CV, so its 95% CI after n blocks
@@ -120,6 +121,22 @@ static void judge_health(const char *name, const char *buf,
 	kv_release(&h);
 	strbuf_release(&top);
 	strbuf_release(&why);
+}
+
+/*
+ * target.NAME.busy: refuse (a busy machine takes no job now) or report
+ * (the default: the job runs and its reply says the machine was busy).
+ */
+static int refuses_busy(const char *name)
+{
+	const char *v = target_cfg(name, "busy", "report");
+
+	if (!strcmp(v, "refuse"))
+		return 1;
+	if (strcmp(v, "report"))
+		warning("config target.%s.busy = '%s' is neither report nor "
+			"refuse, using report", name, v);
+	return 0;
 }
 
 /* The blocks that find or exclude detect percent at a per-run CV. */
@@ -373,6 +390,7 @@ int target_check(const char *name, const struct target_check_opts *o,
 			     "a guest booted per run" : "unknown target");
 	if (target_unhealthy(name, &why)) {
 		c->busy = xasprintf("marked unhealthy %s", why);
+		c->refuse = refuses_busy(name);
 		free(why);
 		return 0;
 	}
@@ -381,7 +399,10 @@ int target_check(const char *name, const struct target_check_opts *o,
 	if (ops->health(&ctx, target_cfg_bool(name, "prepare") && o->runs ?
 			"-t 1 --prepare" : "-t 1", &out) < 0)
 		goto out;
+	/* what the machine is, for the plans of the jobs that follow */
+	target_keep_facts(name, out.buf, out.len);
 	judge_health(name, out.buf, c);
+	c->refuse = c->busy && refuses_busy(name);
 	if (noise(name, o, c, &figures) < 0)
 		goto out;
 	c->noise = strbuf_detach(&figures, NULL);
@@ -391,4 +412,39 @@ out:
 	strbuf_release(&out);
 	strbuf_release(&figures);
 	return ret;
+}
+
+int target_facts(const char *name, int fresh, struct strbuf *facts)
+{
+	const struct target_ops *ops = target_backend(name);
+	struct boot_req req = { .workloads = "env" };
+	struct strbuf out = STRBUF_INIT;
+	struct target_ctx ctx;
+	char *path, *why;
+	int ret = 0;
+
+	/* qemu's shape is its configuration; local is this machine as is */
+	if (!ops || !strcmp(ops->type, "qemu") || !strcmp(ops->type, "local"))
+		return 0;
+	/* a machine marked unhealthy is not asked: it is down */
+	if (fresh && ops->health && target_unhealthy(name, &why)) {
+		free(why);
+	} else if (fresh && ops->health) {
+		/* a tenth of a second of top: the record is what is wanted */
+		if (target_ctx_init(&ctx, name, ops, &req) < 0)
+			return -1;
+		ret = ops->health(&ctx, "-t 0.1", &out);
+		target_ctx_release(&ctx);
+		if (!ret)
+			target_keep_facts(name, out.buf, out.len);
+		strbuf_release(&out);
+		if (ret < 0)
+			return -1;
+	}
+	path = target_file(name, ".facts");
+	strbuf_reset(facts);
+	if (path && strbuf_read_file(facts, path) < 0)
+		strbuf_reset(facts);
+	free(path);
+	return facts->len ? 1 : 0;
 }

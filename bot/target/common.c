@@ -12,6 +12,7 @@
 #include "config-keys.h"
 #include "config.h"
 #include "kv.h"
+#include "procstat.h"
 #include "secret.h"
 #include "target/common.h"
 #include "target/initramfs.h"
@@ -259,16 +260,19 @@ static void env_lines(const struct strbuf *text, struct strbuf *out)
  * ran the kernels, not the one that drove it.  The record is the env
  * workload's when it ran, else the one every run prints before its
  * numbers (sched-bench's workloads, and init before a tool), so that
- * each target (local, qemu, ssh, lava) leaves it whatever ran.
+ * each target (local, qemu, ssh, lava) leaves it whatever ran.  A lab's
+ * record is also kept as the target's facts (target_facts()): nothing
+ * else can be asked of a lab's device before a job plans its runs.
  */
-static void keep_records(const struct boot_req *req,
+static void keep_records(const struct target_ctx *ctx,
+			 const struct boot_req *req,
 			 const struct console_result *c)
 {
 	struct strbuf env = STRBUF_INIT, cmds = STRBUF_INIT;
 	struct strbuf first = STRBUF_INIT;
 	size_t i;
 
-	if (!req->workdir)
+	if (!req->workdir && strcmp(ctx->type, "lava"))
 		return;
 	for (i = 0; i < c->nr; i++) {
 		const struct console_run *r = &c->runs[i];
@@ -287,13 +291,15 @@ static void keep_records(const struct boot_req *req,
 	}
 	if (!env.len)
 		strbuf_add(&env, first.buf, first.len);
-	if (env.len) {
+	if (!strcmp(ctx->type, "lava") && env.len)
+		target_keep_facts(ctx->name, env.buf, env.len);
+	if (env.len && req->workdir) {
 		char *p = xasprintf("%s/env.txt", req->workdir);
 
 		secret_write_file(p, env.buf, env.len);
 		free(p);
 	}
-	if (cmds.len) {
+	if (cmds.len && req->workdir) {
 		char *p = xasprintf("%s/commands.txt", req->workdir);
 
 		secret_write_file(p, cmds.buf, cmds.len);
@@ -312,7 +318,7 @@ int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 	const char *release;
 
 	console_parse(buf, len, timed_out, &c);
-	keep_records(req, &c);
+	keep_records(ctx, req, &c);
 	res->status = c.status;
 	res->last_lines = xstrdup(c.last_lines);
 	release = console_info(&c, "release");
@@ -513,4 +519,135 @@ int target_topology(const char *name, struct target_topo *t)
 		t->nodes = 1;
 	t->llc = t->cpus / t->sockets;
 	return (type && !strcmp(type, "qemu")) || set;
+}
+
+void target_keep_facts(const char *name, const char *text, size_t len)
+{
+	struct strbuf in = STRBUF_INIT, env = STRBUF_INIT;
+	char *path = target_file(name, ".facts");
+
+	strbuf_add(&in, text, len);
+	env_lines(&in, &env);
+	/* a record without its CPUs is no fact to plan by: keep the last */
+	if (path && strstr(env.buf, "env,nr_cpus,") &&
+	    (mkdir_parent(path, 0755) < 0 ||
+	     secret_write_file(path, env.buf, env.len) < 0))
+		warning("cannot keep the facts of %s in %s: %s", name, path,
+			strerror(errno));
+	strbuf_release(&in);
+	strbuf_release(&env);
+	free(path);
+}
+
+/*
+ * The value of "env,KEY,VALUE" in facts, at most size - 1 bytes of it
+ * (the record is the machine's text: a longer value is no fact), or NULL.
+ */
+static const char *fact(const char *facts, const char *key, char *buf,
+			size_t size)
+{
+	size_t k = strlen(key);
+	const char *p = facts;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > 5 + k && starts_with(p, "env,") &&
+		    !strncmp(p + 4, key, k) && p[4 + k] == ',') {
+			size_t v = n - 5 - k;
+
+			if (v >= size)
+				return NULL;
+			memcpy(buf, p + 5 + k, v);
+			buf[v] = '\0';
+			return buf;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return NULL;
+}
+
+/* A count of 1 .. 4096 the record gives for key, else 0. */
+static long fact_count(const char *facts, const char *key)
+{
+	char buf[32], *end;
+	const char *v = fact(facts, key, buf, sizeof(buf));
+	long n;
+
+	if (!v)
+		return 0;
+	n = strtol(v, &end, 10);
+	return end != v && !*end && n > 0 && n <= 4096 ? n : 0;
+}
+
+int target_topology_of(const char *facts, struct target_topo *t)
+{
+	char buf[4096];
+	const char *llcs = fact(facts, "llc_cpus", buf, sizeof(buf));
+
+	memset(t, 0, sizeof(*t));
+	t->cpus = fact_count(facts, "nr_cpus");
+	t->sockets = fact_count(facts, "sockets");
+	t->threads = fact_count(facts, "threads_per_core");
+	t->nodes = fact_count(facts, "numa_nodes");
+	if (llcs) {
+		/* the first LLC's CPUs, "0-15,32-47" of "0-15,32-47 16-31,..." */
+		buf[strcspn(buf, " ")] = '\0';
+		t->llc = procstat_cpulist_count(buf);
+	}
+	/* each level must divide the CPUs the machine has online */
+	return t->cpus && t->sockets && t->nodes && t->llc > 0 &&
+	       t->threads && t->cpus % t->sockets == 0 &&
+	       t->cpus % t->nodes == 0 && t->llc <= t->cpus;
+}
+
+long target_run_budget(const char *name)
+{
+	const char *type = target_type(name);
+	/* ssh.c's default: the workloads after the boot */
+	long def = type && !strcmp(type, "ssh") ? 600 : 0;
+
+	return target_cfg_int(name, "timeout", def);
+}
+
+/* The runs of workload w (len wl) one repetition makes: its entry in
+ * args ("w=a,b+c,d": cells split at '+', "--sweep,1:2:4" points). */
+static int entry_runs(const char *args, const char *w, size_t wl)
+{
+	const char *p = args ? args : "";
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (n > wl && !strncmp(p, w, wl) && p[wl] == '=') {
+			const char *q, *end = p + n;
+			const char *s = memmem(p, n, "--sweep,", 8);
+			int cells = 1, points = 1;
+
+			for (q = p + wl + 1; q < end; q++)
+				cells += *q == '+';
+			for (q = s ? s + 8 : end; q < end && *q != ',' &&
+			     *q != '+'; q++)
+				points += *q == ':';
+			return cells * points;
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	return 1;
+}
+
+int target_req_runs(const struct boot_req *req)
+{
+	const char *w = req->workloads ? req->workloads : "";
+	int n = 0;
+
+	while (*w) {
+		size_t l = strcspn(w, ",");
+
+		if (l)
+			n += entry_runs(req->workload_args, w, l);
+		w += l + (w[l] == ',');
+	}
+	return n > 0 ? n : 1;
 }

@@ -89,7 +89,8 @@ const char *target_cfg(const char *name, const char *key, const char *def);
  * cron and every command see it: $XDG_DATA_HOME/sched-bot/targets/
  * NAMESUFFIX, as NAME.unhealthy (the health mark), NAME.config and
  * NAME.config-origin (baseConfig = running), NAME.check and NAME-check/
- * (target check).  Allocated; NULL for a name that is no file name.
+ * (target check), NAME.facts (the machine's env record).  Allocated;
+ * NULL for a name that is no file name.
  */
 char *target_file(const char *name, const char *suffix);
 long target_cfg_int(const char *name, const char *key, long def);
@@ -136,6 +137,20 @@ int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
  * gets no more runs until `sched-bot target clear NAME`.
  */
 void target_mark_unhealthy(const char *name, const char *why);
+
+/*
+ * The env record in text (a health check's output, a lab's run) kept as
+ * the facts of target name, NAME.facts (target_facts()); a record that
+ * does not give the CPUs leaves the last one kept.
+ */
+void target_keep_facts(const char *name, const char *text, size_t len);
+
+/*
+ * The runs one repetition of req makes, as a default timeout reckons
+ * them: each workload once, times its cells and its sweep points in
+ * req->workload_args (a plan's "spawn=a+b+c" is three runs).
+ */
+int target_req_runs(const struct boot_req *req);
 
 /* res for a run that had nothing left to run (every tool skipped). */
 int target_nothing_to_run(struct boot_res *res);

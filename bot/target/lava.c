@@ -572,11 +572,9 @@ static enum lava_verdict lava_judge(enum lava_outcome o,
  */
 static double lava_timeout(const char *name, const struct boot_req *req)
 {
-	int nr_w = 1;
-	const char *w;
+	/* each cell and sweep point of a plan is a run */
+	int nr_w = target_req_runs(req);
 
-	for (w = req->workloads ? req->workloads : ""; *w; w++)
-		nr_w += *w == ',';
 	return target_cfg_int(name, "timeout",
 			  600 + nr_w * (req->runs > 0 ? req->runs : 1) *
 			  ((req->seconds > 0 ? req->seconds : 5) * 3 + 10));

@@ -259,14 +259,15 @@ out:
 }
 
 /* Boot plus every run, unless configured: a tool run under TCG can take
- * far longer than the -t of sched-bench's own workloads. */
+ * far longer than the -t of sched-bench's own workloads.  Each cell and
+ * sweep point of a plan is a run (target_req_runs). */
 static double default_timeout(const struct target_ctx *ctx,
 			      const struct boot_req *req)
 {
 	int runs = req->runs > 0 ? req->runs : 1;
 	int secs = req->seconds > 0 ? req->seconds : 5;
 
-	return 120 + ctx->workloads.nr * runs * (secs * 3 + 10) +
+	return 120 + target_req_runs(req) * runs * (secs * 3 + 10) +
 	       ctx->nr_tools * runs * 120;
 }
 

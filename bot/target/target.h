@@ -13,8 +13,8 @@
  *   ssh:   .host, .user, .port, .identity, .sshOptions, .bootCommand
  *          (default: kexec -l K --command-line=<own + token>, kexec -e),
  *          .initrd, .append, .restoreCommand, .console, .powerCommand,
- *          .bootTimeout, .timeout, .remoteDir, .prepare and .maxLoad (for
- *          target_check(), as the local target)
+ *          .bootTimeout, .timeout, .remoteDir, .prepare, .maxLoad and
+ *          .busy (for target_check(), as the local target)
  *   local: nothing; runs sched-bench on this machine
  *
  * Workloads are sched-bench's own (spawn, pingpong) or external tools
@@ -116,7 +116,9 @@ int target_base_config(const char *name, char **base, char **origin);
  * CV), kept per target; with runs 0, the noise the last check kept
  * (a job's look before its runs).  With target.NAME.prepare and runs
  * > 0 the performance governor is set first.  Only for a machine that
- * runs between jobs: ssh and local.
+ * runs between jobs: ssh and local.  A busy machine is reported (its
+ * numbers are taken, the reply says it was busy) unless
+ * target.NAME.busy = refuse.
  */
 struct target_check_opts {
 	const char *workloads;	/* of the noise runs, and the ones judged;
@@ -132,6 +134,8 @@ struct target_check_opts {
 struct target_check {
 	struct strbuf report;	/* the lines to show, "NAME: ..." */
 	char *busy;		/* what else loads the machine, or NULL */
+	/* busy, and target.NAME.busy = refuse: no job runs there now */
+	int refuse;
 	char *noisy;		/* why detect is out of reach, or NULL */
 	char *noise;		/* "noise WORKLOAD METRIC CV RUNS" lines */
 };
@@ -176,6 +180,32 @@ struct target_topo {
  * (this machine's) is.
  */
 int target_topology(const char *name, struct target_topo *t);
+
+/*
+ * The seconds a boot's runs may take on target name, as a plan must fit
+ * them: target.NAME.timeout when set (qemu: the guest's boot too), an
+ * ssh machine's 600 by default; 0 when the target reckons its timeout
+ * from the runs it is given (qemu, lava, local).
+ */
+long target_run_budget(const char *name);
+
+/*
+ * The machine's own record of itself (sched-bench's "env," lines: its
+ * CPUs online, sockets, threads per core, NUMA nodes, the CPUs of each
+ * LLC) as measured on it, for a target whose shape is no configuration:
+ * with fresh, an ssh machine is asked now (`sched-bench health` on its
+ * running kernel); else the record last kept, by `sched-bot target
+ * check` (ssh), a lab's last run (lava).  Into facts: 1, 0 when none is
+ * known (a qemu target: its configuration is its shape; local: this
+ * machine as it is), -1 (printed) when the machine cannot be asked.
+ */
+int target_facts(const char *name, int fresh, struct strbuf *facts);
+/*
+ * The layout such a record gives into t (cpus, sockets, threads, nodes,
+ * llc: the CPUs of the first LLC): 1 when every level is known and
+ * divides the CPUs, else 0 with t->cpus the CPUs when the record says.
+ */
+int target_topology_of(const char *facts, struct target_topo *t);
 
 /*
  * Write the QEMU guest's initramfs for req (sched-bench as /init, the

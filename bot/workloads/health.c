@@ -7,7 +7,8 @@
  * needs no procps).  With --prepare it first sets the performance
  * governor on every CPU that has cpufreq.  Records are "health,KEY,
  * VALUE to the end of the line"; what the machine does not say is
- * "unknown".
+ * "unknown".  The machine's env record (env.c: its CPUs, sockets, NUMA
+ * nodes, LLCs) comes first: the facts a plan for it is scaled to.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -225,6 +226,8 @@ int bench_health(int argc, char **argv)
 		return rc == 1 ? 0 : rc;
 	}
 	printf("# sched-bench %d health\n", BENCH_FORMAT_VERSION);
+	/* the machine itself (env.c), the facts a plan is scaled to */
+	env_print(NULL);
 	if (bench_arg_num(&a, BK_PREPARE, 0))
 		health_prepare();
 	snprintf(num, sizeof(num), "%d", bench_online_cpus());

@@ -336,6 +336,7 @@ static void test_lava_env_record(void)
 		"OUT env,kernel_release,6.1.192",
 		"OUT env,cpu_model,AMD EPYC 7713 64-Core Processor",
 		"OUT env,sockets,2",
+		"OUT env,nr_cpus,4",
 		"OUT sample,spawn,copies=2 duration=1,1,0,lps,6812.5,lps,1,",
 		"OUT end,spawn,copies=2 duration=1,1,1",
 		"RC 0",
@@ -352,6 +353,8 @@ static void test_lava_env_record(void)
 
 	CHECK(mkdtemp(dir) != NULL);
 	req.workdir = dir;
+	/* the lab's record is kept as the target's facts, in here */
+	setenv("XDG_DATA_HOME", dir, 1);
 	framed(&frames, p);
 	strbuf_addstr(&log, "- {\"dt\": \"2026-01-01T00:00:00\", \"lvl\": "
 		      "\"info\", \"msg\": \"booting\"}\n");
@@ -379,6 +382,14 @@ static void test_lava_env_record(void)
 	CHECK(strbuf_read_file(&cmds, path) >= 0);
 	free(path);
 	CHECK_STR(cmds.buf, "sched-bench spawn -c 2 -t 1 --run 1\n");
+	/* what a plan for the lab's next job is scaled to */
+	strbuf_reset(&env);
+	path = xasprintf("%s/sched-bot/targets/lava-qemu.facts", dir);
+	CHECK(strbuf_read_file(&env, path) > 0);
+	free(path);
+	CHECK(env.len && strstr(env.buf, "env,nr_cpus,4\n") != NULL);
+	CHECK(env.len && strstr(env.buf, "env,sockets,2\n") != NULL);
+	CHECK(!env.len || !strstr(env.buf, "sample,"));
 	boot_res_release(&res);
 	lava_log_release(&ll);
 	strbuf_release(&frames);
@@ -386,6 +397,22 @@ static void test_lava_env_record(void)
 	strbuf_release(&env);
 	strbuf_release(&cmds);
 	remove_tree(dir);
+}
+
+/* A default timeout counts each cell and sweep point as a run. */
+static void test_req_runs(void)
+{
+	struct boot_req req = { .workloads = "spawn,pingpong,hackbench" };
+
+	CHECK_INT(target_req_runs(&req), 3);
+	req.workload_args = "pingpong=--no-pin,--sweep,1:2:4:8 "
+			    "spawn=-c,2,--autogroup,on,--setsid+-c,2,--cgroup,"
+			    "new+-c,2,--autogroup,off";
+	CHECK_INT(target_req_runs(&req), 3 + 4 + 1);
+	req.workload_args = "spawn=-c,2 pingpong=--sweep,1";
+	CHECK_INT(target_req_runs(&req), 3);
+	req.workloads = "";
+	CHECK_INT(target_req_runs(&req), 1);
 }
 
 int main(void)
@@ -406,5 +433,6 @@ int main(void)
 	RUN(test_tool_rows);
 	RUN(test_tool_bad);
 	RUN(test_lava_env_record);
+	RUN(test_req_runs);
 	return test_done();
 }

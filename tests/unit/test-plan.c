@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv.h"
 #include "plan.h"
+#include "target/target.h"
 #include "test.h"
 #include "util.h"
 
@@ -267,6 +269,143 @@ static void test_layout_sweep(void)
 	plan_release(&p);
 }
 
+/* The pingpong sweep a plan for the wake-up diff gets with o. */
+static char *wakeup_sweep(struct plan_opts *o, struct strbuf *text)
+{
+	const char *top = getenv("TOP");
+	char *path = xasprintf("%s/tests/data/plan/wakeup-diff-only.mbox",
+			       top ? top : ".");
+	const struct plan_item *it;
+	char *args = NULL;
+	struct plan p;
+
+	o->have_tool = all_tools;
+	CHECK_INT(plan_from_file(path, o, &p), 0);
+	free(path);
+	it = item(&p, "pingpong");
+	CHECK(it != NULL);
+	if (it)
+		args = xstrdup(it->args);
+	plan_text(&p, text);
+	plan_release(&p);
+	return args ? args : xstrdup("");
+}
+
+/*
+ * An ssh box's own record of 2 sockets x 8 cores x 2 threads in 2 NUMA
+ * nodes (the facts its health check keeps) gives the sweep a qemu
+ * target of that shape gets: 1, one LLC = one node = one socket (16),
+ * all 32 CPUs and twice that.
+ */
+static void test_facts_sweep(void)
+{
+	const char *top = getenv("TOP");
+	char *path = xasprintf("%s/tests/data/plan/facts-2s8c2t.txt",
+			       top ? top : ".");
+	char *trash = xstrdup("/tmp/test-plan-XXXXXX"), *kept;
+	char *q_sweep, *m_sweep;
+	struct strbuf facts = STRBUF_INIT, text = STRBUF_INIT, got = STRBUF_INIT;
+	struct plan_opts q = { 0 }, m = { 0 };
+	struct kv set = KV_INIT;
+	struct target_opts to = { .set = &set };
+	struct target_topo t;
+	int assumed = 0;
+	size_t i;
+
+	CHECK(mkdtemp(trash) != NULL);
+	setenv("XDG_DATA_HOME", trash, 1);
+	kv_set(&set, "target.q.type", "qemu");
+	kv_set(&set, "target.q.smp", "32");
+	kv_set(&set, "target.q.sockets", "2");
+	kv_set(&set, "target.q.threads", "2");
+	kv_set(&set, "target.q.numa", "2");
+	kv_set(&set, "target.box.type", "ssh");
+	kv_set(&set, "target.box.host", "box.invalid");
+	target_configure(&to);
+
+	q.cpus = plan_target_cpus("q", &assumed);
+	CHECK_INT(assumed, 0);
+	plan_target_layout("q", &q);
+	q_sweep = wakeup_sweep(&q, &text);
+	CHECK_STR(q_sweep, "--no-pin --sweep 1,16,32,64");
+
+	/* nothing measured yet: the box's CPUs are not known */
+	CHECK_INT(target_facts("box", 0, &facts), 0);
+	CHECK(strbuf_read_file(&facts, path) > 0);
+	CHECK_INT(target_topology_of(facts.buf, &t), 1);
+	CHECK_INT(t.cpus, 32);
+	CHECK_INT(t.sockets, 2);
+	CHECK_INT(t.threads, 2);
+	CHECK_INT(t.nodes, 2);
+	CHECK_INT(t.llc, 16);
+	/* kept as a check keeps it, read back as a job reads it */
+	kept = xasprintf("%s/sched-bot/targets", trash);
+	CHECK_INT(mkdir_p(kept, 0755), 0);
+	free(kept);
+	kept = xasprintf("%s/sched-bot/targets/box.facts", trash);
+	CHECK_INT(write_file_atomic(kept, facts.buf, facts.len), 0);
+	CHECK_INT(target_facts("box", 0, &got), 1);
+	CHECK_STR(got.buf, facts.buf);
+
+	m.cpus = plan_target_cpus("box", &assumed);
+	CHECK_INT(assumed, 1);
+	CHECK_INT(plan_facts_layout(got.buf, &m), 1);
+	CHECK_INT(m.cpus, q.cpus);
+	CHECK_INT(m.llc, q.llc);
+	CHECK_INT(m.node, q.node);
+	CHECK_INT(m.socket, q.socket);
+	strbuf_reset(&text);
+	m_sweep = wakeup_sweep(&m, &text);
+	CHECK_STR(m_sweep, q_sweep);
+	/* the plan is wrapped at blanks: one line again */
+	for (i = 0; i < text.len; i++)
+		if (text.buf[i] == '\n')
+			text.buf[i] = ' ';
+	CHECK(strstr(text.buf, "32 CPUs (2 sockets, 2 NUMA nodes, LLCs of "
+		     "16), as the machine reports them:") != NULL);
+	CHECK(strstr(text.buf, "one LLC (16 CPUs)") != NULL);
+
+	free(kept);
+	free(q_sweep);
+	free(m_sweep);
+	free(path);
+	strbuf_release(&facts);
+	strbuf_release(&text);
+	strbuf_release(&got);
+	kv_release(&set);
+	remove_tree(trash);
+	free(trash);
+}
+
+/* A record that does not add up gives the CPUs at most, no layout. */
+static void test_facts_partial(void)
+{
+	struct plan_opts o = { .cpus = 2 };
+	struct target_topo t;
+
+	CHECK_INT(plan_facts_layout("env,nr_cpus,12\nenv,sockets,5\n"
+				    "env,numa_nodes,1\nenv,threads_per_core,1"
+				    "\nenv,llc_cpus,0-11\n", &o), 1);
+	CHECK_INT(o.cpus, 12);
+	CHECK_INT(o.llc, 0);
+	CHECK_INT(o.measured, 1);
+	o.cpus = 2;
+	o.measured = 0;
+	CHECK_INT(plan_facts_layout("env,nr_cpus,-3\nenv,nr_cpus,x\n", &o), 0);
+	CHECK_INT(o.cpus, 2);
+	CHECK_INT(o.measured, 0);
+	CHECK_INT(target_topology_of("env,nr_cpus,8\nenv,sockets,1\n"
+				     "env,numa_nodes,unknown\n"
+				     "env,threads_per_core,2\n"
+				     "env,llc_cpus,0-7\n", &t), 0);
+	CHECK_INT(t.cpus, 8);
+	CHECK_INT(target_topology_of("env,nr_cpus,8\nenv,sockets,1\n"
+				     "env,numa_nodes,1\nenv,threads_per_core,2"
+				     "\nenv,llc_cpus,0-99999999\n", &t), 0);
+	CHECK_INT(target_topology_of("", &t), 0);
+	CHECK_INT(t.cpus, 0);
+}
+
 /* netperf and tbench are named: not run; the diff (wake_affine) rules. */
 static void test_netperf_not_runnable(void)
 {
@@ -413,6 +552,8 @@ int main(void)
 	RUN(test_diff_autogroup);
 	RUN(test_diff_fork_one_cell);
 	RUN(test_layout_sweep);
+	RUN(test_facts_sweep);
+	RUN(test_facts_partial);
 	RUN(test_netperf_not_runnable);
 	RUN(test_phrases);
 	RUN(test_hostile);
