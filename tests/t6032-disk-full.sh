@@ -196,6 +196,81 @@ test_expect_success 'a job past its builds is not held by the floor' '
 	git config -f "$CFG" --unset gc.minFree
 '
 
+# A build that runs out of space is the machine's failure, not the
+# patch's: the build cache on the tmpfs too, branch big of the stand-in
+# tree whose bzImage writes 1 MiB more, a patch on it, and 512 KiB free.
+# And a Makefile that only prints strerror(ENOSPC), with room on the
+# disk, is the patch's failure still.
+cat >"$TRASH/big.mk" <<'MK'
+mkdir -p $(O)/arch/x86/boot
+head -c 1048576 /dev/zero >$(O)/blob
+{ head -c 514 /dev/zero; echo HdrS kernel; } >$(O)/arch/x86/boot/bzImage
+MK
+cat >"$TRASH/liar.mk" <<'MK'
+echo "ld: final link failed: No space left on device"
+false
+MK
+# patch_on BRANCH ID: a patch on BRANCH of the stand-in tree, in ID.mbox
+patch_on() {
+	git -C tree checkout -q -B "$2" "$1" &&
+	echo "int $2;" >>tree/kernel/sched/fair.c &&
+	git -C tree -c user.name=Dev -c user.email=dev@example.org \
+		commit -qam "sched/fair: $2" &&
+	git -C tree format-patch -q -1 --stdout --base="$1" >"$2.mbox" &&
+	sed -i "2i Message-ID: <$2@example.org>\\
+To: linux-kernel@vger.kernel.org" "$2.mbox" &&
+	git -C tree checkout -q base &&
+	git -C repo.git fetch -q "$TRASH/tree" "$1:refs/heads/$1"
+}
+B=$D/jobs/big
+test_expect_failure_code 'make out of space: exit 6, as a full disk' 6 '
+	hostile bzImage "$TRASH/big.mk" big &&
+	patch_on big on-big &&
+	git config -f "$CFG" build.cacheDir "$D/builds" &&
+	dd if=/dev/zero of="$D/fill.6a" bs=4k count=128 2>/dev/null &&
+	fill 6 &&
+	rm "$D/fill.6a" &&
+	"$SCHED_BOT" test --mbox on-big.mbox --job-dir "$B" --target local \
+		--runs 2 --workloads pingpong >out 2>err
+'
+
+test_expect_success '... not blamed on the patch: no report, O= emptied' '
+	test_grep "ran out of space in $D/builds/.*the machine.s failure" err &&
+	test_grep "stopped at stage build: the file system at $D is full" err &&
+	test_grep "^stage=build$" "$B/state" &&
+	test_grep ! "build-failed" "$B/state" &&
+	test ! -e "$B/reply.eml" &&
+	test "$(find "$D/builds" -name blob | wc -l)" -eq 0 &&
+	no_half_files
+'
+
+test_expect_success 'space back: the same command builds both kernels' '
+	unfill &&
+	rc=0 &&
+	SCHED_BOT_CRASH_AT=after-build "$SCHED_BOT" test --job-dir "$B" \
+		>out 2>err || rc=$? &&
+	test $rc -eq 137 &&
+	test_grep "^stage=run$" "$B/state" &&
+	rm -rf "$B" "$D/builds"
+'
+
+test_expect_success 'ENOSPC printed with room to spare: the patch failed' '
+	hostile bzImage "$TRASH/liar.mk" liar &&
+	patch_on liar on-liar &&
+	git config -f "$CFG" gc.minFree 1 &&
+	rc=0 &&
+	"$SCHED_BOT" test --mbox on-liar.mbox --job-dir "$D/jobs/liar" \
+		--target local --runs 2 --workloads pingpong >out 2>err ||
+		rc=$? &&
+	git config -f "$CFG" --unset gc.minFree &&
+	git config -f "$CFG" build.cacheDir "$TRASH/builds" &&
+	test $rc -eq 1 &&
+	test_grep ! "ran out of space" err &&
+	test_grep "build-failed" "$D/jobs/liar/state" &&
+	test_grep "kernel did not build" "$D/jobs/liar/reply.eml" &&
+	rm -rf "$D/jobs/liar" "$D/builds"
+'
+
 # cron: the job of the fixture stopped before its reply (as in t6001),
 # its directory and the outbox on the tmpfs, smtp-sink for the mail.
 if [ ! -x "$SMTP_SINK" ]; then
