@@ -864,7 +864,8 @@ int cron_run(const struct cron_opts *o)
 		goto out_nolock;
 	st = state_open(db);
 	if (!st) {
-		ret = EXIT_FAIL;
+		/* its file system full (state.c says so): a state, not a bug */
+		ret = disk_full_path() ? EXIT_DISKFULL : EXIT_FAIL;
 		goto out;
 	}
 	if (o->send && flush(st, box) < 0)

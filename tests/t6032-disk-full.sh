@@ -364,6 +364,42 @@ test_expect_success 'space back: that reply too, exactly once' '
 	test "$(bot_sink_msgids)" -eq 2
 '
 
+# The state database on a full file system of its own (a copy of it,
+# checkpointed): a clear error, exit 6, nothing recorded, nothing sent.
+S=$TRASH/statedb
+mkdir -p "$S"
+mount -t tmpfs -o size=1m sched-bot-test "$S" ||
+	test_fail_all "cannot mount a third tmpfs"
+test_atexit 'umount "$S"'
+
+test_expect_success 'the state database on a full disk: exit 6, no mail' '
+	"$SCHED_BOT" cron --add cover.1669862147.git.yu.c.chen@intel.com >id &&
+	id=$(cat id) &&
+	bot_job job-tested "$D/jobs/job-$id" &&
+	sqlite3 "$DB" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	cp "$DB" "$S/state.db" &&
+	git config -f "$CFG" state.db "$S/state.db" &&
+	fill 7 "$S" &&
+	rc=0 &&
+	"$SCHED_BOT" cron --no-poll --send 2>err || rc=$? &&
+	test $rc -eq 6 &&
+	test_grep "the file system of $S/state.db is full" err &&
+	test_grep "nothing of this change is recorded" err &&
+	test_grep ! "job $id:" err &&
+	test "$(bot_sink_count)" -eq 2 &&
+	test_grep "^stage=reply$" "$D/jobs/job-$id/state"
+'
+
+test_expect_success 'space back: its reply, exactly once' '
+	unfill "$S" &&
+	"$SCHED_BOT" cron --no-poll --send 2>err &&
+	"$SCHED_BOT" cron --no-poll --send 2>>err &&
+	test_grep "^stage=done$" "$D/jobs/job-$(cat id)/state" &&
+	test "$(bot_sink_count)" -eq 3 &&
+	test "$(bot_sink_msgids)" -eq 3 &&
+	test "$(sqlite3 "$S/state.db" "PRAGMA integrity_check")" = ok
+'
+
 # before test_done removes the trash: the mounts in it first
-umount "$O" "$D"
+umount "$S" "$O" "$D"
 test_done
