@@ -58,6 +58,16 @@ no_half_files() {
 	! find "$D/outbox/tmp" "$TRASH/outbox/tmp" -type f 2>/dev/null |
 		grep .
 }
+# crash_at POINT STAGE DIR [OPTION...]: `sched-bot test` of the job in
+# DIR (with OPTIONs) is killed at crash point POINT, with STAGE next
+crash_at() {
+	local point=$1 stage=$2 dir=$3 rc=0
+	shift 3
+	SCHED_BOT_CRASH_AT=$point "$SCHED_BOT" test --job-dir "$dir" "$@" \
+		>out 2>err || rc=$?
+	test $rc -eq 137 &&
+	test_grep "^stage=$stage$" "$dir/state"
+}
 # blocks FILE: the block numbers of results.csv, each with its rows
 # (two labels, base first), as "block label" lines
 blocks() {
@@ -79,12 +89,8 @@ To: linux-kernel@vger.kernel.org" patch.mbox &&
 
 J=$D/jobs/one
 test_expect_success 'the job builds, then is killed after the build' '
-	rc=0 &&
-	SCHED_BOT_CRASH_AT=after-build "$SCHED_BOT" test --mbox patch.mbox \
-		--job-dir "$J" --target local --runs 2 --workloads pingpong \
-		>out 2>err || rc=$? &&
-	test $rc -eq 137 &&
-	test_grep "^stage=run$" "$J/state" &&
+	crash_at after-build run "$J" --mbox patch.mbox --target local \
+		--runs 2 --workloads pingpong &&
 	cp "$J/state" state.before
 '
 
@@ -105,11 +111,7 @@ test_expect_success '... naming the file system, nothing half written' '
 
 test_expect_success 'space back: the same command measures both blocks' '
 	unfill &&
-	rc=0 &&
-	SCHED_BOT_CRASH_AT=after-compare "$SCHED_BOT" test --job-dir "$J" \
-		>out 2>err || rc=$? &&
-	test $rc -eq 137 &&
-	test_grep "^stage=reply$" "$J/state" &&
+	crash_at after-compare reply "$J" &&
 	blocks "$J/results.csv" >got &&
 	printf "1 base\n1 patched\n2 base\n2 patched\n" >want &&
 	test_cmp want got &&
@@ -139,11 +141,7 @@ outbox_mails() {
 
 test_expect_success 'the reply written, then the outbox full: exit 6' '
 	unfill &&
-	rc=0 &&
-	SCHED_BOT_CRASH_AT=after-reply "$SCHED_BOT" test --job-dir "$J" \
-		>out 2>err || rc=$? &&
-	test $rc -eq 137 &&
-	test_grep "^stage=send$" "$J/state" &&
+	crash_at after-reply send "$J" &&
 	cp "$J/reply.eml" reply.before &&
 	fill 3 &&
 	rc=0 &&
@@ -246,11 +244,7 @@ test_expect_success '... not blamed on the patch: no report, O= emptied' '
 
 test_expect_success 'space back: the same command builds both kernels' '
 	unfill &&
-	rc=0 &&
-	SCHED_BOT_CRASH_AT=after-build "$SCHED_BOT" test --job-dir "$B" \
-		>out 2>err || rc=$? &&
-	test $rc -eq 137 &&
-	test_grep "^stage=run$" "$B/state" &&
+	crash_at after-build run "$B" &&
 	rm -rf "$B" "$D/builds"
 '
 
