@@ -280,11 +280,16 @@ DB=$TRASH/state.db
 attempts() {
 	sqlite3 "$DB" "SELECT attempts FROM jobs WHERE id = $1"
 }
-
-test_expect_success 'cron on a full disk: the job waits as disk-full' '
+# fixture_job: a queued job whose directory is the fixture stopped
+# before its reply; its id in ./id and $id
+fixture_job() {
 	"$SCHED_BOT" cron --add cover.1669862147.git.yu.c.chen@intel.com >id &&
 	id=$(cat id) &&
-	bot_job job-tested "$D/jobs/job-$id" &&
+	bot_job job-tested "$D/jobs/job-$id"
+}
+
+test_expect_success 'cron on a full disk: the job waits as disk-full' '
+	fixture_job &&
 	fill 4 &&
 	rc=0 &&
 	"$SCHED_BOT" cron --no-poll --send 2>err || rc=$? &&
@@ -326,9 +331,7 @@ test_atexit 'umount "$O"'
 git config -f "$CFG" outbox.dir "$O"
 
 test_expect_success 'the outbox full after the intent: nothing sent' '
-	"$SCHED_BOT" cron --add cover.1669862147.git.yu.c.chen@intel.com >id &&
-	id=$(cat id) &&
-	bot_job job-tested "$D/jobs/job-$id" &&
+	fixture_job &&
 	rc=0 &&
 	SCHED_BOT_CRASH_AT=after-reply "$SCHED_BOT" cron --no-poll --send \
 		2>err || rc=$? &&
@@ -367,9 +370,7 @@ mount -t tmpfs -o size=1m sched-bot-test "$S" ||
 test_atexit 'umount "$S"'
 
 test_expect_success 'the state database on a full disk: exit 6, no mail' '
-	"$SCHED_BOT" cron --add cover.1669862147.git.yu.c.chen@intel.com >id &&
-	id=$(cat id) &&
-	bot_job job-tested "$D/jobs/job-$id" &&
+	fixture_job &&
 	sqlite3 "$DB" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
 	cp "$DB" "$S/state.db" &&
 	git config -f "$CFG" state.db "$S/state.db" &&
