@@ -124,7 +124,7 @@ batch_mbox() {
 }
 
 # The SMTP servers: the one that keeps mail (sink/), and three that
-# fail every mail on purpose: 450 to DATA, 550 to RCPT, no answer to
+# fail every mail on purpose: 4xx to DATA, 5xx to RCPT, no answer to
 # DATA (a hang, with smtp.timeout 1 for that run); and a port where
 # nothing listens.
 bot_sink_start -r DATA || test_fail_all "smtp-sink does not start"
