@@ -154,6 +154,8 @@ bot.workloads hackbench
 bot.maxPerHour 0
 bot.maxPerDay 0
 bot.maxPerThread 0
+bot.maxRecipientsPerHour 0
+bot.maxRecipientsPerDay 0
 job.dir $D/jobs
 job.target local
 job.seconds 1
