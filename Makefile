@@ -142,8 +142,9 @@ bench: all units
 	@BUILD=$(abspath $(BUILD)) UNIXBENCH="$(UNIXBENCH)" \
 		WILL_IT_SCALE="$(WILL_IT_SCALE)" sh tests/run-bench $(B)
 
-# cron over a stream of series with faults injected (tests/bench/soak.sh,
-# also run by `make bench`): SOAK_SERIES, SOAK_POLLS, SOAK_SEED.
+# cron over a stream of series with faults injected: tests/t6033-soak.sh
+# at 300 series (tests/bench/soak.sh, also run by `make bench`; make check
+# runs it at 40): SOAK_SERIES, SOAK_SEED.
 soak: all
 	@BUILD=$(abspath $(BUILD)) sh tests/bench/soak.sh
 

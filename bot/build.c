@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <git2/sys/repository.h>
@@ -1119,15 +1120,58 @@ static void empty_objdir(struct job *j)
 }
 
 /*
+ * A make that failed on a full disk: its log says so ("No space left on
+ * device", strerror(ENOSPC), which make, the compiler and the linker
+ * print) and the slot's file system is still short of space: below
+ * gc.minFree, or BUILD_FULL_FLOOR when that is unset (the compiler and
+ * the linker remove the file they were writing, so it is seldom quite
+ * empty).  Either alone is not enough: a patch's Makefile may print
+ * anything, and a build may fail for its own reasons on a busy disk.
+ * A build past build.maxDisk is stopped by the sandbox (j->refused)
+ * and stays the patch's failure.
+ */
+static int out_of_space(struct job *j, const struct strbuf *log)
+{
+	static const char enospc[] = "No space left on device";
+	long long avail, floor = bd()->min_free > 0 ? bd()->min_free :
+				 BUILD_FULL_FLOOR;
+	struct statvfs sv;
+
+	if (!memmem(log->buf, log->len, enospc, sizeof(enospc) - 1) ||
+	    fstatvfs(j->objfd, &sv))
+		return 0;
+	avail = (long long)sv.f_bavail * (long long)sv.f_frsize;
+	if (avail >= floor)
+		return 0;
+	error("the build of %s ran out of space in %s (%lld bytes free): "
+	      "the machine's failure, not the patch's", j->r->source_id,
+	      j->objdir, avail);
+	return 1;
+}
+
+/*
  * The build failed (or ran out of time): r->errors is what may go into
  * mail about it.  Returns 1, build_kernel()'s "the kernel did not
- * build".
+ * build"; or -1 when it failed on a full disk (out_of_space()), noted
+ * for the job (disk_full_note()), which stops as on any full disk: no
+ * report, run again once there is space.  O= is emptied then: what the
+ * build left is half written, and its space is what the retry needs.
  */
 static int build_failed(struct job *j)
 {
 	struct build_result *r = j->r;
 	struct strbuf log = STRBUF_INIT, sb = STRBUF_INIT;
 
+	if (!j->stopped && !j->timed_out && !j->refused.len) {
+		slot_read(j->slotfd, "build.log", "build.log", max_log(),
+			  &log, NULL);
+		if (out_of_space(j, &log)) {
+			disk_full_note(j->objdir, ENOSPC);
+			empty_objdir(j);
+			strbuf_release(&log);
+			return -1;
+		}
+	}
 	r->failed = 1;
 	if (j->stopped) {
 		strbuf_addf(&sb, "the build %s and was stopped\n", j->stopped);
@@ -1139,8 +1183,6 @@ static int build_failed(struct job *j)
 		/* the bot's words, naming files of O= */
 		strbuf_addf(&sb, "%s\n", j->refused.buf);
 	} else {
-		slot_read(j->slotfd, "build.log", "build.log", max_log(),
-			  &log, NULL);
 		if (!build_first_errors(log.buf, log.len, 10, j->srcdir, &sb))
 			strbuf_addstr(&sb, "no compiler error in the log; "
 				      "the build log says what stopped it\n");

@@ -69,6 +69,9 @@
 /* the slot's build.log: build.maxLog for each make step, 4 of them */
 #define BUILD_LOG_STEPS		4
 #define BUILD_MAX_STAMP		128	/* the checkout's tree-id stamp */
+/* Below this free after a make that ran out of space (and gc.minFree
+ * unset), the disk is to blame, not the patch: build_kernel(). */
+#define BUILD_FULL_FLOOR	((long long)64 << 20)
 
 /* The build.* settings; strings must outlive their use. */
 struct build_defaults {
@@ -83,6 +86,7 @@ struct build_defaults {
 	long max_disk;			/* build.maxDisk, 0: none */
 	long timeout;			/* build.timeout, s, 0: none */
 	int sandbox;			/* build.sandbox */
+	long long min_free;		/* gc.minFree, 0: BUILD_FULL_FLOOR */
 };
 
 /*
@@ -129,7 +133,8 @@ struct build_result {
 /*
  * Build (or find in the cache) the kernel o asks for.  Returns 0 when a
  * bzImage is ready, 1 when the build failed (r->errors, r->log), -1 on
- * an error around the build (bad source, config assertion, I/O), after
+ * an error around the build (bad source, config assertion, I/O, a make
+ * that ran out of disk space: then disk_full_path() names O=), after
  * printing it.
  */
 int build_kernel(const struct build_opts *o, struct build_result *r);

@@ -130,7 +130,9 @@ const struct config_key config_keys[] = {
 	I("gc.keepDays", "0", "days after which gc deletes what it may "
 	  "whatever the budget (0: never by age)"),
 	I("gc.minFree", "0", "bytes free on build.cacheDir's file system "
-	  "below which gc runs and no job starts (0: no floor)"),
+	  "below which gc runs and no job starts (0: no floor); a build "
+	  "that ran out of space and left less (unset: 64 MiB) is the "
+	  "disk's failure, not the patch's"),
 	I("status.maxPollAge", "7200", "seconds since the last poll after "
 	  "which status says an operator is needed"),
 	S("archive.dir", NULL,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -566,6 +567,21 @@ static char *job_dir_of(const struct state_job *job)
 }
 
 /*
+ * A process's own high-water mark of memory (its children, make and
+ * git, are not the bot's): a bot that runs for months must not grow
+ * with the queue or the database, and this log line is where an
+ * operator (or the soak test) sees it.  who: "cron", or the job of a
+ * child that ran one (parallel > 1).
+ */
+static void say_peak_rss(const char *who)
+{
+	struct rusage ru;
+
+	if (!getrusage(RUSAGE_SELF, &ru))
+		info("%s: peak RSS %ld KiB", who, ru.ru_maxrss);
+}
+
+/*
  * One queued job, in this process or (parallel > 1) in a child that
  * opens the state database again: a SQLite handle is not to be used
  * across fork().
@@ -736,8 +752,12 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 				struct state *cst = state_open(NULL);
 				int ret = cst ? run_one_job(cst, o, &job, n) :
 						EXIT_FAIL;
+				char *who = xasprintf("job %lld", job.id);
 
 				state_close(cst);
+				say_peak_rss(who);
+				free(who);
+				fflush(NULL);
 				_exit(ret);
 			} else {
 				running++;
@@ -885,6 +905,7 @@ static int flush(struct state *st, const char *box)
 	return outbox_flush(st, box);
 }
 
+
 int cron_run(const struct cron_opts *o)
 {
 	long budget = o->budget ? o->budget :
@@ -899,7 +920,8 @@ int cron_run(const struct cron_opts *o)
 		goto out_nolock;
 	st = state_open(db);
 	if (!st) {
-		ret = EXIT_FAIL;
+		/* its file system full (state.c says so): a state, not a bug */
+		ret = disk_full_path() ? EXIT_DISKFULL : EXIT_FAIL;
 		goto out;
 	}
 	if (o->send && flush(st, box) < 0)
@@ -980,6 +1002,7 @@ int cron_run(const struct cron_opts *o)
 out:
 	state_close(st);
 	close(lock);
+	say_peak_rss("cron");
 out_nolock:
 	free(db);
 	free(box);

@@ -20,6 +20,7 @@
 
 struct state {
 	sqlite3 *db;
+	char *path;		/* the database file, for a full disk */
 };
 
 static const char schema[] =
@@ -120,8 +121,32 @@ char *state_default_path(void)
 	return data_path("state.db");
 }
 
+/*
+ * A write the file system had no room for: SQLITE_FULL, or an I/O error
+ * whose errno is ENOSPC (SQLite growing the -wal or -shm file, or
+ * opening the database on a full disk).  SQLite rolled the transaction
+ * back, so nothing of it is recorded: a mail whose intent this was is
+ * not sent (jobsend.c records the intent first).  The full disk is
+ * noted, so that cron and test stop as on any full disk (exit 6).
+ */
+static int db_full(struct state *st)
+{
+	int err = sqlite3_system_errno(st->db);
+
+	return sqlite3_errcode(st->db) == SQLITE_FULL || err == ENOSPC ||
+	       err == EDQUOT;
+}
+
 static int db_error(struct state *st, const char *what)
 {
+	if (st->path && db_full(st)) {
+		disk_full_note(st->path, ENOSPC);
+		return error("state database: %s: the file system of %s is "
+			     "full (%s); nothing of this change is recorded: "
+			     "'sched-bot gc' or an operator frees space, then "
+			     "run again", what, st->path,
+			     sqlite3_errmsg(st->db));
+	}
 	return error("state database: %s: %s", what, sqlite3_errmsg(st->db));
 }
 
@@ -191,6 +216,7 @@ struct state *state_open(const char *path)
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, 10000);
+	st->path = p;
 	if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL;"
 			 "PRAGMA synchronous=FULL;", NULL, NULL, NULL) ||
 	    sqlite3_exec(st->db, schema, NULL, NULL, NULL)) {
@@ -199,7 +225,6 @@ struct state *state_open(const char *path)
 	}
 	if (migrate(st) < 0)
 		goto fail;
-	free(p);
 	return st;
 fail:
 	free(p);
@@ -213,6 +238,7 @@ void state_close(struct state *st)
 	if (!st)
 		return;
 	sqlite3_close(st->db);
+	free(st->path);
 	free(st);
 }
 

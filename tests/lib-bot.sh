@@ -5,14 +5,17 @@
 SMTP_SINK_TOOLS=${SCHED_BOT_TOOLS:-/var/cache/sched-bot/tools}
 SMTP_SINK=$SMTP_SINK_TOOLS/usr/sbin/smtp-sink
 
-# bot_sink_start: smtp-sink on a free port; mail lands in $TRASH/sink/.
-# Sets SINK_PORT.  The caller skips when smtp-sink is not installed.
+# bot_sink_start [OPTION...]: smtp-sink on a free port; mail lands in
+# $TRASH/sink/.  Sets SINK_PORT and SINK_PID.  With OPTIONs (smtp-sink's
+# own: -r DATA defers, -f RCPT rejects) it keeps no mail: a server that
+# fails on purpose.  The caller skips when smtp-sink is not installed.
 bot_sink_start() {
 	mkdir -p "$TRASH/sink" && chmod 1777 "$TRASH/sink" || return 1
 	SINK_PORT=$(free_port)
+	[ $# -gt 0 ] || set -- -d "$TRASH/sink/%Y%m%d%H%M%S."
 	LD_LIBRARY_PATH=$SMTP_SINK_TOOLS/usr/lib/postfix "$SMTP_SINK" \
-		-u nobody -d "$TRASH/sink/%Y%m%d%H%M%S." \
-		127.0.0.1:$SINK_PORT 64 >"$TRASH/sink.log" 2>&1 &
+		-u nobody "$@" 127.0.0.1:$SINK_PORT 64 \
+		>>"$TRASH/sink.log" 2>&1 &
 	SINK_PID=$!
 	test_atexit "kill $SINK_PID 2>/dev/null"
 	# ready when the port answers (bounded, not a timed assertion)

@@ -58,6 +58,16 @@ no_half_files() {
 	! find "$D/outbox/tmp" "$TRASH/outbox/tmp" -type f 2>/dev/null |
 		grep .
 }
+# crash_at POINT STAGE DIR [OPTION...]: `sched-bot test` of the job in
+# DIR (with OPTIONs) is killed at crash point POINT, with STAGE next
+crash_at() {
+	local point=$1 stage=$2 dir=$3 rc=0
+	shift 3
+	SCHED_BOT_CRASH_AT=$point "$SCHED_BOT" test --job-dir "$dir" "$@" \
+		>out 2>err || rc=$?
+	test $rc -eq 137 &&
+	test_grep "^stage=$stage$" "$dir/state"
+}
 # blocks FILE: the block numbers of results.csv, each with its rows
 # (two labels, base first), as "block label" lines
 blocks() {
@@ -79,12 +89,8 @@ To: linux-kernel@vger.kernel.org" patch.mbox &&
 
 J=$D/jobs/one
 test_expect_success 'the job builds, then is killed after the build' '
-	rc=0 &&
-	SCHED_BOT_CRASH_AT=after-build "$SCHED_BOT" test --mbox patch.mbox \
-		--job-dir "$J" --target local --runs 2 --workloads pingpong \
-		>out 2>err || rc=$? &&
-	test $rc -eq 137 &&
-	test_grep "^stage=run$" "$J/state" &&
+	crash_at after-build run "$J" --mbox patch.mbox --target local \
+		--runs 2 --workloads pingpong &&
 	cp "$J/state" state.before
 '
 
@@ -105,11 +111,7 @@ test_expect_success '... naming the file system, nothing half written' '
 
 test_expect_success 'space back: the same command measures both blocks' '
 	unfill &&
-	rc=0 &&
-	SCHED_BOT_CRASH_AT=after-compare "$SCHED_BOT" test --job-dir "$J" \
-		>out 2>err || rc=$? &&
-	test $rc -eq 137 &&
-	test_grep "^stage=reply$" "$J/state" &&
+	crash_at after-compare reply "$J" &&
 	blocks "$J/results.csv" >got &&
 	printf "1 base\n1 patched\n2 base\n2 patched\n" >want &&
 	test_cmp want got &&
@@ -139,11 +141,7 @@ outbox_mails() {
 
 test_expect_success 'the reply written, then the outbox full: exit 6' '
 	unfill &&
-	rc=0 &&
-	SCHED_BOT_CRASH_AT=after-reply "$SCHED_BOT" test --job-dir "$J" \
-		>out 2>err || rc=$? &&
-	test $rc -eq 137 &&
-	test_grep "^stage=send$" "$J/state" &&
+	crash_at after-reply send "$J" &&
 	cp "$J/reply.eml" reply.before &&
 	fill 3 &&
 	rc=0 &&
@@ -196,6 +194,77 @@ test_expect_success 'a job past its builds is not held by the floor' '
 	git config -f "$CFG" --unset gc.minFree
 '
 
+# A build that runs out of space is the machine's failure, not the
+# patch's: the build cache on the tmpfs too, branch big of the stand-in
+# tree whose bzImage writes 1 MiB more, a patch on it, and 512 KiB free.
+# And a Makefile that only prints strerror(ENOSPC), with room on the
+# disk, is the patch's failure still.
+cat >"$TRASH/big.mk" <<'MK'
+mkdir -p $(O)/arch/x86/boot
+head -c 1048576 /dev/zero >$(O)/blob
+{ head -c 514 /dev/zero; echo HdrS kernel; } >$(O)/arch/x86/boot/bzImage
+MK
+cat >"$TRASH/liar.mk" <<'MK'
+echo "ld: final link failed: No space left on device"
+false
+MK
+# patch_on BRANCH ID: a patch on BRANCH of the stand-in tree, in ID.mbox
+patch_on() {
+	git -C tree checkout -q -B "$2" "$1" &&
+	echo "int $2;" >>tree/kernel/sched/fair.c &&
+	git -C tree -c user.name=Dev -c user.email=dev@example.org \
+		commit -qam "sched/fair: $2" &&
+	git -C tree format-patch -q -1 --stdout --base="$1" >"$2.mbox" &&
+	sed -i "2i Message-ID: <$2@example.org>\\
+To: linux-kernel@vger.kernel.org" "$2.mbox" &&
+	git -C tree checkout -q base &&
+	git -C repo.git fetch -q "$TRASH/tree" "$1:refs/heads/$1"
+}
+B=$D/jobs/big
+test_expect_failure_code 'make out of space: exit 6, as a full disk' 6 '
+	hostile bzImage "$TRASH/big.mk" big &&
+	patch_on big on-big &&
+	git config -f "$CFG" build.cacheDir "$D/builds" &&
+	dd if=/dev/zero of="$D/fill.6a" bs=4k count=128 2>/dev/null &&
+	fill 6 &&
+	rm "$D/fill.6a" &&
+	"$SCHED_BOT" test --mbox on-big.mbox --job-dir "$B" --target local \
+		--runs 2 --workloads pingpong >out 2>err
+'
+
+test_expect_success '... not blamed on the patch: no report, O= emptied' '
+	test_grep "ran out of space in $D/builds/.*the machine.s failure" err &&
+	test_grep "stopped at stage build: the file system at $D is full" err &&
+	test_grep "^stage=build$" "$B/state" &&
+	test_grep ! "build-failed" "$B/state" &&
+	test ! -e "$B/reply.eml" &&
+	test "$(find "$D/builds" -name blob | wc -l)" -eq 0 &&
+	no_half_files
+'
+
+test_expect_success 'space back: the same command builds both kernels' '
+	unfill &&
+	crash_at after-build run "$B" &&
+	rm -rf "$B" "$D/builds"
+'
+
+test_expect_success 'ENOSPC printed with room to spare: the patch failed' '
+	hostile bzImage "$TRASH/liar.mk" liar &&
+	patch_on liar on-liar &&
+	git config -f "$CFG" gc.minFree 1 &&
+	rc=0 &&
+	"$SCHED_BOT" test --mbox on-liar.mbox --job-dir "$D/jobs/liar" \
+		--target local --runs 2 --workloads pingpong >out 2>err ||
+		rc=$? &&
+	git config -f "$CFG" --unset gc.minFree &&
+	git config -f "$CFG" build.cacheDir "$TRASH/builds" &&
+	test $rc -eq 1 &&
+	test_grep ! "ran out of space" err &&
+	test_grep "build-failed" "$D/jobs/liar/state" &&
+	test_grep "kernel did not build" "$D/jobs/liar/reply.eml" &&
+	rm -rf "$D/jobs/liar" "$D/builds"
+'
+
 # cron: the job of the fixture stopped before its reply (as in t6001),
 # its directory and the outbox on the tmpfs, smtp-sink for the mail.
 if [ ! -x "$SMTP_SINK" ]; then
@@ -211,11 +280,16 @@ DB=$TRASH/state.db
 attempts() {
 	sqlite3 "$DB" "SELECT attempts FROM jobs WHERE id = $1"
 }
-
-test_expect_success 'cron on a full disk: the job waits as disk-full' '
+# fixture_job: a queued job whose directory is the fixture stopped
+# before its reply; its id in ./id and $id
+fixture_job() {
 	"$SCHED_BOT" cron --add cover.1669862147.git.yu.c.chen@intel.com >id &&
 	id=$(cat id) &&
-	bot_job job-tested "$D/jobs/job-$id" &&
+	bot_job job-tested "$D/jobs/job-$id"
+}
+
+test_expect_success 'cron on a full disk: the job waits as disk-full' '
+	fixture_job &&
 	fill 4 &&
 	rc=0 &&
 	"$SCHED_BOT" cron --no-poll --send 2>err || rc=$? &&
@@ -257,9 +331,7 @@ test_atexit 'umount "$O"'
 git config -f "$CFG" outbox.dir "$O"
 
 test_expect_success 'the outbox full after the intent: nothing sent' '
-	"$SCHED_BOT" cron --add cover.1669862147.git.yu.c.chen@intel.com >id &&
-	id=$(cat id) &&
-	bot_job job-tested "$D/jobs/job-$id" &&
+	fixture_job &&
 	rc=0 &&
 	SCHED_BOT_CRASH_AT=after-reply "$SCHED_BOT" cron --no-poll --send \
 		2>err || rc=$? &&
@@ -289,6 +361,40 @@ test_expect_success 'space back: that reply too, exactly once' '
 	test "$(bot_sink_msgids)" -eq 2
 '
 
+# The state database on a full file system of its own (a copy of it,
+# checkpointed): a clear error, exit 6, nothing recorded, nothing sent.
+S=$TRASH/statedb
+mkdir -p "$S"
+mount -t tmpfs -o size=1m sched-bot-test "$S" ||
+	test_fail_all "cannot mount a third tmpfs"
+test_atexit 'umount "$S"'
+
+test_expect_success 'the state database on a full disk: exit 6, no mail' '
+	fixture_job &&
+	sqlite3 "$DB" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	cp "$DB" "$S/state.db" &&
+	git config -f "$CFG" state.db "$S/state.db" &&
+	fill 7 "$S" &&
+	rc=0 &&
+	"$SCHED_BOT" cron --no-poll --send 2>err || rc=$? &&
+	test $rc -eq 6 &&
+	test_grep "the file system of $S/state.db is full" err &&
+	test_grep "nothing of this change is recorded" err &&
+	test_grep ! "job $id:" err &&
+	test "$(bot_sink_count)" -eq 2 &&
+	test_grep "^stage=reply$" "$D/jobs/job-$id/state"
+'
+
+test_expect_success 'space back: its reply, exactly once' '
+	unfill "$S" &&
+	"$SCHED_BOT" cron --no-poll --send 2>err &&
+	"$SCHED_BOT" cron --no-poll --send 2>>err &&
+	test_grep "^stage=done$" "$D/jobs/job-$(cat id)/state" &&
+	test "$(bot_sink_count)" -eq 3 &&
+	test "$(bot_sink_msgids)" -eq 3 &&
+	test "$(sqlite3 "$S/state.db" "PRAGMA integrity_check")" = ok
+'
+
 # before test_done removes the trash: the mounts in it first
-umount "$O" "$D"
+umount "$S" "$O" "$D"
 test_done

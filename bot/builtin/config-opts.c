@@ -81,6 +81,7 @@ void build_defaults_from_config(struct build_defaults *d)
 	d->max_disk = config_get_int("build.maxDisk");
 	d->timeout = config_get_int("build.timeout");
 	d->sandbox = config_get_bool("build.sandbox");
+	d->min_free = config_get_int("gc.minFree");
 }
 
 void gc_opts_from_config(struct gc_opts *o)
