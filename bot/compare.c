@@ -1158,6 +1158,7 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 				json_double(&j, "p_paired", s->p_paired);
 				json_double(&j, "p_moderated",
 					    s->p_moderated);
+				json_bool(&j, "moderated", s->moderated);
 				json_double(&j, "p_adjusted", s->p_adjusted);
 				json_double(&j, "change_ci_low_pct",
 					    s->ci_low_pct);
