@@ -406,31 +406,33 @@ static void test_drift(void)
  */
 static void test_outlier_kpi(void)
 {
-	struct job_sim js = { KPIS, 20, 2, 0, 0, 0, 3, 0 };
-	struct seq_plan plan;
-	struct tally t;
+	static const struct {
+		const char *what;
+		double outlier;
+		int blocks;	/* 20: adaptive; else fixed at this many */
+	} c[] = {
+		{ "A/A, one KPI at 3x the CV, adaptive", 3, 20 },
+		{ "A/A, one KPI at 10x the CV, adaptive", 10, 20 },
+		{ "A/A, one KPI at 10x the CV, 5 runs, paired", 10, 5 },
+		{ "A/A, one KPI at 3x the CV, 5 runs, paired", 3, 5 },
+	};
+	size_t i;
 
-	seq_plan_init(&plan);
-	rng_state = 0x0a7f1e5ULL;
-	run_seq(&js, AA_WEAK_JOBS, &plan, &t);
-	print_tally("A/A, one KPI at 3x the CV, adaptive", &t);
-	CHECK(t.any <= AA_MAX_CALLS);
-	js.outlier = 10;
-	rng_state = 0x1a7f1e5ULL;
-	run_seq(&js, AA_WEAK_JOBS, &plan, &t);
-	print_tally("A/A, one KPI at 10x the CV, adaptive", &t);
-	CHECK(t.any <= AA_MAX_CALLS);
-	seq_plan_init_fixed(&plan);
-	js.blocks = 5;
-	rng_state = 0x2a7f1e5ULL;
-	run_seq(&js, AA_WEAK_JOBS, &plan, &t);
-	print_tally("A/A, one KPI at 10x the CV, 5 runs, paired", &t);
-	CHECK(t.any <= AA_MAX_CALLS);
-	js.outlier = 3;
-	rng_state = 0x3a7f1e5ULL;
-	run_seq(&js, AA_WEAK_JOBS, &plan, &t);
-	print_tally("A/A, one KPI at 3x the CV, 5 runs, paired", &t);
-	CHECK(t.any <= AA_MAX_CALLS);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct job_sim js = { KPIS, c[i].blocks, 2, 0, 0, 0,
+				      c[i].outlier, 0 };
+		struct seq_plan plan;
+		struct tally t;
+
+		if (c[i].blocks == 20)
+			seq_plan_init(&plan);
+		else
+			seq_plan_init_fixed(&plan);
+		rng_state = 0x0a7f1e5ULL + (i << 24);
+		run_seq(&js, AA_WEAK_JOBS, &plan, &t);
+		print_tally(c[i].what, &t);
+		CHECK(t.any <= AA_MAX_CALLS);
+	}
 }
 
 /*
