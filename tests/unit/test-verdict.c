@@ -249,7 +249,7 @@ static void test_aa_fixed(void)
  * drop in one KPI is found in >= 95% of the jobs (plain Welch under
  * Holm found it about 4 times in 10): found in at least 962 of 1000
  * shows it at 95% confidence (were the power 95%, 962 or more would
- * happen with probability 4.6%).  With no change a job calls anything
+ * happen with probability 4.3%).  With no change a job calls anything
  * in <= 1% (above), also when one KPI has 10 (or 3) times the CV of
  * the others, or the CVs spread from 0.7% to 5.4%.
  */
