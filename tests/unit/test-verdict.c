@@ -335,6 +335,10 @@ static void test_aa_adaptive(void)
  * A 5% drop in 1 of 20 KPIs at CV 2%: >= 95% found, <= 9.5 runs a side
  * (7.8 before each KPI's own paired t had to agree at alpha rather than
  * at compare.rankAlpha: the price of a noisy KPI not crying wolf).
+ * Issue 13 asks for <= 8; no variant of the guard measured so far gives
+ * that and keeps one KPI at 2x or 3x the CV under 1% of adaptive jobs
+ * (guard at rankAlpha: 8.2 runs, 1.7% at 3x), so the bound says what
+ * this rule does, not the target.
  */
 static void test_power_adaptive(void)
 {
