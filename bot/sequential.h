@@ -36,8 +36,10 @@
  * number of KPIs, a job with no real change calls anything (a
  * regression or an improvement) with probability <= alpha / 2 when the
  * variances follow the prior, and the other half of alpha is left for
- * when they do not (compare.h says why; one KPI at 3 times the CV of
- * the others took 1.9% of adaptive jobs before, 0.4% now).  Diagnostics
+ * when they do not (compare.h says why).  That is the
+ * one look of a fixed number of runs; the adaptive looks call at
+ * alpha / 2 with the guard at rankAlpha, for their runs budget
+ * (make_calls says why).  Diagnostics
  * are never part of the family (the caller leaves them out).
  *
  * A KPI is called worse (better) at a look when its Holm-adjusted

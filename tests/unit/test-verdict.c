@@ -332,13 +332,10 @@ static void test_aa_adaptive(void)
 }
 
 /*
- * A 5% drop in 1 of 20 KPIs at CV 2%: >= 95% found, <= 9.5 runs a side
- * (7.8 before each KPI's own paired t had to agree at alpha rather than
- * at compare.rankAlpha: the price of a noisy KPI not crying wolf).
- * Issue 13 asks for <= 8; no variant of the guard measured so far gives
- * that and keeps one KPI at 2x or 3x the CV under 1% of adaptive jobs
- * (guard at rankAlpha: 8.2 runs, 1.7% at 3x), so the bound says what
- * this rule does, not the target.
+ * A 5% drop in 1 of 20 KPIs at CV 2%: >= 95% found in a mean of <= 8 runs
+ * a side (issue 13's budget).  The adaptive rule keeps alpha / 2 per
+ * direction and the guard at compare.rankAlpha for that (sequential.c,
+ * make_calls); with each KPI's own paired t at alpha it took 9.4 runs.
  */
 static void test_power_adaptive(void)
 {
@@ -351,7 +348,7 @@ static void test_power_adaptive(void)
 	run_seq(&js, 1000, &plan, &t);
 	print_tally("5% drop in 1 of 20 KPIs, adaptive", &t);
 	CHECK(t.found >= 950);
-	CHECK(2 * t.blocks <= 19 * t.jobs);
+	CHECK(t.blocks <= 8 * t.jobs);
 	CHECK(t.worse <= 10);
 	/* compare_run on the results decides as the rule does */
 	rng_state = 0xfeedULL;
@@ -406,7 +403,12 @@ static void test_drift(void)
  * A KPI three or ten times noisier than the other 19, paired, adaptive
  * and at 5 runs: the family's variance must not make it cry wolf.  Its
  * variance beyond the prior keeps its own (stats_prior_fit_robust), and
- * its own paired t has to agree at alpha, as if it were the only KPI.
+ * at 5 runs its own paired t has to agree at alpha, as if it were the
+ * only KPI: at most 1% of jobs call anything.  The adaptive rule keeps
+ * its cheaper guard (issue 13's runs budget, test_power_adaptive), and
+ * one KPI at 3x the CV is called in about 2% of its no-change jobs:
+ * bounded here at 2.5%, a call that a regression report must then see
+ * repeated by the confirmation round (job.c) before anything is sent.
  */
 static void test_outlier_kpi(void)
 {
@@ -414,11 +416,12 @@ static void test_outlier_kpi(void)
 		const char *what;
 		double outlier;
 		int blocks;	/* 20: adaptive; else fixed at this many */
+		int max_calls;	/* of AA_WEAK_JOBS */
 	} c[] = {
-		{ "A/A, one KPI at 3x the CV, adaptive", 3, 20 },
-		{ "A/A, one KPI at 10x the CV, adaptive", 10, 20 },
-		{ "A/A, one KPI at 10x the CV, 5 runs, paired", 10, 5 },
-		{ "A/A, one KPI at 3x the CV, 5 runs, paired", 3, 5 },
+		{ "A/A, one KPI at 3x the CV, adaptive", 3, 20, 25 },
+		{ "A/A, one KPI at 10x the CV, adaptive", 10, 20, AA_MAX_CALLS },
+		{ "A/A, one KPI at 10x the CV, 5 runs, paired", 10, 5, AA_MAX_CALLS },
+		{ "A/A, one KPI at 3x the CV, 5 runs, paired", 3, 5, AA_MAX_CALLS },
 	};
 	size_t i;
 
@@ -435,7 +438,7 @@ static void test_outlier_kpi(void)
 		rng_state = 0x0a7f1e5ULL + (i << 24);
 		run_seq(&js, AA_WEAK_JOBS, &plan, &t);
 		print_tally(c[i].what, &t);
-		CHECK(t.any <= AA_MAX_CALLS);
+		CHECK(t.any <= c[i].max_calls);
 	}
 }
 
