@@ -559,6 +559,7 @@ static void unpaired_moderated(struct compare_result *r, size_t k,
 	double *df = xcalloc(nr, sizeof(double));
 	double **va = xcalloc(nr, sizeof(double *));
 	double **vb = xcalloc(nr, sizeof(double *));
+	int *own = xcalloc(nr, sizeof(int));
 	struct stats_prior prior;
 	struct seq_plan plan;
 
@@ -580,16 +581,26 @@ static void unpaired_moderated(struct compare_result *r, size_t k,
 		s2[i] = pt.s2;
 		df[i] = pt.df;
 	}
-	stats_prior_fit_family(s2, df, r->nr, plan.prior_df_max, &prior);
+	/* its tail below alpha: the prior does not describe it */
+	stats_prior_fit_robust(s2, df, r->nr, plan.prior_df_max, o->alpha,
+			       &prior, own);
 	r->fam[k].prior = prior;
 	for (i = 0; i < r->nr; i++) {
 		struct compare_side *s = &r->m[i].side[k];
 		struct pooled_t pt;
 
+		/*
+		 * A KPI whose own variance is improbably large for the
+		 * prior (its upper tail below alpha) is one the prior does
+		 * not describe: it keeps its own variance (the pooled t
+		 * without a prior), a valid test in the same family.
+		 */
 		if (va[i] && vb[i] && prior.df > 0 &&
 		    !stats_pooled_t(va[i], r->m[i].side[0].n, vb[i], s->n,
-				    &prior, &pt))
+				    own[i] ? NULL : &prior, &pt)) {
 			s->p_moderated = pt.p;
+			s->moderated = !own[i];
+		}
 		free(va[i]);
 		free(vb[i]);
 	}
@@ -597,6 +608,7 @@ static void unpaired_moderated(struct compare_result *r, size_t k,
 	free(vb);
 	free(s2);
 	free(df);
+	free(own);
 }
 
 static void family_unpaired(struct compare_result *r, size_t k,
@@ -653,7 +665,8 @@ static void family_unpaired(struct compare_result *r, size_t k,
 		else if (fabs(s->change_pct) >= o->min_effect &&
 			 s->p_welch < o->alpha &&
 			 s->p_mwu < o->rank_alpha &&
-			 s->p_adjusted <= o->alpha / 2)
+			 s->p_adjusted <=
+			 seq_direction_level(o->alpha, &f->prior))
 			s->verdict = worse ? VERDICT_REGRESSION :
 					     VERDICT_IMPROVEMENT;
 		f->worse += s->verdict == VERDICT_REGRESSION;
@@ -1145,6 +1158,7 @@ void compare_json(const struct compare_result *r, struct strbuf *out)
 				json_double(&j, "p_paired", s->p_paired);
 				json_double(&j, "p_moderated",
 					    s->p_moderated);
+				json_bool(&j, "moderated", s->moderated);
 				json_double(&j, "p_adjusted", s->p_adjusted);
 				json_double(&j, "change_ci_low_pct",
 					    s->ci_low_pct);

@@ -122,6 +122,40 @@ static size_t list_indent(const char *line, size_t len)
 	return 0;
 }
 
+/* The word at or after i: its start in *ws, returns its end. */
+static size_t next_word(const char *line, size_t len, size_t i, size_t *ws)
+{
+	while (i < len && line[i] == ' ')
+		i++;
+	*ws = i;
+	while (i < len && line[i] != ' ')
+		i++;
+	return i;
+}
+
+static int is_equals(const char *line, size_t ws, size_t we)
+{
+	return we == ws + 1 && line[ws] == '=';
+}
+
+/*
+ * Whether the word [ws, we) and the next one are one unit no line break
+ * may split: "name = value", where the name is the word before "=" and,
+ * when that is a symbol of one or two letters ("p", "df"), the word
+ * before it too ("Mann-Whitney p = 0.008", "Welch p = 0.0004,").
+ */
+static int glued(const char *line, size_t len, size_t ws, size_t we)
+{
+	size_t ns, ne = next_word(line, len, we, &ns), fs, fe;
+
+	if (ns == ne)
+		return 0;
+	if (is_equals(line, ws, we) || is_equals(line, ns, ne))
+		return 1;
+	fe = next_word(line, len, ne, &fs);
+	return ne - ns <= 2 && is_equals(line, fs, fe);
+}
+
 static void wrap_line(const char *line, size_t len, int width,
 		      struct strbuf *out)
 {
@@ -129,7 +163,7 @@ static void wrap_line(const char *line, size_t len, int width,
 	int first_word = 1;
 
 	while (i < len) {
-		size_t start, wlen, ww, gap = 0;
+		size_t start, wlen, ww, gap = 0, ws;
 
 		while (i < len && line[i] == ' ' && !first_word) {
 			i++;
@@ -138,6 +172,9 @@ static void wrap_line(const char *line, size_t len, int width,
 		start = i;
 		while (i < len && line[i] != ' ')
 			i++;
+		/* a unit of words goes on one line, its spaces as written */
+		for (ws = start; i < len && glued(line, len, ws, i);)
+			i = next_word(line, len, i, &ws);
 		wlen = i - start;
 		if (!wlen)
 			continue;

@@ -10,13 +10,16 @@
  *
  *   - the paired t-test of mean(d) = 0, its variance moderated by a
  *     prior fitted to the variances of all the KPIs of the look
- *     (Smyth's empirical Bayes t, stats_prior_fit), the prior's df
- *     capped at prior_df_max and at the other KPIs' own df, so that a
- *     KPI's own variance always keeps a weight;
+ *     (Smyth's empirical Bayes t, stats_prior_fit_robust), the prior's
+ *     df capped at prior_df_max and at the other KPIs' own df, so that
+ *     a KPI's own variance always keeps a weight; a KPI whose variance
+ *     is improbably large for the prior (its tail below alpha) keeps
+ *     its own and is left out of the fit;
  *   - its own paired t-test alone (no prior), the guard: a KPI is only
- *     called when its own data agree at guard_alpha (two-sided), so
- *     that a KPI noisier than the rest of the family is not judged by
- *     the family's variance.
+ *     called when its own data agree at alpha (or guard_alpha, if
+ *     smaller; two-sided), as if it were the job's only KPI, so that a
+ *     KPI noisier than the rest of the family, which the prior shrinks,
+ *     calls a change with probability <= alpha.
  *
  * Looks and spending: the first look is at min_blocks, the last at
  * max_blocks; look k spends w_k = F(k) - F(k-1) of alpha, with
@@ -28,13 +31,20 @@
  * correlation of the looks (Bonferroni over looks), so that:
  *
  * Family: Holm's step-down over the judged KPIs, one family for each
- * direction, each at alpha / 2: whatever the number of KPIs, a job with
- * no real change calls anything (a regression or an improvement) with
- * probability <= alpha.  Diagnostics are never part of the family (the
- * caller leaves them out).
+ * direction, each at alpha / 4 (seq_direction_level; alpha / 2 when no
+ * prior could be fitted, every test then exact): whatever the
+ * number of KPIs, a job with no real change calls anything (a
+ * regression or an improvement) with probability <= alpha / 2 when the
+ * variances follow the prior, and the other half of alpha is left for
+ * when they do not (compare.h says why).  That is the
+ * one look of a fixed number of runs; the adaptive looks call at
+ * alpha / 2 with the guard at rankAlpha, for their runs budget
+ * (make_calls says why).  Diagnostics
+ * are never part of the family (the caller leaves them out).
  *
  * A KPI is called worse (better) at a look when its Holm-adjusted
- * sequential p-value is <= alpha / 2, its own sequential p <= guard_alpha,
+ * sequential p-value is <= that level, its own sequential p <= alpha (or
+ * guard_alpha),
  * |change| >= min_effect percent and it is not noisy (own 95% CI
  * half-width above noisy_pct percent).  A call stays.  A KPI is settled
  * when its simultaneous CI (confidence over the family, Bonferroni, with
@@ -90,6 +100,20 @@ void seq_configure(const struct seq_defaults *d);
 void seq_plan_init(struct seq_plan *p);
 /* The same rule with one look (a job with a fixed number of runs). */
 void seq_plan_init_fixed(struct seq_plan *p);
+
+/*
+ * The level of each direction's Holm family for a job level alpha:
+ * alpha / 2 for the two directions, and, when the family's variances
+ * are moderated (a prior was fitted), half of that again, so that the
+ * other half is left for KPIs whose variances the prior describes less
+ * well than its model says (above).  Without a prior every KPI's test
+ * is exact on its own, and Holm at alpha / 2 a direction is the bound.
+ */
+static inline double seq_direction_level(double alpha,
+					 const struct stats_prior *pr)
+{
+	return pr && pr->df > 0 ? alpha / 4 : alpha / 2;
+}
 
 /* The fraction of alpha the plan spends at look k (blocks). */
 double seq_spend(const struct seq_plan *p, int k);

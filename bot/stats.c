@@ -519,6 +519,21 @@ static int has_prior(const struct stats_prior *pr)
 	return pr && pr->df > 0 && isfinite(pr->s2);
 }
 
+double stats_prior_tail(const struct stats_prior *pr, double s2, double df)
+{
+	/* an exact prior (infinite df) as one of a million df */
+	double d0, f;
+
+	if (!has_prior(pr) || !(df > 0) || !(pr->s2 > 0))
+		return 1;
+	if (isnan(s2))
+		return NAN;
+	d0 = isinf(pr->df) ? 1e6 : pr->df;
+	f = s2 / pr->s2;
+	/* P(F(df, d0) >= f) = I_{d0 / (d0 + df f)}(d0 / 2, df / 2) */
+	return stats_betai(d0 / 2, df / 2, d0 / (d0 + df * f));
+}
+
 /*
  * The t-test of a mean against 0 from a sample variance s2 on df
  * degrees of freedom, moderated by pr; se^2 = v * scale, v the
@@ -606,4 +621,25 @@ void stats_holm(const double *p, size_t n, double *adj)
 		adj[r[i].i] = run;
 	}
 	free(r);
+}
+
+void stats_prior_fit_robust(const double *s2, const double *df, size_t n,
+			    double df_max, double level,
+			    struct stats_prior *pr, int *own)
+{
+	double *rest = xcalloc(n ? n : 1, sizeof(*rest));
+	size_t i, out = 0;
+
+	stats_prior_fit_family(s2, df, n, df_max, pr);
+	for (i = 0; i < n; i++) {
+		own[i] = stats_prior_tail(pr, s2[i], df[i]) < level;
+		out += own[i];
+		rest[i] = own[i] ? NAN : s2[i];
+	}
+	if (out) {
+		stats_prior_fit_family(rest, df, n, df_max, pr);
+		for (i = 0; i < n; i++)
+			own[i] |= stats_prior_tail(pr, s2[i], df[i]) < level;
+	}
+	free(rest);
 }

@@ -119,6 +119,28 @@ void stats_prior_fit(const double *s2, const double *df, size_t n,
 void stats_prior_fit_family(const double *s2, const double *df, size_t n,
 			    double df_max, struct stats_prior *pr);
 
+/*
+ * How improbably large the sample variance s2 (df degrees of freedom) is
+ * for the prior: P(S2 >= s2) when its true variance is drawn from it,
+ * the upper tail of F(df, prior df) at s2 / s0^2.  1 without a prior.
+ * A measurement far in this tail is one whose variance the prior does
+ * not describe: moderating it would judge it by quieter ones.
+ */
+double stats_prior_tail(const struct stats_prior *pr, double s2, double df);
+
+/*
+ * stats_prior_fit_family, robust to measurements whose variance the
+ * prior does not describe: those whose tail (stats_prior_tail) is below
+ * level get own[i] = 1, the prior is fitted again without them, and
+ * the measurements in the tail of that prior get own[i] = 1 too.  A
+ * measurement with own[i] set is to be judged by its own variance: one
+ * KPI ten times noisier than the rest neither borrows their variance
+ * nor, in the fit, makes the others look more unlike than they are.
+ */
+void stats_prior_fit_robust(const double *s2, const double *df, size_t n,
+			    double df_max, double level,
+			    struct stats_prior *pr, int *own);
+
 /* The posterior variance of one measurement: (d0 s0^2 + d s2)/(d0 + d). */
 double stats_prior_moderate(const struct stats_prior *pr, double s2,
 			    double df);

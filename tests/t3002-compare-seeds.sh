@@ -87,7 +87,14 @@ test_expect_success 'simple: seed 001 w/o patch / w/ patch rows' '
 # regression), so that a compare that fails prints nothing to measure
 # and fails the test, rather than passing it with no lines at all.
 test_expect_success 'lines fit 72 columns (lkp: 100)' '
-	for f in 004-hackbench:intel:0 003-schbench:amd:5 000-fork:matrix:5 \
+	# 003-schbench judges an improvement and no regression (0): its
+	# +6.9% at workers=64, 5 runs at CVs of 7% and 5%, has a
+	# Holm-adjusted p of 0.0028, above the family level (alpha / 4).
+	# That is the thread`s own reading: its tester posted the block
+	# with "I do not see any regressions with this version either"
+	# and a Tested-by, so a regression there would be one the people
+	# who ran it did not see.
+	for f in 004-hackbench:intel:0 003-schbench:amd:0 000-fork:matrix:5 \
 		004-hackbench:mmtests:0 004-hackbench:simple:0 \
 		001-revert:simple:0 lkp-will-it-scale:lkp:5; do
 		csv=${f%%:*} want=${f##*:} fmt=${f#*:}

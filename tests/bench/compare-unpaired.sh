@@ -9,7 +9,7 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$top/build}
 
-echo "two files, unpaired (per job: regression / improvement called"
+echo "two files, unpaired (per job: regression / improvement / either called"
 echo "falsely, the changed KPI found, runs a side):"
 start=$(date +%s.%N)
 SCHED_BOT_BENCH=unpaired "$BUILD/tests/unit/test-verdict" 2>/dev/null |

@@ -28,10 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!configured) {
 		/* the defaults, as the tool hands them down at start-up */
 		struct compare_defaults cd;
+		struct seq_defaults sd;
 		struct tmpl_dirs td;
 
 		compare_defaults_from_config(&cd);
 		compare_configure(&cd);
+		/* compare_run judges a paired family by a one-look plan */
+		seq_defaults_from_config(&sd);
+		seq_configure(&sd);
 		tmpl_dirs_from_config(&td);
 		tmpl_configure(&td);
 		configured = 1;

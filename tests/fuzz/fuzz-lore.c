@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(s);
 		return 0;
 	}
-	if (!lore_gunzip(data + 1, size - 1, 1 << 20, &out, &why))
+	if (!gunzip_mem(data + 1, size - 1, 1 << 20, &out, &why))
 		lore_mbox_count(out.buf, out.len);
 	else if (!why)
 		abort();

@@ -109,6 +109,23 @@ static void test_wrap(void)
 	strbuf_release(&out);
 }
 
+/* "name = value" is one unit: no line ends before "=" nor starts at it. */
+static void test_wrap_name_value(void)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	reply_wrap("- spawn lps: -12.4% (higher is better; Welch p = 0.0004, "
+		   "Mann-Whitney p = 0.008)\n", 72, &out);
+	CHECK_STR(out.buf, "- spawn lps: -12.4% (higher is better; Welch "
+		  "p = 0.0004,\n  Mann-Whitney p = 0.008)\n");
+	strbuf_reset(&out);
+	/* at any width the break falls between units; a symbol of one or
+	 * two letters takes the word before it along ("Welch p") */
+	reply_wrap("a bb ccc n = 5 and df = 8.5 and x", 12, &out);
+	CHECK_STR(out.buf, "a bb\nccc n = 5\nand df = 8.5\nand x\n");
+	strbuf_release(&out);
+}
+
 static int load_thread(struct reply_thread *t)
 {
 	struct strbuf mbox = STRBUF_INIT;
@@ -354,6 +371,7 @@ int main(void)
 	configure();
 	RUN(test_expand);
 	RUN(test_wrap);
+	RUN(test_wrap_name_value);
 	RUN(test_thread);
 	RUN(test_compose);
 	RUN(test_encodings);

@@ -116,6 +116,7 @@ static void sim_paired(const struct job_sim *js, struct paired_data *pd)
 
 struct tally {
 	int jobs, worse, better, found;
+	int any;		/* jobs with a false call, either way */
 	long blocks;
 };
 
@@ -125,6 +126,7 @@ static void count(const struct job_sim *js, struct tally *t, int kpi0,
 	t->found += js->shift && kpi0;
 	t->worse += other_worse || (!js->shift && kpi0);
 	t->better += better;
+	t->any += other_worse || (!js->shift && kpi0) || better;
 	t->blocks += blocks;
 	t->jobs++;
 }
@@ -199,17 +201,33 @@ static void print_tally(const char *what, const struct tally *t)
 {
 	double n = t->jobs ? t->jobs : 1;
 
-	printf("# %s, %d jobs: false regression %.1f%%, improvement "
-	       "%.1f%%, found %.1f%%, %.2f runs a side\n", what, t->jobs,
-	       100 * t->worse / n, 100 * t->better / n, 100 * t->found / n,
+	printf("# %s, %d jobs: false regression %.2f%%, improvement "
+	       "%.2f%%, anything %.2f%%, found %.1f%%, %.2f runs a side\n",
+	       what, t->jobs, 100 * t->worse / n, 100 * t->better / n,
+	       100 * t->any / n, 100 * t->found / n,
 	       t->blocks / n);
 }
 
 /*
- * A/A, 20 KPIs, CV 2%, 5 runs: the job's false alarms, both designs.
- * Each direction gets alpha / 2: a regression in <= 0.5% of the jobs
- * is expected, anything in <= 1% (the binomial 97.5% point of 1% of
- * 1000 jobs is 16).
+ * How many false alarms a trial count may show.  A job calls anything
+ * (a regression or an improvement, any KPI) or not: over N simulated
+ * jobs the count X is binomial(N, p).  Were the true rate p = 1%, X <=
+ * 10 of 2000 would happen with probability 1.05% (the binomial's lower
+ * tail, mean 20): observing it shows p < 1% at 99% confidence.  Over
+ * 1000 jobs, X <= 10 only says that the rate observed is at most 1%;
+ * the settings whose rate is near the bound get that weaker check (and
+ * their 10000-job figures in `make bench`, where 1% is 100 +- 20).
+ * The seeds are fixed, so a run is repeatable, and a rule whose rate
+ * were 1.4% (the old one, with the KPIs' CVs 0.7-5.4%) would show
+ * X <= 10 of 2000 with probability 0.01%.
+ */
+#define AA_STRONG_JOBS 2000
+#define AA_WEAK_JOBS 1000
+#define AA_MAX_CALLS 10
+
+/*
+ * A/A, 20 KPIs, CV 2%, 5 runs: the job's false alarms, both designs,
+ * each direction at alpha / 4 (seq_direction_level).
  */
 static void test_aa_fixed(void)
 {
@@ -217,24 +235,23 @@ static void test_aa_fixed(void)
 	struct tally t;
 
 	rng_state = 0x5eed5eed12345678ULL;
-	run_compare(&js, 1000, PAIRING_AUTO, NULL, &t);
+	run_compare(&js, AA_STRONG_JOBS, PAIRING_AUTO, NULL, &t);
 	print_tally("A/A 20 KPIs, 5 runs, paired", &t);
-	CHECK(t.worse <= 10);
-	CHECK(t.worse + t.better <= 16);
-	run_compare(&js, 1000, PAIRING_UNPAIRED, NULL, &t);
+	CHECK(t.any <= AA_MAX_CALLS);
+	run_compare(&js, AA_STRONG_JOBS, PAIRING_UNPAIRED, NULL, &t);
 	print_tally("A/A 20 KPIs, 5 runs, unpaired", &t);
-	CHECK(t.worse <= 10);
-	CHECK(t.worse + t.better <= 16);
+	CHECK(t.any <= AA_MAX_CALLS);
 }
 
 /*
  * Two files, unpaired: 20 KPIs at n = 5, CV 2%.  The variances are
  * moderated over the family as the paired path's are, so that an 8%
  * drop in one KPI is found in >= 95% of the jobs (plain Welch under
- * Holm found it about 4 times in 10); with no change a job calls
- * anything in <= 1%, also when one KPI has 10 (or 3) times the CV of
- * the others: its own Welch test has to agree at alpha.  1000 jobs a
- * setting, the targets as counts: 950 is 95%, 10 is 1%.
+ * Holm found it about 4 times in 10): found in at least 962 of 1000
+ * shows it at 95% confidence (were the power 95%, 962 or more would
+ * happen with probability 4.3%).  With no change a job calls anything
+ * in <= 1% (above), also when one KPI has 10 (or 3) times the CV of
+ * the others, or the CVs spread from 0.7% to 5.4%.
  */
 static void test_unpaired_moderated(void)
 {
@@ -244,23 +261,25 @@ static void test_unpaired_moderated(void)
 	rng_state = 0x2f11e5ULL;
 	run_compare(&js, 1000, PAIRING_UNPAIRED, NULL, &t);
 	print_tally("8% drop in 1 of 20 KPIs, 5 runs, unpaired", &t);
-	CHECK(t.found >= 950);
-	CHECK(t.worse <= 10);
+	CHECK(t.found >= 962);
+	CHECK(t.any <= AA_MAX_CALLS);
 	js.shift = 0;
-	rng_state = 0xaa2f11e5ULL;
-	run_compare(&js, 1000, PAIRING_UNPAIRED, NULL, &t);
-	print_tally("A/A 20 KPIs, 5 runs, unpaired, moderated", &t);
-	CHECK(t.worse + t.better <= 10);
 	js.outlier = 10;
 	rng_state = 0x10aa2f11e5ULL;
-	run_compare(&js, 1000, PAIRING_UNPAIRED, NULL, &t);
+	run_compare(&js, AA_STRONG_JOBS, PAIRING_UNPAIRED, NULL, &t);
 	print_tally("A/A, one KPI at 10x the CV, 5 runs, unpaired", &t);
-	CHECK(t.worse + t.better <= 10);
+	CHECK(t.any <= AA_MAX_CALLS);
 	js.outlier = 3;
 	rng_state = 0x03aa2f11e5ULL;
-	run_compare(&js, 1000, PAIRING_UNPAIRED, NULL, &t);
+	run_compare(&js, AA_WEAK_JOBS, PAIRING_UNPAIRED, NULL, &t);
 	print_tally("A/A, one KPI at 3x the CV, 5 runs, unpaired", &t);
-	CHECK(t.worse + t.better <= 10);
+	CHECK(t.any <= AA_MAX_CALLS);
+	js.outlier = 0;
+	js.spread = 2;
+	rng_state = 0x5baa2f11e5ULL;
+	run_compare(&js, AA_WEAK_JOBS, PAIRING_UNPAIRED, NULL, &t);
+	print_tally("A/A, CVs 0.7-5.4%, 5 runs, unpaired", &t);
+	CHECK(t.any <= AA_MAX_CALLS);
 }
 
 /* The same 20 KPIs judged one by one at 1% each, the old rule. */
@@ -307,13 +326,17 @@ static void test_aa_adaptive(void)
 	seq_plan_init(&plan);
 	CHECK_INT(plan.max_blocks, 20);
 	rng_state = 0xa11ce5eedULL;
-	run_seq(&js, 1000, &plan, &t);
+	run_seq(&js, AA_STRONG_JOBS, &plan, &t);
 	print_tally("A/A 20 KPIs, adaptive", &t);
-	CHECK(t.worse <= 10);
-	CHECK(t.worse + t.better <= 16);
+	CHECK(t.any <= AA_MAX_CALLS);
 }
 
-/* A 5% drop in 1 of 20 KPIs at CV 2%: >= 95% found, <= 8 runs a side. */
+/*
+ * A 5% drop in 1 of 20 KPIs at CV 2%: >= 95% found in a mean of <= 8 runs
+ * a side (issue 13's budget).  The adaptive rule keeps alpha / 2 per
+ * direction and the guard at compare.rankAlpha for that (sequential.c,
+ * make_calls); with each KPI's own paired t at alpha it took 9.4 runs.
+ */
 static void test_power_adaptive(void)
 {
 	struct job_sim js = { KPIS, 20, 2, -5, 0, 0, 0, 0 };
@@ -377,20 +400,46 @@ static void test_drift(void)
 }
 
 /*
- * A KPI three times noisier than the other 19: the family's variance
- * must not make it cry wolf (its own test has to agree).
+ * A KPI three or ten times noisier than the other 19, paired, adaptive
+ * and at 5 runs: the family's variance must not make it cry wolf.  Its
+ * variance beyond the prior keeps its own (stats_prior_fit_robust), and
+ * at 5 runs its own paired t has to agree at alpha, as if it were the
+ * only KPI: at most 1% of jobs call anything.  The adaptive rule keeps
+ * its cheaper guard (issue 13's runs budget, test_power_adaptive), and
+ * one KPI at 3x the CV is called in about 2% of its no-change jobs:
+ * bounded here at 2.5%, a call that a regression report must then see
+ * repeated by the confirmation round (job.c) before anything is sent.
  */
 static void test_outlier_kpi(void)
 {
-	struct job_sim js = { KPIS, 20, 2, 0, 0, 0, 3, 0 };
-	struct seq_plan plan;
-	struct tally t;
+	static const struct {
+		const char *what;
+		double outlier;
+		int blocks;	/* 20: adaptive; else fixed at this many */
+		int max_calls;	/* of AA_WEAK_JOBS */
+	} c[] = {
+		{ "A/A, one KPI at 3x the CV, adaptive", 3, 20, 25 },
+		{ "A/A, one KPI at 10x the CV, adaptive", 10, 20, AA_MAX_CALLS },
+		{ "A/A, one KPI at 10x the CV, 5 runs, paired", 10, 5, AA_MAX_CALLS },
+		{ "A/A, one KPI at 3x the CV, 5 runs, paired", 3, 5, AA_MAX_CALLS },
+	};
+	size_t i;
 
-	seq_plan_init(&plan);
-	rng_state = 0x0a7f1e5ULL;
-	run_seq(&js, 1000, &plan, &t);
-	print_tally("A/A, one KPI at 3x the CV, adaptive", &t);
-	CHECK(t.worse <= 15);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct job_sim js = { KPIS, c[i].blocks, 2, 0, 0, 0,
+				      c[i].outlier, 0 };
+		struct seq_plan plan;
+		struct tally t;
+
+		if (c[i].blocks == 20)
+			seq_plan_init(&plan);
+		else
+			seq_plan_init_fixed(&plan);
+		rng_state = 0x0a7f1e5ULL + (i << 24);
+		run_seq(&js, AA_WEAK_JOBS, &plan, &t);
+		print_tally(c[i].what, &t);
+		CHECK(t.any <= c[i].max_calls);
+	}
 }
 
 /*
@@ -717,8 +766,18 @@ static void bench_figures(void)
 		  { KPIS, 20, 2, 0, 0, 0, 0, 2 }, 20 },
 		{ "A/A, one KPI at 2x the CV, adaptive",
 		  { KPIS, 20, 2, 0, 0, 0, 2, 0 }, 20 },
+		{ "A/A, one KPI at 3x the CV, adaptive",
+		  { KPIS, 20, 2, 0, 0, 0, 3, 0 }, 20 },
 		{ "A/A, one KPI at 5x the CV, adaptive",
 		  { KPIS, 20, 2, 0, 0, 0, 5, 0 }, 20 },
+		{ "A/A, one KPI at 10x the CV, adaptive",
+		  { KPIS, 20, 2, 0, 0, 0, 10, 0 }, 20 },
+		{ "A/A, one KPI at 3x the CV, 5 runs",
+		  { KPIS, 5, 2, 0, 0, 0, 3, 0 }, 0 },
+		{ "A/A, one KPI at 10x the CV, 5 runs",
+		  { KPIS, 5, 2, 0, 0, 0, 10, 0 }, 0 },
+		{ "A/A 20 KPIs, CVs 0.7-5.4%, 5 runs",
+		  { KPIS, 5, 2, 0, 0, 0, 0, 2 }, 0 },
 		{ "A/A, 8% drift, adaptive, paired",
 		  { KPIS, 20, 2, 0, 8, 0, 0, 0 }, 20 },
 		{ "8% drop 1 of 20, CV 2%, 5 runs, unpaired",
