@@ -140,6 +140,19 @@ static void page_markdown(const char *dir, struct strbuf *md)
 	strbuf_release(&reply);
 }
 
+/* OUT_DIR/NAME.html, with the bot's own mode (secret_write_file). */
+static int write_page(const char *out_dir, const char *name,
+		      const struct strbuf *html)
+{
+	char *path = xasprintf("%s/%s.html", out_dir, name);
+	int ret = secret_write_file(path, html->buf, html->len);
+
+	if (ret < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	return ret;
+}
+
 static void page_release(struct page *pg)
 {
 	free(pg->name);
@@ -251,11 +264,7 @@ static int render_job(const char *jobs_dir, const char *name,
 					  CMARK_OPT_SAFE);
 	strbuf_addstr(&html, rendered ? rendered : "");
 	strbuf_addstr(&html, "</body></html>\n");
-	path = xasprintf("%s/%s.html", out_dir, name);
-	ret = secret_write_file(path, html.buf, html.len);
-	if (ret < 0)
-		error("cannot write %s: %s", path, strerror(errno));
-	free(path);
+	ret = write_page(out_dir, name, &html);
 out:
 	free(rendered);
 	free(dir);
@@ -341,7 +350,7 @@ static int render_series(struct state *st, const char *out_dir,
 {
 	struct series_walk w = { st, NULL, pages, nr };
 	struct strbuf html = STRBUF_INIT, text = STRBUF_INIT;
-	char *name = xasprintf("series-%lld", pg->family), *path;
+	char *name = xasprintf("series-%lld", pg->family);
 	int ret = -1;
 
 	if (page_named(&w, name)) {
@@ -363,11 +372,7 @@ static int render_series(struct state *st, const char *out_dir,
 		goto out;
 	strbuf_add_escaped_html(&html, text.buf);
 	strbuf_addstr(&html, "</pre>\n</body></html>\n");
-	path = xasprintf("%s/%s.html", out_dir, name);
-	ret = secret_write_file(path, html.buf, html.len);
-	if (ret < 0)
-		error("cannot write %s: %s", path, strerror(errno));
-	free(path);
+	ret = write_page(out_dir, name, &html);
 out:
 	free(name);
 	strbuf_release(&html);
