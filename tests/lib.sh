@@ -106,6 +106,9 @@ test_skip_rest() {
 
 test_done() {
 	echo "# $name: passed $test_pass failed $test_fail skipped $test_skip"
+	# The cleanups first: they may read what the trash holds (a pid
+	# file), and a process they cannot find outlives the script.
+	test_finish_
 	if [ "$test_fail" -eq 0 ] && [ -z "${KEEP_TRASH:-}" ]; then
 		rm -rf "$TRASH"
 	fi

@@ -154,4 +154,24 @@ test_done" &&
 	test "$(tail -n 1 run.out)" = "1 passed, 1 failed, 0 skipped"
 '
 
+# A cleanup that reads the trash (a pid file) ran after test_done had
+# removed it, so the process it was to stop outlived the script.
+test_expect_success 'test_atexit cleanups run before the trash is removed' '
+	mkscript t4-atexit "" &&
+	cat >>h/t4-atexit.sh <<-\EOS &&
+	sleep 300 </dev/null >/dev/null 2>&1 &
+	echo $! >"$TRASH/sleep.pid"
+	echo $! >"$OUTER/sleep.pid"
+	test_atexit "cat \"$TRASH/sleep.pid\" >\"$OUTER/seen\" && kill \$(cat \"$TRASH/sleep.pid\")"
+	test_expect_success one true
+	test_done
+	EOS
+	export OUTER="$TRASH" &&
+	run_script t4-atexit &&
+	test $rc -eq 0 &&
+	test -s sleep.pid &&
+	test_cmp sleep.pid seen ||
+	{ kill "$(cat sleep.pid)"; false; }
+'
+
 test_done
