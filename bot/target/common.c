@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config-keys.h"
 #include "config.h"
@@ -485,6 +486,61 @@ int target_nothing_to_run(struct boot_res *res)
 	res->status = CONSOLE_FAILED;
 	res->reason = xstrdup("nothing to run: every workload was skipped");
 	return 1;
+}
+
+int target_need_kernel(const struct target_ctx *ctx,
+		       const struct boot_req *req)
+{
+	if (!req->kernel)
+		return error("the %s target needs a kernel (--kernel)",
+			     ctx->type);
+	if (access(req->kernel, R_OK))
+		return error("cannot read kernel %s: %s", req->kernel,
+			     strerror(errno));
+	return 0;
+}
+
+int target_guest_prepare(const struct target_ctx *ctx,
+			 const struct boot_req *req, struct target_guest *g,
+			 struct boot_res *res)
+{
+	char *abs;
+
+	memset(g, 0, sizeof(*g));
+	g->cmds = target_host_cmds(ctx);
+	if (!target_init_args(ctx, req, g->cmds, "on this host", &g->args))
+		return target_nothing_to_run(res);
+	g->dir = target_workdir(req);
+	if (!g->dir)
+		return -1;
+	/* a relative --workdir: QEMU's sandbox binds absolute paths */
+	abs = realpath(g->dir, NULL);
+	if (!abs)
+		return error("cannot resolve %s: %s", g->dir, strerror(errno));
+	free(g->dir);
+	g->dir = abs;
+	g->initrd = xasprintf("%s/initramfs.cpio.gz", g->dir);
+	return target_build_initramfs(ctx, g->initrd) < 0 ? -1 : 0;
+}
+
+void target_guest_release(const struct target_ctx *ctx,
+			  struct target_guest *g)
+{
+	target_cmds_free(ctx, g->cmds);
+	target_words_release(&g->args);
+	free(g->dir);
+	free(g->initrd);
+	memset(g, 0, sizeof(*g));
+}
+
+void target_set_machine(struct boot_res *res, const char *machine)
+{
+	size_t i;
+
+	for (i = 0; i < res->samples.nr; i++) {
+		free(res->samples.v[i].machine);
+		res->samples.v[i].machine = xstrdup(machine);
+	}
 }
 
 int target_shape(const char *name, long *smp, long *mem)

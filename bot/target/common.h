@@ -118,6 +118,34 @@ char **target_host_cmds(const struct target_ctx *ctx);
 void target_cmds_free(const struct target_ctx *ctx, char **cmds);
 
 /*
+ * What a backend that boots req->kernel with sched-bot's initramfs
+ * (qemu, lava) has ready before the boot.  The guest runs the tools
+ * from where they are on this host: the initramfs holds them at the
+ * same paths.
+ */
+struct target_guest {
+	char **cmds;			/* the tools as on this host */
+	struct target_words args;	/* sched-bench init's words */
+	char *dir;			/* the work directory, absolute */
+	char *initrd;			/* DIR/initramfs.cpio.gz, built */
+};
+
+/* -1 (printed) when req names no readable kernel, which ctx boots. */
+int target_need_kernel(const struct target_ctx *ctx,
+		       const struct boot_req *req);
+/*
+ * Fill g: 0, 1 when every workload was skipped (res says so), -1
+ * (printed).  g is to be released whatever the result.
+ */
+int target_guest_prepare(const struct target_ctx *ctx,
+			 const struct boot_req *req, struct target_guest *g,
+			 struct boot_res *res);
+void target_guest_release(const struct target_ctx *ctx,
+			  struct target_guest *g);
+/* Every row of res made on machine (how the numbers were made). */
+void target_set_machine(struct boot_res *res, const char *machine);
+
+/*
  * The guest's initramfs at path: sched-bench as /init, for spawn its
  * helper sched-bench-spawn next to it and, for the helper and every
  * tool found on this host, their files at their own paths.

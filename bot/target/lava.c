@@ -655,66 +655,39 @@ static int lava_settle(const struct target_ctx *ctx,
 	return 0;
 }
 
-/* The samples' machine: the device the job ran on, else the target. */
-static void lava_name_machine(struct boot_res *res, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < res->samples.nr; i++) {
-		free(res->samples.v[i].machine);
-		res->samples.v[i].machine =
-			xasprintf("lava-%s", res->device ?
-				  res->device : name);
-	}
-}
-
 static int lava_boot_run(const struct target_ctx *ctx,
 			 const struct boot_req *req, struct boot_res *res)
 {
 	const char *name = ctx->name;
-	struct target_words args = { 0 };
-	char **cmds = NULL;
+	struct target_guest g = { 0 };
 	struct strbuf def = STRBUF_INIT;
 	struct sigaction sa = { .sa_handler = lava_on_signal }, old_int,
 			 old_term;
-	char *dir = NULL, *initrd = NULL, *tag = NULL;
-	char *kurl = NULL, *iurl = NULL;
+	char *tag = NULL, *kurl = NULL, *iurl = NULL, *machine;
 	struct lava_job j = { .log = { .console = STRBUF_INIT }, .console_fd = -1 };
 	struct lava l;
 	long tries = target_cfg_int(name, "retries", 2) + 1, try;
 	double start = now_monotonic(), timeout;
 	int ret = -1;
 
-	if (!req->kernel)
-		return error("the lava target needs a kernel (--kernel)");
-	if (access(req->kernel, R_OK))
-		return error("cannot read kernel %s: %s", req->kernel,
-			     strerror(errno));
+	if (target_need_kernel(ctx, req) < 0)
+		return -1;
 	if (lava_open(&l, name) < 0) {
 		lava_close(&l);
 		return -1;
 	}
 	timeout = lava_timeout(name, req);
-	/* The guest runs the tools from where they are on this host: the
-	 * initramfs holds them at the same paths. */
-	cmds = target_host_cmds(ctx);
-	if (!target_init_args(ctx, req, cmds, "on this host", &args)) {
-		ret = target_nothing_to_run(res);
+	ret = target_guest_prepare(ctx, req, &g, res);
+	if (ret)
 		goto out;
-	}
-	dir = target_workdir(req);
-	if (!dir)
-		goto out;
-	initrd = xasprintf("%s/initramfs.cpio.gz", dir);
-	if (target_build_initramfs(ctx, initrd) < 0)
-		goto out;
+	ret = -1;
 	tag = xasprintf("%ld-%d", (long)time(NULL), (int)getpid());
 	kurl = lava_publish(name, req->kernel, tag, "bzImage");
-	iurl = kurl ? lava_publish(name, initrd, tag, "initramfs.cpio.gz") :
+	iurl = kurl ? lava_publish(name, g.initrd, tag, "initramfs.cpio.gz") :
 		      NULL;
 	if (!iurl)
 		goto out;
-	res->console = xasprintf("%s/console.log", dir);
+	res->console = xasprintf("%s/console.log", g.dir);
 	lava_stop_signal = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
@@ -724,7 +697,7 @@ static int lava_boot_run(const struct target_ctx *ctx,
 
 		lava_job_release(&j);
 		strbuf_reset(&def);
-		if (lava_definition(name, req, &args, kurl, iurl, timeout,
+		if (lava_definition(name, req, &g.args, kurl, iurl, timeout,
 				    &def) < 0)
 			break;
 		if (lava_try(&l, &j, def.buf, timeout, res, &o) < 0)
@@ -743,16 +716,18 @@ static int lava_boot_run(const struct target_ctx *ctx,
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	res->seconds = now_monotonic() - start;
-	if (!ret)
-		lava_name_machine(res, name);
+	if (!ret) {
+		/* the device the job ran on, else the target */
+		machine = xasprintf("lava-%s", res->device ? res->device :
+				    name);
+		target_set_machine(res, machine);
+		free(machine);
+	}
 out:
 	lava_job_release(&j);
 	lava_close(&l);
 	strbuf_release(&def);
-	target_words_release(&args);
-	target_cmds_free(ctx, cmds);
-	free(dir);
-	free(initrd);
+	target_guest_release(ctx, &g);
 	free(tag);
 	free(kurl);
 	free(iurl);
