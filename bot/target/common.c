@@ -273,7 +273,7 @@ static void keep_records(const struct target_ctx *ctx,
 	struct strbuf first = STRBUF_INIT;
 	size_t i;
 
-	if (!req->workdir && strcmp(ctx->type, "lava"))
+	if (!req->workdir && !(ctx->traits & TARGET_LAB))
 		return;
 	for (i = 0; i < c->nr; i++) {
 		const struct console_run *r = &c->runs[i];
@@ -292,7 +292,7 @@ static void keep_records(const struct target_ctx *ctx,
 	}
 	if (!env.len)
 		strbuf_add(&env, first.buf, first.len);
-	if (!strcmp(ctx->type, "lava") && env.len)
+	if ((ctx->traits & TARGET_LAB) && env.len)
 		target_keep_facts(ctx->name, env.buf, env.len);
 	if (env.len && req->workdir) {
 		char *p = xasprintf("%s/env.txt", req->workdir);
@@ -559,7 +559,6 @@ int target_shape(const char *name, long *smp, long *mem)
 int target_topology(const char *name, struct target_topo *t)
 {
 	long mem;
-	const char *type = target_type(name);
 	int set = target_shape(name, &t->cpus, &mem);
 
 	t->sockets = target_cfg_int(name, "sockets", 1);
@@ -574,7 +573,7 @@ int target_topology(const char *name, struct target_topo *t)
 	if (t->nodes < 1 || t->nodes > t->cpus)
 		t->nodes = 1;
 	t->llc = t->cpus / t->sockets;
-	return (type && !strcmp(type, "qemu")) || set;
+	return target_is(name, TARGET_SHAPED) || set;
 }
 
 void target_keep_facts(const char *name, const char *text, size_t len)
@@ -659,11 +658,9 @@ int target_topology_of(const char *facts, struct target_topo *t)
 
 long target_run_budget(const char *name)
 {
-	const char *type = target_type(name);
-	/* ssh.c's default: the workloads after the boot */
-	long def = type && !strcmp(type, "ssh") ? 600 : 0;
+	const struct target_ops *ops = target_backend(name);
 
-	return target_cfg_int(name, "timeout", def);
+	return target_cfg_int(name, "timeout", ops ? ops->run_budget : 0);
 }
 
 /* The runs of workload w (len wl) one repetition makes: its entry in

@@ -737,6 +737,7 @@ out:
 const struct target_ops target_lava_ops = {
 	.type = "lava",
 	.describe = "a device of a LAVA lab, booted through its REST API",
+	.traits = TARGET_GUEST | TARGET_LAB,
 	.boot_run = lava_boot_run,
 	.status = target_lava_status,
 };

@@ -346,5 +346,6 @@ const struct target_ops target_qemu_ops = {
 	.type = "qemu",
 	.describe = "a QEMU guest booting the kernel with sched-bot's "
 		    "initramfs",
+	.traits = TARGET_SHAPED | TARGET_GUEST,
 	.boot_run = qemu_boot_run,
 };
