@@ -104,16 +104,6 @@ void lava_log_release(struct lava_log *log)
 
 /* ---- HTTP ---- */
 
-static size_t lava_write(char *ptr, size_t size, size_t nmemb, void *data)
-{
-	struct strbuf *sb = data;
-
-	if (sb->len > (64u << 20))	/* a log chunk is far smaller */
-		return 0;
-	strbuf_add(sb, ptr, size * nmemb);
-	return size * nmemb;
-}
-
 /*
  * GET (form NULL) or POST the job definition to path; the answer's
  * body in out.  Returns the HTTP status, or -1 when LAVA could not be
@@ -125,6 +115,8 @@ static long lava_http(struct lava *l, const char *path, const char *form,
 	struct curl_slist *hdr = curl_slist_append(NULL, l->auth);
 	curl_mime *mime = NULL;
 	char *url = xasprintf("%s/api/v0.2/%s", l->url, path);
+	/* a log chunk is far smaller */
+	struct capped_body body = { .sb = out, .max = 64u << 20 };
 	long code = -1;
 	CURLcode rc;
 
@@ -132,8 +124,8 @@ static long lava_http(struct lava *l, const char *path, const char *form,
 	curl_easy_reset(l->curl);
 	curl_easy_setopt(l->curl, CURLOPT_URL, url);
 	curl_easy_setopt(l->curl, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(l->curl, CURLOPT_WRITEFUNCTION, lava_write);
-	curl_easy_setopt(l->curl, CURLOPT_WRITEDATA, out);
+	curl_easy_setopt(l->curl, CURLOPT_WRITEFUNCTION, capped_body_write);
+	curl_easy_setopt(l->curl, CURLOPT_WRITEDATA, &body);
 	curl_easy_setopt(l->curl, CURLOPT_TIMEOUT,
 			 target_cfg_int(l->name, "httpTimeout", 30));
 	curl_easy_setopt(l->curl, CURLOPT_CONNECTTIMEOUT, 10L);
