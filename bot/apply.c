@@ -17,9 +17,9 @@
 #include "tree.h"
 #include "util.h"
 
-static void set_reason(struct apply_failure *f, const char *fmt, ...)
-	PRINTF(2, 3);
-static void set_reason(struct apply_failure *f, const char *fmt, ...)
+/* A failure's reason or hint, replacing what it said before. */
+static void set_text(char **text, const char *fmt, ...) PRINTF(2, 3);
+static void set_text(char **text, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -27,23 +27,11 @@ static void set_reason(struct apply_failure *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	free(f->reason);
-	f->reason = strbuf_detach(&sb, NULL);
+	free(*text);
+	*text = strbuf_detach(&sb, NULL);
 }
-
-static void set_hint(struct apply_failure *f, const char *fmt, ...)
-	PRINTF(2, 3);
-static void set_hint(struct apply_failure *f, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	free(f->hint);
-	f->hint = strbuf_detach(&sb, NULL);
-}
+#define set_reason(f, ...) set_text(&(f)->reason, __VA_ARGS__)
+#define set_hint(f, ...) set_text(&(f)->hint, __VA_ARGS__)
 
 static void set_file(struct apply_failure *f, const char *path)
 {

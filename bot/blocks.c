@@ -407,12 +407,12 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
  */
 static int look_at_machine(struct job_blocks *j)
 {
-	const char *target = job_str(j->js->target), *type = target_type(target);
+	const char *target = job_str(j->js->target);
 	struct target_check_opts o = { 0 };
 	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
 	struct target_check c;
 
-	if (!type || (strcmp(type, "ssh") && strcmp(type, "local")) ||
+	if (!target_is(target, TARGET_MACHINE) ||
 	    !jobdir_read(j->dir, "health.txt", &old)) {
 		strbuf_release(&old);
 		return 0;

@@ -573,13 +573,12 @@ void facts_host_machine(const char *target, const char *accel,
 	char *cpu = host_cpu_model();
 	long smp, mem;
 	int set = target_shape(target, &smp, &mem);
-	const char *type = target_type(target);
 
 	strbuf_addf(out, "- CPU:     %s (host: %ld CPUs, %ld MB)\n", cpu,
 		    sysconf(_SC_NPROCESSORS_ONLN), host_mem_mb());
 	strbuf_addf(out, "- target:  %s", target);
-	/* by its type: a qemu target may have any name */
-	if ((type && !strcmp(type, "qemu")) || set) {
+	/* by its backend: a qemu target may have any name */
+	if (target_is(target, TARGET_SHAPED) || set) {
 		strbuf_addf(out, " (QEMU, %ld vCPUs, %ld MB%s%s)", smp, mem,
 			    accel && *accel ? ", " : "",
 			    accel ? accel : "");

@@ -98,6 +98,22 @@ static int job_load(struct job *j)
 	return ret;
 }
 
+/*
+ * A stage's product into the job directory, and the job on to the next
+ * stage; sb is released either way.
+ */
+static int stage_done(struct job *j, const char *file, struct strbuf *sb,
+		      enum job_stage next)
+{
+	int ret = jobdir_write(j->dir, file, sb->buf, sb->len);
+
+	strbuf_release(sb);
+	if (ret < 0)
+		return EXIT_FAIL;
+	j->s.stage = next;
+	return 0;
+}
+
 /* ---- fetch ---- */
 
 static int stage_fetch(struct job *j)
@@ -119,12 +135,7 @@ static int stage_fetch(struct job *j)
 			return ret;
 		}
 	}
-	ret = jobdir_write(j->dir, "thread.mbox", mbox.buf, mbox.len);
-	strbuf_release(&mbox);
-	if (ret < 0)
-		return EXIT_FAIL;
-	j->s.stage = JOB_SERIES;
-	return 0;
+	return stage_done(j, "thread.mbox", &mbox, JOB_SERIES);
 }
 
 /* ---- series ---- */
@@ -163,12 +174,7 @@ static int stage_series(struct job *j)
 	jobpast_run_first(&past);
 	series_json(&s, &out);
 	series_release(&s);
-	ret = jobdir_write(j->dir, "series.json", out.buf, out.len);
-	strbuf_release(&out);
-	if (ret < 0)
-		return EXIT_FAIL;
-	j->s.stage = JOB_APPLY;
-	return 0;
+	return stage_done(j, "series.json", &out, JOB_APPLY);
 }
 
 /* ---- apply ---- */

@@ -157,3 +157,12 @@ void json_null(struct json *j, const char *key)
 	prefix(j, key);
 	strbuf_addstr(j->out, "null");
 }
+
+void json_person(struct json *j, const char *key, const char *name,
+		 const char *email)
+{
+	json_object_begin(j, key);
+	json_string(j, "name", name);
+	json_string(j, "email", email);
+	json_object_end(j);
+}

@@ -27,6 +27,9 @@ void json_int(struct json *j, const char *key, long long value);
 void json_double(struct json *j, const char *key, double value);
 void json_bool(struct json *j, const char *key, int value);
 void json_null(struct json *j, const char *key);
+/* A person as every file of the bot writes one: {"name", "email"}. */
+void json_person(struct json *j, const char *key, const char *name,
+		 const char *email);
 /* Append s as a quoted JSON string (UTF-8 passes through, controls escaped). */
 void json_quote(struct strbuf *out, const char *s, size_t n);
 

@@ -316,25 +316,6 @@ size_t lore_mbox_count(const char *mbox, size_t len)
 
 /* ---- HTTP ---- */
 
-struct body {
-	struct strbuf *sb;
-	size_t max;
-	int too_big;
-};
-
-static size_t write_cb(char *data, size_t size, size_t nmemb, void *arg)
-{
-	struct body *b = arg;
-	size_t n = size * nmemb;
-
-	if (b->sb->len + n > b->max) {
-		b->too_big = 1;
-		return 0;	/* makes curl fail with CURLE_WRITE_ERROR */
-	}
-	strbuf_add(b->sb, data, n);
-	return n;
-}
-
 static int transient_curl_error(CURLcode c)
 {
 	switch (c) {
@@ -370,7 +351,7 @@ static size_t max_size(void)
  * and its errors into errbuf; credentials in *userpwd (to be wiped by
  * the caller).  NULL (said) when libcurl cannot start.
  */
-static CURL *http_setup(const char *url, int post, struct body *b,
+static CURL *http_setup(const char *url, int post, struct capped_body *b,
 			char *errbuf, char **userpwd)
 {
 	const struct lore_opts *o = lo();
@@ -398,7 +379,7 @@ static CURL *http_setup(const char *url, int post, struct body *b,
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 #endif
-	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_cb);
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, capped_body_write);
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, b);
 	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
@@ -477,7 +458,7 @@ enum {
 };
 
 /* The exit code an attempt ends the fetch with, or HTTP_RETRY/GIVE_UP. */
-static int http_verdict(CURLcode c, long code, const struct body *b,
+static int http_verdict(CURLcode c, long code, const struct capped_body *b,
 			const char *url, const char *what, const char *errbuf)
 {
 	if (b->too_big) {
@@ -518,7 +499,7 @@ static int http_fetch(const char *url, int post, const char *what,
 	long delay = o->retry_delay;
 	long timeout = o->timeout;
 	char errbuf[CURL_ERROR_SIZE];
-	struct body b = { body, max_size(), 0 };
+	struct capped_body b = { body, max_size(), 0 };
 	CURL *curl;
 	char *userpwd = NULL;
 	long attempt, tries = 0, code = 0;

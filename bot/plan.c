@@ -885,13 +885,12 @@ void plan_release(struct plan *p)
 
 int plan_target_cpus(const char *target, int *assumed)
 {
-	const char *type = target_type(target);
 	long n = sysconf(_SC_NPROCESSORS_ONLN), smp, mem;
 	int a = 0, set = target_shape(target, &smp, &mem);
 
-	if ((type && !strcmp(type, "qemu")) || set)
+	if (target_is(target, TARGET_SHAPED) || set)
 		n = smp;
-	else if (!type || strcmp(type, "local"))
+	else if (!target_is(target, TARGET_HERE))
 		a = 1;
 	if (assumed)
 		*assumed = a;
@@ -1113,8 +1112,7 @@ void plan_target_layout(const char *target, struct plan_opts *o)
 	struct target_topo t;
 
 	/* the local target is this machine as it is: no cells */
-	o->as_booted = target_type(target) &&
-			!strcmp(target_type(target), "local");
+	o->as_booted = target_is(target, TARGET_HERE);
 	if (!target_topology(target, &t) || t.cpus != o->cpus)
 		return;
 	o->socket = (int)(t.cpus / t.sockets);

@@ -100,17 +100,12 @@ static void put(char *cell, char c)
 	*cell = (*cell == ' ' || *cell == c) ? c : '*';
 }
 
-static void plot_one(const struct compare_result *r, struct point *pt,
-		     size_t n, const char *key, const char *rest,
-		     struct strbuf *out)
+/* The highest mean of any kernel at any point: the top of the y axis. */
+static double sweep_ymax(const struct compare_result *r,
+			 const struct point *pt, size_t n)
 {
-	char grid[HEIGHT + 1][XSPAN + 2];
-	long xmin = pt[0].x, xmax = pt[n - 1].x;
-	double ymax = 0, peak = -INFINITY;
-	size_t i, k, peak_i = 0;
-	int row, col[64];
-	char axis[PLOT_WIDTH + 1], labels[PLOT_WIDTH + 1];
-	const struct compare_metric *m0 = pt[0].m;
+	double ymax = 0;
+	size_t i, k;
 
 	for (i = 0; i < n; i++)
 		for (k = 0; k < r->nr_kernels; k++)
@@ -118,6 +113,22 @@ static void plot_one(const struct compare_result *r, struct point *pt,
 			    isfinite(pt[i].m->side[k].st.mean) &&
 			    pt[i].m->side[k].st.mean > ymax)
 				ymax = pt[i].m->side[k].st.mean;
+	return ymax;
+}
+
+static void plot_one(const struct compare_result *r, struct point *pt,
+		     size_t n, const char *key, const char *rest,
+		     struct strbuf *out)
+{
+	char grid[HEIGHT + 1][XSPAN + 2];
+	long xmin = pt[0].x, xmax = pt[n - 1].x;
+	double ymax, peak = -INFINITY;
+	size_t i, k, peak_i = 0;
+	int row, col[64];
+	char axis[PLOT_WIDTH + 1], labels[PLOT_WIDTH + 1];
+	const struct compare_metric *m0 = pt[0].m;
+
+	ymax = sweep_ymax(r, pt, n);
 	if (!(ymax > 0))
 		return;
 	memset(grid, ' ', sizeof(grid));
@@ -286,16 +297,11 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 	const struct compare_metric *m0 = pt[0].m;
 	const double pw = SVG_W - SVG_L - SVG_R, ph = SVG_H - SVG_T - SVG_B;
 	long xmin = pt[0].x, xmax = pt[n - 1].x;
-	double ymax = 0;
+	double ymax;
 	size_t i, k;
 	int t;
 
-	for (i = 0; i < n; i++)
-		for (k = 0; k < r->nr_kernels; k++)
-			if (pt[i].m->side[k].n &&
-			    isfinite(pt[i].m->side[k].st.mean) &&
-			    pt[i].m->side[k].st.mean > ymax)
-				ymax = pt[i].m->side[k].st.mean;
+	ymax = sweep_ymax(r, pt, n);
 	if (!(ymax > 0))
 		return;
 	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" "

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,45 +23,109 @@ enum col {
 };
 #define NR_REQUIRED (C_HIB + 1)
 
-static const char *const col_names[NR_COLS] = {
-	"label", "kernel", "workload", "params", "run", "metric", "value",
-	"unit", "higher_is_better", "sample", "placement", "cpu_usr",
-	"cpu_sys", "cpu_idle", "cpu_iowait", "cpu_softirq", "nr_cpus",
-	"autogroup_config", "autogroup_enabled", "cgroup", "target",
-	"machine", "time",
+/* How a column's text becomes its field of struct sample and back. */
+enum col_kind {
+	K_STR,		/* char *, NULL when empty */
+	K_INT,		/* int >= 0, 0 when empty */
+	K_BOOL,		/* 0 or 1, 1 when empty */
+	K_COUNT,	/* int, 0 (unknown) when empty, written when > 0 */
+	K_REAL,		/* double, NAN when empty */
 };
+
+/*
+ * The one description of the columns: their header names in the
+ * file's order, and where each lives in struct sample.  Reading,
+ * writing, copying and freeing a sample all go through it, so a new
+ * column is one line here and one field in samples.h.
+ */
+static const struct column {
+	const char *name;
+	enum col_kind kind;
+	size_t off;
+	const char *bad;	/* what a value that does not parse is not */
+} cols[NR_COLS] = {
+#define COL(c, kind, field, bad) \
+	[c] = { #field, kind, offsetof(struct sample, field), bad }
+	COL(C_LABEL, K_STR, label, NULL),
+	COL(C_KERNEL, K_STR, kernel, NULL),
+	COL(C_WORKLOAD, K_STR, workload, NULL),
+	COL(C_PARAMS, K_STR, params, NULL),
+	COL(C_RUN, K_INT, run, "not a run number"),
+	COL(C_METRIC, K_STR, metric, NULL),
+	COL(C_VALUE, K_REAL, value, "not a number"),
+	COL(C_UNIT, K_STR, unit, NULL),
+	COL(C_HIB, K_BOOL, higher_is_better, "must be 0 or 1"),
+	COL(C_SAMPLE, K_INT, sample, "not a sample number"),
+	COL(C_PLACEMENT, K_STR, placement, NULL),
+	COL(C_USR, K_REAL, cpu_usr, "not a number"),
+	COL(C_SYS, K_REAL, cpu_sys, "not a number"),
+	COL(C_IDLE, K_REAL, cpu_idle, "not a number"),
+	COL(C_IOWAIT, K_REAL, cpu_iowait, "not a number"),
+	COL(C_SOFTIRQ, K_REAL, cpu_softirq, "not a number"),
+	COL(C_NR_CPUS, K_COUNT, nr_cpus, "not a CPU count"),
+	COL(C_AG_CONFIG, K_STR, autogroup_config, NULL),
+	COL(C_AG_ENABLED, K_STR, autogroup_enabled, NULL),
+	COL(C_CGROUP, K_STR, cgroup, NULL),
+	COL(C_TARGET, K_STR, target, NULL),
+	COL(C_MACHINE, K_STR, machine, NULL),
+	COL(C_TIME, K_STR, time, NULL),
+#undef COL
+};
+
+/* Column c's field of s; s is const for the writer, which only reads. */
+static void *field(const struct sample *s, int c)
+{
+	return (char *)s + cols[c].off;
+}
+
+static char **str_at(const struct sample *s, int c)
+{
+	return field(s, c);
+}
+
+static int *int_at(const struct sample *s, int c)
+{
+	return field(s, c);
+}
+
+static double *real_at(const struct sample *s, int c)
+{
+	return field(s, c);
+}
 
 void sample_init(struct sample *s)
 {
-	memset(s, 0, sizeof(*s));
-	s->value = NAN;
-	s->cpu_usr = s->cpu_sys = s->cpu_idle = NAN;
-	s->cpu_iowait = s->cpu_softirq = NAN;
-	s->higher_is_better = 1;
-}
+	int c;
 
-#define SAMPLE_STRINGS(X) X(label) X(kernel) X(workload) X(params) \
-	X(metric) X(unit) X(placement) X(autogroup_config) \
-	X(autogroup_enabled) X(cgroup) X(target) X(machine) X(time)
+	memset(s, 0, sizeof(*s));
+	for (c = 0; c < NR_COLS; c++)
+		if (cols[c].kind == K_REAL)
+			*real_at(s, c) = NAN;
+		else if (cols[c].kind == K_BOOL)
+			*int_at(s, c) = 1;
+}
 
 void sample_release(struct sample *s)
 {
-#define FREE_ONE(f) free(s->f);
-	SAMPLE_STRINGS(FREE_ONE)
-#undef FREE_ONE
+	int c;
+
+	for (c = 0; c < NR_COLS; c++)
+		if (cols[c].kind == K_STR)
+			free(*str_at(s, c));
 	sample_init(s);
 }
 
 void sample_set_add(struct sample_set *set, const struct sample *s)
 {
 	struct sample *d;
+	int c;
 
 	ALLOC_GROW(set->v, set->nr, set->alloc);
 	d = &set->v[set->nr++];
 	*d = *s;
-#define DUP_ONE(f) d->f = s->f ? xstrdup(s->f) : NULL;
-	SAMPLE_STRINGS(DUP_ONE)
-#undef DUP_ONE
+	for (c = 0; c < NR_COLS; c++)
+		if (cols[c].kind == K_STR && *str_at(d, c))
+			*str_at(d, c) = xstrdup(*str_at(d, c));
 }
 
 void sample_set_release(struct sample_set *set)
@@ -121,7 +186,7 @@ static int bad(struct reader *r, int col, const char *what)
 {
 	if (!r->failed)
 		error("%s:%d: column '%s': %s", r->name, r->row,
-		      col_names[col], what);
+		      cols[col].name, what);
 	r->failed = 1;
 	return -1;
 }
@@ -141,8 +206,8 @@ static void on_field(void *data, size_t len, void *ctx)
 			return;
 		}
 		for (i = 0; i < NR_COLS; i++)
-			if (len == strlen(col_names[i]) &&
-			    !memcmp(data, col_names[i], len))
+			if (len == strlen(cols[i].name) &&
+			    !memcmp(data, cols[i].name, len))
 				m = i;
 		if (m >= 0 && r->have[m]) {
 			bad(r, m, "appears twice in the header");
@@ -168,6 +233,31 @@ static char *take(struct reader *r, int c)
 	return s && *s ? s : (free(s), NULL);
 }
 
+/* Column c's text into its field of s: 0, or -1 when it does not parse. */
+static int parse_col(struct reader *r, int c, struct sample *s)
+{
+	const char *v = r->fields[c];
+	int *n;
+
+	switch (cols[c].kind) {
+	case K_STR:
+		*str_at(s, c) = take(r, c);
+		return 0;
+	case K_REAL:
+		return v ? parse_double(v, real_at(s, c)) : 0;
+	case K_BOOL:
+		n = int_at(s, c);
+		return v && (parse_int(v, n, 1) < 0 || (*n != 0 && *n != 1)) ?
+		       -1 : 0;
+	case K_INT:
+		n = int_at(s, c);
+		return v && (parse_int(v, n, 0) < 0 || *n < 0) ? -1 : 0;
+	case K_COUNT:
+		return v ? parse_int(v, int_at(s, c), 0) : 0;
+	}
+	return -1;
+}
+
 static void finish_row(struct reader *r)
 {
 	struct sample s;
@@ -182,44 +272,12 @@ static void finish_row(struct reader *r)
 			return;
 		}
 	}
-	if (parse_double(r->fields[C_VALUE], &s.value) < 0 || isnan(s.value))
-		bad(r, C_VALUE, "not a number");
-	else if (parse_int(r->fields[C_RUN], &s.run, 0) < 0 || s.run < 0)
-		bad(r, C_RUN, "not a run number");
-	else if (parse_int(r->fields[C_HIB], &s.higher_is_better, 1) < 0 ||
-		 (s.higher_is_better != 0 && s.higher_is_better != 1))
-		bad(r, C_HIB, "must be 0 or 1");
-	else if (r->fields[C_SAMPLE] &&
-		 parse_int(r->fields[C_SAMPLE], &s.sample, 0) < 0)
-		bad(r, C_SAMPLE, "not a sample number");
-	else if (r->fields[C_NR_CPUS] &&
-		 parse_int(r->fields[C_NR_CPUS], &s.nr_cpus, 0) < 0)
-		bad(r, C_NR_CPUS, "not a CPU count");
-	if (r->failed)
-		return;
-	for (i = C_USR; i <= C_SOFTIRQ; i++) {
-		double *d[] = { &s.cpu_usr, &s.cpu_sys, &s.cpu_idle,
-				&s.cpu_iowait, &s.cpu_softirq };
-
-		if (r->fields[i] && parse_double(r->fields[i],
-						 d[i - C_USR]) < 0) {
-			bad(r, i, "not a number");
+	for (i = 0; i < NR_COLS; i++)
+		if (parse_col(r, i, &s) < 0) {
+			bad(r, i, cols[i].bad);
+			sample_release(&s);
 			return;
 		}
-	}
-	s.label = take(r, C_LABEL);
-	s.kernel = take(r, C_KERNEL);
-	s.workload = take(r, C_WORKLOAD);
-	s.params = take(r, C_PARAMS);
-	s.metric = take(r, C_METRIC);
-	s.unit = take(r, C_UNIT);
-	s.placement = take(r, C_PLACEMENT);
-	s.autogroup_config = take(r, C_AG_CONFIG);
-	s.autogroup_enabled = take(r, C_AG_ENABLED);
-	s.cgroup = take(r, C_CGROUP);
-	s.target = take(r, C_TARGET);
-	s.machine = take(r, C_MACHINE);
-	s.time = take(r, C_TIME);
 	if (!s.params)
 		s.params = xstrdup("");
 	ALLOC_GROW(r->set->v, r->set->nr, r->set->alloc);
@@ -298,7 +356,7 @@ void samples_header(struct strbuf *out)
 	int i;
 
 	for (i = 0; i < NR_COLS; i++)
-		strbuf_addf(out, "%s%s", i ? "," : "", col_names[i]);
+		strbuf_addf(out, "%s%s", i ? "," : "", cols[i].name);
 	strbuf_addch(out, '\n');
 }
 
@@ -328,46 +386,30 @@ static void add_double(struct strbuf *out, double v)
 
 void samples_format_row(struct strbuf *out, const struct sample *s)
 {
-	add_field(out, s->label);
-	strbuf_addch(out, ',');
-	add_field(out, s->kernel);
-	strbuf_addch(out, ',');
-	add_field(out, s->workload);
-	strbuf_addch(out, ',');
-	add_field(out, s->params);
-	strbuf_addf(out, ",%d,", s->run);
-	add_field(out, s->metric);
-	strbuf_addch(out, ',');
-	add_double(out, s->value);
-	strbuf_addch(out, ',');
-	add_field(out, s->unit);
-	strbuf_addf(out, ",%d,%d,", s->higher_is_better ? 1 : 0, s->sample);
-	add_field(out, s->placement);
-	strbuf_addch(out, ',');
-	add_double(out, s->cpu_usr);
-	strbuf_addch(out, ',');
-	add_double(out, s->cpu_sys);
-	strbuf_addch(out, ',');
-	add_double(out, s->cpu_idle);
-	strbuf_addch(out, ',');
-	add_double(out, s->cpu_iowait);
-	strbuf_addch(out, ',');
-	add_double(out, s->cpu_softirq);
-	strbuf_addch(out, ',');
-	if (s->nr_cpus > 0)
-		strbuf_addf(out, "%d", s->nr_cpus);
-	strbuf_addch(out, ',');
-	add_field(out, s->autogroup_config);
-	strbuf_addch(out, ',');
-	add_field(out, s->autogroup_enabled);
-	strbuf_addch(out, ',');
-	add_field(out, s->cgroup);
-	strbuf_addch(out, ',');
-	add_field(out, s->target);
-	strbuf_addch(out, ',');
-	add_field(out, s->machine);
-	strbuf_addch(out, ',');
-	add_field(out, s->time);
+	int c;
+
+	for (c = 0; c < NR_COLS; c++) {
+		if (c)
+			strbuf_addch(out, ',');
+		switch (cols[c].kind) {
+		case K_STR:
+			add_field(out, *str_at(s, c));
+			break;
+		case K_REAL:
+			add_double(out, *real_at(s, c));
+			break;
+		case K_BOOL:
+			strbuf_addch(out, *int_at(s, c) ? '1' : '0');
+			break;
+		case K_INT:
+			strbuf_addf(out, "%d", *int_at(s, c));
+			break;
+		case K_COUNT:
+			if (*int_at(s, c) > 0)
+				strbuf_addf(out, "%d", *int_at(s, c));
+			break;
+		}
+	}
 	strbuf_addch(out, '\n');
 }
 

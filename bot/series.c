@@ -1297,10 +1297,7 @@ void series_to_json(const struct series *s, struct json *j, const char *key)
 	json_bool(j, "resend", s->resend);
 	json_string(j, "prefix", s->prefix);
 	json_string(j, "thread_msgid", s->thread_msgid);
-	json_object_begin(j, "author");
-	json_string(j, "name", s->author_name);
-	json_string(j, "email", s->author_email);
-	json_object_end(j);
+	json_person(j, "author", s->author_name, s->author_email);
 	if (s->cover) {
 		json_object_begin(j, "cover");
 		json_string(j, "msgid", s->cover->msgid);
@@ -1320,10 +1317,7 @@ void series_to_json(const struct series *s, struct json *j, const char *key)
 		json_int(j, "version", p->version);
 		json_string(j, "msgid", p->msgid);
 		json_string(j, "subject", p->subject);
-		json_object_begin(j, "author");
-		json_string(j, "name", p->author_name);
-		json_string(j, "email", p->author_email);
-		json_object_end(j);
+		json_person(j, "author", p->author_name, p->author_email);
 		json_string(j, "date", p->date);
 		json_bool(j, "has_diff", *p->diff != 0);
 		json_trailers(j, p);

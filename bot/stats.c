@@ -61,6 +61,25 @@ void stats_compute(const double *v, size_t n, struct stats *st)
 	}
 }
 
+/* Lentz's guard: a denominator near zero is taken as tiny, not zero. */
+static double lentz_floor(double v)
+{
+	const double tiny = 1e-300;
+
+	return fabs(v) < tiny ? tiny : v;
+}
+
+/*
+ * One term aa of the modified Lentz method: c and d carried on, the
+ * factor the fraction's value is multiplied by returned.
+ */
+static double lentz_step(double aa, double *c, double *d)
+{
+	*d = 1 / lentz_floor(1 + aa * *d);
+	*c = lentz_floor(1 + aa / *c);
+	return *d * *c;
+}
+
 /*
  * Continued fraction for I_x(a, b), evaluated with the modified Lentz
  * method; converges fast for x < (a + 1) / (a + b + 2), which the caller
@@ -68,35 +87,19 @@ void stats_compute(const double *v, size_t n, struct stats *st)
  */
 static double betacf(double a, double b, double x)
 {
-	const double eps = 1e-15, tiny = 1e-300;
+	const double eps = 1e-15;
 	double qab = a + b, qap = a + 1, qam = a - 1;
 	double c = 1, d = 1 - qab * x / qap, h, aa, del;
 	int m, m2;
 
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
+	d = 1 / lentz_floor(d);
 	h = d;
 	for (m = 1; m <= 1000; m++) {
 		m2 = 2 * m;
 		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
+		h *= lentz_step(aa, &c, &d);
 		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		del = lentz_step(aa, &c, &d);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;

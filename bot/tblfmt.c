@@ -714,10 +714,7 @@ void tblfmt_json(struct json *j, const struct tblfmt_scan *s)
 			json_object_begin(j, NULL);
 			json_string(j, "format", kind_names[kind]);
 			json_string(j, "msgid", m->msgid);
-			json_object_begin(j, "author");
-			json_string(j, "name", m->author_name);
-			json_string(j, "email", m->author_email);
-			json_object_end(j);
+			json_person(j, "author", m->author_name, m->author_email);
 			json_string(j, "date", m->date);
 			json_int(j, "tables", (long long)tables);
 			json_bool(j, "quoted", quoted == tables);

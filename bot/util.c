@@ -277,6 +277,19 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 		sb->buf[0] = '\0';
 }
 
+size_t capped_body_write(char *data, size_t size, size_t nmemb, void *arg)
+{
+	struct capped_body *b = arg;
+	size_t n = size * nmemb;
+
+	if (b->sb->len + n > b->max) {
+		b->too_big = 1;
+		return 0;
+	}
+	strbuf_add(b->sb, data, n);
+	return n;
+}
+
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
 	strbuf_grow(sb, len);

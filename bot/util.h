@@ -108,6 +108,19 @@ void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len);
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path);
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
 
+/*
+ * A body received into sb, at most max bytes in all: the data of
+ * capped_body_write(), a libcurl CURLOPT_WRITEFUNCTION (plain C, no
+ * curl header needed).  Past max it sets too_big and takes nothing,
+ * which makes curl fail the transfer with CURLE_WRITE_ERROR.
+ */
+struct capped_body {
+	struct strbuf *sb;
+	size_t max;
+	int too_big;
+};
+size_t capped_body_write(char *data, size_t size, size_t nmemb, void *arg);
+
 /* All of buf to fd, through short writes and EINTR: 0, or -1 with errno. */
 int write_in_full(int fd, const void *buf, size_t len);
 /* Write via a temporary file and rename(2): readers never see a half file. */

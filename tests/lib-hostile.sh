@@ -84,6 +84,32 @@ MK
 	git -C "$TRASH/tree" branch -q base
 }
 
+# standin_job_config FILE [DIR]: to FILE, the configuration of jobs on
+# the stand-in tree (its bare clone $TRASH/repo.git, made by the test):
+# the jobs and the outbox in DIR (default $TRASH), the state and the
+# builds in $TRASH, the tree's tinyconfig with kernel/configs on top,
+# no lore asked.  A test appends its own keys, or sets one of these
+# with git config -f FILE (each is set once).
+standin_job_config() {
+	mkdir -p "$(dirname "$1")" &&
+	cat >"$1" <<-EOC
+	[tree]
+		path = $TRASH/repo.git
+	[job]
+		dir = ${2:-$TRASH}/jobs
+	[state]
+		db = $TRASH/state.db
+	[outbox]
+		dir = ${2:-$TRASH}/outbox
+		checkLore = false
+	[build]
+		cacheDir = $TRASH/builds
+		ccache = false
+		baseConfig = tinyconfig
+		fragmentDir = $TOP/kernel/configs
+	EOC
+}
+
 # hostile TARGET RECIPE-FILE BRANCH [FROM]: branch BRANCH of the stand-in
 # tree, FROM (default base) with TARGET's recipe replaced by the lines of
 # RECIPE-FILE: what a patch to the top Makefile makes of a kernel tree.

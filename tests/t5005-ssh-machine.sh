@@ -143,20 +143,17 @@ git -C tree -c user.name=t -c user.email=t@t format-patch -q --stdout --thread -
 	--base=base >one.mbox &&
 git -C tree checkout -q base && git clone -q --bare tree repo.git) ||
 	test_fail_all "cannot make the stand-in series"
-{ cat "$TRASH/own.config" && cat <<EOF; } >"$TRASH/own-job.config"
+# own.config after the stand-in's: its builds and the box's baseConfig
+# (running) are the ones taken.
+standin_job_config "$TRASH/own-job.config" &&
+	cat "$TRASH/own.config" >>"$TRASH/own-job.config" ||
+	test_fail_all "cannot write the job's configuration"
+cat >>"$TRASH/own-job.config" <<EOF
 [bot]
 	name = Sched Bot
 	email = bot@sched-bot.example.org
-[tree]
-	path = $TRASH/repo.git
 [job]
-	dir = $TRASH/jobs
 	target = box
-[state]
-	db = $TRASH/state.db
-[outbox]
-	dir = $TRASH/outbox
-	checkLore = false
 EOF
 
 test_expect_success 'a job on the box: the reply names the machine'\''s own config' '

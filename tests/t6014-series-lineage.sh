@@ -27,27 +27,14 @@ standin_prereqs
 cd "$TRASH" || exit 1
 
 CFG=$XDG_CONFIG_HOME/sched-bot/config
-mkdir -p "$XDG_CONFIG_HOME/sched-bot"
-cat >"$CFG" <<EOF
+standin_job_config "$CFG" || test_fail_all "cannot write the configuration"
+cat >>"$CFG" <<EOF
 [bot]
 	name = Sched Bot
 	email = bot@sched-bot.example.org
 	workloads = spawn
-[tree]
-	path = $TRASH/repo.git
 [job]
-	dir = $TRASH/jobs
 	target = local
-[state]
-	db = $TRASH/lineage.db
-[outbox]
-	dir = $TRASH/outbox
-	checkLore = false
-[build]
-	cacheDir = $TRASH/builds
-	ccache = false
-	baseConfig = tinyconfig
-	fragmentDir = $TOP/kernel/configs
 [lore]
 	cacheMaxAge = 0
 EOF

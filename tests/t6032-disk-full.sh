@@ -23,23 +23,11 @@ mount -t tmpfs -o size=4m,nr_inodes=4096 sched-bot-test "$D" 2>/dev/null ||
 	test_skip_all "cannot mount a tmpfs here"
 test_atexit 'umount "$D"'
 
-mkdir -p "$XDG_CONFIG_HOME/sched-bot"
-cat >"$XDG_CONFIG_HOME/sched-bot/config" <<EOF
-[tree]
-	path = $TRASH/repo.git
+standin_job_config "$XDG_CONFIG_HOME/sched-bot/config" "$D" ||
+	test_fail_all "cannot write the configuration"
+cat >>"$XDG_CONFIG_HOME/sched-bot/config" <<EOF
 [job]
-	dir = $D/jobs
 	seconds = 1
-[state]
-	db = $TRASH/state.db
-[outbox]
-	dir = $D/outbox
-	checkLore = false
-[build]
-	cacheDir = $TRASH/builds
-	ccache = false
-	baseConfig = tinyconfig
-	fragmentDir = $TOP/kernel/configs
 [smtp]
 	url = smtp://127.0.0.1:1
 EOF

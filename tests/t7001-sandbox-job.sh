@@ -18,21 +18,9 @@ LEAKED="kernel/sched/fair.c:1:5: error: leaked"
 CFGDIR=$XDG_CONFIG_HOME/sched-bot
 mkdir -p "$CFGDIR"
 echo "$SMTP_PW" >"$CFGDIR/smtp-password"
-cat >"$CFGDIR/config" <<EOF
-[tree]
-	path = $TRASH/repo.git
-[job]
-	dir = $TRASH/jobs
-[state]
-	db = $TRASH/state.db
-[outbox]
-	dir = $TRASH/outbox
-	checkLore = false
-[build]
-	cacheDir = $TRASH/builds
-	ccache = false
-	baseConfig = tinyconfig
-	fragmentDir = $TOP/kernel/configs
+standin_job_config "$CFGDIR/config" ||
+	test_fail_all "cannot write the configuration"
+cat >>"$CFGDIR/config" <<EOF
 [smtp]
 	url = smtp://127.0.0.1:1
 	user = bot

@@ -14,6 +14,7 @@
 #include "progress.h"
 #include "run.h"
 #include "samples.h"
+#include "target/target.h"
 #include "util.h"
 #include "workload.h"
 #include "workload-opts.h"
@@ -155,7 +156,7 @@ int cmd_run(int argc, char **argv)
 	if (bench_spec_check(&spec))
 		return options_error(&run_doc, "bad sched-bench option");
 	opt.spec = &spec;
-	if (strcmp(target, "local"))
+	if (!target_is(target, TARGET_HERE))
 		return options_error(&run_doc, "target '%s' is not supported here: 'run' runs on this machine; QEMU targets run through 'sched-bot boot'",
 				     target);
 	list = xstrdup(workloads);

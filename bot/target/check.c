@@ -424,7 +424,7 @@ int target_facts(const char *name, int fresh, struct strbuf *facts)
 	int ret = 0;
 
 	/* qemu's shape is its configuration; local is this machine as is */
-	if (!ops || !strcmp(ops->type, "qemu") || !strcmp(ops->type, "local"))
+	if (!ops || (ops->traits & (TARGET_SHAPED | TARGET_HERE)))
 		return 0;
 	/* a machine marked unhealthy is not asked: it is down */
 	if (fresh && ops->health && target_unhealthy(name, &why)) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config-keys.h"
 #include "config.h"
@@ -272,7 +273,7 @@ static void keep_records(const struct target_ctx *ctx,
 	struct strbuf first = STRBUF_INIT;
 	size_t i;
 
-	if (!req->workdir && strcmp(ctx->type, "lava"))
+	if (!req->workdir && !(ctx->traits & TARGET_LAB))
 		return;
 	for (i = 0; i < c->nr; i++) {
 		const struct console_run *r = &c->runs[i];
@@ -291,7 +292,7 @@ static void keep_records(const struct target_ctx *ctx,
 	}
 	if (!env.len)
 		strbuf_add(&env, first.buf, first.len);
-	if (!strcmp(ctx->type, "lava") && env.len)
+	if ((ctx->traits & TARGET_LAB) && env.len)
 		target_keep_facts(ctx->name, env.buf, env.len);
 	if (env.len && req->workdir) {
 		char *p = xasprintf("%s/env.txt", req->workdir);
@@ -487,6 +488,61 @@ int target_nothing_to_run(struct boot_res *res)
 	return 1;
 }
 
+int target_need_kernel(const struct target_ctx *ctx,
+		       const struct boot_req *req)
+{
+	if (!req->kernel)
+		return error("the %s target needs a kernel (--kernel)",
+			     ctx->type);
+	if (access(req->kernel, R_OK))
+		return error("cannot read kernel %s: %s", req->kernel,
+			     strerror(errno));
+	return 0;
+}
+
+int target_guest_prepare(const struct target_ctx *ctx,
+			 const struct boot_req *req, struct target_guest *g,
+			 struct boot_res *res)
+{
+	char *abs;
+
+	memset(g, 0, sizeof(*g));
+	g->cmds = target_host_cmds(ctx);
+	if (!target_init_args(ctx, req, g->cmds, "on this host", &g->args))
+		return target_nothing_to_run(res);
+	g->dir = target_workdir(req);
+	if (!g->dir)
+		return -1;
+	/* a relative --workdir: QEMU's sandbox binds absolute paths */
+	abs = realpath(g->dir, NULL);
+	if (!abs)
+		return error("cannot resolve %s: %s", g->dir, strerror(errno));
+	free(g->dir);
+	g->dir = abs;
+	g->initrd = xasprintf("%s/initramfs.cpio.gz", g->dir);
+	return target_build_initramfs(ctx, g->initrd) < 0 ? -1 : 0;
+}
+
+void target_guest_release(const struct target_ctx *ctx,
+			  struct target_guest *g)
+{
+	target_cmds_free(ctx, g->cmds);
+	target_words_release(&g->args);
+	free(g->dir);
+	free(g->initrd);
+	memset(g, 0, sizeof(*g));
+}
+
+void target_set_machine(struct boot_res *res, const char *machine)
+{
+	size_t i;
+
+	for (i = 0; i < res->samples.nr; i++) {
+		free(res->samples.v[i].machine);
+		res->samples.v[i].machine = xstrdup(machine);
+	}
+}
+
 int target_shape(const char *name, long *smp, long *mem)
 {
 	char *k = xasprintf("target.%s.smp", name);
@@ -503,7 +559,6 @@ int target_shape(const char *name, long *smp, long *mem)
 int target_topology(const char *name, struct target_topo *t)
 {
 	long mem;
-	const char *type = target_type(name);
 	int set = target_shape(name, &t->cpus, &mem);
 
 	t->sockets = target_cfg_int(name, "sockets", 1);
@@ -518,7 +573,7 @@ int target_topology(const char *name, struct target_topo *t)
 	if (t->nodes < 1 || t->nodes > t->cpus)
 		t->nodes = 1;
 	t->llc = t->cpus / t->sockets;
-	return (type && !strcmp(type, "qemu")) || set;
+	return target_is(name, TARGET_SHAPED) || set;
 }
 
 void target_keep_facts(const char *name, const char *text, size_t len)
@@ -603,11 +658,9 @@ int target_topology_of(const char *facts, struct target_topo *t)
 
 long target_run_budget(const char *name)
 {
-	const char *type = target_type(name);
-	/* ssh.c's default: the workloads after the boot */
-	long def = type && !strcmp(type, "ssh") ? 600 : 0;
+	const struct target_ops *ops = target_backend(name);
 
-	return target_cfg_int(name, "timeout", def);
+	return target_cfg_int(name, "timeout", ops ? ops->run_budget : 0);
 }
 
 /* The runs of workload w (len wl) one repetition makes: its entry in

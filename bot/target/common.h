@@ -25,6 +25,7 @@ struct target_tool {
 struct target_ctx {
 	const char *name;		/* [target "NAME"] */
 	const char *type;		/* the backend's type */
+	unsigned traits;		/* the backend's, enum target_trait */
 	char *sched_bench;		/* the sched-bench to run or ship */
 	struct target_words workloads;	/* the request's, in order */
 	struct target_tool *tools;	/* the tool workloads among them */
@@ -35,6 +36,13 @@ struct target_ctx {
 struct target_ops {
 	const char *type;		/* target.NAME.type */
 	const char *describe;		/* what it is, for messages */
+	unsigned traits;		/* enum target_trait */
+	/*
+	 * target.NAME.timeout's default when the backend has a fixed one
+	 * (ssh: the workloads after the boot); 0 when it reckons its
+	 * timeout from the runs it is given.
+	 */
+	long run_budget;
 	/*
 	 * Boot req->kernel when the target boots one, run the workloads,
 	 * fill res.  target_run()'s return values: 0 rows, 1 the target
@@ -116,6 +124,34 @@ int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
 /* Every tool command of ctx as on this host: its binary, or NULL. */
 char **target_host_cmds(const struct target_ctx *ctx);
 void target_cmds_free(const struct target_ctx *ctx, char **cmds);
+
+/*
+ * What a backend that boots req->kernel with sched-bot's initramfs
+ * (qemu, lava) has ready before the boot.  The guest runs the tools
+ * from where they are on this host: the initramfs holds them at the
+ * same paths.
+ */
+struct target_guest {
+	char **cmds;			/* the tools as on this host */
+	struct target_words args;	/* sched-bench init's words */
+	char *dir;			/* the work directory, absolute */
+	char *initrd;			/* DIR/initramfs.cpio.gz, built */
+};
+
+/* -1 (printed) when req names no readable kernel, which ctx boots. */
+int target_need_kernel(const struct target_ctx *ctx,
+		       const struct boot_req *req);
+/*
+ * Fill g: 0, 1 when every workload was skipped (res says so), -1
+ * (printed).  g is to be released whatever the result.
+ */
+int target_guest_prepare(const struct target_ctx *ctx,
+			 const struct boot_req *req, struct target_guest *g,
+			 struct boot_res *res);
+void target_guest_release(const struct target_ctx *ctx,
+			  struct target_guest *g);
+/* Every row of res made on machine (how the numbers were made). */
+void target_set_machine(struct boot_res *res, const char *machine);
 
 /*
  * The guest's initramfs at path: sched-bench as /init, for spawn its

@@ -104,16 +104,6 @@ void lava_log_release(struct lava_log *log)
 
 /* ---- HTTP ---- */
 
-static size_t lava_write(char *ptr, size_t size, size_t nmemb, void *data)
-{
-	struct strbuf *sb = data;
-
-	if (sb->len > (64u << 20))	/* a log chunk is far smaller */
-		return 0;
-	strbuf_add(sb, ptr, size * nmemb);
-	return size * nmemb;
-}
-
 /*
  * GET (form NULL) or POST the job definition to path; the answer's
  * body in out.  Returns the HTTP status, or -1 when LAVA could not be
@@ -125,6 +115,8 @@ static long lava_http(struct lava *l, const char *path, const char *form,
 	struct curl_slist *hdr = curl_slist_append(NULL, l->auth);
 	curl_mime *mime = NULL;
 	char *url = xasprintf("%s/api/v0.2/%s", l->url, path);
+	/* a log chunk is far smaller */
+	struct capped_body body = { .sb = out, .max = 64u << 20 };
 	long code = -1;
 	CURLcode rc;
 
@@ -132,8 +124,8 @@ static long lava_http(struct lava *l, const char *path, const char *form,
 	curl_easy_reset(l->curl);
 	curl_easy_setopt(l->curl, CURLOPT_URL, url);
 	curl_easy_setopt(l->curl, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(l->curl, CURLOPT_WRITEFUNCTION, lava_write);
-	curl_easy_setopt(l->curl, CURLOPT_WRITEDATA, out);
+	curl_easy_setopt(l->curl, CURLOPT_WRITEFUNCTION, capped_body_write);
+	curl_easy_setopt(l->curl, CURLOPT_WRITEDATA, &body);
 	curl_easy_setopt(l->curl, CURLOPT_TIMEOUT,
 			 target_cfg_int(l->name, "httpTimeout", 30));
 	curl_easy_setopt(l->curl, CURLOPT_CONNECTTIMEOUT, 10L);
@@ -655,66 +647,39 @@ static int lava_settle(const struct target_ctx *ctx,
 	return 0;
 }
 
-/* The samples' machine: the device the job ran on, else the target. */
-static void lava_name_machine(struct boot_res *res, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < res->samples.nr; i++) {
-		free(res->samples.v[i].machine);
-		res->samples.v[i].machine =
-			xasprintf("lava-%s", res->device ?
-				  res->device : name);
-	}
-}
-
 static int lava_boot_run(const struct target_ctx *ctx,
 			 const struct boot_req *req, struct boot_res *res)
 {
 	const char *name = ctx->name;
-	struct target_words args = { 0 };
-	char **cmds = NULL;
+	struct target_guest g = { 0 };
 	struct strbuf def = STRBUF_INIT;
 	struct sigaction sa = { .sa_handler = lava_on_signal }, old_int,
 			 old_term;
-	char *dir = NULL, *initrd = NULL, *tag = NULL;
-	char *kurl = NULL, *iurl = NULL;
+	char *tag = NULL, *kurl = NULL, *iurl = NULL, *machine;
 	struct lava_job j = { .log = { .console = STRBUF_INIT }, .console_fd = -1 };
 	struct lava l;
 	long tries = target_cfg_int(name, "retries", 2) + 1, try;
 	double start = now_monotonic(), timeout;
 	int ret = -1;
 
-	if (!req->kernel)
-		return error("the lava target needs a kernel (--kernel)");
-	if (access(req->kernel, R_OK))
-		return error("cannot read kernel %s: %s", req->kernel,
-			     strerror(errno));
+	if (target_need_kernel(ctx, req) < 0)
+		return -1;
 	if (lava_open(&l, name) < 0) {
 		lava_close(&l);
 		return -1;
 	}
 	timeout = lava_timeout(name, req);
-	/* The guest runs the tools from where they are on this host: the
-	 * initramfs holds them at the same paths. */
-	cmds = target_host_cmds(ctx);
-	if (!target_init_args(ctx, req, cmds, "on this host", &args)) {
-		ret = target_nothing_to_run(res);
+	ret = target_guest_prepare(ctx, req, &g, res);
+	if (ret)
 		goto out;
-	}
-	dir = target_workdir(req);
-	if (!dir)
-		goto out;
-	initrd = xasprintf("%s/initramfs.cpio.gz", dir);
-	if (target_build_initramfs(ctx, initrd) < 0)
-		goto out;
+	ret = -1;
 	tag = xasprintf("%ld-%d", (long)time(NULL), (int)getpid());
 	kurl = lava_publish(name, req->kernel, tag, "bzImage");
-	iurl = kurl ? lava_publish(name, initrd, tag, "initramfs.cpio.gz") :
+	iurl = kurl ? lava_publish(name, g.initrd, tag, "initramfs.cpio.gz") :
 		      NULL;
 	if (!iurl)
 		goto out;
-	res->console = xasprintf("%s/console.log", dir);
+	res->console = xasprintf("%s/console.log", g.dir);
 	lava_stop_signal = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
@@ -724,7 +689,7 @@ static int lava_boot_run(const struct target_ctx *ctx,
 
 		lava_job_release(&j);
 		strbuf_reset(&def);
-		if (lava_definition(name, req, &args, kurl, iurl, timeout,
+		if (lava_definition(name, req, &g.args, kurl, iurl, timeout,
 				    &def) < 0)
 			break;
 		if (lava_try(&l, &j, def.buf, timeout, res, &o) < 0)
@@ -743,16 +708,18 @@ static int lava_boot_run(const struct target_ctx *ctx,
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	res->seconds = now_monotonic() - start;
-	if (!ret)
-		lava_name_machine(res, name);
+	if (!ret) {
+		/* the device the job ran on, else the target */
+		machine = xasprintf("lava-%s", res->device ? res->device :
+				    name);
+		target_set_machine(res, machine);
+		free(machine);
+	}
 out:
 	lava_job_release(&j);
 	lava_close(&l);
 	strbuf_release(&def);
-	target_words_release(&args);
-	target_cmds_free(ctx, cmds);
-	free(dir);
-	free(initrd);
+	target_guest_release(ctx, &g);
 	free(tag);
 	free(kurl);
 	free(iurl);
@@ -762,6 +729,7 @@ out:
 const struct target_ops target_lava_ops = {
 	.type = "lava",
 	.describe = "a device of a LAVA lab, booted through its REST API",
+	.traits = TARGET_GUEST | TARGET_LAB,
 	.boot_run = lava_boot_run,
 	.status = target_lava_status,
 };

@@ -70,6 +70,7 @@ static int local_health(const struct target_ctx *ctx, const char *args,
 const struct target_ops target_local_ops = {
 	.type = "local",
 	.describe = "this machine, on its running kernel",
+	.traits = TARGET_HERE | TARGET_MACHINE,
 	.boot_run = local_boot_run,
 	.health = local_health,
 };

@@ -192,18 +192,6 @@ static int run_qemu(const char *name, const char *accel, const char *kernel,
 	return ret;
 }
 
-/* *dir made absolute (a relative --workdir). */
-static int make_absolute(char **dir)
-{
-	char *abs = realpath(*dir, NULL);
-
-	if (!abs)
-		return -1;
-	free(*dir);
-	*dir = abs;
-	return 0;
-}
-
 /* Does KVM boot this kernel?  Asked once per process. */
 static const char *choose_accel(const char *name, const char *kernel)
 {
@@ -275,48 +263,34 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 			 const struct boot_req *req, struct boot_res *res)
 {
 	struct strbuf append = STRBUF_INIT, console = STRBUF_INIT;
-	struct target_words args = { 0 };
+	struct target_guest g;
 	const char *name = ctx->name;
-	char *dir = NULL, *initrd = NULL, **cmds = NULL;
-	char *kernel = NULL, *scratch = NULL;
+	char *kernel = NULL, *scratch = NULL, *machine;
 	struct qemu_run q = { .want_progress = req->progress };
 	const char *accel;
 	double timeout;
-	int fd = -1, rc, ret = -1;
+	int fd = -1, rc, ret;
 	size_t i;
 
-	if (!req->kernel)
-		return error("the qemu target needs a kernel (--kernel)");
-	if (access(req->kernel, R_OK))
-		return error("cannot read kernel %s: %s", req->kernel,
-			     strerror(errno));
-	/* The guest runs the tools from where they are on this host: the
-	 * initramfs holds them at the same paths. */
-	cmds = target_host_cmds(ctx);
-	if (!target_init_args(ctx, req, cmds, "on this host", &args)) {
-		ret = target_nothing_to_run(res);
+	if (target_need_kernel(ctx, req) < 0)
+		return -1;
+	ret = target_guest_prepare(ctx, req, &g, res);
+	if (ret)
 		goto out;
-	}
-	dir = target_workdir(req);
-	if (!dir)
-		goto out;
-	/* the sandbox binds them at their absolute paths */
+	ret = -1;
+	/* the sandbox binds it at its absolute path */
 	kernel = realpath(req->kernel, NULL);
-	if (!kernel || make_absolute(&dir) < 0) {
-		error("cannot resolve %s: %s", kernel ? dir : req->kernel,
-		      strerror(errno));
+	if (!kernel) {
+		error("cannot resolve %s: %s", req->kernel, strerror(errno));
 		goto out;
 	}
 	/* QEMU's own scratch space, the only place it may write */
-	scratch = xasprintf("%s/qemu", dir);
+	scratch = xasprintf("%s/qemu", g.dir);
 	if (mkdir_p(scratch, 0755) < 0) {
 		error("cannot create %s: %s", scratch, strerror(errno));
 		goto out;
 	}
-	initrd = xasprintf("%s/initramfs.cpio.gz", dir);
-	if (target_build_initramfs(ctx, initrd) < 0)
-		goto out;
-	res->console = xasprintf("%s/console.log", dir);
+	res->console = xasprintf("%s/console.log", g.dir);
 	fd = open(res->console, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
 		  O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -326,14 +300,14 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 	accel = choose_accel(name, kernel);
 	res->accel = xstrdup(accel);
 	strbuf_addstr(&append, "console=ttyS0 panic=-1");
-	for (i = 0; i < args.nr; i++)
-		strbuf_addf(&append, " %s", args.v[i]);
+	for (i = 0; i < g.args.nr; i++)
+		strbuf_addf(&append, " %s", g.args.v[i]);
 	if (*target_cfg(name, "append", ""))
 		strbuf_addf(&append, " %s", target_cfg(name, "append", ""));
 	timeout = target_cfg_int(name, "timeout", default_timeout(ctx, req));
 	debug("qemu: -accel %s -append '%s', timeout %.0fs", accel,
 	      append.buf, timeout);
-	rc = run_qemu(name, accel, kernel, initrd, scratch, append.buf,
+	rc = run_qemu(name, accel, kernel, g.initrd, scratch, append.buf,
 		      timeout, fd, &console, &q);
 	res->seconds = now_monotonic() - q.start;
 	if (q.begin)
@@ -344,12 +318,10 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 			    rc == SUBPROC_TIMEOUT, res);
 	/* Say in every row how the numbers were made: TCG numbers are not
 	 * KVM numbers. */
-	for (i = 0; i < res->samples.nr; i++) {
-		free(res->samples.v[i].machine);
-		res->samples.v[i].machine =
-			xasprintf("qemu-%s-smp%ld", accel,
-				  target_cfg_int(name, "smp", 2));
-	}
+	machine = xasprintf("qemu-%s-smp%ld", accel,
+			    target_cfg_int(name, "smp", 2));
+	target_set_machine(res, machine);
+	free(machine);
 	if (!ret && rc) {
 		/* Rows came out but QEMU did not end cleanly: say it. */
 		warning("qemu exited with %d after the results", rc);
@@ -364,10 +336,7 @@ out:
 		close(fd);
 	strbuf_release(&append);
 	strbuf_release(&console);
-	target_words_release(&args);
-	target_cmds_free(ctx, cmds);
-	free(dir);
-	free(initrd);
+	target_guest_release(ctx, &g);
 	free(kernel);
 	free(scratch);
 	return ret;
@@ -377,5 +346,6 @@ const struct target_ops target_qemu_ops = {
 	.type = "qemu",
 	.describe = "a QEMU guest booting the kernel with sched-bot's "
 		    "initramfs",
+	.traits = TARGET_SHAPED | TARGET_GUEST,
 	.boot_run = qemu_boot_run,
 };

@@ -769,7 +769,7 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 		strbuf_addch(&cmdline, ' ');
 		add_quoted(&cmdline, args.v[i]);
 	}
-	timeout = target_cfg_int(name, "timeout", 600);
+	timeout = target_cfg_int(name, "timeout", target_ssh_ops.run_budget);
 	rc = ssh_run(&s, cmdline.buf, -1, timeout, &out);
 	res->seconds = now_monotonic() - start;
 	res->console = NULL;
@@ -955,6 +955,8 @@ out:
 const struct target_ops target_ssh_ops = {
 	.type = "ssh",
 	.describe = "a machine over ssh, booting the kernel with kexec",
+	.traits = TARGET_MACHINE,
+	.run_budget = 600,
 	.boot_run = ssh_boot_run,
 	.own_config = ssh_own_config,
 	.health = ssh_health,

@@ -39,6 +39,13 @@ const char *target_type(const char *name)
 	return ops ? ops->type : NULL;
 }
 
+int target_is(const char *name, unsigned traits)
+{
+	const struct target_ops *ops = target_backend(name);
+
+	return ops && (ops->traits & traits) == traits;
+}
+
 int target_status(const char *name, FILE *out)
 {
 	const struct target_ops *ops = target_backend(name);
@@ -64,11 +71,11 @@ void target_ctx_release(struct target_ctx *ctx)
  * run here (local) or shipped in the initramfs (qemu, lava, when asked);
  * never on an ssh machine, which has its own.  Missing: said once.
  */
-static char *ctx_perf(const char *name, const char *type)
+static char *ctx_perf(const char *name, unsigned traits)
 {
 	const char *v = target_cfg(name, "perf", "auto");
-	int local = type && !strcmp(type, "local");
-	int ship = type && (!strcmp(type, "qemu") || !strcmp(type, "lava"));
+	int local = traits & TARGET_HERE;
+	int ship = traits & TARGET_GUEST;
 	static int said;
 	char *perf;
 
@@ -91,6 +98,7 @@ int target_ctx_init(struct target_ctx *ctx, const char *name,
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->name = name;
 	ctx->type = ops ? ops->type : NULL;
+	ctx->traits = ops ? ops->traits : 0;
 	for (w = strtok_r(list, ",", &save); w;
 	     w = strtok_r(NULL, ",", &save)) {
 		const struct workload *t = run_find_tool(w);
@@ -104,7 +112,7 @@ int target_ctx_init(struct target_ctx *ctx, const char *name,
 		ctx->nr_tools++;
 	}
 	free(list);
-	ctx->perf = ctx_perf(name, ctx->type);
+	ctx->perf = ctx_perf(name, ctx->traits);
 	ctx->sched_bench = run_find_sched_bench(req->sched_bench);
 	if (!ctx->sched_bench) {
 		target_ctx_release(ctx);

@@ -149,6 +149,30 @@ void target_check_release(struct target_check *c);
 const char *target_type(const char *name);
 
 /*
+ * What a target is, as its backend declares it (target_ops.traits).
+ * Code that treats kinds of target differently asks for a trait, never
+ * for a type name: a new backend says what it is in its ops table.
+ */
+enum target_trait {
+	/* its configuration is its shape (.smp, .mem, .numa): qemu */
+	TARGET_SHAPED = 1 << 0,
+	/* this machine on its running kernel, as it is: local */
+	TARGET_HERE = 1 << 1,
+	/* boots the kernel with sched-bot's initramfs, the tools of this
+	 * host in it: qemu, lava */
+	TARGET_GUEST = 1 << 2,
+	/* a lab's device: a run's own records are all the bot learns of
+	 * the machine, so they are kept: lava */
+	TARGET_LAB = 1 << 3,
+	/* a machine of its own between jobs, looked at (health, noise)
+	 * before a job's runs: ssh, local */
+	TARGET_MACHINE = 1 << 4,
+};
+
+/* Has target name every trait in traits?  0 for an unknown target. */
+int target_is(const char *name, unsigned traits);
+
+/*
  * What the target's backend can say of its machines beyond the health
  * mark (a LAVA lab: its devices and queue), to out.  0, also when it has
  * nothing to say; -1 (printed) when the lab cannot be asked.

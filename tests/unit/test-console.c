@@ -345,7 +345,8 @@ static void test_lava_env_record(void)
 	struct strbuf frames = STRBUF_INIT, log = STRBUF_INIT;
 	struct strbuf env = STRBUF_INIT, cmds = STRBUF_INIT;
 	struct lava_log ll = { .console = STRBUF_INIT };
-	struct target_ctx ctx = { .name = "lava-qemu", .type = "lava" };
+	struct target_ctx ctx = { .name = "lava-qemu", .type = "lava",
+				  .traits = TARGET_GUEST | TARGET_LAB };
 	struct boot_req req = { .label = "base", .autogroup = -1 };
 	struct boot_res res;
 	char dir[] = "/tmp/test-console.XXXXXX", *path;
