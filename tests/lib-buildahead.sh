@@ -53,11 +53,13 @@ ba_move() {
 }
 
 # ba_config: the bot's configuration (lore_start wrote lore.*): the job
-# on QEMU with the fewest runs the job tests use.
+# on QEMU with the fewest runs the job tests use.  ccache is named in the
+# configuration, not by CCACHE_DIR: ba_config runs inside a test, a
+# subshell, and the cron runs of the next tests would build into
+# builds/ccache, which no other kernel test reads (a second cold build).
 ba_config() {
 	cfg=$XDG_CONFIG_HOME/sched-bot/config
 	mkdir -p "$XDG_CONFIG_HOME/sched-bot" "$KCACHE/builds" "$KCACHE/ccache"
-	export CCACHE_DIR=$KCACHE/ccache
 	git config -f "$cfg" bot.name "Sched Bot" &&
 	git config -f "$cfg" bot.email bot@sched-bot.example.org &&
 	git config -f "$cfg" bot.workloads spawn &&
@@ -72,6 +74,7 @@ ba_config() {
 	git config -f "$cfg" lore.cacheMaxAge 0 &&
 	git config -f "$cfg" tree.path "$BA_WORK" &&
 	git config -f "$cfg" build.cacheDir "$KCACHE/builds" &&
+	git config -f "$cfg" build.ccacheDir "$KCACHE/ccache" &&
 	git config -f "$cfg" build.fragmentDir "$TOP/kernel/configs" &&
 	git config -f "$cfg" build.jobs 2 &&
 	git config -f "$cfg" tree.tip.url "git://127.0.0.1:$BA_PORT/tip.git" &&

@@ -101,6 +101,7 @@ kernel_config() {
 	cat >"$XDG_CONFIG_HOME/sched-bot/config" <<-CFG
 	[build]
 		cacheDir = $KCACHE/builds
+		ccacheDir = $KCACHE/ccache
 		fragmentDir = $TOP/kernel/configs
 		jobs = 2
 	[target "qemu"]
