@@ -127,6 +127,19 @@ static void job_facts(struct job_blocks *j, const char *target,
 }
 
 /*
+ * job.spawnGap as spawn's --gap, or NULL for sched-bench's own 3 s (the
+ * default, UnixBench's Run): a job with the default runs the command
+ * line it always ran.
+ */
+static const char *gap_word(char *buf, size_t size)
+{
+	if (bo()->spawn_gap < 0 || bo()->spawn_gap == 3)
+		return NULL;
+	snprintf(buf, size, "%d", bo()->spawn_gap);
+	return buf;
+}
+
+/*
  * The workloads of a run and their options: as given, or for "auto" the
  * plan for the thread (plan.h), written to plan.txt for the reply.  The
  * plan depends on the thread, the configuration, the job's state and
@@ -135,6 +148,7 @@ static void job_facts(struct job_blocks *j, const char *target,
  */
 static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 {
+	char gap[16];
 	const char *target = job_str(j->js->target);
 	struct plan_opts po = { 0 };
 	struct strbuf text = STRBUF_INIT, facts = STRBUF_INIT;
@@ -156,6 +170,7 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 		assumed = 0;
 	strbuf_release(&facts);
 	po.seconds = bo()->seconds;
+	po.spawn_gap = gap_word(gap, sizeof(gap));
 	po.budget = plan_target_budget(target);
 	po.have_tool = plan_host_has_tool;
 	mbox = jobdir_path(j->dir, "thread.mbox");
@@ -334,6 +349,7 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 {
 	struct sample_set rows[2] = { { 0 }, { 0 } };
 	int order[2] = { 0, 1 }, ret = 0;
+	char gap[16];
 	size_t i, k;
 
 	if (blocks_workloads(j))
@@ -357,6 +373,7 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		req.workload_args = j->workload_args;
 		req.runs = 1;
 		req.seconds = bo()->seconds;
+		req.spawn_gap = gap_word(gap, sizeof(gap));
 		req.label = pk->label[side];
 		req.autogroup = -1;
 		req.workdir = wdir;

@@ -26,6 +26,7 @@
 /* The configured options, filled in bot/builtin/ (config-opts.c). */
 struct blocks_opts {
 	int seconds;		/* job.seconds: of each run */
+	int spawn_gap;		/* job.spawnGap: before each spawn pass */
 	const char *format;	/* reply.format: of the tables, or "auto" */
 };
 

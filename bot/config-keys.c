@@ -103,6 +103,8 @@ const struct config_key config_keys[] = {
 	I("job.seconds", "0", "seconds of each workload run of test and "
 	  "cron, and plan's default (0: 5, as boot -t; run -t defaults to "
 	  "10)"),
+	I("job.spawnGap", "3", "seconds spawn sleeps before each of its "
+	  "passes (3, as UnixBench's Run; 0 for quick runs of the pipeline)"),
 	I("job.minRuns", "5", "adaptive runs: the first look, runs a side"),
 	I("job.maxRuns", "20", "adaptive runs: the most runs a side"),
 

@@ -551,6 +551,36 @@ static char *cells_placement(const struct plan_opts *o, int off)
 			 "contrast" : "; not the off cell (the run budget)");
 }
 
+/*
+ * job.spawnGap where it is not UnixBench's 3 s: after each cell's
+ * options and on each command line, so that what the reply says ran
+ * is what ran.
+ */
+static void add_spawn_gap(struct plan_item *it, const char *gap)
+{
+	struct strbuf a = STRBUF_INIT, c = STRBUF_INIT;
+	const char *s;
+
+	if (!gap)
+		return;
+	for (s = it->args; *s; s++) {
+		if (*s == '|')
+			strbuf_addf(&a, " --gap %s", gap);
+		strbuf_addch(&a, *s);
+	}
+	strbuf_addf(&a, "%s--gap %s", a.len ? " " : "", gap);
+	for (s = it->cmdline; *s; s++) {
+		if (*s == '\n')
+			strbuf_addf(&c, " --gap %s", gap);
+		strbuf_addch(&c, *s);
+	}
+	strbuf_addf(&c, " --gap %s", gap);
+	free(it->args);
+	free(it->cmdline);
+	it->args = strbuf_detach(&a, NULL);
+	it->cmdline = strbuf_detach(&c, NULL);
+}
+
 static void plan_spawn(struct plan *p, const struct plan_opts *o,
 		       const struct scan *sc, const struct evidence *diff)
 {
@@ -838,6 +868,9 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 	mbox_release(&mb);
 	plan_build(p, &opts, &sc);
 	fit_budget(p, &opts);
+	for (i = 0; i < p->nr; i++)
+		if (!strcmp(p->items[i].workload, "spawn"))
+			add_spawn_gap(&p->items[i], opts.spawn_gap);
 	for (i = 0; i < EV_NR; i++)
 		evidence_release(&sc.ev[i]);
 	for (i = 0; i < DIFF_NR; i++)

@@ -70,6 +70,7 @@ struct plan_opts {
 	/* 1: the target runs as the machine is (local): one cell */
 	int as_booted;
 	int seconds;		/* -t of a run; 0: sched-bench's 5 */
+	const char *spawn_gap;	/* spawn's --gap; NULL: its own 3 s */
 	/* the seconds one boot's runs may take (plan_target_budget); 0:
 	 * no bound (the target's timeout is reckoned from the runs) */
 	int budget;

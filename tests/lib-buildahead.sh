@@ -66,6 +66,7 @@ ba_config() {
 	git config -f "$cfg" job.minRuns 2 &&
 	git config -f "$cfg" job.maxRuns 2 &&
 	git config -f "$cfg" job.seconds 2 &&
+	git config -f "$cfg" job.spawnGap 0 &&
 	git config -f "$cfg" job.target qemu &&
 	git config -f "$cfg" target.qemu.smp 2 &&
 	git config -f "$cfg" target.qemu.mem 512 &&

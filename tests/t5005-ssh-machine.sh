@@ -294,6 +294,7 @@ BTOKEN=sched_bot.build=$(git hash-object "$TRASH/base/bzImage" | cut -c1-16)
 	detect = 1
 [job]
 	seconds = 1
+	spawnGap = 0
 EOF2
 
 test_expect_success 'test: a job on the machine, each block a kexec, the reply its facts' '

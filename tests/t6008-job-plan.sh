@@ -50,6 +50,25 @@ test_expect_success 'sched-bot plan prints the plan of the fork regression' '
 	test_grep "^args=spawn=-c,2,--autogroup,on,--setsid+-c,2,--cgroup,new+-c,2,--autogroup,off$" args
 '
 
+test_expect_success 'job.spawnGap other than 3: each cell says its --gap, and runs it' '
+	cp "$TRASH/bot.cfg" gap.cfg &&
+	git config -f gap.cfg job.spawnGap 0 &&
+	SCHED_BOT_CONFIG=$TRASH/gap.cfg "$SCHED_BOT" plan --cpus 2 --seconds 5 \
+		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" >gplan &&
+	test_grep "^    sched-bench spawn -t 5 -c 2 --autogroup on --setsid --gap 0$" gplan &&
+	test_grep "^    sched-bench spawn -t 5 -c 2 --cgroup new --gap 0$" gplan &&
+	test_grep "^    sched-bench spawn -t 5 -c 2 --autogroup off --gap 0$" gplan &&
+	SCHED_BOT_CONFIG=$TRASH/gap.cfg "$SCHED_BOT" plan --cpus 2 --init-args \
+		"$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" >gargs &&
+	test_grep "^args=spawn=-c,2,--autogroup,on,--setsid,--gap,0+-c,2,--cgroup,new,--gap,0+-c,2,--autogroup,off,--gap,0$" gargs &&
+	"$SCHED_BENCH" init sb.workloads=spawn sb.runs=1 sb.t=1 \
+		sb.gap=0 >init.out 2>&1 &&
+	test_grep "RUN spawn 1 -t 1 --run 1 --gap 0$" init.out &&
+	"$SCHED_BENCH" init sb.workloads=spawn sb.runs=1 sb.t=1 \
+		sb.spawn=-c,1,--gap,1 sb.gap=0 >init2.out 2>&1 &&
+	test_grep "RUN spawn 1 -t 1 --run 1 -c 1 --gap 1$" init2.out
+'
+
 test_expect_success 'sched-bot plan of seed 004: unpinned sweep, hackbench, netperf not run' '
 	"$SCHED_BOT" plan --cpus 2 --seconds 5 "$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan &&
 	test_grep "^    sched-bench pingpong -t 5 --no-pin --sweep 1,2,4$" plan &&

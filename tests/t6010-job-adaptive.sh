@@ -12,6 +12,7 @@
 bot_config "$TRASH/bot.cfg" 1
 cat >>"$TRASH/bot.cfg" <<EOF
 	seconds = 1
+	spawnGap = 0
 	minRuns = 3
 	maxRuns = 5
 EOF

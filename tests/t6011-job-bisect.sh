@@ -46,6 +46,7 @@ bot_config "$TRASH/bot.cfg"
 cat "$TRASH/bot.cfg" >>"$CFG"
 git config -f "$CFG" tree.path "$KREPO"
 git config -f "$CFG" job.seconds 1
+git config -f "$CFG" job.spawnGap 0
 git config -f "$CFG" job.minRuns 3
 git config -f "$CFG" job.maxRuns 3
 git config -f "$CFG" compare.alpha 0.05

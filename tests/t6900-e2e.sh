@@ -60,6 +60,7 @@ git config -f "$CFG" build.fragmentDir "$TOP/kernel/configs"
 git config -f "$CFG" build.jobs 2
 git config -f "$CFG" job.target qemu
 git config -f "$CFG" job.seconds 3
+git config -f "$CFG" job.spawnGap 0
 git config -f "$CFG" target.qemu.smp 2
 git config -f "$CFG" target.qemu.mem 512
 git config -f "$CFG" target.qemu.timeout 600

@@ -52,6 +52,7 @@ git config -f "$CFG" build.fragmentDir "$TOP/kernel/configs"
 git config -f "$CFG" build.jobs 2
 git config -f "$CFG" job.target lab
 git config -f "$CFG" job.seconds 2
+git config -f "$CFG" job.spawnGap 0
 git config -f "$CFG" target.lab.type lava
 git config -f "$CFG" target.lab.url "$LAVA_URL"
 git config -f "$CFG" target.lab.tokenFile "$LAVA_TOKEN_FILE"

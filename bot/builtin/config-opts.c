@@ -311,6 +311,7 @@ void job_defaults_from_config(struct job_defaults *d)
 void blocks_opts_from_config(struct blocks_opts *o)
 {
 	o->seconds = (int)config_get_int("job.seconds");
+	o->spawn_gap = (int)config_get_int("job.spawnGap");
 	o->format = config_get("reply.format");
 }
 

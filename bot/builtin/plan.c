@@ -59,7 +59,8 @@ int cmd_plan(int argc, char **argv)
 	struct plan_opts o = { 0 };
 	struct strbuf out = STRBUF_INIT, facts = STRBUF_INIT;
 	struct plan p;
-	int assumed = 0;
+	int assumed = 0, gap;
+	char gapbuf[16];
 
 	argc = parse_options(argc, argv, &plan_doc, 0);
 	if (argc < 0)
@@ -84,6 +85,11 @@ int cmd_plan(int argc, char **argv)
 			target);
 	o.seconds = seconds ? seconds :
 		    (int)config_get_int("job.seconds");
+	gap = (int)config_get_int("job.spawnGap");
+	if (gap >= 0 && gap != 3) {
+		snprintf(gapbuf, sizeof(gapbuf), "%d", gap);
+		o.spawn_gap = gapbuf;
+	}
 	o.budget = plan_target_budget(target);
 	o.have_tool = plan_host_has_tool;
 	if (plan_from_file(argv[0], &o, &p) < 0)

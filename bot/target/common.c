@@ -151,6 +151,11 @@ int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
 	}
 	if (req->workload_args)
 		add_workload_args(ctx, req->workload_args, out);
+	if (req->spawn_gap && !strpbrk(req->spawn_gap, " \t\n")) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "sb.gap=%s", req->spawn_gap);
+		target_words_add(out, w.buf);
+	}
 	if (ctx->perf && !strpbrk(ctx->perf, " \t\n")) {
 		strbuf_reset(&w);
 		strbuf_addf(&w, "sb.perf=%s", ctx->perf);

@@ -57,6 +57,9 @@ struct boot_req {
 	const char *workload_args;
 	int runs;		/* repetitions of each, interleaved */
 	int seconds;		/* length of one workload run */
+	/* spawn's --gap, seconds before each pass; NULL: sched-bench's
+	 * (3 s, UnixBench's Run) */
+	const char *spawn_gap;
 	const char *label;	/* the CSV label column */
 	int autogroup;		/* -1: as booted, 0 off, 1 on */
 	const char *cgroup;	/* NULL, "root" or "new": a new cpu cgroup */

@@ -80,6 +80,7 @@ struct init_opts {
 	struct exec_workload execs[MAX_WORKLOADS];
 	int nr_execs;
 	const char *perf;	/* sb.perf: perf stat around each run */
+	const char *gap;	/* sb.gap: spawn's --gap, unless its cell says */
 	int perf_all;		/* perf stat -a: it may count every CPU */
 };
 
@@ -159,6 +160,8 @@ static void parse_word(struct init_opts *o, char *w)
 		o->autogroup = atoi(v);
 	} else if (!strcmp(w, "perf")) {
 		o->perf = *v ? v : NULL;
+	} else if (!strcmp(w, "gap")) {
+		o->gap = *v ? v : NULL;
 	} else if (!strcmp(w, "cgroup")) {
 		snprintf(o->cgroup, sizeof(o->cgroup), "%s", v);
 	} else if (!strncmp(w, "exec.", 5) && w[5]) {
@@ -563,6 +566,12 @@ static int run_one(int idx, int run, int cell, const struct init_opts *o)
 			     s && argc < MAX_ARGS - 1;
 			     s = strtok_r(NULL, ",", &save))
 				argv[argc++] = s;
+		}
+		/* the job's gap, where the plan's cell does not name one */
+		if (o->gap && !strcmp(name, "spawn") && argc < MAX_ARGS - 2 &&
+		    (!o->extra[idx] || !strstr(o->extra[idx], "--gap"))) {
+			argv[argc++] = "--gap";
+			argv[argc++] = (char *)o->gap;
 		}
 	}
 	argv[argc] = NULL;
