@@ -417,6 +417,10 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		boot_res_release(&res);
 		free(wdir);
 	}
+	if (!ret && profile && (!prof[0].nr || !prof[1].nr))
+		warning("the profile of %s named no function on the %s "
+			"kernel: no profile in the reply", profile,
+			!prof[0].nr ? pk->label[0] : pk->label[1]);
 	if (!ret && profile)
 		ret = write_profile(j, prof);
 	if (!ret)
