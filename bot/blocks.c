@@ -342,12 +342,36 @@ static int append_block(const char *csv, const struct sample_set rows[2])
 	return ret;
 }
 
+/*
+ * The profile rows of a block (pk->profile), both sides', as the job's
+ * profile.csv, written whole: a block run again writes it again.
+ */
+static int write_profile(struct job_blocks *j, const struct sample_set p[2])
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = jobdir_path(j->dir, "profile.csv");
+	size_t i, k;
+	int ret = 0;
+
+	samples_header(&sb);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < p[k].nr; i++)
+			samples_format_row(&sb, &p[k].v[i]);
+	if (write_file_atomic(path, sb.buf, sb.len) < 0)
+		ret = error("cannot write %s", path);
+	free(path);
+	strbuf_release(&sb);
+	return ret;
+}
+
 /* One block: both kernels, in the block's order, rows appended a first. */
 static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		     int round, int block,
 		     const struct blocks_pair *pk)
 {
-	struct sample_set rows[2] = { { 0 }, { 0 } };
+	struct sample_set rows[2] = { { 0 }, { 0 } }, prof[2] = { { 0 }, { 0 } };
+	const char *profile = block == 1 && pk->profile && *pk->profile ?
+			      pk->profile : NULL;
 	int order[2] = { 0, 1 }, ret = 0;
 	char gap[16];
 	size_t i, k;
@@ -378,6 +402,7 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		req.autogroup = -1;
 		req.workdir = wdir;
 		req.progress = verbosity >= 0;
+		req.profile = profile;
 		mkdir_p(wdir, 0755);
 		memset(&res, 0, sizeof(res));
 		info("%s block %d (%s): %s kernel on %s", stem, block,
@@ -393,8 +418,12 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 			ret = EXIT_FAIL;
 		} else {
 			for (k = 0; k < res.samples.nr; k++) {
-				res.samples.v[k].run = block;
-				sample_set_add(&rows[side], &res.samples.v[k]);
+				struct sample *s = &res.samples.v[k];
+
+				s->run = block;
+				sample_set_add(starts_with(s->metric,
+							   "diag.profile.") ?
+					       &prof[side] : &rows[side], s);
 			}
 			if (round == 1 && block == 1 && side)
 				write_machine(j, res.accel, res.samples.nr ?
@@ -405,10 +434,18 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		boot_res_release(&res);
 		free(wdir);
 	}
+	if (!ret && profile && (!prof[0].nr || !prof[1].nr))
+		warning("the profile of %s named no function on the %s "
+			"kernel: no profile in the reply", profile,
+			!prof[0].nr ? pk->label[0] : pk->label[1]);
+	if (!ret && profile)
+		ret = write_profile(j, prof);
 	if (!ret)
 		ret = append_block(csv, rows);
 	sample_set_release(&rows[0]);
 	sample_set_release(&rows[1]);
+	sample_set_release(&prof[0]);
+	sample_set_release(&prof[1]);
 	return ret;
 }
 

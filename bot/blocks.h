@@ -60,6 +60,9 @@ int blocks_workloads(struct job_blocks *b);
 struct blocks_pair {
 	const char *kernel[2], *release[2], *label[2], *dir[2];
 	int report_boot;	/* [1] failing its first boot is the result */
+	/* workloads the round's first block also profiles on both kernels
+	 * (boot_req.profile), their rows kept in profile.csv; NULL: none */
+	const char *profile;
 };
 
 /* The job's own pair: base and patched (run-<n>-base, run-<n>-head). */

@@ -948,7 +948,7 @@ int compare_run(const struct sample_set *set, const struct compare_opts *o,
 		struct compare_result *r)
 {
 	struct acc **acc = NULL;	/* [group][kernel] */
-	size_t i, k, g, alloc_k = 0, max_k;
+	size_t i, k, g, alloc_k = 0, max_k = 0;
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));

@@ -107,6 +107,10 @@ const struct config_key config_keys[] = {
 	  "passes (3, as UnixBench's Run; 0 for quick runs of the pipeline)"),
 	I("job.minRuns", "5", "adaptive runs: the first look, runs a side"),
 	I("job.maxRuns", "20", "adaptive runs: the most runs a side"),
+	B("job.profile", "false", "the confirmation round of a suspected "
+	  "regression runs each regressed workload under perf record on "
+	  "both kernels: diag.profile.* rows in profile.csv, the functions "
+	  "whose share changed most in the reply"),
 
 	/* cron */
 	M("cron.query", "dfn:kernel/sched/ AND s:PATCH AND rt:<since>..",

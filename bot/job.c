@@ -621,10 +621,37 @@ static void summary_of_bisect(struct job *j, struct blocks_round *last)
 	free(name);
 }
 
+/*
+ * The workloads of the KPIs round r regressed ("workload params metric
+ * machine" lines), each once, comma-separated in out: the ones the
+ * confirmation profiles with job.profile.
+ */
+static const char *profile_workloads(const struct blocks_round *r,
+				     struct strbuf *out)
+{
+	const char *p = r->kpis.buf;
+
+	while (*p) {
+		size_t n = strcspn(p, " \n");
+		char *w = xstrndup(p, n), *key = xasprintf(",%s,", w);
+		char *have = xasprintf(",%s,", out->buf);
+
+		if (n && !strstr(have, key))
+			strbuf_addf(out, "%s%s", out->len ? "," : "", w);
+		free(have);
+		free(key);
+		free(w);
+		p += strcspn(p, "\n");
+		p += *p == '\n';
+	}
+	return out->len ? out->buf : NULL;
+}
+
 static int stage_compare(struct job *j)
 {
 	struct blocks_round r1, r2, r3, *last = &r1;
 	struct strbuf tables = STRBUF_INIT, verdict = STRBUF_INIT;
+	struct strbuf profile = STRBUF_INIT;
 	int ret = EXIT_FAIL, rc;
 
 	blocks_plan(&j->b);
@@ -643,6 +670,8 @@ static int stage_compare(struct job *j)
 
 		info("a suspected regression: a confirmation round");
 		blocks_pair_of_job(&j->b, &pk);
+		if (jd()->profile)
+			pk.profile = profile_workloads(&r1, &profile);
 		rc = blocks_run(&j->b, "confirm", 2, &pk);
 		if (rc) {
 			ret = rc == -2 ? EXIT_FAIL : rc;
@@ -703,6 +732,7 @@ out:
 	blocks_round_release(&r3);
 	strbuf_release(&tables);
 	strbuf_release(&verdict);
+	strbuf_release(&profile);
 	return ret;
 }
 

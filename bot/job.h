@@ -65,6 +65,7 @@ struct job_defaults {
 	int runs;		/* bot.runs */
 	int quiet;		/* bot.quiet: no reply for a duplicate */
 	const char *alignment;	/* compare.alignmentControl, or "off" */
+	int profile;		/* job.profile: perf record in the confirmation */
 };
 
 /* Before any job: job_run() or job_default_dir() before it is a bug. */

@@ -13,6 +13,7 @@
 #include "jobdir.h"
 #include "jobreply.h"
 #include "lore.h"
+#include "profile.h"
 #include "reply.h"
 #include "samples.h"
 #include "series.h"
@@ -635,6 +636,42 @@ out:
 }
 
 /*
+ * The profile of the confirmation (profile.csv, job.profile): the
+ * functions whose share of the samples changed most, in the robot's
+ * perf-profile form, and what the samples are of.
+ */
+static void profile_vars(struct reply_job *j, struct kv *v)
+{
+	struct sample_set set = { 0 };
+	struct strbuf sb = STRBUF_INIT, f = STRBUF_INIT;
+	char *csv = jobdir_path(j->dir, "profile.csv");
+	const char *event;
+
+	if (access(csv, R_OK) || samples_read_file(csv, &set) < 0 ||
+	    !profile_block(&set, &sb, &event))
+		goto out;
+	facts_indent_block(sb.buf, &f);
+	kv_set(v, "profile", f.buf);
+	strbuf_reset(&sb);
+	strbuf_reset(&f);
+	strbuf_addf(&sb, "The functions whose share of the samples changed "
+		    "most, perf record -e %s%s of a run of each kernel in "
+		    "the confirmation, base and patched in %% of the "
+		    "samples, the change in points (a function perf report "
+		    "did not list counts 0):", event,
+		    !strcmp(event, "cpu-clock") ? " (the software clock "
+		    "event: the machine has no PMU, as under QEMU TCG)" : "");
+	reply_wrap(sb.buf, 72, &f);
+	strbuf_trim(&f);
+	kv_set(v, "profile_intro", f.buf);
+out:
+	sample_set_release(&set);
+	strbuf_release(&sb);
+	strbuf_release(&f);
+	free(csv);
+}
+
+/*
  * A recheck after merge (jobstate.h): the branch and commit it ran on,
  * and the kernel test robot's trailers for the fix, which the author
  * copies into it: Reported-by: the bot, Closes: the report rechecked.
@@ -734,6 +771,7 @@ static int compose(struct reply_job *j)
 	kernels_facts(j, &v);
 	claims(j, &v, machine);
 	frame_vars(j, &v);
+	profile_vars(j, &v);
 	set_file_var(j, &v, "tables", "tables.txt", 1);
 	set_file_var(j, &v, "plan", "plan.txt", 0);
 	set_file_var(j, &v, "format", "format.txt", 0);

@@ -1025,3 +1025,111 @@ int run_perf_rows(const char *csv, size_t from, struct sample_set *set)
 	}
 	return added;
 }
+
+/* ---- the profile of a workload ---- */
+
+/* A C or kernel symbol ("slow_fork_wait", "finish_task_switch.isra.0"). */
+static int profile_symbol(const char *s, size_t n)
+{
+	size_t i, hex = 0;
+
+	if (!n || n > RUN_PROFILE_SYM)
+		return 0;
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (!isalnum(c) && !strchr("_.$@", c))
+			return 0;
+		hex += isxdigit(c) != 0;
+	}
+	/* an address perf had no name for: "0x00000000015976e8",
+	 * "0000000000000000" */
+	return !(n > 2 && s[0] == '0' && s[1] == 'x') && (hex < n || n < 8);
+}
+
+/* "  41.20%  [k] sym": the first percentage and the symbol; 0, or -1. */
+static int profile_line(const char *p, size_t len, double *v,
+			const char **sym, size_t *n)
+{
+	char num[32], *e;
+	const char *end = p + len, *q;
+	size_t k;
+
+	while (p < end && *p == ' ')
+		p++;
+	k = 0;
+	while (p + k < end && (isdigit((unsigned char)p[k]) || p[k] == '.'))
+		k++;
+	if (!k || k >= sizeof(num) || p + k >= end || p[k] != '%')
+		return -1;
+	memcpy(num, p, k);
+	num[k] = 0;
+	errno = 0;
+	*v = strtod(num, &e);
+	if (*e || errno || !isfinite(*v) || *v < 0 || *v > 100)
+		return -1;
+	/* --children: the self column before the symbol */
+	q = p + k + 1;
+	while (q < end && *q == ' ')
+		q++;
+	while (q < end && (isdigit((unsigned char)*q) || *q == '.'))
+		q++;
+	if (q < end && *q == '%')
+		q++;
+	while (q < end && *q == ' ')
+		q++;
+	if (end - q < 4 || q[0] != '[' || q[2] != ']' || q[3] != ' ')
+		return -1;
+	q += 4;
+	while (q < end && *q == ' ')
+		q++;
+	while (end > q && end[-1] == ' ')
+		end--;
+	if (!profile_symbol(q, end - q))
+		return -1;
+	*sym = q;
+	*n = end - q;
+	return 0;
+}
+
+int run_profile_rows(const char *report, const char *kind, const char *event,
+		     size_t from, struct sample_set *set)
+{
+	const char *p = report;
+	char metric[RUN_PROFILE_SYM + 32], unit[48];
+	struct sample t;
+	size_t start = set->nr;
+	int added = 0;
+
+	if (from >= set->nr || !report || strlen(kind) > 16 ||
+	    strlen(event) > 32)
+		return 0;
+	t = set->v[from];
+	t.sample = 0;
+	t.higher_is_better = 0;
+	snprintf(unit, sizeof(unit), "%%%s", event);
+	t.unit = unit;
+	while (*p && added < RUN_PROFILE_MAX) {
+		size_t len = strcspn(p, "\n"), n, i;
+		const char *sym;
+		double v;
+
+		if (!profile_line(p, len, &v, &sym, &n)) {
+			struct sample s = t;
+
+			snprintf(metric, sizeof(metric), "diag.profile.%s.%.*s",
+				 kind, (int)n, sym);
+			for (i = start; i < set->nr; i++)
+				if (!strcmp(set->v[i].metric, metric))
+					break;
+			if (i == set->nr) {
+				s.metric = metric;
+				s.value = v;
+				sample_set_add(set, &s);
+				added++;
+			}
+		}
+		p += len + (p[len] == '\n');
+	}
+	return added;
+}

@@ -137,6 +137,22 @@ int run_parse_tool_output(const char *workload, const char *params,
  */
 int run_perf_rows(const char *csv, size_t from, struct sample_set *set);
 
+/*
+ * The lines of a perf report (--stdio -q --sort sym, hostile: a guest
+ * wrote them), "  41.20%  [k] slow_fork_wait" (--no-children) or
+ * "  52.00%  41.20%  [k] kernel_clone" (--children: the first column),
+ * as diag.profile.<kind>.<symbol> rows: percent of the samples of event
+ * (unit "%<event>"), each symbol once, at most RUN_PROFILE_MAX of them;
+ * a line that is not of that form, an address for a symbol, a name
+ * longer than RUN_PROFILE_SYM or of other characters than a C or
+ * kernel symbol's is left out.  The rows take the workload, params,
+ * run and environment of set->v[from].  Returns how many it added.
+ */
+#define RUN_PROFILE_MAX 100
+#define RUN_PROFILE_SYM 64
+int run_profile_rows(const char *report, const char *kind, const char *event,
+		     size_t from, struct sample_set *set);
+
 struct cpu_util;
 int run_tool_rows(const char *workload, const char *params, int run,
 		  const char *text, double wall, const struct cpu_util *u,

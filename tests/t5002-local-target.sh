@@ -76,4 +76,22 @@ test_expect_success 'perf stat around every run: diag.perf rows, once each' '
 	test_grep "^here,[^,]*,pingpong,[^,]*,1,diag\.perf\.task-clock,[0-9.]*,ms,0," rows.csv
 '
 
+# A profile where this machine lets perf record sample
+perf record -q -e cpu-clock -o "$TRASH/probe.data" -- true >/dev/null 2>&1 ||
+	test_skip_rest "perf record cannot sample here"
+
+test_expect_success 'boot --profile: each workload again under perf record' '
+	"$SCHED_BOT" boot --target local --workloads pingpong --runs 1 -t 1 \
+		--label prof --profile -o prof.csv >pout &&
+	n=$(sed -n "s/^profile-rows: //p" pout) &&
+	test "$n" -gt 0 &&
+	test "$(grep -c ",diag\.profile\." prof.csv)" -eq "$n" &&
+	test_grep "^prof,[^,]*,pingpong,[^,]*,1,diag\.profile\.self\.[A-Za-z0-9_.]*,[0-9.]*,%\(cpu-clock\|cycles\),0,0," \
+		prof.csv &&
+	test_grep "^prof,[^,]*,pingpong,[^,]*,1,diag\.profile\.children\." prof.csv &&
+	# the profiled run measures nothing: the run has its one summary row
+	test "$(grep -c "^prof,[^,]*,pingpong,[^,]*,1,handoffs,[0-9.]*,handoffs/s,1,0," prof.csv)" -eq 1 &&
+	test_grep ! "diag\.profile\.[a-z]*\.0x" prof.csv
+'
+
 test_done

@@ -172,6 +172,55 @@ test_expect_success '... what, on which commit and machine, by how much, the rul
 	test_cmp expect frame.txt
 '
 
+# profile_csv OUT: a profile of the pingpong cell, base and patched, as
+# a job with job.profile keeps it (profile.csv).
+profile_csv() {
+	{
+		head -n 1 ss-base.csv
+		for r in "base,default_idle,self,61.5" "base,kernel_clone,children,3" \
+			"patched,default_idle,self,20.25" \
+			"patched,slow_fork_wait,self,41.2" \
+			"patched,kernel_clone,children,45" \
+			"patched,slow_fork_wait,children,44.9"; do
+			IFS=, read l f k v <<-EOR
+			$r
+			EOR
+			echo "$l,6.1.0,pingpong,pairs=1,1,diag.profile.$k.$f,$v,%cpu-clock,0,0,free,,,,,,2,y,0,/,qemu,,"
+		done
+	} >"$1"
+}
+
+test_expect_failure_code 'a profile (job.profile): its block after the why' 5 '
+	job_at_compare prof ss-base.csv ss-new.csv &&
+	cp prof/results.csv prof/confirm.csv &&
+	sed -i "s/^nr_patches=2$/nr_patches=1/" prof/state &&
+	profile_csv prof/profile.csv &&
+	"$SCHED_BOT" test --job-dir prof >out
+'
+
+test_expect_success '... the robot`s perf-profile lines, the clock event said' '
+	m=$(cat out) &&
+	sed -n "/^The functions whose share/,/^Details are as below/p" "$m" >prof.txt &&
+	cat >expect <<-\EOT &&
+	The functions whose share of the samples changed most, perf record -e
+	cpu-clock (the software clock event: the machine has no PMU, as under
+	QEMU TCG) of a run of each kernel in the confirmation, base and patched
+	in % of the samples, the change in points (a function perf report did
+	not list counts 0):
+
+	    pingpong pairs=1:
+
+	        base   change  patched
+	       61.50   -41.25    20.25  perf-profile.self.cpu-clock.default_idle
+	        0.00   +41.20    41.20  perf-profile.self.cpu-clock.slow_fork_wait
+	        0.00   +44.90    44.90  perf-profile.children.cpu-clock.slow_fork_wait
+	        3.00   +42.00    45.00  perf-profile.children.cpu-clock.kernel_clone
+
+	Details are as below.
+	EOT
+	test_cmp expect prof.txt
+'
+
 test_expect_failure_code 'bisected: the summary is on the first patch that shows it' 5 '
 	git init -q btree &&
 	for s in "the base" "sched/fair: Introduce short duration task check" \

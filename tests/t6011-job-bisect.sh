@@ -7,7 +7,9 @@
 #   1/3 rewords a comment of kernel/sched/fair.c, on the same line: the
 #       kernel's code and data stay the base's, byte for byte;
 #   2/3 (test only) busy-waits 50 ms in every fork of a user process,
-#       on the clock spawn's own timing reads (mdelay() counts TSC
+#       in a function of its own, slow_fork_wait() (noinline, so that
+#       a profile can name it), on the clock spawn's own timing reads
+#       (mdelay() counts TSC
 #       cycles, which under TCG on a loaded host do not follow that
 #       clock: some boots' forks waited a tenth of it): spawn drops
 #       by 90% and more, far beyond the noise of an emulated guest on
@@ -17,7 +19,10 @@
 #       same speed.
 #
 # The job must suspect the regression in spawn, confirm it with a fresh
-# round of blocks, bisect the series (base + 1 has the base's code and
+# round of blocks, profiling spawn in its first block on both kernels
+# (job.profile: perf record -e cpu-clock, TCG has no PMU) and naming
+# slow_fork_wait in its profile rows and its reply, bisect the series
+# (base + 1 has the base's code and
 # data: not run; base + 2 regresses) and name patch 2/3 with its
 # numbers, without a Tested-by.  The series without the slow patch
 # (1/2 and 2/2 the harmless ones) is measured and gets no regression;
@@ -53,9 +58,10 @@ git config -f "$CFG" compare.alpha 0.05
 git config -f "$CFG" compare.minEffect 50
 git config -f "$CFG" compare.noisyPct 10000
 git config -f "$CFG" target.qemu.timeout 600
+git config -f "$CFG" job.profile true
 
 COMMENT='s/^ \*  Various enhancements by Dmitry Adamushko\.$/ *  Various enhancements, by Dmitry Adamushko./'
-SLOW='/^pid_t kernel_clone(struct kernel_clone_args \*args)$/,/^}$/s|^\tpid_t nr;$|&\n\tu64 slow = ktime_get_ns() + 50 * NSEC_PER_MSEC;\n\n\t/* test only: a slow fork, 50 ms of the clock spawn reads */\n\twhile (current->mm \&\& ktime_get_ns() < slow)\n\t\tcpu_relax();|; s|^#include <linux/fs.h>$|&\n#include <linux/ktime.h>|'
+SLOW='/^pid_t kernel_clone(struct kernel_clone_args \*args)$/,/^}$/s|^\tpid_t nr;$|&\n\n\tslow_fork_wait();|; s|^pid_t kernel_clone(struct kernel_clone_args \*args)$|/* test only: a slow fork, 50 ms of the clock spawn reads */\nstatic noinline void slow_fork_wait(void)\n{\n\tu64 slow = ktime_get_ns() + 50 * NSEC_PER_MSEC;\n\n\twhile (current->mm \&\& ktime_get_ns() < slow)\n\t\tcpu_relax();\n}\n\n&|; s|^#include <linux/fs.h>$|&\n#include <linux/ktime.h>|'
 WARNING='s/exe_file_deny_write_access() failed in %s\\n/exe_file_deny_write_access() failed in %s()\\n/'
 kernel_commit base kernel/sched/fair.c "$COMMENT" t6011-p1
 kernel_commit t6011-p1 kernel/fork.c "$SLOW" t6011-p2
@@ -80,6 +86,8 @@ test_expect_success 'the series: three patches, the second slows fork down' '
 	test "$(cat p1.num)" = "$(printf "1\t1\tkernel/sched/fair.c")" &&
 	git -C "$KREPO" diff t6011-p1 t6011-p2 >p2.diff &&
 	test_grep "^+	while (current->mm && ktime_get_ns() < slow)$" p2.diff &&
+	test_grep "^+static noinline void slow_fork_wait(void)$" p2.diff &&
+	test_grep "^+	slow_fork_wait();$" p2.diff &&
 	test_grep "^+#include <linux/ktime.h>" p2.diff &&
 	git -C "$KREPO" diff --numstat t6011-p2 t6011-p3 >p3.num &&
 	test "$(cat p3.num)" = "$(printf "1\t1\tkernel/fork.c")" &&
@@ -124,6 +132,30 @@ test_expect_success '... suspected, confirmed by a fresh round, both shown' '
 	test_grep "^The confirmation (a fresh round of [0-9]* blocks):" "$m" &&
 	test "$(grep -c "^Verdict: regression" "$m")" -eq 2 &&
 	test_grep ! "^Tested-by:" "$m"
+'
+
+# The profile of the confirmation's first block: the function the patch
+# added is in the patched kernel's rows (and cannot be in the base's),
+# and the reply names it, with the software clock said.  Its callees
+# (ktime_get_ns() and the clocksource's read) may take most of its own
+# samples: with them, in --children, it holds nearly all of a fork's.
+test_expect_success '... profiled: slow_fork_wait in the rows and the reply' '
+	test_grep "^CONFIG_KALLSYMS=y$" slow/config-patched &&
+	test -s slow/profile.csv &&
+	test_grep "^patched,.*,spawn,.*,diag\.profile\.children\.slow_fork_wait,[0-9.]*,%cpu-clock," \
+		slow/profile.csv &&
+	test_grep "^base,.*,spawn,.*,diag\.profile\.self\." slow/profile.csv &&
+	test_grep ! "^base,.*slow_fork_wait" slow/profile.csv &&
+	test_grep ! ",diag\.profile\." slow/confirm.csv slow/results.csv &&
+	m=$(cat out) &&
+	sed -n "/^The functions whose share of the samples changed/,/^Details are as below/p" \
+		"$m" >profile.reply &&
+	cat profile.reply &&
+	tr "\n" " " <profile.reply >profile.line &&
+	test_grep "perf record -e cpu-clock (the software clock event: the machine has no PMU" \
+		profile.line &&
+	test_grep "^ *0\.00 *+[0-9.]* *[0-9.]*  perf-profile\.\(self\|children\)\.cpu-clock\.slow_fork_wait$" \
+		profile.reply
 '
 
 test_expect_success '... and bisected to patch 2/3, with its numbers' '

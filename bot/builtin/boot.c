@@ -18,12 +18,13 @@
 static struct boot_req req = { .runs = 1,
 			       .seconds = 5, .autogroup = -1 };
 static const char *target = "qemu", *out, *initramfs;
+static int profile;
 
 static const char *const boot_synopsis[] = {
 	"boot [--target NAME] [--kernel bzImage] [--release R]",
 	"     [--workloads LIST] [--runs N] [-t SECONDS] [--label L]",
 	"     [--autogroup on|off] [--cgroup root|new] [--workdir DIR]",
-	"     [--sched-bench FILE] -o results.csv",
+	"     [--sched-bench FILE] [--profile] -o results.csv",
 	"boot --make-initramfs FILE [--sched-bench FILE]",
 	NULL
 };
@@ -50,6 +51,9 @@ static const struct option_spec boot_options[] = {
 	OPT_STRING(0, "sched-bench", &req.sched_bench, "FILE",
 		   "the sched-bench binary to run (default: the one next to "
 		   "sched-bot)"),
+	OPT_FLAG(0, "profile", &profile,
+		 "after the runs, each workload once more under perf record: "
+		 "diag.profile.self.* and .children.* rows"),
 	OPT_STRING('o', "output", &out, "FILE", "results CSV (appended)"),
 	OPT_STRING(0, "make-initramfs", &initramfs, "FILE",
 		   "only write the guest's initramfs to FILE"),
@@ -68,6 +72,16 @@ const struct options_doc boot_doc = {
 "interleaved, and appends one row per sample to the CSV.",
 	.options = boot_options,
 	.notes =
+"With --profile each cell of each workload runs once more after the\n"
+"measured runs, under perf record -g (cycles where the machine has a\n"
+"PMU, else the software cpu-clock event, as under QEMU TCG; kernel\n"
+"symbols need CONFIG_KALLSYMS, in sched.config), and the share of\n"
+"the samples of each function perf report names, itself\n"
+"(--no-children) and with what it calls (--children), becomes the\n"
+"diag.profile.self.FUNCTION and diag.profile.children.FUNCTION rows\n"
+"(unit %EVENT) of that workload's first run.  The qemu target ships\n"
+"this machine's perf for it unless target.NAME.perf is false.\n"
+"\n"
 "A boot failure, panic, hang or garbled console is reported with the\n"
 "last console lines and exit code 1; no rows are written then.  A\n"
 "--kernel or --sched-bench file that cannot be read exits 3.",
@@ -101,6 +115,8 @@ int cmd_boot(int argc, char **argv)
 	if (req.kernel && need_file(req.kernel))
 		return EXIT_NOTFOUND;
 	req.progress = isatty(2) && verbosity >= 0;
+	if (profile)
+		req.profile = req.workloads;
 	ret = target_run(target, &req, &res);
 	if (ret < 0) {
 		boot_res_release(&res);
@@ -136,6 +152,14 @@ int cmd_boot(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	printf("rows: %zu\n", res.samples.nr);
+	if (profile) {
+		size_t i, n = 0;
+
+		for (i = 0; i < res.samples.nr; i++)
+			n += starts_with(res.samples.v[i].metric,
+					 "diag.profile.");
+		printf("profile-rows: %zu\n", n);
+	}
 	boot_res_release(&res);
 	return EXIT_OK;
 }

@@ -306,6 +306,7 @@ void job_defaults_from_config(struct job_defaults *d)
 	d->runs = (int)config_get_int("bot.runs");
 	d->quiet = config_get_bool("bot.quiet") > 0;
 	d->alignment = config_get("compare.alignmentControl");
+	d->profile = config_get_bool("job.profile") > 0;
 }
 
 void blocks_opts_from_config(struct blocks_opts *o)

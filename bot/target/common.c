@@ -161,6 +161,13 @@ int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
 		strbuf_addf(&w, "sb.perf=%s", ctx->perf);
 		target_words_add(out, w.buf);
 	}
+	if (ctx->profile_perf && !strpbrk(ctx->profile_perf, " \t\n,") &&
+	    !strpbrk(req->profile, " \t\n")) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "sb.profile=%s,%s", ctx->profile_perf,
+			    req->profile);
+		target_words_add(out, w.buf);
+	}
 	for (i = 0; i < ctx->nr_tools; i++) {
 		char *word;
 
@@ -234,6 +241,9 @@ int target_build_initramfs(const struct target_ctx *ctx, const char *path)
 			goto out;
 	}
 	if (ctx->perf && target_tool_files(ctx->perf, &files, NULL) < 0)
+		goto out;
+	if (ctx->profile_perf &&
+	    target_tool_files(ctx->profile_perf, &files, NULL) < 0)
 		goto out;
 	ret = initramfs_build_bench(path, ctx->sched_bench, helper,
 				    (const char *const *)files.v);

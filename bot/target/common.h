@@ -31,6 +31,7 @@ struct target_ctx {
 	struct target_tool *tools;	/* the tool workloads among them */
 	size_t nr_tools;
 	char *perf;			/* perf for perf stat there, or NULL */
+	char *profile_perf;		/* perf for req->profile, or NULL */
 };
 
 struct target_ops {

@@ -95,6 +95,59 @@ static int parse_uint(const char *s, const char **end, unsigned long *v)
 	return 0;
 }
 
+/* "PROFILE <workload> <cell> <event> mode=...|error=...": one begins. */
+static void profile_frame(struct console_result *res, const char *p,
+			  size_t seq)
+{
+	struct console_profile *pr;
+	size_t wn = strcspn(p, " "), en;
+	const char *e, *ev;
+	unsigned long cell;
+
+	if (!wn || p[wn] != ' ' || parse_uint(p + wn + 1, &e, &cell) < 0 ||
+	    *e != ' ' || cell > 1000 || !(en = strcspn(e + 1, " ")) ||
+	    en > 32 || wn > 64) {
+		fail(res, CONSOLE_CORRUPT, "frame %zu: bad PROFILE", seq);
+		return;
+	}
+	/* more than a guest is asked for: not kept */
+	if (res->nr_profiles >= CONSOLE_MAX_PROFILES)
+		return;
+	ev = e + 1;
+	ALLOC_GROW(res->profiles, res->nr_profiles, res->alloc_profiles);
+	pr = &res->profiles[res->nr_profiles++];
+	memset(pr, 0, sizeof(*pr));
+	strbuf_init(&pr->self, 0);
+	strbuf_init(&pr->children, 0);
+	pr->workload = xstrndup(p, wn);
+	pr->cell = (int)cell;
+	pr->event = xstrndup(ev, en);
+	pr->failed = !starts_with(ev + en, " mode=");
+}
+
+/* "PROF self|children <line>": kept while under the bounds. */
+static void prof_line(struct console_result *res, const char *p, size_t seq)
+{
+	struct console_profile *pr = res->nr_profiles ?
+		&res->profiles[res->nr_profiles - 1] : NULL;
+	int self = starts_with(p, "self "), children = starts_with(p, "children ");
+	struct strbuf *sb;
+
+	if (!pr || cur_run(res) || (!self && !children)) {
+		fail(res, CONSOLE_CORRUPT, "frame %zu: PROF outside a profile",
+		     seq);
+		return;
+	}
+	sb = self ? &pr->self : &pr->children;
+	p += self ? 5 : 9;
+	if (pr->failed || pr->lines >= CONSOLE_PROFILE_LINES ||
+	    sb->len + strlen(p) + 1 > CONSOLE_PROFILE_BYTES)
+		return;
+	strbuf_addstr(sb, p);
+	strbuf_addch(sb, '\n');
+	pr->lines++;
+}
+
 static void payload(struct console_result *res, const char *p, size_t seq)
 {
 	struct console_run *r = cur_run(res);
@@ -142,6 +195,10 @@ static void payload(struct console_result *res, const char *p, size_t seq)
 		}
 		strbuf_addstr(&r->perf, p + 5);
 		strbuf_addch(&r->perf, '\n');
+	} else if (starts_with(p, "PROFILE ")) {
+		profile_frame(res, p + 8, seq);
+	} else if (starts_with(p, "PROF ")) {
+		prof_line(res, p + 5, seq);
 	} else if (starts_with(p, "STAT ")) {
 		if (!r || r->stat) {
 			fail(res, CONSOLE_CORRUPT, "frame %zu: bad STAT", seq);
@@ -311,6 +368,13 @@ void console_result_release(struct console_result *res)
 		free(res->runs[i].stat);
 	}
 	free(res->runs);
+	for (i = 0; i < res->nr_profiles; i++) {
+		free(res->profiles[i].workload);
+		free(res->profiles[i].event);
+		strbuf_release(&res->profiles[i].self);
+		strbuf_release(&res->profiles[i].children);
+	}
+	free(res->profiles);
 	for (i = 0; i < res->nr_info; i++)
 		free(res->info[i]);
 	free(res->info);
@@ -415,25 +479,67 @@ static int parse_run(const struct console_run *r, const char *label,
 	return ret;
 }
 
+/*
+ * The first row of the run that cell of workload w ran first (the
+ * cells of a workload run in order within each of its runs), or -1.
+ */
+static long profile_row(const struct console_result *res, const size_t *from,
+			const struct sample_set *set,
+			const struct console_profile *pr)
+{
+	size_t i;
+	int first = -1, k = 0;
+
+	for (i = 0; i < res->nr; i++) {
+		const struct console_run *r = &res->runs[i];
+
+		if (strcmp(r->workload, pr->workload))
+			continue;
+		if (first < 0)
+			first = r->run;
+		if (r->run != first)
+			continue;
+		if (k++ == pr->cell)
+			return from[i] < from[i + 1] && from[i] < set->nr ?
+			       (long)from[i] : -1;
+	}
+	return -1;
+}
+
 int console_to_samples(const struct console_result *res, const char *label,
 		       const char *target, struct sample_set *set)
 {
 	const char *release = console_info(res, "release");
 	const char *secs = console_info(res, "seconds");
+	size_t *from = xcalloc(res->nr + 1, sizeof(*from));
 	size_t i;
+	int ret = 0;
 
-	for (i = 0; i < res->nr; i++) {
+	for (i = 0; i < res->nr && !ret; i++) {
 		const struct console_run *r = &res->runs[i];
 
+		from[i] = set->nr;
 		/* env describes the machine; its records carry no rows. */
 		if (!strcmp(r->workload, "env"))
 			continue;
 		if (parse_run(r, label, target, release,
 			      secs ? atoi(secs) : 5, set) < 0)
-			return error("%s run %d: output is not result rows",
-				     r->workload, r->run);
+			ret = error("%s run %d: output is not result rows",
+				    r->workload, r->run);
 	}
-	return 0;
+	from[res->nr] = set->nr;
+	for (i = 0; i < res->nr_profiles && !ret; i++) {
+		const struct console_profile *pr = &res->profiles[i];
+		long at = profile_row(res, from, set, pr);
+
+		if (pr->failed || at < 0)
+			continue;
+		run_profile_rows(pr->self.buf, "self", pr->event, at, set);
+		run_profile_rows(pr->children.buf, "children", pr->event, at,
+				 set);
+	}
+	free(from);
+	return ret;
 }
 
 enum console_status console_parse_status(const char *buf, size_t len)

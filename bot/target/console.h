@@ -22,6 +22,12 @@
  *   PERF <csv line>         with sb.perf: a line of perf stat -x, around
  *                           the run (run_perf_rows() makes the rows)
  *   RC <code>               the run ended with that exit code
+ *   PROFILE <workload> <cell> <event> mode=|error=
+ *                           with sb.profile, after the runs: a profile
+ *                           of that cell of the workload, perf record of
+ *                           event (cycles, or cpu-clock without a PMU)
+ *   PROF self|children <line>  a line of its perf report (--no-children,
+ *                           --children): run_profile_rows() makes the rows
  *
  * The kernel prints on the same console, so its lines can land between
  * or inside ours: frames are found by prefix anywhere in a line, and a
@@ -61,6 +67,21 @@ struct console_run {
 	char *stat;		/* the STAT payload, or NULL */
 };
 
+/* A profile (PROFILE and its PROF lines), as much as is kept of it. */
+struct console_profile {
+	char *workload;
+	int cell;		/* which cell of its runs */
+	char *event;		/* "cycles", "cpu-clock" */
+	int failed;		/* error=: nothing was recorded */
+	struct strbuf self, children;	/* the report lines, bounded */
+	size_t lines;
+};
+
+/* What of the guest's profiles is kept: they are its text. */
+#define CONSOLE_MAX_PROFILES 16
+#define CONSOLE_PROFILE_LINES 200
+#define CONSOLE_PROFILE_BYTES (32 << 10)
+
 struct console_result {
 	enum console_status status;
 	char *reason;			/* NULL when OK */
@@ -69,6 +90,8 @@ struct console_result {
 	size_t nr, alloc;
 	char **info;			/* "key=value" from INFO */
 	size_t nr_info, alloc_info;
+	struct console_profile *profiles;
+	size_t nr_profiles, alloc_profiles;
 	size_t frames;			/* framed lines accepted */
 	size_t stray;			/* console lines that were not ours */
 	int rc;				/* END's rc, -1 without END */
@@ -100,7 +123,9 @@ int console_run_stat(const struct console_run *r, const char *key,
  * Turn each run's OUT text into result rows: sched-bench's records with
  * run_parse_bench_output(), a tool's (hackbench, perf bench) with
  * run_tool_rows(), the local target's parser, its env records from the
- * same OUT text; label, target and kernel come from here.  Returns 0,
+ * same OUT text; label, target and kernel come from here.  Each
+ * profile's rows (diag.profile.*) take the workload and params of the
+ * first run of its cell.  Returns 0,
  * or -1 (printed) when a run's output is not parseable.
  */
 int console_to_samples(const struct console_result *res, const char *label,

@@ -254,9 +254,12 @@ static double default_timeout(const struct target_ctx *ctx,
 {
 	int runs = req->runs > 0 ? req->runs : 1;
 	int secs = req->seconds > 0 ? req->seconds : 5;
+	/* a profile: a run of each cell again, and perf report twice */
+	int profile = ctx->profile_perf ? target_req_runs(req) *
+					  (secs * 3 + 60) : 0;
 
 	return 120 + target_req_runs(req) * runs * (secs * 3 + 10) +
-	       ctx->nr_tools * runs * 120;
+	       ctx->nr_tools * runs * 120 + profile;
 }
 
 static int qemu_boot_run(const struct target_ctx *ctx,

@@ -61,6 +61,7 @@ void target_ctx_release(struct target_ctx *ctx)
 		free(ctx->tools[i].host);
 	free(ctx->tools);
 	free(ctx->perf);
+	free(ctx->profile_perf);
 	free(ctx->sched_bench);
 	target_words_release(&ctx->workloads);
 	memset(ctx, 0, sizeof(*ctx));
@@ -85,6 +86,37 @@ static char *ctx_perf(const char *name, unsigned traits)
 	if (!perf && !said++)
 		info("perf is not installed on this machine (package "
 		     "linux-perf): the runs carry no perf stat rows");
+	return perf;
+}
+
+/*
+ * perf for the profile a request asks for (req->profile): this machine's,
+ * run here (local) or shipped in the initramfs (qemu, lava: asked for
+ * by the profile, unless target.NAME.perf = false); an ssh machine has
+ * its own, not used.  Why there is none is said once.
+ */
+static char *ctx_profile_perf(const char *name, const char *type,
+			      unsigned traits, const struct boot_req *req)
+{
+	const char *v = target_cfg(name, "perf", "auto");
+	int here = traits & (TARGET_HERE | TARGET_GUEST);
+	static int said;
+	char *perf = NULL;
+
+	if (!req->profile || !*req->profile)
+		return NULL;
+	if (!strcmp(v, "false") || !here) {
+		if (!said++)
+			info("no profile on target %s (%s): %s", name,
+			     type ? type : "?", here ? "target.NAME.perf is "
+			     "false" : "perf record runs on qemu, lava and "
+			     "local targets");
+		return NULL;
+	}
+	perf = target_tool_host_path("perf");
+	if (!perf && !said++)
+		info("perf is not installed on this machine (package "
+		     "linux-perf): no profile");
 	return perf;
 }
 
@@ -113,6 +145,8 @@ int target_ctx_init(struct target_ctx *ctx, const char *name,
 	}
 	free(list);
 	ctx->perf = ctx_perf(name, ctx->traits);
+	ctx->profile_perf = ctx_profile_perf(name, ctx->type, ctx->traits,
+					     req);
 	ctx->sched_bench = run_find_sched_bench(req->sched_bench);
 	if (!ctx->sched_bench) {
 		target_ctx_release(ctx);

@@ -65,6 +65,11 @@ struct boot_req {
 	const char *cgroup;	/* NULL, "root" or "new": a new cpu cgroup */
 	const char *workdir;	/* console log, initramfs; NULL: a temp dir */
 	const char *sched_bench;/* NULL: run_find_sched_bench()'s */
+	/* workloads ("spawn,hackbench") to run once more after the runs,
+	 * each cell under perf record: diag.profile.* rows (qemu and lava
+	 * ship this machine's perf unless target.NAME.perf = false;
+	 * local: its own); NULL: none */
+	const char *profile;
 	int progress;		/* 1: status on stderr, if a tty */
 };
 

@@ -16,6 +16,12 @@
  * workload as this program again), its counts framed as PERF lines; a
  * perf that cannot count here is left out after one probe.
  *
+ * sb.profile=/path/perf,<workload>,... profiles each cell of those
+ * workloads once more after the measured runs, under `perf record -g`
+ * (cycles where the kernel has a PMU, else the software cpu-clock, as
+ * under QEMU TCG), and frames what `perf report --no-children` and
+ * `--children` say of it as PROF lines, a bounded number of them.
+ *
  * sb.exec.<name>=/path/prog,arg,arg makes <name> a workload that runs
  * that program (hackbench, perf bench: the host packs them with their
  * libraries into the initramfs, or copies them to an ssh target).  Its
@@ -35,6 +41,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +89,8 @@ struct init_opts {
 	const char *perf;	/* sb.perf: perf stat around each run */
 	const char *gap;	/* sb.gap: spawn's --gap, unless its cell says */
 	int perf_all;		/* perf stat -a: it may count every CPU */
+	char *profile[MAX_WORKLOADS];	/* sb.profile: perf, workloads */
+	int nr_profile;
 };
 
 static unsigned long seq;
@@ -162,6 +171,12 @@ static void parse_word(struct init_opts *o, char *w)
 		o->perf = *v ? v : NULL;
 	} else if (!strcmp(w, "gap")) {
 		o->gap = *v ? v : NULL;
+	} else if (!strcmp(w, "profile")) {
+		o->nr_profile = 0;
+		for (s = strtok_r(v, ",", &save);
+		     s && o->nr_profile < MAX_WORKLOADS;
+		     s = strtok_r(NULL, ",", &save))
+			o->profile[o->nr_profile++] = s;
 	} else if (!strcmp(w, "cgroup")) {
 		snprintf(o->cgroup, sizeof(o->cgroup), "%s", v);
 	} else if (!strncmp(w, "exec.", 5) && w[5]) {
@@ -528,69 +543,91 @@ static void cell_words(const char *extra, int k, char *buf, size_t size)
 	buf[n] = 0;
 }
 
+/* The command line of one run of a workload: its argv, its buffers. */
+struct cmd {
+	char *argv[MAX_ARGS];
+	int argc;
+	const char *name;
+	int exec;		/* an sb.exec program, not a built-in */
+	char cmdbuf[LINE_MAX_FRAME], secs[16], runbuf[16], argbuf[256];
+};
+
+/* Cell cell of run run of workload idx, as c's argv. */
+static void cmd_of(int idx, int run, int cell, const struct init_opts *o,
+		   struct cmd *c)
+{
+	char *s, *save;
+
+	c->argc = 0;
+	c->exec = idx >= NR_BUILTIN;
+	if (c->exec) {
+		const struct exec_workload *e = &o->execs[idx - NR_BUILTIN];
+
+		c->name = e->name;
+		snprintf(c->cmdbuf, sizeof(c->cmdbuf), "%s", e->cmd);
+		for (s = strtok_r(c->cmdbuf, ",", &save);
+		     s && c->argc < MAX_ARGS - 1;
+		     s = strtok_r(NULL, ",", &save))
+			c->argv[c->argc++] = s;
+		c->argv[c->argc] = NULL;
+		return;
+	}
+	c->name = workloads[idx].name;
+	c->argv[c->argc++] = (char *)c->name;
+	if (strcmp(c->name, "env") && o->seconds > 0) {
+		snprintf(c->secs, sizeof(c->secs), "%d", o->seconds);
+		c->argv[c->argc++] = "-t";
+		c->argv[c->argc++] = c->secs;
+	}
+	if (strcmp(c->name, "env")) {
+		/* Records carry the run number: rows keep it. */
+		snprintf(c->runbuf, sizeof(c->runbuf), "%d", run);
+		c->argv[c->argc++] = "--run";
+		c->argv[c->argc++] = c->runbuf;
+	}
+	if (o->extra[idx]) {
+		cell_words(o->extra[idx], cell, c->argbuf, sizeof(c->argbuf));
+		for (s = strtok_r(c->argbuf, ",", &save);
+		     s && c->argc < MAX_ARGS - 1;
+		     s = strtok_r(NULL, ",", &save))
+			c->argv[c->argc++] = s;
+	}
+	/* the job's gap, where the plan's cell does not name one */
+	if (o->gap && !strcmp(c->name, "spawn") && c->argc < MAX_ARGS - 2 &&
+	    (!o->extra[idx] || !strstr(o->extra[idx], "--gap"))) {
+		c->argv[c->argc++] = "--gap";
+		c->argv[c->argc++] = (char *)o->gap;
+	}
+	c->argv[c->argc] = NULL;
+}
+
 static int run_one(int idx, int run, int cell, const struct init_opts *o)
 {
-	static char cmdbuf[LINE_MAX_FRAME];
-	char secs[16], runbuf[16], argbuf[256], argline[512];
-	char *argv[MAX_ARGS], *s, *save;
-	const struct exec_workload *e = NULL;
+	static struct cmd cmd;
+	char argline[512];
 	struct child c = { .fn = builtin_child, .builtin = idx };
-	const char *name;
-	int argc = 0, status, i;
+	int status, i;
 
-	if (idx >= NR_BUILTIN) {
-		e = &o->execs[idx - NR_BUILTIN];
-		name = e->name;
+	cmd_of(idx, run, cell, o, &cmd);
+	if (cmd.exec)
 		c.builtin = -1;
-		snprintf(cmdbuf, sizeof(cmdbuf), "%s", e->cmd);
-		for (s = strtok_r(cmdbuf, ",", &save); s && argc < MAX_ARGS - 1;
-		     s = strtok_r(NULL, ",", &save))
-			argv[argc++] = s;
-	} else {
-		name = workloads[idx].name;
-		argv[argc++] = (char *)name;
-		if (strcmp(name, "env") && o->seconds > 0) {
-			snprintf(secs, sizeof(secs), "%d", o->seconds);
-			argv[argc++] = "-t";
-			argv[argc++] = secs;
-		}
-		if (strcmp(name, "env")) {
-			/* Records carry the run number: rows keep it. */
-			snprintf(runbuf, sizeof(runbuf), "%d", run);
-			argv[argc++] = "--run";
-			argv[argc++] = runbuf;
-		}
-		if (o->extra[idx]) {
-			cell_words(o->extra[idx], cell, argbuf, sizeof(argbuf));
-			for (s = strtok_r(argbuf, ",", &save);
-			     s && argc < MAX_ARGS - 1;
-			     s = strtok_r(NULL, ",", &save))
-				argv[argc++] = s;
-		}
-		/* the job's gap, where the plan's cell does not name one */
-		if (o->gap && !strcmp(name, "spawn") && argc < MAX_ARGS - 2 &&
-		    (!o->extra[idx] || !strstr(o->extra[idx], "--gap"))) {
-			argv[argc++] = "--gap";
-			argv[argc++] = (char *)o->gap;
-		}
-	}
-	argv[argc] = NULL;
 	argline[0] = 0;
 	/* A program's RUN frame shows its whole command line. */
-	for (i = e ? 0 : 1; i < argc; i++)
+	for (i = cmd.exec ? 0 : 1; i < cmd.argc; i++)
 		snprintf(argline + strlen(argline),
-			 sizeof(argline) - strlen(argline), " %s", argv[i]);
-	frame("RUN %s %d%s", name, run, argline);
-	c.argc = argc;
-	c.argv = argv;
-	if (strcmp(name, "env"))
+			 sizeof(argline) - strlen(argline), " %s",
+			 cmd.argv[i]);
+	frame("RUN %s %d%s", cmd.name, run, argline);
+	c.argc = cmd.argc;
+	c.argv = cmd.argv;
+	if (strcmp(cmd.name, "env"))
 		c.perf = o->perf;
 	c.perf_all = o->perf_all;
-	if (!argc) {
-		frame("ERR sb.exec.%s names no program", name);
+	if (!cmd.argc) {
+		frame("ERR sb.exec.%s names no program", cmd.name);
 		status = -1;
 	} else {
-		status = e ? run_exec(&c) : run_child(&c);
+		status = cmd.exec ? run_exec(&c) : run_child(&c);
 	}
 	if (status < 0)
 		status = 1;
@@ -598,6 +635,200 @@ static int run_one(int idx, int run, int cell, const struct init_opts *o)
 	return status;
 }
 
+/* ---- the profile of a workload (sb.profile) ---- */
+
+static int find_workload(const struct init_opts *o, const char *name);
+
+/* What of a profile goes on the console: the top lines of each report. */
+#define PROFILE_LINES 40
+/* where perf record writes: /tmp (a tmpfs in the guest), ours alone */
+static char profile_file[64];
+
+/* Run argv with stdout on out_fd (or /dev/null) and no stderr; status. */
+static int spawn_quiet(char **argv, int out_fd, pid_t *pidp)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC), status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		if (null >= 0)
+			close(null);
+		return -1;
+	}
+	if (!pid) {
+		setsid();
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(out_fd >= 0 ? out_fd : null, 1);
+			dup2(null, 2);
+		}
+		/* perf keeps its build-id cache and config under $HOME */
+		setenv("HOME", "/tmp", 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (null >= 0)
+		close(null);
+	if (pidp) {
+		*pidp = pid;
+		return 0;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * perf record of one cell of workload idx: system-wide where perf may
+ * in a guest of our own (pid1), else its tasks (on a machine run as it
+ * is, the other processes' functions are none of the profile's, and
+ * perf report would read every one's symbols); 0 when profile_file
+ * holds samples.
+ */
+static int profile_record(const char *perf, const char *event, int idx,
+			  int cell, const struct init_opts *o, int pid1,
+			  int *all)
+{
+	static struct cmd cmd;
+	static char self[512];
+	char *argv[MAX_ARGS + 16];
+	struct stat st;
+	int argc, i, rc = -1;
+	ssize_t n;
+
+	cmd_of(idx, 1, cell, o, &cmd);
+	if (!cmd.argc)
+		return -1;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return -1;
+	self[n] = 0;
+	for (*all = !!pid1; *all >= 0 && rc; (*all)--) {
+		argc = 0;
+		argv[argc++] = (char *)perf;
+		argv[argc++] = "record";
+		argv[argc++] = "-e";
+		argv[argc++] = (char *)event;
+		argv[argc++] = "-F";
+		argv[argc++] = "1000";
+		argv[argc++] = "-g";
+		argv[argc++] = "-N";	/* no build-id cache to write */
+		argv[argc++] = "-q";
+		argv[argc++] = "-o";
+		argv[argc++] = profile_file;
+		if (*all)
+			argv[argc++] = "-a";
+		argv[argc++] = "--";
+		if (!cmd.exec)
+			argv[argc++] = self;
+		for (i = 0; i < cmd.argc; i++)
+			argv[argc++] = cmd.argv[i];
+		argv[argc] = NULL;
+		unlink(profile_file);
+		spawn_quiet(argv, -1, NULL);
+		/* the workload's own exit code is not the profile's */
+		rc = stat(profile_file, &st) || st.st_size <= 0 ? -1 : 0;
+	}
+	(*all)++;
+	return rc;
+}
+
+/* perf report of profile_file, its first lines framed "PROF kind ...". */
+static void profile_report(const char *perf, const char *kind)
+{
+	static char buf[LINE_MAX_FRAME];
+	char *argv[] = { (char *)perf, "report", "-i", profile_file,
+			 "--stdio", "-q", "--sort", "sym", "-g", "none",
+			 "--percent-limit", "0.1",
+			 strcmp(kind, "self") ? "--children" : "--no-children",
+			 NULL };
+	int fd[2], lines = 0, status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fd) < 0)
+		return;
+	if (spawn_quiet(argv, fd[1], &pid) < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return;
+	}
+	close(fd[1]);
+	while (lines < PROFILE_LINES &&
+	       (n = read(fd[0], buf + len, sizeof(buf) - 1 - len)) != 0) {
+		char *s, *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		len += n;
+		buf[len] = 0;
+		for (s = buf; lines < PROFILE_LINES && (nl = strchr(s, '\n'));
+		     s = nl + 1) {
+			*nl = 0;
+			if (*s)
+				frame("PROF %s %s", kind, s);
+			lines += !!*s;
+		}
+		len -= s - buf;
+		memmove(buf, s, len);
+		/* a line longer than the buffer is no report line */
+		if (len >= sizeof(buf) - 1)
+			len = 0;
+	}
+	/* the rest is below what the host reads: perf need not finish */
+	kill(pid, SIGKILL);
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Each cell of each workload of sb.profile once more, under perf record,
+ * after the measured runs (a profiled run is slower: it measures
+ * nothing); its reports framed, PROFILE first.
+ */
+static void profile_all(const struct init_opts *o, int pid1)
+{
+	const char *perf = o->profile[0], *event;
+	int i, idx, k, n, all;
+
+	if (o->nr_profile < 2)
+		return;
+	/* no PMU (QEMU TCG, most guests): the kernel's software clock */
+	event = access("/sys/bus/event_source/devices/cpu", F_OK) ?
+		"cpu-clock" : "cycles";
+	/* kernel symbols for perf report, in a guest of our own only */
+	if (pid1)
+		write_str("/proc/sys/kernel/kptr_restrict", "0");
+	snprintf(profile_file, sizeof(profile_file), "/tmp/sb-profile.%d.data",
+		 (int)getpid());
+	for (i = 1; i < o->nr_profile; i++) {
+		idx = find_workload(o, o->profile[i]);
+		if (idx < 0 || (idx < NR_BUILTIN &&
+				!strcmp(workloads[idx].name, "env")))
+			continue;
+		n = nr_cells(idx, o);
+		for (k = 0; k < n; k++) {
+			if (profile_record(perf, event, idx, k, o, pid1,
+					   &all)) {
+				frame("PROFILE %s %d %s error=perf record "
+				      "recorded nothing", o->profile[i], k,
+				      event);
+				continue;
+			}
+			frame("PROFILE %s %d %s mode=%s", o->profile[i], k,
+			      event, all ? "system" : "tasks");
+			profile_report(perf, "self");
+			profile_report(perf, "children");
+			unlink(profile_file);
+		}
+	}
+}
 
 /*
  * Whether perf stat can count here: a kernel without perf events, or
@@ -717,6 +948,8 @@ int bench_init(int argc, char **argv)
 				interleave_last_run(&order);
 			}
 	}
+	if (!rc)
+		profile_all(&o, pid1);
 	snprintf(buf, sizeof(buf), "@@SB END %lu rc=%d\n", seq, rc);
 	write_line(buf, strlen(buf));
 	if (!pid1)

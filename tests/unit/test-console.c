@@ -285,6 +285,89 @@ static void test_tool_rows(void)
 	strbuf_release(&sb);
 }
 
+/*
+ * The profiles after the runs: each cell's rows take the params of its
+ * cell's first run; a failed one, one of no run, and the lines beyond
+ * a profile's bounds give none.
+ */
+static void test_profile_rows(void)
+{
+	static const char *p[] = {
+		"INFO release=6.1.192",
+		"RUN spawn 1 -t 1 --run 1 -c 2",
+		"OUT # sched-bench 1 spawn",
+		"OUT kind,workload,params,run,sample,metric,value,unit,hib,"
+		"placement",
+		"OUT sample,spawn,copies=2,1,0,lps,6812.5,lps,1,",
+		"OUT end,spawn,copies=2,1,1",
+		"RC 0",
+		"RUN spawn 1 -t 1 --run 1 -c 4",
+		"OUT # sched-bench 1 spawn",
+		"OUT kind,workload,params,run,sample,metric,value,unit,hib,"
+		"placement",
+		"OUT sample,spawn,copies=4,1,0,lps,7000,lps,1,",
+		"OUT end,spawn,copies=4,1,1",
+		"RC 0",
+		"RUN spawn 2 -t 1 --run 2 -c 2",
+		"OUT # sched-bench 1 spawn",
+		"OUT kind,workload,params,run,sample,metric,value,unit,hib,"
+		"placement",
+		"OUT sample,spawn,copies=2,2,0,lps,6800,lps,1,",
+		"OUT end,spawn,copies=2,2,1",
+		"RC 0",
+		"PROFILE spawn 1 cpu-clock mode=system",
+		"PROF self     41.20%  [k] slow_fork_wait",
+		"PROF self      3.07%  [.] 0x00000000015976e8",
+		"PROF self      2.00%  [k] rm -rf /",
+		"PROF self      1.00%  [k] slow_fork_wait",
+		"PROF children     52.00%     0.10%  [k] kernel_clone",
+		"PROFILE spawn 0 cpu-clock error=perf record recorded nothing",
+		"PROF self     9.00%  [k] lost",
+		"PROFILE pingpong 0 cpu-clock mode=tasks",
+		"PROF self     9.00%  [k] none_ran",
+		NULL,
+	};
+	size_t i, nr = 0;
+	struct sample_set set = { 0 };
+	struct console_result r;
+	struct strbuf sb = STRBUF_INIT;
+
+	framed(&sb, p);
+	CHECK_INT(console_parse(sb.buf, sb.len, 0, &r), CONSOLE_OK);
+	CHECK_INT(r.nr_profiles, 3);
+	CHECK_INT(console_to_samples(&r, "patched", "qemu", &set), 0);
+	for (i = 0; i < set.nr; i++) {
+		const struct sample *s = &set.v[i];
+
+		if (!starts_with(s->metric, "diag.profile."))
+			continue;
+		nr++;
+		CHECK_STR(s->params, "copies=4");
+		CHECK_STR(s->unit, "%cpu-clock");
+		CHECK_STR(s->label, "patched");
+		CHECK_INT(s->run, 1);
+	}
+	CHECK_INT(nr, 2);
+	CHECK_INT(set.nr, 5);
+	if (set.nr == 5) {
+		CHECK_STR(set.v[3].metric, "diag.profile.self.slow_fork_wait");
+		CHECK_NEAR(set.v[3].value, 41.2, 1e-9);
+		CHECK_STR(set.v[4].metric,
+			  "diag.profile.children.kernel_clone");
+		CHECK_NEAR(set.v[4].value, 52, 1e-9);
+	}
+	sample_set_release(&set);
+	console_result_release(&r);
+	strbuf_reset(&sb);
+	/* a report line with no profile begun is corruption */
+	p[1] = "PROF self  1.00%  [k] early";
+	p[2] = NULL;
+	framed(&sb, p);
+	CHECK_INT(console_parse(sb.buf, sb.len, 0, &r), CONSOLE_CORRUPT);
+	console_result_release(&r);
+	strbuf_release(&sb);
+}
+
 /* A tool that printed no result, or a second STAT: no numbers. */
 static void test_tool_bad(void)
 {
@@ -431,6 +514,7 @@ int main(void)
 	RUN(test_failed);
 	RUN(test_hostile);
 	RUN(test_tail);
+	RUN(test_profile_rows);
 	RUN(test_tool_rows);
 	RUN(test_tool_bad);
 	RUN(test_lava_env_record);

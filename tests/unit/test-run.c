@@ -325,6 +325,21 @@ static void test_csv_round_trip(void)
 }
 
 
+/* The row of a run that perf's rows hang on: spawn copies=2, 1000 lps. */
+static void run_row(struct sample_set *set, const char *label, int run)
+{
+	struct sample s;
+
+	sample_init(&s);
+	s.label = (char *)label;
+	s.workload = "spawn";
+	s.params = "copies=2";
+	s.run = run;
+	s.metric = "lps";
+	s.value = 1000;
+	sample_set_add(set, &s);
+}
+
 /* perf stat's lines as a guest wrote them: only what they must say. */
 static void test_perf_rows(void)
 {
@@ -342,16 +357,8 @@ static void test_perf_rows(void)
 		"123456789012345678901234567890123456789012345678901234567890"
 		"123456789012345678901234567890,,instructions\n";
 	struct sample_set set = { 0 };
-	struct sample s;
 
-	sample_init(&s);
-	s.label = "base";
-	s.workload = "spawn";
-	s.params = "copies=2";
-	s.run = 3;
-	s.metric = "lps";
-	s.value = 1000;
-	sample_set_add(&set, &s);
+	run_row(&set, "base", 3);
 	CHECK_INT(run_perf_rows(perf, 0, &set), 3);
 	CHECK_INT(set.nr, 4);
 	CHECK_STR(set.v[1].metric, "diag.perf.context-switches");
@@ -369,6 +376,56 @@ static void test_perf_rows(void)
 	CHECK_INT(run_perf_rows(perf, 4, &set), 0);
 	sample_set_release(&set);
 }
+/* perf report's lines as a guest wrote them: symbols only, bounded. */
+static void test_profile_rows(void)
+{
+	struct strbuf rep = STRBUF_INIT;
+	struct sample_set set = { 0 };
+	int i;
+
+	strbuf_addstr(&rep,
+		"    41.20%  [k] slow_fork_wait\n"
+		"     5.00%  [.] main\n"
+		"     4.00%  [k] slow_fork_wait\n"	/* again: ignored */
+		"     3.00%  [.] 0x00000000015976e8\n"	/* an address */
+		"     3.00%  [.] 0000000000000000\n"
+		"     2.50%  [k] finish_task_switch.isra.0\n"
+		"   101.00%  [k] too_much\n"
+		"      nan%  [k] not_a_number\n"
+		"     1.00%  [k] a;b\n"
+		"     1.00%  [k]\n"
+		"     1.00%  slow\n"
+		"     1.00%  [k] "
+		"an_overlong_symbol_name_0123456789_0123456789_0123456789_0123456789\n"
+		"garbage\n\n%\n");
+	run_row(&set, "patched", 1);
+	set.v[0].higher_is_better = 1;
+	CHECK_INT(run_profile_rows(rep.buf, "self", "cpu-clock", 0, &set), 3);
+	CHECK_INT(set.nr, 4);
+	CHECK_STR(set.v[1].metric, "diag.profile.self.slow_fork_wait");
+	CHECK(set.v[1].value == 41.2);
+	CHECK_STR(set.v[1].unit, "%cpu-clock");
+	CHECK_STR(set.v[1].params, "copies=2");
+	CHECK_INT(set.v[1].higher_is_better, 0);
+	CHECK_STR(set.v[2].metric, "diag.profile.self.main");
+	CHECK_STR(set.v[3].metric,
+		  "diag.profile.self.finish_task_switch.isra.0");
+	/* --children: the first column */
+	CHECK_INT(run_profile_rows("  52.00%  41.20%  [k] kernel_clone\n",
+				   "children", "cpu-clock", 0, &set), 1);
+	CHECK_STR(set.v[4].metric, "diag.profile.children.kernel_clone");
+	CHECK(set.v[4].value == 52);
+	/* a report of more functions than kept: RUN_PROFILE_MAX */
+	strbuf_reset(&rep);
+	for (i = 0; i < 3 * RUN_PROFILE_MAX; i++)
+		strbuf_addf(&rep, "  0.10%%  [k] fn_%d\n", i);
+	CHECK_INT(run_profile_rows(rep.buf, "self", "cycles", 0, &set),
+		  RUN_PROFILE_MAX);
+	CHECK_INT(run_profile_rows(rep.buf, "self", "cycles", 99999, &set), 0);
+	sample_set_release(&set);
+	strbuf_release(&rep);
+}
+
 int main(void)
 {
 	TEST_NAME("test-run");
@@ -381,6 +438,7 @@ int main(void)
 	RUN(test_tool_argv);
 	RUN(test_csv_round_trip);
 	RUN(test_perf_rows);
+	RUN(test_profile_rows);
 	strbuf_release(&text);
 	return test_done();
 }
