@@ -13,6 +13,7 @@
 #include "bisect.h"
 #include "blocks.h"
 #include "job.h"
+#include "jobapply.h"
 #include "jobdir.h"
 #include "jobopts.h"
 #include "jobpast.h"
@@ -179,120 +180,6 @@ static int stage_series(struct job *j)
 
 /* ---- apply ---- */
 
-/*
- * Patches measured already: the reply says where, or (bot.quiet) no
- * reply goes at all.
- */
-
-/*
- * A "#sched-bot test" command that carries a diff (a reviewer's "can
- * you rerun with:"): the diff, taken the way `git am` takes a mail,
- * goes on top of the series as one more commit, as syzbot's "#syz
- * test" takes a patch, so the patched kernel is the series plus it.
- * A command mail without a diff changes nothing.  Returns 0, 1 when
- * the diff did not apply (ar->fail says why), -1 on an error.
- */
-static int apply_on_top(struct job *j, git_repository *repo,
-			struct apply_result *ar)
-{
-	struct strbuf text = STRBUF_INIT;
-	struct mbox mb = { 0 };
-	struct series one;
-	struct apply_result top;
-	const struct mbox_msg *cmd = NULL;
-	const char *id = j->s.on_top, *b;
-	char *branch = NULL;
-	size_t i;
-	int ret = 0, have_one = 0;
-
-	memset(&top, 0, sizeof(top));
-	if (jobdir_read(j->dir, "thread.mbox", &text) < 0) {
-		strbuf_release(&text);
-		return error("job %s has no thread.mbox", j->dir);
-	}
-	mbox_split(text.buf, text.len, &mb);
-	for (i = 0; i < mb.nr && !cmd; i++)
-		if (mb.msgs[i].msgid && !strcmp(mb.msgs[i].msgid, id))
-			cmd = &mb.msgs[i];
-	if (!cmd) {
-		warning("<%s>, the command, is not in the thread: the "
-			"series is tested as it is", id);
-		goto out;
-	}
-	/* no diff: the series alone */
-	if (!strstr(cmd->data, "\ndiff --git a/") ||
-	    series_from_mbox(cmd->data, cmd->len, 0, id, &one))
-		goto out;
-	have_one = 1;
-	if (!one.nr_patches)
-		goto out;
-	git_oid_cpy(&top.base, &ar->head);
-	b = ar->branch && starts_with(ar->branch, "refs/heads/") ?
-	    ar->branch + strlen("refs/heads/") : "sched-bot/series";
-	branch = xasprintf("%s-on-top", b);
-	if (apply_patches(repo, one.patches, one.nr_patches, branch,
-			  APPLY_3WAY, &top) < 0) {
-		struct apply_failure f = ar->fail;
-
-		ar->fail = top.fail;
-		top.fail = f;	/* released with top */
-		ar->fail.index = ar->fail.total = j->s.nr_patches + 1;
-		free(ar->fail.subject);
-		ar->fail.subject = xasprintf("the diff of <%s>, on top", id);
-		ret = 1;
-		goto out;
-	}
-	info("applied the diff of <%s> on top of the series", id);
-	git_oid_cpy(&ar->head, &top.head);
-	ar->nr_applied += top.nr_applied;
-	ar->nr_3way += top.nr_3way;
-	free(ar->branch);
-	ar->branch = top.branch;
-	top.branch = NULL;
-	j->s.on_top_applied = 1;
-out:
-	free(branch);
-	apply_result_release(&top);
-	if (have_one)
-		series_release(&one);
-	mbox_release(&mb);
-	strbuf_release(&text);
-	return ret;
-}
-
-/*
- * A recheck after merge: both sides are commits of the named tree as it
- * merged the series, nothing is applied, and the patch-ids are not
- * looked up (they are the rechecked job's: it would be a duplicate).
- */
-static int apply_merged(struct job *j, git_repository *repo)
-{
-	struct strbuf log = STRBUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1], *desc;
-	git_oid base, head;
-
-	if (!j->s.base || tree_resolve(repo, j->s.base, &base) < 0 ||
-	    tree_resolve(repo, j->s.head, &head) < 0)
-		return error("job %s: the merged commits %s..%s are not in "
-			     "the tree", j->dir, job_str(j->s.base),
-			     j->s.head);
-	git_oid_tostr(hex, sizeof(hex), &base);
-	job_state_set(&j->s.side[JOB_SIDE_BASE].commit, hex);
-	desc = xasprintf("%s, the parent of the series' first commit there",
-			 job_str(j->s.merged_into));
-	job_state_set(&j->s.base_desc, desc);
-	free(desc);
-	git_oid_tostr(hex, sizeof(hex), &head);
-	job_state_set(&j->s.side[JOB_SIDE_HEAD].commit, hex);
-	strbuf_addf(&log, "base %s %s\nhead %s (the series as merged into "
-		    "%s)\n", job_str(j->s.side[JOB_SIDE_BASE].commit),
-		    j->s.base_desc, hex, job_str(j->s.merged_into));
-	jobdir_write(j->dir, "apply.log", log.buf, log.len);
-	strbuf_release(&log);
-	j->s.stage = JOB_BUILD;
-	return 0;
-}
-
 static int stage_apply(struct job *j)
 {
 	struct job_past past;
@@ -314,7 +201,7 @@ static int stage_apply(struct job *j)
 		return EXIT_FAIL;
 	}
 	if (j->s.head) {
-		ret = apply_merged(j, repo) ? EXIT_FAIL : 0;
+		ret = job_apply_merged(j->dir, &j->s, repo) ? EXIT_FAIL : 0;
 		git_repository_free(repo);
 		free(tp);
 		series_release(&s);
@@ -331,7 +218,7 @@ static int stage_apply(struct job *j)
 	free(lock_path);
 	j->s.on_top_applied = 0;
 	ret = apply_series(repo, &s, &ao, &ar);
-	if (!ret && j->s.on_top && apply_on_top(j, repo, &ar))
+	if (!ret && j->s.on_top && job_apply_on_top(j->dir, &j->s, repo, &ar))
 		ret = -1;
 	if (lock >= 0)
 		close(lock);
