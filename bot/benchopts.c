@@ -27,6 +27,7 @@ const struct bench_opt bench_opts[] = {
 	{ "processes", 0, P, BO_SET, BK_THREADS, NULL, 0, 0, 0 },
 	{ "pin", 0, P, BO_SET, BK_PIN, NULL, 0, 0, 1 },
 	{ "no-pin", 0, P, BO_SET, BK_PIN, NULL, 0, 0, 0 },
+	{ "apart", 0, P, BO_SET, BK_APART, NULL, 0, 0, 1 },
 	{ "sweep", 0, P, BO_STRING, BK_SWEEP, "1,2,4", 0, 0, 0 },
 	{ "run", 0, S | P, BO_INT, BK_RUN, "K", 1, 1e9, 0 },
 	{ "autogroup", 0, S | P | E, BO_WORD, BK_AUTOGROUP, "on|off", 0, 0,

@@ -489,6 +489,9 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 	int threads = sc->ev[EV_CS1_THREADS].found;
 	int unpinned = sc->ev[EV_UNPINNED].found ||
 		       (!sc->ev[EV_PINNED].found && unpinned_by_diff);
+	/* unpinned for the diff's sake: each pair started on two CPUs, so
+	 * that a change to where wake-ups go moves them (or not) */
+	int apart = unpinned && !sc->ev[EV_UNPINNED].found;
 	/* past every CPU busy, where wake-up placement decides */
 	int wide = inst->found || p->basis == PLAN_DIFF;
 	int upper = wide ? 2 * o->cpus : o->cpus;
@@ -496,14 +499,23 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 	struct strbuf why = STRBUF_INIT;
 	char *sweep = sweep_list(o, upper < 4096 ? upper : 4096);
 
-	it->args = xasprintf("%s%s --sweep %s", unpinned ? "--no-pin" :
-			     "--pin", threads ? " --threads" : "", sweep);
+	it->args = xasprintf("%s%s --sweep %s", apart ? "--apart" :
+			     unpinned ? "--no-pin" : "--pin",
+			     threads ? " --threads" : "", sweep);
 	set_bench_cmd(it, o);
 	it->summary = xasprintf("will-it-scale context_switch1: pairs of %s "
 				"over a pipe, %s, %s instances",
 				threads ? "threads" : "processes",
+				apart ? "unpinned, started apart" :
 				unpinned ? "unpinned" : "pinned", sweep);
-	if (unpinned)
+	if (apart)
+		it->placement = xasprintf("no task bound to a CPU, but the "
+					  "two tasks of each pair started on "
+					  "two CPUs (--apart): where the "
+					  "scheduler's wake-ups place them, "
+					  "on any of the %d CPUs, is what "
+					  "is measured", o->cpus);
+	else if (unpinned)
 		it->placement = xasprintf("no task bound to a CPU (--no-pin): "
 					  "the scheduler places both tasks "
 					  "of each pair on any of the %d "
@@ -516,7 +528,8 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 	why_line(p, &why, &sc->ev[EV_CS1_THREADS]);
 	why_line(p, &why, unpinned ? &sc->ev[EV_UNPINNED] : &sc->ev[EV_PINNED]);
 	if (unpinned && !sc->ev[EV_UNPINNED].found)
-		cite(p, &why, "unpinned: the diff changes wake-up placement, ",
+		cite(p, &why, "unpinned, each pair started on two CPUs: the "
+		     "diff changes wake-up placement, ",
 		     &sc->diff[DIFF_WAKE]);
 	if (inst->found) {
 		why_line(p, &why, inst);

@@ -84,6 +84,20 @@ test_expect_success 'pingpong --no-pin --threads: placement free everywhere' '
 	! grep -E "^(sample|stat)," free.out | grep -v ",free\$"
 '
 
+test_expect_success 'pingpong --apart: free after the start, placement apart' '
+	"$SCHED_BENCH" pingpong -n 2 -t 1 --warmup 0 --apart >apart.out 2>apart.err &&
+	check_records apart.out &&
+	test_grep "^inst,pingpong,pairs=2 mode=processes[^,]*,1,0,-1," apart.out &&
+	test_grep "^inst,pingpong,pairs=2 mode=processes[^,]*,1,1,-1," apart.out &&
+	test_grep "^sample,pingpong,.*,apart$" apart.out &&
+	! grep -E "^(sample|stat)," apart.out | grep -v ",apart\$" &&
+	test_grep "2 process pairs, apart," apart.err &&
+	"$SCHED_BENCH" pingpong -n 1 -t 1 --warmup 0 --pin --apart --threads \
+		>apart-t.out 2>/dev/null &&
+	test_grep "^inst,pingpong,pairs=1 mode=threads[^,]*,1,0,-1," apart-t.out &&
+	! grep -E "^(sample|stat)," apart-t.out | grep -v ",apart\$"
+'
+
 test_expect_success 'pingpong --sweep runs each instance count' '
 	"$SCHED_BENCH" pingpong --sweep 1,2 -t 1 --warmup 0 >sweep.out 2>/dev/null &&
 	check_records sweep.out &&

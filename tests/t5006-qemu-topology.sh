@@ -62,7 +62,7 @@ test_expect_success '... and its Machine block says it in the testers words' '
 test_expect_success 'the plan for the box sweeps 1, an LLC, a node, a socket, all, 2x' '
 	"$SCHED_BOT" plan --target box --seconds 1 \
 		"$DATA/plan/wakeup-diff-only.mbox" >plan &&
-	test_grep "sched-bench pingpong -t 1 --no-pin --sweep 1,4,8,16$" plan &&
+	test_grep "sched-bench pingpong -t 1 --apart --sweep 1,4,8,16$" plan &&
 	tr -s " \n" "  " <plan >flat &&
 	test_grep "8 CPUs (2 sockets, 2 NUMA nodes, LLCs of 4)" flat
 '

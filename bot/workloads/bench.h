@@ -30,7 +30,8 @@
  *           measured one-second sample (pingpong)
  * hib       1 when higher is better, else 0
  * placement "pinned" (each pair confined to one CPU), "free" (the
- *           scheduler places the tasks) or "" (not applicable)
+ *           scheduler places the tasks), "apart" (free, each pair started
+ *           on two CPUs: --apart) or "" (not applicable)
  * stat      per-run facts: cpu_usr cpu_sys cpu_idle cpu_iowait
  *           cpu_softirq cpu_other (% of machine time over the measured
  *           part, from /proc/stat), wall_s, ctx_voluntary,

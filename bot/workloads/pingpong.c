@@ -7,6 +7,12 @@
  * and averages the rest.  By default instance i is bound to the i-th
  * allowed CPU (mod the CPU count) before it creates its partner, which
  * inherits the mask: every hand-off is then a same-CPU context switch.
+ * --no-pin leaves them to the scheduler; --apart too, but starts the two
+ * tasks of pair i on CPU i and CPU i + N/2 of N (then frees them), so
+ * that where a wake-up goes decides whether they meet: a pair that
+ * started on one CPU by chance hides a change to wake-up placement
+ * (select_idle_sibling returning the previous CPU, unpinned, showed no
+ * move in one boot of three).
  */
 #include <errno.h>
 #include <poll.h>
@@ -29,14 +35,16 @@ struct slot {
 	unsigned long long count;
 	int tid[2];		/* instance, partner (pids or tids) */
 	int cpu;		/* -1 when free */
+	int start[2];		/* --apart: the first CPUs of both, or -1 */
 	int ready;
-	char pad[256 - 24];
+	char pad[256 - 32];
 };
 
 struct pp {
 	int pairs;
 	int threads;
 	int pin;
+	int apart;		/* --no-pin, each pair started on two CPUs */
 	int setsid_inst;
 	int start_fd;		/* read end of the start pipe */
 	struct slot *slots;
@@ -80,10 +88,31 @@ static void partner_loop(int rfd, int wfd)
 	}
 }
 
+/* The CPUs the process may run on, for --apart's release. */
+static cpu_set_t free_cpus;
+
+/*
+ * --apart: move the calling task (or thread) to cpu, then let it run
+ * anywhere again.  Widening the mask does not move it, so it starts on
+ * cpu and goes where the scheduler's wake-up placement takes it.
+ */
+static void start_on(int cpu)
+{
+	cpu_set_t one;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	sched_setaffinity(0, sizeof(free_cpus), &free_cpus);
+}
+
 static void *partner_thread(void *p)
 {
 	struct partner_arg *a = p;
 
+	start_on(a->slot->start[1]);
 	a->slot->tid[1] = gettid_();
 	partner_loop(a->rfd, a->wfd);
 	return NULL;
@@ -171,11 +200,11 @@ static void *instance_thread(void *p)
 	int p1[2], p2[2];
 	pthread_t th;
 
-	if (s->cpu >= 0) {
+	if (s->cpu >= 0 || s->start[0] >= 0) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
-		CPU_SET(s->cpu, &set);
+		CPU_SET(s->cpu >= 0 ? s->cpu : s->start[0], &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
 	s->tid[0] = gettid_();
@@ -187,6 +216,8 @@ static void *instance_thread(void *p)
 	/* The partner inherits this thread's affinity. */
 	if (pthread_create(&th, NULL, partner_thread, &pa))
 		return NULL;
+	if (s->start[0] >= 0)
+		sched_setaffinity(0, sizeof(free_cpus), &free_cpus);
 	a->pp->pth[a->i] = th;
 	instance_loop(s, p1, p2);
 	return NULL;
@@ -214,8 +245,11 @@ static void __attribute__((noreturn)) instance_process(struct pp *pp,
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		arm_watchdog(getppid());
 		s->tid[1] = getpid();
+		start_on(s->start[1]);
 		partner_loop(p1[0], p2[1]);
 	}
+	if (s->start[0] >= 0)
+		sched_setaffinity(0, sizeof(free_cpus), &free_cpus);
 	instance_loop(s, p1, p2);
 	_exit(0);
 }
@@ -237,14 +271,23 @@ static int nth_cpu(const cpu_set_t *allowed, int i)
 static int start_instances(struct pp *pp, struct inst_arg *args)
 {
 	cpu_set_t allowed, one;
-	int i;
+	int i, half;
 
 	sched_getaffinity(0, sizeof(allowed), &allowed);
+	free_cpus = allowed;
+	half = CPU_COUNT(&allowed) / 2 > 0 ? CPU_COUNT(&allowed) / 2 : 1;
 	fflush(NULL);
 	for (i = 0; i < pp->pairs; i++) {
 		struct slot *s = &pp->slots[i];
 
 		s->cpu = pp->pin ? nth_cpu(&allowed, i) : -1;
+		/*
+		 * --apart: pair i on the i-th CPU and the one half the
+		 * CPUs away, wrapping around: on a machine of two sockets
+		 * (or LLCs) numbered in order, on two of them.
+		 */
+		s->start[0] = pp->apart ? nth_cpu(&allowed, i) : -1;
+		s->start[1] = pp->apart ? nth_cpu(&allowed, i + half) : -1;
 		if (pp->threads) {
 			args[i].pp = pp;
 			args[i].i = i;
@@ -254,14 +297,14 @@ static int start_instances(struct pp *pp, struct inst_arg *args)
 			continue;
 		}
 		/* Like will-it-scale: bind ourselves, fork, restore. */
-		if (s->cpu >= 0) {
+		if (s->cpu >= 0 || s->start[0] >= 0) {
 			CPU_ZERO(&one);
-			CPU_SET(s->cpu, &one);
+			CPU_SET(s->cpu >= 0 ? s->cpu : s->start[0], &one);
 			sched_setaffinity(0, sizeof(one), &one);
 		}
 		if (fork() == 0)
 			instance_process(pp, i);
-		if (s->cpu >= 0)
+		if (s->cpu >= 0 || s->start[0] >= 0)
 			sched_setaffinity(0, sizeof(allowed), &allowed);
 	}
 	return 0;
@@ -475,6 +518,9 @@ int bench_pingpong(int argc, char **argv)
 	warmup = (int)bench_arg_num(&args, BK_WARMUP, warmup);
 	pp.threads = (int)bench_arg_num(&args, BK_THREADS, pp.threads);
 	pp.pin = (int)bench_arg_num(&args, BK_PIN, pp.pin);
+	pp.apart = (int)bench_arg_num(&args, BK_APART, pp.apart);
+	if (pp.apart)
+		pp.pin = 0;
 	rec.run = (int)bench_arg_num(&args, BK_RUN, rec.run);
 	knobs_from_args(&knobs, &args);
 	/* 1,2,4 or 1:2:4: init splits its sb.pingpong= at commas */
@@ -498,7 +544,7 @@ int bench_pingpong(int argc, char **argv)
 	/* Threads share one session: give the whole process its own. */
 	if (knobs.setsid && pp.threads && getsid(0) != getpid())
 		setsid();
-	rec.placement = pp.pin ? "pinned" : "free";
+	rec.placement = pp.pin ? "pinned" : pp.apart ? "apart" : "free";
 	if (knobs_apply(&knobs))
 		return 1;
 	/* Orphaned partners come back to us, so that we reap them. */

@@ -188,8 +188,10 @@ static void test_diff_wakeup(void)
 	it = item(&p, "pingpong");
 	CHECK(it != NULL);
 	if (it) {
-		CHECK_STR(it->args, "--no-pin --sweep 1,2,4");
+		CHECK_STR(it->args, "--apart --sweep 1,2,4");
 		CHECK(strstr(it->why, "select_idle_sibling") != NULL);
+		CHECK(strstr(it->why, "each pair started on two CPUs") != NULL);
+		CHECK(strstr(it->placement, "--apart") != NULL);
 		CHECK(strstr(it->why, "kernel/sched/fair.c") != NULL);
 	}
 	CHECK_INT(p.nr_skips, 0);
@@ -263,7 +265,7 @@ static void test_layout_sweep(void)
 	it = item(&p, "pingpong");
 	CHECK(it != NULL);
 	if (it) {
-		CHECK_STR(it->args, "--no-pin --sweep 1,4,8,16,32");
+		CHECK_STR(it->args, "--apart --sweep 1,4,8,16,32");
 		CHECK(strstr(it->why, "one LLC (4 CPUs)") != NULL);
 	}
 	plan_release(&p);
@@ -327,7 +329,7 @@ static void test_facts_sweep(void)
 	CHECK_INT(assumed, 0);
 	plan_target_layout("q", &q);
 	q_sweep = wakeup_sweep(&q, &text);
-	CHECK_STR(q_sweep, "--no-pin --sweep 1,16,32,64");
+	CHECK_STR(q_sweep, "--apart --sweep 1,16,32,64");
 
 	/* nothing measured yet: the box's CPUs are not known */
 	CHECK_INT(target_facts("box", 0, &facts), 0);
