@@ -111,3 +111,27 @@ kernel_config() {
 	CFG
 	export CCACHE_DIR="$KCACHE/ccache"
 }
+
+# kernel_job_setup: what a test of whole jobs on QEMU-booted kernels of
+# the cached tree needs (t6011, t6016, t6017): the prerequisites (a
+# missing tool skips the script, a repository that cannot be made fails
+# it), kernel_config, a bot identity (lib-bot.sh's bot_config), and the
+# job settings for the pipeline rather than the kernel: 1-second runs,
+# spawn without its gap, TCG's spread not called noise (noisyPct), and
+# a boot timeout for a loaded host.  Sets CFG to the configuration.
+kernel_job_setup() {
+	kernel_prereqs
+	command -v qemu-system-x86_64 >/dev/null ||
+		test_skip_all "QEMU is not installed"
+	command -v cpio >/dev/null || test_skip_all "cpio is not installed"
+	kernel_repo || test_fail_all "could not make the kernel repository"
+	kernel_config
+	CFG=$XDG_CONFIG_HOME/sched-bot/config
+	bot_config "$TRASH/bot.cfg"
+	cat "$TRASH/bot.cfg" >>"$CFG"
+	git config -f "$CFG" tree.path "$KREPO"
+	git config -f "$CFG" job.seconds 1
+	git config -f "$CFG" job.spawnGap 0
+	git config -f "$CFG" compare.noisyPct 10000
+	git config -f "$CFG" target.qemu.timeout 600
+}

@@ -40,24 +40,11 @@
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-bot.sh"
 
-kernel_prereqs
-command -v qemu-system-x86_64 >/dev/null || test_skip_all "QEMU is not installed"
-command -v cpio >/dev/null || test_skip_all "cpio is not installed"
-kernel_repo || test_fail_all "could not make the kernel repository"
-kernel_config
-
-CFG=$XDG_CONFIG_HOME/sched-bot/config
-bot_config "$TRASH/bot.cfg"
-cat "$TRASH/bot.cfg" >>"$CFG"
-git config -f "$CFG" tree.path "$KREPO"
-git config -f "$CFG" job.seconds 1
-git config -f "$CFG" job.spawnGap 0
+kernel_job_setup
 git config -f "$CFG" job.minRuns 3
 git config -f "$CFG" job.maxRuns 3
 git config -f "$CFG" compare.alpha 0.05
 git config -f "$CFG" compare.minEffect 50
-git config -f "$CFG" compare.noisyPct 10000
-git config -f "$CFG" target.qemu.timeout 600
 git config -f "$CFG" job.profile true
 
 COMMENT='s/^ \*  Various enhancements by Dmitry Adamushko\.$/ *  Various enhancements, by Dmitry Adamushko./'
