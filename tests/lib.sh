@@ -84,6 +84,18 @@ test_skip_all() {
 	if [ "${CI:-}" = true ]; then
 		test_fail_all "prerequisite missing under CI: $1"
 	fi
+	test_skip_script "$1"
+}
+
+# test_long: the script boots kernels for many minutes; it runs only when
+# asked (SCHED_BOT_TEST_LONG=1, `make check-long`).  A skip by choice,
+# not for a missing prerequisite, so it is one skip under CI too.
+test_long() {
+	[ -n "${SCHED_BOT_TEST_LONG:-}" ] ||
+		test_skip_script "long: SCHED_BOT_TEST_LONG=1 (make check-long) runs it"
+}
+
+test_skip_script() {
 	echo "1..0 # SKIP $1"
 	echo "# $name: passed $test_pass failed $test_fail skipped $((test_skip + 1))"
 	[ "$test_fail" -eq 0 ] || exit 1

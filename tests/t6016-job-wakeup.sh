@@ -24,8 +24,7 @@
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-bot.sh"
 
-[ -n "$SCHED_BOT_TEST_LONG" ] ||
-	test_skip_all "long: SCHED_BOT_TEST_LONG=1 (make check-long) runs it"
+test_long
 kernel_job_setup
 # two sockets of two CPUs: a pair started on both crosses an LLC, which
 # the base pulls together (wake_affine, then an idle CPU of the waker's

@@ -25,8 +25,7 @@
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-bot.sh"
 
-[ -n "$SCHED_BOT_TEST_LONG" ] ||
-	test_skip_all "long: SCHED_BOT_TEST_LONG=1 (make check-long) runs it"
+test_long
 kernel_job_setup
 git config -f "$CFG" job.minRuns 3
 git config -f "$CFG" job.maxRuns 3
