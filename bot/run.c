@@ -596,6 +596,26 @@ char *run_bench_cmdline(const struct bench_spec *spec)
 	return strbuf_detach(&sb, NULL);
 }
 
+char *run_bench_workload_args(const struct bench_spec *spec)
+{
+	struct bench_spec s = *spec;
+	struct strbuf sb = STRBUF_INIT;
+	char **argv, **p;
+
+	/* a target's runs take -t and --run from the request */
+	s.duration = 0;
+	s.run = 0;
+	bench_spec_defaults(&s, bench_workload(&s));
+	argv = run_bench_argv(&s, "x");
+	if (!argv)
+		return NULL;
+	strbuf_addf(&sb, "%s=", s.workload);
+	for (p = argv + 2; *p; p++)
+		strbuf_addf(&sb, "%s%s", p == argv + 2 ? "" : ",", *p);
+	run_argv_free(argv);
+	return strbuf_detach(&sb, NULL);
+}
+
 /* ---- finding and running programs --------------------------------- */
 
 static struct run_opts opts;
@@ -625,23 +645,6 @@ char *run_find_sched_bench(const char *path)
 		free(p);
 	}
 	return subproc_find("sched-bench");
-}
-
-int run_capture(char *const argv[], struct strbuf *out, struct strbuf *err)
-{
-	struct strbuf dropped = STRBUF_INIT;
-	struct subproc p = {
-		.argv = (const char *const *)argv, .stdin_fd = -1,
-		.log_fd = -1, .capture = out,
-		.capture_err = err ? err : &dropped,
-	};
-	int rc;
-
-	/* the filtered way, like every child: the allowlisted
-	 * environment, never a secret */
-	rc = subproc_run(&p);
-	strbuf_release(&dropped);
-	return rc;
 }
 
 /* ---- external tools ----------------------------------------------- */
@@ -825,127 +828,6 @@ char **run_tool_argv(const char *workload, const char *prog, int duration,
 	*params = expand(w && w->params ? w->params : "", ncpu, duration);
 	add_arg(&b, NULL);
 	return b.v;
-}
-
-static int read_cpu(struct cpu_times *t)
-{
-	char buf[8192];
-
-	if (procstat_read("/proc/stat", buf, sizeof(buf)) < 0)
-		return -1;
-	return procstat_parse_cpu(buf, t);
-}
-
-static void show_failure(const char *what, int status,
-			 const struct strbuf *err)
-{
-	if (status < 0)
-		error("%s: could not be started", what);
-	else if (status > 128)
-		error("%s: killed by signal %d", what, status - 128);
-	else
-		error("%s: exit code %d", what, status);
-	if (err->len)
-		fprintf(stderr, "%s", err->buf);
-}
-
-static int run_tool(const char *workload, int run,
-		    const struct run_local *opt, const struct run_meta *meta,
-		    struct sample_set *out)
-{
-	const struct workload *t = workload_find(workload);
-	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
-	struct cpu_times c0, c1;
-	struct cpu_util u;
-	char *prog, *params = NULL, **argv;
-	int status, have_cpu, rc = RUN_FAILED;
-	double t0, wall;
-
-	prog = subproc_find(t->prog);
-	if (!prog) {
-		fprintf(stderr, "skip: %s: '%s' is not installed (package %s)\n",
-			workload, t->prog, t->package);
-		return RUN_SKIPPED;
-	}
-	argv = run_tool_argv(workload, prog,
-			     opt->duration ? opt->duration : 10, &params);
-	have_cpu = !read_cpu(&c0);
-	t0 = now_monotonic();
-	status = run_capture(argv, &o, &e);
-	wall = now_monotonic() - t0;
-	have_cpu = have_cpu && !read_cpu(&c1) && !procstat_util(&c0, &c1, &u);
-	if (status != 0) {
-		show_failure(workload, status, &e);
-		goto out;
-	}
-	/* perf prints its result on stdout, hackbench too; be lenient. */
-	strbuf_addstr(&o, "\n");
-	strbuf_add(&o, e.buf, e.len);
-	if (opt->verbose)
-		fprintf(stderr, "%s", o.buf);
-	if (run_tool_rows(workload, params, run, o.buf, wall,
-			  have_cpu ? &u : NULL, meta, opt->env_text, out) < 0)
-		goto out;
-	rc = RUN_OK;
-out:
-	free(prog);
-	free(params);
-	run_argv_free(argv);
-	strbuf_release(&o);
-	strbuf_release(&e);
-	return rc;
-}
-
-static int run_sched_bench(const char *workload, int run,
-			   const struct run_local *opt,
-			   const struct run_meta *meta, struct sample_set *out)
-{
-	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
-	struct bench_spec spec;
-	char **argv;
-	int status, rc = RUN_FAILED;
-
-	if (!opt->sched_bench)
-		return error("sched-bench not found (set run.schedBench)");
-	if (opt->spec)
-		spec = *opt->spec;
-	else
-		bench_spec_init(&spec);
-	spec.workload = workload;
-	spec.run = run;
-	spec.duration = opt->duration ? opt->duration : 10;
-	bench_spec_defaults(&spec, workload_find(workload));
-	argv = run_bench_argv(&spec, opt->sched_bench);
-	if (!argv)
-		return RUN_FAILED;
-	status = run_capture(argv, &o, &e);
-	if (status != 0) {
-		show_failure(workload, status, &e);
-		goto out;
-	}
-	if (opt->verbose)
-		fprintf(stderr, "%s", e.buf);
-	if (run_parse_bench_output(o.buf, o.len, meta, out) < 0)
-		goto out;
-	rc = RUN_OK;
-out:
-	run_argv_free(argv);
-	strbuf_release(&o);
-	strbuf_release(&e);
-	return rc;
-}
-
-int run_workload_local(const char *workload, int run,
-		       const struct run_local *opt,
-		       const struct run_meta *meta, struct sample_set *out)
-{
-	const struct workload *w = workload_find(workload);
-
-	if (!w)
-		return error("unknown workload '%s'", workload);
-	if (w->runner == WORKLOAD_SCHED_BENCH)
-		return run_sched_bench(workload, run, opt, meta, out);
-	return run_tool(workload, run, opt, meta, out);
 }
 
 /* ---- perf stat around a run ---- */

@@ -79,6 +79,14 @@ void run_argv_free(char **argv);
 /* The same arguments (without prog) joined by single spaces; no argument
  * contains white space, so this is safe for a kernel command line. */
 char *run_bench_cmdline(const struct bench_spec *spec);
+/*
+ * The sched-bench words of spec for a target's runs, as
+ * boot_req.workload_args takes them: "pingpong=--warmup,2,--no-pin"
+ * (the workload table's run_args where spec leaves an option unset;
+ * -t and --run left to the target).  Allocated; NULL (printed) for a
+ * spec sched-bench would refuse.
+ */
+char *run_bench_workload_args(const struct bench_spec *spec);
 
 /* Where sched-bench is when no command names it; filled by the tool. */
 struct run_opts {
@@ -158,33 +166,5 @@ int run_tool_rows(const char *workload, const char *params, int run,
 		  const char *text, double wall, const struct cpu_util *u,
 		  const struct run_meta *meta, const char *env_text,
 		  struct sample_set *out);
-
-/* Options of one local run of a workload. */
-struct run_local {
-	const char *sched_bench;	/* path; NULL for tools only */
-	int duration;			/* seconds, 0 = default */
-	int verbose;			/* pass stderr of the workload */
-	const char *env_text;		/* cached `sched-bench env` output */
-	/* Options for the sched-bench workloads (copies, pin, threads,
-	 * autogroup, cgroup, setsid); workload, run and duration are set
-	 * per run.  NULL: the defaults. */
-	const struct bench_spec *spec;
-};
-
-enum run_status { RUN_OK = 0, RUN_FAILED = -1, RUN_SKIPPED = 1 };
-
-/* Run one workload once on this machine and append its rows.  A missing
- * tool prints one "skip" line and returns RUN_SKIPPED. */
-int run_workload_local(const char *workload, int run,
-		       const struct run_local *opt,
-		       const struct run_meta *meta, struct sample_set *out);
-
-/*
- * Run argv through subproc_run() (its environment allowlist, no
- * secret), capturing stdout into out and stderr into err (NULL: stderr
- * is dropped); returns subproc_run()'s code: the exit code, 128 +
- * signal, or -1 when it could not be started.
- */
-int run_capture(char *const argv[], struct strbuf *out, struct strbuf *err);
 
 #endif

@@ -20,9 +20,8 @@
 #include "workload-opts.h"
 
 static const char *target = "local", *workloads, *output, *label;
-static struct run_local opt;
 static struct bench_spec spec;
-static int runs = 1, autogroup = -1;
+static int runs = 1, autogroup = -1, duration;
 
 /* After the usage: the workloads, from the workload table. */
 static void run_more_help(FILE *f)
@@ -51,7 +50,7 @@ static const struct option_spec run_options[] = {
 		    "repetitions, workloads interleaved (default 1)"),
 	OPT_STRING(0, "label", &label, "NAME",
 		   "the label column (default: uname -r)"),
-	OPT_INTEGER('t', "duration", &opt.duration, "S", 1, 86400,
+	OPT_INTEGER('t', "duration", &duration, "S", 1, 86400,
 		    "seconds per sched-bench run (default 10)"),
 	OPT_STRING('o', "output", &output, "FILE",
 		   "append rows to FILE (created with a header); "
@@ -80,8 +79,10 @@ const struct options_doc run_doc = {
 	.synopsis = run_synopsis,
 	.text =
 "Runs the workloads on this machine N times, interleaved, and appends\n"
-"one row per sample to a results CSV.  -v shows the workloads' own\n"
-"output.",
+"one row per sample to a results CSV.  Each run goes through the local\n"
+"target, as `sched-bot boot --target local` runs it: the same rows\n"
+"(perf stat counts too, where perf is installed), the same\n"
+"allowlisted environment for every child.",
 	.options = run_options,
 	.more = run_more_help,
 	.notes =
@@ -126,13 +127,74 @@ static int emit(const char *out, const struct sample_set *set,
 	return 0;
 }
 
+/* The sched-bench words of each workload, "spawn=-c,4 pingpong=..." */
+static char *workload_args(char **wl, size_t nwl)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < nwl; i++) {
+		const struct workload *w = workload_find(wl[i]);
+		char *a;
+
+		if (!w || w->runner != WORKLOAD_SCHED_BENCH)
+			continue;
+		spec.workload = wl[i];
+		a = run_bench_workload_args(&spec);
+		if (!a) {
+			strbuf_release(&sb);
+			return NULL;
+		}
+		strbuf_addf(&sb, "%s%s", sb.len ? " " : "", a);
+		free(a);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Run r of workload wl through the local target, as `boot --target
+ * local` runs it (the same init, frames and parser; the children get
+ * the allowlisted environment): its rows into set, numbered r and
+ * stamped with when.  0, 1 when it failed, RUN_SKIP when the tool is
+ * nowhere, -1 on a setup error (printed).
+ */
+#define RUN_SKIP 2
+static int run_cell(struct boot_req *req, const char *wl, int r,
+		    const char *when, struct sample_set *set)
+{
+	struct boot_res res;
+	size_t i;
+	int ret;
+
+	req->workloads = wl;
+	ret = target_run(target, req, &res);
+	if (ret > 0 && res.skipped_all) {
+		ret = RUN_SKIP;
+	} else if (ret > 0) {
+		error("%s run %d failed: %s: %s", wl, r,
+		      console_status_name(res.status),
+		      res.reason ? res.reason : "?");
+		if (res.last_lines && *res.last_lines)
+			fprintf(stderr, "last lines:\n%s", res.last_lines);
+	} else if (!ret) {
+		*set = res.samples;
+		memset(&res.samples, 0, sizeof(res.samples));
+		for (i = 0; i < set->nr; i++) {
+			set->v[i].run = r;
+			free(set->v[i].time);
+			set->v[i].time = xstrdup(when);
+		}
+	}
+	boot_res_release(&res);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct run_meta meta = { 0 };
-	struct strbuf env = STRBUF_INIT;
-	char **wl = NULL, *list = NULL, *w, *save = NULL;
-	size_t nwl = 0, alloc = 0, i;
-	int r, header_done = 0, failed = 0, skipped = 0;
+	struct boot_req req = { .runs = 1, .autogroup = -1 };
+	char **wl = NULL, *list = NULL, *w, *save = NULL, *args = NULL;
+	size_t nwl = 0, alloc = 0;
+	int header_done = 0, failed = 0, skipped = 0;
 	struct progress progress;
 	struct interleave order;
 	int rc = EXIT_OK;
@@ -147,7 +209,6 @@ int cmd_run(int argc, char **argv)
 				     argv[0]);
 	if (output && !strcmp(output, "-"))
 		output = NULL;
-	opt.verbose = verbosity > 0;
 	if (!workloads)
 		return options_error(&run_doc, "--workloads is required");
 	if (autogroup >= 0)
@@ -155,7 +216,6 @@ int cmd_run(int argc, char **argv)
 	spec.workload = "spawn";
 	if (bench_spec_check(&spec))
 		return options_error(&run_doc, "bad sched-bench option");
-	opt.spec = &spec;
 	if (!target_is(target, TARGET_HERE))
 		return options_error(&run_doc, "target '%s' is not supported here: 'run' runs on this machine; QEMU targets run through 'sched-bot boot'",
 				     target);
@@ -164,41 +224,42 @@ int cmd_run(int argc, char **argv)
 		ALLOC_GROW(wl, nwl, alloc);
 		wl[nwl++] = w;
 	}
+	args = workload_args(wl, nwl);
+	if (!args) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	meta.label = label ? label : u.release;
-	meta.target = target;
-	opt.sched_bench = run_find_sched_bench(NULL);
-	if (opt.sched_bench) {
-		char *envargv[] = { (char *)opt.sched_bench, "env", NULL };
-
-		if (run_capture(envargv, &env, NULL) == 0)
-			opt.env_text = env.buf;
-	}
+	req.label = label ? label : u.release;
+	req.seconds = duration ? duration : 10;
+	req.workload_args = *args ? args : NULL;
 	progress_start(&progress, 1);
 	interleave_init(&order, runs, nwl, 1);
 	while (interleave_next(&order)) {
 		struct sample_set set = { 0 };
+		const char *name = wl[order.i];
 		char when[32];
 		time_t now = time(NULL);
 		struct tm tm;
 		int st;
 
-		r = order.run;
-		i = order.i;
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
 			 gmtime_r(&now, &tm));
-		meta.time = when;
-		progress_show(&progress, "run %d/%d: %s ...", r, runs, wl[i]);
-		st = run_workload_local(wl[i], r, &opt, &meta, &set);
+		progress_show(&progress, "run %d/%d: %s ...", order.run, runs,
+			      name);
+		st = run_cell(&req, name, order.run, when, &set);
 		progress_done(&progress);
-		if (st == RUN_SKIPPED) {
+		if (st < 0) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		if (st == RUN_SKIP) {
 			skipped++;
-		} else if (st != RUN_OK) {
-			error("%s run %d failed", wl[i], r);
+		} else if (st) {
 			failed++;
 		} else {
-			busy_warning(wl[i], r, &set);
+			busy_warning(name, order.run, &set);
 			if (emit(output, &set, &header_done)) {
 				error("cannot write %s", output);
 				sample_set_release(&set);
@@ -213,9 +274,8 @@ int cmd_run(int argc, char **argv)
 	if (skipped)
 		info("%d workload run(s) skipped (tool not installed)", skipped);
 out:
-	free((char *)opt.sched_bench);
+	free(args);
 	free(list);
 	free(wl);
-	strbuf_release(&env);
 	return rc;
 }

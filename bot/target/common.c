@@ -499,6 +499,7 @@ double target_cfg_number(const char *name, const char *key)
 int target_nothing_to_run(struct boot_res *res)
 {
 	res->status = CONSOLE_FAILED;
+	res->skipped_all = 1;
 	res->reason = xstrdup("nothing to run: every workload was skipped");
 	return 1;
 }

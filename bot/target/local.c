@@ -2,8 +2,10 @@
 /*
  * target/local.c - the workloads on the running kernel: sched-bench's
  * init, not as PID 1, prints the same frames as in a guest, so the same
- * parser turns them into the same rows.  Autogroup and cgroup requests
- * are only applied by a PID 1 init; here the machine runs as it is.
+ * parser turns them into the same rows (`sched-bot run` is this path, a
+ * cell at a time).  Autogroup and cgroup requests of the boot are only
+ * applied by a PID 1 init; here the machine runs as it is, and a
+ * workload's own --autogroup or --cgroup (run's options) is sched-bench's.
  * The tools run from this machine's PATH.
  */
 #include <stdlib.h>

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "secret.h"
+#include "subproc.h"
 #include "target/common.h"
 #include "workload.h"
 
@@ -140,7 +141,9 @@ int target_ctx_init(struct target_ctx *ctx, const char *name,
 			continue;
 		ALLOC_GROW(ctx->tools, ctx->nr_tools, alloc);
 		ctx->tools[ctx->nr_tools].info = t;
-		ctx->tools[ctx->nr_tools].host = target_tool_host_path(t->prog);
+		/* here, any program of PATH runs; elsewhere it must ship */
+		ctx->tools[ctx->nr_tools].host = ctx->traits & TARGET_HERE ?
+			subproc_find(t->prog) : target_tool_host_path(t->prog);
 		ctx->nr_tools++;
 	}
 	free(list);

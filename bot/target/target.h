@@ -85,6 +85,8 @@ struct boot_res {
 	char *lava_job;		/* lava: the job's page */
 	double boot_seconds;	/* start to /init (the BEGIN frame) */
 	double seconds;		/* whole boot + run */
+	/* every workload was skipped, its tool nowhere: nothing ran */
+	int skipped_all;
 	struct sample_set samples;
 };
 

@@ -252,6 +252,19 @@ static void test_argv(void)
 	CHECK_STR(line, "spawn -c 4 --passes 3 --gap 0 --child-cpu --autogroup off --setsid");
 	free(line);
 
+	/* a target's words: run_args where unset, no -t or --run */
+	line = run_bench_workload_args(&spec);
+	CHECK_STR(line, "spawn=-c,4,--passes,3,--gap,0,--child-cpu,--autogroup,off,--setsid");
+	free(line);
+	bench_spec_init(&spec);
+	spec.workload = "pingpong";
+	spec.duration = 5;
+	spec.run = 2;
+	spec.pin = 0;
+	line = run_bench_workload_args(&spec);
+	CHECK_STR(line, "pingpong=--warmup,2,--no-pin");
+	free(line);
+
 	spec.workload = "rm -rf";
 	CHECK(run_bench_cmdline(&spec) == NULL);
 	spec.workload = "pingpong";
