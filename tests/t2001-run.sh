@@ -54,6 +54,16 @@ test_expect_success 'pingpong options reach sched-bench: --copies, --no-pin' '
 	test_grep ",pingpong,pairs=2 mode=processes duration=1 warmup=2,1,handoffs,[0-9.]*,handoffs/s,1,0,free," free.csv
 '
 
+test_expect_success 'spawn options reach sched-bench through the local target' '
+	"$SCHED_BOT" run --workloads spawn --autogroup off --cgroup new \
+		--duration 1 -o env.csv 2>env.err &&
+	csv_check env.csv &&
+	test_grep ",spawn,[^,]* autogroup=off cgroup=new,1,lps," env.csv &&
+	awk -F, "NR > 1 && \$6 == \"lps\" && \$20 !~ /^\\/sched-bench/ { bad = 1 }
+		END { exit bad || NR < 2 }" env.csv &&
+	test_grep ! "own autogroup and cgroup" env.err
+'
+
 test_expect_success 'kill -9 in the middle leaves whole rows' '
 	"$SCHED_BOT" run --workloads spawn,pingpong --runs 100 \
 		--duration 1 -o killed.csv 2>/dev/null &
