@@ -146,10 +146,9 @@ print(($code // '000'), "\n");
 EOF
 }
 
-# Stop server PID when the test script ends, even when the start
-# function ran in a subshell (whose test_atexit is lost) or the script
-# was killed: a watchdog polling the script's own pid ($$ is the same in
-# subshells).
+# Stop server PID when the test script ends, even when the script was
+# killed and no test_atexit cleanup ran: a watchdog polling the
+# script's own pid ($$ is the same in subshells).
 lore_watchdog_() {
 	(
 		while kill -0 "$$" 2>/dev/null && kill -0 "$1" 2>/dev/null; do

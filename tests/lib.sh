@@ -33,16 +33,20 @@ test_count=0
 test_pass=0
 test_fail=0
 test_skip=0
-test_cleanups=""
 
-# Run a command when the script ends, whatever happens (servers, mounts).
+# Run a command (one line) when the script ends, whatever happens
+# (servers, mounts), the newest first.  Kept in a file of the trash, not
+# a variable: a test body runs in a subshell, and a server it starts
+# (git_serve) must be stopped by the script all the same.
 test_atexit() {
-	test_cleanups="$1; $test_cleanups"
+	printf "%s\n" "$1" >>"$TRASH/.cleanups"
 }
 
 test_finish_() {
-	eval "$test_cleanups" >/dev/null 2>&1
-	test_cleanups=""
+	[ -f "$TRASH/.cleanups" ] || return 0
+	eval "$(awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' \
+		"$TRASH/.cleanups")" >/dev/null 2>&1
+	rm -f "$TRASH/.cleanups"
 }
 trap 'test_finish_' EXIT
 trap 'test_finish_; exit 130' INT TERM

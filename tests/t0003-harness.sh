@@ -174,4 +174,26 @@ test_expect_success 'test_atexit cleanups run before the trash is removed' '
 	{ kill "$(cat sleep.pid)"; false; }
 '
 
+# A server a test body starts (git_serve) registers its cleanup in the
+# test's subshell: it must still run when the script ends.
+test_expect_success 'a cleanup registered inside a test runs at the end' '
+	mkscript t5-atexit "" &&
+	cat >>h/t5-atexit.sh <<-\EOS &&
+	start_sleeper() {
+		sleep 300 </dev/null >/dev/null 2>&1 &
+		echo $! >"$OUTER/sleep5.pid"
+		test_atexit "kill \$(cat \"$OUTER/sleep5.pid\") && echo done >\"$OUTER/killed\""
+	}
+	test_expect_success start start_sleeper
+	test_done
+	EOS
+	export OUTER="$TRASH" &&
+	run_script t5-atexit &&
+	test $rc -eq 0 &&
+	test -s sleep5.pid &&
+	echo done >expect &&
+	test_cmp expect killed ||
+	{ kill "$(cat sleep5.pid)"; false; }
+'
+
 test_done

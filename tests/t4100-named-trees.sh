@@ -363,7 +363,8 @@ test_expect_success 'a fetch killed while the pack comes leaves no temp pack' '
 			}
 			close(\$s); close(\$c);
 		}" &
-	echo $! >stall.pid
+	echo $! >stall.pid &&
+	test_atexit "kill \$(cat \"$TRASH/stall.pid\")" &&
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		perl -MIO::Socket::INET -e "exit !IO::Socket::INET->new(
 			\"127.0.0.1:$STALL\")" && break
@@ -475,11 +476,4 @@ test_expect_success 'a diff inline in a reply applies the same way' '
 	git -C k.git show "$BR:kernel/sched/fair.c" | test_grep "^int faster;$"
 '
 
-
-# The servers were started inside tests, in subshells, where test_atexit
-# does not reach the script: stop them here, before test_done removes
-# their pid files with the trash directory.
-for pidfile in "$TRASH"/*.pid; do
-	[ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
-done
 test_done

@@ -93,11 +93,4 @@ test_expect_success 'the fetch carried the two commits, not the import' '
 	test $((n + loose)) -lt 100
 '
 
-
-# The servers were started inside tests, in subshells, where test_atexit
-# does not reach the script: stop them here, before test_done removes
-# their pid files with the trash directory.
-for pidfile in "$TRASH"/*.pid; do
-	[ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
-done
 test_done
