@@ -1520,8 +1520,55 @@ static void compare_cpu_idle(const struct sample_set *set,
 }
 
 /*
+ * log(1 + v) of each value, for counts that vary by factors; NULL when
+ * a value is negative (not a count, time or rate).
+ */
+static double *log1p_values(const double *v, size_t n)
+{
+	double *l = xcalloc(n, sizeof(*l));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!(v[i] >= 0)) {
+			free(l);
+			return NULL;
+		}
+		l[i] = log1p(v[i]);
+	}
+	return l;
+}
+
+/*
+ * A count that moves by a factor (wake-ups to another CPU from a few to
+ * thousands a run) is noisy on either side as a percentage of its mean,
+ * yet its change is plain: on the log scale the two sides' 95%
+ * intervals lie apart and Welch's test there is below alpha.
+ */
+static int diag_apart(const struct compare_opts *o,
+		      const struct compare_side *b,
+		      const struct compare_side *s)
+{
+	double *lb = log1p_values(b->values, b->n);
+	double *ls = log1p_values(s->values, s->n);
+	struct stats sb, ss;
+	struct welch w;
+	int apart = 0;
+
+	if (lb && ls) {
+		stats_compute(lb, b->n, &sb);
+		stats_compute(ls, s->n, &ss);
+		apart = (sb.ci_high < ss.ci_low || ss.ci_high < sb.ci_low) &&
+			!stats_welch(lb, b->n, ls, s->n, &w) && w.p < o->alpha;
+	}
+	free(lb);
+	free(ls);
+	return apart;
+}
+
+/*
  * Whether a diagnostic row changed enough to show: the per-metric rule
- * (effect, Welch and Mann-Whitney agreeing, not noisy), uncorrected on
+ * (effect and Mann-Whitney agreeing, with Welch's test on a row that is
+ * not noisy, or the two sides apart on the log scale), uncorrected on
  * purpose, since a shown diagnostic never decides anything.
  */
 static int diag_changed(const struct compare_opts *o,
@@ -1535,14 +1582,15 @@ static int diag_changed(const struct compare_opts *o,
 	if (b->n < 2 || s->n < 2 || b->st.mean == 0)
 		return 0;
 	change = 100 * (s->st.mean - b->st.mean) / fabs(b->st.mean);
-	if (!isfinite(change) || !(ci_pct(&b->st) <= o->noisy_pct) ||
-	    !(ci_pct(&s->st) <= o->noisy_pct))
+	if (!isfinite(change) || fabs(change) < o->min_effect ||
+	    stats_mann_whitney(b->values, b->n, s->values, s->n, &mw) ||
+	    !(mw.p < o->rank_alpha))
 		return 0;
-	return fabs(change) >= o->min_effect &&
-	       !stats_welch(b->values, b->n, s->values, s->n, &w) &&
-	       w.p < o->alpha &&
-	       !stats_mann_whitney(b->values, b->n, s->values, s->n, &mw) &&
-	       mw.p < o->rank_alpha;
+	if (ci_pct(&b->st) <= o->noisy_pct && ci_pct(&s->st) <= o->noisy_pct &&
+	    !stats_welch(b->values, b->n, s->values, s->n, &w) &&
+	    w.p < o->alpha)
+		return 1;
+	return diag_apart(o, b, s);
 }
 
 int compare_diag_changed(const struct compare_result *r,

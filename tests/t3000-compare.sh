@@ -135,6 +135,30 @@ test_expect_success 'diag.* rows that did not change are left out, --diag shows 
 	test_grep "pingpong.handoffs.pairs=1$" lkp.out
 '
 
+# A count that moves by a factor, noisy as a percentage on both sides
+# (t6016's wake-ups to another CPU: a few a run, then thousands): shown,
+# the sides apart on the log scale; one whose runs overlap: not shown.
+test_expect_success 'a count that moves by a factor is shown, noisy or not' '
+	echo "label,kernel,workload,params,run,metric,value,unit,higher_is_better,sample" >f.csv &&
+	for r in 1:3:5475:50000:50100:9:11 2:2:8916:50200:50300:30:12 \
+		 3:2:4333:50100:50000:2:40 4:6:3426:50300:50200:60:25; do
+		IFS=: read -r n b p kb kp mb mp <<-EOF
+		$r
+		EOF
+		printf "%s,6.1,pingpong,pairs=8,%s,%s,%s,%s,%s,0\\n" \
+			base $n handoffs $kb handoffs/s 1 \
+			patched $n handoffs $kp handoffs/s 1 \
+			base $n diag.schedstat.ttwu_remote $b count 0 \
+			patched $n diag.schedstat.ttwu_remote $p count 0 \
+			base $n diag.migrations $mb count 0 \
+			patched $n diag.migrations $mp count 0 >>f.csv || return 1
+	done &&
+	"$SCHED_BOT" compare f.csv >f.out &&
+	test_grep "^    wake-ups to another CPU +[0-9]*% (pingpong pairs=8)$" f.out &&
+	test_grep ! "^    migrations " f.out &&
+	test_grep "^verdict: no significant change" f.out
+'
+
 test_expect_success 'schedstat diagnostics: named under the tables, never a verdict' '
 	"$SCHED_BOT" compare "$C/schedstat.csv" >ss.out &&
 	test_grep "^Scheduler statistics that changed (diagnostics, not judged):$" ss.out &&
