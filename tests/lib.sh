@@ -103,6 +103,9 @@ test_skip_script() {
 	echo "1..0 # SKIP $1"
 	echo "# $name: passed $test_pass failed $test_fail skipped $((test_skip + 1))"
 	[ "$test_fail" -eq 0 ] || exit 1
+	# nothing of it is wanted: its cleanups, then its trash, as test_done
+	test_finish_
+	[ -n "${KEEP_TRASH:-}" ] || rm -rf "$TRASH"
 	exit 0
 }
 

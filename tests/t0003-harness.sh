@@ -86,7 +86,10 @@ test_expect_success 'test_skip_all counts one skip and passes' '
 	run_script t1-skip &&
 	test $rc -eq 0 &&
 	grep "^1\\.\\.0 # SKIP no frobnicator$" t1-skip.out &&
-	grep "^# t1-skip: passed 0 failed 0 skipped 1$" t1-skip.out
+	grep "^# t1-skip: passed 0 failed 0 skipped 1$" t1-skip.out &&
+	# a skipped script leaves no trash behind
+	test -d tmp &&
+	test -z "$(ls tmp)"
 '
 
 test_expect_success 'test_skip_all under CI=true is a failure' '
