@@ -580,40 +580,43 @@ void run_argv_free(char **argv)
 	free(argv);
 }
 
-char *run_bench_cmdline(const struct bench_spec *spec)
+/* head, then spec's sched-bench words from the skip-th on, sep between. */
+static char *bench_words(const struct bench_spec *spec, const char *head,
+			 int skip, char sep)
 {
 	char **argv = run_bench_argv(spec, "x"), **p;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!argv)
 		return NULL;
-	for (p = argv + 1; *p; p++) {
-		if (sb.len)
-			strbuf_addch(&sb, ' ');
+	strbuf_addstr(&sb, head);
+	for (p = argv + skip; *p; p++) {
+		if (p != argv + skip)
+			strbuf_addch(&sb, sep);
 		strbuf_addstr(&sb, *p);
 	}
 	run_argv_free(argv);
 	return strbuf_detach(&sb, NULL);
 }
 
+char *run_bench_cmdline(const struct bench_spec *spec)
+{
+	return bench_words(spec, "", 1, ' ');
+}
+
 char *run_bench_workload_args(const struct bench_spec *spec)
 {
 	struct bench_spec s = *spec;
-	struct strbuf sb = STRBUF_INIT;
-	char **argv, **p;
+	char *head, *words;
 
 	/* a target's runs take -t and --run from the request */
 	s.duration = 0;
 	s.run = 0;
 	bench_spec_defaults(&s, bench_workload(&s));
-	argv = run_bench_argv(&s, "x");
-	if (!argv)
-		return NULL;
-	strbuf_addf(&sb, "%s=", s.workload);
-	for (p = argv + 2; *p; p++)
-		strbuf_addf(&sb, "%s%s", p == argv + 2 ? "" : ",", *p);
-	run_argv_free(argv);
-	return strbuf_detach(&sb, NULL);
+	head = xasprintf("%s=", s.workload ? s.workload : "");
+	words = bench_words(&s, head, 2, ',');
+	free(head);
+	return words;
 }
 
 /* ---- finding and running programs --------------------------------- */
