@@ -389,7 +389,7 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 	double foreign;
 	struct inst_arg *args;
 	struct run_stats st;
-	double t0;
+	double t0, now;
 
 	prev = calloc(pp->pairs, sizeof(*prev));
 	inst_sum = calloc(pp->pairs, sizeof(*inst_sum));
@@ -419,6 +419,9 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 	t0 = bench_now();
 	for (k = 0; k < nsamp; k++) {
 		if (k == warmup) {
+			/* The measured seconds start now, however long the
+			 * warm-up took on a loaded machine. */
+			t0 = bench_now() - k;
 			m0 = tasks_field(pp, 0);
 			v0 = tasks_field(pp, 1);
 			iv0 = tasks_field(pp, 2);
@@ -429,6 +432,15 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 		/* will-it-scale's sleep(1), but on absolute deadlines so
 		 * that the sampling loop does not drift. */
 		bench_sleep_until(t0 + k + 1);
+		/*
+		 * Late by more than half a second (the machine stalled
+		 * us): later deadlines count from now, as will-it-scale's
+		 * relative sleep(1) would.  Kept, they would all be past
+		 * and fire back to back: samples of no time, 0 handoffs.
+		 */
+		now = bench_now();
+		if (now > t0 + k + 1.5)
+			t0 = now - (k + 1);
 		for (i = 0; i < pp->pairs; i++) {
 			unsigned long long c = __atomic_load_n(
 				&pp->slots[i].count, __ATOMIC_RELAXED);
