@@ -111,14 +111,30 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_TOOL_OBJS) $(BUILD)/libsched-bot.a
 
 units: $(UNIT_BINS)
 
+# The tests run J at a time (default: the CPU count), the longest first
+# (tests/run-tests); T=PATTERN picks scripts, TEST_OPTS="-v -i --run=3-5"
+# is handed to each.  check-fast leaves out the kernel tier (builds and
+# boots of real kernels); check-long adds the long kernel scripts.
+TEST_ENV = BUILD=$(abspath $(BUILD)) J="$(J)" T="$(T)" \
+	TEST_OPTS="$(TEST_OPTS)"
+
 check: all units
-	@BUILD=$(abspath $(BUILD)) sh tests/run-tests $(T)
+	@$(TEST_ENV) sh tests/run-tests
+
+check-fast: all units
+	@$(TEST_ENV) TIERS="unit nokernel" sh tests/run-tests
 
 # The long kernel tests too (t6016: a wake-up placement change on real
 # kernels, 7.5 minutes; t6017: the alignment control on kernels, 21
 # from a cold ccache), which make check counts as skipped.
 check-long: all units
-	@SCHED_BOT_TEST_LONG=1 BUILD=$(abspath $(BUILD)) sh tests/run-tests $(T)
+	@$(TEST_ENV) SCHED_BOT_TEST_LONG=1 sh tests/run-tests
+
+# One script by its number: `make t6013` (git's `make t1234-foo.sh`).
+TEST_IDS := $(sort $(patsubst tests/%,%,$(foreach t,$(wildcard tests/t[0-9]*.sh),\
+	$(firstword $(subst -, ,$(t))))))
+$(TEST_IDS): all units
+	@$(TEST_ENV) T=$@- sh tests/run-tests
 
 # The fuzzers link the library sources, compiled by clang with libFuzzer:
 # the library alone, as the unit tests do.  It is compiled once,
@@ -172,7 +188,7 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz sched-bot sched-bench sched-bot.1
 
-.PHONY: all check check-long units fuzz bench soak demo install clean
+.PHONY: all check check-fast check-long $(TEST_IDS) units fuzz bench soak demo install clean
 .DELETE_ON_ERROR:
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)

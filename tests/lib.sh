@@ -29,6 +29,28 @@ export SCHED_BOT SCHED_BENCH TESTS TOP DATA TRASH
 unset SCHED_BOT_CONFIG
 export LC_ALL=C TZ=UTC
 
+# Options, as git's t/ takes them (also from $TEST_OPTS through
+# tests/run-tests): -v shows every test's output, -i stops at the first
+# failure (keeping the trash), --run=3-5,7 runs only those tests (the
+# others are counted as skipped).
+test_verbose=
+test_immediate=
+test_run=
+for test_arg_ in "$@"; do
+	case $test_arg_ in
+	-v|--verbose) test_verbose=t ;;
+	-i|--immediate) test_immediate=t ;;
+	--run=*) test_run=${test_arg_#--run=} ;;
+	*) echo "$name: unknown option $test_arg_ (-v, -i, --run=RANGES)" >&2
+		exit 2 ;;
+	esac
+done
+
+# Every process the script starts carries this mark in its environment,
+# so test_done finds those it left behind, and only those.
+SCHED_BOT_TEST_MARK=$name.$$
+export SCHED_BOT_TEST_MARK
+
 test_count=0
 test_pass=0
 test_fail=0
@@ -51,6 +73,19 @@ test_finish_() {
 trap 'test_finish_' EXIT
 trap 'test_finish_; exit 130' INT TERM
 
+# test_selected_ N: --run names test N (or there is no --run).
+test_selected_() {
+	[ -z "$test_run" ] && return 0
+	echo "$test_run" | tr ',' '\n' | awk -v n="$1" '
+		/^[0-9]+$/ && n == $0 { f = 1 }
+		/^[0-9]*-[0-9]*$/ {
+			split($0, r, "-")
+			if ((r[1] == "" || n >= r[1] + 0) &&
+			    (r[2] == "" || n <= r[2] + 0)) f = 1
+		}
+		END { exit !f }'
+}
+
 test_expect_success() {
 	test_count=$((test_count + 1))
 	if [ -n "${SKIP_REST:-}" ]; then
@@ -58,13 +93,29 @@ test_expect_success() {
 		echo "ok $test_count # skip $1 ($SKIP_REST)"
 		return 0
 	fi
+	if ! test_selected_ $test_count; then
+		test_skip=$((test_skip + 1))
+		echo "ok $test_count # skip $1 (--run=$test_run)"
+		return 0
+	fi
 	if (cd "$TRASH" && eval "$2") >"$TRASH/.out" 2>&1; then
 		test_pass=$((test_pass + 1))
 		echo "ok $test_count - $1"
+		[ -z "$test_verbose" ] || sed 's/^/#   /' "$TRASH/.out"
 	else
 		test_fail=$((test_fail + 1))
 		echo "not ok $test_count - $1"
-		sed 's/^/#   /' "$TRASH/.out" | tail -n 40
+		if [ -n "$test_verbose" ]; then
+			sed 's/^/#   /' "$TRASH/.out"
+		else
+			sed 's/^/#   /' "$TRASH/.out" | tail -n 40
+		fi
+		if [ -n "$test_immediate" ]; then
+			echo "# $name: passed $test_pass failed $test_fail skipped $test_skip"
+			echo "# -i: stopped at the first failure; the trash is kept: $TRASH"
+			test_finish_
+			exit 1
+		fi
 	fi
 }
 
@@ -123,11 +174,100 @@ test_skip_rest() {
 	SKIP_REST=$1
 }
 
+# test_tier TIER: what the script needs, read by tests/run-tests to
+# choose and order scripts (`make check-fast` leaves out kernel):
+#   unit      nothing but the tool and its files
+#   nokernel  local peers: stand-in trees, fixtures, the local target,
+#             sshd, public-inbox, smtp-sink, a git daemon
+#   kernel    the real kernel tree, kernel builds, QEMU boots, LAVA
+# Run by hand, a script runs whatever its tier.
+test_tier() {
+	case $1 in
+	unit|nokernel|kernel) ;;
+	*) test_fail_all "test_tier $1: unit, nokernel or kernel" ;;
+	esac
+}
+
+# The processes that carry this script's mark, or sit in its process
+# group when it leads one (tests/run-one), and are not the caller's own
+# ancestors: what the script left running.  /proc is read, no process
+# name is matched, so another script's or another sched-bot's processes
+# never count.
+test_leftovers_() {
+	perl -e '
+		my ($mark, $lead, $re) = @ARGV;
+		my %mine;
+		for (my $p = $$; $p > 1; ) {
+			$mine{$p} = 1;
+			open(my $s, "<", "/proc/$p/stat") or last;
+			my $l = <$s>;
+			$l =~ s/^.*\) //;
+			$p = (split / /, $l)[1];
+		}
+		opendir(my $d, "/proc") or exit 0;
+		for my $p (grep { /^\d+$/ } readdir $d) {
+			next if $mine{$p};
+			open(my $s, "<", "/proc/$p/stat") or next;
+			my $l = <$s> // next;
+			$l =~ s/^.*\) //;
+			my ($state, $ppid, $pgid) = split / /, $l;
+			next if $state eq "Z";
+			my $hit = $lead && $pgid == $lead;
+			if (!$hit && open(my $e, "<", "/proc/$p/environ")) {
+				my $env;
+				read($e, $env, 1 << 20);
+				$hit = defined $env &&
+					index("\0$env", "\0SCHED_BOT_TEST_MARK=$mark\0") >= 0;
+			}
+			next unless $hit;
+			open(my $c, "<", "/proc/$p/cmdline") or next;
+			my $cmd;
+			read($c, $cmd, 200);
+			$cmd = "" unless defined $cmd;
+			$cmd =~ s/\0/ /g;
+			next if defined $re && $cmd !~ $re;
+			print "$p $cmd\n";
+		}' "$SCHED_BOT_TEST_MARK" "$(test_group_lead_)" "$@"
+}
+
+# test_procs REGEX: this script's own processes whose command line matches
+# the (Perl) REGEX, as "PID COMMAND" lines (never another script's: see above).
+test_procs() {
+	test_leftovers_ "$1"
+}
+
+# The script's pid where it leads its process group, else 0.
+test_group_lead_() {
+	pg=$(sed 's/^.*) //' /proc/$$/stat | cut -d" " -f3)
+	[ "$pg" = "$$" ] && echo $$ || echo 0
+}
+
+# After the cleanups: a process the script started must be gone.  A
+# process the cleanups signalled may take a moment to exit, so the
+# check waits for them a while (bounded); those still there then are
+# listed, stopped, and fail the script.
+test_check_leftovers_() {
+	i=0
+	while left=$(test_leftovers_) && [ -n "$left" ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ -n "$left" ] || return 0
+	test_fail=$((test_fail + 1))
+	echo "not ok - processes left behind by $name:"
+	echo "$left" | sed 's/^/#   /'
+	echo "$left" | while read -r pid rest; do
+		kill -KILL "$pid" 2>/dev/null
+	done
+	return 0
+}
+
 test_done() {
-	echo "# $name: passed $test_pass failed $test_fail skipped $test_skip"
 	# The cleanups first: they may read what the trash holds (a pid
 	# file), and a process they cannot find outlives the script.
 	test_finish_
+	test_check_leftovers_
+	echo "# $name: passed $test_pass failed $test_fail skipped $test_skip"
 	if [ "$test_fail" -eq 0 ] && [ -z "${KEEP_TRASH:-}" ]; then
 		rm -rf "$TRASH"
 	fi

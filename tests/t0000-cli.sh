@@ -1,6 +1,7 @@
 #!/bin/sh
 # The command line: help, version, exit codes, configuration.
 . "$(dirname "$0")/lib.sh"
+test_tier unit
 
 test_expect_success 'version prints the version' '
 	"$SCHED_BOT" --version | grep -E "^sched-bot [0-9]+\.[0-9]+"

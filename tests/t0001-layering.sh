@@ -3,6 +3,7 @@
 # between the library and the tool, checked on the real tree and on
 # the built archive, and shown to fail when broken.
 . "$(dirname "$0")/lib.sh"
+test_tier unit
 
 test_expect_success 'no module includes a header of a later stage' '
 	sh "$TESTS/check-layering" "$TOP"

@@ -2,6 +2,7 @@
 # The configuration keys: one table (bot/config-keys.c) that the code,
 # `config --list --all` and contrib/sched-bot.config agree with.
 . "$(dirname "$0")/lib.sh"
+test_tier unit
 
 SRC=$TOP/bot
 SAMPLE=$TOP/contrib/sched-bot.config

@@ -5,6 +5,7 @@
 # the man page's CONFIGURATION section is the whole table, and
 # README.md's command table is every command of the tool, in order.
 . "$(dirname "$0")/lib.sh"
+test_tier unit
 
 README=$TOP/README.md
 KREADME=$TOP/kernel/README.md

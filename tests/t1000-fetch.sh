@@ -2,6 +2,7 @@
 # sched-bot fetch against a real public-inbox-httpd: message-id forms,
 # lore URL forms, unknown ids, the cache, a server that is down.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 
 lore_start "$DATA/intake/cgroups/sched-dl-rootdomain-hotplug-v2.mbox" \

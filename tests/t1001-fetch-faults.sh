@@ -4,6 +4,7 @@
 # public-inbox does not fail on demand, so a tiny loopback HTTP server
 # from lib-lore.sh plays the faults.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 
 fake_http_start || { echo "fake_http_start failed"; exit 1; }

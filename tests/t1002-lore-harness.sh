@@ -3,6 +3,7 @@
 # captures mail, lore_msgids lists Message-IDs, lore_start with no mail,
 # lore_add makes new mail searchable at once.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 
 smtp_start || { echo "smtp_start failed"; exit 1; }

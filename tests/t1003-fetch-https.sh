@@ -2,6 +2,7 @@
 # lore.kernel.org is HTTPS: fetch over TLS from a public-inbox-httpd with
 # a self-signed certificate, refused until lore.caInfo trusts it.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 
 LORE_TLS=1 lore_start "$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" || {

@@ -2,6 +2,7 @@
 # sched-bot series: revision, cover, patches, missing ones, trailers and
 # base on the real kernel threads in tests/data/intake.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-intake.sh"
 I=$DATA/intake
 

@@ -2,6 +2,7 @@
 # sched-bot am: an mbox git am applies, with collected trailers and Link:,
 # and a clear error for an incomplete series.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-intake.sh"
 I=$DATA/intake
 

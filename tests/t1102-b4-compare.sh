@@ -2,6 +2,7 @@
 # sched-bot am next to b4 am -t (offline, -m local.mbox): the same patches
 # with the same trailer sets.  Skipped when b4 is not installed.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-intake.sh"
 I=$DATA/intake
 

@@ -3,6 +3,7 @@
 # serving the threads: the same answers as from the mbox files, and the
 # exit codes for an unknown message-id.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-intake.sh"
 I=$DATA/intake

@@ -2,6 +2,7 @@
 # sched-bot run: interleaved runs into one CSV, append, a killed run,
 # missing tools.  Workloads run for about a second each.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bench.sh"
 
 test_expect_success 'run writes a valid CSV with interleaved runs' '

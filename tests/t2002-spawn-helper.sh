@@ -5,6 +5,7 @@
 # sched-bench forks faster than the program LKML testers run.  The QEMU
 # initramfs carries the helper with its libc and loader.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 
 HELPER=$(dirname "$SCHED_BENCH")/sched-bench-spawn
 # spawn_params OUT: the params of spawn's headline sample

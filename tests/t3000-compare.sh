@@ -2,6 +2,7 @@
 # sched-bot compare: golden tables per format, JSON, exit codes, and
 # clear errors for bad CSVs.
 . "$(dirname "$0")/lib.sh"
+test_tier unit
 
 C=$DATA/compare
 E=$C/expect

@@ -3,6 +3,7 @@
 # real thread of each kind, the message it came from on stderr, the
 # fallbacks, and series --json's "formats".
 . "$(dirname "$0")/lib.sh"
+test_tier unit
 
 command -v jq >/dev/null || test_skip_all "jq not installed (contrib/install-deps)"
 

@@ -4,6 +4,7 @@
 # see its README).  Where the test changes the original before comparing,
 # the comment says why sched-bot prints it differently.
 . "$(dirname "$0")/lib.sh"
+test_tier unit
 
 S=$DATA/compare/seed
 

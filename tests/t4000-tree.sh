@@ -2,6 +2,7 @@
 # sched-bot tree: import of a linux-source style tarball, once; status;
 # export of a revision to a directory.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 
 # A small tarball shaped like Debian's: one top directory, a Makefile
 # with the version, an executable, a symlink, a name longer than tar's

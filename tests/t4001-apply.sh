@@ -3,6 +3,7 @@
 # commits equal what git am makes of `sched-bot am`'s output; hostile
 # patches are refused and nothing is written outside the tree.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 
 BASE=f435c12df7c0ecf20ab8937859e63cddffacabb4
 BRANCH=sched-bot/this-is-a-cover-for-test-series-1-v1

@@ -8,6 +8,7 @@
 # in its own repository that borrows those objects (alternates), so the
 # cache is never written after the import.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 CACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}

@@ -9,6 +9,7 @@
 # Mails that are no [PATCH] series (tip-bot, a diff in a reply) apply
 # as one commit.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 
 export GIT_CONFIG_NOSYSTEM=1
 export GIT_AUTHOR_NAME="Ada Author" GIT_AUTHOR_EMAIL=ada@example.org

@@ -8,6 +8,7 @@
 # The import is the one of t4002, cached in $SCHED_BOT_TEST_CACHE and
 # only read here: both repositories borrow its objects (alternates).
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}

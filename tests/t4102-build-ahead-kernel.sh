@@ -12,6 +12,7 @@
 # each run's two commits are new, so both builds are real, and their
 # artefacts are removed at the end.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 
 kernel_prereqs

@@ -9,6 +9,7 @@
 # Heavy: the first run extracts and commits the tree and builds a kernel
 # (minutes); the cache (see lib-kernel.sh) makes later runs cheap.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 
 kernel_prereqs

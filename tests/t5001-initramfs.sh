@@ -2,6 +2,7 @@
 # The guest's initramfs: a newc cpio that cpio(1) reads, with the console
 # node and sched-bench as /init, the same bytes every time.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 
 command -v cpio >/dev/null || test_skip_all "cpio is not installed"
 

@@ -2,6 +2,7 @@
 # The local target: sched-bench's init on the running kernel, framed like
 # on a QEMU console, parsed into the same rows.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 
 test_expect_success 'boot --target local returns spawn and pingpong rows' '
 	"$SCHED_BOT" boot --target local --workloads spawn,pingpong --runs 1 \

@@ -5,6 +5,7 @@
 # boots nothing is a kernel that did not come back, and the machine,
 # still in the same boot after powerCommand, is marked unhealthy.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-sshd.sh"
 
 start_sshd || test_fail_all "sshd did not start"

@@ -6,6 +6,7 @@
 # turns it into the rows `sched-bot run` makes; a tool this host lacks
 # is a skip line.  No kernel is booted here (t5000 does).
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 
 command -v cpio >/dev/null || test_skip_all "cpio is not installed"
 command -v hackbench >/dev/null ||

@@ -14,6 +14,7 @@
 # Heavy on a cold cache: the base and patched builds are t5000's (same
 # commits, same cache keys), so whichever test runs first builds them.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-machine.sh"
 . "$TESTS/lib-hostile.sh"

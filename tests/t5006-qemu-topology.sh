@@ -5,6 +5,7 @@
 # and the plan's sweep follows the layout.  The kernel is t5000's base
 # build (from the cache), booted once with the shortest workload.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-bot.sh"
 

@@ -5,6 +5,7 @@
 # regressed; SMTP down keeps it in the outbox for the next run; the
 # password never appears in any output.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 [ -x "$SMTP_SINK" ] || test_skip_all "smtp-sink not installed (contrib/install-deps)"

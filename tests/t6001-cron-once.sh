@@ -7,6 +7,7 @@
 # (tests/data/bot/job-*), queued with `cron --add`; the stages before
 # (lore, apply, build, QEMU) are exercised by t6900-e2e.sh.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 [ -x "$SMTP_SINK" ] || test_skip_all "smtp-sink not installed (contrib/install-deps)"

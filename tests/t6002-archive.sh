@@ -2,6 +2,7 @@
 # `sched-bot archive`: job directories to HTML pages (cmark) and an
 # index, with the raw CSV linked, and nothing from mail executed.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 bot_config "$TRASH/bot.cfg" 1

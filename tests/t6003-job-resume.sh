@@ -5,6 +5,7 @@
 # applies, and the build stage then fails (it is not a kernel), which
 # is where these tests stop.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 MBOX=$DATA/apply/shazam-git1-just-series.mbox

@@ -3,6 +3,7 @@
 # patched runs) to tables, verdict and the reply, Tested-by only when no
 # metric regressed, exit 5 when one did.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 [ -f "$DATA/compare/simple-base.csv" ] || test_fail_all "compare's test data is missing"

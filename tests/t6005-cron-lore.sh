@@ -6,6 +6,7 @@
 # commands answer the bot's own reply and are DKIM-signed (t7100 has the
 # forgeries).
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
 

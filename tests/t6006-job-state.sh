@@ -7,6 +7,7 @@
 # series applies and the build then fails, so no test here builds or
 # boots anything.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 MBOX=$DATA/apply/shazam-git1-just-series.mbox

@@ -5,6 +5,7 @@
 # (tests/data/bot/job-*), run to the end by `cron` where the state
 # database must know them.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 command -v jq >/dev/null || test_skip_all "jq not installed (contrib/install-deps)"

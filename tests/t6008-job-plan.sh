@@ -5,6 +5,7 @@
 # target is this machine (local), so no kernel is built or booted: the
 # job starts at its run stage.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 bot_config "$TRASH/bot.cfg" 1

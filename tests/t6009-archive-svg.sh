@@ -4,6 +4,7 @@
 # screenshot holds both curves' colours, which it would not if the SVG
 # were missing, malformed or not rendered.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 bot_config "$TRASH/bot.cfg" 1

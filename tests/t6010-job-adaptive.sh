@@ -7,6 +7,7 @@
 # verdict sentence is compare's.  A job whose base and patched vmlinux
 # have the same code and data runs nothing and says so.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 bot_config "$TRASH/bot.cfg" 1

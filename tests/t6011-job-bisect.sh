@@ -37,6 +37,7 @@
 # Heavy: incremental kernel builds (fair.c, fork.c) and about 24 QEMU
 # boots; the tree and builds are cached as in t5000 (lib-kernel.sh).
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-bot.sh"
 

@@ -7,6 +7,7 @@
 # repository stands in for the kernel tree: the series applies, the
 # build then fails (it is not a kernel), which is where these stop.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 MBOX=$DATA/apply/shazam-git1-just-series.mbox

@@ -9,6 +9,7 @@
 # To regenerate after a deliberate change of the reply:
 #   GOLDEN_UPDATE=1 make check T=t6013
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 GOLDEN=$DATA/golden

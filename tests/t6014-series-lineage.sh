@@ -19,6 +19,7 @@
 # is the same file on both sides: each job builds in the sandbox, finds
 # base and patched alike in code and data, and boots nothing.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-hostile.sh"
 . "$TESTS/lib-bot.sh"

@@ -15,6 +15,7 @@
 # with spawn 22% slower, and align.csv either the same slowdown (one
 # the alignment does not remove) or none (one it compiled out).
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-hostile.sh"
 . "$TESTS/lib-bot.sh"
 

@@ -21,6 +21,7 @@
 # (`make check-long`), and make check counts it as skipped, so that a
 # cold make check stays within the hour on 2 CPUs.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-bot.sh"
 

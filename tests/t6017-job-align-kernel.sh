@@ -22,6 +22,7 @@
 # SCHED_BOT_TEST_LONG=1 (`make check-long`) and make check counts it as
 # skipped, to keep a cold make check within the hour on 2 CPUs.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-bot.sh"
 

@@ -7,6 +7,7 @@
 # Everything here is fabricated: 50 job directories, a build cache and
 # a lore cache of known sizes; nothing is built or booted.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 command -v jq >/dev/null || test_skip_all "jq is not installed"

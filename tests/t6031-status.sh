@@ -6,6 +6,7 @@
 # 127.0.0.1 answering 404 (no hits); the job is the fixture stopped
 # before its reply, as in t6001: nothing is built or booted.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 . "$TESTS/lib-lore.sh"
 

@@ -12,6 +12,7 @@
 # A stand-in kernel tree (tests/lib-hostile.sh) and the local target
 # make a job take seconds.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-hostile.sh"
 . "$TESTS/lib-bot.sh"
 

@@ -11,6 +11,7 @@
 # kept in $SCHED_BOT_TEST_CACHE (default /var/tmp/sched-bot-test-cache)
 # and shared with t4002 and t5000.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}

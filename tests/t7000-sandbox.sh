@@ -7,6 +7,7 @@
 # with a Makefile that answers the targets `sched-bot build` asks for,
 # replaces the kernel: the sandbox is the same.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-hostile.sh"
 
 standin_prereqs

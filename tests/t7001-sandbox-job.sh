@@ -7,6 +7,7 @@
 # reply: no secret in the reply, the outbox, the job's files or the
 # bot's output.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-hostile.sh"
 
 standin_prereqs

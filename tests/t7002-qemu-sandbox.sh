@@ -7,6 +7,7 @@
 # QEMU.  A configured secret the guest prints (it is on the kernel's
 # command line here) is in no file of the boot.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 
 kernel_prereqs

@@ -6,6 +6,7 @@
 # where the bot reads: nothing outside the slot is written or read, the
 # build fails at once with the reason, and the slot stays usable.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-hostile.sh"
 
 standin_prereqs

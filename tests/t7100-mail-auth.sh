@@ -8,6 +8,7 @@
 # hold with one short note; a crash between answering a command and
 # recording it sends the answer once.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
 

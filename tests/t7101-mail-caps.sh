@@ -6,6 +6,7 @@
 # sends at most bot.maxRecipientsPerHour recipients, and at most
 # bot.maxPerThread answers to one thread, answers to commands included.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
 

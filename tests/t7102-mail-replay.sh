@@ -9,6 +9,7 @@
 # that already authenticated a command, a signed Date: too old or ahead.
 # The genuine command queues exactly once.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
 

@@ -12,6 +12,7 @@
 # kill -9 in a release sends it once.  Without a moderator, or with a
 # mode that is not one, nothing is sent; with "all", every reply is held.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
 

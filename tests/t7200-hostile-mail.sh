@@ -5,6 +5,7 @@
 # cron quarantines such a mail by Message-ID: it is reported once,
 # skipped for good, and the poll goes on with the rest.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-hostile.sh"
 
 COVER=cover.1669862147.git.yu.c.chen@intel.com

@@ -5,6 +5,7 @@
 # tree, .gitmodules and every spelling of .git that git's verify_path
 # refuses are refused; nothing is written to a branch.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-hostile.sh"
 
 BASE=f435c12df7c0ecf20ab8937859e63cddffacabb4

@@ -3,6 +3,7 @@
 # two QEMU devices under TCG, the Debian 6.1 kernel built as the kernel
 # tests build it (cached), sched-bot's own initramfs.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-lava.sh"
 

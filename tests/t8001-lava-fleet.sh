@@ -7,6 +7,7 @@
 # public-inbox for lore, smtp-sink, the Debian 6.1 tree (cached, as
 # t6900 makes it), LAVA.
 . "$(dirname "$0")/lib.sh"
+test_tier kernel
 . "$TESTS/lib-kernel.sh"
 . "$TESTS/lib-lava.sh"
 
