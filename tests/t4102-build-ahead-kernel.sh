@@ -16,6 +16,7 @@ test_tier kernel
 . "$TESTS/lib-kernel.sh"
 
 kernel_prereqs
+kernel_warm
 command -v qemu-system-x86_64 >/dev/null ||
 	test_skip_all "qemu-system-x86_64 is not installed"
 . "$TESTS/lib-lore.sh"

@@ -31,6 +31,7 @@ done
 . "$TESTS/lib-bot.sh"
 [ -x "$SMTP_SINK" ] || test_skip_all "smtp-sink not installed (contrib/install-deps)"
 export GIT_CONFIG_NOSYSTEM=1
+kernel_warm
 
 # lore's rt: is the time of the top Received: header: the series
 # freshly received, as a poll would see it on lore
