@@ -95,15 +95,24 @@ kernel_commit() {
 	git -C "$KREPO" branch -f "$4" "$c"
 }
 
-# sched-bot's configuration for the kernel tests.
-kernel_config() {
-	mkdir -p "$XDG_CONFIG_HOME/sched-bot" "$KCACHE/builds" "$KCACHE/ccache"
-	cat >"$XDG_CONFIG_HOME/sched-bot/config" <<-CFG
+# kernel_build_section: the [build] section of the kernel tests'
+# configurations: the shared build cache and ccache, the fragments.
+kernel_build_section() {
+	mkdir -p "$KCACHE/builds" "$KCACHE/ccache"
+	cat <<-CFG
 	[build]
 		cacheDir = $KCACHE/builds
 		ccacheDir = $KCACHE/ccache
 		fragmentDir = $TOP/kernel/configs
 		jobs = 2
+	CFG
+}
+
+# sched-bot's configuration for the kernel tests.
+kernel_config() {
+	mkdir -p "$XDG_CONFIG_HOME/sched-bot"
+	kernel_build_section >"$XDG_CONFIG_HOME/sched-bot/config"
+	cat >>"$XDG_CONFIG_HOME/sched-bot/config" <<-CFG
 	[target "qemu"]
 		smp = 2
 		mem = 512
@@ -147,14 +156,7 @@ kernel_job_setup() {
 # the base does not build.
 kernel_warm() {
 	kernel_repo || test_fail_all "could not make the kernel repository"
-	mkdir -p "$KCACHE/builds" "$KCACHE/ccache"
-	cat >"$TRASH/warm.cfg" <<-CFG
-	[build]
-		cacheDir = $KCACHE/builds
-		ccacheDir = $KCACHE/ccache
-		fragmentDir = $TOP/kernel/configs
-		jobs = 2
-	CFG
+	kernel_build_section >"$TRASH/warm.cfg"
 	(
 		flock 9
 		"$SCHED_BOT" --config "$TRASH/warm.cfg" build --tree "$KREPO" \
