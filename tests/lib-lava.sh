@@ -103,7 +103,7 @@ lava_spawn() {
 	shift
 	# The service writes its own PID (its session id too): setsid forks
 	# when the caller leads a process group, so $! would be wrong.
-	( cd "$LAVA_DIR" && PATH=/usr/sbin:/usr/bin:/sbin:/bin &&
+	( exec 8>&- && cd "$LAVA_DIR" && PATH=/usr/sbin:/usr/bin:/sbin:/bin &&
 	  exec setsid sh -c 'echo $$ >"$0"; exec "$@"' \
 		"$LAVA_DIR/$lava_name.pid" "$@" \
 		>"$LAVA_DIR/$lava_name.log" 2>&1 </dev/null ) &
@@ -160,6 +160,13 @@ lava_stop() {
 lava_start() {
 	lava_t0=$(date +%s)
 	lava_have || { echo "# lava: lava-server/lava-dispatcher not installed"; return 1; }
+	# One instance on the machine at a time: it is one database
+	# (lavaserver), one settings file and one job-output directory, and
+	# the scripts run in parallel.  The script holds the lock (fd 8) for
+	# its life; the services do not inherit it (lava_spawn).
+	mkdir -p "$LAVA_CACHE"
+	exec 8>"$LAVA_CACHE/instance.lock"
+	flock 8
 	lava_pg_start || return 1
 	mkdir -p "$LAVA_DIR/worker"
 	lava_device_dicts
