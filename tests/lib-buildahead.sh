@@ -5,13 +5,13 @@
 # on a head of it as lore would serve them.  Source after lib.sh,
 # lib-kernel.sh and lib-lore.sh.
 #
-# The bot's tree is the end-to-end tests' work repository (t6900,
-# t8001): its build slot already holds a built O= directory, so a
+# The bot's tree is a work repository of its own beside the end-to-end
+# tests' (t6900, t8001): its build slot holds a built O= directory, so a
 # commit that changes one file builds incrementally, as a bot's tree
 # does day to day.  The tree and builds are in $KCACHE; the state, the
 # jobs and the outbox in $TRASH.
 
-BA_WORK=$KCACHE/bot-e2e.git
+BA_WORK=$KCACHE/bot-ahead.git
 BA_SRV=$TRASH/srv/tip.git
 
 # ba_commit REV SED-EXPR SUBJECT: REV of the served tree with

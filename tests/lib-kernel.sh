@@ -168,3 +168,15 @@ kernel_warm() {
 	# the log of the suite says which script built it cold
 	sed -n "s/^result: /# kernel_warm: base kernel /p" "$TRASH/warm.out"
 }
+
+# kernel_lock NAME: wait for, then hold for the rest of the script (fd 7),
+# the lock NAME in the kernel cache: scripts that build the same series
+# run one after the other, and the second finds the first's kernels in
+# the build cache rather than compiling them cold beside it.
+kernel_lock() {
+	mkdir -p "$KCACHE"
+	exec 7>"$KCACHE/$1.lock"
+	# bounded: a process that kept the lock past its script slows this
+	# one down, never hangs the suite
+	flock -w 1800 7 || echo "# kernel_lock $1: not had in 30 minutes, going on"
+}

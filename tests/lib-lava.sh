@@ -166,7 +166,7 @@ lava_start() {
 	# its life; the services do not inherit it (lava_spawn).
 	mkdir -p "$LAVA_CACHE"
 	exec 8>"$LAVA_CACHE/instance.lock"
-	flock 8
+	flock -w 1800 8 || { echo "# lava: another instance held the lock for 30 minutes"; return 1; }
 	lava_pg_start || return 1
 	mkdir -p "$LAVA_DIR/worker"
 	lava_device_dicts

@@ -13,6 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 test_tier kernel
 . "$TESTS/lib-kernel.sh"
+# t8001 builds the same series: one after the other (kernel_lock)
+kernel_lock chen-yu-v3
 
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 CACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}

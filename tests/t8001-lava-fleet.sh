@@ -9,12 +9,14 @@
 . "$(dirname "$0")/lib.sh"
 test_tier kernel
 . "$TESTS/lib-kernel.sh"
+# t6900 builds the same series: one after the other (kernel_lock)
+kernel_lock chen-yu-v3
 . "$TESTS/lib-lava.sh"
 
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 CACHE=${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}
 TREE=$CACHE/tree/linux-source-6.1.git
-WORK=$CACHE/bot-e2e.git
+WORK=$CACHE/bot-lava.git
 COVER=cover.1669862147.git.yu.c.chen@intel.com
 
 [ -r "$TARBALL" ] || test_skip_all "no $TARBALL (apt-get install linux-source-6.1)"
