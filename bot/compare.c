@@ -473,7 +473,8 @@ static void family_paired(struct compare_result *r, size_t k,
 		free(idx);
 		return;
 	}
-	f->sequential = o->plan != NULL;
+	/* a plan fixed by --runs has one look: no adaptive design to report */
+	f->sequential = o->plan && !o->plan->fixed;
 	f->state = dec.state;
 	f->blocks = dec.blocks;
 	f->max_blocks = plan.max_blocks;

@@ -37,6 +37,12 @@ test_expect_success 'an improvement: tables, verdict and Tested-by' '
 	test_grep "^Verdict: improvement" "$m" &&
 	test_grep "^Tested-by: Sched Bot <bot@sched-bot.example.org>$" "$m" &&
 	test_grep "^This test was requested by dev@kernel.example.$" "$m" &&
+	# --runs 5 is a fixed design: no adaptive budget is spoken of
+	tr "\n" " " <better/verdict.txt >verdict.flat &&
+	test_grep "Rule: runs paired by number (5 blocks)" verdict.flat &&
+	test_grep ! "Adaptive runs" verdict.flat &&
+	test_grep ! "budget" "$m" &&
+	test_grep "\"design\": \"fixed\"" better/compare.json &&
 	test_grep "^outcome=tested$" better/state
 '
 
@@ -153,8 +159,7 @@ test_expect_success '... what, on which commit and machine, by how much, the rul
 	- params:   pairs=1
 	- machine:  qemu (QEMU, 2 vCPUs, 1024 MB, kvm), on Intel(R) Xeon(R) CPU
 	            (host: 2 CPUs, 3900 MB)
-	- rule:     change >= 2%, paired t, 5 of <=20 blocks, Holm over 2 KPIs
-	            at 1%
+	- rule:     change >= 2%, paired t on 5 blocks, Holm over 2 KPIs at 1%
 
 	Every KPI that moved:
 
