@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "align.h"
@@ -184,6 +185,22 @@ static void read_rows(struct reply_job *j, char **machine, struct strbuf *place)
 	free(csv);
 }
 
+/*
+ * Whether the base the series names (its base-commit:, any length of
+ * hex) is the commit tested, a full id: then no substitution happened,
+ * whatever the base's description says (it names a branch, or the
+ * commit in 12 digits).
+ */
+static int stated_is_tested(const char *stated, const char *commit)
+{
+	size_t n = stated ? strlen(stated) : 0;
+
+	if (n < 7 || !commit || strspn(stated, "0123456789abcdefABCDEF") != n ||
+	    n > strlen(commit))
+		return 0;
+	return !strncasecmp(stated, commit, n);
+}
+
 /* The kernels: tree, base and its subject, commits, compiler, config. */
 static void kernels_facts(struct reply_job *j, struct kv *v)
 {
@@ -272,6 +289,7 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 		kv_setf(v, "base_note", "Note: %s.", j->s->base_warning);
 	else if (j->s->series_base && j->s->base_desc &&
 		 !starts_with(j->s->base_desc, j->s->series_base) &&
+		 !stated_is_tested(j->s->series_base, b->commit) &&
 		 !strstr(j->s->base_desc, "(--base)"))
 		kv_setf(v, "base_note", "Note: the series names %s as its "
 			"base, but it was tested on %s.", j->s->series_base,

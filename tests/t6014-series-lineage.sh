@@ -205,6 +205,17 @@ test_expect_success 'v1 is built and tested' '
 	test "$(job_state_of 1 outcome)" = tested
 '
 
+# The series names its base-commit: in full, the job states it in 12
+# digits: one commit, no substitution to speak of.
+test_expect_success '... on the base-commit: it names, and says no other' '
+	test "$(job_state_of 1 series_base)" = "$BASE" &&
+	test "$(job_state_of 1 base_commit)" = "$BASE" &&
+	test_grep -x -F -- "- stated:   $BASE" dave-jobs/job-1/reply.eml &&
+	test_grep ! "^Note: " dave-jobs/job-1/reply.eml &&
+	test_grep ! "as its" dave-jobs/job-1/reply.eml &&
+	test_grep ! "tested on" dave-jobs/job-1/reply.eml
+'
+
 # What v1 would have written had it measured a regression (a real one
 # needs a kernel with a planted slowdown: t6011): the KPI v2's reply
 # has to look back at.
