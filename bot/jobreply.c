@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "align.h"
+#include "compare.h"
 #include "facts.h"
 #include "jobdir.h"
 #include "jobreply.h"
@@ -301,6 +302,45 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 	strbuf_release(&out);
 }
 
+/* Why a job's numbers cannot vouch for its kernel, if they cannot. */
+enum unvouched {
+	VOUCHED,
+	UNVOUCHED_IDENTICAL,	/* nothing was measured */
+	UNVOUCHED_EMULATED,	/* measured under TCG: the pipeline's test */
+	UNVOUCHED_NOISY,	/* noisy: no call either way */
+	UNVOUCHED_LAYOUT,	/* a regression of one code layout only */
+};
+
+static enum unvouched judge_claims(struct reply_job *j, const char *machine)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *verdict = NULL;
+	int noisy, emulated;
+
+	if (job_state_identical(j->s))
+		return UNVOUCHED_IDENTICAL;
+	if (!jobdir_read(j->dir, "compare.json", &sb))
+		verdict = facts_verdict(sb.buf);
+	strbuf_reset(&sb);
+	if (!verdict && !jobdir_read(j->dir, "verdict.txt", &sb) &&
+	    strstr(sb.buf, "noisy"))
+		verdict = xstrdup(verdict_name(VERDICT_NOISY));
+	strbuf_reset(&sb);
+	/* compare.json's words are verdict_name()'s */
+	noisy = verdict && !strcmp(verdict, verdict_name(VERDICT_NOISY));
+	free(verdict);
+	emulated = facts_machine_emulated(machine);
+	if (!emulated && !jobdir_read(j->dir, "machine.txt", &sb))
+		emulated = facts_machine_emulated(sb.buf);
+	strbuf_release(&sb);
+	if (emulated)
+		return UNVOUCHED_EMULATED;
+	/* a regression only in one code layout: nothing to vouch with */
+	if (j->s->aligned == ALIGN_NOT_SEEN)
+		return UNVOUCHED_LAYOUT;
+	return noisy ? UNVOUCHED_NOISY : VOUCHED;
+}
+
 /*
  * What the numbers can vouch for: a Tested-by only when the kernel was
  * measured on real (or KVM) hardware, the verdict is clear and the
@@ -308,46 +348,44 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
  */
 static void claims(struct reply_job *j, struct kv *v, const char *machine)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *verdict = NULL;
-	int emulated, noisy, placeholder, identical = job_state_identical(j->s);
+	enum unvouched u = judge_claims(j, machine);
+	int placeholder = facts_email_is_placeholder(jo()->bot_email);
 
-	if (!jobdir_read(j->dir, "compare.json", &sb))
-		verdict = facts_verdict(sb.buf);
-	strbuf_reset(&sb);
-	if (!verdict && !jobdir_read(j->dir, "verdict.txt", &sb) &&
-	    strstr(sb.buf, "noisy"))
-		verdict = xstrdup("noisy");
-	strbuf_reset(&sb);
-	/* identical binaries: nothing was measured, no claim */
-	noisy = identical ||
-		(verdict && (!strcmp(verdict, "noisy") ||
-			     !strcmp(verdict, "inconclusive") ||
-			     !strcmp(verdict, "none")));
-	emulated = facts_machine_emulated(machine);
-	if (!emulated && !jobdir_read(j->dir, "machine.txt", &sb))
-		emulated = facts_machine_emulated(sb.buf);
-	placeholder = facts_email_is_placeholder(jo()->bot_email);
-	/* a regression only in one code layout: nothing to vouch with */
-	if (j->s->aligned == ALIGN_NOT_SEEN) {
+	if (j->s->aligned == ALIGN_NOT_SEEN)
 		kv_set(v, "layout", "1");
-		noisy = 1;
-	}
-	if (identical)
+	if (u == UNVOUCHED_IDENTICAL)
 		kv_set(v, "identical", "1");
-	else if (emulated)
+	else if (u == UNVOUCHED_EMULATED)
 		kv_set(v, "pipeline", "1");
-	else if (noisy && j->s->aligned != ALIGN_NOT_SEEN)
+	else if (u == UNVOUCHED_NOISY)
 		kv_set(v, "inconclusive", "1");
 	if (placeholder)
 		warning("bot.email is '%s', a placeholder: the reply carries "
 			"no Tested-by and cannot be sent; set bot.email",
 			jo()->bot_email);
-	if (!emulated && !noisy && !placeholder)
+	if (u == VOUCHED && !placeholder)
 		kv_setf(v, "tested_by", "%s <%s>", jo()->bot_name,
 			jo()->bot_email);
-	free(verdict);
-	strbuf_release(&sb);
+}
+
+const char *job_reply_unvouched(const char *dir, struct job_state *js)
+{
+	static const char *const why[] = {
+		[UNVOUCHED_IDENTICAL] = "identical binaries, nothing measured",
+		[UNVOUCHED_EMULATED] = "measured under emulation (TCG)",
+		[UNVOUCHED_NOISY] = "too noisy to call",
+		[UNVOUCHED_LAYOUT] = "a regression of one code layout only",
+	};
+	struct reply_job j = { dir, js };
+	struct strbuf place = STRBUF_INIT;
+	char *machine = NULL;
+	enum unvouched u;
+
+	read_rows(&j, &machine, &place);
+	u = judge_claims(&j, machine);
+	free(machine);
+	strbuf_release(&place);
+	return u == VOUCHED ? NULL : why[u];
 }
 
 static void reproduce_block(struct reply_job *j, int results,

@@ -216,6 +216,14 @@ test_expect_success '... on the base-commit: it names, and says no other' '
 	test_grep ! "tested on" dave-jobs/job-1/reply.eml
 '
 
+test_expect_success '... b4 check: a warning, the binaries identical, no Tested-by' '
+	mkdir dave1.split && git mailsplit -odave1.split dave1.mbox >/dev/null &&
+	"$SCHED_BOT" check <dave1.split/0002 >check.json &&
+	test_grep "\"status\": \"warn\"" check.json &&
+	test_grep -F "No Tested-by: identical binaries, nothing measured.\"" check.json &&
+	test_grep ! "^Tested-by:" dave-jobs/job-1/reply.eml
+'
+
 # What v1 would have written had it measured a regression (a real one
 # needs a kernel with a planted slowdown: t6011): the KPI v2's reply
 # has to look back at.
