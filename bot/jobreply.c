@@ -346,7 +346,8 @@ static enum unvouched judge_claims(struct reply_job *j, const char *machine)
  * measured on real (or KVM) hardware, the verdict is clear and the
  * bot's address is a real one.
  */
-static void claims(struct reply_job *j, struct kv *v, const char *machine)
+static enum unvouched claims(struct reply_job *j, struct kv *v,
+			     const char *machine)
 {
 	enum unvouched u = judge_claims(j, machine);
 	int placeholder = facts_email_is_placeholder(jo()->bot_email);
@@ -366,6 +367,28 @@ static void claims(struct reply_job *j, struct kv *v, const char *machine)
 	if (u == VOUCHED && !placeholder)
 		kv_setf(v, "tested_by", "%s <%s>", jo()->bot_name,
 			jo()->bot_email);
+	return u;
+}
+
+/*
+ * A recheck after merge whose numbers cannot vouch: not "gone", but
+ * why it could not be rechecked (mail-merged-tested.md).
+ */
+static void unchecked_var(struct kv *v, enum unvouched u)
+{
+	static const char *const why[] = {
+		[UNVOUCHED_IDENTICAL] = "the merged kernel's code and data "
+			"are its parent's, so nothing was booted or measured",
+		[UNVOUCHED_EMULATED] = "the target was emulated (QEMU TCG), "
+			"whose numbers say nothing of the kernel's speed",
+		[UNVOUCHED_NOISY] = "the runs were too noisy to call a change "
+			"either way",
+		[UNVOUCHED_LAYOUT] = "the change the runs found did not "
+			"survive forced alignment: likely code layout",
+	};
+
+	if (u != VOUCHED)
+		kv_set(v, "unchecked", why[u]);
 }
 
 const char *job_reply_unvouched(const char *dir, struct job_state *js)
@@ -785,6 +808,7 @@ static int compose(struct reply_job *j)
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, sb = STRBUF_INIT;
 	char *msgid = NULL, *eml = jobdir_path(j->dir, "reply.eml"), *first;
 	char *machine = NULL;
+	enum unvouched u;
 	int ret = EXIT_FAIL;
 
 	/* composed before a crash: keep it, with its Message-ID */
@@ -825,7 +849,9 @@ static int compose(struct reply_job *j)
 	machine = machine_var(j, &v);
 	commands_var(j, &v);
 	kernels_facts(j, &v);
-	claims(j, &v, machine);
+	u = claims(j, &v, machine);
+	if (merged && j->s->outcome == JOB_TESTED)
+		unchecked_var(&v, u);
 	frame_vars(j, &v);
 	profile_vars(j, &v);
 	set_file_var(j, &v, "tables", "tables.txt", 1);

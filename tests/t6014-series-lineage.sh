@@ -435,9 +435,9 @@ test_expect_success 'history shows the merge, the recheck and its reply' '
 
 # The same commits in two more served trees, with no fixture this
 # time: the recheck finds the merged kernel's code and data the
-# parent's, so the regression is not seen there; under bot.quiet that
-# is said to nobody.
-test_expect_success 'not seen after merge: said under the report, or, with bot.quiet, not at all' '
+# parent's, so it measured nothing: the regression could not be
+# rechecked there, never "gone"; under bot.quiet that is said to nobody.
+test_expect_success 'nothing measured after merge: "could not be rechecked", or, with bot.quiet, nothing' '
 	git clone -q --bare srv/tip.git srv/next.git &&
 	git clone -q --bare srv/tip.git srv/mm.git &&
 	git config -f "$CFG" tree.next.url git://127.0.0.1:$(cat port)/next.git &&
@@ -448,7 +448,11 @@ test_expect_success 'not seen after merge: said under the report, or, with bot.q
 	test "$(job_state_of 6 merged_into)" = next/sched/core &&
 	test "$(job_state_of 6 outcome)" = tested &&
 	r=dave-jobs/job-6/reply.eml &&
-	test_grep -x "not seen on next/sched/core $TIP12" $r &&
+	test_grep -x "could not be rechecked on next/sched/core $TIP12: the merged" $r &&
+	sed -n "/^could not be rechecked on/,/^\$/p" $r | tr -s "\n " "  " >why &&
+	test_grep -F "could not be rechecked on next/sched/core $TIP12: the merged kernel'"'"'s code and data are its parent'"'"'s, so nothing was booted or measured. " why &&
+	test_grep ! "gone" $r &&
+	test_grep ! "not seen" $r &&
 	test_grep -x "In-Reply-To: <$(job_state_of 1 reply_msgid)>" $r &&
 	test_grep ! "^Reported-by:" $r &&
 	git config -f "$CFG" bot.quiet true &&
@@ -457,12 +461,40 @@ test_expect_success 'not seen after merge: said under the report, or, with bot.q
 	ls outbox/new >before &&
 	"$SCHED_BOT" cron 2>mm.err &&
 	test_grep "merged: the patches of job 1 are in mm/sched/core" mm.err &&
-	test_grep "not seen on mm/sched/core; no reply (bot.quiet)" mm.err &&
+	test_grep "could not be rechecked on mm/sched/core (identical binaries, nothing measured); no reply (bot.quiet)" mm.err &&
 	test "$(job_state_of 7 stage)" = done &&
 	test ! -e dave-jobs/job-7/reply.eml &&
 	ls outbox/new >after &&
 	test_cmp before after &&
 	git config -f "$CFG" --unset bot.quiet
+'
+
+# Job 6 as it would have ended had the merged kernel differed and been
+# measured under TCG, or too noisily (the FIXTURE: its compare.json and
+# machine.txt; the stand-in measures nothing): not "gone" either.
+recheck_as() {
+	rm -rf "$1" && cp -R dave-jobs/job-6 "$1" &&
+	rm -f "$1/reply.eml" "$1/lock" &&
+	sed -i -e "/^digest_head=/d" -e "/^reply_msgid=/d" -e "/^outbox=/d" \
+		-e "s/^stage=.*/stage=reply/" "$1/state" &&
+	printf "{\n  \"verdict\": \"%s\"\n}\n" "$2" >"$1/compare.json"
+}
+
+test_expect_success 'a recheck under TCG or too noisy: "could not be rechecked", why' '
+	recheck_as tcg6 "no significant change" &&
+	echo "- target:  qemu (QEMU, 2 vCPUs, 1024 MB, tcg)" >tcg6/machine.txt &&
+	"$SCHED_BOT" test --job-dir tcg6 >/dev/null 2>tcg6.err &&
+	sed -n "/^could not be rechecked on/,/^\$/p" tcg6/reply.eml | tr -s "\n " "  " >why &&
+	test_grep -F "could not be rechecked on next/sched/core $TIP12: the target was emulated (QEMU TCG), whose numbers say nothing of the kernel'"'"'s speed. " why &&
+	test_grep ! "gone" tcg6/reply.eml &&
+	recheck_as noisy6 noisy &&
+	"$SCHED_BOT" test --job-dir noisy6 >/dev/null 2>noisy6.err &&
+	sed -n "/^could not be rechecked on/,/^\$/p" noisy6/reply.eml | tr -s "\n " "  " >why &&
+	test_grep -F "could not be rechecked on next/sched/core $TIP12: the runs were too noisy to call a change either way. " why &&
+	test_grep ! "gone" noisy6/reply.eml &&
+	recheck_as seen6 "no significant change" &&
+	"$SCHED_BOT" test --job-dir seen6 >/dev/null 2>seen6.err &&
+	test_grep -x "not seen on next/sched/core $TIP12" seen6/reply.eml
 '
 
 # The whole life, sending on, in one cron flow: Fay's v1 (patch 2
