@@ -289,7 +289,7 @@ static void answer_job(struct json *j, const struct b4check_opts *o,
 		/* the earlier version's result is the answer: failure.txt
 		 * says which and where */
 		strbuf_addstr(&summary, "the patches of an earlier version, "
-			      "measured already (duplicate)");
+			      "tested already (duplicate)");
 		add_file(&details, dir, "failure.txt", NULL);
 	} else if (js.outcome) {
 		const char *what = failures[js.outcome];

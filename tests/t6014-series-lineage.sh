@@ -264,8 +264,16 @@ test_expect_success 'v3, v2 by patch-id: not built, the reply points at v2' '
 	test ! -e dave-jobs/job-3/build-head.log &&
 	v2reply=$(job_state_of 2 reply_msgid) &&
 	test -n "$v2reply" &&
-	test_grep "patches were measured already" dave-jobs/job-3/reply.eml &&
+	test_grep -x "sched-bot did not build or run this series (v3, 2 patches) again: an" dave-jobs/job-3/reply.eml &&
+	test_grep -x "earlier job had the same patches." dave-jobs/job-3/reply.eml &&
 	test_grep "patches of v2 \[1\], by patch-id" dave-jobs/job-3/reply.eml &&
+	# job 2 measured nothing: its verdict repeated in one line, and
+	# no "measured" of it
+	sed -n "/^They are the patches/,/^\$/p" dave-jobs/job-3/reply.eml |
+		tr -s "\n " "  " >dup &&
+	test_grep -F "Job 2'"'"'s verdict on them [2]: nothing measured, the patched kernel'"'"'s code and data were the base'"'"'s. " dup &&
+	test_grep ! "measured them" dave-jobs/job-3/reply.eml &&
+	test_grep ! "measured already" dave-jobs/job-3/reply.eml &&
 	test_grep "^\[1\] <$(cover_of dave2.mbox)>$" dave-jobs/job-3/reply.eml &&
 	test_grep "^\[2\] $LORE_URL/all/$v2reply/$" dave-jobs/job-3/reply.eml &&
 	test_grep "^In-Reply-To: <$(cover_of dave3.mbox)>" dave-jobs/job-3/reply.eml
