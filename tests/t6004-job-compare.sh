@@ -46,6 +46,24 @@ test_expect_success 'an improvement: tables, verdict and Tested-by' '
 	test_grep "^outcome=tested$" better/state
 '
 
+# Five pairs whose means rise (+3.3%) while the paired estimate the
+# test judges falls (-4.9%: run 4's 448 against 991.6): the reply's
+# table, its legend and compare.json show the change the verdict
+# judged, never the other sign.
+test_expect_success 'the change shown is the one the verdict judged, its sign too' '
+	grep -e "^label," -e "^base," "$DATA/compare/noisy.csv" >nb.csv &&
+	grep -e "^label," -e "^patched," "$DATA/compare/noisy.csv" >np.csv &&
+	job_at_compare sign nb.csv np.csv &&
+	"$SCHED_BOT" test --job-dir sign >out &&
+	m=$(cat out) &&
+	test_grep "^ *1019 ± *3% *-4.9% *1052 ± 41% *spawn.lps.copies=4$" sign/tables.txt &&
+	test_grep ! "+3.3%" sign/tables.txt &&
+	test_grep "^%change: the paired change judged; higher is better$" sign/tables.txt &&
+	test_grep -F "    %change: the paired change judged" "$m" &&
+	test_grep "\"change_pct\": -4.88" sign/compare.json &&
+	test_grep ! "\"change_pct\": 3.3" sign/compare.json
+'
+
 test_expect_failure_code 'the same runs the other way round: a regression, exit 5' 5 '
 	job_at_compare worse "$DATA/compare/simple-new.csv" \
 		"$DATA/compare/simple-base.csv" &&
