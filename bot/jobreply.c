@@ -11,6 +11,7 @@
 
 #include "align.h"
 #include "compare.h"
+#include "compiledout.h"
 #include "facts.h"
 #include "jobdir.h"
 #include "jobreply.h"
@@ -339,6 +340,62 @@ static enum unvouched judge_claims(struct reply_job *j, const char *machine)
 	if (j->s->aligned == ALIGN_NOT_SEEN)
 		return UNVOUCHED_LAYOUT;
 	return noisy ? UNVOUCHED_NOISY : VOUCHED;
+}
+
+static void list_items(const char *lines, struct strbuf *out);
+
+/*
+ * Identical binaries: the config options that keep the series' changed
+ * lines out of the build (compiledout.h), the usual reason, from the
+ * tree and the config the job kept, at most 8 items.
+ */
+static void compiled_out_var(struct reply_job *j, struct kv *v)
+{
+	struct strbuf cfg = STRBUF_INIT, sb = STRBUF_INIT;
+	struct compiledout co;
+	git_repository *repo = NULL;
+	char *tp = tree_default_path();
+
+	if (jobdir_read(j->dir, "config-patched", &cfg) < 0 ||
+	    access(tp, F_OK) || tree_open(&repo, tp) < 0)
+		goto out;
+	if (compiledout_find(repo, j->s->side[JOB_SIDE_BASE].commit,
+			     j->s->side[JOB_SIDE_HEAD].commit, cfg.buf, 8,
+			     &co) < 0)
+		goto out;
+	if (co.out) {
+		/* the options are facts; that they are why is inferred */
+		if (co.out == co.hunks && co.hunks == 1)
+			strbuf_addstr(&sb, "The change the series makes to C "
+				      "code is compiled out by the config it "
+				      "was built with, likely why the binaries "
+				      "are alike:");
+		else if (co.out == co.hunks)
+			strbuf_addf(&sb, "Each of the %zu changes the series "
+				    "makes to C code is compiled out by the "
+				    "config it was built with, likely why the "
+				    "binaries are alike:", co.hunks);
+		else
+			strbuf_addf(&sb, "%zu of the %zu changes the series "
+				    "makes to C code are compiled out by the "
+				    "config it was built with:", co.out,
+				    co.hunks);
+		strbuf_reset(&cfg);
+		reply_wrap(sb.buf, 72, &cfg);
+		strbuf_trim(&cfg);
+		kv_set(v, "compiled_out_intro", cfg.buf);
+		strbuf_reset(&sb);
+		strbuf_trim(&co.items);
+		list_items(co.items.buf, &sb);
+		strbuf_trim(&sb);
+		kv_set(v, "compiled_out", sb.buf);
+	}
+	compiledout_release(&co);
+out:
+	git_repository_free(repo);
+	free(tp);
+	strbuf_release(&cfg);
+	strbuf_release(&sb);
 }
 
 /*
@@ -849,6 +906,8 @@ static int compose(struct reply_job *j)
 	machine = machine_var(j, &v);
 	commands_var(j, &v);
 	kernels_facts(j, &v);
+	if (job_state_identical(j->s))
+		compiled_out_var(j, &v);
 	u = claims(j, &v, machine);
 	if (merged && j->s->outcome == JOB_TESTED)
 		unchecked_var(&v, u);
