@@ -26,7 +26,11 @@ standin_tree || test_fail_all "cannot make the stand-in tree"
 cp /bin/true tree/vmlinux.bin &&
 sed -i 's|^\t{ head -c 514.*|&\n\tcp vmlinux.bin $(O)/vmlinux|' tree/Makefile &&
 printf '%s\n' "int x;" "#ifdef CONFIG_SCHED_CORE" "int core_a;" "#else" \
-	"int core_b;" "#endif" >tree/kernel/sched/fair.c &&
+	"int core_b;" "#endif" \
+	"#ifndef CONFIG_SMP" "int up_a;" "#endif" \
+	"#if IS_ENABLED(CONFIG_SCHED_CORE) /* core scheduling */" \
+	"int core_e;" "#elif defined(CONFIG_SMP)" "int smp_a;" "#endif" \
+	>tree/kernel/sched/fair.c &&
 echo "int extra;" >tree/kernel/sched/extra.c &&
 printf 'obj-y += core.o\nobj-$(CONFIG_SCHED_EXTRA) += extra.o\n' \
 	>tree/kernel/sched/Makefile &&
@@ -50,6 +54,7 @@ To: linux-kernel@vger.kernel.org" "$1.mbox" &&
 patch core "s/core_a/core_c/" &&
 patch extra "s/extra/extra2/" kernel/sched/extra.c &&
 patch built "s/^int core_b;/int core_d;/" &&
+patch three "s/^int up_a;/int up_b;/; s/^int core_e;/int core_f;/; s/^int smp_a;/int smp_b;/" &&
 git clone -q --bare tree repo.git || test_fail_all "cannot make the series"
 
 # job NAME: the series NAME.mbox tested in job directory NAME, its
@@ -81,6 +86,19 @@ test_expect_success 'a changed line the config builds: nothing claimed' '
 	test_grep ! "compiled out" built/reply.eml &&
 	test_grep ! "likely" built/reply.eml &&
 	test_grep "the patched kernel'"'"'s code" built/reply.eml
+'
+
+# sched.config sets CONFIG_SMP; an #elif is not followed: its line is
+# not said to be out, and the reply says how many are.
+test_expect_success '#ifndef, IS_ENABLED() named; an #elif not claimed' '
+	job three &&
+	test_grep "^CONFIG_SMP=y$" three/config-patched &&
+	cat >expect <<-\EOF &&
+	2 of the 3 changes the series makes to C code are compiled out by the config it was built with: - kernel/sched/fair.c:8: under #ifndef CONFIG_SMP (set to y in the config) - kernel/sched/fair.c:11: under #if IS_ENABLED(CONFIG_SCHED_CORE) (not set in the config)
+	EOF
+	{ sed "s/ *Kernels *\$//" three.co && echo; } >actual &&
+	test_cmp expect actual &&
+	test_grep ! "likely" three/reply.eml
 '
 
 test_done
