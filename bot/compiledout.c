@@ -22,6 +22,7 @@ struct hunk {
 struct hunks {
 	struct hunk *v;
 	size_t nr, alloc;
+	size_t total;		/* of C files, those past the cap too */
 };
 
 /*
@@ -369,6 +370,7 @@ static int hunk_cb(const git_diff_delta *d, const git_diff_hunk *h,
 	if (n < 3 || path[n - 2] != '.' || (path[n - 1] != 'c' &&
 					    path[n - 1] != 'h'))
 		return 0;
+	hs->total++;
 	if (hs->nr >= COMPILEDOUT_MAX_HUNKS)
 		return 0;
 	ALLOC_GROW(hs->v, hs->nr + 1, hs->alloc);
@@ -428,7 +430,6 @@ int compiledout_find(git_repository *repo, const char *base,
 		const struct hunk *h = &hs.v[i];
 		int n, old, fo;
 
-		r->hunks++;
 		fo = file_out(repo, ht, h->path, config, wf, sizeof(wf));
 		n = side_out(repo, ht, h->path, config, h->new_start,
 			     h->new_lines, why, sizeof(why));
@@ -460,6 +461,7 @@ int compiledout_find(git_repository *repo, const char *base,
 	if (more)
 		strbuf_addf(&r->items, "and %zu more hunk%s\n", more,
 			    more != 1 ? "s" : "");
+	r->hunks = hs.total;
 	ret = 0;
 out:
 	for (i = 0; i < hs.nr; i++)

@@ -27,7 +27,7 @@
 #define COMPILEDOUT_MAX_HUNKS 64
 
 struct compiledout {
-	size_t hunks;		/* hunks looked at (C sources, headers) */
+	size_t hunks;		/* hunks of C sources and headers, all */
 	size_t out;		/* of which kept out by the config */
 	struct strbuf items;	/* "path:line: under #ifdef CONFIG_X (not
 				 * set in the config)", a line each */

@@ -361,8 +361,10 @@ static void compiled_out_var(struct reply_job *j, struct kv *v)
 		goto out;
 	if (compiledout_find(repo, j->s->side[JOB_SIDE_BASE].commit,
 			     j->s->side[JOB_SIDE_HEAD].commit, cfg.buf, 8,
-			     &co) < 0)
+			     &co) < 0) {
+		compiledout_release(&co);
 		goto out;
+	}
 	if (co.out) {
 		/* the options are facts; that they are why is inferred */
 		if (co.out == co.hunks && co.hunks == 1)
