@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "b4check.h"
+#include "jobreply.h"
 #include "jobstate.h"
 #include "json.h"
 #include "mail.h"
@@ -268,9 +269,16 @@ static void answer_job(struct json *j, const struct b4check_opts *o,
 	if (summary.len)
 		strbuf_addstr(&summary, ": ");
 	if (js.outcome == JOB_TESTED || js.outcome == JOB_REGRESSION) {
-		status = js.outcome == JOB_TESTED ? "pass" : "fail";
+		/* a pass is what the reply's Tested-by says: none, warn */
+		const char *unvouched = js.outcome == JOB_TESTED ?
+			job_reply_unvouched(dir, &js) : NULL;
+
+		status = js.outcome != JOB_TESTED ? "fail" :
+			 unvouched ? "warn" : "pass";
 		verdict = first_line(dir, "verdict.txt", "Verdict: ");
 		strbuf_addstr(&summary, verdict ? verdict : outcome);
+		if (unvouched)
+			strbuf_addf(&summary, " No Tested-by: %s.", unvouched);
 		free(verdict);
 		add_file(&details, dir, "verdict.txt", NULL);
 		add_file(&details, dir, "regressions.txt",
@@ -281,7 +289,7 @@ static void answer_job(struct json *j, const struct b4check_opts *o,
 		/* the earlier version's result is the answer: failure.txt
 		 * says which and where */
 		strbuf_addstr(&summary, "the patches of an earlier version, "
-			      "measured already (duplicate)");
+			      "tested already (duplicate)");
 		add_file(&details, dir, "failure.txt", NULL);
 	} else if (js.outcome) {
 		const char *what = failures[js.outcome];

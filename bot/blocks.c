@@ -303,6 +303,8 @@ static int judge_set(struct job_blocks *j, const struct sample_set *set,
 	co.plan = &j->plan;
 	/* the reply prints compare_verdict() after the tables */
 	co.sentence_follows = 1;
+	/* its tables, list and summary: the change the verdict judged */
+	co.judged_change = 1;
 	memset(r, 0, sizeof(*r));
 	return compare_run(set, &co, r);
 }

@@ -437,6 +437,7 @@ static void family_paired(struct compare_result *r, size_t k,
 	size_t *idx = xcalloc(r->nr ? r->nr : 1, sizeof(*idx));
 	struct paired_data pd = { kpi, 0 };
 	struct seq_decision dec;
+	int *logs = xcalloc(r->nr ? r->nr : 1, sizeof(*logs));
 	struct seq_plan plan;
 	size_t i, j;
 
@@ -466,14 +467,17 @@ static void family_paired(struct compare_result *r, size_t k,
 		kpi[pd.nr].d = d;
 		kpi[pd.nr].n = n;
 		kpi[pd.nr].higher_is_better = m->higher_is_better;
+		logs[pd.nr] = positive;
 		idx[pd.nr++] = i;
 	}
 	if (!pd.nr || seq_decide(&plan, &pd, &dec) < 0) {
 		free(kpi);
 		free(idx);
+		free(logs);
 		return;
 	}
-	f->sequential = o->plan != NULL;
+	/* a plan fixed by --runs has one look: no adaptive design to report */
+	f->sequential = o->plan && !o->plan->fixed;
 	f->state = dec.state;
 	f->blocks = dec.blocks;
 	f->max_blocks = plan.max_blocks;
@@ -490,6 +494,18 @@ static void family_paired(struct compare_result *r, size_t k,
 		s->p_adjusted = res->p_adj;
 		s->ci_low_pct = res->ci_low_pct;
 		s->ci_high_pct = res->ci_high_pct;
+		/*
+		 * A reply shows the change the test judged: the paired
+		 * estimate at the deciding look (the mean log ratio, or the
+		 * mean difference over the base's mean), not the ratio of
+		 * the means, which can differ from it even in sign.
+		 */
+		if (o->judged_change && isfinite(res->change_pct)) {
+			s->change_pct = logs[j] ? res->change_pct :
+					100 * log1p(res->change_pct / 100);
+			s->better_pct = r->m[idx[j]].higher_is_better ?
+					s->change_pct : -s->change_pct;
+		}
 		if (res->call < 0)
 			s->verdict = VERDICT_REGRESSION;
 		else if (res->call > 0)
@@ -504,6 +520,7 @@ static void family_paired(struct compare_result *r, size_t k,
 	seq_decision_release(&dec);
 	free(kpi);
 	free(idx);
+	free(logs);
 }
 
 static double ci_pct(const struct stats *st)

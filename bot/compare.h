@@ -139,6 +139,14 @@ struct compare_opts {
 	 */
 	int sentence_follows;
 	/*
+	 * Show the change the test judged (a job's reply, whose verdict
+	 * follows its tables): with runs paired, the paired estimate at
+	 * the deciding look, which can differ from the change of the
+	 * means even in sign.  Unset, the tables print the change of the
+	 * means, as the formats' own tools do (compare's seeds).
+	 */
+	int judged_change;
+	/*
 	 * The adaptive plan the runs followed (NULL: a fixed number of
 	 * runs, one look).  Paired comparisons then replay its looks;
 	 * its alpha, min_effect, guard and noisy level are used.

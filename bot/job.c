@@ -630,10 +630,18 @@ static int stage_reply(struct job *j)
 	struct job_past past;
 	int ret;
 
-	/* after merge, with bot.quiet, "not seen" is news to nobody */
+	/* after merge, with bot.quiet, "not seen" is news to nobody, nor
+	 * is a recheck that could not see anything */
 	if (j->s.head && j->s.outcome == JOB_TESTED && jd()->quiet) {
-		info("job %s: not seen on %s; no reply (bot.quiet)", j->dir,
-		     job_str(j->s.merged_into));
+		const char *why = job_reply_unvouched(j->dir, &j->s);
+
+		if (why)
+			info("job %s: could not be rechecked on %s (%s); no "
+			     "reply (bot.quiet)", j->dir,
+			     job_str(j->s.merged_into), why);
+		else
+			info("job %s: not seen on %s; no reply (bot.quiet)",
+			     j->dir, job_str(j->s.merged_into));
 		j->s.stage = JOB_DONE;
 		return 0;
 	}

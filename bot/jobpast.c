@@ -4,6 +4,7 @@
  * jobpast.h): the state database's lineage and patch-ids, the earlier
  * jobs' directories.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "history.h"
 #include "jobdir.h"
 #include "jobpast.h"
+#include "jobreply.h"
 #include "lineage.h"
 #include "lore.h"
 #include "patchid.h"
@@ -28,12 +30,72 @@ void jobpast_lineage(const struct job_past *j, const struct series *s,
 			msgid);
 }
 
+/*
+ * The first sentence of the last "Verdict: " of a job's verdict.txt (a
+ * confirmed regression's is the confirmation's), its lines joined and
+ * without its full stop; NULL when there is none.
+ */
+static char *verdict_sentence(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	const char *p, *v = NULL;
+
+	if (jobdir_read(dir, "verdict.txt", &sb) < 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	for (p = sb.buf; (p = strstr(p, "Verdict: ")); p++)
+		v = p + strlen("Verdict: ");
+	for (p = v; p && *p; p++) {
+		/* "p < 0.01)." ends it, "0.01" does not */
+		if (*p == '.' && (!p[1] || isspace((unsigned char)p[1])))
+			break;
+		if (isspace((unsigned char)*p)) {
+			if (out.len && out.buf[out.len - 1] != ' ')
+				strbuf_addch(&out, ' ');
+		} else {
+			strbuf_addch(&out, *p);
+		}
+	}
+	strbuf_release(&sb);
+	strbuf_trim(&out);
+	if (!out.len) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	return strbuf_detach(&out, NULL);
+}
+
+/*
+ * What the earlier job found, in one line: nothing measured when its
+ * kernels were alike, else its verdict, and why its numbers vouched
+ * for nothing when they did not.
+ */
+static void earlier_verdict(const char *dir, struct job_state *es,
+			    const char *outcome, struct strbuf *out)
+{
+	char *v = dir ? verdict_sentence(dir) : NULL;
+	const char *why = dir ? job_reply_unvouched(dir, es) : NULL;
+
+	if (dir && job_state_identical(es))
+		strbuf_addstr(out, "nothing measured, the patched kernel's "
+			      "code and data were the base's");
+	else if (v)
+		strbuf_addstr(out, v);
+	else
+		strbuf_addstr(out, outcome);
+	if (why && !job_state_identical(es))
+		strbuf_addf(out, " (%s: no Tested-by)", why);
+	free(v);
+}
+
 static void duplicate(const struct job_past *j, long long earlier)
 {
 	struct state_job ej;
 	struct job_state es;
 	struct strbuf f = STRBUF_INIT;
 	char *path = NULL, *link = NULL, v[32] = "an earlier version";
+	int have = 0;
 
 	job_state_init(&es);
 	if (state_job_get(j->st, earlier, &ej) <= 0)
@@ -42,28 +104,34 @@ static void duplicate(const struct job_past *j, long long earlier)
 	if (path && job_state_read(&es, path) < 0)
 		warning("job %s: cannot read the state of job %lld", j->dir,
 			earlier);
+	else if (path)
+		have = 1;
 	if (es.version)
 		snprintf(v, sizeof(v), "v%d", es.version);
+	/* the earlier verdict, repeated in one line: never "measured" of a
+	 * job that measured nothing */
 	strbuf_addf(&f, "They are the patches of %s [1], by patch-id (git "
 		    "patch-id --stable), on the same base (%.12s), target "
-		    "(%s) and workloads (%s): sched-bot measured them as job "
-		    "%lld, %s", v,
-		    job_str(j->s->side[JOB_SIDE_BASE].commit), job_str(j->s->target),
-		    job_str(j->s->workloads), earlier, job_str(ej.outcome));
+		    "(%s) and workloads (%s).  Job %lld's verdict on them",
+		    v, job_str(j->s->side[JOB_SIDE_BASE].commit),
+		    job_str(j->s->target), job_str(j->s->workloads), earlier);
 	if (es.reply_msgid) {
 		link = lore_link(es.reply_msgid);
-		strbuf_addstr(&f, ", and its report is [2].\n");
+		strbuf_addstr(&f, " [2]: ");
 		job_state_set(&j->s->same_as_reply, es.reply_msgid);
 	} else {
-		strbuf_addstr(&f, ", and no report of it is recorded.\n");
+		strbuf_addstr(&f, " (no report of it is recorded): ");
 	}
+	earlier_verdict(have ? ej.job_dir : NULL, &es, job_str(ej.outcome),
+			&f);
+	strbuf_addstr(&f, ".\n");
 	strbuf_addf(&f, "\n[1] <%s>\n", es.cover_msgid ? es.cover_msgid :
 		    ej.msgid);
 	if (link)
 		strbuf_addf(&f, "[2] %s\n", link);
 	job_state_set(&j->s->same_as, ej.job_dir);
 	jobdir_fail(j->dir, j->s, JOB_DUPLICATE, f.buf);
-	info("job %s: the patches of job %lld, measured already: not built "
+	info("job %s: the patches of job %lld, tested already: not built "
 	     "nor run%s", j->dir, earlier, j->quiet ?
 	     "; no reply (bot.quiet)" : "");
 	if (j->quiet)

@@ -6,9 +6,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "align.h"
+#include "compare.h"
+#include "compiledout.h"
 #include "facts.h"
 #include "jobdir.h"
 #include "jobreply.h"
@@ -184,6 +187,22 @@ static void read_rows(struct reply_job *j, char **machine, struct strbuf *place)
 	free(csv);
 }
 
+/*
+ * Whether the base the series names (its base-commit:, any length of
+ * hex) is the commit tested, a full id: then no substitution happened,
+ * whatever the base's description says (it names a branch, or the
+ * commit in 12 digits).
+ */
+static int stated_is_tested(const char *stated, const char *commit)
+{
+	size_t n = stated ? strlen(stated) : 0;
+
+	if (n < 7 || !commit || strspn(stated, "0123456789abcdefABCDEF") != n ||
+	    n > strlen(commit))
+		return 0;
+	return !strncasecmp(stated, commit, n);
+}
+
 /* The kernels: tree, base and its subject, commits, compiler, config. */
 static void kernels_facts(struct reply_job *j, struct kv *v)
 {
@@ -272,6 +291,7 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 		kv_setf(v, "base_note", "Note: %s.", j->s->base_warning);
 	else if (j->s->series_base && j->s->base_desc &&
 		 !starts_with(j->s->base_desc, j->s->series_base) &&
+		 !stated_is_tested(j->s->series_base, b->commit) &&
 		 !strstr(j->s->base_desc, "(--base)"))
 		kv_setf(v, "base_note", "Note: the series names %s as its "
 			"base, but it was tested on %s.", j->s->series_base,
@@ -283,53 +303,171 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 	strbuf_release(&out);
 }
 
-/*
- * What the numbers can vouch for: a Tested-by only when the kernel was
- * measured on real (or KVM) hardware, the verdict is clear and the
- * bot's address is a real one.
- */
-static void claims(struct reply_job *j, struct kv *v, const char *machine)
+/* Why a job's numbers cannot vouch for its kernel, if they cannot. */
+enum unvouched {
+	VOUCHED,
+	UNVOUCHED_IDENTICAL,	/* nothing was measured */
+	UNVOUCHED_EMULATED,	/* measured under TCG: the pipeline's test */
+	UNVOUCHED_NOISY,	/* noisy: no call either way */
+	UNVOUCHED_LAYOUT,	/* a regression of one code layout only */
+};
+
+static enum unvouched judge_claims(struct reply_job *j, const char *machine)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *verdict = NULL;
-	int emulated, noisy, placeholder, identical = job_state_identical(j->s);
+	int noisy, emulated;
 
+	if (job_state_identical(j->s))
+		return UNVOUCHED_IDENTICAL;
 	if (!jobdir_read(j->dir, "compare.json", &sb))
 		verdict = facts_verdict(sb.buf);
 	strbuf_reset(&sb);
 	if (!verdict && !jobdir_read(j->dir, "verdict.txt", &sb) &&
 	    strstr(sb.buf, "noisy"))
-		verdict = xstrdup("noisy");
+		verdict = xstrdup(verdict_name(VERDICT_NOISY));
 	strbuf_reset(&sb);
-	/* identical binaries: nothing was measured, no claim */
-	noisy = identical ||
-		(verdict && (!strcmp(verdict, "noisy") ||
-			     !strcmp(verdict, "inconclusive") ||
-			     !strcmp(verdict, "none")));
+	/* compare.json's words are verdict_name()'s */
+	noisy = verdict && !strcmp(verdict, verdict_name(VERDICT_NOISY));
+	free(verdict);
 	emulated = facts_machine_emulated(machine);
 	if (!emulated && !jobdir_read(j->dir, "machine.txt", &sb))
 		emulated = facts_machine_emulated(sb.buf);
-	placeholder = facts_email_is_placeholder(jo()->bot_email);
+	strbuf_release(&sb);
+	if (emulated)
+		return UNVOUCHED_EMULATED;
 	/* a regression only in one code layout: nothing to vouch with */
-	if (j->s->aligned == ALIGN_NOT_SEEN) {
-		kv_set(v, "layout", "1");
-		noisy = 1;
+	if (j->s->aligned == ALIGN_NOT_SEEN)
+		return UNVOUCHED_LAYOUT;
+	return noisy ? UNVOUCHED_NOISY : VOUCHED;
+}
+
+static void list_items(const char *lines, struct strbuf *out);
+
+/*
+ * Identical binaries: the config options that keep the series' changed
+ * lines out of the build (compiledout.h), the usual reason, from the
+ * tree and the config the job kept, at most 8 items.
+ */
+static void compiled_out_var(struct reply_job *j, struct kv *v)
+{
+	struct strbuf cfg = STRBUF_INIT, sb = STRBUF_INIT;
+	struct compiledout co;
+	git_repository *repo = NULL;
+	char *tp = tree_default_path();
+
+	if (jobdir_read(j->dir, "config-patched", &cfg) < 0 ||
+	    access(tp, F_OK) || tree_open(&repo, tp) < 0)
+		goto out;
+	if (compiledout_find(repo, j->s->side[JOB_SIDE_BASE].commit,
+			     j->s->side[JOB_SIDE_HEAD].commit, cfg.buf, 8,
+			     &co) < 0) {
+		compiledout_release(&co);
+		goto out;
 	}
-	if (identical)
+	if (co.out) {
+		/* the options are facts; that they are why is inferred */
+		if (co.out == co.hunks && co.hunks == 1)
+			strbuf_addstr(&sb, "The change the series makes to C "
+				      "code is compiled out by the config it "
+				      "was built with, likely why the binaries "
+				      "are alike:");
+		else if (co.out == co.hunks)
+			strbuf_addf(&sb, "Each of the %zu changes the series "
+				    "makes to C code is compiled out by the "
+				    "config it was built with, likely why the "
+				    "binaries are alike:", co.hunks);
+		else
+			strbuf_addf(&sb, "%zu of the %zu changes the series "
+				    "makes to C code are compiled out by the "
+				    "config it was built with:", co.out,
+				    co.hunks);
+		strbuf_reset(&cfg);
+		reply_wrap(sb.buf, 72, &cfg);
+		strbuf_trim(&cfg);
+		kv_set(v, "compiled_out_intro", cfg.buf);
+		strbuf_reset(&sb);
+		strbuf_trim(&co.items);
+		list_items(co.items.buf, &sb);
+		strbuf_trim(&sb);
+		kv_set(v, "compiled_out", sb.buf);
+	}
+	compiledout_release(&co);
+out:
+	git_repository_free(repo);
+	free(tp);
+	strbuf_release(&cfg);
+	strbuf_release(&sb);
+}
+
+/*
+ * What the numbers can vouch for: a Tested-by only when the kernel was
+ * measured on real (or KVM) hardware, the verdict is clear and the
+ * bot's address is a real one.
+ */
+static enum unvouched claims(struct reply_job *j, struct kv *v,
+			     const char *machine)
+{
+	enum unvouched u = judge_claims(j, machine);
+	int placeholder = facts_email_is_placeholder(jo()->bot_email);
+
+	if (j->s->aligned == ALIGN_NOT_SEEN)
+		kv_set(v, "layout", "1");
+	if (u == UNVOUCHED_IDENTICAL)
 		kv_set(v, "identical", "1");
-	else if (emulated)
+	else if (u == UNVOUCHED_EMULATED)
 		kv_set(v, "pipeline", "1");
-	else if (noisy && j->s->aligned != ALIGN_NOT_SEEN)
+	else if (u == UNVOUCHED_NOISY)
 		kv_set(v, "inconclusive", "1");
 	if (placeholder)
 		warning("bot.email is '%s', a placeholder: the reply carries "
 			"no Tested-by and cannot be sent; set bot.email",
 			jo()->bot_email);
-	if (!emulated && !noisy && !placeholder)
+	if (u == VOUCHED && !placeholder)
 		kv_setf(v, "tested_by", "%s <%s>", jo()->bot_name,
 			jo()->bot_email);
-	free(verdict);
-	strbuf_release(&sb);
+	return u;
+}
+
+/*
+ * A recheck after merge whose numbers cannot vouch: not "gone", but
+ * why it could not be rechecked (mail-merged-tested.md).
+ */
+static void unchecked_var(struct kv *v, enum unvouched u)
+{
+	static const char *const why[] = {
+		[UNVOUCHED_IDENTICAL] = "the merged kernel's code and data "
+			"are its parent's, so nothing was booted or measured",
+		[UNVOUCHED_EMULATED] = "the target was emulated (QEMU TCG), "
+			"whose numbers say nothing of the kernel's speed",
+		[UNVOUCHED_NOISY] = "the runs were too noisy to call a change "
+			"either way",
+		[UNVOUCHED_LAYOUT] = "the change the runs found did not "
+			"survive forced alignment: likely code layout",
+	};
+
+	if (u != VOUCHED)
+		kv_set(v, "unchecked", why[u]);
+}
+
+const char *job_reply_unvouched(const char *dir, struct job_state *js)
+{
+	static const char *const why[] = {
+		[UNVOUCHED_IDENTICAL] = "identical binaries, nothing measured",
+		[UNVOUCHED_EMULATED] = "measured under emulation (TCG)",
+		[UNVOUCHED_NOISY] = "too noisy to call",
+		[UNVOUCHED_LAYOUT] = "a regression of one code layout only",
+	};
+	struct reply_job j = { dir, js };
+	struct strbuf place = STRBUF_INIT;
+	char *machine = NULL;
+	enum unvouched u;
+
+	read_rows(&j, &machine, &place);
+	u = judge_claims(&j, machine);
+	free(machine);
+	strbuf_release(&place);
+	return u == VOUCHED ? NULL : why[u];
 }
 
 static void reproduce_block(struct reply_job *j, int results,
@@ -729,6 +867,7 @@ static int compose(struct reply_job *j)
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, sb = STRBUF_INIT;
 	char *msgid = NULL, *eml = jobdir_path(j->dir, "reply.eml"), *first;
 	char *machine = NULL;
+	enum unvouched u;
 	int ret = EXIT_FAIL;
 
 	/* composed before a crash: keep it, with its Message-ID */
@@ -769,7 +908,11 @@ static int compose(struct reply_job *j)
 	machine = machine_var(j, &v);
 	commands_var(j, &v);
 	kernels_facts(j, &v);
-	claims(j, &v, machine);
+	if (job_state_identical(j->s))
+		compiled_out_var(j, &v);
+	u = claims(j, &v, machine);
+	if (merged && j->s->outcome == JOB_TESTED)
+		unchecked_var(&v, u);
 	frame_vars(j, &v);
 	profile_vars(j, &v);
 	set_file_var(j, &v, "tables", "tables.txt", 1);

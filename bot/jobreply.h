@@ -39,4 +39,13 @@ void jobreply_configure(const struct jobreply_opts *o);
  */
 int job_reply_write(const char *dir, struct job_state *js);
 
+/*
+ * Why the numbers of the job in dir (its state js) cannot vouch for
+ * its kernel, in a few words ("identical binaries, nothing measured",
+ * "measured under emulation (TCG)", "too noisy to call", "a regression
+ * of one code layout only"): its reply then carries no Tested-by.  NULL
+ * when they can (bot.email aside).  Needs no jobreply_configure().
+ */
+const char *job_reply_unvouched(const char *dir, struct job_state *js);
+
 #endif

@@ -861,6 +861,17 @@ static void lkp_names(struct tmpl_rec *d, const struct compare_result *r)
 	strbuf_release(&sb);
 }
 
+/* What %change is: the judged paired estimate in a job's reply. */
+static const char *lkp_change_note(const struct compare_result *r)
+{
+	size_t k;
+
+	for (k = 1; r->opts.judged_change && k < r->nr_kernels; k++)
+		if (r->fam && r->fam[k].paired)
+			return "the paired change judged";
+	return "raw change of the mean";
+}
+
 static void doc_lkp(struct tmpl_rec *d, const struct compare_result *r)
 {
 	const struct tmpl_list *blocks;
@@ -917,6 +928,7 @@ static void doc_lkp(struct tmpl_rec *d, const struct compare_result *r)
 	for (i = 0; blocks && i < blocks->nr; i++) {
 		lkp_cpu_rows(blocks->v[i], r);
 		lkp_directions(blocks->v[i]);
+		kv_set(&blocks->v[i]->vars, "chgnote", lkp_change_note(r));
 	}
 }
 
@@ -1507,8 +1519,9 @@ size_t compare_why(const struct compare_result *r, size_t max,
 	struct why_row *rows;
 	size_t i, nr = why_rows(r, &rows);
 
-	/* equal changes in the tables' order */
-	qsort(rows, nr, sizeof(*rows), why_cmp);
+	/* equal changes in the tables' order; none: no array to sort */
+	if (nr)
+		qsort(rows, nr, sizeof(*rows), why_cmp);
 	for (i = 0; i < nr; i++) {
 		if (i < max)
 			strbuf_addf(out, "%s%s\n", prefix, rows[i].line);

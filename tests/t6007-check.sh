@@ -93,6 +93,32 @@ test_expect_success 'the cover letter (a series check) gets the same answer' '
 	test_cmp out cover
 '
 
+# A pass is the Tested-by of the reply: a tested job whose reply carries
+# none (emulated, noisy, identical binaries, a regression of one code
+# layout only) is a warning that says why.  Each fixture in turn is
+# job-1, its reply written by `test --job-dir` as a job writes it.
+for c in "job-tcg::measured under emulation (TCG)" \
+	 "job-noisy::too noisy to call" \
+	 "job-identical::identical binaries, nothing measured" \
+	 "job-tested:aligned=2:a regression of one code layout only"
+do
+	fixture=${c%%:*} why=${c##*:} kv=${c#*:}
+	kv=${kv%%:*}
+	test_expect_success "b4 check of $fixture${kv:+ $kv}: warn, no Tested-by: $why" '
+		job $fixture "$JOBS/job-1" $kv &&
+		rc=0 &&
+		"$SCHED_BOT" test --job-dir "$JOBS/job-1" >/dev/null 2>err || rc=$? &&
+		test $rc -le 1 &&
+		test_grep ! "^Tested-by:" "$JOBS/job-1/reply.eml" &&
+		"$SCHED_BOT" check <"$V3/01-PATCH-v3-1-2.eml" >out &&
+		valid out &&
+		test "$(field out status)" = warn &&
+		field out summary >summary &&
+		test_grep -F "No Tested-by: $why." summary
+	'
+done
+rm -rf "$JOBS/job-1" && bot_job job-tested "$JOBS/job-1"
+
 test_expect_success 'archive.url: the link is the job page of `sched-bot archive`' '
 	cp "$CFG" cfg2 &&
 	printf "[archive]\n\turl = https://bot.example.org/sched/\n" >>cfg2 &&

@@ -206,6 +206,25 @@ test_expect_success 'v1 is built and tested' '
 	test "$(job_state_of 1 outcome)" = tested
 '
 
+# The series names its base-commit: in full, the job states it in 12
+# digits: one commit, no substitution to speak of.
+test_expect_success '... on the base-commit: it names, and says no other' '
+	test "$(job_state_of 1 series_base)" = "$BASE" &&
+	test "$(job_state_of 1 base_commit)" = "$BASE" &&
+	test_grep -x -F -- "- stated:   $BASE" dave-jobs/job-1/reply.eml &&
+	test_grep ! "^Note: " dave-jobs/job-1/reply.eml &&
+	test_grep ! "as its" dave-jobs/job-1/reply.eml &&
+	test_grep ! "tested on" dave-jobs/job-1/reply.eml
+'
+
+test_expect_success '... b4 check: a warning, the binaries identical, no Tested-by' '
+	mkdir dave1.split && git mailsplit -odave1.split dave1.mbox >/dev/null &&
+	"$SCHED_BOT" check <dave1.split/0002 >check.json &&
+	test_grep "\"status\": \"warn\"" check.json &&
+	test_grep -F "No Tested-by: identical binaries, nothing measured.\"" check.json &&
+	test_grep ! "^Tested-by:" dave-jobs/job-1/reply.eml
+'
+
 # What v1 would have written had it measured a regression (a real one
 # needs a kernel with a planted slowdown: t6011): the KPI v2's reply
 # has to look back at.
@@ -246,8 +265,16 @@ test_expect_success 'v3, v2 by patch-id: not built, the reply points at v2' '
 	test ! -e dave-jobs/job-3/build-head.log &&
 	v2reply=$(job_state_of 2 reply_msgid) &&
 	test -n "$v2reply" &&
-	test_grep "patches were measured already" dave-jobs/job-3/reply.eml &&
+	test_grep -x "sched-bot did not build or run this series (v3, 2 patches) again: an" dave-jobs/job-3/reply.eml &&
+	test_grep -x "earlier job had the same patches." dave-jobs/job-3/reply.eml &&
 	test_grep "patches of v2 \[1\], by patch-id" dave-jobs/job-3/reply.eml &&
+	# job 2 measured nothing: its verdict repeated in one line, and
+	# no "measured" of it
+	sed -n "/^They are the patches/,/^\$/p" dave-jobs/job-3/reply.eml |
+		tr -s "\n " "  " >dup &&
+	test_grep -F "Job 2'"'"'s verdict on them [2]: nothing measured, the patched kernel'"'"'s code and data were the base'"'"'s. " dup &&
+	test_grep ! "measured them" dave-jobs/job-3/reply.eml &&
+	test_grep ! "measured already" dave-jobs/job-3/reply.eml &&
 	test_grep "^\[1\] <$(cover_of dave2.mbox)>$" dave-jobs/job-3/reply.eml &&
 	test_grep "^\[2\] $LORE_URL/all/$v2reply/$" dave-jobs/job-3/reply.eml &&
 	test_grep "^In-Reply-To: <$(cover_of dave3.mbox)>" dave-jobs/job-3/reply.eml
@@ -417,9 +444,9 @@ test_expect_success 'history shows the merge, the recheck and its reply' '
 
 # The same commits in two more served trees, with no fixture this
 # time: the recheck finds the merged kernel's code and data the
-# parent's, so the regression is not seen there; under bot.quiet that
-# is said to nobody.
-test_expect_success 'not seen after merge: said under the report, or, with bot.quiet, not at all' '
+# parent's, so it measured nothing: the regression could not be
+# rechecked there, never "gone"; under bot.quiet that is said to nobody.
+test_expect_success 'nothing measured after merge: "could not be rechecked", or, with bot.quiet, nothing' '
 	git clone -q --bare srv/tip.git srv/next.git &&
 	git clone -q --bare srv/tip.git srv/mm.git &&
 	git config -f "$CFG" tree.next.url git://127.0.0.1:$(cat port)/next.git &&
@@ -430,7 +457,11 @@ test_expect_success 'not seen after merge: said under the report, or, with bot.q
 	test "$(job_state_of 6 merged_into)" = next/sched/core &&
 	test "$(job_state_of 6 outcome)" = tested &&
 	r=dave-jobs/job-6/reply.eml &&
-	test_grep -x "not seen on next/sched/core $TIP12" $r &&
+	test_grep -x "could not be rechecked on next/sched/core $TIP12: the merged" $r &&
+	sed -n "/^could not be rechecked on/,/^\$/p" $r | tr -s "\n " "  " >why &&
+	test_grep -F "could not be rechecked on next/sched/core $TIP12: the merged kernel'"'"'s code and data are its parent'"'"'s, so nothing was booted or measured. " why &&
+	test_grep ! "gone" $r &&
+	test_grep ! "not seen" $r &&
 	test_grep -x "In-Reply-To: <$(job_state_of 1 reply_msgid)>" $r &&
 	test_grep ! "^Reported-by:" $r &&
 	git config -f "$CFG" bot.quiet true &&
@@ -439,12 +470,40 @@ test_expect_success 'not seen after merge: said under the report, or, with bot.q
 	ls outbox/new >before &&
 	"$SCHED_BOT" cron 2>mm.err &&
 	test_grep "merged: the patches of job 1 are in mm/sched/core" mm.err &&
-	test_grep "not seen on mm/sched/core; no reply (bot.quiet)" mm.err &&
+	test_grep "could not be rechecked on mm/sched/core (identical binaries, nothing measured); no reply (bot.quiet)" mm.err &&
 	test "$(job_state_of 7 stage)" = done &&
 	test ! -e dave-jobs/job-7/reply.eml &&
 	ls outbox/new >after &&
 	test_cmp before after &&
 	git config -f "$CFG" --unset bot.quiet
+'
+
+# Job 6 as it would have ended had the merged kernel differed and been
+# measured under TCG, or too noisily (the FIXTURE: its compare.json and
+# machine.txt; the stand-in measures nothing): not "gone" either.
+recheck_as() {
+	rm -rf "$1" && cp -R dave-jobs/job-6 "$1" &&
+	rm -f "$1/reply.eml" "$1/lock" &&
+	sed -i -e "/^digest_head=/d" -e "/^reply_msgid=/d" -e "/^outbox=/d" \
+		-e "s/^stage=.*/stage=reply/" "$1/state" &&
+	printf "{\n  \"verdict\": \"%s\"\n}\n" "$2" >"$1/compare.json"
+}
+
+test_expect_success 'a recheck under TCG or too noisy: "could not be rechecked", why' '
+	recheck_as tcg6 "no significant change" &&
+	echo "- target:  qemu (QEMU, 2 vCPUs, 1024 MB, tcg)" >tcg6/machine.txt &&
+	"$SCHED_BOT" test --job-dir tcg6 >/dev/null 2>tcg6.err &&
+	sed -n "/^could not be rechecked on/,/^\$/p" tcg6/reply.eml | tr -s "\n " "  " >why &&
+	test_grep -F "could not be rechecked on next/sched/core $TIP12: the target was emulated (QEMU TCG), whose numbers say nothing of the kernel'"'"'s speed. " why &&
+	test_grep ! "gone" tcg6/reply.eml &&
+	recheck_as noisy6 noisy &&
+	"$SCHED_BOT" test --job-dir noisy6 >/dev/null 2>noisy6.err &&
+	sed -n "/^could not be rechecked on/,/^\$/p" noisy6/reply.eml | tr -s "\n " "  " >why &&
+	test_grep -F "could not be rechecked on next/sched/core $TIP12: the runs were too noisy to call a change either way. " why &&
+	test_grep ! "gone" noisy6/reply.eml &&
+	recheck_as seen6 "no significant change" &&
+	"$SCHED_BOT" test --job-dir seen6 >/dev/null 2>seen6.err &&
+	test_grep -x "not seen on next/sched/core $TIP12" seen6/reply.eml
 '
 
 # The whole life, sending on, in one cron flow: Fay's v1 (patch 2

@@ -156,6 +156,43 @@ static void test_run_values(void)
 	sample_set_release(&set);
 }
 
+/*
+ * Two pairs whose means fall (55 to 46.5, -15.5%) while the paired
+ * estimate the test judges rises (ratios 0.8 and 1.3, +2.0%): in a
+ * job's reply (judged_change) the change shown, listed and in
+ * compare.json is the test's, its sign too; `compare` alone keeps the
+ * change of the means its formats' tools print.
+ */
+static void test_change_is_the_judged_estimate(void)
+{
+	struct sample_set set = { 0 };
+	struct compare_opts o;
+	struct compare_result r;
+	struct strbuf js = STRBUF_INIT;
+
+	add(&set, "base", 1, 0, 100, 1);
+	add(&set, "base", 2, 0, 10, 1);
+	add(&set, "new", 1, 0, 80, 1);
+	add(&set, "new", 2, 0, 13, 1);
+	compare_opts_init(&o);
+	CHECK(compare_run(&set, &o, &r) == 0);
+	CHECK_NEAR(r.m[0].side[1].change_pct, 100.0 * (46.5 - 55) / 55, 1e-9);
+	compare_result_release(&r);
+	o.judged_change = 1;
+	CHECK(compare_run(&set, &o, &r) == 0);
+	CHECK(r.fam[1].paired);
+	CHECK_NEAR(r.m[0].side[1].change_pct,
+		   100.0 * (sqrt(0.8 * 1.3) - 1), 1e-9);
+	CHECK(r.m[0].side[1].better_pct > 0);
+	CHECK(r.m[0].side[1].ci_low_pct < r.m[0].side[1].change_pct &&
+	      r.m[0].side[1].change_pct < r.m[0].side[1].ci_high_pct);
+	compare_json(&r, &js);
+	CHECK(strstr(js.buf, "\"change_pct\": 1.98") != NULL);
+	strbuf_release(&js);
+	compare_result_release(&r);
+	sample_set_release(&set);
+}
+
 static void test_one_run_is_an_error(void)
 {
 	struct sample_set set = { 0 };
@@ -395,6 +432,7 @@ int main(void)
 	TEST_NAME("test-compare");
 	configure();
 	RUN(test_run_values);
+	RUN(test_change_is_the_judged_estimate);
 	RUN(test_one_run_is_an_error);
 	RUN(test_infinite_is_noisy);
 	RUN(test_json);
