@@ -7,6 +7,7 @@
 # file for every commit: each job builds both kernels in the sandbox,
 # finds them alike and boots nothing.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-hostile.sh"
 
 standin_prereqs
