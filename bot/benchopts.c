@@ -148,8 +148,8 @@ int bench_parse(unsigned cmd, const char *name, int argc, char **argv,
 		if (o->kind != BO_SET) {
 			arg = eq ? eq + 1 : argv[i + 1];
 			if (!arg) {
-				fprintf(stderr, "sched-bench: %s needs a value "
-					"(%s)\n", s, o->argh);
+				fprintf(stderr, "sched-bench: %s needs a value (%s)\n",
+					s, o->argh);
 				return 2;
 			}
 			if (!eq)

@@ -181,8 +181,7 @@ int build_check_config(const char *config, const char *fragment,
 		/* "not set" is satisfied by the option being absent. */
 		if (!got && line[0] == '#')
 			continue;
-		error("%.*s requested by %s but the config has %s%.*s "
-		      "(a dependency is missing or it is not valid here)",
+		error("%.*s requested by %s but the config has %s%.*s (a dependency is missing or it is not valid here)",
 		      (int)(nl - line), line, name, got ? "" : "nothing",
 		      got ? (int)glen : 0, got ? got : "");
 		bad = 1;
@@ -459,8 +458,8 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 
 	for (attempt = 0; attempt < 2; attempt++) {
 		if (attempt) {
-			warning("%s differs from its commit (%s): checking "
-				"it out from scratch", dir, diff);
+			warning("%s differs from its commit (%s): checking it out from scratch",
+				dir, diff);
 			free(diff);
 			diff = NULL;
 			git_repository_set_index(repo, NULL);
@@ -831,8 +830,7 @@ static int make_config(struct job *j)
 	rc = run_in_slot(j, cp, env, NULL, in);
 	if (rc) {
 		if (rc > 0 && !j->timed_out)
-			strbuf_addstr(&j->refused, "O/.config: the merged "
-				      "config could not be put in place");
+			strbuf_addstr(&j->refused, "O/.config: the merged config could not be put in place");
 		ret = rc < 0 && !j->timed_out ? -1 : 1;
 		goto out;
 	}
@@ -968,8 +966,8 @@ static int store_artifacts(struct job *j)
 			break;
 		}
 		if (!i && !is_bzimage(&sb)) {
-			strbuf_addf(&j->refused, "%s: not a bzImage (no "
-				    "\"HdrS\" at 0x202)", files[i].name);
+			strbuf_addf(&j->refused, "%s: not a bzImage (no \"HdrS\" at 0x202)",
+				    files[i].name);
 			ret = 1;
 			break;
 		}
@@ -1143,8 +1141,8 @@ static int out_of_space(struct job *j, const struct strbuf *log)
 	avail = (long long)sv.f_bavail * (long long)sv.f_frsize;
 	if (avail >= floor)
 		return 0;
-	error("the build of %s ran out of space in %s (%lld bytes free): "
-	      "the machine's failure, not the patch's", j->r->source_id,
+	error("the build of %s ran out of space in %s (%lld bytes free): the machine's failure, not the patch's",
+	      j->r->source_id,
 	      j->objdir, avail);
 	return 1;
 }
@@ -1176,8 +1174,7 @@ static int build_failed(struct job *j)
 	if (j->stopped) {
 		strbuf_addf(&sb, "the build %s and was stopped\n", j->stopped);
 	} else if (j->timed_out) {
-		strbuf_addf(&sb, "the build did not finish within "
-			    "build.timeout (%.0f s) and was stopped\n",
+		strbuf_addf(&sb, "the build did not finish within build.timeout (%.0f s) and was stopped\n",
 			    j->deadline - j->start);
 	} else if (j->refused.len) {
 		/* the bot's words, naming files of O= */
@@ -1369,12 +1366,10 @@ static int setup_build(struct job *j)
 
 	j->sandboxed = bd()->sandbox;
 	if (!j->sandboxed && !geteuid())
-		return error("refusing to build as root without the sandbox "
-			     "(build.sandbox = false): untrusted code would "
-			     "run as root");
+		return error("refusing to build as root without the sandbox (build.sandbox = false): untrusted code would run as root");
 	if (!j->sandboxed)
-		warning("build.sandbox = false: the build runs unconfined, "
-			"as %s", getenv("USER") ? getenv("USER") : "this user");
+		warning("build.sandbox = false: the build runs unconfined, as %s",
+			getenv("USER") ? getenv("USER") : "this user");
 	if (timeout > 0)
 		j->deadline = j->start + timeout;
 	if (!(bd()->ccache < 0 ? subproc_have("ccache") : bd()->ccache))

@@ -328,14 +328,12 @@ static int setup(void)
 	where.state = -1;
 	if (!cfg || !strcmp(cfg, "none")) {
 		warning("sandbox.cgroup = none: sandboxes have no cgroup; "
-			"their memory and processes are bounded by the "
-			"rlimits only (sandbox.memLimit, per process, and "
-			"sandbox.maxProcs)");
+			"their memory and processes are bounded by the rlimits only (sandbox.memLimit, per process, and sandbox.maxProcs)");
 		return -1;
 	}
 	if (strcmp(cfg, "auto") && cfg[0] != '/') {
-		error("sandbox.cgroup: '%s' is not auto, none or a path "
-		      "starting with /", cfg);
+		error("sandbox.cgroup: '%s' is not auto, none or a path starting with /",
+		      cfg);
 		return where.state = -2;
 	}
 	mnt = find_mount("cgroup2", NULL);
@@ -353,11 +351,8 @@ static int setup(void)
 		      why ? why : "it", strerror(errno));
 		return where.state = -2;
 	}
-	warning("no cgroup for the sandbox (%s: %s): its memory and "
-		"processes are bounded by the rlimits only (sandbox.memLimit, "
-		"per process, and sandbox.maxProcs); run as root or with a "
-		"delegated cgroup (systemd: Delegate=yes), or set "
-		"sandbox.cgroup", why ? why : "?", strerror(errno));
+	warning("no cgroup for the sandbox (%s: %s): its memory and processes are bounded by the rlimits only (sandbox.memLimit, per process, and sandbox.maxProcs); run as root or with a delegated cgroup (systemd: Delegate=yes), or set sandbox.cgroup",
+		why ? why : "?", strerror(errno));
 	return -1;
 }
 

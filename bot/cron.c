@@ -114,8 +114,8 @@ static void poll_recover(struct state *st)
 	if (cur && *cur) {
 		warning("<%s>: the last poll stopped while handling it", cur);
 		if (deaths >= 2) {
-			quarantine(st, cur, "the bot stopped twice while "
-				   "handling it", 0);
+			quarantine(st, cur, "the bot stopped twice while handling it",
+				   0);
 			poll_unmark(st);
 		} else {
 			char *n = xasprintf("%d", deaths);
@@ -438,16 +438,14 @@ static char *over_quota(struct state *st, const struct mailcmd_result *r)
 	if (per_sender > 0) {
 		n = state_jobs_requested_since(st, since, r->sender);
 		if (n < 0 || n + r->nr > per_sender)
-			return xasprintf("%s has %ld jobs of the %ld a sender "
-					 "may queue in a day "
-					 "(bot.maxJobsPerSender)", r->sender,
+			return xasprintf("%s has %ld jobs of the %ld a sender may queue in a day (bot.maxJobsPerSender)",
+					 r->sender,
 					 n, per_sender);
 	}
 	if (per_day > 0) {
 		n = state_jobs_requested_since(st, since, NULL);
 		if (n < 0 || n + r->nr > per_day)
-			return xasprintf("mail commands queued %ld jobs of the "
-					 "%ld a day allows (bot.maxJobsPerDay)",
+			return xasprintf("mail commands queued %ld jobs of the %ld a day allows (bot.maxJobsPerDay)",
 					 n, per_day);
 	}
 	return NULL;
@@ -663,8 +661,8 @@ static int disk_full(struct state *st, const struct state_job *job)
 	free(dir);
 	if (!builds || !gc_ensure_free(st, &avail))
 		return 0;
-	warning("disk full: %lld bytes free for the build cache, below "
-		"gc.minFree (%lld); job %lld waits for the next run", avail,
+	warning("disk full: %lld bytes free for the build cache, below gc.minFree (%lld); job %lld waits for the next run",
+		avail,
 		cd()->gc_min_free, job->id);
 	state_job_update(st, job->id, "disk-full", NULL, NULL);
 	return 1;
@@ -699,8 +697,7 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		int n;
 
 		if (now_monotonic() >= deadline) {
-			info("time budget used up; the rest waits for the "
-			     "next run");
+			info("time budget used up; the rest waits for the next run");
 			break;
 		}
 		if (o->max_jobs && done >= o->max_jobs)
@@ -708,8 +705,7 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		/* a machine that did not come back takes no job, and the
 		 * jobs keep their attempts until an operator clears it */
 		if (target_unhealthy(cd()->target, &why)) {
-			warning("target %s is marked unhealthy %s; the queue "
-				"waits for 'sched-bot target clear %s'",
+			warning("target %s is marked unhealthy %s; the queue waits for 'sched-bot target clear %s'",
 				cd()->target, why, cd()->target);
 			free(why);
 			break;

@@ -44,10 +44,8 @@ static void duplicate(const struct job_past *j, long long earlier)
 			earlier);
 	if (es.version)
 		snprintf(v, sizeof(v), "v%d", es.version);
-	strbuf_addf(&f, "They are the patches of %s [1], by patch-id (git "
-		    "patch-id --stable), on the same base (%.12s), target "
-		    "(%s) and workloads (%s): sched-bot measured them as job "
-		    "%lld, %s", v,
+	strbuf_addf(&f, "They are the patches of %s [1], by patch-id (git patch-id --stable), on the same base (%.12s), target (%s) and workloads (%s): sched-bot measured them as job %lld, %s",
+		    v,
 		    job_str(j->s->side[JOB_SIDE_BASE].commit), job_str(j->s->target),
 		    job_str(j->s->workloads), earlier, job_str(ej.outcome));
 	if (es.reply_msgid) {
@@ -63,8 +61,8 @@ static void duplicate(const struct job_past *j, long long earlier)
 		strbuf_addf(&f, "[2] %s\n", link);
 	job_state_set(&j->s->same_as, ej.job_dir);
 	jobdir_fail(j->dir, j->s, JOB_DUPLICATE, f.buf);
-	info("job %s: the patches of job %lld, measured already: not built "
-	     "nor run%s", j->dir, earlier, j->quiet ?
+	info("job %s: the patches of job %lld, measured already: not built nor run%s",
+	     j->dir, earlier, j->quiet ?
 	     "; no reply (bot.quiet)" : "");
 	if (j->quiet)
 		j->s->stage = JOB_DONE;

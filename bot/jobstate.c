@@ -287,8 +287,8 @@ int job_state_read(struct job_state *js, const char *path)
 		}
 		f = field_by_key(p, eq - p);
 		if (!f) {
-			error("%s:%d: unknown key '%.*s' (from a newer "
-			      "sched-bot?)", path, line, (int)(eq - p), p);
+			error("%s:%d: unknown key '%.*s' (from a newer sched-bot?)",
+			      path, line, (int)(eq - p), p);
 			goto out;
 		}
 		val = xstrndup(eq + 1, p + n - eq - 1);
@@ -427,8 +427,8 @@ int job_state_lock(const char *dir)
 			error("job %s is in use by process %ld (it holds %s); "
 			      "wait for it to end", dir, holder, path);
 		else
-			error("job %s is in use by another process (it holds "
-			      "%s); wait for it to end", dir, path);
+			error("job %s is in use by another process (it holds %s); wait for it to end",
+			      dir, path);
 		close(fd);
 		free(path);
 		return -1;

@@ -543,8 +543,8 @@ static int http_fetch(const char *url, int post, const char *what,
 		      "lore may be overloaded, try again later", url, code,
 		      tries);
 	else
-		error("lore: cannot fetch %s: %s (after %ld attempt%s); check "
-		      "lore.url and the network", url,
+		error("lore: cannot fetch %s: %s (after %ld attempt%s); check lore.url and the network",
+		      url,
 		      errbuf[0] ? errbuf : curl_easy_strerror(c),
 		      tries, tries > 1 ? "s" : "");
 	ret = EXIT_NETWORK;
@@ -580,8 +580,8 @@ static int fetch_mbox_gz(const char *url, int post, const char *what,
 	} else if (starts_with(gz.buf, "From ")) {
 		strbuf_add(mbox, gz.buf, gz.len);
 	} else {
-		error("lore: %s is neither gzip nor an mbox; is lore.url a "
-		      "public-inbox?", url);
+		error("lore: %s is neither gzip nor an mbox; is lore.url a public-inbox?",
+		      url);
 		ret = EXIT_FAIL;
 	}
 	if (!ret && mbox->len && !starts_with(mbox->buf, "From ")) {
@@ -733,8 +733,7 @@ static int fetch_cached(const char *kind, const char *msgid,
 
 	if (!valid_msgid(msgid)) {
 		/* never echo it: it may hold terminal escapes */
-		error("lore: not a message-id (empty, too long, or holding "
-		      "spaces, <> or control characters)");
+		error("lore: not a message-id (empty, too long, or holding spaces, <> or control characters)");
 		return EXIT_USAGE;
 	}
 	file = cache_file(kind, msgid);
@@ -752,8 +751,8 @@ static int fetch_cached(const char *kind, const char *msgid,
 	else
 		ret = http_fetch(url, 0, "a message", out);
 	if (ret == EXIT_NOTFOUND && !quiet)
-		error("lore: no message <%s> at %s (HTTP 404); check the "
-		      "message-id", msgid, base);
+		error("lore: no message <%s> at %s (HTTP 404); check the message-id",
+		      msgid, base);
 	if (!ret && !out->len) {
 		error("lore: %s is empty", url);
 		ret = EXIT_FAIL;

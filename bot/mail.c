@@ -586,8 +586,8 @@ static int parse_tree(const char *raw, size_t len, struct mail *m)
 	if (c.too_deep || c.parts > limits.max_parts) {
 		mailmime_free(mime);
 		m->poison = c.too_deep ?
-			xasprintf("MIME parts nested more than %ld deep "
-				  "(mail.maxDepth)", limits.max_depth) :
+			xasprintf("MIME parts nested more than %ld deep (mail.maxDepth)",
+				  limits.max_depth) :
 			xasprintf("more than %ld MIME parts (mail.maxParts)",
 				  limits.max_parts);
 		parse_plain(m, raw, len);
@@ -827,15 +827,13 @@ static int parse_isolated(const char *raw, size_t len, struct mail *m,
 		int sig = WTERMSIG(status);
 
 		if (sig == SIGXCPU || sig == SIGKILL)
-			*why = xasprintf("the parser used up its %ld s of CPU "
-					 "(mail.parseSeconds)",
+			*why = xasprintf("the parser used up its %ld s of CPU (mail.parseSeconds)",
 					 limits.parse_seconds);
 		else
 			*why = xasprintf("the parser crashed (%s)",
 					 strsignal(sig));
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		*why = xasprintf("the parser failed (exit %d: out of memory, "
-				 "mail.parseMemory, or its stack)",
+		*why = xasprintf("the parser failed (exit %d: out of memory, mail.parseMemory, or its stack)",
 				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	} else {
 		ret = get_mail(out.buf, out.len, m);

@@ -166,8 +166,8 @@ size_t profile_block(const struct sample_set *set, struct strbuf *out,
 					    label[0], "change", label[1]);
 				first = 0;
 			}
-			strbuf_addf(out, "%8.2f %+8.2f %8.2f  perf-profile."
-				    "%.*s.%s.%s\n", fns[k].v[0], d, fns[k].v[1],
+			strbuf_addf(out, "%8.2f %+8.2f %8.2f  perf-profile.%.*s.%s.%s\n",
+				    fns[k].v[0], d, fns[k].v[1],
 				    (int)fns[k].kind_len, fns[k].kind,
 				    event_of(fns[k].s), fns[k].fn);
 			shown[kid]++;

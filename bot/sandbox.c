@@ -169,13 +169,11 @@ static int resolve_user(struct plan *pl)
 		return 0;
 	pw = getpwnam(name);
 	if (!pw)
-		return error("refusing to run an untrusted build as root: "
-			     "sandbox.user '%s' does not exist (set "
-			     "sandbox.user to an unprivileged user)", name);
+		return error("refusing to run an untrusted build as root: sandbox.user '%s' does not exist (set sandbox.user to an unprivileged user)",
+			     name);
 	if (!pw->pw_uid || !pw->pw_gid)
-		return error("refusing to run an untrusted build as root: "
-			     "sandbox.user '%s' is root (set sandbox.user to "
-			     "an unprivileged user)", name);
+		return error("refusing to run an untrusted build as root: sandbox.user '%s' is root (set sandbox.user to an unprivileged user)",
+			     name);
 	pl->uid = pw->pw_uid;
 	pl->gid = pw->pw_gid;
 	return 0;
@@ -531,12 +529,12 @@ char *sandbox_over(const struct sandbox *sb, int ret)
 
 	switch (ret) {
 	case SANDBOX_OVER_MEMORY:
-		return xasprintf("used more than sandbox.memoryMax (%llu "
-				 "bytes of memory)", mem ? mem + sb->extra_mem
+		return xasprintf("used more than sandbox.memoryMax (%llu bytes of memory)",
+				 mem ? mem + sb->extra_mem
 							 : 0);
 	case SANDBOX_OVER_PIDS:
-		return xasprintf("ran more than sandbox.pidsMax (%ld) "
-				 "processes", so()->pids_max);
+		return xasprintf("ran more than sandbox.pidsMax (%ld) processes",
+				 so()->pids_max);
 	case SANDBOX_OVER_DISK:
 		return xasprintf("used more than %s (%llu bytes)",
 				 sb->max_disk_key ? sb->max_disk_key :
@@ -623,8 +621,7 @@ int sandbox_check(void)
 		return state > 0 ? 0 : -1;
 	state = -1;
 	if (!subproc_have("bwrap"))
-		return error("untrusted builds run under bubblewrap, and bwrap "
-			     "is not installed (apt-get install bubblewrap)");
+		return error("untrusted builds run under bubblewrap, and bwrap is not installed (apt-get install bubblewrap)");
 	if (resolve_user(&pl) < 0)
 		return -1;
 	state = 1;	/* sandbox_run() below asks again */
@@ -632,8 +629,7 @@ int sandbox_check(void)
 	if (rc) {
 		state = -1;
 		strbuf_trim(&out);
-		error("cannot make a sandbox for untrusted builds (bwrap: "
-		      "%s); user namespaces may be disabled here",
+		error("cannot make a sandbox for untrusted builds (bwrap: %s); user namespaces may be disabled here",
 		      out.len ? out.buf : "no output");
 	}
 	strbuf_release(&out);

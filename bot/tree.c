@@ -524,9 +524,9 @@ static int write_commit(git_repository *repo, struct importer *im,
 		goto out;
 	}
 	msg = xasprintf("Import %s (Linux %s)\n\n"
-			"All %zu files of the tarball, as shipped: this is "
-			"the distribution's\nkernel source with its patches, "
-			"not upstream v%s.\n", base, res->version,
+			"All %zu files of the tarball, as shipped: this is the distribution's\n"
+			"kernel source with its patches, not upstream v%s.\n",
+			base, res->version,
 			im->nr, res->version);
 	ret = git_commit_create(&commit, repo, NULL, sig, sig, NULL, msg,
 				tree, 0, NULL);
@@ -1302,10 +1302,9 @@ int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
 	if (killed || !WIFEXITED(status) || WEXITSTATUS(status))
 		remove_temp_packs(repo, began);
 	if (killed || (WIFEXITED(status) && WEXITSTATUS(status) == 2))
-		return error("fetch of tree %s from %s timed out after %d s "
-			     "(tree.fetchTimeout): the remote %s", r->name,
-			     r->url, timeout, killed ? "did not answer (a "
-			     "connection or a transfer that hung)" :
+		return error("fetch of tree %s from %s timed out after %d s (tree.fetchTimeout): the remote %s",
+			     r->name,
+			     r->url, timeout, killed ? "did not answer (a connection or a transfer that hung)" :
 			     "was too slow");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;	/* said by the child */

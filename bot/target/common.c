@@ -116,14 +116,14 @@ int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
 
 		t = tool_of(ctx, name, &k);
 		if (t && !cmds[k]) {
-			fprintf(stderr, "skip: %s: '%s' is not installed %s "
-				"(package %s)\n", name, t->info->prog, why,
+			fprintf(stderr, "skip: %s: '%s' is not installed %s (package %s)\n",
+				name, t->info->prog, why,
 				t->info->package);
 			continue;
 		}
 		if (t && strpbrk(cmds[k], " \t\n")) {
-			fprintf(stderr, "skip: %s: cannot run '%s' from a "
-				"path with white space\n", name, cmds[k]);
+			fprintf(stderr, "skip: %s: cannot run '%s' from a path with white space\n",
+				name, cmds[k]);
 			continue;
 		}
 		strbuf_addf(&wl, "%s%s", wl.len ? "," : "", name);
@@ -222,8 +222,7 @@ int target_build_initramfs(const struct target_ctx *ctx, const char *path)
 	 * helper itself goes next to /init.  Without them spawn forks from
 	 * sched-bench, and its records say so. */
 	if (helper && target_tool_files(helper, &helper_files, NULL) < 0) {
-		warning("not packing sched-bench-spawn: spawn will fork from "
-			"the static sched-bench (forker=static)");
+		warning("not packing sched-bench-spawn: spawn will fork from the static sched-bench (forker=static)");
 		free(helper);
 		helper = NULL;
 	}
@@ -343,8 +342,7 @@ int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 	if (c.status == CONSOLE_OK &&
 	    console_to_samples(&c, req->label, ctx->name, &res->samples) < 0) {
 		res->status = CONSOLE_CORRUPT;
-		res->reason = xstrdup("the workloads' output is not result "
-				      "rows");
+		res->reason = xstrdup("the workloads' output is not result rows");
 	} else if (c.status == CONSOLE_OK && !res->samples.nr) {
 		res->status = CONSOLE_FAILED;
 		res->reason = xstrdup("the workloads printed no result rows");
@@ -364,8 +362,8 @@ static void __attribute__((noreturn)) bad_default(const char *k,
 						  const char *def,
 						  const char *table)
 {
-	fprintf(stderr, "BUG: %s: default '%s' in the code, '%s' in "
-		"bot/config-keys.c\n", k, def ? def : "(none)", table);
+	fprintf(stderr, "BUG: %s: default '%s' in the code, '%s' in bot/config-keys.c\n",
+		k, def ? def : "(none)", table);
 	abort();
 }
 
@@ -395,8 +393,8 @@ static const struct config_key *key_of(const char *k)
 	const struct config_key *t = config_key_find(k);
 
 	if (!t) {
-		fprintf(stderr, "BUG: config key '%s' is not in "
-			"bot/config-keys.c\n", k);
+		fprintf(stderr, "BUG: config key '%s' is not in bot/config-keys.c\n",
+			k);
 		abort();
 	}
 	return t;

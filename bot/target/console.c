@@ -266,13 +266,13 @@ static void frame(struct console_result *res, const char *f, size_t len,
 		c = crc32(c, (const unsigned char *)ce + 1, strlen(ce + 1));
 	if (ce != e + 9 || *ce != ' ' || c != crc) {
 		fail(res, CONSOLE_CORRUPT,
-		     "frame %lu failed its checksum (console interleaving "
-		     "or line noise): '%.60s'", v, line);
+		     "frame %lu failed its checksum (console interleaving or line noise): '%.60s'",
+		     v, line);
 		goto out;
 	}
 	if (v != *seq + 1) {
-		fail(res, CONSOLE_CORRUPT, "frame %lu arrived after frame %zu: "
-		     "frames were lost", v, *seq);
+		fail(res, CONSOLE_CORRUPT, "frame %lu arrived after frame %zu: frames were lost",
+		     v, *seq);
 		*seq = v;
 		goto out;
 	}
@@ -333,12 +333,12 @@ enum console_status console_parse(const char *buf, size_t len,
 	} else if (!ended) {
 		if (timed_out)
 			fail(res, CONSOLE_TIMEOUT,
-			     "no result before the timeout (hung after %zu "
-			     "frames)", seq);
+			     "no result before the timeout (hung after %zu frames)",
+			     seq);
 		else
 			fail(res, CONSOLE_TRUNCATED,
-			     "the console output stopped after %zu frames "
-			     "without END", seq);
+			     "the console output stopped after %zu frames without END",
+			     seq);
 	} else if (res->rc) {
 		fail(res, CONSOLE_FAILED, "init ended with rc=%d", res->rc);
 	}

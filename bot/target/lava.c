@@ -177,11 +177,11 @@ static int lava_open(struct lava *l, const char *name)
 	memset(l, 0, sizeof(*l));
 	l->name = name;
 	if (!url || !*url)
-		return error("target %s: set target.%s.url to the LAVA "
-			     "server", name, name);
+		return error("target %s: set target.%s.url to the LAVA server",
+			     name, name);
 	if (!tf || !*tf)
-		return error("target %s: set target.%s.tokenFile to a file "
-			     "holding the LAVA API token", name, name);
+		return error("target %s: set target.%s.tokenFile to a file holding the LAVA API token",
+			     name, name);
 	if (strbuf_read_file(&tok, tf) < 0) {
 		error("target %s: cannot read token file %s: %s", name, tf,
 		      strerror(errno));
@@ -278,13 +278,11 @@ static long lava_submit(struct lava *l, const char *definition,
 			j->id = json_object_get_int64(id);
 		json_object_put(o);
 		if (j->id <= 0)
-			j->why = xstrdup("LAVA accepted the job but named no "
-					 "job id");
+			j->why = xstrdup("LAVA accepted the job but named no job id");
 	} else if (code == 401 || code == 403) {
 		char *d = json_member(out.buf, "detail");
 
-		j->why = xasprintf("LAVA at %s refused the token in "
-				   "target.%s.tokenFile (HTTP %ld: %s)",
+		j->why = xasprintf("LAVA at %s refused the token in target.%s.tokenFile (HTTP %ld: %s)",
 				   l->url, l->name, code,
 				   d ? d : "no detail");
 		free(d);
@@ -293,8 +291,8 @@ static long lava_submit(struct lava *l, const char *definition,
 
 		if (!m)
 			m = xstrndup(out.buf, out.len > 300 ? 300 : out.len);
-		j->why = xasprintf("LAVA refused the job definition (HTTP "
-				   "%ld): %s", code, m);
+		j->why = xasprintf("LAVA refused the job definition (HTTP %ld): %s",
+				   code, m);
 		free(m);
 	} else {
 		j->why = xasprintf("LAVA at %s cannot be reached", l->url);
@@ -359,8 +357,8 @@ static enum lava_outcome lava_follow(struct lava *l, struct lava_job *j,
 			free(j->health);
 			j->health = json_member(out.buf, "health");
 		} else if (++unreachable > 30) {
-			j->why = xasprintf("LAVA stopped answering about job "
-					   "%ld", j->id);
+			j->why = xasprintf("LAVA stopped answering about job %ld",
+					   j->id);
 			ret = LAVA_INFRA;
 			break;
 		}
@@ -374,16 +372,16 @@ static enum lava_outcome lava_follow(struct lava *l, struct lava_job *j,
 		free(state);
 		if (lava_stop_signal) {
 			lava_cancel(l, j->id);
-			j->why = xasprintf("stopped by signal %d; LAVA job %ld "
-					   "cancelled", (int)lava_stop_signal,
+			j->why = xasprintf("stopped by signal %d; LAVA job %ld cancelled",
+					   (int)lava_stop_signal,
 					   j->id);
 			ret = LAVA_STOPPED;
 			break;
 		}
 		if (now_monotonic() - start > timeout) {
 			lava_cancel(l, j->id);
-			j->why = xasprintf("LAVA job %ld did not finish in "
-					   "%.0f s; cancelled", j->id, timeout);
+			j->why = xasprintf("LAVA job %ld did not finish in %.0f s; cancelled",
+					   j->id, timeout);
 			ret = LAVA_STOPPED;
 			break;
 		}
@@ -430,8 +428,8 @@ static char *lava_publish(const char *name, const char *file,
 		return xasprintf("file://%s", real);
 	}
 	if (!dir || !*dir) {
-		error("target %s: artifactUrl needs artifactDir, the "
-		      "directory it serves", name);
+		error("target %s: artifactUrl needs artifactDir, the directory it serves",
+		      name);
 		return NULL;
 	}
 	sub = xasprintf("%s/%s", dir, tag);

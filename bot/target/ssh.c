@@ -123,8 +123,8 @@ static int ssh_run(struct ssh *s, const char *cmd, int in_fd, double timeout,
 
 static int ssh_copy(struct ssh *s, const char *local, const char *remote)
 {
-	char *cmd = xasprintf("cat > '%s.tmp' && chmod 755 '%s.tmp' && "
-			      "mv '%s.tmp' '%s'", remote, remote, remote,
+	char *cmd = xasprintf("cat > '%s.tmp' && chmod 755 '%s.tmp' && mv '%s.tmp' '%s'",
+			      remote, remote, remote,
 			      remote);
 	int fd = open(local, O_RDONLY | O_CLOEXEC), rc;
 
@@ -160,8 +160,8 @@ static int remote_boot(struct ssh *s, double timeout, struct boot_seen *b)
 	char *nl1, *nl2;
 
 	memset(b, 0, sizeof(*b));
-	if (ssh_run(s, "uname -r && cat /proc/sys/kernel/random/boot_id "
-		    "/proc/cmdline", -1, timeout, &out))
+	if (ssh_run(s, "uname -r && cat /proc/sys/kernel/random/boot_id /proc/cmdline",
+		    -1, timeout, &out))
 		goto fail;
 	nl1 = strchr(out.buf, '\n');
 	nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
@@ -457,8 +457,7 @@ static int power_cycle(struct ssh *s, const struct boot_seen *own,
 			return 0;
 		}
 	}
-	mark = xasprintf("%s; %s", why, power ? "it did not come back "
-			 "on its default kernel after powerCommand" :
+	mark = xasprintf("%s; %s", why, power ? "it did not come back on its default kernel after powerCommand" :
 			 "no target.NAME.powerCommand to power-cycle it");
 	target_mark_unhealthy(s->name, mark);
 	error("%s is marked unhealthy: %s", s->name, mark);
@@ -488,8 +487,7 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 		goto out;
 	cmdline = kexec_cmdline(s->name, own->cmdline, token);
 	cmd = expand(s->name, target_cfg(s->name, "bootCommand",
-		     "kexec -l {kernel}{initrd} --command-line={cmdline} && "
-		     "{ sleep 1; kexec -e; } >/dev/null 2>&1 </dev/null &"),
+		     "kexec -l {kernel}{initrd} --command-line={cmdline} && { sleep 1; kexec -e; } >/dev/null 2>&1 </dev/null &"),
 		     rk, cmdline);
 	free(cmdline);
 	mark = console_mark(s->name);
@@ -501,8 +499,8 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 	free(cmd);
 	if (rc > 0 && rc != 255) {
 		res->status = CONSOLE_ERROR;
-		res->reason = xasprintf("the boot command failed on %s "
-					"(exit %d)", s->dest, rc);
+		res->reason = xasprintf("the boot command failed on %s (exit %d)",
+					s->dest, rc);
 		ret = 1;
 		goto out;
 	}
@@ -510,12 +508,11 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 	if (rc) {
 		res->status = CONSOLE_TIMEOUT;
 		res->reason = rc == -2 ?
-			xasprintf("%s did not come back: its console shows a "
-				  "kernel panic %.0fs after the boot (not "
-				  "waiting out bootTimeout)", s->dest,
+			xasprintf("%s did not come back: its console shows a kernel panic %.0fs after the boot (not waiting out bootTimeout)",
+				  s->dest,
 				  now_monotonic() - start) :
-			xasprintf("%s did not come back within %.0fs after "
-				  "booting the kernel", s->dest, wait);
+			xasprintf("%s did not come back within %.0fs after booting the kernel",
+				  s->dest, wait);
 		read_console(s->name, mark, req, res);
 		ret = 1;
 		power_cycle(s, own, "the kernel under test did not come up");
@@ -526,23 +523,21 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 		int own_again = !strcmp(b.cmdline, own->cmdline);
 
 		res->status = CONSOLE_NO_INIT;
-		res->reason = xasprintf("%s came back without %s in "
-					"/proc/cmdline%s: the kernel under "
-					"test did not stay up", s->dest, token,
+		res->reason = xasprintf("%s came back without %s in /proc/cmdline%s: the kernel under test did not stay up",
+					s->dest, token,
 					own_again ? " (on its default kernel)" :
 					"");
 		read_console(s->name, mark, req, res);
 		if (!own_again)
-			power_cycle(s, own, "it runs neither the kernel under "
-				    "test nor its default");
+			power_cycle(s, own, "it runs neither the kernel under test nor its default");
 		boot_seen_release(&b);
 		ret = 1;
 		goto out;
 	}
 	if (req->release && strcmp(b.release, req->release)) {
 		res->status = CONSOLE_NO_INIT;
-		res->reason = xasprintf("%s runs %s, not the kernel built "
-					"(%s): the boot did not take", s->dest,
+		res->reason = xasprintf("%s runs %s, not the kernel built (%s): the boot did not take",
+					s->dest,
 					b.release, req->release);
 		boot_seen_release(&b);
 		ret = 2;
@@ -573,8 +568,7 @@ static void restore(struct ssh *s, const struct boot_seen *own)
 		debug("%s is back on its default kernel", s->dest);
 		boot_seen_release(&b);
 	} else {
-		power_cycle(s, own, "restoreCommand did not bring back its "
-			    "default kernel");
+		power_cycle(s, own, "restoreCommand did not bring back its default kernel");
 	}
 	boot_seen_release(&now);
 }
@@ -754,8 +748,8 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	if (i < ctx->workloads.nr)
 		helper = target_spawn_helper(ctx->sched_bench);
 	if (helper && strpbrk(rdir, ", \t"))
-		warning("remoteDir '%s' cannot hold sched-bench-spawn: spawn "
-			"forks from sched-bench itself", rdir);
+		warning("remoteDir '%s' cannot hold sched-bench-spawn: spawn forks from sched-bench itself",
+			rdir);
 	else if (helper && !(rhelper = ship_tool(&s, helper, rdir, "spawn")))
 		goto out;
 	if (rhelper) {
@@ -864,9 +858,7 @@ static int ssh_own_config(const char *name, struct strbuf *cfg,
 	strbuf_trim(&out);
 	if (rc || !out.len || out.len >= 4096) {
 		error("target %s: %s", name, rc ? "ssh failed" :
-		      "neither /proc/config.gz nor /boot/config-$(uname -r) "
-		      "is there: build the machine's kernel with "
-		      "CONFIG_IKCONFIG_PROC, or set baseConfig to a file");
+		      "neither /proc/config.gz nor /boot/config-$(uname -r) is there: build the machine's kernel with CONFIG_IKCONFIG_PROC, or set baseConfig to a file");
 		goto out;
 	}
 	if (!own_config_path_ok(out.buf)) {

@@ -232,8 +232,8 @@ int target_tool_files(const char *host_path, struct target_words *files,
 	}
 	if (!subproc_have("ldd")) {
 		free(in);
-		return error("ldd is not installed (package libc-bin): cannot "
-			     "find the libraries of %s", host_path);
+		return error("ldd is not installed (package libc-bin): cannot find the libraries of %s",
+			     host_path);
 	}
 	rc = subproc_capture(argv, &out);
 	if (rc) {

@@ -507,8 +507,8 @@ static int run_exec(struct child *c)
 	if (status < 0)
 		return status;
 	if (have_cpu)
-		frame("STAT wall_s=%.6f cpu_usr=%.2f cpu_sys=%.2f "
-		      "cpu_idle=%.2f cpu_iowait=%.2f cpu_softirq=%.2f", wall,
+		frame("STAT wall_s=%.6f cpu_usr=%.2f cpu_sys=%.2f cpu_idle=%.2f cpu_iowait=%.2f cpu_softirq=%.2f",
+		      wall,
 		      u.usr, u.sys, u.idle, u.iowait, u.softirq);
 	else
 		frame("STAT wall_s=%.6f", wall);
@@ -816,8 +816,8 @@ static void profile_all(const struct init_opts *o, int pid1)
 		for (k = 0; k < n; k++) {
 			if (profile_record(perf, event, idx, k, o, pid1,
 					   &all)) {
-				frame("PROFILE %s %d %s error=perf record "
-				      "recorded nothing", o->profile[i], k,
+				frame("PROFILE %s %d %s error=perf record recorded nothing",
+				      o->profile[i], k,
 				      event);
 				continue;
 			}
