@@ -290,8 +290,9 @@ static sqlite3_stmt *prepare(struct state *st, const char *sql,
 			else
 				sqlite3_bind_null(stmt, i + 1);
 		} else {
-			sqlite3_bind_int64(stmt, i + 1,
-					   va_arg(ap, long long));
+			long long v = va_arg(ap, long long);
+
+			sqlite3_bind_int64(stmt, i + 1, v);
 		}
 	}
 	va_end(ap);

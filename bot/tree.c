@@ -1310,7 +1310,7 @@ int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
 		return -1;	/* said by the child */
 	if (!git_repository_config(&cfg, repo)) {
 		key = xasprintf("sched-bot.%s.lastfetch", r->name);
-		git_config_set_int64(cfg, key, (int64_t)time(NULL));
+		git_config_set_int64(cfg, key, time(NULL));
 		free(key);
 		git_config_free(cfg);
 	}
