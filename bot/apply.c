@@ -1643,7 +1643,8 @@ static int fetch_next(struct base_ctx *c, int all)
 }
 
 /* "tip/sched/core 1234abcd5678 (subject)" when a configured branch
- * holds commit, else fallback. */
+ * holds commit, else fallback.
+ */
 static char *describe_base(struct base_ctx *c, const git_oid *commit,
 			   const char *fallback)
 {

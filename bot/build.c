@@ -155,7 +155,8 @@ void build_merge_config(struct strbuf *config, const char *fragment)
 			*config = sb;
 		}
 		/* At the end, as merge_config.sh does: kconfig lets the last
-		 * line of a choice (SLUB after tinyconfig's SLOB) win. */
+		 * line of a choice (SLUB after tinyconfig's SLOB) win.
+		 */
 		if (config->len && config->buf[config->len - 1] != '\n')
 			strbuf_addch(config, '\n');
 		strbuf_add(config, line, nl - line);
@@ -411,7 +412,8 @@ static int checkout(git_repository *repo, git_tree *tree, git_index *idx,
 		return tree_git_error("checkout");
 	/* Entries seeded from a tree have no stat data: get it once, so
 	 * that later checks are stat-only.  (The checkout records it for
-	 * the files it writes.) */
+	 * the files it writes.)
+	 */
 	if (seeded && git_index_update_all(idx, NULL, NULL, NULL) < 0)
 		return tree_git_error("index");
 	if (git_index_write(idx) < 0)
@@ -479,7 +481,8 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 			goto out;
 		}
 		/* a checkout of the older design: its stamp names the tree
-		 * it holds, the index then saves rewriting it all */
+		 * it holds, the index then saves rewriting it all
+		 */
 		seeded = 0;
 		if (!git_index_entrycount(idx)) {
 			struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
@@ -618,7 +621,8 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	env[ne++] = "KBUILD_BUILD_HOST=sched-bot";
 	/* A make above us (make check) must not make the kernel build
 	 * silent or hand it a jobserver it does not own (the sandbox's
-	 * environment has none of them anyway). */
+	 * environment has none of them anyway).
+	 */
 	env[ne++] = "MAKEFLAGS";
 	env[ne++] = "MFLAGS";
 	env[ne++] = "MAKELEVEL";
@@ -626,7 +630,8 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	if (j->ccache_dir) {
 		env[ne++] = alloc[na++] = env_kv("CCACHE_DIR", j->ccache_dir);
 		/* ccache hits across slots: paths relative below the
-		 * cache. */
+		 * cache.
+		 */
 		if (!getenv("CCACHE_BASEDIR"))
 			env[ne++] = alloc[na++] = env_kv("CCACHE_BASEDIR",
 							  j->cache_dir);
@@ -720,7 +725,8 @@ static int read_fragments(struct job *j)
 		j->frag_text[i] = strbuf_detach(&sb, NULL);
 		j->nr_frags = i + 1;
 		/* Name and text, not the path: the same fragment anywhere
-		 * is the same config. */
+		 * is the same config.
+		 */
 		strbuf_addf(&j->frags, "fragment %s\n%s\n",
 			    strrchr(f, '/') ? strrchr(f, '/') + 1 : f,
 			    j->frag_text[i]);

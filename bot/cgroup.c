@@ -516,7 +516,8 @@ int cgroup_destroy(struct cgroup *cg)
 		cg->procs_fd[h] = -1;
 	}
 	/* A process killed is gone from cgroup.procs only once it has
-	 * exited: try for ten seconds, killing again what forked since. */
+	 * exited: try for ten seconds, killing again what forked since.
+	 */
 	for (h = 0; h < cg->nr; h++) {
 		for (tries = 0; tries < 1000; tries++) {
 			if (!rmdir(cg->dir[h]) || errno == ENOENT)

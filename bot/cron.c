@@ -53,7 +53,8 @@ static const struct cron_defaults *cd(void)
 }
 
 /* Called on each message of a search result: 0 done with it, -1 to be
- * tried again by the next poll (lore or the state failed us). */
+ * tried again by the next poll (lore or the state failed us).
+ */
 typedef int (*message_fn)(const char *msg, size_t len, void *data);
 
 /*
@@ -617,7 +618,8 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 		state_job_attempt_undo(st, job->id);
 	} else if (ret == EXIT_BUSY) {
 		/* the machine was busy (busy = refuse): no result, nothing
-		 * measured; the next run tries again, attempt not counted */
+		 * measured; the next run tries again, attempt not counted
+		 */
 		state_job_update(st, job->id, "busy", NULL, NULL);
 		state_job_attempt_undo(st, job->id);
 	}
@@ -703,7 +705,8 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		if (o->max_jobs && done >= o->max_jobs)
 			break;
 		/* a machine that did not come back takes no job, and the
-		 * jobs keep their attempts until an operator clears it */
+		 * jobs keep their attempts until an operator clears it
+		 */
 		if (target_unhealthy(cd()->target, &why)) {
 			warning("target %s is marked unhealthy %s; the queue waits for 'sched-bot target clear %s'",
 				cd()->target, why, cd()->target);
@@ -838,7 +841,8 @@ static int build_ahead(struct state *st, double deadline, int fetched)
 			memset(&br, 0, sizeof(br));
 			rc = build_kernel(&bo, &br);
 			/* Tried once per head: an error that recurs at
-			 * every run would take every run's idle time. */
+			 * every run would take every run's idle time.
+			 */
 			state_meta_set(st, key, hex);
 			info("build ahead: %s %.12s %s", b, hex, rc < 0 ?
 			     "could not be built" : rc ? "failed to build" :

@@ -174,7 +174,8 @@ void facts_item(struct strbuf *out, const char *label, const char *text,
 			}
 			if (col + w > (size_t)width) {
 				/* a word longer than the line (a huge
-				 * cmdline word): its head, then "..." */
+				 * cmdline word): its head, then "..."
+				 */
 				size_t room = (size_t)width > col + 3 ?
 					      (size_t)width - col - 3 : 0;
 
@@ -327,7 +328,8 @@ void facts_machine(const struct kv *e, const char *target,
 	facts_item(out, "CPU", sb.buf, 72);
 	strbuf_reset(&sb);
 	/* the seeds' testers' words: "2 x 56C/112T <model>, 2 NUMA nodes,
-	 * 4 LLCs of 28 CPUs, SMT on" */
+	 * 4 LLCs of 28 CPUs, SMT on"
+	 */
 	facts_topology(e, &sb);
 	strbuf_addf(&sb, "; %s CPUs online", env(e, "nr_cpus") ?
 		    env(e, "nr_cpus") : "?");

@@ -317,7 +317,8 @@ static int add_merge(const struct state_merge *m, void *data)
 }
 
 /* The named trees the job's patches were found merged into (merged.h),
- * or, for a recheck, the merge it ran. */
+ * or, for a recheck, the merge it ran.
+ */
 static void job_merged(const struct history_job *j, struct strbuf *out)
 {
 	if (j->have_state && j->s.head) {

@@ -89,7 +89,8 @@ struct options_doc {
 	const char *name;		/* "run"; NULL: the tool's own */
 	const char *summary;		/* one line, for the command list */
 	const char *const *synopsis;	/* lines after "sched-bot ", NULL-ended;
-					 * one starting with ' ' continues */
+					 * one starting with ' ' continues
+					 */
 	const char *text;		/* paragraphs before the options */
 	const struct option_spec *options;
 	const char *notes;		/* paragraphs after the options */

@@ -489,7 +489,8 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 	int unpinned = sc->ev[EV_UNPINNED].found ||
 		       (!sc->ev[EV_PINNED].found && unpinned_by_diff);
 	/* unpinned for the diff's sake: each pair started on two CPUs, so
-	 * that a change to where wake-ups go moves them (or not) */
+	 * that a change to where wake-ups go moves them (or not)
+	 */
 	int apart = unpinned && !sc->ev[EV_UNPINNED].found;
 	/* past every CPU busy, where wake-up placement decides */
 	int wide = inst->found || p->basis == PLAN_DIFF;
@@ -765,7 +766,8 @@ static void plan_build(struct plan *p, const struct plan_opts *o,
 }
 
 /* One run's seconds as the plan reckons them: its -t, pingpong's
- * warm-up (6 s) and the set-up around it. */
+ * warm-up (6 s) and the set-up around it.
+ */
 #define RUN_OVERHEAD 10
 
 /* The runs one boot makes of an item: each sweep point of each cell. */

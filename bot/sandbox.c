@@ -102,7 +102,8 @@ static int child_setup(void *data)
 	size_t i;
 
 	/* Into the run's cgroup while still root (its files are root's),
-	 * then nothing of ours leaks in by an inherited descriptor. */
+	 * then nothing of ours leaks in by an inherited descriptor.
+	 */
 	if (pl->cg && cgroup_enter(pl->cg) < 0)
 		return say("joining the sandbox's cgroup");
 	close_range(3, ~0U, 0);
@@ -136,7 +137,8 @@ static int child_setup(void *data)
 			return say("still root");
 	}
 	/* The bot dies, the sandbox dies (set after the uid change, which
-	 * clears it). */
+	 * clears it).
+	 */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != pl->parent)
 		return -1;
 	rl.rlim_cur = rl.rlim_max = 0;
@@ -239,7 +241,8 @@ static void host_dirs(struct args *a)
 	};
 	static const char *const etc[] = {
 		/* gcc, make, awk (an alternative), the dynamic linker,
-		 * and uid names for the tools that print them */
+		 * and uid names for the tools that print them
+		 */
 		"/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf",
 		"/etc/ld.so.conf.d", "/etc/passwd", "/etc/group",
 	};
@@ -374,7 +377,8 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 	arg(a, "--dev");
 	arg(a, "/dev");
 	/* Every tmpfs sized (bwrap's are half the RAM otherwise): /tmp and
-	 * /dev/shm; / and /dev are made read-only below. */
+	 * /dev/shm; / and /dev are made read-only below.
+	 */
 	if (strcmp(tmp_size, "0")) {
 		arg(a, "--size");
 		arg(a, tmp_size);
@@ -515,7 +519,8 @@ static int watch(void *data)
 		if (disk_use(w->sb) > w->sb->max_disk)
 			over = SANDBOX_OVER_DISK;
 		/* a big O= is measured less often: at most a fifth of
-		 * the time goes into measuring it */
+		 * the time goes into measuring it
+		 */
 		w->next_disk = now_monotonic() + 4 * (now_monotonic() - t0);
 	}
 	if (over)
@@ -587,7 +592,8 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 	}
 	ret = subproc_run(&q);
 	/* a limit that bit between two looks: a process the kernel killed
-	 * for memory, a fork refused, is a run stopped */
+	 * for memory, a fork refused, is a run stopped
+	 */
 	if (ret >= 0 && cg.nr) {
 		int over = cgroup_over(&cg);
 

@@ -213,7 +213,8 @@ static void load(void)
 
 		if (strbuf_read_file(&sb, v) >= 0) {
 			/* the first line is the password (see smtp.c); the
-			 * whole file too, in case it is more than that */
+			 * whole file too, in case it is more than that
+			 */
 			known_add(sb.buf, strcspn(sb.buf, "\r\n"), KIND_FILE);
 			strbuf_trim(&sb);
 			known_add(sb.buf, sb.len, KIND_FILE);

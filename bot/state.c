@@ -32,7 +32,8 @@ static const char schema[] =
 "  UNIQUE (msgid, version, base, workloads));"
 /* Lineage: a family per series, a row per version (cover or patch
  * 1), the normalised subjects it is known by, the patch-ids a job
- * tested (lineage.h). */
+ * tested (lineage.h).
+ */
 "CREATE TABLE IF NOT EXISTS families (\n"
 "  id INTEGER PRIMARY KEY, change_id TEXT UNIQUE, created_at INTEGER);"
 "CREATE TABLE IF NOT EXISTS versions (\n"
@@ -71,23 +72,27 @@ static const char schema[] =
 "  msgid TEXT PRIMARY KEY, reason TEXT NOT NULL, size INTEGER,\n"
 "  seen_at INTEGER);"
 /* Mails of a poll already handled, by query kind: a poll killed after
- * mail K starts again at K+1 (rows older than the poll window go). */
+ * mail K starts again at K+1 (rows older than the poll window go).
+ */
 "CREATE TABLE IF NOT EXISTS polled (\n"
 "  kind TEXT NOT NULL, msgid TEXT NOT NULL, seen_at INTEGER,\n"
 "  PRIMARY KEY (kind, msgid));"
 /* The DKIM signature (b=) of each authenticated command: a signature
- * counts once, whatever Message-ID the copy that carries it shows. */
+ * counts once, whatever Message-ID the copy that carries it shows.
+ */
 "CREATE TABLE IF NOT EXISTS command_sigs (\n"
 "  sig TEXT PRIMARY KEY, msgid TEXT NOT NULL, seen_at INTEGER);"
 /* Reports held for a moderator (moderation.h): the public mail kept
- * whole until it is released, judged invalid or expires. */
+ * whole until it is released, judged invalid or expires.
+ */
 "CREATE TABLE IF NOT EXISTS moderation (\n"
 "  public_msgid TEXT PRIMARY KEY, hold_msgid TEXT NOT NULL UNIQUE,\n"
 "  job_id INTEGER, thread TEXT, target TEXT, workloads TEXT,\n"
 "  outcome TEXT, mail TEXT NOT NULL, status TEXT NOT NULL,\n"
 "  reason TEXT, decided_by TEXT, created_at INTEGER, decided_at INTEGER);"
 /* A tested job's patches found in a named tree (merged.h), once per
- * (job, branch), with its recheck job queued in the same transaction. */
+ * (job, branch), with its recheck job queued in the same transaction.
+ */
 "CREATE TABLE IF NOT EXISTS merges (\n"
 "  job_id INTEGER NOT NULL, tree TEXT NOT NULL, commit_id TEXT NOT NULL,\n"
 "  parent TEXT NOT NULL, target TEXT, workloads TEXT, report TEXT,\n"

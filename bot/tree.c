@@ -516,7 +516,8 @@ static int write_commit(git_repository *repo, struct importer *im,
 	snprintf(res->version, sizeof(res->version), "%d.%d.%d%s",
 		 im->version[0], im->version[1], im->version[2], im->extra);
 	/* A fixed identity and the newest mtime: the same tarball gives
-	 * the same commit everywhere. */
+	 * the same commit everywhere.
+	 */
 	if (git_signature_new(&sig, "sched-bot", "sched-bot@localhost",
 			      im->max_mtime, 0) < 0 ||
 	    git_tree_lookup(&tree, repo, tree_oid) < 0) {

@@ -24,7 +24,8 @@ enum workload_runner {
 };
 
 /* The sets a workload is in: bot.workloads' default (what test, boot
- * and cron run), bot.knownWorkloads' (what a mail may ask for). */
+ * and cron run), bot.knownWorkloads' (what a mail may ask for).
+ */
 #define WORKLOAD_DEFAULT (1u << 0)
 #define WORKLOAD_MAIL (1u << 1)
 
@@ -61,7 +62,8 @@ struct workload {
 	struct workload_metric metrics[WORKLOAD_METRICS_MAX];
 	/* sched-bench's: its sub-command (BENCH_SPAWN, ... of benchopts.h),
 	 * whose options its command line may carry, and the options `run`
-	 * gives it where the spec leaves them unset. */
+	 * gives it where the spec leaves them unset.
+	 */
 	unsigned bench;
 	const char *run_args;
 };

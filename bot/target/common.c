@@ -59,7 +59,8 @@ static const struct target_tool *tool_of(const struct target_ctx *ctx,
 }
 
 /* sb.exec.<workload>=cmd,arg,arg: init splits at commas, the kernel
- * command line at white space. */
+ * command line at white space.
+ */
 static char *exec_word(const struct target_tool *t, const char *cmd,
 		       int seconds)
 {
@@ -220,7 +221,8 @@ int target_build_initramfs(const struct target_ctx *ctx, const char *path)
 			helper = target_spawn_helper(ctx->sched_bench);
 	/* The spawn helper's libc and loader, at their own paths; the
 	 * helper itself goes next to /init.  Without them spawn forks from
-	 * sched-bench, and its records say so. */
+	 * sched-bench, and its records say so.
+	 */
 	if (helper && target_tool_files(helper, &helper_files, NULL) < 0) {
 		warning("not packing sched-bench-spawn: spawn will fork from the static sched-bench (forker=static)");
 		free(helper);
@@ -678,7 +680,8 @@ long target_run_budget(const char *name)
 }
 
 /* The runs of workload w (len wl) one repetition makes: its entry in
- * args ("w=a,b+c,d": cells split at '+', "--sweep,1:2:4" points). */
+ * args ("w=a,b+c,d": cells split at '+', "--sweep,1:2:4" points).
+ */
 static int entry_runs(const char *args, const char *w, size_t wl)
 {
 	const char *p = args ? args : "";

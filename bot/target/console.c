@@ -212,7 +212,8 @@ static void payload(struct console_result *res, const char *p, size_t seq)
 		}
 		r->rc = (int)v;
 		/* env only describes the machine: its failure costs no
-		 * numbers. */
+		 * numbers.
+		 */
 		if (v && strcmp(r->workload, "env"))
 			fail(res, CONSOLE_FAILED,
 			     "%s run %d exited with %lu: %.200s", r->workload,
@@ -407,7 +408,8 @@ int console_run_stat(const struct console_run *r, const char *key,
 }
 
 /* A tool's run: its env records apart, the rest is the tool's text
- * (stdout, then stderr, as on the local target). */
+ * (stdout, then stderr, as on the local target).
+ */
 static int parse_tool_run(const struct console_run *r,
 			  const struct run_meta *meta, int seconds,
 			  struct sample_set *set)

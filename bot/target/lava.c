@@ -57,7 +57,8 @@ static void lava_log_entry(struct lava_log *log, json_object *o)
 		json_object *et, *em;
 
 		/* {"definition": "lava", "case": "job", "result": "fail",
-		 *  "error_type": "Infrastructure", "error_msg": "..."} */
+		 *  "error_type": "Infrastructure", "error_msg": "..."}
+		 */
 		if (json_object_object_get_ex(msg, "error_type", &et) &&
 		    !log->error_type) {
 			log->error_type = xstrdup(json_object_get_string(et));
@@ -494,7 +495,8 @@ static int lava_definition(const char *name, const struct boot_req *req,
 	if (!device || !*device)
 		device = lava_pinned;
 	/* No per-job device request in LAVA 2023.01: the lab tags each
-	 * device with its own name, and asking for that tag pins it. */
+	 * device with its own name, and asking for that tag pins it.
+	 */
 	t = xasprintf("%s,%s", tags ? tags : "", device ? device : "");
 	for (tok = strtok_r(t, ", ", &save); tok;
 	     tok = strtok_r(NULL, ", ", &save))
@@ -616,7 +618,8 @@ static int lava_settle(const struct target_ctx *ctx,
 			*ret = -1;
 		} else {
 			/* the console tells whether the kernel hung or
-			 * the lab never ran it */
+			 * the lab never ran it
+			 */
 			*ret = target_finish(ctx, req, j->log.console.buf,
 					     j->log.console.len, 1, res);
 			if (!j->log.console.len) {

@@ -247,7 +247,8 @@ out:
 
 /* Boot plus every run, unless configured: a tool run under TCG can take
  * far longer than the -t of sched-bench's own workloads.  Each cell and
- * sweep point of a plan is a run (target_req_runs). */
+ * sweep point of a plan is a run (target_req_runs).
+ */
 static double default_timeout(const struct target_ctx *ctx,
 			      const struct boot_req *req)
 {
@@ -319,7 +320,8 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 	ret = target_finish(ctx, req, console.buf, console.len,
 			    rc == SUBPROC_TIMEOUT, res);
 	/* Say in every row how the numbers were made: TCG numbers are not
-	 * KVM numbers. */
+	 * KVM numbers.
+	 */
 	machine = xasprintf("qemu-%s-smp%ld", accel,
 			    target_cfg_int(name, "smp", 2));
 	target_set_machine(res, machine);

@@ -77,7 +77,8 @@ static int ssh_setup(struct ssh *s, const char *name)
 	s->argv[s->n++] = "-o";
 	s->argv[s->n++] = "ConnectTimeout=10";
 	/* A kernel that goes away under a session (kexec -e, reboot)
-	 * sends no FIN: notice in seconds, not at the command's timeout. */
+	 * sends no FIN: notice in seconds, not at the command's timeout.
+	 */
 	s->argv[s->n++] = "-o";
 	s->argv[s->n++] = "ServerAliveInterval=5";
 	s->argv[s->n++] = "-o";
@@ -141,7 +142,8 @@ static int ssh_copy(struct ssh *s, const char *local, const char *remote)
 
 /* Which boot the machine is in.  The release cannot tell a base from a
  * patched build (both are the same uname -r); the boot id changes with
- * every boot and the command line carries the build's token. */
+ * every boot and the command line carries the build's token.
+ */
 struct boot_seen {
 	char *release, *id, *cmdline;
 };
@@ -239,7 +241,8 @@ static int has_word(const char *cmdline, const char *word)
 }
 
 /* sched_bot.build=<the bzImage's git blob id, 16 digits>: a developer
- * checks it with git hash-object. */
+ * checks it with git hash-object.
+ */
 static char *build_token(const char *kernel)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -259,7 +262,8 @@ static char *build_token(const char *kernel)
 
 /* The kernel's command line: the machine's own without the words of an
  * earlier test (sched_bot.*) or its bootloader, then target.NAME.append
- * and the token. */
+ * and the token.
+ */
 static char *kexec_cmdline(const char *name, const char *own,
 			   const char *token)
 {
@@ -296,7 +300,8 @@ static void add_quoted(struct strbuf *sb, const char *w)
 }
 
 /* bootCommand with {kernel}, {cmdline} (one quoted word) and {initrd}
- * (" --initrd=FILE" when target.NAME.initrd is set) filled in. */
+ * (" --initrd=FILE" when target.NAME.initrd is set) filled in.
+ */
 static char *expand(const char *name, const char *tmpl, const char *kernel,
 		    const char *cmdline)
 {
@@ -494,7 +499,8 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 	start = now_monotonic();
 	/* The connection may die with the old kernel (ssh says 255, or the
 	 * timeout): no verdict then.  Any other failure is the command's,
-	 * on the machine's own kernel still (kexec missing, a bad image). */
+	 * on the machine's own kernel still (kexec missing, a bad image).
+	 */
 	rc = ssh_run(s, cmd, -1, 60, NULL);
 	free(cmd);
 	if (rc > 0 && rc != 255) {
@@ -579,7 +585,8 @@ static char *remote_tool(struct ssh *s, const struct workload *t)
 	struct strbuf out = STRBUF_INIT, cmd = STRBUF_INIT;
 
 	/* Debian's perf is a wrapper that fails on a kernel it has no
-	 * perf_<version> for: ask it, not only PATH. */
+	 * perf_<version> for: ask it, not only PATH.
+	 */
 	strbuf_addstr(&cmd, "p=$(command -v ");
 	add_quoted(&cmd, t->prog);
 	strbuf_addf(&cmd, ") && %s && printf '%%s\\n' \"$p\"",
@@ -645,7 +652,8 @@ out:
 }
 
 /* How the remote runs each tool: its own, else what we ship; NULL when
- * neither side has it.  shipTools: auto, always, never. */
+ * neither side has it.  shipTools: auto, always, never.
+ */
 static char **tool_cmds(struct ssh *s, const struct target_ctx *ctx,
 			const char *rdir, int *failed)
 {
@@ -741,7 +749,8 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	if (ssh_copy(&s, ctx->sched_bench, rbench) < 0)
 		goto out;
 	/* spawn forks from the dynamic helper, run through the libc and
-	 * loader shipped with it (sched-bench finds it in the environment). */
+	 * loader shipped with it (sched-bench finds it in the environment).
+	 */
 	for (i = 0; i < ctx->workloads.nr; i++)
 		if (!strcmp(ctx->workloads.v[i], "spawn"))
 			break;
@@ -770,7 +779,8 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	ret = target_finish(ctx, req, out.buf, out.len,
 			    rc == SUBPROC_TIMEOUT, res);
 	/* The release is the same for base and patched: the rows say
-	 * which build ran, as proved by /proc/cmdline. */
+	 * which build ran, as proved by /proc/cmdline.
+	 */
 	if (token) {
 		for (i = 0; i < res->samples.nr; i++) {
 			char *k = res->samples.v[i].kernel;

@@ -410,7 +410,8 @@ static long env_numa(const char *cpuinfo)
 }
 
 /* cpufreq's driver and boost: acpi-cpufreq's boost, intel_pstate's
- * no_turbo (inverted). */
+ * no_turbo (inverted).
+ */
 static void env_cpufreq(void)
 {
 	char buf[64];

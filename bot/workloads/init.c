@@ -114,7 +114,8 @@ static void write_line(const char *buf, size_t len)
 	ssize_t w;
 
 	/* One write per line: the kernel's own lines can then only land
-	 * between ours, or be caught by the crc. */
+	 * between ours, or be caught by the crc.
+	 */
 	while (len) {
 		w = write(1, buf, len);
 		if (w < 0 && errno == EINTR)
@@ -957,7 +958,8 @@ int bench_init(int argc, char **argv)
 	sync();
 	reboot(RB_POWER_OFF);
 	/* Without ACPI power-off only halts: say so and wait for the
-	 * host's timeout rather than panicking on exit. */
+	 * host's timeout rather than panicking on exit.
+	 */
 	frame("INFO poweroff_error=%s", strerror(errno));
 	for (;;)
 		pause();

@@ -30,7 +30,8 @@
 #include "bench.h"
 
 /* One instance's counter and tasks, in its own 256-byte slot like
- * will-it-scale's, so that counters never share a cache line. */
+ * will-it-scale's, so that counters never share a cache line.
+ */
 struct slot {
 	unsigned long long count;
 	int tid[2];		/* instance, partner (pids or tids) */
@@ -312,7 +313,8 @@ static int start_instances(struct pp *pp, struct inst_arg *args)
 
 /* Sum over every task of every instance of: 0 migrations, 1 voluntary,
  * 2 involuntary context switches, 3 CPU time in clock ticks, 4 time
- * waiting on a runqueue in us (schedstats). */
+ * waiting on a runqueue in us (schedstats).
+ */
 static long long tasks_field(struct pp *pp, int which)
 {
 	long long sum = 0, v;
@@ -427,7 +429,8 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 			stats_begin(&st);
 		}
 		/* will-it-scale's sleep(1), but on absolute deadlines so
-		 * that the sampling loop does not drift. */
+		 * that the sampling loop does not drift.
+		 */
 		bench_sleep_until(t0 + k + 1);
 		for (i = 0; i < pp->pairs; i++) {
 			unsigned long long c = __atomic_load_n(
