@@ -40,7 +40,7 @@ const struct bench_opt bench_opts[] = {
 	{ "prepare", 0, H, BO_SET, BK_PREPARE, NULL, 0, 0, 1 },
 };
 
-const unsigned bench_opts_nr = sizeof(bench_opts) / sizeof(bench_opts[0]);
+const unsigned int bench_opts_nr = sizeof(bench_opts) / sizeof(bench_opts[0]);
 
 static int is_word(const char *words, const char *arg)
 {
@@ -100,10 +100,10 @@ static int take(const struct bench_opt *o, const char *arg,
 	return 0;
 }
 
-static const struct bench_opt *find(unsigned cmd, const char *name,
+static const struct bench_opt *find(unsigned int cmd, const char *name,
 				    size_t len, int short_name)
 {
-	unsigned i;
+	unsigned int i;
 
 	for (i = 0; i < bench_opts_nr; i++) {
 		const struct bench_opt *o = &bench_opts[i];
@@ -117,7 +117,7 @@ static const struct bench_opt *find(unsigned cmd, const char *name,
 	return NULL;
 }
 
-int bench_parse(unsigned cmd, const char *name, int argc, char **argv,
+int bench_parse(unsigned int cmd, const char *name, int argc, char **argv,
 		struct bench_args *a)
 {
 	int i;
@@ -165,9 +165,9 @@ int bench_parse(unsigned cmd, const char *name, int argc, char **argv,
 	return 0;
 }
 
-void bench_usage(unsigned cmd, const char *name, FILE *f)
+void bench_usage(unsigned int cmd, const char *name, FILE *f)
 {
-	unsigned i;
+	unsigned int i;
 
 	fprintf(f, "usage: sched-bench %s [options]\n", name);
 	for (i = 0; i < bench_opts_nr; i++) {
@@ -195,10 +195,10 @@ const char *bench_arg_str(const struct bench_args *a, enum bench_key k,
 	return a->v[k].set ? a->v[k].str : dflt;
 }
 
-const struct bench_opt *bench_opt_find(unsigned cmd, enum bench_key k,
+const struct bench_opt *bench_opt_find(unsigned int cmd, enum bench_key k,
 				       int val)
 {
-	unsigned i;
+	unsigned int i;
 
 	for (i = 0; i < bench_opts_nr; i++) {
 		const struct bench_opt *o = &bench_opts[i];

@@ -268,7 +268,7 @@ void blocks_plan(struct job_blocks *j)
  */
 static int block_swapped(const struct job_blocks *j, int round, int block)
 {
-	uint64_t x = ((uint64_t)(unsigned)j->js->seed << 32) ^
+	uint64_t x = ((uint64_t)(unsigned int)j->js->seed << 32) ^
 		     ((uint64_t)round << 16) ^ (uint64_t)block;
 
 	x += 0x9e3779b97f4a7c15ULL;

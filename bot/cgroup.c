@@ -30,7 +30,7 @@ static struct {
 	int nr;
 	char *base[CGROUP_MAX_HIER];
 	const char *file[CGROUP_MAX_HIER];	/* a file only it has */
-	unsigned seq;
+	unsigned int seq;
 } where;
 
 static int write_str(const char *path, const char *s)

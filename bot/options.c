@@ -320,7 +320,7 @@ static int parse_short(const struct options_doc *doc, const char *a,
 }
 
 int parse_options(int argc, char **argv, const struct options_doc *doc,
-		  unsigned flags)
+		  unsigned int flags)
 {
 	int i, out = 0, ret;
 

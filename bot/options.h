@@ -110,7 +110,7 @@ struct options_doc {
  * order, or PARSE_OPT_HELP or PARSE_OPT_ERROR.
  */
 int parse_options(int argc, char **argv, const struct options_doc *doc,
-		  unsigned flags);
+		  unsigned int flags);
 
 /* The exit code for parse_options()'s negative return. */
 static inline int parse_options_exit(int r)

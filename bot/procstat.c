@@ -274,7 +274,7 @@ static int read_fields(const char *p, const char *eol,
 		if (!isdigit((unsigned char)*p) || n == max)
 			return -1;
 		for (; p < eol && isdigit((unsigned char)*p); p++) {
-			unsigned d = *p - '0';
+			unsigned int d = *p - '0';
 
 			if (x > (~0ULL - d) / 10)
 				return -1;

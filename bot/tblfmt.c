@@ -25,7 +25,7 @@ static const char *const kind_names[TBLFMT_NR] = {
 
 const char *tblfmt_name(enum tblfmt_kind kind)
 {
-	if ((unsigned)kind >= TBLFMT_NR)
+	if ((unsigned int)kind >= TBLFMT_NR)
 		return "?";
 	return kind_names[kind];
 }

@@ -64,7 +64,7 @@ const struct workload *workload_find(const char *name)
 	return workload_find_n(name, strlen(name));
 }
 
-const char *workload_names(unsigned sets)
+const char *workload_names(unsigned int sets)
 {
 	/* one string per combination of sets, made on first use */
 	static char *cache[1u << 2];

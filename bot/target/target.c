@@ -40,7 +40,7 @@ const char *target_type(const char *name)
 	return ops ? ops->type : NULL;
 }
 
-int target_is(const char *name, unsigned traits)
+int target_is(const char *name, unsigned int traits)
 {
 	const struct target_ops *ops = target_backend(name);
 
@@ -73,7 +73,7 @@ void target_ctx_release(struct target_ctx *ctx)
  * run here (local) or shipped in the initramfs (qemu, lava, when asked);
  * never on an ssh machine, which has its own.  Missing: said once.
  */
-static char *ctx_perf(const char *name, unsigned traits)
+static char *ctx_perf(const char *name, unsigned int traits)
 {
 	const char *v = target_cfg(name, "perf", "auto");
 	int local = traits & TARGET_HERE;
@@ -96,7 +96,7 @@ static char *ctx_perf(const char *name, unsigned traits)
  * its own, not used.  Why there is none is said once.
  */
 static char *ctx_profile_perf(const char *name, const char *type,
-			      unsigned traits, const struct boot_req *req)
+			      unsigned int traits, const struct boot_req *req)
 {
 	const char *v = target_cfg(name, "perf", "auto");
 	int here = traits & (TARGET_HERE | TARGET_GUEST);

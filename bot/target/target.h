@@ -188,7 +188,7 @@ enum target_trait {
 };
 
 /* Has target name every trait in traits?  0 for an unknown target. */
-int target_is(const char *name, unsigned traits);
+int target_is(const char *name, unsigned int traits);
 
 /*
  * What the target's backend can say of its machines beyond the health
