@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "benchopts.h"
+#include "util.h"
 
 #define S BENCH_SPAWN
 #define P BENCH_PINGPONG
@@ -40,7 +41,7 @@ const struct bench_opt bench_opts[] = {
 	{ "prepare", 0, H, BO_SET, BK_PREPARE, NULL, 0, 0, 1 },
 };
 
-const unsigned int bench_opts_nr = sizeof(bench_opts) / sizeof(bench_opts[0]);
+const unsigned int bench_opts_nr = ARRAY_SIZE(bench_opts);
 
 static int is_word(const char *words, const char *arg)
 {

@@ -84,6 +84,9 @@
 
 #define BENCH_FORMAT_VERSION 1
 
+/* util.h's, which sched-bench does not include */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 int bench_spawn(int argc, char **argv);		/* spawn.c */
 int bench_pingpong(int argc, char **argv);	/* pingpong.c */
 int bench_env(int argc, char **argv);		/* env.c */

@@ -275,7 +275,7 @@ static void ss_print(const struct run_stats *st, struct bench_rec *r)
 
 		if (!d->cpus)
 			continue;
-		for (i = 0; i < sizeof(lb) / sizeof(lb[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(lb); i++) {
 			snprintf(key, sizeof(key), "dom%d.%s", l, lb[i].name);
 			ss_stat(r, key, ss_sum3(d, lb[i].f), 1, "count");
 		}

@@ -74,7 +74,7 @@ static void env_preempt(const char *text)
 	char val[16], out[64] = "unknown";
 	size_t i;
 
-	for (i = 0; text && i < sizeof(models) / sizeof(models[0]); i++)
+	for (i = 0; text && i < ARRAY_SIZE(models); i++)
 		if (!procstat_config(text, models[i], val, sizeof(val)) &&
 		    !strcmp(val, "y")) {
 			snprintf(out, sizeof(out), "%s", models[i] + 7);

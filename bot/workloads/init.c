@@ -68,7 +68,7 @@ static const struct {
 	{ "env", bench_env },
 };
 
-#define NR_BUILTIN ((int)(sizeof(workloads) / sizeof(workloads[0])))
+#define NR_BUILTIN ((int)ARRAY_SIZE(workloads))
 
 /* sb.exec.<name>=prog,arg,...: a program run as a workload. */
 struct exec_workload {
@@ -191,7 +191,7 @@ static void parse_word(struct init_opts *o, char *w)
 			o->execs[i].cmd = v;
 		}
 	} else {
-		for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(workloads); i++)
 			if (!strcmp(w, workloads[i].name))
 				o->extra[i] = v;
 	}
@@ -235,7 +235,7 @@ static void setup_pid1(void)
 	size_t i;
 	int fd;
 
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(m); i++) {
 		mkdir(m[i].dir, 0755);
 		mount(m[i].src, m[i].dir, m[i].type, 0, NULL);
 	}
