@@ -1580,7 +1580,7 @@ static int serves_paths(struct base_ctx *c, const struct tree_remote *r)
 
 			if (!starts_with(p, "diff --git a/"))
 				continue;
-			path = xstrndup(p + 13, strcspn(p + 13, " \n"));
+			path = xstrndup(p + 13, strcspn(p + 13, "\n "));
 			yes = tree_remote_has_path(r, path);
 			free(path);
 			if (yes)
@@ -1698,7 +1698,7 @@ static size_t preimages(const struct series *s, struct preimage **out)
 				path_at = NULL;
 				continue;	/* a new file: no pre-image */
 			}
-			path = xstrndup(path_at, strcspn(path_at, " \n"));
+			path = xstrndup(path_at, strcspn(path_at, "\n "));
 			path_at = NULL;
 			for (k = 0; k < nr; k++)
 				if (!strcmp((*out)[k].path, path))

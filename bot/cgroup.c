@@ -157,8 +157,8 @@ static int has_words(const char *dir, const char *file, const char *a,
 	int got = 0;
 
 	if (strbuf_read_file(&sb, path) >= 0)
-		for (s = strtok_r(sb.buf, " \n", &save); s;
-		     s = strtok_r(NULL, " \n", &save))
+		for (s = strtok_r(sb.buf, "\n ", &save); s;
+		     s = strtok_r(NULL, "\n ", &save))
 			got |= (!strcmp(s, a)) | (!strcmp(s, b)) << 1;
 	strbuf_release(&sb);
 	free(path);

@@ -159,7 +159,7 @@ void facts_item(struct strbuf *out, const char *label, const char *text,
 
 		/* each line of text is a line of the item */
 		while (*p && *p != '\n') {
-			size_t n = strcspn(p, " \n"), w = utf8_width(p, n);
+			size_t n = strcspn(p, "\n "), w = utf8_width(p, n);
 
 			if (!n) {
 				p++;

@@ -373,7 +373,7 @@ static void wrap(FILE *f, const char *text, int col)
 			p++;
 			continue;
 		}
-		w = strcspn(p, " \n");
+		w = strcspn(p, "\n ");
 		if (at > col && at + 1 + (int)w > HELP_WIDTH) {
 			fprintf(f, "\n%*s", col, "");
 			at = col;
