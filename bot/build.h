@@ -72,7 +72,7 @@
 /* Below this free after a make that ran out of space (and gc.minFree
  * unset), the disk is to blame, not the patch: build_kernel().
  */
-#define BUILD_FULL_FLOOR	((long long)64 << 20)
+#define BUILD_FULL_FLOOR	(64LL << 20)
 
 /* The build.* settings; strings must outlive their use. */
 struct build_defaults {

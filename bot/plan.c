@@ -1036,7 +1036,7 @@ static void add_wrapped(struct strbuf *out, const char *head, size_t indent,
 
 		while (p < end) {
 			size_t at = n ? indent : first;
-			size_t room = WRAP > at + 20 ? WRAP - at : 20;
+			size_t room = at + 20 < WRAP ? WRAP - at : 20;
 			size_t k = end - p;
 
 			if (k > room) {

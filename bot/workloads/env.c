@@ -513,9 +513,8 @@ void env_print(const struct bench_knobs *k)
 	rec_env("sched_bench_format", "1");
 	strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 	rec_env("time", tmp);
-	if (uname(&u)) {
+	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	}
 	rec_env("kernel_release", u.release);
 	rec_env("kernel_version", u.version);
 	rec_env("arch", u.machine);

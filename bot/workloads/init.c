@@ -553,7 +553,7 @@ struct cmd {
 	char cmdbuf[LINE_MAX_FRAME], secs[16], runbuf[16], argbuf[256];
 };
 
-/* Cell cell of run run of workload idx, as c's argv. */
+/* Cell number cell of run number run of workload idx, as c's argv. */
 static void cmd_of(int idx, int run, int cell, const struct init_opts *o,
 		   struct cmd *c)
 {

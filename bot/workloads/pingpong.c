@@ -329,7 +329,7 @@ static long long tasks_field(struct pp *pp, int which)
 				return -1;
 			if (which == 4) {
 				v = task_wait_us(tid, pp->threads);
-			} else 			if (which == 0) {
+			} else if (which == 0) {
 				v = task_migrations(tid, pp->threads);
 			} else if (which == 3) {
 				snprintf(path, sizeof(path), pp->threads ?
