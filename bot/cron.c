@@ -136,7 +136,7 @@ static void poll_recover(struct state *st)
  * that a poll killed after mail K resumes at K+1 instead of doing K
  * mails' work again (their replies were exactly-once anyway).
  */
-static void for_each_message(struct state *st, const char *kind,
+static void call_per_message(struct state *st, const char *kind,
 			     const char *text, size_t len, message_fn fn,
 			     void *data)
 {
@@ -301,7 +301,7 @@ static int run_query(const char *query, void *data)
 	ret = lore_search(qs, 0, &mbox);
 	/* EXIT_NOTFOUND: no hits */
 	if (!ret)
-		for_each_message(q->poll->st, q->kind, mbox.buf, mbox.len,
+		call_per_message(q->poll->st, q->kind, mbox.buf, mbox.len,
 				 q->fn, q->data);
 	else if (ret != EXIT_NOTFOUND)
 		q->failed = 1;

@@ -214,7 +214,7 @@ typedef void (*sweep_fn)(const struct compare_result *r, struct point *pt,
 			 struct strbuf *out, size_t nth);
 
 /* Call fn for every sweep of two or more points; returns how many. */
-static size_t for_each_sweep(const struct compare_result *r, sweep_fn fn,
+static size_t call_per_sweep(const struct compare_result *r, sweep_fn fn,
 			     struct strbuf *out)
 {
 	char **rest = xcalloc(r->nr ? r->nr : 1, sizeof(*rest));
@@ -266,7 +266,7 @@ static void ascii_one(const struct compare_result *r, struct point *pt,
 
 int plot_render(const struct compare_result *r, struct strbuf *out)
 {
-	if (!for_each_sweep(r, ascii_one, out))
+	if (!call_per_sweep(r, ascii_one, out))
 		strbuf_addstr(out, "(no instance sweep to plot)\n");
 	return 0;
 }
@@ -397,5 +397,5 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 
 int plot_svg(const struct compare_result *r, struct strbuf *out)
 {
-	return (int)for_each_sweep(r, svg_one, out);
+	return (int)call_per_sweep(r, svg_one, out);
 }

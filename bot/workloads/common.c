@@ -183,7 +183,7 @@ void stats_begin(struct run_stats *st)
 	st->wall -= bench_now();
 }
 
-#define ADD(f) st->cpu.f += b.f > st->cpu0.f ? b.f - st->cpu0.f : 0
+#define ADD(f) (st->cpu.f += b.f > st->cpu0.f ? b.f - st->cpu0.f : 0)
 
 void stats_end(struct run_stats *st)
 {
