@@ -525,7 +525,9 @@ int blocks_run(struct job_blocks *j, const char *stem, int round,
 				  0x7fffffff) | 1;
 		j->save(j->ctx);
 	}
-	if (round == 1 && (ret = look_at_machine(j))) {
+	if (round == 1)
+		ret = look_at_machine(j);
+	if (ret) {
 		free(csv);
 		free(name);
 		return ret;

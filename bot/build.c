@@ -1415,7 +1415,10 @@ int build_kernel(const struct build_opts *o, struct build_result *r)
 		goto out;
 	}
 	/* absolute: the sandbox binds these paths as they are */
-	if ((ret = absolute(&j.cache_dir)) < 0 || (ret = setup_build(&j)) < 0)
+	ret = absolute(&j.cache_dir);
+	if (ret >= 0)
+		ret = setup_build(&j);
+	if (ret < 0)
 		goto out;
 	ret = do_build(&j);
 	if (ret == 0 && o->outdir && copy_out(&j) < 0)

@@ -375,7 +375,8 @@ static long lock_holder(int fd)
 	ssize_t n;
 	FILE *f;
 
-	if (fstat(fd, &st) == 0 && (f = fopen("/proc/locks", "re"))) {
+	f = fstat(fd, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
+	if (f) {
 		/* "1: FLOCK  ADVISORY  WRITE 1241 fe:00:10953073 0 EOF" */
 		while (!pid && fgets(line, sizeof(line), f)) {
 			unsigned int maj, min;

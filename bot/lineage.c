@@ -33,7 +33,8 @@ char *lineage_subject_key(const char *subject)
 	for (;;) {
 		const char *close;
 
-		if (*p == '[' && (close = strchr(p, ']'))) {
+		close = *p == '[' ? strchr(p, ']') : NULL;
+		if (close) {
 			p = skip_ws(close + 1);
 		} else if (!strncasecmp(p, "re:", 3) ||
 			   !strncasecmp(p, "aw:", 3)) {

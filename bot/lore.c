@@ -58,11 +58,13 @@ static char *percent_decode(const char *s, size_t len)
 	size_t i, n = 0;
 
 	for (i = 0; i < len; i++) {
-		int hi, lo;
+		int hi = -1, lo = -1;
 
-		if (s[i] == '%' && i + 2 < len &&
-		    (hi = hexval((unsigned char)s[i + 1])) >= 0 &&
-		    (lo = hexval((unsigned char)s[i + 2])) >= 0) {
+		if (s[i] == '%' && i + 2 < len) {
+			hi = hexval((unsigned char)s[i + 1]);
+			lo = hexval((unsigned char)s[i + 2]);
+		}
+		if (hi >= 0 && lo >= 0) {
 			/* %00 would cut the id short: make it invalid */
 			out[n] = (char)(hi << 4 | lo);
 			if (!out[n])
@@ -192,7 +194,10 @@ char *lore_msgid_from_arg(const char *arg)
 		free(url);
 		return id;
 	}
-	if ((p = skip_prefix_ci(s, "mid:")) || (p = skip_prefix_ci(s, "id:"))) {
+	p = skip_prefix_ci(s, "mid:");
+	if (!p)
+		p = skip_prefix_ci(s, "id:");
+	if (p) {
 		/* RFC 2392 mid: URLs are percent-escaped; notmuch's id: not */
 		int mid = tolower((unsigned char)*s) == 'm';
 

@@ -450,7 +450,9 @@ static void raw_fallbacks(struct mail *m, const char *raw, size_t len)
 		char *lt, *gt;
 
 		v = mbox_header(raw, len, "From");
-		if (v && (lt = strchr(v, '<')) && (gt = strchr(lt, '>'))) {
+		lt = v ? strchr(v, '<') : NULL;
+		gt = lt ? strchr(lt, '>') : NULL;
+		if (gt) {
 			free(m->from_email);
 			free(m->from_name);
 			m->from_email = sanitize(lt + 1, gt - lt - 1);
@@ -932,7 +934,8 @@ static char *element_address(const char *p, size_t n)
 	char *a;
 	size_t i, len;
 
-	if (lt && (gt = memchr(lt, '>', end - lt))) {
+	gt = lt ? memchr(lt, '>', end - lt) : NULL;
+	if (gt) {
 		p = lt + 1;
 		end = gt;
 	} else {

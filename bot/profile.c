@@ -76,7 +76,10 @@ static size_t group_fns(const struct sample_set *set, size_t g,
 		int side;
 
 		if (!starts_with(s->metric, PREFIX) ||
-		    !same_group(s, &set->v[g]) || !(dot = strchr(kind, '.')))
+		    !same_group(s, &set->v[g]))
+			continue;
+		dot = strchr(kind, '.');
+		if (!dot)
 			continue;
 		side = !strcmp(s->label ? s->label : "", label[1]);
 		if (!side && strcmp(s->label ? s->label : "", label[0]))

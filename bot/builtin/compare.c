@@ -133,8 +133,11 @@ int cmd_compare(int argc, char **argv)
 			return EXIT_NOTFOUND;
 	if (thread && need_file(thread))
 		return EXIT_NOTFOUND;
-	if (!strcmp(format, "auto") && !(format = auto_format(thread)))
-		return EXIT_NOTFOUND;
+	if (!strcmp(format, "auto")) {
+		format = auto_format(thread);
+		if (!format)
+			return EXIT_NOTFOUND;
+	}
 	if (compare_read_files(argv, argc, &set) < 0) {
 		sample_set_release(&set);
 		return EXIT_FAIL;

@@ -136,10 +136,12 @@ int cmd_target(int argc, char **argv)
 		} else if (!clear) {
 			if (show(argv[i], type) != EXIT_OK)
 				ret = EXIT_FAIL;
-		} else if ((rc = target_clear(argv[i])) < 0) {
-			ret = EXIT_FAIL;
 		} else {
-			printf("%s: %s\n", argv[i], rc ? "was not marked unhealthy" : "cleared, healthy again");
+			rc = target_clear(argv[i]);
+			if (rc < 0)
+				ret = EXIT_FAIL;
+			else
+				printf("%s: %s\n", argv[i], rc ? "was not marked unhealthy" : "cleared, healthy again");
 		}
 	}
 	return ret;

@@ -45,8 +45,9 @@ static void parse_health(const char *buf, struct kv *h, struct strbuf *top)
 		size_t n = strcspn(p, "\n");
 		char *line = xstrndup(p, n), *comma;
 
-		if (starts_with(line, "health,") &&
-		    (comma = strchr(line + 7, ','))) {
+		comma = starts_with(line, "health,") ?
+			strchr(line + 7, ',') : NULL;
+		if (comma) {
 			*comma = '\0';
 			if (!strcmp(line + 7, "top"))
 				strbuf_addf(top, "%s\n", comma + 1);

@@ -105,8 +105,12 @@ static void profile_frame(struct console_result *res, const char *p,
 	unsigned long cell;
 
 	if (!wn || p[wn] != ' ' || parse_uint(p + wn + 1, &e, &cell) < 0 ||
-	    *e != ' ' || cell > 1000 || !(en = strcspn(e + 1, " ")) ||
-	    en > 32 || wn > 64) {
+	    *e != ' ' || cell > 1000) {
+		fail(res, CONSOLE_CORRUPT, "frame %zu: bad PROFILE", seq);
+		return;
+	}
+	en = strcspn(e + 1, " ");
+	if (!en || en > 32 || wn > 64) {
 		fail(res, CONSOLE_CORRUPT, "frame %zu: bad PROFILE", seq);
 		return;
 	}

@@ -273,9 +273,11 @@ static long lava_submit(struct lava *l, const char *definition,
 
 	if (code == 201) {
 		o = json_tokener_parse(out.buf);
+		id = NULL;
 		if (o && json_object_object_get_ex(o, "job_ids", &ids) &&
-		    json_object_get_type(ids) == json_type_array &&
-		    (id = json_object_array_get_idx(ids, 0)))
+		    json_object_get_type(ids) == json_type_array)
+			id = json_object_array_get_idx(ids, 0);
+		if (id)
 			j->id = json_object_get_int64(id);
 		json_object_put(o);
 		if (j->id <= 0)
@@ -749,8 +751,9 @@ int target_lava_status(const char *name, FILE *f)
 	if (lava_open(&l, name) < 0)
 		goto out;
 	code = lava_http(&l, "jobs/?state=Submitted&limit=1", NULL, &out);
-	if (code == 200 && (o = json_tokener_parse(out.buf)) &&
-	    json_object_object_get_ex(o, "count", &cnt))
+	if (code == 200)
+		o = json_tokener_parse(out.buf);
+	if (o && json_object_object_get_ex(o, "count", &cnt))
 		queued = json_object_get_int64(cnt);
 	json_object_put(o);
 	o = NULL;

@@ -759,8 +759,11 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	if (helper && strpbrk(rdir, ", \t"))
 		warning("remoteDir '%s' cannot hold sched-bench-spawn: spawn forks from sched-bench itself",
 			rdir);
-	else if (helper && !(rhelper = ship_tool(&s, helper, rdir, "spawn")))
-		goto out;
+	else if (helper) {
+		rhelper = ship_tool(&s, helper, rdir, "spawn");
+		if (!rhelper)
+			goto out;
+	}
 	if (rhelper) {
 		strbuf_addstr(&cmdline, "SCHED_BENCH_SPAWN=");
 		add_quoted(&cmdline, rhelper);

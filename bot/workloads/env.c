@@ -37,7 +37,8 @@ static char *read_config(const char *release, const char **source)
 
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
 	text = malloc(1 << 20);
-	if (text && (n = procstat_read(path, text, 1 << 20)) > 0) {
+	n = text ? procstat_read(path, text, 1 << 20) : -1;
+	if (n > 0) {
 		*source = path;
 		return text;
 	}
@@ -525,9 +526,9 @@ void env_print(const struct bench_knobs *k)
 					  tmp, sizeof(tmp)));
 	rec_env("smt_active", first_line("/sys/devices/system/cpu/smt/active",
 					 tmp, sizeof(tmp)));
-	if (procstat_read("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
-			  tmp, sizeof(tmp)) >= 0 &&
-	    (n = procstat_cpulist_count(tmp)) > 0) {
+	n = procstat_read("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+			  tmp, sizeof(tmp)) >= 0 ? procstat_cpulist_count(tmp) : 0;
+	if (n > 0) {
 		snprintf(num, sizeof(num), "%d", n);
 		rec_env("threads_per_core", num);
 	} else {

@@ -528,9 +528,11 @@ int bench_pingpong(int argc, char **argv)
 	knobs_from_args(&knobs, &args);
 	/* 1,2,4 or 1:2:4: init splits its sb.pingpong= at commas */
 	for (p = (char *)bench_arg_str(&args, BK_SWEEP, ""); *p; p = end) {
-		if (nsweep == 64 ||
-		    (sweep[nsweep] = (int)strtol(p, &end, 10), end == p) ||
-		    sweep[nsweep] < 1 || sweep[nsweep] > 4096 ||
+		/* no room for one more: end stays at p, a bad list */
+		end = p;
+		if (nsweep < 64)
+			sweep[nsweep] = (int)strtol(p, &end, 10);
+		if (end == p || sweep[nsweep] < 1 || sweep[nsweep] > 4096 ||
 		    (*end && *end != ',' && *end != ':')) {
 			fprintf(stderr, "sched-bench: --sweep: bad list '%s'\n",
 				bench_arg_str(&args, BK_SWEEP, ""));
