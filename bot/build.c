@@ -1036,7 +1036,7 @@ static void set_paths_from_art(struct job *j)
 
 static int copy_out(struct job *j)
 {
-	const char *names[] = { "bzImage", "config", "build.log" };
+	static const char *const names[] = { "bzImage", "config", "build.log" };
 	const char *src[3] = { j->r->kernel, j->r->config, j->r->log };
 	char *to;
 	size_t i;

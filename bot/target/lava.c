@@ -773,8 +773,8 @@ int target_lava_status(const char *name, FILE *f)
 		json_object_array_length(results), queued);
 	for (i = 0; i < json_object_array_length(results); i++) {
 		json_object *d = json_object_array_get_idx(results, i), *v;
-		const char *k[] = { "hostname", "device_type", "state",
-				    "health", "worker_host" };
+		static const char *const k[] = { "hostname", "device_type",
+						 "state", "health", "worker_host" };
 		size_t n;
 
 		fputs(" ", f);
