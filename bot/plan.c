@@ -629,8 +629,7 @@ static void plan_spawn(struct plan *p, const struct plan_opts *o,
 	it->why = strbuf_detach(&why, NULL);
 }
 
-/* A tool workload
-, or a skip when the target cannot run it. */
+/* A tool workload, or a skip when the target cannot run it. */
 static void plan_tool(struct plan *p, const struct plan_opts *o,
 		      const char *name, const char *summary,
 		      const struct evidence *e, const char *extra_why)
