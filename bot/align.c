@@ -60,8 +60,8 @@ static int align_build(struct job_blocks *b, const char *flags,
 		bo.kcflags = flags;
 		bo.extra_config = align_config(tp, bo.rev);
 		bo.extra_name = "the alignment control";
-		info("the alignment control: building the %s kernel with "
-		     "KCFLAGS=%s%s", sides[i], flags, bo.extra_config ?
+		info("the alignment control: building the %s kernel with KCFLAGS=%s%s",
+		     sides[i], flags, bo.extra_config ?
 		     " and CONFIG_" ALIGN_KCONFIG "=y" : "");
 		rc = build_kernel(&bo, &br[i]);
 	}
@@ -145,29 +145,25 @@ void align_report(const struct job_blocks *b, const char *flags,
 
 	align_words(flags, &w);
 	if (b->js->aligned == ALIGN_FAILED) {
-		strbuf_addstr(&s, "\nThe alignment control could not be run: "
-			      "an aligned kernel did not build.\n");
-		strbuf_addstr(summary, "control: not run, an aligned kernel "
-			      "did not build\n");
+		strbuf_addstr(&s, "\nThe alignment control could not be run: an aligned kernel did not build.\n");
+		strbuf_addstr(summary, "control: not run, an aligned kernel did not build\n");
 	} else if (seen || b->js->aligned == ALIGN_NOT_SEEN) {
-		strbuf_addf(tables, "\nThe alignment control, base and "
-			    "patched built again with\nKCFLAGS=%s, a fresh "
-			    "round of %zu blocks:\n\n", flags, r->blocks);
+		strbuf_addf(tables, "\nThe alignment control, base and patched built again with\n"
+			    "KCFLAGS=%s, a fresh round of %zu blocks:\n\n",
+			    flags, r->blocks);
 		strbuf_add(tables, r->tables.buf, r->tables.len);
 	}
 	if (seen) {
-		strbuf_addf(&s, "\nThe alignment control (a fresh round of "
-			    "%zu blocks):\n%s\nThe regression is also seen "
-			    "with %s.\n", r->blocks, r->verdict.buf, w.buf);
+		strbuf_addf(&s, "\nThe alignment control (a fresh round of %zu blocks):\n"
+			    "%s\n"
+			    "The regression is also seen with %s.\n",
+			    r->blocks, r->verdict.buf, w.buf);
 		strbuf_addf(summary, "control: also seen with %s\n", w.buf);
 	} else if (b->js->aligned == ALIGN_NOT_SEEN) {
 		strbuf_reset(verdict);
-		strbuf_addf(&s, "The runs found a regression and a fresh "
-			    "round confirmed it, but it is not seen with "
-			    "forced alignment (%s, a fresh round of %zu "
-			    "blocks): likely code layout, not the patch.  "
-			    "No regression is reported.\n\nThe alignment "
-			    "control:\n%s", w.buf, r->blocks, r->verdict.buf);
+		strbuf_addf(&s, "The runs found a regression and a fresh round confirmed it, but it is not seen with forced alignment (%s, a fresh round of %zu blocks): likely code layout, not the patch.  No regression is reported.\n\n"
+			    "The alignment control:\n"
+			    "%s", w.buf, r->blocks, r->verdict.buf);
 	}
 	reply_wrap(s.buf, 72, verdict);
 	strbuf_release(&w);

@@ -244,8 +244,7 @@ static const char *bad_link_target(const char *path, const char *target,
 			return "a symbolic link into .git";
 		if (n == 2 && !strncmp(p, "..", 2)) {
 			if (--depth < 0)
-				return "a symbolic link that points outside "
-				       "the tree";
+				return "a symbolic link that points outside the tree";
 		} else if (n && !(n == 1 && *p == '.')) {
 			depth++;
 		}
@@ -395,13 +394,11 @@ static const char *bad_binary_file(const git_diff_binary_file *b)
 			    max > 0 && (long long)b->inflatedlen > max ? max :
 			    (long long)b->inflatedlen, head, sizeof(head));
 	if (got < 0 || got != (long long)b->inflatedlen)
-		return "a binary patch whose data does not inflate to its "
-		       "stated size";
+		return "a binary patch whose data does not inflate to its stated size";
 	if (b->type == GIT_DIFF_BINARY_DELTA && max > 0 &&
 	    delta_result_size(head, got < 20 ? got : 20) >
 	    (unsigned long long)max)
-		return "a binary delta whose result is bigger than "
-		       "apply.maxBlobSize";
+		return "a binary delta whose result is bigger than apply.maxBlobSize";
 	return NULL;
 }
 
@@ -458,8 +455,7 @@ static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 			}
 			if (through_symlink(tree, paths[k])) {
 				set_file(f, paths[k]);
-				set_reason(f, "refusing to apply: path goes "
-					   "through a symbolic link");
+				set_reason(f, "refusing to apply: path goes through a symbolic link");
 				goto out;
 			}
 		}
@@ -471,8 +467,7 @@ static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 		}
 		if (symlink_in_diff(links, nr_links, d->new_file.path)) {
 			set_file(f, d->new_file.path);
-			set_reason(f, "refusing to apply: path goes through a "
-				   "symbolic link the patch creates");
+			set_reason(f, "refusing to apply: path goes through a symbolic link the patch creates");
 			goto out;
 		}
 	}
@@ -482,10 +477,8 @@ static int check_diff(git_diff *diff, git_tree *tree, struct apply_failure *f)
 	}
 	if (bc.path) {
 		set_file(f, bc.path);
-		set_reason(f, "binary change without its data (no 'GIT binary "
-			   "patch' section): cannot apply");
-		set_hint(f, "ask for the patch made with `git format-patch "
-			 "--binary`");
+		set_reason(f, "binary change without its data (no 'GIT binary patch' section): cannot apply");
+		set_hint(f, "ask for the patch made with `git format-patch --binary`");
 		goto out;
 	}
 	if (bc.bad) {
@@ -584,8 +577,7 @@ static int fake_ancestor(git_repository *repo, git_tree *tree,
 		git_oid_tostr(hex, sizeof(hex), &d->old_file.id);
 		if (!d->old_file.id_abbrev ||
 		    git_oid_is_zero(&d->old_file.id)) {
-			set_reason(f, "impossible: the patch has no 'index' "
-				   "line for %s",
+			set_reason(f, "impossible: the patch has no 'index' line for %s",
 				   d->old_file.path);
 			goto out;
 		}
@@ -593,8 +585,7 @@ static int fake_ancestor(git_repository *repo, git_tree *tree,
 					  d->old_file.id_abbrev) < 0) {
 			hex[d->old_file.id_abbrev < GIT_OID_HEXSZ ?
 			    d->old_file.id_abbrev : GIT_OID_HEXSZ] = '\0';
-			set_reason(f, "impossible: pre-image blob %s of %s is "
-				   "not in this tree's objects",
+			set_reason(f, "impossible: pre-image blob %s of %s is not in this tree's objects",
 				   hex, d->old_file.path);
 			goto out;
 		}
@@ -628,8 +619,8 @@ static int apply_3way(git_repository *repo, git_tree *ours, git_diff *diff,
 	if (git_tree_lookup(&base, repo, &base_oid) < 0 ||
 	    apply_strict(repo, base, diff, &theirs_oid, &pr) < 0 ||
 	    git_tree_lookup(&theirs, repo, &theirs_oid) < 0) {
-		set_reason(f, "the patch does not apply to its own "
-			   "pre-image: %s", git_error_text());
+		set_reason(f, "the patch does not apply to its own pre-image: %s",
+			   git_error_text());
 		goto out;
 	}
 	if (git_merge_trees(&merged, repo, base, ours, theirs, NULL) < 0) {
@@ -945,8 +936,8 @@ static int check_repeated_header(const struct lines *t, size_t i,
 		if (t->len[i] <= kl || strncmp(t->ptr[i], once[k], kl))
 			continue;
 		if (*seen & (1u << k)) {
-			set_reason(f, "malformed patch: '%.*s' given twice "
-				   "for one file", (int)kl - 1, once[k]);
+			set_reason(f, "malformed patch: '%.*s' given twice for one file",
+				   (int)kl - 1, once[k]);
 			return -1;
 		}
 		*seen |= 1u << k;
@@ -964,8 +955,8 @@ static int check_size(const char *text, struct apply_failure *f)
 
 	if (limits.max_patch_size > 0 &&
 	    (long long)len > limits.max_patch_size) {
-		set_reason(f, "refusing to apply: the patch is %zu bytes, more "
-			   "than apply.maxPatchSize (%lld)", len,
+		set_reason(f, "refusing to apply: the patch is %zu bytes, more than apply.maxPatchSize (%lld)",
+			   len,
 			   limits.max_patch_size);
 		return -1;
 	}
@@ -973,8 +964,7 @@ static int check_size(const char *text, struct apply_failure *f)
 		return 0;
 	for (;;) {
 		if (!strncmp(p, "diff --git ", 11) && ++files > limits.max_files) {
-			set_reason(f, "refusing to apply: the patch changes "
-				   "more than %ld files (apply.maxFiles)",
+			set_reason(f, "refusing to apply: the patch changes more than %ld files (apply.maxFiles)",
 				   limits.max_files);
 			return -1;
 		}
@@ -1270,9 +1260,8 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 	free(f->hunk_header);
 	f->hunk_header = pr.hunk ? xstrdup(pr.header) : NULL;
 	if (pr.hunk)
-		set_reason(f, "hunk %d does not match: its context and "
-			   "removed lines are not in the file, there or "
-			   "nearby", pr.hunk);
+		set_reason(f, "hunk %d does not match: its context and removed lines are not in the file, there or nearby",
+			   pr.hunk);
 	else
 		set_reason(f, "%s", m);
 	free(m);
@@ -1591,7 +1580,7 @@ static int serves_paths(struct base_ctx *c, const struct tree_remote *r)
 
 			if (!starts_with(p, "diff --git a/"))
 				continue;
-			path = xstrndup(p + 13, strcspn(p + 13, " \n"));
+			path = xstrndup(p + 13, strcspn(p + 13, "\n "));
 			yes = tree_remote_has_path(r, path);
 			free(path);
 			if (yes)
@@ -1654,7 +1643,8 @@ static int fetch_next(struct base_ctx *c, int all)
 }
 
 /* "tip/sched/core 1234abcd5678 (subject)" when a configured branch
- * holds commit, else fallback. */
+ * holds commit, else fallback.
+ */
 static char *describe_base(struct base_ctx *c, const git_oid *commit,
 			   const char *fallback)
 {
@@ -1708,7 +1698,7 @@ static size_t preimages(const struct series *s, struct preimage **out)
 				path_at = NULL;
 				continue;	/* a new file: no pre-image */
 			}
-			path = xstrndup(path_at, strcspn(path_at, " \n"));
+			path = xstrndup(path_at, strcspn(path_at, "\n "));
 			path_at = NULL;
 			for (k = 0; k < nr; k++)
 				if (!strcmp((*out)[k].path, path))
@@ -1853,8 +1843,8 @@ static int resolve_guess(struct base_ctx *c, const git_oid *def,
 				desc = tree_describe(c->repo, "commit",
 						     &r->base);
 			}
-			r->base_desc = xasprintf("%s, found by the patches' "
-						 "blob hashes", desc);
+			r->base_desc = xasprintf("%s, found by the patches' blob hashes",
+						 desc);
 			free(desc);
 			return 0;
 		}
@@ -1868,8 +1858,8 @@ static char *substitute(struct base_ctx *c, const char *stated,
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "%s, which this tree lacks: the stated base is in "
-		    "no configured tree", stated);
+	strbuf_addf(&sb, "%s, which this tree lacks: the stated base is in no configured tree",
+		    stated);
 	if (c->failed.len)
 		strbuf_addf(&sb, " (fetch of %s failed)", c->failed.buf);
 	strbuf_addf(&sb, "; tested on %s instead", used);
@@ -1960,8 +1950,8 @@ int apply_series(git_repository *repo, const struct series *s,
 	if (s->nr_missing) {
 		r->fail.total = s->total;
 		r->fail.index = s->missing[0];
-		set_reason(&r->fail, "the series is incomplete: patch %d/%d "
-			   "is missing", s->missing[0], s->total);
+		set_reason(&r->fail, "the series is incomplete: patch %d/%d is missing",
+			   s->missing[0], s->total);
 		return -1;
 	}
 	if (opts && opts->branch) {
@@ -1977,16 +1967,13 @@ int apply_series(git_repository *repo, const struct series *s,
 			    (opts && opts->no_link ? 0 : APPLY_LINK), r);
 	if (ret < 0 && !r->fail.hint && s->base.commit && *s->base.commit &&
 	    !strstr(r->base_desc, "(base-commit)"))
-		set_hint(&r->fail, "the series says base-commit %.12s, which "
-			 "this tree lacks", s->base.commit);
+		set_hint(&r->fail, "the series says base-commit %.12s, which this tree lacks",
+			 s->base.commit);
 	else if (ret < 0 && r->base_warning && !r->fail.hint)
 		set_hint(&r->fail, "%s", r->base_warning);
 	else if (ret < 0 && !r->fail.hint && r->fail.three_way &&
 		 strstr(r->fail.three_way, "not in this tree"))
-		set_hint(&r->fail, "the patch was written for another "
-			 "version of %s than the base has: apply it onto the "
-			 "tree it was made for (--base REF, after `sched-bot "
-			 "tree fetch` if this tree lacks it)",
+		set_hint(&r->fail, "the patch was written for another version of %s than the base has: apply it onto the tree it was made for (--base REF, after `sched-bot tree fetch` if this tree lacks it)",
 			 r->fail.file ? r->fail.file : "the file");
 	free(branch);
 	return ret;

@@ -29,7 +29,8 @@ int ub_aggregate(struct ub_pass *passes, int nr, struct ub_result *res)
 	if (!order)
 		return -1;
 	/* Stable insertion sort by count: ties drop the earlier pass, as
-	 * Perl's sort (stable merge sort) does in Run. */
+	 * Perl's sort (stable merge sort) does in Run.
+	 */
 	for (i = 0; i < nr; i++) {
 		for (j = i; j > 0 && passes[order[j - 1]].count >
 				     passes[i].count; j--)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "benchopts.h"
+#include "util.h"
 
 #define S BENCH_SPAWN
 #define P BENCH_PINGPONG
@@ -40,7 +41,7 @@ const struct bench_opt bench_opts[] = {
 	{ "prepare", 0, H, BO_SET, BK_PREPARE, NULL, 0, 0, 1 },
 };
 
-const unsigned bench_opts_nr = sizeof(bench_opts) / sizeof(bench_opts[0]);
+const unsigned int bench_opts_nr = ARRAY_SIZE(bench_opts);
 
 static int is_word(const char *words, const char *arg)
 {
@@ -100,10 +101,10 @@ static int take(const struct bench_opt *o, const char *arg,
 	return 0;
 }
 
-static const struct bench_opt *find(unsigned cmd, const char *name,
+static const struct bench_opt *find(unsigned int cmd, const char *name,
 				    size_t len, int short_name)
 {
-	unsigned i;
+	unsigned int i;
 
 	for (i = 0; i < bench_opts_nr; i++) {
 		const struct bench_opt *o = &bench_opts[i];
@@ -117,7 +118,7 @@ static const struct bench_opt *find(unsigned cmd, const char *name,
 	return NULL;
 }
 
-int bench_parse(unsigned cmd, const char *name, int argc, char **argv,
+int bench_parse(unsigned int cmd, const char *name, int argc, char **argv,
 		struct bench_args *a)
 {
 	int i;
@@ -148,8 +149,8 @@ int bench_parse(unsigned cmd, const char *name, int argc, char **argv,
 		if (o->kind != BO_SET) {
 			arg = eq ? eq + 1 : argv[i + 1];
 			if (!arg) {
-				fprintf(stderr, "sched-bench: %s needs a value "
-					"(%s)\n", s, o->argh);
+				fprintf(stderr, "sched-bench: %s needs a value (%s)\n",
+					s, o->argh);
 				return 2;
 			}
 			if (!eq)
@@ -165,9 +166,9 @@ int bench_parse(unsigned cmd, const char *name, int argc, char **argv,
 	return 0;
 }
 
-void bench_usage(unsigned cmd, const char *name, FILE *f)
+void bench_usage(unsigned int cmd, const char *name, FILE *f)
 {
-	unsigned i;
+	unsigned int i;
 
 	fprintf(f, "usage: sched-bench %s [options]\n", name);
 	for (i = 0; i < bench_opts_nr; i++) {
@@ -195,10 +196,10 @@ const char *bench_arg_str(const struct bench_args *a, enum bench_key k,
 	return a->v[k].set ? a->v[k].str : dflt;
 }
 
-const struct bench_opt *bench_opt_find(unsigned cmd, enum bench_key k,
+const struct bench_opt *bench_opt_find(unsigned int cmd, enum bench_key k,
 				       int val)
 {
-	unsigned i;
+	unsigned int i;
 
 	for (i = 0; i < bench_opts_nr; i++) {
 		const struct bench_opt *o = &bench_opts[i];

@@ -35,7 +35,7 @@ enum bench_kind {
 struct bench_opt {
 	const char *name;	/* the long name */
 	char short_name;	/* or 0 */
-	unsigned workloads;	/* BENCH_SPAWN | ... */
+	unsigned int workloads;	/* BENCH_SPAWN | ... */
 	enum bench_kind kind;
 	enum bench_key key;
 	const char *argh;	/* "N", "on|off"; NULL for BO_SET */
@@ -44,7 +44,7 @@ struct bench_opt {
 };
 
 extern const struct bench_opt bench_opts[];
-extern const unsigned bench_opts_nr;
+extern const unsigned int bench_opts_nr;
 
 /* The values given; set = 0 when the option was not. */
 struct bench_args {
@@ -60,10 +60,10 @@ struct bench_args {
  * Returns 0, 1 for -h/--help, or 2 (a usage error) after a message on
  * stderr; the caller prints its usage then.
  */
-int bench_parse(unsigned cmd, const char *name, int argc, char **argv,
+int bench_parse(unsigned int cmd, const char *name, int argc, char **argv,
 		struct bench_args *a);
 /* "usage: sched-bench NAME [options]" and the options of cmd. */
-void bench_usage(unsigned cmd, const char *name, FILE *f);
+void bench_usage(unsigned int cmd, const char *name, FILE *f);
 
 double bench_arg_num(const struct bench_args *a, enum bench_key k,
 		     double dflt);
@@ -74,7 +74,7 @@ const char *bench_arg_str(const struct bench_args *a, enum bench_key k,
 int bench_opt_accepts(const struct bench_opt *o, const char *arg);
 
 /* The option of cmd that sets k (to val, for a BO_SET one), or NULL. */
-const struct bench_opt *bench_opt_find(unsigned cmd, enum bench_key k,
+const struct bench_opt *bench_opt_find(unsigned int cmd, enum bench_key k,
 				       int val);
 
 #endif

@@ -36,11 +36,11 @@ static void bisect_steps(struct bisect *b)
 
 		blocks_round_init(&rt);
 		if (!jobdir_read(b->dir, same, &sb))
-			strbuf_addf(&b->out, "- base + %d of %d patches: the "
-				    "base's code and data, not run\n", k, n);
+			strbuf_addf(&b->out, "- base + %d of %d patches: the base's code and data, not run\n",
+				    k, n);
 		else if (!blocks_judge(b->blocks, name, &rt))
-			strbuf_addf(&b->out, "- base + %d of %d patches: %s "
-				    "(%zu blocks)\n", k, n, verdict_name(rt.v),
+			strbuf_addf(&b->out, "- base + %d of %d patches: %s (%zu blocks)\n",
+				    k, n, verdict_name(rt.v),
 				    rt.blocks);
 		blocks_round_release(&rt);
 		free(name);
@@ -95,8 +95,8 @@ static int bisect_step(struct bisect *b, int mid)
 	info("bisecting: building base + %d of %d patches", mid, n);
 	ret = build_kernel(&bo, &br);
 	if (ret) {
-		strbuf_addf(&b->out, "The bisection stopped: base + %d of %d "
-			    "patches %s.\n", mid, n, ret == 1 ?
+		strbuf_addf(&b->out, "The bisection stopped: base + %d of %d patches %s.\n",
+			    mid, n, ret == 1 ?
 			    "did not build" : "could not be built");
 		b->stopped = 1;
 		ret = 0;
@@ -144,8 +144,8 @@ static void bisect_found(struct bisect *b, const struct series *s,
 
 	if (s && k >= 1 && (size_t)k <= s->nr_patches)
 		subject = s->patches[k - 1].subject;
-	strbuf_addf(&b->out, "The first patch that shows the change is "
-		    "%d/%d:\n\n    [PATCH %d/%d] %s\n\n", k, n, k, n,
+	strbuf_addf(&b->out, "The first patch that shows the change is %d/%d:\n\n"
+		    "    [PATCH %d/%d] %s\n\n", k, n, k, n,
 		    subject ? subject : "(subject unknown)");
 	if (k < n) {
 		char *name = xasprintf("bisect-%d.csv", k);
@@ -186,12 +186,11 @@ int bisect_series(struct job_blocks *blocks, const char *head_regs)
 		goto out;
 	if (!b.stopped)
 		bisect_found(&b, have_series ? &s : NULL, head_regs);
-	strbuf_addstr(&b.out, "Each prefix of the series (base + k patches) "
-		      "was built and run\nagainst the base in interleaved "
-		      "blocks, under the same rule:\n\n");
+	strbuf_addstr(&b.out, "Each prefix of the series (base + k patches) was built and run\n"
+		      "against the base in interleaved blocks, under the same rule:\n\n");
 	bisect_steps(&b);
-	strbuf_addf(&b.out, "- base + %d of %d patches: regression "
-		    "(confirmed)\n", n, n);
+	strbuf_addf(&b.out, "- base + %d of %d patches: regression (confirmed)\n",
+		    n, n);
 	ret = jobdir_write(dir, "bisect.txt", b.out.buf, b.out.len) < 0 ?
 	      EXIT_FAIL : 0;
 out:

@@ -119,8 +119,8 @@ static void job_facts(struct job_blocks *j, const char *target,
 		return;
 	strbuf_reset(facts);
 	if (target_facts(target, 1, facts) < 0) {
-		warning("could not ask %s what it is: the plan goes by its "
-			"configuration", target);
+		warning("could not ask %s what it is: the plan goes by its configuration",
+			target);
 		strbuf_reset(facts);
 	}
 	jobdir_write(j->dir, "facts.txt", facts->buf, facts->len);
@@ -181,8 +181,8 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	plan_run_first(&p, j->js->run_first, j->js->run_first_version);
 	plan_text(&p, &text);
 	if (assumed)
-		strbuf_addf(&text, "\n(The CPUs of target %s are not known: "
-			    "%d assumed; set target.%s.smp.)\n", target,
+		strbuf_addf(&text, "\n(The CPUs of target %s are not known: %d assumed; set target.%s.smp.)\n",
+			    target,
 			    po.cpus, target);
 	*workloads = plan_workloads(&p);
 	*args = plan_init_args(&p);
@@ -268,7 +268,7 @@ void blocks_plan(struct job_blocks *j)
  */
 static int block_swapped(const struct job_blocks *j, int round, int block)
 {
-	uint64_t x = ((uint64_t)(unsigned)j->js->seed << 32) ^
+	uint64_t x = ((uint64_t)(unsigned int)j->js->seed << 32) ^
 		     ((uint64_t)round << 16) ^ (uint64_t)block;
 
 	x += 0x9e3779b97f4a7c15ULL;
@@ -437,8 +437,8 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		free(wdir);
 	}
 	if (!ret && profile && (!prof[0].nr || !prof[1].nr))
-		warning("the profile of %s named no function on the %s "
-			"kernel: no profile in the reply", profile,
+		warning("the profile of %s named no function on the %s kernel: no profile in the reply",
+			profile,
 			!prof[0].nr ? pk->label[0] : pk->label[1]);
 	if (!ret && profile)
 		ret = write_profile(j, prof);
@@ -483,21 +483,20 @@ static int look_at_machine(struct job_blocks *j)
 		return 0;
 	}
 	if (c.refuse) {
-		error("target %s is busy: %s; target.%s.busy = refuse: the "
-		      "job stops before its runs, nothing measured, and runs "
-		      "again when it is started again", target, c.busy, target);
+		error("target %s is busy: %s; target.%s.busy = refuse: the job stops before its runs, nothing measured, and runs again when it is started again",
+		      target, c.busy, target);
 		target_check_release(&c);
 		return EXIT_BUSY;
 	}
 	if (c.busy)
 		strbuf_addf(&sb, "busy before the runs: %s\n", c.busy);
 	if (c.noisy)
-		strbuf_addf(&sb, "too noisy to find or exclude a %g%% change "
-			    "in %d runs a side: %s\n", o.detect, o.max_runs,
+		strbuf_addf(&sb, "too noisy to find or exclude a %g%% change in %d runs a side: %s\n",
+			    o.detect, o.max_runs,
 			    c.noisy);
 	if (!c.noise || !*c.noise)
-		strbuf_addf(&sb, "noise not known: no 'sched-bot target "
-			    "check %s' yet\n", target);
+		strbuf_addf(&sb, "noise not known: no 'sched-bot target check %s' yet\n",
+			    target);
 	if (!c.busy && !c.noisy)
 		strbuf_addstr(&sb, "idle before the runs\n");
 	/* the names of the machine's processes go into a mail */
@@ -528,7 +527,9 @@ int blocks_run(struct job_blocks *j, const char *stem, int round,
 				  0x7fffffff) | 1;
 		j->save(j->ctx);
 	}
-	if (round == 1 && (ret = look_at_machine(j))) {
+	if (round == 1)
+		ret = look_at_machine(j);
+	if (ret) {
 		free(csv);
 		free(name);
 		return ret;

@@ -61,7 +61,8 @@ struct blocks_pair {
 	const char *kernel[2], *release[2], *label[2], *dir[2];
 	int report_boot;	/* [1] failing its first boot is the result */
 	/* workloads the round's first block also profiles on both kernels
-	 * (boot_req.profile), their rows kept in profile.csv; NULL: none */
+	 * (boot_req.profile), their rows kept in profile.csv; NULL: none
+	 */
 	const char *profile;
 };
 

@@ -155,7 +155,8 @@ void build_merge_config(struct strbuf *config, const char *fragment)
 			*config = sb;
 		}
 		/* At the end, as merge_config.sh does: kconfig lets the last
-		 * line of a choice (SLUB after tinyconfig's SLOB) win. */
+		 * line of a choice (SLUB after tinyconfig's SLOB) win.
+		 */
 		if (config->len && config->buf[config->len - 1] != '\n')
 			strbuf_addch(config, '\n');
 		strbuf_add(config, line, nl - line);
@@ -181,8 +182,7 @@ int build_check_config(const char *config, const char *fragment,
 		/* "not set" is satisfied by the option being absent. */
 		if (!got && line[0] == '#')
 			continue;
-		error("%.*s requested by %s but the config has %s%.*s "
-		      "(a dependency is missing or it is not valid here)",
+		error("%.*s requested by %s but the config has %s%.*s (a dependency is missing or it is not valid here)",
 		      (int)(nl - line), line, name, got ? "" : "nothing",
 		      got ? (int)glen : 0, got ? got : "");
 		bad = 1;
@@ -412,7 +412,8 @@ static int checkout(git_repository *repo, git_tree *tree, git_index *idx,
 		return tree_git_error("checkout");
 	/* Entries seeded from a tree have no stat data: get it once, so
 	 * that later checks are stat-only.  (The checkout records it for
-	 * the files it writes.) */
+	 * the files it writes.)
+	 */
 	if (seeded && git_index_update_all(idx, NULL, NULL, NULL) < 0)
 		return tree_git_error("index");
 	if (git_index_write(idx) < 0)
@@ -459,8 +460,8 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 
 	for (attempt = 0; attempt < 2; attempt++) {
 		if (attempt) {
-			warning("%s differs from its commit (%s): checking "
-				"it out from scratch", dir, diff);
+			warning("%s differs from its commit (%s): checking it out from scratch",
+				dir, diff);
 			free(diff);
 			diff = NULL;
 			git_repository_set_index(repo, NULL);
@@ -480,7 +481,8 @@ static int sync_tree(git_repository *repo, git_tree *tree, const char *slot,
 			goto out;
 		}
 		/* a checkout of the older design: its stamp names the tree
-		 * it holds, the index then saves rewriting it all */
+		 * it holds, the index then saves rewriting it all
+		 */
 		seeded = 0;
 		if (!git_index_entrycount(idx)) {
 			struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
@@ -619,7 +621,8 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	env[ne++] = "KBUILD_BUILD_HOST=sched-bot";
 	/* A make above us (make check) must not make the kernel build
 	 * silent or hand it a jobserver it does not own (the sandbox's
-	 * environment has none of them anyway). */
+	 * environment has none of them anyway).
+	 */
 	env[ne++] = "MAKEFLAGS";
 	env[ne++] = "MFLAGS";
 	env[ne++] = "MAKELEVEL";
@@ -627,7 +630,8 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	if (j->ccache_dir) {
 		env[ne++] = alloc[na++] = env_kv("CCACHE_DIR", j->ccache_dir);
 		/* ccache hits across slots: paths relative below the
-		 * cache. */
+		 * cache.
+		 */
 		if (!getenv("CCACHE_BASEDIR"))
 			env[ne++] = alloc[na++] = env_kv("CCACHE_BASEDIR",
 							  j->cache_dir);
@@ -721,7 +725,8 @@ static int read_fragments(struct job *j)
 		j->frag_text[i] = strbuf_detach(&sb, NULL);
 		j->nr_frags = i + 1;
 		/* Name and text, not the path: the same fragment anywhere
-		 * is the same config. */
+		 * is the same config.
+		 */
 		strbuf_addf(&j->frags, "fragment %s\n%s\n",
 			    strrchr(f, '/') ? strrchr(f, '/') + 1 : f,
 			    j->frag_text[i]);
@@ -831,8 +836,7 @@ static int make_config(struct job *j)
 	rc = run_in_slot(j, cp, env, NULL, in);
 	if (rc) {
 		if (rc > 0 && !j->timed_out)
-			strbuf_addstr(&j->refused, "O/.config: the merged "
-				      "config could not be put in place");
+			strbuf_addstr(&j->refused, "O/.config: the merged config could not be put in place");
 		ret = rc < 0 && !j->timed_out ? -1 : 1;
 		goto out;
 	}
@@ -968,8 +972,8 @@ static int store_artifacts(struct job *j)
 			break;
 		}
 		if (!i && !is_bzimage(&sb)) {
-			strbuf_addf(&j->refused, "%s: not a bzImage (no "
-				    "\"HdrS\" at 0x202)", files[i].name);
+			strbuf_addf(&j->refused, "%s: not a bzImage (no \"HdrS\" at 0x202)",
+				    files[i].name);
 			ret = 1;
 			break;
 		}
@@ -1032,7 +1036,7 @@ static void set_paths_from_art(struct job *j)
 
 static int copy_out(struct job *j)
 {
-	const char *names[] = { "bzImage", "config", "build.log" };
+	static const char *const names[] = { "bzImage", "config", "build.log" };
 	const char *src[3] = { j->r->kernel, j->r->config, j->r->log };
 	char *to;
 	size_t i;
@@ -1143,8 +1147,8 @@ static int out_of_space(struct job *j, const struct strbuf *log)
 	avail = (long long)sv.f_bavail * (long long)sv.f_frsize;
 	if (avail >= floor)
 		return 0;
-	error("the build of %s ran out of space in %s (%lld bytes free): "
-	      "the machine's failure, not the patch's", j->r->source_id,
+	error("the build of %s ran out of space in %s (%lld bytes free): the machine's failure, not the patch's",
+	      j->r->source_id,
 	      j->objdir, avail);
 	return 1;
 }
@@ -1176,8 +1180,7 @@ static int build_failed(struct job *j)
 	if (j->stopped) {
 		strbuf_addf(&sb, "the build %s and was stopped\n", j->stopped);
 	} else if (j->timed_out) {
-		strbuf_addf(&sb, "the build did not finish within "
-			    "build.timeout (%.0f s) and was stopped\n",
+		strbuf_addf(&sb, "the build did not finish within build.timeout (%.0f s) and was stopped\n",
 			    j->deadline - j->start);
 	} else if (j->refused.len) {
 		/* the bot's words, naming files of O= */
@@ -1369,12 +1372,10 @@ static int setup_build(struct job *j)
 
 	j->sandboxed = bd()->sandbox;
 	if (!j->sandboxed && !geteuid())
-		return error("refusing to build as root without the sandbox "
-			     "(build.sandbox = false): untrusted code would "
-			     "run as root");
+		return error("refusing to build as root without the sandbox (build.sandbox = false): untrusted code would run as root");
 	if (!j->sandboxed)
-		warning("build.sandbox = false: the build runs unconfined, "
-			"as %s", getenv("USER") ? getenv("USER") : "this user");
+		warning("build.sandbox = false: the build runs unconfined, as %s",
+			getenv("USER") ? getenv("USER") : "this user");
 	if (timeout > 0)
 		j->deadline = j->start + timeout;
 	if (!(bd()->ccache < 0 ? subproc_have("ccache") : bd()->ccache))
@@ -1414,7 +1415,10 @@ int build_kernel(const struct build_opts *o, struct build_result *r)
 		goto out;
 	}
 	/* absolute: the sandbox binds these paths as they are */
-	if ((ret = absolute(&j.cache_dir)) < 0 || (ret = setup_build(&j)) < 0)
+	ret = absolute(&j.cache_dir);
+	if (ret >= 0)
+		ret = setup_build(&j);
+	if (ret < 0)
 		goto out;
 	ret = do_build(&j);
 	if (ret == 0 && o->outdir && copy_out(&j) < 0)

@@ -70,8 +70,9 @@
 #define BUILD_LOG_STEPS		4
 #define BUILD_MAX_STAMP		128	/* the checkout's tree-id stamp */
 /* Below this free after a make that ran out of space (and gc.minFree
- * unset), the disk is to blame, not the patch: build_kernel(). */
-#define BUILD_FULL_FLOOR	((long long)64 << 20)
+ * unset), the disk is to blame, not the patch: build_kernel().
+ */
+#define BUILD_FULL_FLOOR	(64LL << 20)
 
 /* The build.* settings; strings must outlive their use. */
 struct build_defaults {

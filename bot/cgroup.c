@@ -30,7 +30,7 @@ static struct {
 	int nr;
 	char *base[CGROUP_MAX_HIER];
 	const char *file[CGROUP_MAX_HIER];	/* a file only it has */
-	unsigned seq;
+	unsigned int seq;
 } where;
 
 static int write_str(const char *path, const char *s)
@@ -157,8 +157,8 @@ static int has_words(const char *dir, const char *file, const char *a,
 	int got = 0;
 
 	if (strbuf_read_file(&sb, path) >= 0)
-		for (s = strtok_r(sb.buf, " \n", &save); s;
-		     s = strtok_r(NULL, " \n", &save))
+		for (s = strtok_r(sb.buf, "\n ", &save); s;
+		     s = strtok_r(NULL, "\n ", &save))
 			got |= (!strcmp(s, a)) | (!strcmp(s, b)) << 1;
 	strbuf_release(&sb);
 	free(path);
@@ -328,14 +328,12 @@ static int setup(void)
 	where.state = -1;
 	if (!cfg || !strcmp(cfg, "none")) {
 		warning("sandbox.cgroup = none: sandboxes have no cgroup; "
-			"their memory and processes are bounded by the "
-			"rlimits only (sandbox.memLimit, per process, and "
-			"sandbox.maxProcs)");
+			"their memory and processes are bounded by the rlimits only (sandbox.memLimit, per process, and sandbox.maxProcs)");
 		return -1;
 	}
 	if (strcmp(cfg, "auto") && cfg[0] != '/') {
-		error("sandbox.cgroup: '%s' is not auto, none or a path "
-		      "starting with /", cfg);
+		error("sandbox.cgroup: '%s' is not auto, none or a path starting with /",
+		      cfg);
 		return where.state = -2;
 	}
 	mnt = find_mount("cgroup2", NULL);
@@ -353,11 +351,8 @@ static int setup(void)
 		      why ? why : "it", strerror(errno));
 		return where.state = -2;
 	}
-	warning("no cgroup for the sandbox (%s: %s): its memory and "
-		"processes are bounded by the rlimits only (sandbox.memLimit, "
-		"per process, and sandbox.maxProcs); run as root or with a "
-		"delegated cgroup (systemd: Delegate=yes), or set "
-		"sandbox.cgroup", why ? why : "?", strerror(errno));
+	warning("no cgroup for the sandbox (%s: %s): its memory and processes are bounded by the rlimits only (sandbox.memLimit, per process, and sandbox.maxProcs); run as root or with a delegated cgroup (systemd: Delegate=yes), or set sandbox.cgroup",
+		why ? why : "?", strerror(errno));
 	return -1;
 }
 
@@ -521,7 +516,8 @@ int cgroup_destroy(struct cgroup *cg)
 		cg->procs_fd[h] = -1;
 	}
 	/* A process killed is gone from cgroup.procs only once it has
-	 * exited: try for ten seconds, killing again what forked since. */
+	 * exited: try for ten seconds, killing again what forked since.
+	 */
 	for (h = 0; h < cg->nr; h++) {
 		for (tries = 0; tries < 1000; tries++) {
 			if (!rmdir(cg->dir[h]) || errno == ENOENT)

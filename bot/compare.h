@@ -166,7 +166,8 @@ struct compare_defaults {
 void compare_configure(const struct compare_defaults *d);
 
 /* The compare_defaults, pairing parsed (a bad one warns: auto); plan
- * NULL. */
+ * NULL.
+ */
 void compare_opts_init(struct compare_opts *o);
 
 /* One kernel's view of a group. */
@@ -183,7 +184,8 @@ struct compare_side {
 	double p_paired;	/* moderated paired t, two-sided, or NAN */
 	double p_moderated;	/* unpaired: moderated pooled t, or NAN */
 	int moderated;		/* p_moderated under the prior (else the
-				 * KPI's variance is beyond it: its own) */
+				 * KPI's variance is beyond it: its own)
+				 */
 	double p_adjusted;	/* Holm, direction of the change, or NAN */
 	double ci_low_pct, ci_high_pct;	/* of the change, simultaneous */
 	int judged;		/* in the family */
@@ -210,7 +212,8 @@ struct compare_family {
 	double excluded_pct;	/* NAN: no KPI without a call */
 	int sequential;		/* judged by compare_opts.plan */
 	enum seq_state state;	/* what the rule says next; unpaired or
-				 * one look: never SEQ_CONTINUE */
+				 * one look: never SEQ_CONTINUE
+				 */
 	int blocks, max_blocks;	/* sequential: deciding look, budget */
 	struct stats_prior prior;	/* unpaired: the variances' prior */
 };

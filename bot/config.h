@@ -27,19 +27,23 @@ const char *config_path(void);
  */
 const char *config_get(const char *key);
 /* As a number with k, M, G suffixes; a bad value warns and gives the
- * default.  No value and no default: 0. */
+ * default.  No value and no default: 0.
+ */
 long config_get_int(const char *key);
 /* A value as config_get_int() reads it, for options handed down as
- * text (a target's): 0, or -1 when it is not a number. */
+ * text (a target's): 0, or -1 when it is not a number.
+ */
 int config_parse_int(const char *v, long *out);
 /* A boolean (1, 0; -1: not one) and a number (0, -1: not one, or
- * negative) as config_get_bool() and config_get_number() read them. */
+ * negative) as config_get_bool() and config_get_number() read them.
+ */
 int config_parse_bool(const char *v);
 int config_parse_number(const char *v, double *out);
 /* The same, and a value outside [min, max] warns and gives the default. */
 long config_get_int_range(const char *key, long min, long max);
 /* For a key whose default the code computes (none in the table): the
- * value, or def when unset or bad. */
+ * value, or def when unset or bad.
+ */
 long config_get_int_or(const char *key, long def);
 /* true/yes/on/1, false/no/off/0.  No value and no default: -1. */
 int config_get_bool(const char *key);
@@ -48,11 +52,13 @@ double config_get_number(const char *key);
 /* Whether the file or an override sets key (a default does not count). */
 int config_is_set(const char *key);
 /* Multi-valued keys (e.g. cron.query): fn for each value, or for the
- * default when none is set; stops at the first nonzero return. */
+ * default when none is set; stops at the first nonzero return.
+ */
 int config_get_all(const char *key,
 		   int (*fn)(const char *value, void *data), void *data);
 /* The value the file or an override sets, for any key, in the table or
- * not (`config --get`); NULL when unset. */
+ * not (`config --get`); NULL when unset.
+ */
 const char *config_get_set(const char *key);
 /*
  * fn for each NAME of the [section "NAME"] blocks that the file or an
@@ -64,7 +70,8 @@ int config_subsections(const char *section,
 void config_set_override(const char *key, const char *value);
 
 /* Who the bot is, for From:, Tested-by: and commits: bot.name and
- * bot.email are read here and nowhere else. */
+ * bot.email are read here and nowhere else.
+ */
 struct bot_identity {
 	const char *name;
 	const char *email;
@@ -74,7 +81,8 @@ const struct bot_identity *bot_identity(void);
 /* Write every key = value set, secrets masked, to stdout. */
 int config_list(void);
 /* Every key of the table, "key=value<TAB>source" (default, file,
- * override, unset), then the keys set that the table does not know. */
+ * override, unset), then the keys set that the table does not know.
+ */
 int config_list_all(void);
 /* The table: each key's type, default and help line. */
 void config_list_keys(void);

@@ -53,7 +53,8 @@ static const struct cron_defaults *cd(void)
 }
 
 /* Called on each message of a search result: 0 done with it, -1 to be
- * tried again by the next poll (lore or the state failed us). */
+ * tried again by the next poll (lore or the state failed us).
+ */
 typedef int (*message_fn)(const char *msg, size_t len, void *data);
 
 /*
@@ -114,8 +115,8 @@ static void poll_recover(struct state *st)
 	if (cur && *cur) {
 		warning("<%s>: the last poll stopped while handling it", cur);
 		if (deaths >= 2) {
-			quarantine(st, cur, "the bot stopped twice while "
-				   "handling it", 0);
+			quarantine(st, cur, "the bot stopped twice while handling it",
+				   0);
 			poll_unmark(st);
 		} else {
 			char *n = xasprintf("%d", deaths);
@@ -135,7 +136,7 @@ static void poll_recover(struct state *st)
  * that a poll killed after mail K resumes at K+1 instead of doing K
  * mails' work again (their replies were exactly-once anyway).
  */
-static void for_each_message(struct state *st, const char *kind,
+static void call_per_message(struct state *st, const char *kind,
 			     const char *text, size_t len, message_fn fn,
 			     void *data)
 {
@@ -300,7 +301,7 @@ static int run_query(const char *query, void *data)
 	ret = lore_search(qs, 0, &mbox);
 	/* EXIT_NOTFOUND: no hits */
 	if (!ret)
-		for_each_message(q->poll->st, q->kind, mbox.buf, mbox.len,
+		call_per_message(q->poll->st, q->kind, mbox.buf, mbox.len,
 				 q->fn, q->data);
 	else if (ret != EXIT_NOTFOUND)
 		q->failed = 1;
@@ -438,16 +439,14 @@ static char *over_quota(struct state *st, const struct mailcmd_result *r)
 	if (per_sender > 0) {
 		n = state_jobs_requested_since(st, since, r->sender);
 		if (n < 0 || n + r->nr > per_sender)
-			return xasprintf("%s has %ld jobs of the %ld a sender "
-					 "may queue in a day "
-					 "(bot.maxJobsPerSender)", r->sender,
+			return xasprintf("%s has %ld jobs of the %ld a sender may queue in a day (bot.maxJobsPerSender)",
+					 r->sender,
 					 n, per_sender);
 	}
 	if (per_day > 0) {
 		n = state_jobs_requested_since(st, since, NULL);
 		if (n < 0 || n + r->nr > per_day)
-			return xasprintf("mail commands queued %ld jobs of the "
-					 "%ld a day allows (bot.maxJobsPerDay)",
+			return xasprintf("mail commands queued %ld jobs of the %ld a day allows (bot.maxJobsPerDay)",
 					 n, per_day);
 	}
 	return NULL;
@@ -619,7 +618,8 @@ static int run_one_job(struct state *st, const struct cron_opts *o,
 		state_job_attempt_undo(st, job->id);
 	} else if (ret == EXIT_BUSY) {
 		/* the machine was busy (busy = refuse): no result, nothing
-		 * measured; the next run tries again, attempt not counted */
+		 * measured; the next run tries again, attempt not counted
+		 */
 		state_job_update(st, job->id, "busy", NULL, NULL);
 		state_job_attempt_undo(st, job->id);
 	}
@@ -663,8 +663,8 @@ static int disk_full(struct state *st, const struct state_job *job)
 	free(dir);
 	if (!builds || !gc_ensure_free(st, &avail))
 		return 0;
-	warning("disk full: %lld bytes free for the build cache, below "
-		"gc.minFree (%lld); job %lld waits for the next run", avail,
+	warning("disk full: %lld bytes free for the build cache, below gc.minFree (%lld); job %lld waits for the next run",
+		avail,
 		cd()->gc_min_free, job->id);
 	state_job_update(st, job->id, "disk-full", NULL, NULL);
 	return 1;
@@ -699,17 +699,16 @@ static int process_queue(struct state *st, const struct cron_opts *o,
 		int n;
 
 		if (now_monotonic() >= deadline) {
-			info("time budget used up; the rest waits for the "
-			     "next run");
+			info("time budget used up; the rest waits for the next run");
 			break;
 		}
 		if (o->max_jobs && done >= o->max_jobs)
 			break;
 		/* a machine that did not come back takes no job, and the
-		 * jobs keep their attempts until an operator clears it */
+		 * jobs keep their attempts until an operator clears it
+		 */
 		if (target_unhealthy(cd()->target, &why)) {
-			warning("target %s is marked unhealthy %s; the queue "
-				"waits for 'sched-bot target clear %s'",
+			warning("target %s is marked unhealthy %s; the queue waits for 'sched-bot target clear %s'",
 				cd()->target, why, cd()->target);
 			free(why);
 			break;
@@ -842,7 +841,8 @@ static int build_ahead(struct state *st, double deadline, int fetched)
 			memset(&br, 0, sizeof(br));
 			rc = build_kernel(&bo, &br);
 			/* Tried once per head: an error that recurs at
-			 * every run would take every run's idle time. */
+			 * every run would take every run's idle time.
+			 */
 			state_meta_set(st, key, hex);
 			info("build ahead: %s %.12s %s", b, hex, rc < 0 ?
 			     "could not be built" : rc ? "failed to build" :

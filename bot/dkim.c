@@ -155,16 +155,13 @@ static int check_sigs(DKIM *dkim, const char *from_domain,
 
 		if (weak) {
 			if (!*why)
-				*why = xasprintf("DKIM signature of %s uses "
-						 "%s, refused (RFC 8301: only "
-						 "rsa-sha256 and ed25519)",
+				*why = xasprintf("DKIM signature of %s uses %s, refused (RFC 8301: only rsa-sha256 and ed25519)",
 						 d ? d : "?", weak);
 			continue;
 		}
 		if (!DKIM_SIG_CHECK(sigs[i])) {
 			if (!*why)
-				*why = xasprintf("DKIM signature of %s does "
-						 "not verify (%s)",
+				*why = xasprintf("DKIM signature of %s does not verify (%s)",
 						 d ? d : "?",
 						 dkim_sig_geterrorstr(
 						 dkim_sig_geterror(sigs[i])) ?:
@@ -173,16 +170,14 @@ static int check_sigs(DKIM *dkim, const char *from_domain,
 		}
 		if (dkim_sig_gettagvalue(sigs[i], false, (u_char *)"l")) {
 			if (!*why)
-				*why = xasprintf("DKIM signature of %s covers "
-						 "only part of the body (l=)",
+				*why = xasprintf("DKIM signature of %s covers only part of the body (l=)",
 						 d);
 			continue;
 		}
 		if (!dkim_aligned(d, from_domain)) {
 			if (!*why)
-				*why = xasprintf("DKIM signature of %s does "
-						 "not align with the From: "
-						 "domain %s", d, from_domain);
+				*why = xasprintf("DKIM signature of %s does not align with the From: domain %s",
+						 d, from_domain);
 			continue;
 		}
 		/*
@@ -195,16 +190,15 @@ static int check_sigs(DKIM *dkim, const char *from_domain,
 		missing = dkim_unsigned_header(h, need);
 		if (missing) {
 			if (!*why)
-				*why = xasprintf("DKIM signature of %s does "
-						 "not sign the %s: header "
-						 "(h=)", d, missing);
+				*why = xasprintf("DKIM signature of %s does not sign the %s: header (h=)",
+						 d, missing);
 			continue;
 		}
 		b = sig_b_value(sigs[i]);
 		if (!b) {
 			if (!*why)
-				*why = xasprintf("DKIM signature of %s has "
-						 "no b= value", d);
+				*why = xasprintf("DKIM signature of %s has no b= value",
+						 d);
 			continue;
 		}
 		free(*why);

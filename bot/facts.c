@@ -69,8 +69,7 @@ int facts_check_identity(const char *what)
 	email = opts.bot_email;
 	if (!facts_email_is_placeholder(email))
 		return 0;
-	error("bot.email is '%s', a placeholder: %s; set bot.email (and "
-	      "bot.name) to the address that answers for the bot",
+	error("bot.email is '%s', a placeholder: %s; set bot.email (and bot.name) to the address that answers for the bot",
 	      email ? email : "", what);
 	return EXIT_USAGE;
 }
@@ -160,7 +159,7 @@ void facts_item(struct strbuf *out, const char *label, const char *text,
 
 		/* each line of text is a line of the item */
 		while (*p && *p != '\n') {
-			size_t n = strcspn(p, " \n"), w = utf8_width(p, n);
+			size_t n = strcspn(p, "\n "), w = utf8_width(p, n);
 
 			if (!n) {
 				p++;
@@ -175,7 +174,8 @@ void facts_item(struct strbuf *out, const char *label, const char *text,
 			}
 			if (col + w > (size_t)width) {
 				/* a word longer than the line (a huge
-				 * cmdline word): its head, then "..." */
+				 * cmdline word): its head, then "..."
+				 */
 				size_t room = (size_t)width > col + 3 ?
 					      (size_t)width - col - 3 : 0;
 
@@ -312,8 +312,7 @@ static void facts_numa(const struct kv *e, struct strbuf *out)
 		strbuf_addf(out, "; %ld per socket (NPS%ld)", nodes / sockets,
 			    nodes / sockets);
 	if (src && !strcmp(src, "firmware"))
-		strbuf_addstr(out, "; from the firmware's SRAT: the kernel "
-			      "runs without NUMA");
+		strbuf_addstr(out, "; from the firmware's SRAT: the kernel runs without NUMA");
 }
 
 void facts_machine(const struct kv *e, const char *target,
@@ -329,7 +328,8 @@ void facts_machine(const struct kv *e, const char *target,
 	facts_item(out, "CPU", sb.buf, 72);
 	strbuf_reset(&sb);
 	/* the seeds' testers' words: "2 x 56C/112T <model>, 2 NUMA nodes,
-	 * 4 LLCs of 28 CPUs, SMT on" */
+	 * 4 LLCs of 28 CPUs, SMT on"
+	 */
 	facts_topology(e, &sb);
 	strbuf_addf(&sb, "; %s CPUs online", env(e, "nr_cpus") ?
 		    env(e, "nr_cpus") : "?");
@@ -373,8 +373,8 @@ void facts_machine(const struct kv *e, const char *target,
 		facts_item(out, "kernel", env(e, "kernel_release"), 72);
 	if (env(e, "cmdline"))
 		facts_item(out, "cmdline", env(e, "cmdline"), 72);
-	strbuf_addf(&sb, "autogroup %s (CONFIG_SCHED_AUTOGROUP=%s), cgroup "
-		    "%s %s", env(e, "sched_autogroup_enabled") ?
+	strbuf_addf(&sb, "autogroup %s (CONFIG_SCHED_AUTOGROUP=%s), cgroup %s %s",
+		    env(e, "sched_autogroup_enabled") ?
 		    env(e, "sched_autogroup_enabled") : "?",
 		    env(e, "config_sched_autogroup") ?
 		    env(e, "config_sched_autogroup") : "?",
@@ -510,9 +510,7 @@ int facts_commits(git_repository *repo, const char *base, const char *head,
 void facts_shell_quote(const char *s, enum facts_quote how,
 		       struct strbuf *out)
 {
-	static const char bare[] = "abcdefghijklmnopqrstuvwxyz"
-				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				   "0123456789_.,:/=@+-";
+	static const char bare[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:/=@+-";
 
 	if (how == FACTS_QUOTE_IF_NEEDED && *s &&
 	    strspn(s, bare) == strlen(s)) {
@@ -585,8 +583,7 @@ void facts_host_machine(const char *target, const char *accel,
 	}
 	strbuf_addch(out, '\n');
 	if (s)
-		strbuf_addf(out, "- sched:   autogroup config=%s enabled=%s, "
-			    "cgroup %s, %d CPUs seen by the workload\n",
+		strbuf_addf(out, "- sched:   autogroup config=%s enabled=%s, cgroup %s, %d CPUs seen by the workload\n",
 			    known(s->autogroup_config),
 			    known(s->autogroup_enabled), known(s->cgroup),
 			    s->nr_cpus);

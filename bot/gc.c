@@ -492,8 +492,7 @@ static void keep_newest_per_config(struct walk *w, const char *builds)
 		}
 		if (newest) {
 			keep_art(w, a[i].name);
-			note(w->r, "%s kept: the newest artifact of its config "
-			     "(the build-ahead heads could not be read)",
+			note(w->r, "%s kept: the newest artifact of its config (the build-ahead heads could not be read)",
 			     a[i].name);
 		}
 	}
@@ -651,8 +650,7 @@ int gc_run(struct state *st, int dry_run, struct gc_result *r)
 		gc_usage(&r->after);
 	}
 	if (over(&r->after, 0))
-		note(r, "still over the budget or under gc.minFree: nothing "
-		     "more may be deleted");
+		note(r, "still over the budget or under gc.minFree: nothing more may be deleted");
 	free(builds);
 	return ret;
 }
@@ -685,9 +683,8 @@ void gc_format(const struct gc_result *r, int dry_run, struct strbuf *out)
 		strbuf_addf(out, "kept: %s\n", r->notes[i]);
 	strbuf_addf(out, "%s: %zu item(s), %lld bytes\n",
 		    dry_run ? "would free" : "freed", r->nr, r->freed);
-	strbuf_addf(out, "disk use: %lld bytes before (jobs %lld, builds "
-		    "%lld, ccache %lld, lore %lld), %lld after; budget %lld "
-		    "(gc.maxDiskBytes, 0: none)\n", r->before.total,
+	strbuf_addf(out, "disk use: %lld bytes before (jobs %lld, builds %lld, ccache %lld, lore %lld), %lld after; budget %lld (gc.maxDiskBytes, 0: none)\n",
+		    r->before.total,
 		    r->before.jobs, r->before.builds, r->before.ccache,
 		    r->before.lore, r->after.total, r->before.budget);
 }
@@ -751,8 +748,8 @@ int gc_ensure_free(struct state *st, long long *free_out)
 	builds = gc_build_cache_dir();
 	avail = gc_free_bytes(builds);
 	if (avail >= 0 && avail < min_free) {
-		info("%lld bytes free on %s, below gc.minFree (%lld): "
-		     "collecting", avail, builds, min_free);
+		info("%lld bytes free on %s, below gc.minFree (%lld): collecting",
+		     avail, builds, min_free);
 		gc_run(st, 0, &r);
 		gc_result_release(&r);
 		avail = gc_free_bytes(builds);

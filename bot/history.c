@@ -219,16 +219,15 @@ void history_still_there(const struct history_then *then,
 		if (strcmp(o->verdict, "regression"))
 			continue;
 		if (!said++)
-			strbuf_addf(out, "The regressions v%d reported, in "
-				    "v%d:\n\n", then->version, now_version);
+			strbuf_addf(out, "The regressions v%d reported, in v%d:\n\n",
+				    then->version, now_version);
 		strbuf_addf(out, "- v%d regressed %s", then->version, o->name);
 		if (!isnan(o->pct))
 			strbuf_addf(out, " by %+.1f%%", o->pct);
 		strbuf_addf(out, "; in v%d: ", now_version);
 		c = find_kpi(cur, nr_cur, o->name);
 		if (identical && !c)
-			strbuf_addstr(out, "the patched kernel's code and data "
-				      "are the base's: gone\n");
+			strbuf_addstr(out, "the patched kernel's code and data are the base's: gone\n");
 		else if (!c)
 			strbuf_addstr(out, "not measured: unknown\n");
 		else if (!strcmp(c->verdict, "regression"))
@@ -318,7 +317,8 @@ static int add_merge(const struct state_merge *m, void *data)
 }
 
 /* The named trees the job's patches were found merged into (merged.h),
- * or, for a recheck, the merge it ran. */
+ * or, for a recheck, the merge it ran.
+ */
 static void job_merged(const struct history_job *j, struct strbuf *out)
 {
 	if (j->have_state && j->s.head) {

@@ -83,7 +83,8 @@ struct job_opts {
 	long long db_id;	/* the job's row in state, 0: none */
 	const char *requested_by;	/* email command sender, or NULL */
 	const char *on_top;	/* a mail of the thread whose diff is tested
-				 * on top of the series, or NULL */
+				 * on top of the series, or NULL
+				 */
 	int restart;		/* start the stored job over (see above) */
 	/* a recheck after merge (jobstate.h): cron gives these */
 	const char *head;

@@ -44,8 +44,8 @@ int job_apply_on_top(const char *dir, struct job_state *s,
 		if (mb.msgs[i].msgid && !strcmp(mb.msgs[i].msgid, id))
 			cmd = &mb.msgs[i];
 	if (!cmd) {
-		warning("<%s>, the command, is not in the thread: the "
-			"series is tested as it is", id);
+		warning("<%s>, the command, is not in the thread: the series is tested as it is",
+			id);
 		goto out;
 	}
 	/* no diff: the series alone */
@@ -103,8 +103,8 @@ int job_apply_merged(const char *dir, struct job_state *s,
 
 	if (!s->base || tree_resolve(repo, s->base, &base) < 0 ||
 	    tree_resolve(repo, s->head, &head) < 0)
-		return error("job %s: the merged commits %s..%s are not in "
-			     "the tree", dir, job_str(s->base),
+		return error("job %s: the merged commits %s..%s are not in the tree",
+			     dir, job_str(s->base),
 			     s->head);
 	git_oid_tostr(hex, sizeof(hex), &base);
 	job_state_set(&s->side[JOB_SIDE_BASE].commit, hex);
@@ -114,8 +114,8 @@ int job_apply_merged(const char *dir, struct job_state *s,
 	free(desc);
 	git_oid_tostr(hex, sizeof(hex), &head);
 	job_state_set(&s->side[JOB_SIDE_HEAD].commit, hex);
-	strbuf_addf(&log, "base %s %s\nhead %s (the series as merged into "
-		    "%s)\n", job_str(s->side[JOB_SIDE_BASE].commit),
+	strbuf_addf(&log, "base %s %s\nhead %s (the series as merged into %s)\n",
+		    job_str(s->side[JOB_SIDE_BASE].commit),
 		    s->base_desc, hex, job_str(s->merged_into));
 	jobdir_write(dir, "apply.log", log.buf, log.len);
 	strbuf_release(&log);

@@ -104,10 +104,8 @@ int jobdir_disk_full(const char *dir, const char *stage)
 
 	if (statvfs(mnt, &sv) == 0)
 		avail = (long long)sv.f_bavail * (long long)sv.f_frsize;
-	error("job %s stopped at stage %s: the file system at %s is full "
-	      "(%lld bytes free) writing %s; nothing recorded is lost: "
-	      "'sched-bot gc' or an operator frees space, then run the job "
-	      "again to resume", dir, stage, mnt, avail, path);
+	error("job %s stopped at stage %s: the file system at %s is full (%lld bytes free) writing %s; nothing recorded is lost: 'sched-bot gc' or an operator frees space, then run the job again to resume",
+	      dir, stage, mnt, avail, path);
 	free(mnt);
 	return EXIT_DISKFULL;
 }

@@ -33,12 +33,12 @@ static int differs(const char *dir, const char *opt, const char *stored,
 	if (!want || job_same(stored, want))
 		return 0;
 	if (stored)
-		error("job %s was started with %s %s; run with %s %s, or "
-		      "--restart to start it over with %s %s", dir, opt,
+		error("job %s was started with %s %s; run with %s %s, or --restart to start it over with %s %s",
+		      dir, opt,
 		      stored, opt, stored, opt, want);
 	else
-		error("job %s was started without %s; run without %s, or "
-		      "--restart to start it over with %s %s", dir, opt, opt,
+		error("job %s was started without %s; run without %s, or --restart to start it over with %s %s",
+		      dir, opt, opt,
 		      opt, want);
 	return 1;
 }
@@ -53,8 +53,7 @@ int jobopts_differ(const char *dir, const struct job_state *s,
 	if (o->msgid && jobopts_other_thread(s, o->msgid, NULL)) {
 		const char *mine = s->msgid ? s->msgid : s->cover_msgid;
 
-		error("job %s belongs to <%s>, not <%s>; give no message-id "
-		      "to resume it, or --restart to start it over for <%s>",
+		error("job %s belongs to <%s>, not <%s>; give no message-id to resume it, or --restart to start it over for <%s>",
 		      dir, mine ? mine : "?", o->msgid, o->msgid);
 		n++;
 	}

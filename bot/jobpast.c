@@ -109,10 +109,9 @@ static void duplicate(const struct job_past *j, long long earlier)
 	if (es.version)
 		snprintf(v, sizeof(v), "v%d", es.version);
 	/* the earlier verdict, repeated in one line: never "measured" of a
-	 * job that measured nothing */
-	strbuf_addf(&f, "They are the patches of %s [1], by patch-id (git "
-		    "patch-id --stable), on the same base (%.12s), target "
-		    "(%s) and workloads (%s).  Job %lld's verdict on them",
+	 * job that measured nothing
+	 */
+	strbuf_addf(&f, "They are the patches of %s [1], by patch-id (git patch-id --stable), on the same base (%.12s), target (%s) and workloads (%s).  Job %lld's verdict on them",
 		    v, job_str(j->s->side[JOB_SIDE_BASE].commit),
 		    job_str(j->s->target), job_str(j->s->workloads), earlier);
 	if (es.reply_msgid) {
@@ -131,8 +130,8 @@ static void duplicate(const struct job_past *j, long long earlier)
 		strbuf_addf(&f, "[2] %s\n", link);
 	job_state_set(&j->s->same_as, ej.job_dir);
 	jobdir_fail(j->dir, j->s, JOB_DUPLICATE, f.buf);
-	info("job %s: the patches of job %lld, tested already: not built "
-	     "nor run%s", j->dir, earlier, j->quiet ?
+	info("job %s: the patches of job %lld, tested already: not built nor run%s",
+	     j->dir, earlier, j->quiet ?
 	     "; no reply (bot.quiet)" : "");
 	if (j->quiet)
 		j->s->stage = JOB_DONE;

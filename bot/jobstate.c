@@ -287,8 +287,8 @@ int job_state_read(struct job_state *js, const char *path)
 		}
 		f = field_by_key(p, eq - p);
 		if (!f) {
-			error("%s:%d: unknown key '%.*s' (from a newer "
-			      "sched-bot?)", path, line, (int)(eq - p), p);
+			error("%s:%d: unknown key '%.*s' (from a newer sched-bot?)",
+			      path, line, (int)(eq - p), p);
 			goto out;
 		}
 		val = xstrndup(eq + 1, p + n - eq - 1);
@@ -375,7 +375,8 @@ static long lock_holder(int fd)
 	ssize_t n;
 	FILE *f;
 
-	if (fstat(fd, &st) == 0 && (f = fopen("/proc/locks", "re"))) {
+	f = fstat(fd, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
+	if (f) {
 		/* "1: FLOCK  ADVISORY  WRITE 1241 fe:00:10953073 0 EOF" */
 		while (!pid && fgets(line, sizeof(line), f)) {
 			unsigned int maj, min;
@@ -427,8 +428,8 @@ int job_state_lock(const char *dir)
 			error("job %s is in use by process %ld (it holds %s); "
 			      "wait for it to end", dir, holder, path);
 		else
-			error("job %s is in use by another process (it holds "
-			      "%s); wait for it to end", dir, path);
+			error("job %s is in use by another process (it holds %s); wait for it to end",
+			      dir, path);
 		close(fd);
 		free(path);
 		return -1;

@@ -55,7 +55,8 @@ enum job_outcome {
 	JOB_DUPLICATE,		/* "duplicate": its patches were measured
 				 * already (same patch-ids, base, target):
 				 * not built nor run, the reply points at
-				 * the earlier result */
+				 * the earlier result
+				 */
 	JOB_NR_OUTCOMES,
 };
 
@@ -79,7 +80,8 @@ struct job_side {
 	char *release;		/* release_<side>: its uname -r */
 	char *config;		/* config_<side>: its .config */
 	char *digest;		/* digest_<side>: its vmlinux text and data,
-				 * vmlinux.h; NULL unknown */
+				 * vmlinux.h; NULL unknown
+				 */
 };
 
 struct job_state {
@@ -94,7 +96,8 @@ struct job_state {
 	char *base;		/* --base, or NULL: the series' own */
 	char *requested_by;	/* email command sender, or NULL */
 	char *on_top;		/* the mail whose diff goes on top of the
-				 * series (a command's), or NULL */
+				 * series (a command's), or NULL
+				 */
 	/*
 	 * A recheck after merge (merged.h): the patched side is this commit
 	 * of a named tree, nothing applied, the base the parent of the
@@ -130,7 +133,8 @@ struct job_state {
 
 	/* build */
 	char *base_config;	/* what the kernels were built from: a
-				 * file or make target; NULL build.baseConfig */
+				 * file or make target; NULL build.baseConfig
+				 */
 	char *config_origin;	/* where base_config came from (the reply) */
 	char *config_hash;	/* base config + fragments (build.h) */
 	char *failed_which;	/* "base" or "patched" */

@@ -33,7 +33,8 @@ char *lineage_subject_key(const char *subject)
 	for (;;) {
 		const char *close;
 
-		if (*p == '[' && (close = strchr(p, ']'))) {
+		close = *p == '[' ? strchr(p, ']') : NULL;
+		if (close) {
 			p = skip_ws(close + 1);
 		} else if (!strncasecmp(p, "re:", 3) ||
 			   !strncasecmp(p, "aw:", 3)) {
@@ -172,8 +173,7 @@ static int link_by_subject(struct state *st, struct link *l)
 		if (n < 0)
 			return -1;
 		if (n > 1) {
-			l->v.why = xasprintf("ambiguous: %s%d series of %s "
-					     "match by %s subject",
+			l->v.why = xasprintf("ambiguous: %s%d series of %s match by %s subject",
 					     n > MAX_CANDIDATES ? "over " : "",
 					     n > MAX_CANDIDATES ?
 					     MAX_CANDIDATES : n,
@@ -187,9 +187,7 @@ static int link_by_subject(struct state *st, struct link *l)
 						  &h) < 0)
 				return -1;
 			if (h.found && !l->resend) {
-				l->v.why = xasprintf("ambiguous: series %lld "
-						     "by author and %s subject "
-						     "has a v%d already",
+				l->v.why = xasprintf("ambiguous: series %lld by author and %s subject has a v%d already",
 						     ids[0], kinds[k],
 						     l->v.version);
 				return 0;

@@ -58,11 +58,13 @@ static char *percent_decode(const char *s, size_t len)
 	size_t i, n = 0;
 
 	for (i = 0; i < len; i++) {
-		int hi, lo;
+		int hi = -1, lo = -1;
 
-		if (s[i] == '%' && i + 2 < len &&
-		    (hi = hexval((unsigned char)s[i + 1])) >= 0 &&
-		    (lo = hexval((unsigned char)s[i + 2])) >= 0) {
+		if (s[i] == '%' && i + 2 < len) {
+			hi = hexval((unsigned char)s[i + 1]);
+			lo = hexval((unsigned char)s[i + 2]);
+		}
+		if (hi >= 0 && lo >= 0) {
 			/* %00 would cut the id short: make it invalid */
 			out[n] = (char)(hi << 4 | lo);
 			if (!out[n])
@@ -192,7 +194,10 @@ char *lore_msgid_from_arg(const char *arg)
 		free(url);
 		return id;
 	}
-	if ((p = skip_prefix_ci(s, "mid:")) || (p = skip_prefix_ci(s, "id:"))) {
+	p = skip_prefix_ci(s, "mid:");
+	if (!p)
+		p = skip_prefix_ci(s, "id:");
+	if (p) {
 		/* RFC 2392 mid: URLs are percent-escaped; notmuch's id: not */
 		int mid = tolower((unsigned char)*s) == 'm';
 
@@ -543,8 +548,8 @@ static int http_fetch(const char *url, int post, const char *what,
 		      "lore may be overloaded, try again later", url, code,
 		      tries);
 	else
-		error("lore: cannot fetch %s: %s (after %ld attempt%s); check "
-		      "lore.url and the network", url,
+		error("lore: cannot fetch %s: %s (after %ld attempt%s); check lore.url and the network",
+		      url,
 		      errbuf[0] ? errbuf : curl_easy_strerror(c),
 		      tries, tries > 1 ? "s" : "");
 	ret = EXIT_NETWORK;
@@ -580,8 +585,8 @@ static int fetch_mbox_gz(const char *url, int post, const char *what,
 	} else if (starts_with(gz.buf, "From ")) {
 		strbuf_add(mbox, gz.buf, gz.len);
 	} else {
-		error("lore: %s is neither gzip nor an mbox; is lore.url a "
-		      "public-inbox?", url);
+		error("lore: %s is neither gzip nor an mbox; is lore.url a public-inbox?",
+		      url);
 		ret = EXIT_FAIL;
 	}
 	if (!ret && mbox->len && !starts_with(mbox->buf, "From ")) {
@@ -733,8 +738,7 @@ static int fetch_cached(const char *kind, const char *msgid,
 
 	if (!valid_msgid(msgid)) {
 		/* never echo it: it may hold terminal escapes */
-		error("lore: not a message-id (empty, too long, or holding "
-		      "spaces, <> or control characters)");
+		error("lore: not a message-id (empty, too long, or holding spaces, <> or control characters)");
 		return EXIT_USAGE;
 	}
 	file = cache_file(kind, msgid);
@@ -752,8 +756,8 @@ static int fetch_cached(const char *kind, const char *msgid,
 	else
 		ret = http_fetch(url, 0, "a message", out);
 	if (ret == EXIT_NOTFOUND && !quiet)
-		error("lore: no message <%s> at %s (HTTP 404); check the "
-		      "message-id", msgid, base);
+		error("lore: no message <%s> at %s (HTTP 404); check the message-id",
+		      msgid, base);
 	if (!ret && !out->len) {
 		error("lore: %s is empty", url);
 		ret = EXIT_FAIL;

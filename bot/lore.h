@@ -47,7 +47,8 @@ void lore_configure(const struct lore_opts *o);
 char *lore_msgid_from_arg(const char *arg);
 
 /* The whole thread as an mboxrd text (gunzipped), cached under
- * $XDG_CACHE_HOME/sched-bot/lore for lore.cacheMaxAge seconds. */
+ * $XDG_CACHE_HOME/sched-bot/lore for lore.cacheMaxAge seconds.
+ */
 int lore_fetch_thread(const char *msgid, struct strbuf *mbox);
 
 /* One raw message (<base>/all/<msgid>/raw). */
@@ -73,7 +74,8 @@ int lore_search(const char *query, int threads, struct strbuf *mbox);
 int lore_atom(const char *query, struct strbuf *atom);
 
 /* The message-id escaped for a URL path, as b4 does (quote_plus, '@'
- * kept). */
+ * kept).
+ */
 char *lore_quote_msgid(const char *msgid);
 
 /* The link of a message, for Link: trailers: "<lore.url>/all/<msgid>/". */

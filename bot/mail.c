@@ -450,7 +450,9 @@ static void raw_fallbacks(struct mail *m, const char *raw, size_t len)
 		char *lt, *gt;
 
 		v = mbox_header(raw, len, "From");
-		if (v && (lt = strchr(v, '<')) && (gt = strchr(lt, '>'))) {
+		lt = v ? strchr(v, '<') : NULL;
+		gt = lt ? strchr(lt, '>') : NULL;
+		if (gt) {
 			free(m->from_email);
 			free(m->from_name);
 			m->from_email = sanitize(lt + 1, gt - lt - 1);
@@ -586,8 +588,8 @@ static int parse_tree(const char *raw, size_t len, struct mail *m)
 	if (c.too_deep || c.parts > limits.max_parts) {
 		mailmime_free(mime);
 		m->poison = c.too_deep ?
-			xasprintf("MIME parts nested more than %ld deep "
-				  "(mail.maxDepth)", limits.max_depth) :
+			xasprintf("MIME parts nested more than %ld deep (mail.maxDepth)",
+				  limits.max_depth) :
 			xasprintf("more than %ld MIME parts (mail.maxParts)",
 				  limits.max_parts);
 		parse_plain(m, raw, len);
@@ -827,15 +829,13 @@ static int parse_isolated(const char *raw, size_t len, struct mail *m,
 		int sig = WTERMSIG(status);
 
 		if (sig == SIGXCPU || sig == SIGKILL)
-			*why = xasprintf("the parser used up its %ld s of CPU "
-					 "(mail.parseSeconds)",
+			*why = xasprintf("the parser used up its %ld s of CPU (mail.parseSeconds)",
 					 limits.parse_seconds);
 		else
 			*why = xasprintf("the parser crashed (%s)",
 					 strsignal(sig));
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		*why = xasprintf("the parser failed (exit %d: out of memory, "
-				 "mail.parseMemory, or its stack)",
+		*why = xasprintf("the parser failed (exit %d: out of memory, mail.parseMemory, or its stack)",
 				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	} else {
 		ret = get_mail(out.buf, out.len, m);
@@ -934,7 +934,8 @@ static char *element_address(const char *p, size_t n)
 	char *a;
 	size_t i, len;
 
-	if (lt && (gt = memchr(lt, '>', end - lt))) {
+	gt = lt ? memchr(lt, '>', end - lt) : NULL;
+	if (gt) {
 		p = lt + 1;
 		end = gt;
 	} else {

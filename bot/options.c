@@ -320,7 +320,7 @@ static int parse_short(const struct options_doc *doc, const char *a,
 }
 
 int parse_options(int argc, char **argv, const struct options_doc *doc,
-		  unsigned flags)
+		  unsigned int flags)
 {
 	int i, out = 0, ret;
 
@@ -373,7 +373,7 @@ static void wrap(FILE *f, const char *text, int col)
 			p++;
 			continue;
 		}
-		w = strcspn(p, " \n");
+		w = strcspn(p, "\n ");
 		if (at > col && at + 1 + (int)w > HELP_WIDTH) {
 			fprintf(f, "\n%*s", col, "");
 			at = col;

@@ -89,7 +89,8 @@ struct options_doc {
 	const char *name;		/* "run"; NULL: the tool's own */
 	const char *summary;		/* one line, for the command list */
 	const char *const *synopsis;	/* lines after "sched-bot ", NULL-ended;
-					 * one starting with ' ' continues */
+					 * one starting with ' ' continues
+					 */
 	const char *text;		/* paragraphs before the options */
 	const struct option_spec *options;
 	const char *notes;		/* paragraphs after the options */
@@ -109,7 +110,7 @@ struct options_doc {
  * order, or PARSE_OPT_HELP or PARSE_OPT_ERROR.
  */
 int parse_options(int argc, char **argv, const struct options_doc *doc,
-		  unsigned flags);
+		  unsigned int flags);
 
 /* The exit code for parse_options()'s negative return. */
 static inline int parse_options_exit(int r)

@@ -42,14 +42,14 @@ int patchid_range(git_repository *repo, const git_oid *base,
 		git_oid id;
 
 		if (nr >= PATCHID_MAX_COMMITS) {
-			error("patch-id: the base is not within %d commits "
-			      "of the head", PATCHID_MAX_COMMITS);
+			error("patch-id: the base is not within %d commits of the head",
+			      PATCHID_MAX_COMMITS);
 			goto out;
 		}
 		if (git_commit_lookup(&c, repo, &cur) < 0 ||
 		    git_commit_parentcount(c) < 1) {
-			error("patch-id: the base is not an ancestor of the "
-			      "head (%.12s)", git_oid_tostr_s(&cur));
+			error("patch-id: the base is not an ancestor of the head (%.12s)",
+			      git_oid_tostr_s(&cur));
 			git_commit_free(c);
 			goto out;
 		}

@@ -476,9 +476,8 @@ static void sweep_why(const struct plan_opts *o, struct strbuf *why)
 {
 	if (o->llc <= 0)
 		return;
-	strbuf_addf(why, "points: 1, one LLC (%d CPUs), one NUMA node (%d), "
-		    "one socket (%d), all %d CPUs and twice that, each where "
-		    "a level of the target's layout fills up\n", o->llc,
+	strbuf_addf(why, "points: 1, one LLC (%d CPUs), one NUMA node (%d), one socket (%d), all %d CPUs and twice that, each where a level of the target's layout fills up\n",
+		    o->llc,
 		    o->node, o->socket, o->cpus);
 }
 
@@ -490,7 +489,8 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 	int unpinned = sc->ev[EV_UNPINNED].found ||
 		       (!sc->ev[EV_PINNED].found && unpinned_by_diff);
 	/* unpinned for the diff's sake: each pair started on two CPUs, so
-	 * that a change to where wake-ups go moves them (or not) */
+	 * that a change to where wake-ups go moves them (or not)
+	 */
 	int apart = unpinned && !sc->ev[EV_UNPINNED].found;
 	/* past every CPU busy, where wake-up placement decides */
 	int wide = inst->found || p->basis == PLAN_DIFF;
@@ -503,44 +503,33 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 			     unpinned ? "--no-pin" : "--pin",
 			     threads ? " --threads" : "", sweep);
 	set_bench_cmd(it, o);
-	it->summary = xasprintf("will-it-scale context_switch1: pairs of %s "
-				"over a pipe, %s, %s instances",
+	it->summary = xasprintf("will-it-scale context_switch1: pairs of %s over a pipe, %s, %s instances",
 				threads ? "threads" : "processes",
 				apart ? "unpinned, started apart" :
 				unpinned ? "unpinned" : "pinned", sweep);
 	if (apart)
-		it->placement = xasprintf("no task bound to a CPU, but the "
-					  "two tasks of each pair started on "
-					  "two CPUs (--apart): where the "
-					  "scheduler's wake-ups place them, "
-					  "on any of the %d CPUs, is what "
-					  "is measured", o->cpus);
+		it->placement = xasprintf("no task bound to a CPU, but the two tasks of each pair started on two CPUs (--apart): where the scheduler's wake-ups place them, on any of the %d CPUs, is what is measured",
+					  o->cpus);
 	else if (unpinned)
-		it->placement = xasprintf("no task bound to a CPU (--no-pin): "
-					  "the scheduler places both tasks "
-					  "of each pair on any of the %d "
-					  "CPUs", o->cpus);
+		it->placement = xasprintf("no task bound to a CPU (--no-pin): the scheduler places both tasks of each pair on any of the %d CPUs",
+					  o->cpus);
 	else
-		it->placement = xstrdup("both tasks of each pair bound to one "
-					"CPU (--pin), as will-it-scale binds "
-					"them");
+		it->placement = xstrdup("both tasks of each pair bound to one CPU (--pin), as will-it-scale binds them");
 	why_line(p, &why, &sc->ev[EV_CS1]);
 	why_line(p, &why, &sc->ev[EV_CS1_THREADS]);
 	why_line(p, &why, unpinned ? &sc->ev[EV_UNPINNED] : &sc->ev[EV_PINNED]);
 	if (unpinned && !sc->ev[EV_UNPINNED].found)
-		cite(p, &why, "unpinned, each pair started on two CPUs: the "
-		     "diff changes wake-up placement, ",
+		cite(p, &why, "unpinned, each pair started on two CPUs: the diff changes wake-up placement, ",
 		     &sc->diff[DIFF_WAKE]);
 	if (inst->found) {
 		why_line(p, &why, inst);
 		strbuf_addf(&why, "instances: up to %d", inst->num);
 		if (sc->ev[EV_CPUS].found)
 			strbuf_addf(&why, " on %d CPUs", sc->ev[EV_CPUS].num);
-		strbuf_addf(&why, " there; here 1 to 2x the target's %d "
-			    "CPUs\n", o->cpus);
+		strbuf_addf(&why, " there; here 1 to 2x the target's %d CPUs\n",
+			    o->cpus);
 	} else if (wide) {
-		strbuf_addf(&why, "instances: 1 to 2x the target's %d CPUs, "
-			    "past the point where every CPU has a task\n",
+		strbuf_addf(&why, "instances: 1 to 2x the target's %d CPUs, past the point where every CPU has a task\n",
 			    o->cpus);
 	} else {
 		strbuf_addf(&why, "instances: 1 to the target's %d CPUs\n",
@@ -554,14 +543,9 @@ static void plan_pingpong(struct plan *p, const struct plan_opts *o,
 /* Where spawn's cells run: with the off cell, or without it (budget). */
 static char *cells_placement(const struct plan_opts *o, int off)
 {
-	return xasprintf("%d copies, unbound, on all %d CPUs, in %s cells of "
-			 "the autogroup x cgroup matrix, each row of the "
-			 "tables naming its cell: autogroup on with each copy "
-			 "in its own session (--setsid: its own autogroup)%s "
-			 "a new cpu cgroup (--cgroup new: the task-group "
-			 "paths)%s", o->cpus, o->cpus, off ? "three" : "two",
-			 off ? "," : " and", off ? ", and autogroup off for "
-			 "contrast" : "; not the off cell (the run budget)");
+	return xasprintf("%d copies, unbound, on all %d CPUs, in %s cells of the autogroup x cgroup matrix, each row of the tables naming its cell: autogroup on with each copy in its own session (--setsid: its own autogroup)%s a new cpu cgroup (--cgroup new: the task-group paths)%s",
+			 o->cpus, o->cpus, off ? "three" : "two",
+			 off ? "," : " and", off ? ", and autogroup off for contrast" : "; not the off cell (the run budget)");
 }
 
 /*
@@ -612,54 +596,40 @@ static void plan_spawn(struct plan *p, const struct plan_opts *o,
 		/* the cells where the changed code runs, then the off cell */
 		free(it->args);
 		free(it->cmdline);
-		it->args = xasprintf("-c %d --autogroup on --setsid|-c %d "
-				     "--cgroup new|-c %d --autogroup off",
+		it->args = xasprintf("-c %d --autogroup on --setsid|-c %d --cgroup new|-c %d --autogroup off",
 				     o->cpus, o->cpus, o->cpus);
-		it->cmdline = xasprintf("sched-bench spawn -t %d -c %d "
-					"--autogroup on --setsid\n    "
-					"sched-bench spawn -t %d -c %d "
-					"--cgroup new\n    "
-					"sched-bench spawn -t %d -c %d "
-					"--autogroup off", seconds_of(o),
+		it->cmdline = xasprintf("sched-bench spawn -t %d -c %d --autogroup on --setsid\n"
+					"    sched-bench spawn -t %d -c %d --cgroup new\n"
+					"    sched-bench spawn -t %d -c %d --autogroup off",
+					seconds_of(o),
 					o->cpus, seconds_of(o), o->cpus,
 					seconds_of(o), o->cpus);
 	}
-	it->summary = xasprintf("UnixBench spawn: %d copies forking and "
-				"reaping, N = the target's CPUs", o->cpus);
+	it->summary = xasprintf("UnixBench spawn: %d copies forking and reaping, N = the target's CPUs",
+				o->cpus);
 	if (cells)
 		it->placement = cells_placement(o, 1);
 	else
 		it->placement =
-		xasprintf("%d copies, unbound, on all %d CPUs; each "
-				  "run in its own session (its own "
-				  "autogroup when autogroup is on), "
-				  "autogroup and cgroup as booted%s",
+		xasprintf("%d copies, unbound, on all %d CPUs; each run in its own session (its own autogroup when autogroup is on), autogroup and cgroup as booted%s",
 				  o->cpus, o->cpus, matrix ?
-				  ": the cell of the autogroup x cgroup "
-				  "matrix this run is, recorded under "
-				  "Machine (sched:)" : "");
+				  ": the cell of the autogroup x cgroup matrix this run is, recorded under Machine (sched:)" : "");
 	why_line(p, &why, sp);
 	if (sp->found && sp->num > 0)
-		strbuf_addf(&why, "copies: -c %d there; here -c %d, the "
-			    "target's CPUs\n", sp->num, o->cpus);
+		strbuf_addf(&why, "copies: -c %d there; here -c %d, the target's CPUs\n",
+			    sp->num, o->cpus);
 	if (diff)
 		cite(p, &why, "the diff: ", diff);
 	why_line(p, &why, &sc->ev[EV_AUTOGROUP]);
 	why_line(p, &why, &sc->ev[EV_CGROUP]);
 	if (cells)
-		strbuf_addstr(&why, "cells: the diff or the thread is about "
-			      "autogroup, cgroup or task-group code, which "
-			      "is idle with autogroup off in the root cgroup "
-			      "(as a guest boots): spawn runs with autogroup "
-			      "enabled, and in a new cpu cgroup\n");
+		strbuf_addstr(&why, "cells: the diff or the thread is about autogroup, cgroup or task-group code, which is idle with autogroup off in the root cgroup (as a guest boots): spawn runs with autogroup enabled, and in a new cpu cgroup\n");
 	else if (matrix && o->as_booted)
-		strbuf_addstr(&why, "cells: the target runs as the machine "
-			      "is (local): the cell it is in is recorded\n");
+		strbuf_addstr(&why, "cells: the target runs as the machine is (local): the cell it is in is recorded\n");
 	it->why = strbuf_detach(&why, NULL);
 }
 
-/* A tool workload
-, or a skip when the target cannot run it. */
+/* A tool workload, or a skip when the target cannot run it. */
 static void plan_tool(struct plan *p, const struct plan_opts *o,
 		      const char *name, const char *summary,
 		      const struct evidence *e, const char *extra_why)
@@ -670,8 +640,8 @@ static void plan_tool(struct plan *p, const struct plan_opts *o,
 	char **argv, **a, *params = NULL;
 
 	if (o->have_tool && !o->have_tool(w->prog)) {
-		char *s = xasprintf("%s is not installed on this host (package "
-				    "%s)", w->prog, w->package);
+		char *s = xasprintf("%s is not installed on this host (package %s)",
+				    w->prog, w->package);
 
 		add_skip(p, name, s);
 		free(s);
@@ -706,8 +676,8 @@ static void plan_hackbench(struct plan *p, const struct plan_opts *o,
 	if (sc->hb_modes & ~(1 << HB_RUN_MODE)) {
 		int n = 0, left = sc->hb_modes & ~(1 << HB_RUN_MODE);
 
-		strbuf_addf(&extra, "hackbench runs in %s mode only; the thread "
-			    "also measured", hb_mode_names[HB_RUN_MODE]);
+		strbuf_addf(&extra, "hackbench runs in %s mode only; the thread also measured",
+			    hb_mode_names[HB_RUN_MODE]);
 		for (i = 0; i < ARRAY_SIZE(hb_mode_names); i++) {
 			if (!(left & (1 << i)))
 				continue;
@@ -740,8 +710,8 @@ static void plan_build(struct plan *p, const struct plan_opts *o,
 		plan_tool(p, o, "perf-pipe", "perf bench sched pipe",
 			  &sc->ev[EV_PERF_PIPE], NULL);
 	if (sc->ev[EV_PERF_MESSAGING].found)
-		plan_tool(p, o, "perf-messaging", "perf bench sched "
-			  "messaging", &sc->ev[EV_PERF_MESSAGING], NULL);
+		plan_tool(p, o, "perf-messaging", "perf bench sched messaging",
+			  &sc->ev[EV_PERF_MESSAGING], NULL);
 	if (sc->ev[EV_SCHBENCH].found)
 		plan_tool(p, o, "schbench", "schbench", &sc->ev[EV_SCHBENCH],
 			  NULL);
@@ -790,13 +760,13 @@ static void plan_build(struct plan *p, const struct plan_opts *o,
 		set_bench_cmd(it, o);
 		it->summary = xstrdup(w->help);
 		it->placement = xstrdup("sched-bench's defaults");
-		it->why = xstrdup("neither the thread nor the diff names a "
-				  "workload: the default set\n");
+		it->why = xstrdup("neither the thread nor the diff names a workload: the default set\n");
 	}
 }
 
 /* One run's seconds as the plan reckons them: its -t, pingpong's
- * warm-up (6 s) and the set-up around it. */
+ * warm-up (6 s) and the set-up around it.
+ */
 #define RUN_OVERHEAD 10
 
 /* The runs one boot makes of an item: each sweep point of each cell. */
@@ -843,9 +813,8 @@ static void fit_budget(struct plan *p, const struct plan_opts *o)
 	*cut = '\0';
 	free(spawn->placement);
 	spawn->placement = cells_placement(o, 0);
-	why = xasprintf("%sbudget: the off cell is left out: with it one "
-			"boot's %d runs take ~%d s, past the %d s a boot's "
-			"runs may take (the target's timeout)\n", spawn->why,
+	why = xasprintf("%sbudget: the off cell is left out: with it one boot's %d runs take ~%d s, past the %d s a boot's runs may take (the target's timeout)\n",
+			spawn->why,
 			runs, p->boot_seconds, o->budget);
 	free(spawn->why);
 	spawn->why = why;
@@ -994,8 +963,8 @@ void plan_run_first(struct plan *p, const char *first, int version)
 			if (plan_list_has(first, it->workload, len) != pass)
 				continue;
 			if (pass) {
-				why = xasprintf("%s; run first: v%d regressed "
-						"it", it->why, version);
+				why = xasprintf("%s; run first: v%d regressed it",
+						it->why, version);
 				free(it->why);
 				it->why = why;
 			}
@@ -1066,7 +1035,7 @@ static void add_wrapped(struct strbuf *out, const char *head, size_t indent,
 
 		while (p < end) {
 			size_t at = n ? indent : first;
-			size_t room = WRAP > at + 20 ? WRAP - at : 20;
+			size_t room = at + 20 < WRAP ? WRAP - at : 20;
 			size_t k = end - p;
 
 			if (k > room) {
@@ -1096,10 +1065,8 @@ void plan_text(const struct plan *p, struct strbuf *out)
 {
 	static const char *const basis[] = {
 		[PLAN_THREAD] = "the benchmarks the thread reports",
-		[PLAN_DIFF] = "what the diff touches (the thread names no "
-			      "benchmark sched-bot runs)",
-		[PLAN_DEFAULT] = "the default set (neither the thread nor the "
-				 "diff chose)",
+		[PLAN_DIFF] = "what the diff touches (the thread names no benchmark sched-bot runs)",
+		[PLAN_DEFAULT] = "the default set (neither the thread nor the diff chose)",
 	};
 	size_t i;
 
@@ -1109,8 +1076,8 @@ void plan_text(const struct plan *p, struct strbuf *out)
 			  p->cpus / p->node, p->cpus / p->node == 1 ? "" : "s",
 			  p->llc) : xstrdup("");
 	const char *from = p->measured ? ", as the machine reports them" : "";
-	char *head = xasprintf("Workloads chosen from %s, for the target's "
-			       "%d CPU%s%s%s:", basis[p->basis], p->cpus,
+	char *head = xasprintf("Workloads chosen from %s, for the target's %d CPU%s%s%s:",
+			       basis[p->basis], p->cpus,
 			       p->cpus == 1 ? "" : "s", layout, from);
 
 	free(layout);
@@ -1128,10 +1095,8 @@ void plan_text(const struct plan *p, struct strbuf *out)
 		free(name);
 	}
 	if (p->budget > 0 && p->boot_seconds > p->budget) {
-		char *over = xasprintf("One boot's runs take ~%d s as reckoned "
-				       "(-t + 10 s a run), past the %d s they "
-				       "may take: raise the target's timeout "
-				       "or lower job.seconds.", p->boot_seconds,
+		char *over = xasprintf("One boot's runs take ~%d s as reckoned (-t + 10 s a run), past the %d s they may take: raise the target's timeout or lower job.seconds.",
+				       p->boot_seconds,
 				       p->budget);
 
 		strbuf_addch(out, '\n');

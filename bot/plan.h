@@ -72,7 +72,8 @@ struct plan_opts {
 	int seconds;		/* -t of a run; 0: sched-bench's 5 */
 	const char *spawn_gap;	/* spawn's --gap; NULL: its own 3 s */
 	/* the seconds one boot's runs may take (plan_target_budget); 0:
-	 * no bound (the target's timeout is reckoned from the runs) */
+	 * no bound (the target's timeout is reckoned from the runs)
+	 */
 	int budget;
 	/* 1 when prog can run on the target; NULL: every tool can. */
 	int (*have_tool)(const char *prog);

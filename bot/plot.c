@@ -214,7 +214,7 @@ typedef void (*sweep_fn)(const struct compare_result *r, struct point *pt,
 			 struct strbuf *out, size_t nth);
 
 /* Call fn for every sweep of two or more points; returns how many. */
-static size_t for_each_sweep(const struct compare_result *r, sweep_fn fn,
+static size_t call_per_sweep(const struct compare_result *r, sweep_fn fn,
 			     struct strbuf *out)
 {
 	char **rest = xcalloc(r->nr ? r->nr : 1, sizeof(*rest));
@@ -266,7 +266,7 @@ static void ascii_one(const struct compare_result *r, struct point *pt,
 
 int plot_render(const struct compare_result *r, struct strbuf *out)
 {
-	if (!for_each_sweep(r, ascii_one, out))
+	if (!call_per_sweep(r, ascii_one, out))
 		strbuf_addstr(out, "(no instance sweep to plot)\n");
 	return 0;
 }
@@ -304,15 +304,13 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 	ymax = sweep_ymax(r, pt, n);
 	if (!(ymax > 0))
 		return;
-	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		    "class=\"sweep\" width=\"%d\" height=\"%d\" viewBox=\"0 0 "
-		    "%d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
+	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"sweep\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		    SVG_W, SVG_H, SVG_W, SVG_H);
 	strbuf_addf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n",
 		    SVG_W, SVG_H);
 	/* Title: what is plotted, as the ASCII plot's first line. */
-	strbuf_addf(out, "<text x=\"%d\" y=\"18\" font-size=\"14\" "
-		    "font-weight=\"bold\">", SVG_L);
+	strbuf_addf(out, "<text x=\"%d\" y=\"18\" font-size=\"14\" font-weight=\"bold\">",
+		    SVG_L);
 	strbuf_add_escaped_html(out, m0->workload);
 	strbuf_addch(out, ' ');
 	strbuf_add_escaped_html(out, m0->metric);
@@ -328,26 +326,26 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 	for (k = 0; k < r->nr_kernels; k++) {
 		int x = SVG_L + (int)k * 180;
 
-		strbuf_addf(out, "<line x1=\"%d\" y1=\"36\" x2=\"%d\" y2=\"36\""
-			    " stroke=\"%s\" stroke-width=\"4\"/>", x, x + 24,
+		strbuf_addf(out, "<line x1=\"%d\" y1=\"36\" x2=\"%d\" y2=\"36\" stroke=\"%s\" stroke-width=\"4\"/>",
+			    x, x + 24,
 			    plot_svg_color(k));
 		strbuf_addf(out, "<text x=\"%d\" y=\"40\">", x + 30);
 		strbuf_add_escaped_html(out, r->kernels[k]);
 		strbuf_addstr(out, "</text>\n");
 	}
 	/* Axes, with y ticks at quarters of the top value. */
-	strbuf_addf(out, "<path d=\"M%d %d V%d H%d\" fill=\"none\" "
-		    "stroke=\"#000\"/>\n", SVG_L, SVG_T, SVG_H - SVG_B,
+	strbuf_addf(out, "<path d=\"M%d %d V%d H%d\" fill=\"none\" stroke=\"#000\"/>\n",
+		    SVG_L, SVG_T, SVG_H - SVG_B,
 		    SVG_W - SVG_R);
 	for (t = 0; t <= 4; t++) {
 		double y = SVG_T + ph - ph * t / 4;
 
-		strbuf_addf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
-			    "y2=\"%.1f\" stroke=\"#ddd\"/>", SVG_L + 1, y,
+		strbuf_addf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>",
+			    SVG_L + 1, y,
 			    SVG_W - SVG_R, y);
 		/* Whole numbers for counts and rates, no exponents. */
-		strbuf_addf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end"
-			    "\">%.*f</text>\n", SVG_L - 6, y + 4,
+		strbuf_addf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
+			    SVG_L - 6, y + 4,
 			    ymax >= 100 ? 0 : ymax >= 1 ? 2 : 4,
 			    ymax * t / 4);
 	}
@@ -355,15 +353,14 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 		double x = SVG_L + (xmax == xmin ? pw / 2 :
 			   pw * (pt[i].x - xmin) / (double)(xmax - xmin));
 
-		strbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\""
-			    "middle\">%ld</text>", x, SVG_H - SVG_B + 16,
+		strbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%ld</text>",
+			    x, SVG_H - SVG_B + 16,
 			    pt[i].x);
 	}
-	strbuf_addf(out, "\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
-		    "number of ", SVG_L + pw / 2, SVG_H - 14);
+	strbuf_addf(out, "\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">number of ",
+		    SVG_L + pw / 2, SVG_H - 14);
 	strbuf_add_escaped_html(out, key);
-	strbuf_addf(out, "</text>\n<text transform=\"translate(16 %.1f) "
-		    "rotate(-90)\" text-anchor=\"middle\">",
+	strbuf_addf(out, "</text>\n<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">",
 		    SVG_T + ph / 2);
 	strbuf_add_escaped_html(out, *m0->unit ? m0->unit : "value");
 	strbuf_addstr(out, "</text>\n");
@@ -372,8 +369,8 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 		struct strbuf dots = STRBUF_INIT;
 		int started = 0;
 
-		strbuf_addf(out, "<polyline class=\"k%zu\" fill=\"none\" "
-			    "stroke=\"%s\" stroke-width=\"3\" points=\"", k,
+		strbuf_addf(out, "<polyline class=\"k%zu\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\" points=\"",
+			    k,
 			    plot_svg_color(k));
 		for (i = 0; i < n; i++) {
 			const struct compare_side *s = &pt[i].m->side[k];
@@ -387,8 +384,8 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 			y = SVG_T + ph - ph * s->st.mean / ymax;
 			strbuf_addf(out, "%s%.1f,%.1f", started++ ? " " : "",
 				    x, y);
-			strbuf_addf(&dots, "<circle cx=\"%.1f\" cy=\"%.1f\" "
-				    "r=\"4\" fill=\"%s\"/>", x, y,
+			strbuf_addf(&dots, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>",
+				    x, y,
 				    plot_svg_color(k));
 		}
 		strbuf_addf(out, "\"/>\n%s\n", dots.buf);
@@ -400,5 +397,5 @@ static void svg_one(const struct compare_result *r, struct point *pt,
 
 int plot_svg(const struct compare_result *r, struct strbuf *out)
 {
-	return (int)for_each_sweep(r, svg_one, out);
+	return (int)call_per_sweep(r, svg_one, out);
 }

@@ -274,7 +274,7 @@ static int read_fields(const char *p, const char *eol,
 		if (!isdigit((unsigned char)*p) || n == max)
 			return -1;
 		for (; p < eol && isdigit((unsigned char)*p); p++) {
-			unsigned d = *p - '0';
+			unsigned int d = *p - '0';
 
 			if (x > (~0ULL - d) / 10)
 				return -1;
@@ -332,7 +332,8 @@ int procstat_schedstat(const char *text, struct schedstat *out)
 			   out->version >= 14 && out->version <= 17) {
 			/* cpuN yld_count legacy sched_count sched_goidle
 			 * ttwu_count ttwu_local rq_cpu_time run_delay
-			 * pcount */
+			 * pcount
+			 */
 			const char *p = line + 3;
 
 			while (p < eol && isdigit((unsigned char)*p))
@@ -447,7 +448,8 @@ int procstat_cpulist_count(const char *list)
 long long procstat_pid_cputicks(const char *text)
 {
 	/* The command name may hold spaces and parentheses: fields are
-	 * counted from the last ')'.  utime and stime are fields 14, 15. */
+	 * counted from the last ')'.  utime and stime are fields 14, 15.
+	 */
 	const char *p = strrchr(text, ')');
 	long long ut, st;
 	char *end;

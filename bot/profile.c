@@ -76,7 +76,10 @@ static size_t group_fns(const struct sample_set *set, size_t g,
 		int side;
 
 		if (!starts_with(s->metric, PREFIX) ||
-		    !same_group(s, &set->v[g]) || !(dot = strchr(kind, '.')))
+		    !same_group(s, &set->v[g]))
+			continue;
+		dot = strchr(kind, '.');
+		if (!dot)
 			continue;
 		side = !strcmp(s->label ? s->label : "", label[1]);
 		if (!side && strcmp(s->label ? s->label : "", label[0]))
@@ -166,8 +169,8 @@ size_t profile_block(const struct sample_set *set, struct strbuf *out,
 					    label[0], "change", label[1]);
 				first = 0;
 			}
-			strbuf_addf(out, "%8.2f %+8.2f %8.2f  perf-profile."
-				    "%.*s.%s.%s\n", fns[k].v[0], d, fns[k].v[1],
+			strbuf_addf(out, "%8.2f %+8.2f %8.2f  perf-profile.%.*s.%s.%s\n",
+				    fns[k].v[0], d, fns[k].v[1],
 				    (int)fns[k].kind_len, fns[k].kind,
 				    event_of(fns[k].s), fns[k].fn);
 			shown[kid]++;

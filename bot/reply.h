@@ -31,7 +31,8 @@ struct reply_opts {
 void reply_configure(const struct reply_opts *o);
 
 /* Expand tmpl over v into out (tmpl_expand_kv); -1 with an error on a
- * malformed template (an unbalanced {{#if}}, a "{{" without "}}"). */
+ * malformed template (an unbalanced {{#if}}, a "{{" without "}}").
+ */
 int reply_expand(const char *tmpl, const struct kv *v,
 		 struct strbuf *out);
 

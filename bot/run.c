@@ -409,7 +409,8 @@ void bench_spec_init(struct bench_spec *spec)
 }
 
 /* bench_spec's fields, in command-line order, and what each sets in
- * sched-bench's option table (benchopts.h). */
+ * sched-bench's option table (benchopts.h).
+ */
 static const struct spec_field {
 	enum bench_key key;
 	size_t off;
@@ -634,7 +635,8 @@ char *run_find_sched_bench(const char *path)
 	char *dir, *p;
 
 	/* Named on the command line: taken as is, even a broken one (a
-	 * test boots /dev/null as init to see the panic). */
+	 * test boots /dev/null as init to see the panic).
+	 */
 	if (path && *path)
 		return xstrdup(path);
 	if (conf && *conf)
@@ -928,7 +930,8 @@ static int profile_symbol(const char *s, size_t n)
 		hex += isxdigit(c) != 0;
 	}
 	/* an address perf had no name for: "0x00000000015976e8",
-	 * "0000000000000000" */
+	 * "0000000000000000"
+	 */
 	return !(n > 2 && s[0] == '0' && s[1] == 'x') && (hex < n || n < 8);
 }
 

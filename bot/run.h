@@ -18,7 +18,8 @@
 #include "samples.h"
 
 /* What the rows are labelled with; NULL fields are taken from the env
- * records of the output (kernel_release, hostname, time) or left empty. */
+ * records of the output (kernel_release, hostname, time) or left empty.
+ */
 struct run_meta {
 	const char *label;
 	const char *kernel;
@@ -52,7 +53,8 @@ int run_parse_bench_output_report(const char *text, size_t len,
 				  struct run_parse_report *report);
 
 /* A sched-bench workload and its options; 0/-1/NULL = sched-bench's
- * default (which follows UnixBench / will-it-scale). */
+ * default (which follows UnixBench / will-it-scale).
+ */
 struct bench_spec {
 	const char *workload;	/* "spawn" or "pingpong" */
 	int copies;		/* spawn -c, pingpong -n */
@@ -77,7 +79,8 @@ int bench_spec_check(const struct bench_spec *spec);
 char **run_bench_argv(const struct bench_spec *spec, const char *prog);
 void run_argv_free(char **argv);
 /* The same arguments (without prog) joined by single spaces; no argument
- * contains white space, so this is safe for a kernel command line. */
+ * contains white space, so this is safe for a kernel command line.
+ */
 char *run_bench_cmdline(const struct bench_spec *spec);
 /*
  * The sched-bench words of spec for a target's runs, as
@@ -106,7 +109,8 @@ char *run_find_sched_bench(const char *path);
 int run_is_tool_workload(const char *name);
 
 /* The workload table's entry of a tool workload (not sched-bench's), or
- * NULL: its program and the package it comes from. */
+ * NULL: its program and the package it comes from.
+ */
 struct workload;
 const struct workload *run_find_tool(const char *workload);
 

@@ -441,7 +441,8 @@ int samples_append_file(const char *path, const struct sample *rows,
 	if (end < 0 || write_in_full(fd, sb.buf, sb.len) < 0 || fsync(fd) < 0) {
 		err = errno;
 		/* a file made here and holding nothing goes: a reader
-		 * takes a missing file for no rows, an empty one for bad */
+		 * takes a missing file for no rows, an empty one for bad
+		 */
 		if (end == 0)
 			unlink(path);
 		else if (end > 0 && ftruncate(fd, end) < 0)

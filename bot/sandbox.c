@@ -102,7 +102,8 @@ static int child_setup(void *data)
 	size_t i;
 
 	/* Into the run's cgroup while still root (its files are root's),
-	 * then nothing of ours leaks in by an inherited descriptor. */
+	 * then nothing of ours leaks in by an inherited descriptor.
+	 */
 	if (pl->cg && cgroup_enter(pl->cg) < 0)
 		return say("joining the sandbox's cgroup");
 	close_range(3, ~0U, 0);
@@ -136,7 +137,8 @@ static int child_setup(void *data)
 			return say("still root");
 	}
 	/* The bot dies, the sandbox dies (set after the uid change, which
-	 * clears it). */
+	 * clears it).
+	 */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != pl->parent)
 		return -1;
 	rl.rlim_cur = rl.rlim_max = 0;
@@ -169,13 +171,11 @@ static int resolve_user(struct plan *pl)
 		return 0;
 	pw = getpwnam(name);
 	if (!pw)
-		return error("refusing to run an untrusted build as root: "
-			     "sandbox.user '%s' does not exist (set "
-			     "sandbox.user to an unprivileged user)", name);
+		return error("refusing to run an untrusted build as root: sandbox.user '%s' does not exist (set sandbox.user to an unprivileged user)",
+			     name);
 	if (!pw->pw_uid || !pw->pw_gid)
-		return error("refusing to run an untrusted build as root: "
-			     "sandbox.user '%s' is root (set sandbox.user to "
-			     "an unprivileged user)", name);
+		return error("refusing to run an untrusted build as root: sandbox.user '%s' is root (set sandbox.user to an unprivileged user)",
+			     name);
 	pl->uid = pw->pw_uid;
 	pl->gid = pw->pw_gid;
 	return 0;
@@ -241,7 +241,8 @@ static void host_dirs(struct args *a)
 	};
 	static const char *const etc[] = {
 		/* gcc, make, awk (an alternative), the dynamic linker,
-		 * and uid names for the tools that print them */
+		 * and uid names for the tools that print them
+		 */
 		"/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf",
 		"/etc/ld.so.conf.d", "/etc/passwd", "/etc/group",
 	};
@@ -376,7 +377,8 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 	arg(a, "--dev");
 	arg(a, "/dev");
 	/* Every tmpfs sized (bwrap's are half the RAM otherwise): /tmp and
-	 * /dev/shm; / and /dev are made read-only below. */
+	 * /dev/shm; / and /dev are made read-only below.
+	 */
 	if (strcmp(tmp_size, "0")) {
 		arg(a, "--size");
 		arg(a, tmp_size);
@@ -517,7 +519,8 @@ static int watch(void *data)
 		if (disk_use(w->sb) > w->sb->max_disk)
 			over = SANDBOX_OVER_DISK;
 		/* a big O= is measured less often: at most a fifth of
-		 * the time goes into measuring it */
+		 * the time goes into measuring it
+		 */
 		w->next_disk = now_monotonic() + 4 * (now_monotonic() - t0);
 	}
 	if (over)
@@ -531,12 +534,12 @@ char *sandbox_over(const struct sandbox *sb, int ret)
 
 	switch (ret) {
 	case SANDBOX_OVER_MEMORY:
-		return xasprintf("used more than sandbox.memoryMax (%llu "
-				 "bytes of memory)", mem ? mem + sb->extra_mem
+		return xasprintf("used more than sandbox.memoryMax (%llu bytes of memory)",
+				 mem ? mem + sb->extra_mem
 							 : 0);
 	case SANDBOX_OVER_PIDS:
-		return xasprintf("ran more than sandbox.pidsMax (%ld) "
-				 "processes", so()->pids_max);
+		return xasprintf("ran more than sandbox.pidsMax (%ld) processes",
+				 so()->pids_max);
 	case SANDBOX_OVER_DISK:
 		return xasprintf("used more than %s (%llu bytes)",
 				 sb->max_disk_key ? sb->max_disk_key :
@@ -589,7 +592,8 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 	}
 	ret = subproc_run(&q);
 	/* a limit that bit between two looks: a process the kernel killed
-	 * for memory, a fork refused, is a run stopped */
+	 * for memory, a fork refused, is a run stopped
+	 */
 	if (ret >= 0 && cg.nr) {
 		int over = cgroup_over(&cg);
 
@@ -623,8 +627,7 @@ int sandbox_check(void)
 		return state > 0 ? 0 : -1;
 	state = -1;
 	if (!subproc_have("bwrap"))
-		return error("untrusted builds run under bubblewrap, and bwrap "
-			     "is not installed (apt-get install bubblewrap)");
+		return error("untrusted builds run under bubblewrap, and bwrap is not installed (apt-get install bubblewrap)");
 	if (resolve_user(&pl) < 0)
 		return -1;
 	state = 1;	/* sandbox_run() below asks again */
@@ -632,8 +635,7 @@ int sandbox_check(void)
 	if (rc) {
 		state = -1;
 		strbuf_trim(&out);
-		error("cannot make a sandbox for untrusted builds (bwrap: "
-		      "%s); user namespaces may be disabled here",
+		error("cannot make a sandbox for untrusted builds (bwrap: %s); user namespaces may be disabled here",
 		      out.len ? out.buf : "no output");
 	}
 	strbuf_release(&out);

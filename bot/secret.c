@@ -158,7 +158,10 @@ static void add_url(const char *url, const char *kind)
 	const char *ui, *colon;
 	size_t len;
 
-	if (!url || !(ui = url_userinfo(url, &len)))
+	if (!url)
+		return;
+	ui = url_userinfo(url, &len);
+	if (!ui)
 		return;
 	known_add(ui, len, kind);
 	add_decoded(ui, len, kind);
@@ -213,7 +216,8 @@ static void load(void)
 
 		if (strbuf_read_file(&sb, v) >= 0) {
 			/* the first line is the password (see smtp.c); the
-			 * whole file too, in case it is more than that */
+			 * whole file too, in case it is more than that
+			 */
 			known_add(sb.buf, strcspn(sb.buf, "\r\n"), KIND_FILE);
 			strbuf_trim(&sb);
 			known_add(sb.buf, sb.len, KIND_FILE);
@@ -379,7 +383,8 @@ char *secret_url_public(const char *url)
 	const char *ui;
 	size_t len;
 
-	if (!(ui = url_userinfo(url, &len)))
+	ui = url_userinfo(url, &len);
+	if (!ui)
 		return xstrdup(url);
 	return xasprintf("%.*s%s", (int)(ui - url), url, ui + len + 1);
 }

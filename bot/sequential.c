@@ -267,7 +267,8 @@ static int make_calls(const struct seq_plan *plan,
 				res->call_look = plan->fixed ? (int)r->m : k;
 		}
 		/* the stop needs every KPI settled: once one is open, the
-		 * others need not be tested (fill() does at the end) */
+		 * others need not be tested (fill() does at the end)
+		 */
 		res->settled = !open && !res->call &&
 			       settled(plan, r, gamma);
 		out->worse += res->call < 0;

@@ -92,10 +92,14 @@ void subject_parse(const char *raw, struct subject_info *si)
 	for (;;) {
 		while (isspace((unsigned char)*p))
 			p++;
-		if ((q = skip_prefix_ci(p, "re:")) ||
-		    (q = skip_prefix_ci(p, "aw:")) ||
-		    (q = skip_prefix_ci(p, "fwd:")) ||
-		    (q = skip_prefix_ci(p, "fw:"))) {
+		q = skip_prefix_ci(p, "re:");
+		if (!q)
+			q = skip_prefix_ci(p, "aw:");
+		if (!q)
+			q = skip_prefix_ci(p, "fwd:");
+		if (!q)
+			q = skip_prefix_ci(p, "fw:");
+		if (q) {
 			si->reply = 1;
 			p = q;
 			continue;

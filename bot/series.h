@@ -20,7 +20,8 @@ struct patch {
 	int index;		/* n of n/m; 0 for the cover letter */
 	int total;		/* m */
 	int version;		/* its revision: older than the series' when
-				 * a partial re-roll left it unchanged */
+				 * a partial re-roll left it unchanged
+				 */
 	char *msgid;		/* bare message-id */
 	char *raw_subject;	/* the Subject: header, decoded */
 	char *subject;		/* without the [PATCH ...] prefix */
@@ -30,9 +31,11 @@ struct patch {
 	long long timestamp;	/* Date: as seconds since the epoch */
 	int tz_offset;		/* minutes east of UTC */
 	char *body;		/* commit message after the subject, without
-				 * the trailers below, up to "---" */
+				 * the trailers below, up to "---"
+				 */
 	char *diff;		/* from the first "diff --git"/"---" line on,
-				 * "" when the mail carries no diff */
+				 * "" when the mail carries no diff
+				 */
 	struct trailer *trailers;	/* in the mail and collected */
 	size_t nr_trailers;
 };

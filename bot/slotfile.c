@@ -161,8 +161,8 @@ int slot_open(int dirfd, const char *rel, const char *name, size_t max,
 	int fd, err;
 
 	if (leaves_dir(rel))
-		return refuse(why, EXDEV, name, "%s", "a path outside its "
-			      "directory", 0);
+		return refuse(why, EXDEV, name, "%s", "a path outside its directory",
+			      0);
 	fd = open_beneath(dirfd, rel);
 	if (fd < 0) {
 		err = errno;
@@ -173,12 +173,12 @@ int slot_open(int dirfd, const char *rel, const char *name, size_t max,
 				return refuse(why, ELOOP, name, "%s",
 					      "not a regular file (a symlink)",
 					      0);
-			return refuse(why, ELOOP, name, "%s", "a symlink on "
-				      "its path", 0);
+			return refuse(why, ELOOP, name, "%s", "a symlink on its path",
+				      0);
 		}
 		if (err == EXDEV)
-			return refuse(why, EXDEV, name, "%s", "a path outside "
-				      "its directory", 0);
+			return refuse(why, EXDEV, name, "%s", "a path outside its directory",
+				      0);
 		if (err == ENXIO)	/* a socket */
 			return refuse(why, EINVAL, name, "%s",
 				      "not a regular file (a socket)", 0);

@@ -58,7 +58,8 @@ ssize_t slot_read_path(const char *dir, const char *rel, const char *name,
 		       size_t max, struct strbuf *sb, struct strbuf *why);
 
 /* Set: walk with O_NOFOLLOW as without openat2 (set by itself on ENOSYS;
- * the unit test sets it to try that path). */
+ * the unit test sets it to try that path).
+ */
 extern int slot_no_openat2;
 
 #endif

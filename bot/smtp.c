@@ -131,8 +131,7 @@ int smtp_send(const char *msg, size_t len)
 	if (user && *user) {
 		password = smtp_password(o);
 		if (!password) {
-			error("smtp.user is set but no password "
-			      "(smtp.passwordFile or SCHED_BOT_SMTP_PASSWORD)");
+			error("smtp.user is set but no password (smtp.passwordFile or SCHED_BOT_SMTP_PASSWORD)");
 			goto out;
 		}
 	}

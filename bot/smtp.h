@@ -24,7 +24,8 @@ struct smtp_opts {
 	const char *password;		/* smtp.password */
 	const char *password_file;	/* smtp.passwordFile, tried first */
 	/* $SCHED_BOT_SMTP_PASSWORD as the tool took it out of the
-	 * environment at start-up (secret_take_env()) */
+	 * environment at start-up (secret_take_env())
+	 */
 	const char *env_password;
 	const char *tls;		/* smtp.tls; NULL: see above */
 	const char *cafile;		/* smtp.caFile */

@@ -24,74 +24,79 @@ struct state {
 };
 
 static const char schema[] =
-"CREATE TABLE IF NOT EXISTS series ("
-"  id INTEGER PRIMARY KEY,"
-"  msgid TEXT NOT NULL, version INTEGER NOT NULL,"
-"  base TEXT NOT NULL DEFAULT '', workloads TEXT NOT NULL DEFAULT '',"
-"  subject TEXT, seen_at INTEGER,"
+"CREATE TABLE IF NOT EXISTS series (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  msgid TEXT NOT NULL, version INTEGER NOT NULL,\n"
+"  base TEXT NOT NULL DEFAULT '', workloads TEXT NOT NULL DEFAULT '',\n"
+"  subject TEXT, seen_at INTEGER,\n"
 "  UNIQUE (msgid, version, base, workloads));"
 /* Lineage: a family per series, a row per version (cover or patch
  * 1), the normalised subjects it is known by, the patch-ids a job
- * tested (lineage.h). */
-"CREATE TABLE IF NOT EXISTS families ("
+ * tested (lineage.h).
+ */
+"CREATE TABLE IF NOT EXISTS families (\n"
 "  id INTEGER PRIMARY KEY, change_id TEXT UNIQUE, created_at INTEGER);"
-"CREATE TABLE IF NOT EXISTS versions ("
-"  msgid TEXT PRIMARY KEY, family INTEGER, version INTEGER NOT NULL,"
-"  change_id TEXT, author TEXT NOT NULL, subject TEXT, why TEXT,"
+"CREATE TABLE IF NOT EXISTS versions (\n"
+"  msgid TEXT PRIMARY KEY, family INTEGER, version INTEGER NOT NULL,\n"
+"  change_id TEXT, author TEXT NOT NULL, subject TEXT, why TEXT,\n"
 "  seen_at INTEGER);"
-"CREATE TABLE IF NOT EXISTS version_keys ("
-"  msgid TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,"
+"CREATE TABLE IF NOT EXISTS version_keys (\n"
+"  msgid TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,\n"
 "  PRIMARY KEY (msgid, kind, key));"
 "CREATE INDEX IF NOT EXISTS version_keys_key ON version_keys (key);"
-"CREATE TABLE IF NOT EXISTS job_versions ("
+"CREATE TABLE IF NOT EXISTS job_versions (\n"
 "  job_id INTEGER PRIMARY KEY, msgid TEXT NOT NULL);"
 "CREATE INDEX IF NOT EXISTS job_versions_msgid ON job_versions (msgid);"
-"CREATE TABLE IF NOT EXISTS job_patches ("
-"  job_id INTEGER PRIMARY KEY, msgid TEXT, base TEXT NOT NULL,"
-"  target TEXT NOT NULL, workloads TEXT NOT NULL DEFAULT '',"
+"CREATE TABLE IF NOT EXISTS job_patches (\n"
+"  job_id INTEGER PRIMARY KEY, msgid TEXT, base TEXT NOT NULL,\n"
+"  target TEXT NOT NULL, workloads TEXT NOT NULL DEFAULT '',\n"
 "  patch_ids TEXT NOT NULL, recorded_at INTEGER);"
 "CREATE INDEX IF NOT EXISTS job_patches_ids ON job_patches (patch_ids);"
-"CREATE TABLE IF NOT EXISTS jobs ("
-"  id INTEGER PRIMARY KEY, series_id INTEGER,"
-"  msgid TEXT NOT NULL, workloads TEXT NOT NULL DEFAULT '',"
-"  runs INTEGER NOT NULL DEFAULT 0, requested_by TEXT,"
-"  command_msgid TEXT, stage TEXT NOT NULL DEFAULT 'queued',"
-"  outcome TEXT, job_dir TEXT, created_at INTEGER, updated_at INTEGER,"
+"CREATE TABLE IF NOT EXISTS jobs (\n"
+"  id INTEGER PRIMARY KEY, series_id INTEGER,\n"
+"  msgid TEXT NOT NULL, workloads TEXT NOT NULL DEFAULT '',\n"
+"  runs INTEGER NOT NULL DEFAULT 0, requested_by TEXT,\n"
+"  command_msgid TEXT, stage TEXT NOT NULL DEFAULT 'queued',\n"
+"  outcome TEXT, job_dir TEXT, created_at INTEGER, updated_at INTEGER,\n"
 "  attempts INTEGER NOT NULL DEFAULT 0);"
-"CREATE TABLE IF NOT EXISTS mails ("
-"  message_id TEXT PRIMARY KEY, job_id INTEGER, thread TEXT,"
-"  path TEXT, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,"
-"  last_error TEXT, created_at INTEGER, sent_at INTEGER,"
+"CREATE TABLE IF NOT EXISTS mails (\n"
+"  message_id TEXT PRIMARY KEY, job_id INTEGER, thread TEXT,\n"
+"  path TEXT, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,\n"
+"  last_error TEXT, created_at INTEGER, sent_at INTEGER,\n"
 "  sending_at INTEGER);"
-"CREATE TABLE IF NOT EXISTS commands ("
+"CREATE TABLE IF NOT EXISTS commands (\n"
 "  msgid TEXT PRIMARY KEY, sender TEXT, outcome TEXT, seen_at INTEGER);"
 "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);"
 /* Added later: CREATE ... IF NOT EXISTS is the migration of old files. */
-"CREATE TABLE IF NOT EXISTS quarantine ("
-"  msgid TEXT PRIMARY KEY, reason TEXT NOT NULL, size INTEGER,"
+"CREATE TABLE IF NOT EXISTS quarantine (\n"
+"  msgid TEXT PRIMARY KEY, reason TEXT NOT NULL, size INTEGER,\n"
 "  seen_at INTEGER);"
 /* Mails of a poll already handled, by query kind: a poll killed after
- * mail K starts again at K+1 (rows older than the poll window go). */
-"CREATE TABLE IF NOT EXISTS polled ("
-"  kind TEXT NOT NULL, msgid TEXT NOT NULL, seen_at INTEGER,"
+ * mail K starts again at K+1 (rows older than the poll window go).
+ */
+"CREATE TABLE IF NOT EXISTS polled (\n"
+"  kind TEXT NOT NULL, msgid TEXT NOT NULL, seen_at INTEGER,\n"
 "  PRIMARY KEY (kind, msgid));"
 /* The DKIM signature (b=) of each authenticated command: a signature
- * counts once, whatever Message-ID the copy that carries it shows. */
-"CREATE TABLE IF NOT EXISTS command_sigs ("
+ * counts once, whatever Message-ID the copy that carries it shows.
+ */
+"CREATE TABLE IF NOT EXISTS command_sigs (\n"
 "  sig TEXT PRIMARY KEY, msgid TEXT NOT NULL, seen_at INTEGER);"
 /* Reports held for a moderator (moderation.h): the public mail kept
- * whole until it is released, judged invalid or expires. */
-"CREATE TABLE IF NOT EXISTS moderation ("
-"  public_msgid TEXT PRIMARY KEY, hold_msgid TEXT NOT NULL UNIQUE,"
-"  job_id INTEGER, thread TEXT, target TEXT, workloads TEXT,"
-"  outcome TEXT, mail TEXT NOT NULL, status TEXT NOT NULL,"
+ * whole until it is released, judged invalid or expires.
+ */
+"CREATE TABLE IF NOT EXISTS moderation (\n"
+"  public_msgid TEXT PRIMARY KEY, hold_msgid TEXT NOT NULL UNIQUE,\n"
+"  job_id INTEGER, thread TEXT, target TEXT, workloads TEXT,\n"
+"  outcome TEXT, mail TEXT NOT NULL, status TEXT NOT NULL,\n"
 "  reason TEXT, decided_by TEXT, created_at INTEGER, decided_at INTEGER);"
 /* A tested job's patches found in a named tree (merged.h), once per
- * (job, branch), with its recheck job queued in the same transaction. */
-"CREATE TABLE IF NOT EXISTS merges ("
-"  job_id INTEGER NOT NULL, tree TEXT NOT NULL, commit_id TEXT NOT NULL,"
-"  parent TEXT NOT NULL, target TEXT, workloads TEXT, report TEXT,"
-"  recheck_job INTEGER, recorded_at INTEGER,"
+ * (job, branch), with its recheck job queued in the same transaction.
+ */
+"CREATE TABLE IF NOT EXISTS merges (\n"
+"  job_id INTEGER NOT NULL, tree TEXT NOT NULL, commit_id TEXT NOT NULL,\n"
+"  parent TEXT NOT NULL, target TEXT, workloads TEXT, report TEXT,\n"
+"  recheck_job INTEGER, recorded_at INTEGER,\n"
 "  PRIMARY KEY (job_id, tree));"
 "CREATE INDEX IF NOT EXISTS merges_recheck ON merges (recheck_job);";
 
@@ -141,10 +146,8 @@ static int db_error(struct state *st, const char *what)
 {
 	if (st->path && db_full(st)) {
 		disk_full_note(st->path, ENOSPC);
-		return error("state database: %s: the file system of %s is "
-			     "full (%s); nothing of this change is recorded: "
-			     "'sched-bot gc' or an operator frees space, then "
-			     "run again", what, st->path,
+		return error("state database: %s: the file system of %s is full (%s); nothing of this change is recorded: 'sched-bot gc' or an operator frees space, then run again",
+			     what, st->path,
 			     sqlite3_errmsg(st->db));
 	}
 	return error("state database: %s: %s", what, sqlite3_errmsg(st->db));
@@ -292,8 +295,9 @@ static sqlite3_stmt *prepare(struct state *st, const char *sql,
 			else
 				sqlite3_bind_null(stmt, i + 1);
 		} else {
-			sqlite3_bind_int64(stmt, i + 1,
-					   va_arg(ap, long long));
+			long long v = va_arg(ap, long long);
+
+			sqlite3_bind_int64(stmt, i + 1, v);
 		}
 	}
 	va_end(ap);
@@ -346,8 +350,8 @@ int state_series_add(struct state *st, const char *msgid, int version,
 
 	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
 		return db_error(st, "begin");
-	stmt = prepare(st, "INSERT OR IGNORE INTO series (msgid, version, "
-		       "base, workloads, subject, seen_at) "
+	stmt = prepare(st, "INSERT OR IGNORE INTO series (msgid, version,\n"
+		       "base, workloads, subject, seen_at)\n"
 		       "VALUES (?, ?, ?, ?, ?, ?)", "tittti", msgid,
 		       (long long)version, base ? base : "",
 		       workloads ? workloads : "", subject, now());
@@ -358,7 +362,7 @@ int state_series_add(struct state *st, const char *msgid, int version,
 		return 1;
 	}
 	series_id = sqlite3_last_insert_rowid(st->db);
-	stmt = prepare(st, "INSERT INTO jobs (series_id, msgid, workloads, "
+	stmt = prepare(st, "INSERT INTO jobs (series_id, msgid, workloads,\n"
 		       "created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
 		       "ittii", series_id, msgid, workloads ? workloads : "",
 		       now(), now());
@@ -378,8 +382,8 @@ int state_job_add(struct state *st, const char *msgid, const char *workloads,
 		  int runs, const char *requested_by,
 		  const char *command_msgid, long long *job_id)
 {
-	sqlite3_stmt *stmt = prepare(st, "INSERT INTO jobs (msgid, workloads, "
-			"runs, requested_by, command_msgid, created_at, "
+	sqlite3_stmt *stmt = prepare(st, "INSERT INTO jobs (msgid, workloads,\n"
+			"runs, requested_by, command_msgid, created_at,\n"
 			"updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", "ttittii",
 			msgid, workloads ? workloads : "", (long long)runs,
 			requested_by, command_msgid, now(), now());
@@ -429,34 +433,34 @@ static int query_job(struct state *st, sqlite3_stmt *stmt,
 int state_job_next(struct state *st, struct state_job *job,
 		   long long after_id)
 {
-	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs "
-				     "WHERE outcome IS NULL AND id > ? "
+	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs\n"
+				     "WHERE outcome IS NULL AND id > ?\n"
 				     "ORDER BY id LIMIT 1", "i", after_id),
 			 job);
 }
 
 int state_job_get(struct state *st, long long id, struct state_job *job)
 {
-	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs "
+	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs\n"
 				     "WHERE id = ?", "i", id), job);
 }
 
 int state_job_find(struct state *st, const char *msgid, struct state_job *job)
 {
 	/* a recheck after merge tested the tree's commits, not the mail */
-	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs "
-				     "WHERE msgid = ? AND id NOT IN (SELECT "
-				     "recheck_job FROM merges WHERE recheck_job "
-				     "IS NOT NULL) ORDER BY outcome IS NULL, "
+	return query_job(st, prepare(st, "SELECT " JOB_COLS " FROM jobs\n"
+				     "WHERE msgid = ? AND id NOT IN (SELECT\n"
+				     "recheck_job FROM merges WHERE recheck_job\n"
+				     "IS NOT NULL) ORDER BY outcome IS NULL,\n"
 				     "id DESC LIMIT 1", "t", msgid), job);
 }
 
 int state_job_update(struct state *st, long long id, const char *stage,
 		     const char *outcome, const char *job_dir)
 {
-	return exec_stmt(st, prepare(st, "UPDATE jobs SET "
-			 "stage = COALESCE(?, stage), outcome = ?, "
-			 "job_dir = COALESCE(?, job_dir), updated_at = ? "
+	return exec_stmt(st, prepare(st, "UPDATE jobs SET\n"
+			 "stage = COALESCE(?, stage), outcome = ?,\n"
+			 "job_dir = COALESCE(?, job_dir), updated_at = ?\n"
 			 "WHERE id = ?", "tttii", stage, outcome, job_dir,
 			 now(), id));
 }
@@ -493,7 +497,7 @@ static void fill_version(sqlite3_stmt *stmt, struct state_version *v)
 int state_version_get(struct state *st, const char *msgid,
 		      struct state_version *v)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT " VERSION_COLS " FROM "
+	sqlite3_stmt *stmt = prepare(st, "SELECT " VERSION_COLS " FROM\n"
 				     "versions WHERE msgid = ?", "t", msgid);
 	int rc;
 
@@ -539,7 +543,7 @@ static int collect_ids(struct state *st, sqlite3_stmt *stmt,
 long long state_family_of_change_id(struct state *st, const char *change_id)
 {
 	long long id = 0;
-	int n = collect_ids(st, prepare(st, "SELECT id FROM families WHERE "
+	int n = collect_ids(st, prepare(st, "SELECT id FROM families WHERE\n"
 					"change_id = ?", "t", change_id),
 			    &id, 1);
 
@@ -550,18 +554,18 @@ int state_families_by_key(struct state *st, const char *author,
 			  const char *kind, const char *key, long long *ids,
 			  int max)
 {
-	return collect_ids(st, prepare(st, "SELECT DISTINCT v.family FROM "
-				       "versions v JOIN version_keys k ON "
-				       "k.msgid = v.msgid WHERE v.author = ? "
-				       "AND k.kind = ? AND k.key = ? AND "
-				       "v.family IS NOT NULL ORDER BY "
+	return collect_ids(st, prepare(st, "SELECT DISTINCT v.family FROM\n"
+				       "versions v JOIN version_keys k ON\n"
+				       "k.msgid = v.msgid WHERE v.author = ?\n"
+				       "AND k.kind = ? AND k.key = ? AND\n"
+				       "v.family IS NOT NULL ORDER BY\n"
 				       "v.family", "ttt", author, kind, key),
 			   ids, max);
 }
 
 long long state_family_new(struct state *st, const char *change_id)
 {
-	if (exec_stmt(st, prepare(st, "INSERT INTO families (change_id, "
+	if (exec_stmt(st, prepare(st, "INSERT INTO families (change_id,\n"
 				  "created_at) VALUES (?, ?)", "ti",
 				  change_id, now())) < 0)
 		return -1;
@@ -571,7 +575,7 @@ long long state_family_new(struct state *st, const char *change_id)
 int state_family_set_change_id(struct state *st, long long family,
 			       const char *change_id)
 {
-	return exec_stmt(st, prepare(st, "UPDATE families SET change_id = ? "
+	return exec_stmt(st, prepare(st, "UPDATE families SET change_id = ?\n"
 				     "WHERE id = ? AND change_id IS NULL",
 				     "ti", change_id, family));
 }
@@ -579,8 +583,8 @@ int state_family_set_change_id(struct state *st, long long family,
 int state_version_add(struct state *st, const struct state_version *v)
 {
 	sqlite3_stmt *stmt = prepare(st, "INSERT OR IGNORE INTO versions ("
-				     VERSION_COLS ") VALUES (?, ?, ?, ?, ?, ?, "
-				     "?, ?)", "tiitttti", v->msgid, v->family,
+				     VERSION_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+				     "tiitttti", v->msgid, v->family,
 				     (long long)v->version, v->change_id,
 				     v->author, v->subject, v->why, now());
 
@@ -593,7 +597,7 @@ int state_version_add(struct state *st, const struct state_version *v)
 int state_version_key_add(struct state *st, const char *msgid,
 			  const char *kind, const char *key)
 {
-	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO version_keys "
+	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO version_keys\n"
 				     "(msgid, kind, key) VALUES (?, ?, ?)",
 				     "ttt", msgid, kind, key));
 }
@@ -602,8 +606,8 @@ int state_family_versions(struct state *st, long long family,
 			  int (*fn)(const struct state_version *v,
 				    void *data), void *data)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT " VERSION_COLS " FROM "
-				     "versions WHERE family = ? ORDER BY "
+	sqlite3_stmt *stmt = prepare(st, "SELECT " VERSION_COLS " FROM\n"
+				     "versions WHERE family = ? ORDER BY\n"
 				     "version, seen_at, msgid", "i", family);
 	int rc, ret = 0;
 
@@ -625,7 +629,7 @@ int state_family_versions(struct state *st, long long family,
 int state_job_version_set(struct state *st, long long job_id,
 			  const char *msgid)
 {
-	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO job_versions "
+	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO job_versions\n"
 				     "(job_id, msgid) VALUES (?, ?)", "it",
 				     job_id, msgid));
 }
@@ -634,9 +638,9 @@ int state_version_jobs(struct state *st, const char *msgid,
 		       int (*fn)(const struct state_job *job, void *data),
 		       void *data)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT " JOB_COLS " FROM jobs "
-				     "WHERE id IN (SELECT job_id FROM "
-				     "job_versions WHERE msgid = ?) OR "
+	sqlite3_stmt *stmt = prepare(st, "SELECT " JOB_COLS " FROM jobs\n"
+				     "WHERE id IN (SELECT job_id FROM\n"
+				     "job_versions WHERE msgid = ?) OR\n"
 				     "msgid = ? ORDER BY id", "tt", msgid,
 				     msgid);
 	int rc, ret = 0;
@@ -660,9 +664,9 @@ int state_version_jobs(struct state *st, const char *msgid,
 int state_job_patches_set(struct state *st, long long job_id,
 			  const struct state_patches *p)
 {
-	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO job_patches "
-				     "(job_id, msgid, base, target, workloads, "
-				     "patch_ids, recorded_at) VALUES (?, ?, "
+	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO job_patches\n"
+				     "(job_id, msgid, base, target, workloads,\n"
+				     "patch_ids, recorded_at) VALUES (?, ?,\n"
 				     "?, ?, ?, ?, ?)", "ittttti", job_id,
 				     p->msgid, p->base, p->target,
 				     p->workloads ? p->workloads : "",
@@ -673,12 +677,12 @@ long long state_job_same_patches(struct state *st, long long job_id,
 				 const struct state_patches *p)
 {
 	long long id = 0;
-	int n = collect_ids(st, prepare(st, "SELECT p.job_id FROM job_patches "
-					"p JOIN jobs j ON j.id = p.job_id "
-					"WHERE p.patch_ids = ? AND p.base = ? "
-					"AND p.target = ? AND p.workloads = ? "
-					"AND p.job_id != ? AND j.outcome IN "
-					"('tested', 'regression') ORDER BY "
+	int n = collect_ids(st, prepare(st, "SELECT p.job_id FROM job_patches\n"
+					"p JOIN jobs j ON j.id = p.job_id\n"
+					"WHERE p.patch_ids = ? AND p.base = ?\n"
+					"AND p.target = ? AND p.workloads = ?\n"
+					"AND p.job_id != ? AND j.outcome IN\n"
+					"('tested', 'regression') ORDER BY\n"
 					"p.job_id DESC LIMIT 1", "tttti",
 					p->patch_ids, p->base, p->target,
 					p->workloads ? p->workloads : "",
@@ -692,10 +696,10 @@ int state_measured_patches(struct state *st,
 				     long long job_id, void *data),
 			   void *data)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT p.job_id, p.msgid, p.base, "
-				     "p.target, p.workloads, p.patch_ids FROM "
-				     "job_patches p JOIN jobs j ON j.id = "
-				     "p.job_id WHERE j.outcome IN ('tested', "
+	sqlite3_stmt *stmt = prepare(st, "SELECT p.job_id, p.msgid, p.base,\n"
+				     "p.target, p.workloads, p.patch_ids FROM\n"
+				     "job_patches p JOIN jobs j ON j.id =\n"
+				     "p.job_id WHERE j.outcome IN ('tested',\n"
 				     "'regression') ORDER BY p.job_id", "");
 	int rc, ret = 0;
 
@@ -724,9 +728,9 @@ int state_merge_add(struct state *st, struct state_merge *m,
 {
 	if (state_begin(st) < 0)
 		return -1;
-	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO merges (job_id, "
-				  "tree, commit_id, parent, target, workloads, "
-				  "report, recorded_at) VALUES (?, ?, ?, ?, ?, "
+	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO merges (job_id,\n"
+				  "tree, commit_id, parent, target, workloads,\n"
+				  "report, recorded_at) VALUES (?, ?, ?, ?, ?,\n"
 				  "?, ?, ?)", "itttttti",
 				  m->job_id, m->tree, m->commit, m->parent,
 				  m->target, m->workloads, m->report,
@@ -740,7 +744,7 @@ int state_merge_add(struct state *st, struct state_merge *m,
 	if (recheck_msgid &&
 	    (state_job_add(st, recheck_msgid, m->workloads, 0, NULL, NULL,
 			   &m->recheck_job) < 0 ||
-	     exec_stmt(st, prepare(st, "UPDATE merges SET recheck_job = ? "
+	     exec_stmt(st, prepare(st, "UPDATE merges SET recheck_job = ?\n"
 				   "WHERE job_id = ? AND tree = ?", "iit",
 				   m->recheck_job, m->job_id, m->tree)) < 0))
 		goto fail;
@@ -782,7 +786,7 @@ void state_merge_release(struct state_merge *m)
 int state_merge_of_recheck(struct state *st, long long job_id,
 			   struct state_merge *m)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT " MERGE_COLS " FROM merges "
+	sqlite3_stmt *stmt = prepare(st, "SELECT " MERGE_COLS " FROM merges\n"
 				     "WHERE recheck_job = ?", "i", job_id);
 	int rc;
 
@@ -802,7 +806,7 @@ int state_job_merges(struct state *st, long long job_id,
 		     int (*fn)(const struct state_merge *m, void *data),
 		     void *data)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT " MERGE_COLS " FROM merges "
+	sqlite3_stmt *stmt = prepare(st, "SELECT " MERGE_COLS " FROM merges\n"
 				     "WHERE job_id = ? ORDER BY rowid", "i",
 				     job_id);
 	int rc, ret = 0;
@@ -825,31 +829,31 @@ int state_job_merges(struct state *st, long long job_id,
 int state_mail_intent(struct state *st, const char *message_id,
 		      long long job_id, const char *thread, const char *path)
 {
-	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO mails "
-			 "(message_id, job_id, thread, path, state, "
+	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO mails\n"
+			 "(message_id, job_id, thread, path, state,\n"
 			 "created_at) VALUES (?, ?, ?, ?, 'intent', ?)",
 			 "titti", message_id, job_id, thread, path, now()));
 }
 
 int state_mail_sent(struct state *st, const char *message_id)
 {
-	return exec_stmt(st, prepare(st, "UPDATE mails SET state = 'sent', "
-			 "sent_at = ?, attempts = attempts + 1 "
+	return exec_stmt(st, prepare(st, "UPDATE mails SET state = 'sent',\n"
+			 "sent_at = ?, attempts = attempts + 1\n"
 			 "WHERE message_id = ?", "it", now(), message_id));
 }
 
 int state_mail_failed(struct state *st, const char *message_id,
 		      const char *why)
 {
-	return exec_stmt(st, prepare(st, "UPDATE mails SET "
-			 "attempts = attempts + 1, last_error = ?, "
-			 "sending_at = NULL "
+	return exec_stmt(st, prepare(st, "UPDATE mails SET\n"
+			 "attempts = attempts + 1, last_error = ?,\n"
+			 "sending_at = NULL\n"
 			 "WHERE message_id = ?", "tt", why, message_id));
 }
 
 enum mail_status state_mail_status(struct state *st, const char *message_id)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT state FROM mails "
+	sqlite3_stmt *stmt = prepare(st, "SELECT state FROM mails\n"
 				     "WHERE message_id = ?", "t", message_id);
 	enum mail_status ret = MAIL_UNKNOWN;
 
@@ -867,10 +871,10 @@ enum mail_status state_mail_status(struct state *st, const char *message_id)
 int state_mails_pending(struct state *st, struct state_mail **mails,
 			size_t *nr)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT message_id, job_id, thread, "
-				     "path, attempts, sending_at, created_at "
-				     "FROM mails "
-				     "WHERE state = 'intent' "
+	sqlite3_stmt *stmt = prepare(st, "SELECT message_id, job_id, thread,\n"
+				     "path, attempts, sending_at, created_at\n"
+				     "FROM mails\n"
+				     "WHERE state = 'intent'\n"
 				     "ORDER BY created_at, rowid", "");
 	size_t alloc = 0;
 	int rc;
@@ -917,11 +921,11 @@ long state_mails_sent_since(struct state *st, long long since,
 	long n = -1;
 
 	if (thread)
-		stmt = prepare(st, "SELECT COUNT(*) FROM mails WHERE "
+		stmt = prepare(st, "SELECT COUNT(*) FROM mails WHERE\n"
 			       "state = 'sent' AND sent_at >= ? AND thread = ?",
 			       "it", since, thread);
 	else
-		stmt = prepare(st, "SELECT COUNT(*) FROM mails WHERE "
+		stmt = prepare(st, "SELECT COUNT(*) FROM mails WHERE\n"
 			       "state = 'sent' AND sent_at >= ?", "i", since);
 	if (!stmt)
 		return -1;
@@ -946,13 +950,13 @@ int state_command_add(struct state *st, const char *msgid,
 
 	if (own && state_begin(st) < 0)
 		return -1;
-	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO commands "
-			  "(msgid, sender, outcome, seen_at) "
+	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO commands\n"
+			  "(msgid, sender, outcome, seen_at)\n"
 			  "VALUES (?, ?, ?, ?)", "ttti", msgid, sender,
 			  outcome, now())) < 0)
 		goto fail;
-	if (sig && exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO "
-				 "command_sigs (sig, msgid, seen_at) "
+	if (sig && exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO\n"
+				 "command_sigs (sig, msgid, seen_at)\n"
 				 "VALUES (?, ?, ?)", "tti", sig, msgid,
 				 now())) < 0)
 		goto fail;
@@ -967,7 +971,7 @@ fail:
 
 int state_command_sig_msgid(struct state *st, const char *sig, char **msgid)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT msgid FROM command_sigs "
+	sqlite3_stmt *stmt = prepare(st, "SELECT msgid FROM command_sigs\n"
 				     "WHERE sig = ?", "t", sig);
 	int rc, ret = -1;
 
@@ -989,7 +993,7 @@ int state_command_sig_msgid(struct state *st, const char *sig, char **msgid)
 
 char *state_meta_get(struct state *st, const char *key)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT value FROM meta "
+	sqlite3_stmt *stmt = prepare(st, "SELECT value FROM meta\n"
 				     "WHERE key = ?", "t", key);
 	char *v = NULL;
 
@@ -1003,13 +1007,13 @@ char *state_meta_get(struct state *st, const char *key)
 
 int state_meta_set(struct state *st, const char *key, const char *value)
 {
-	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO meta "
+	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO meta\n"
 			 "(key, value) VALUES (?, ?)", "tt", key, value));
 }
 
 int state_mail_sending(struct state *st, const char *message_id)
 {
-	return exec_stmt(st, prepare(st, "UPDATE mails SET sending_at = ? "
+	return exec_stmt(st, prepare(st, "UPDATE mails SET sending_at = ?\n"
 			 "WHERE message_id = ?", "it", now(), message_id));
 }
 
@@ -1018,7 +1022,7 @@ int state_job_attempt(struct state *st, long long id)
 	sqlite3_stmt *stmt;
 	int n = -1;
 
-	if (exec_stmt(st, prepare(st, "UPDATE jobs SET attempts = "
+	if (exec_stmt(st, prepare(st, "UPDATE jobs SET attempts =\n"
 			  "attempts + 1 WHERE id = ?", "i", id)) < 0)
 		return -1;
 	stmt = prepare(st, "SELECT attempts FROM jobs WHERE id = ?", "i", id);
@@ -1032,7 +1036,7 @@ int state_job_attempt(struct state *st, long long id)
 
 int state_job_attempt_undo(struct state *st, long long id)
 {
-	return exec_stmt(st, prepare(st, "UPDATE jobs SET attempts = "
+	return exec_stmt(st, prepare(st, "UPDATE jobs SET attempts =\n"
 			 "attempts - 1 WHERE id = ? AND attempts > 0", "i", id));
 }
 
@@ -1052,14 +1056,14 @@ static long count(struct state *st, sqlite3_stmt *stmt)
 
 long state_recipients_sent_since(struct state *st, long long since)
 {
-	return count(st, prepare(st, "SELECT COALESCE(SUM(recipients), 0) "
-				 "FROM mails WHERE state = 'sent' AND "
+	return count(st, prepare(st, "SELECT COALESCE(SUM(recipients), 0)\n"
+				 "FROM mails WHERE state = 'sent' AND\n"
 				 "sent_at >= ?", "i", since));
 }
 
 int state_mail_recipients(struct state *st, const char *message_id, int n)
 {
-	return exec_stmt(st, prepare(st, "UPDATE mails SET recipients = ? "
+	return exec_stmt(st, prepare(st, "UPDATE mails SET recipients = ?\n"
 			 "WHERE message_id = ?", "it", (long long)n,
 			 message_id));
 }
@@ -1067,15 +1071,15 @@ int state_mail_recipients(struct state *st, const char *message_id, int n)
 int state_mail_drop(struct state *st, const char *message_id,
 		    const char *why)
 {
-	return exec_stmt(st, prepare(st, "UPDATE mails SET state = 'dropped', "
-			 "last_error = ? WHERE message_id = ? AND "
+	return exec_stmt(st, prepare(st, "UPDATE mails SET state = 'dropped',\n"
+			 "last_error = ? WHERE message_id = ? AND\n"
 			 "state = 'intent'", "tt", why, message_id));
 }
 
 char *state_mail_thread(struct state *st, const char *message_id)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT COALESCE(thread, '') "
-				     "FROM mails WHERE message_id = ? AND "
+	sqlite3_stmt *stmt = prepare(st, "SELECT COALESCE(thread, '')\n"
+				     "FROM mails WHERE message_id = ? AND\n"
 				     "state = 'sent'", "t", message_id);
 	char *thread = NULL;
 
@@ -1091,11 +1095,11 @@ long state_commands_since(struct state *st, long long since,
 			  const char *sender, const char *outcome)
 {
 	if (sender)
-		return count(st, prepare(st, "SELECT COUNT(*) FROM commands "
-					 "WHERE seen_at >= ? AND sender = ? "
+		return count(st, prepare(st, "SELECT COUNT(*) FROM commands\n"
+					 "WHERE seen_at >= ? AND sender = ?\n"
 					 "AND outcome = ?", "itt", since,
 					 sender, outcome));
-	return count(st, prepare(st, "SELECT COUNT(*) FROM commands WHERE "
+	return count(st, prepare(st, "SELECT COUNT(*) FROM commands WHERE\n"
 				 "seen_at >= ? AND outcome = ?", "it", since,
 				 outcome));
 }
@@ -1104,12 +1108,12 @@ long state_jobs_requested_since(struct state *st, long long since,
 				const char *sender)
 {
 	if (sender)
-		return count(st, prepare(st, "SELECT COUNT(*) FROM jobs WHERE "
-					 "created_at >= ? AND "
+		return count(st, prepare(st, "SELECT COUNT(*) FROM jobs WHERE\n"
+					 "created_at >= ? AND\n"
 					 "requested_by = ?", "it", since,
 					 sender));
-	return count(st, prepare(st, "SELECT COUNT(*) FROM jobs WHERE "
-				 "created_at >= ? AND requested_by IS NOT "
+	return count(st, prepare(st, "SELECT COUNT(*) FROM jobs WHERE\n"
+				 "created_at >= ? AND requested_by IS NOT\n"
 				 "NULL", "i", since));
 }
 
@@ -1148,7 +1152,7 @@ int state_quarantine_add(struct state *st, const char *msgid,
 
 	if (found)
 		return found < 0 ? -1 : 0;
-	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO quarantine "
+	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO quarantine\n"
 			  "(msgid, reason, size, seen_at) VALUES (?, ?, ?, ?)",
 			  "ttii", msgid, reason, size, now())) < 0)
 		return -1;
@@ -1157,26 +1161,26 @@ int state_quarantine_add(struct state *st, const char *msgid,
 
 int state_polled(struct state *st, const char *kind, const char *msgid)
 {
-	return has_row(prepare(st, "SELECT 1 FROM polled "
+	return has_row(prepare(st, "SELECT 1 FROM polled\n"
 			       "WHERE kind = ? AND msgid = ?", "tt", kind, msgid));
 }
 
 int state_polled_add(struct state *st, const char *kind, const char *msgid)
 {
-	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO polled "
+	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO polled\n"
 				     "(kind, msgid, seen_at) VALUES (?, ?, ?)",
 				     "tti", kind, msgid, now()));
 }
 
 int state_polled_expire(struct state *st, long long before)
 {
-	return exec_stmt(st, prepare(st, "DELETE FROM polled WHERE "
+	return exec_stmt(st, prepare(st, "DELETE FROM polled WHERE\n"
 				     "seen_at < ?", "i", before));
 }
 
 char *state_mail_state(struct state *st, const char *message_id)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT state FROM mails "
+	sqlite3_stmt *stmt = prepare(st, "SELECT state FROM mails\n"
 				     "WHERE message_id = ?", "t", message_id);
 	char *s = NULL;
 
@@ -1191,18 +1195,18 @@ char *state_mail_state(struct state *st, const char *message_id)
 int state_mail_held(struct state *st, const char *message_id,
 		    const char *why)
 {
-	return exec_stmt(st, prepare(st, "UPDATE mails SET last_error = "
-			 "'held: ' || ? WHERE message_id = ? AND "
+	return exec_stmt(st, prepare(st, "UPDATE mails SET last_error =\n"
+			 "'held: ' || ? WHERE message_id = ? AND\n"
 			 "state = 'intent'", "tt", why, message_id));
 }
 
 int state_mail_stats(struct state *st, struct state_mail_stats *s)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT "
-		"COALESCE(SUM(state = 'intent'), 0), "
-		"COALESCE(SUM(state = 'intent' AND last_error LIKE 'held:%'), 0), "
-		"COALESCE(SUM(state = 'dropped'), 0), "
-		"MIN(CASE WHEN state = 'intent' THEN created_at END) "
+	sqlite3_stmt *stmt = prepare(st, "SELECT\n"
+		"COALESCE(SUM(state = 'intent'), 0),\n"
+		"COALESCE(SUM(state = 'intent' AND last_error LIKE 'held:%'), 0),\n"
+		"COALESCE(SUM(state = 'dropped'), 0),\n"
+		"MIN(CASE WHEN state = 'intent' THEN created_at END)\n"
 		"FROM mails", "");
 	int rc;
 
@@ -1224,8 +1228,8 @@ int state_jobs_by_stage(struct state *st,
 			int (*fn)(const char *stage, long n, void *data),
 			void *data)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT stage, COUNT(*) FROM jobs "
-				     "WHERE outcome IS NULL GROUP BY stage "
+	sqlite3_stmt *stmt = prepare(st, "SELECT stage, COUNT(*) FROM jobs\n"
+				     "WHERE outcome IS NULL GROUP BY stage\n"
 				     "ORDER BY stage", "");
 	int rc, ret = 0;
 
@@ -1242,10 +1246,10 @@ long state_jobs_finished_since(struct state *st, long long since,
 			       int failed)
 {
 	return count(st, prepare(st, failed ?
-		"SELECT COUNT(*) FROM jobs WHERE outcome IS NOT NULL AND "
-		"outcome NOT IN ('tested', 'regression', 'duplicate') AND "
+		"SELECT COUNT(*) FROM jobs WHERE outcome IS NOT NULL AND\n"
+		"outcome NOT IN ('tested', 'regression', 'duplicate') AND\n"
 		"updated_at >= ?" :
-		"SELECT COUNT(*) FROM jobs WHERE outcome IN ('tested', "
+		"SELECT COUNT(*) FROM jobs WHERE outcome IN ('tested',\n"
 		"'regression', 'duplicate') AND updated_at >= ?", "i", since));
 }
 
@@ -1253,8 +1257,8 @@ int state_meta_list(struct state *st, const char *prefix,
 		    int (*fn)(const char *key, const char *value, void *data),
 		    void *data)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT key, value FROM meta "
-				     "WHERE substr(key, 1, length(?1)) = ?1 "
+	sqlite3_stmt *stmt = prepare(st, "SELECT key, value FROM meta\n"
+				     "WHERE substr(key, 1, length(?1)) = ?1\n"
 				     "ORDER BY key", "t", prefix);
 	int ret = 0;
 
@@ -1269,7 +1273,7 @@ int state_meta_list(struct state *st, const char *prefix,
 
 long state_prune(struct state *st, long long before)
 {
-	if (exec_stmt(st, prepare(st, "DELETE FROM polled WHERE "
+	if (exec_stmt(st, prepare(st, "DELETE FROM polled WHERE\n"
 				  "seen_at < ?", "i", before)) < 0)
 		return -1;
 	return sqlite3_changes(st->db);
@@ -1279,9 +1283,9 @@ long state_prune(struct state *st, long long before)
 
 int state_held_add(struct state *st, const struct state_held *h)
 {
-	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO moderation "
-			 "(public_msgid, hold_msgid, job_id, thread, target, "
-			 "workloads, outcome, mail, status, created_at) "
+	return exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO moderation\n"
+			 "(public_msgid, hold_msgid, job_id, thread, target,\n"
+			 "workloads, outcome, mail, status, created_at)\n"
 			 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'held', ?)",
 			 "ttittttti", h->public_msgid, h->hold_msgid,
 			 h->job_id, h->thread, h->target, h->workloads,
@@ -1290,11 +1294,11 @@ int state_held_add(struct state *st, const struct state_held *h)
 
 int state_held_get(struct state *st, const char *msgid, struct state_held *h)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT public_msgid, hold_msgid, "
-				     "job_id, thread, target, workloads, "
-				     "outcome, mail, status, reason, "
-				     "decided_by, created_at FROM moderation "
-				     "WHERE hold_msgid = ?1 OR "
+	sqlite3_stmt *stmt = prepare(st, "SELECT public_msgid, hold_msgid,\n"
+				     "job_id, thread, target, workloads,\n"
+				     "outcome, mail, status, reason,\n"
+				     "decided_by, created_at FROM moderation\n"
+				     "WHERE hold_msgid = ?1 OR\n"
 				     "public_msgid = ?1", "t", msgid);
 	int rc;
 
@@ -1340,8 +1344,8 @@ void state_held_release(struct state_held *h)
 int state_held_decide(struct state *st, const char *public_msgid,
 		      const char *status, const char *reason, const char *by)
 {
-	if (exec_stmt(st, prepare(st, "UPDATE moderation SET status = ?, "
-			  "reason = ?, decided_by = ?, decided_at = ? "
+	if (exec_stmt(st, prepare(st, "UPDATE moderation SET status = ?,\n"
+			  "reason = ?, decided_by = ?, decided_at = ?\n"
 			  "WHERE public_msgid = ? AND status = 'held'",
 			  "tttit", status, reason, by, now(),
 			  public_msgid)) < 0)
@@ -1351,9 +1355,9 @@ int state_held_decide(struct state *st, const char *public_msgid,
 
 long state_held_expire(struct state *st, long long before)
 {
-	if (exec_stmt(st, prepare(st, "UPDATE moderation SET status = "
-			  "'expired', reason = 'not judged within "
-			  "bot.holdDays', decided_at = ? WHERE "
+	if (exec_stmt(st, prepare(st, "UPDATE moderation SET status =\n"
+			  "'expired', reason = 'not judged within\n"
+			  "bot.holdDays', decided_at = ? WHERE\n"
 			  "status = 'held' AND created_at < ?", "ii", now(),
 			  before)) < 0)
 		return -1;
@@ -1365,9 +1369,9 @@ int state_held_tally(struct state *st,
 			       const char *status, long n, void *data),
 		     void *data)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT COALESCE(target, ''), "
-				     "COALESCE(workloads, ''), status, "
-				     "COUNT(*) FROM moderation GROUP BY 1, "
+	sqlite3_stmt *stmt = prepare(st, "SELECT COALESCE(target, ''),\n"
+				     "COALESCE(workloads, ''), status,\n"
+				     "COUNT(*) FROM moderation GROUP BY 1,\n"
 				     "2, 3 ORDER BY 1, 2, 3", "");
 	int rc, ret = 0;
 

@@ -317,7 +317,8 @@ char *state_meta_get(struct state *st, const char *key);
 int state_meta_set(struct state *st, const char *key, const char *value);
 
 /* The state of the mail's row: "intent", "sent", "dropped", or NULL
- * when there is none; caller frees. */
+ * when there is none; caller frees.
+ */
 char *state_mail_state(struct state *st, const char *message_id);
 /* A pending mail a rate cap holds back: why, for `status`. */
 int state_mail_held(struct state *st, const char *message_id,
@@ -337,7 +338,8 @@ int state_jobs_by_stage(struct state *st,
 			void *data);
 /* Jobs given an outcome since a time: tested, regression or duplicate
  * (measured before: nothing failed; failed 0), or any other outcome
- * (failed 1). */
+ * (failed 1).
+ */
 long state_jobs_finished_since(struct state *st, long long since,
 			       int failed);
 

@@ -482,7 +482,8 @@ void stats_prior_fit(const double *s2, const double *df, size_t n,
 			var += e * e;
 		}
 	/* what is left of the spread of log s2 after sampling is the
-	 * prior's: trigamma(d0 / 2) */
+	 * prior's: trigamma(d0 / 2)
+	 */
 	var = var / (m - 1) - tri;
 	d0 = var > 0 ? 2 * stats_trigamma_inv(var) : INFINITY;
 	if (d0 > df_max)

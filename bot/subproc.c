@@ -157,8 +157,7 @@ static void write_log(int fd, const void *buf, size_t n)
 static void log_bounded(const struct subproc *p, size_t *logged,
 			const char *buf, size_t n)
 {
-	static const char note[] = "\n[output cut: the log reached its "
-				   "size limit]\n";
+	static const char note[] = "\n[output cut: the log reached its size limit]\n";
 
 	if (p->log_max && *logged >= p->log_max)
 		return;

@@ -12,14 +12,16 @@ struct subproc {
 	const char *const *argv;	/* argv[0] is looked up in PATH */
 	const char *const *env;		/* "K=V" set, "K" unset in the child */
 	int clear_env;			/* 1: start from nothing, not the
-					 * allowlisted part of ours */
+					 * allowlisted part of ours
+					 */
 	const char *cwd;		/* NULL: ours */
 	int stdin_fd;			/* -1: /dev/null */
 	int log_fd;			/* -1: none; stdout+stderr copied here */
 	int split_stderr;		/* 1: stderr inherited, not captured */
 	struct strbuf *capture_err;	/* NULL or receives stderr apart
 					 * (then neither logged nor in
-					 * capture) */
+					 * capture)
+					 */
 	double timeout;			/* seconds; <= 0: none */
 	struct strbuf *capture;		/* NULL or receives the output */
 	size_t capture_max;		/* 0: unlimited; else keep the tail */

@@ -25,7 +25,7 @@ static const char *const kind_names[TBLFMT_NR] = {
 
 const char *tblfmt_name(enum tblfmt_kind kind)
 {
-	if ((unsigned)kind >= TBLFMT_NR)
+	if ((unsigned int)kind >= TBLFMT_NR)
 		return "?";
 	return kind_names[kind];
 }
@@ -676,8 +676,7 @@ const char *tblfmt_resolve(const char *want, const char *fallback,
 	for (k = 0; k < TBLFMT_NR; k++)
 		total += s->uses[k];
 	if (note)
-		*note = xasprintf("table format %s, as in <%s> from %s%s%s%s"
-				  " (%zu of %zu messages with tables use it)",
+		*note = xasprintf("table format %s, as in <%s> from %s%s%s%s (%zu of %zu messages with tables use it)",
 				  kind_names[s->pick], m->msgid,
 				  m->author_name, *m->author_name ? " <" : "",
 				  m->author_email,

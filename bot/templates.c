@@ -411,11 +411,12 @@ static const char *lookup(struct ctx *c, const struct scope *s,
 	const char *v;
 
 	for (; s; s = s->up) {
-		if (c->k >= 0 && (v = get(c, s->vars, name, len, c->k)))
-			return v;
-		if ((v = get(c, s->vars, name, len, -1)))
-			return v;
-		if (c->k < 0 && (v = get(c, s->vars, name, len, 0)))
+		v = c->k >= 0 ? get(c, s->vars, name, len, c->k) : NULL;
+		if (!v)
+			v = get(c, s->vars, name, len, -1);
+		if (!v && c->k < 0)
+			v = get(c, s->vars, name, len, 0);
+		if (v)
 			return v;
 	}
 	return NULL;

@@ -516,7 +516,8 @@ static int write_commit(git_repository *repo, struct importer *im,
 	snprintf(res->version, sizeof(res->version), "%d.%d.%d%s",
 		 im->version[0], im->version[1], im->version[2], im->extra);
 	/* A fixed identity and the newest mtime: the same tarball gives
-	 * the same commit everywhere. */
+	 * the same commit everywhere.
+	 */
 	if (git_signature_new(&sig, "sched-bot", "sched-bot@localhost",
 			      im->max_mtime, 0) < 0 ||
 	    git_tree_lookup(&tree, repo, tree_oid) < 0) {
@@ -524,9 +525,9 @@ static int write_commit(git_repository *repo, struct importer *im,
 		goto out;
 	}
 	msg = xasprintf("Import %s (Linux %s)\n\n"
-			"All %zu files of the tarball, as shipped: this is "
-			"the distribution's\nkernel source with its patches, "
-			"not upstream v%s.\n", base, res->version,
+			"All %zu files of the tarball, as shipped: this is the distribution's\n"
+			"kernel source with its patches, not upstream v%s.\n",
+			base, res->version,
 			im->nr, res->version);
 	ret = git_commit_create(&commit, repo, NULL, sig, sig, NULL, msg,
 				tree, 0, NULL);
@@ -1302,16 +1303,15 @@ int tree_fetch_remote(git_repository *repo, const struct tree_remote *r,
 	if (killed || !WIFEXITED(status) || WEXITSTATUS(status))
 		remove_temp_packs(repo, began);
 	if (killed || (WIFEXITED(status) && WEXITSTATUS(status) == 2))
-		return error("fetch of tree %s from %s timed out after %d s "
-			     "(tree.fetchTimeout): the remote %s", r->name,
-			     r->url, timeout, killed ? "did not answer (a "
-			     "connection or a transfer that hung)" :
+		return error("fetch of tree %s from %s timed out after %d s (tree.fetchTimeout): the remote %s",
+			     r->name,
+			     r->url, timeout, killed ? "did not answer (a connection or a transfer that hung)" :
 			     "was too slow");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;	/* said by the child */
 	if (!git_repository_config(&cfg, repo)) {
 		key = xasprintf("sched-bot.%s.lastfetch", r->name);
-		git_config_set_int64(cfg, key, (int64_t)time(NULL));
+		git_config_set_int64(cfg, key, time(NULL));
 		free(key);
 		git_config_free(cfg);
 	}

@@ -96,7 +96,8 @@ struct tree_remote {
 	char **lists;		/* "linux-kernel@vger.kernel.org": a series
 				 * sent to one (To:, Cc:) has its base
 				 * looked for here before the trees of
-				 * its paths */
+				 * its paths
+				 */
 	size_t nr_lists;
 	char **paths;		/* "kernel/sched/" */
 	size_t nr_paths;

@@ -431,8 +431,7 @@ int write_in_full(int fd, const void *buf, size_t len)
  */
 static int open_temp(const char *path, char **tmp)
 {
-	static const char chars[] = "abcdefghijklmnopqrstuvwxyz"
-				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	unsigned char rnd[12];
 	char name[sizeof(rnd) + 1];
 	int tries, fd;
@@ -811,8 +810,7 @@ void strbuf_add_escaped_html(struct strbuf *sb, const char *s)
 void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len)
 {
 	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		"abcdefghijklmnopqrstuvwxyz0123456789+/";
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	const unsigned char *s = data;
 	size_t i;
 

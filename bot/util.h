@@ -100,7 +100,8 @@ void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_trim(struct strbuf *sb);
 /* Append s with < > & " ' escaped: safe in HTML and XML text and
- * quoted attribute values. */
+ * quoted attribute values.
+ */
 void strbuf_add_escaped_html(struct strbuf *sb, const char *s);
 /* Append len bytes of data base64-encoded (RFC 4648), with padding. */
 void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len);
@@ -137,12 +138,14 @@ void disk_full_note(const char *path, int err);
 const char *disk_full_path(void);
 
 /* The mount point of path's file system (of its nearest existing
- * ancestor).  Allocated. */
+ * ancestor).  Allocated.
+ */
 char *mount_point_of(const char *path);
 void disk_full_clear(void);
 int mkdir_p(const char *path, int mode);
 /* The directory that holds path (to its last slash), made as mkdir_p()
- * makes it: 0, or -1.  A path with no directory part needs none. */
+ * makes it: 0, or -1.  A path with no directory part needs none.
+ */
 int mkdir_parent(const char *path, int mode);
 /*
  * An exclusive flock(2) on path (created, no link followed), held until

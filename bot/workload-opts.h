@@ -20,12 +20,14 @@
 #include "options.h"
 
 /* --autogroup on|off, with 1 and 0 kept for old scripts: *(int *) = 1
- * or 0 (leave it -1 for "as the kernel has it"). */
+ * or 0 (leave it -1 for "as the kernel has it").
+ */
 int workload_opt_autogroup(const struct option_spec *opt, const char *arg);
 /* --cgroup root|new: *(const char **) = "root" or "new". */
 int workload_opt_cgroup(const struct option_spec *opt, const char *arg);
 /* --workloads LIST: every comma-separated name is in the workload table
- * (else the message lists the table); *(const char **) = arg. */
+ * (else the message lists the table); *(const char **) = arg.
+ */
 int workload_opt_workloads(const struct option_spec *opt, const char *arg);
 /* The same, or "auto": the workloads a plan of the thread chooses. */
 int workload_opt_workloads_auto(const struct option_spec *opt,

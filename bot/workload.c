@@ -23,8 +23,7 @@ const struct workload workload_table[] = {
 	  WORKLOAD_MAIL,
 	  /* rt-tests defaults but for more loops: ~1 s here */
 	  .tool_args = "-P -g 4 -l 500",
-	  .params = "groups=4 fds=20 loops=500 size=100 mode=process "
-		    "ipc=socket",
+	  .params = "groups=4 fds=20 loops=500 size=100 mode=process ipc=socket",
 	  .metrics = { { "time", "\nTime:", 0, "s", 0 },
 		       { "time", "Time:", 0, "s", 0 } } },
 	{ "perf-pipe", WORKLOAD_PERF, "perf", "linux-perf",
@@ -65,7 +64,7 @@ const struct workload *workload_find(const char *name)
 	return workload_find_n(name, strlen(name));
 }
 
-const char *workload_names(unsigned sets)
+const char *workload_names(unsigned int sets)
 {
 	/* one string per combination of sets, made on first use */
 	static char *cache[1u << 2];

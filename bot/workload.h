@@ -24,7 +24,8 @@ enum workload_runner {
 };
 
 /* The sets a workload is in: bot.workloads' default (what test, boot
- * and cron run), bot.knownWorkloads' (what a mail may ask for). */
+ * and cron run), bot.knownWorkloads' (what a mail may ask for).
+ */
 #define WORKLOAD_DEFAULT (1u << 0)
 #define WORKLOAD_MAIL (1u << 1)
 
@@ -49,7 +50,7 @@ struct workload {
 	const char *prog;	/* the executable looked up in PATH */
 	const char *package;	/* where prog comes from (Debian) */
 	const char *help;	/* one line for `run --help` */
-	unsigned sets;		/* WORKLOAD_DEFAULT | WORKLOAD_MAIL */
+	unsigned int sets;	/* WORKLOAD_DEFAULT | WORKLOAD_MAIL */
 	/*
 	 * A tool's command line after prog, words split at spaces, and the
 	 * params column of its rows; in both "%c" is the CPUs and "%d" the
@@ -61,8 +62,9 @@ struct workload {
 	struct workload_metric metrics[WORKLOAD_METRICS_MAX];
 	/* sched-bench's: its sub-command (BENCH_SPAWN, ... of benchopts.h),
 	 * whose options its command line may carry, and the options `run`
-	 * gives it where the spec leaves them unset. */
-	unsigned bench;
+	 * gives it where the spec leaves them unset.
+	 */
+	unsigned int bench;
 	const char *run_args;
 };
 
@@ -79,7 +81,7 @@ const struct workload *workload_find_n(const char *name, size_t len);
  * joined by commas, in table order: "spawn,pingpong".  The string lives
  * as long as the process.
  */
-const char *workload_names(unsigned sets);
+const char *workload_names(unsigned int sets);
 
 /* One "    name            help" line per workload. */
 void workload_help(struct strbuf *out);

@@ -42,8 +42,7 @@ static const struct option_spec apply_options[] = {
 	OPT_FLAG(0, "no-3way", &o.no_3way, "never fall back to a 3-way merge"),
 	OPT_FLAG(0, "no-link", &o.no_link,
 		 "no Link: trailer to the patch's mail"),
-	OPT_FLAG(0, "no-fetch", &no_fetch, "never fetch a named tree for a "
-		 "base this tree lacks (tree.fetchOnDemand)"),
+	OPT_FLAG(0, "no-fetch", &no_fetch, "never fetch a named tree for a base this tree lacks (tree.fetchOnDemand)"),
 	OPT_FLAG(0, "json", &as_json, "print the result as JSON"),
 	OPT__VERBOSITY(),
 	OPT_END()

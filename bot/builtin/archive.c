@@ -20,11 +20,9 @@ static const char *const archive_synopsis[] = {
 
 static const struct option_spec archive_options[] = {
 	OPT_STRING(0, "jobs", &jobs, "DIR",
-		   "the job directories (default job.dir, else "
-		   "$XDG_DATA_HOME/sched-bot/jobs)"),
+		   "the job directories (default job.dir, else $XDG_DATA_HOME/sched-bot/jobs)"),
 	OPT_STRING(0, "out", &out, "DIR",
-		   "where the pages go (default archive.dir, else "
-		   "$XDG_DATA_HOME/sched-bot/archive)"),
+		   "where the pages go (default archive.dir, else $XDG_DATA_HOME/sched-bot/archive)"),
 	OPT__VERBOSITY(),
 	OPT_END()
 };

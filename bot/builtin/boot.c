@@ -49,11 +49,9 @@ static const struct option_spec boot_options[] = {
 	OPT_STRING(0, "workdir", &req.workdir, "DIR",
 		   "keep the console log and initramfs there"),
 	OPT_STRING(0, "sched-bench", &req.sched_bench, "FILE",
-		   "the sched-bench binary to run (default: the one next to "
-		   "sched-bot)"),
+		   "the sched-bench binary to run (default: the one next to sched-bot)"),
 	OPT_FLAG(0, "profile", &profile,
-		 "after the runs, each workload once more under perf record: "
-		 "diag.profile.self.* and .children.* rows"),
+		 "after the runs, each workload once more under perf record: diag.profile.self.* and .children.* rows"),
 	OPT_STRING('o', "output", &out, "FILE", "results CSV (appended)"),
 	OPT_STRING(0, "make-initramfs", &initramfs, "FILE",
 		   "only write the guest's initramfs to FILE"),

@@ -41,15 +41,11 @@ static const struct option_spec build_options[] = {
 	OPT_STRING('o', "output", &o.outdir, "DIR",
 		   "copy bzImage, config, build.log, release there"),
 	OPT_STRING(0, "base-config", &o.base_config, "FILE",
-		   "the base config: a file, or a make target such as "
-		   "tinyconfig or defconfig (default build.baseConfig, "
-		   "tinyconfig)"),
+		   "the base config: a file, or a make target such as tinyconfig or defconfig (default build.baseConfig, tinyconfig)"),
 	OPT_STRING(0, "target", &target, "NAME",
-		   "the kernel target NAME gets: its baseConfig (running: "
-		   "the machine's own config)"),
+		   "the kernel target NAME gets: its baseConfig (running: the machine's own config)"),
 	OPT_CALLBACK(0, "fragment", NULL, "F",
-		     "a config fragment: a file, or a name in kernel/configs "
-		     "(repeatable; replaces sched.config and qemu.config)",
+		     "a config fragment: a file, or a name in kernel/configs (repeatable; replaces sched.config and qemu.config)",
 		     add_fragment),
 	OPT_INTEGER('j', "jobs", &o.jobs, "N", 1, 4096,
 		    "make -jN (default build.jobs, 2)"),
@@ -119,13 +115,11 @@ int cmd_build(int argc, char **argv)
 		return parse_options_exit(argc);
 	if (argc || !o.src == !o.tree || (o.rev && !o.tree)) {
 		free(frags);
-		return options_error(&build_doc, "give --src DIR, or "
-				     "--tree REPO [--rev REV]");
+		return options_error(&build_doc, "give --src DIR, or --tree REPO [--rev REV]");
 	}
 	if (target && o.base_config) {
 		free(frags);
-		return options_error(&build_doc, "--target gives the base "
-				     "config: not with --base-config");
+		return options_error(&build_doc, "--target gives the base config: not with --base-config");
 	}
 	ret = check_inputs();
 	if (ret) {

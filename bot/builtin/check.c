@@ -26,8 +26,7 @@ static const struct option_spec check_options[] = {
 	OPT_STRING('m', "mbox", &mbox, "FILE",
 		   "read the message from FILE instead of stdin"),
 	OPT_STRING(0, "untested", &untested, "warn|empty",
-		   "for a series without a job: warn (default, \"not "
-		   "tested\") or empty: print [] (nothing to report)"),
+		   "for a series without a job: warn (default, \"not tested\") or empty: print [] (nothing to report)"),
 	OPT__VERBOSITY(),
 	OPT_END()
 };
@@ -64,11 +63,9 @@ int cmd_check(int argc, char **argv)
 	if (argc < 0)
 		return parse_options_exit(argc);
 	if (argc)
-		return options_error(&check_doc, "no arguments: the message "
-				     "comes on stdin or with --mbox");
+		return options_error(&check_doc, "no arguments: the message comes on stdin or with --mbox");
 	if (strcmp(untested, "warn") && strcmp(untested, "empty"))
-		return options_error(&check_doc, "--untested is warn or "
-				     "empty");
+		return options_error(&check_doc, "--untested is warn or empty");
 	b4check_opts_from_config(&o);
 	o.untested_empty = !strcmp(untested, "empty");
 	if (mbox && need_file(mbox))

@@ -60,25 +60,17 @@ static const char *const compare_synopsis[] = {
 
 static const struct option_spec compare_options[] = {
 	OPT_STRING('f', "format", &format, "F",
-		   "intel, amd, lkp, mmtests, matrix, simple (default "
-		   "compare.format, simple), plot (ASCII scaling curve of "
-		   "an instance sweep) or auto: the format of the tables "
-		   "posted in --thread"),
+		   "intel, amd, lkp, mmtests, matrix, simple (default compare.format, simple), plot (ASCII scaling curve of an instance sweep) or auto: the format of the tables posted in --thread"),
 	OPT_STRING(0, "thread", &thread, "FILE",
-		   "the thread (mbox) whose tables -f auto follows; stderr "
-		   "names the message the format came from"),
+		   "the thread (mbox) whose tables -f auto follows; stderr names the message the format came from"),
 	OPT_FLAG(0, "json", &as_json, "JSON instead of a table"),
 	OPT_FLAG(0, "diag", &o.all_diag,
-		 "every diag.* row in the tables, not only those that "
-		 "changed significantly"),
+		 "every diag.* row in the tables, not only those that changed significantly"),
 	OPT_CALLBACK(0, "min-effect", &o.min_effect, "PCT",
-		     "smallest change, in percent, called a regression or an "
-		     "improvement (compare.minEffect, 2)",
+		     "smallest change, in percent, called a regression or an improvement (compare.minEffect, 2)",
 		     set_number),
 	OPT_CALLBACK(0, "alpha", &o.alpha, "A",
-		     "family-wise level of the KPIs: the paired or Welch "
-		     "t-test, Holm-corrected over them (compare.alpha, "
-		     "0.01)",
+		     "family-wise level of the KPIs: the paired or Welch t-test, Holm-corrected over them (compare.alpha, 0.01)",
 		     set_number),
 	OPT__VERBOSITY(),
 	OPT_END()
@@ -141,8 +133,11 @@ int cmd_compare(int argc, char **argv)
 			return EXIT_NOTFOUND;
 	if (thread && need_file(thread))
 		return EXIT_NOTFOUND;
-	if (!strcmp(format, "auto") && !(format = auto_format(thread)))
-		return EXIT_NOTFOUND;
+	if (!strcmp(format, "auto")) {
+		format = auto_format(thread);
+		if (!format)
+			return EXIT_NOTFOUND;
+	}
 	if (compare_read_files(argv, argc, &set) < 0) {
 		sample_set_release(&set);
 		return EXIT_FAIL;

@@ -70,7 +70,8 @@ void tmpl_dirs_from_config(struct tmpl_dirs *d);
 /* reply.list is kept here (copied), until the next call. */
 void reply_opts_from_config(struct reply_opts *o);
 /* cron.query and cron.commandQuery are kept here (copied), until the
- * next call. */
+ * next call.
+ */
 void cron_defaults_from_config(struct cron_defaults *d);
 void status_opts_from_config(struct status_opts *o);
 /* Its configured fields; the command sets the rest. */

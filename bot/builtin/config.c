@@ -141,13 +141,11 @@ static const struct option_spec config_options[] = {
 	OPT_FLAG(0, "list", &list,
 		 "the keys set, as key=value, secrets masked"),
 	OPT_FLAG(0, "all", &all,
-		 "with --list: every key, a tab, and where its value comes "
-		 "from (default, file, or unset when it has no default)"),
+		 "with --list: every key, a tab, and where its value comes from (default, file, or unset when it has no default)"),
 	OPT_FLAG(0, "keys", &keys,
 		 "each key's type, default and meaning"),
 	OPT_STRING(0, "get", &key, "KEY",
-		   "the value set in the file, not a default (exit 3 when "
-		   "it is not set)"),
+		   "the value set in the file, not a default (exit 3 when it is not set)"),
 	OPT_FLAG(0, "path", &path, "the configuration file's path"),
 	OPT__VERBOSITY(),
 	OPT_END()
@@ -174,8 +172,7 @@ int cmd_config(int argc, char **argv)
 	if (argc < 0)
 		return parse_options_exit(argc);
 	if (argc || list + keys + path + !!key != 1 || (all && !list))
-		return options_error(&config_doc, "expected --list [--all], "
-				     "--keys, --get KEY or --path");
+		return options_error(&config_doc, "expected --list [--all], --keys, --get KEY or --path");
 	if (list && all)
 		return config_list_all() < 0 ? EXIT_FAIL : EXIT_OK;
 	if (list)

@@ -30,11 +30,9 @@ static const struct option_spec fetch_options[] = {
 		 "do not use a cached copy (the cache is refreshed)"),
 	OPT_FLAG(0, "raw", &raw, "only the message itself, not its thread"),
 	OPT_FLAG(0, "check", &check,
-		 "only say by the exit code whether lore has the message "
-		 "(0 yes, 3 no), printing nothing"),
+		 "only say by the exit code whether lore has the message (0 yes, 3 no), printing nothing"),
 	OPT_STRING('s', "search", &query, "QUERY",
-		   "messages matching a public-inbox QUERY, e.g. "
-		   "'s:PATCH AND dfn:kernel/sched/ AND rt:1.day.ago..'"),
+		   "messages matching a public-inbox QUERY, e.g. 's:PATCH AND dfn:kernel/sched/ AND rt:1.day.ago..'"),
 	OPT_FLAG(0, "threads", &threads,
 		 "with --search: the whole threads of the hits"),
 	OPT_FLAG(0, "atom", &atom,
@@ -110,8 +108,7 @@ int cmd_fetch(int argc, char **argv)
 			return options_error(&fetch_doc,
 					     "--search takes no message-id");
 		if (raw || check)
-			return options_error(&fetch_doc, "--raw and --check "
-					     "are for a message-id");
+			return options_error(&fetch_doc, "--raw and --check are for a message-id");
 		if (query && !*query)
 			return options_error(&fetch_doc,
 					     "empty --search query");

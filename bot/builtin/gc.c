@@ -20,8 +20,7 @@ static const char *const gc_synopsis[] = {
 
 static const struct option_spec gc_options[] = {
 	OPT_FLAG('n', "dry-run", &dry_run,
-		 "list what would be deleted, in order, with sizes; delete "
-		 "nothing"),
+		 "list what would be deleted, in order, with sizes; delete nothing"),
 	OPT_FLAG(0, "json", &as_json, "print the result as JSON"),
 	OPT__VERBOSITY(),
 	OPT_END()

@@ -24,16 +24,13 @@ static const char *const help_synopsis[] = {
 
 static const struct option_spec help_options[] = {
 	OPT_FLAG(0, "man", &man,
-		 "print the manual page, sched-bot(1), as roff (make writes "
-		 "it to build/sched-bot.1; 'make install' installs it)"),
+		 "print the manual page, sched-bot(1), as roff (make writes it to build/sched-bot.1; 'make install' installs it)"),
 	OPT_FLAG(0, "list-cmds", &list_cmds,
 		 "print the command names, one a line (for the completion)"),
 	OPT_FLAG(0, "list-workloads", &list_workloads,
 		 "print the workload names, one a line (for the completion)"),
 	OPT_FLAG(0, "list-options", &list_opts,
-		 "print the options of <command>, or the tool's own without "
-		 "one: one a line, the name and its argument's name if any "
-		 "(for the completion)"),
+		 "print the options of <command>, or the tool's own without one: one a line, the name and its argument's name if any (for the completion)"),
 	OPT__VERBOSITY(),
 	OPT_END()
 };
@@ -57,8 +54,8 @@ void list_commands(FILE *f)
 	fputs("\nCommands, in pipeline order:\n", f);
 	for (c = commands; c->fn; c++)
 		fprintf(f, "   %-10s %s\n", c->doc->name, c->doc->summary);
-	fputs("\n'sched-bot help <command>' shows a command's options, "
-	      "'man sched-bot' all.\n\n", f);
+	fputs("\n'sched-bot help <command>' shows a command's options, 'man sched-bot' all.\n\n",
+	      f);
 	fputs(exit_codes_text, f);
 }
 
@@ -112,10 +109,9 @@ static void man_page(FILE *f)
 	struct options_doc global = main_doc;
 	const struct cmd *c;
 
-	fprintf(f, ".\\\" sched-bot(1), written by 'sched-bot help --man' "
-		"from the option tables\n");
-	fprintf(f, ".TH SCHED\\-BOT 1 \"\" \"sched-bot %s\" "
-		"\"sched-bot manual\"\n", SCHED_BOT_VERSION);
+	fprintf(f, ".\\\" sched-bot(1), written by 'sched-bot help --man' from the option tables\n");
+	fprintf(f, ".TH SCHED\\-BOT 1 \"\" \"sched-bot %s\" \"sched-bot manual\"\n",
+		SCHED_BOT_VERSION);
 	/* no hyphenation or justification: options stay greppable */
 	fputs(".nh\n.ad l\n", f);
 	fputs(".SH NAME\nsched-bot \\- ", f);
@@ -129,8 +125,8 @@ static void man_page(FILE *f)
 	global.text = NULL;
 	options_man(&global, f);
 	fputs(".SH COMMANDS\n", f);
-	options_roff_text("In pipeline order.  Every command also accepts "
-			  "-v, -q and -h.", f);
+	options_roff_text("In pipeline order.  Every command also accepts -v, -q and -h.",
+			  f);
 	for (c = commands; c->fn; c++)
 		options_man(c->doc, f);
 	fputs(".SH \"EXIT STATUS\"\n", f);
@@ -144,8 +140,8 @@ static void man_page(FILE *f)
 "data (jobs/, outbox/, state.db, linux.git).  SCHED_BOT_SMTP_PASSWORD\n"
 "is the SMTP password when smtp.passwordFile is not set.", f);
 	fputs(".SH \"SEE ALSO\"\n", f);
-	fputs("\\fBgit\\-am\\fR(1), \\fBgit\\-config\\fR(1), "
-	      "\\fBb4\\fR(5)\n", f);
+	fputs("\\fBgit\\-am\\fR(1), \\fBgit\\-config\\fR(1), \\fBb4\\fR(5)\n",
+	      f);
 }
 
 int cmd_help(int argc, char **argv)
@@ -170,9 +166,7 @@ int cmd_help(int argc, char **argv)
 	if (options_check(&main_doc) < 0)
 		return EXIT_FAIL;
 	if (man + list_cmds + list_opts + list_workloads > 1)
-		return options_error(&help_doc, "--man, --list-cmds, "
-				     "--list-workloads or --list-options, one "
-				     "of them");
+		return options_error(&help_doc, "--man, --list-cmds, --list-workloads or --list-options, one of them");
 	if (list_workloads) {
 		size_t i;
 

@@ -75,8 +75,7 @@ static const char *const main_synopsis[] = {
 
 static const struct option_spec main_options[] = {
 	OPT_STRING(0, "config", &config_file, "FILE",
-		   "read the configuration from FILE instead of "
-		   "$SCHED_BOT_CONFIG or $XDG_CONFIG_HOME/sched-bot/config"),
+		   "read the configuration from FILE instead of $SCHED_BOT_CONFIG or $XDG_CONFIG_HOME/sched-bot/config"),
 	OPT__VERBOSITY(),
 	OPT_FLAG(0, "version", &show_version, "print the version and exit"),
 	OPT_FLAG('h', "help", &show_help,

@@ -28,8 +28,7 @@ static const struct option_spec plan_options[] = {
 	OPT_INTEGER(0, "seconds", &seconds, "S", 1, 86400,
 		    "length of one run (default job.seconds, else 5)"),
 	OPT_FLAG(0, "init-args", &init_args,
-		 "print the workloads and init words a boot gets, not the "
-		 "plan"),
+		 "print the workloads and init words a boot gets, not the plan"),
 	OPT__VERBOSITY(),
 	OPT_END()
 };
@@ -80,8 +79,8 @@ int cmd_plan(int argc, char **argv)
 		assumed = 0;
 	strbuf_release(&facts);
 	if (!cpus && assumed)
-		warning("the CPUs of target '%s' are not known: %d assumed "
-			"(set target.%s.smp or give --cpus)", target, o.cpus,
+		warning("the CPUs of target '%s' are not known: %d assumed (set target.%s.smp or give --cpus)",
+			target, o.cpus,
 			target);
 	o.seconds = seconds ? seconds :
 		    (int)config_get_int("job.seconds");

@@ -43,8 +43,7 @@ static const char *const run_synopsis[] = {
 
 static const struct option_spec run_options[] = {
 	OPT_STRING(0, "target", &target, "NAME",
-		   "only the local target runs here; QEMU and ssh targets "
-		   "run through 'sched-bot boot'"),
+		   "only the local target runs here; QEMU and ssh targets run through 'sched-bot boot'"),
 	OPT__WORKLOADS(&workloads, "required"),
 	OPT_INTEGER(0, "runs", &runs, "N", 1, RUNS_MAX,
 		    "repetitions, workloads interleaved (default 1)"),
@@ -66,8 +65,7 @@ static const struct option_spec run_options[] = {
 	OPT__CGROUP(&spec.cgroup),
 	OPT_FLAG(0, "setsid", &spec.setsid, "run in a new session"),
 	OPT_FLAG(0, "child-cpu", &spec.child_cpu,
-		 "spawn records how often children ran on another CPU than "
-		 "their parent (diag.child_other_cpu_pct)"),
+		 "spawn records how often children ran on another CPU than their parent (diag.child_other_cpu_pct)"),
 	OPT_GROUP("Common"),
 	OPT__VERBOSITY(),
 	OPT_END()

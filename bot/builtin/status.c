@@ -25,8 +25,7 @@ static const char *const status_synopsis[] = {
 static const struct option_spec status_options[] = {
 	OPT_FLAG(0, "json", &as_json, "print the status as JSON"),
 	OPT_STRING(0, "prometheus", &prom, "FILE",
-		   "also write it as a node_exporter textfile-collector file "
-		   "(FILE.tmp, then renamed)"),
+		   "also write it as a node_exporter textfile-collector file (FILE.tmp, then renamed)"),
 	OPT__VERBOSITY(),
 	OPT_END()
 };

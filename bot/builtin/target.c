@@ -32,9 +32,7 @@ static const struct option_spec target_options[] = {
 		    "check: noise runs of each workload (3)"),
 	OPT_INTEGER('t', "duration", &check_opts.seconds, "S", 1, 3600,
 		    "check: seconds of each noise run (1)"),
-	OPT_FLAG(0, "quick", &check_opts.quick, "check: one spawn pass, no "
-		 "gap, no pingpong warm-up (a first look; the noise of the "
-		 "runs a job makes is lower)"),
+	OPT_FLAG(0, "quick", &check_opts.quick, "check: one spawn pass, no gap, no pingpong warm-up (a first look; the noise of the runs a job makes is lower)"),
 	OPT__WORKLOADS(&check_opts.workloads, "check: the default set"),
 	OPT_END()
 };
@@ -65,9 +63,7 @@ const struct options_doc target_doc = {
 "check first sets the performance governor on every CPU with cpufreq\n"
 "and says what it did.",
 	.options = target_options,
-	.notes = "Exit status: 0, 1 when a lab cannot be asked or a mark cannot "
-		 "be removed, or (check) when the machine is busy, too noisy "
-		 "or cannot be checked, 2 for an unknown target.",
+	.notes = "Exit status: 0, 1 when a lab cannot be asked or a mark cannot be removed, or (check) when the machine is busy, too noisy or cannot be checked, 2 for an unknown target.",
 };
 
 static int show(const char *name, const char *type)
@@ -77,8 +73,8 @@ static int show(const char *name, const char *type)
 
 	printf("%s: type %s\n", name, type);
 	if (target_unhealthy(name, &why)) {
-		printf("%s: unhealthy %s\n%s: gets no runs until 'sched-bot "
-		       "target clear %s'\n", name, why, name, name);
+		printf("%s: unhealthy %s\n%s: gets no runs until 'sched-bot target clear %s'\n",
+		       name, why, name, name);
 		free(why);
 	} else {
 		printf("%s: healthy\n", name);
@@ -124,8 +120,7 @@ int cmd_target(int argc, char **argv)
 		return parse_options_exit(argc);
 	if (argc < 2 || (strcmp(argv[0], "status") && strcmp(argv[0], "clear") &&
 			 strcmp(argv[0], "check")))
-		return options_error(&target_doc, "say 'status', 'clear' or "
-				     "'check' and name targets");
+		return options_error(&target_doc, "say 'status', 'clear' or 'check' and name targets");
 	clear = !strcmp(argv[0], "clear");
 	checking = !strcmp(argv[0], "check");
 	for (i = 1; i < argc; i++) {
@@ -141,11 +136,12 @@ int cmd_target(int argc, char **argv)
 		} else if (!clear) {
 			if (show(argv[i], type) != EXIT_OK)
 				ret = EXIT_FAIL;
-		} else if ((rc = target_clear(argv[i])) < 0) {
-			ret = EXIT_FAIL;
 		} else {
-			printf("%s: %s\n", argv[i], rc ? "was not marked "
-			       "unhealthy" : "cleared, healthy again");
+			rc = target_clear(argv[i]);
+			if (rc < 0)
+				ret = EXIT_FAIL;
+			else
+				printf("%s: %s\n", argv[i], rc ? "was not marked unhealthy" : "cleared, healthy again");
 		}
 	}
 	return ret;

@@ -39,20 +39,16 @@ static const struct option_spec test_options[] = {
 	OPT__WORKLOADS_AUTO(&o.workloads,
 			    "default: bot.workloads, else auto"),
 	OPT_INTEGER(0, "runs", &o.runs, "N", 1, RUNS_MAX,
-		    "a fixed number of runs of each kernel (default: "
-		    "adaptive, job.minRuns to job.maxRuns blocks)"),
+		    "a fixed number of runs of each kernel (default: adaptive, job.minRuns to job.maxRuns blocks)"),
 	OPT_STRING(0, "base", &o.base, "REV",
 		   "apply onto REV instead of the series' base"),
 	OPT_STRING(0, "on-top", &o.on_top, "MSGID",
-		   "also apply the diff of that mail of the thread on top "
-		   "of the series (what a #sched-bot test command with a "
-		   "diff does)"),
+		   "also apply the diff of that mail of the thread on top of the series (what a #sched-bot test command with a diff does)"),
 	OPT_STRING(0, "job-dir", &o.dir, "DIR",
 		   "the job directory (default job.dir/<message-id>); "
 		   "alone, resumes the job in DIR"),
 	OPT_FLAG(0, "restart", &o.restart,
-		 "start the job over when the options differ from the ones "
-		 "it was started with"),
+		 "start the job over when the options differ from the ones it was started with"),
 	OPT_SET_INT(0, "send", &send, 1,
 		    "send the reply (as smtp.send = true does)"),
 	OPT_SET_INT(0, "no-send", &send, 0, "only write it to the outbox"),
@@ -112,9 +108,7 @@ static int below_floor(const char *dir)
 		free(builds);
 		return 0;
 	}
-	error("disk full: %lld bytes free on %s's file system, %lld needed "
-	      "(gc.minFree) before a build; 'sched-bot gc' frees space "
-	      "('sched-bot gc --dry-run' lists what it would delete)",
+	error("disk full: %lld bytes free on %s's file system, %lld needed (gc.minFree) before a build; 'sched-bot gc' frees space ('sched-bot gc --dry-run' lists what it would delete)",
 	      avail, builds, min_free);
 	free(builds);
 	return 1;
@@ -145,8 +139,7 @@ int cmd_test(int argc, char **argv)
 		o.msgid = msgid;
 	}
 	if (!o.msgid && !o.mbox && !o.dir)
-		return options_error(&test_doc, "give a message-id, "
-				     "--mbox FILE or --job-dir DIR");
+		return options_error(&test_doc, "give a message-id, --mbox FILE or --job-dir DIR");
 	if (o.mbox && need_file(o.mbox)) {
 		free(msgid);
 		return EXIT_NOTFOUND;
@@ -165,8 +158,8 @@ int cmd_test(int argc, char **argv)
 		if (!on_top) {
 			free(msgid);
 			free(dir);
-			return options_error(&test_doc, "--on-top '%s' holds "
-					     "no message-id", o.on_top);
+			return options_error(&test_doc, "--on-top '%s' holds no message-id",
+					     o.on_top);
 		}
 		o.on_top = on_top;
 	}

@@ -27,11 +27,9 @@ static const char *const tree_synopsis[] = {
 
 static const struct option_spec tree_options[] = {
 	OPT_STRING(0, "tarball", &tarball, "FILE",
-		   "init: the linux-source tarball to import (default "
-		   "tree.tarball, else " TREE_DEBIAN_TARBALL ")"),
+		   "init: the linux-source tarball to import (default tree.tarball, else " TREE_DEBIAN_TARBALL ")"),
 	OPT_STRING(0, "tree", &tree_dir, "DIR",
-		   "status, export, fetch: the tree (default tree.path, else "
-		   "$XDG_DATA_HOME/sched-bot/linux.git)"),
+		   "status, export, fetch: the tree (default tree.path, else $XDG_DATA_HOME/sched-bot/linux.git)"),
 	OPT__VERBOSITY(),
 	OPT_END()
 };
@@ -256,14 +254,12 @@ static int tree_fetch_cmd(int argc, char **argv)
 		named += tree_remote_find(&t, argv[i]) != NULL;
 	if (named && named != argc - 1) {
 		tree_remotes_release(&t);
-		return options_error(&tree_doc, "fetch: give URL or the names "
-				     "of configured trees");
+		return options_error(&tree_doc, "fetch: give URL or the names of configured trees");
 	}
 	url = argc > 1 ? argv[1] : config_get("tree.remote");
 	if (!named && (argc > 2 || (!url && !t.nr))) {
 		tree_remotes_release(&t);
-		return options_error(&tree_doc, "fetch needs URL, tree.remote "
-				     "or a named tree");
+		return options_error(&tree_doc, "fetch needs URL, tree.remote or a named tree");
 	}
 	path = tree_path();
 	if (tree_open(&repo, path) < 0) {
@@ -298,8 +294,7 @@ int cmd_tree(int argc, char **argv)
 	if (argc < 0)
 		return parse_options_exit(argc);
 	if (argc < 1)
-		return options_error(&tree_doc, "expected init, status, export "
-				     "or fetch");
+		return options_error(&tree_doc, "expected init, status, export or fetch");
 	if (tarball && strcmp(argv[0], "init"))
 		return options_error(&tree_doc, "--tarball is for 'tree init'");
 	if (!strcmp(argv[0], "init"))

@@ -45,8 +45,9 @@ static void parse_health(const char *buf, struct kv *h, struct strbuf *top)
 		size_t n = strcspn(p, "\n");
 		char *line = xstrndup(p, n), *comma;
 
-		if (starts_with(line, "health,") &&
-		    (comma = strchr(line + 7, ','))) {
+		comma = starts_with(line, "health,") ?
+			strchr(line + 7, ',') : NULL;
+		if (comma) {
 			*comma = '\0';
 			if (!strcmp(line + 7, "top"))
 				strbuf_addf(top, "%s\n", comma + 1);
@@ -95,8 +96,8 @@ static void judge_health(const char *name, const char *buf,
 	strbuf_addf(&c->report, "%s: load average %s on %ld CPUs\n", name,
 		    get(&h, "loadavg"), cpus);
 	if (cpus > 0 && load / cpus > max_load)
-		strbuf_addf(&why, "load average %.2f on %ld CPUs, above "
-			    "target.%s.maxLoad %g per CPU", load, cpus, name,
+		strbuf_addf(&why, "load average %.2f on %ld CPUs, above target.%s.maxLoad %g per CPU",
+			    load, cpus, name,
 			    max_load);
 	for (p = top.buf; *p;) {
 		size_t n = strcspn(p, "\n");
@@ -105,11 +106,11 @@ static void judge_health(const char *name, const char *buf,
 		int pid;
 
 		if (sscanf(p, "%lf %d %19[^\n]", &pct, &pid, comm) >= 2) {
-			strbuf_addf(&c->report, "%s: top: %5.1f%% of a CPU, pid "
-				    "%d (%s)\n", name, pct, pid, comm);
+			strbuf_addf(&c->report, "%s: top: %5.1f%% of a CPU, pid %d (%s)\n",
+				    name, pct, pid, comm);
 			if (pct > HOG_PCT)
-				strbuf_addf(&why, "%spid %d (%s) takes %.0f%% "
-					    "of a CPU", why.len ? "; " : "",
+				strbuf_addf(&why, "%spid %d (%s) takes %.0f%% of a CPU",
+					    why.len ? "; " : "",
 					    pid, comm, pct);
 		}
 		p += n + (p[n] == '\n');
@@ -134,8 +135,8 @@ static int refuses_busy(const char *name)
 	if (!strcmp(v, "refuse"))
 		return 1;
 	if (strcmp(v, "report"))
-		warning("config target.%s.busy = '%s' is neither report nor "
-			"refuse, using report", name, v);
+		warning("config target.%s.busy = '%s' is neither report nor refuse, using report",
+			name, v);
 	return 0;
 }
 
@@ -232,14 +233,12 @@ static void judge_noise(const char *name, const char *figures,
 		if (sscanf(p, "noise %63s %63s %lf %d", w, m, &cv, &runs) == 4 &&
 		    o->detect > 0 && listed(o->workloads, w)) {
 			need = blocks_needed(cv, o->detect);
-			strbuf_addf(&c->report, "%s: noise: %s %s: CV %.2f%% "
-				    "over %d runs; a %g%% change takes ~%d "
-				    "runs a side (%s %d)\n", name, w, m, cv,
+			strbuf_addf(&c->report, "%s: noise: %s %s: CV %.2f%% over %d runs; a %g%% change takes ~%d runs a side (%s %d)\n",
+				    name, w, m, cv,
 				    runs, o->detect, need, budget, o->max_runs);
 			if (need > o->max_runs)
-				strbuf_addf(&why, "%s%s %s: CV %.2f%%, %g%% "
-					    "needs ~%d runs a side, past %s "
-					    "%d", why.len ? "; " : "", w, m, cv,
+				strbuf_addf(&why, "%s%s %s: CV %.2f%%, %g%% needs ~%d runs a side, past %s %d",
+					    why.len ? "; " : "", w, m, cv,
 					    o->detect, need, budget,
 					    o->max_runs);
 		}
@@ -260,8 +259,7 @@ static int measure_noise(const char *name, const struct target_check_opts *o,
 	int ret;
 
 	req.workloads = o->workloads;
-	req.workload_args = o->quick ? "spawn=--passes,1,--gap,0 "
-				      "pingpong=--warmup,0" : NULL;
+	req.workload_args = o->quick ? "spawn=--passes,1,--gap,0 pingpong=--warmup,0" : NULL;
 	req.runs = o->runs;
 	req.seconds = o->seconds;
 	req.label = "check";
@@ -356,11 +354,11 @@ static int noise(const char *name, const struct target_check_opts *o,
 		kept_noise(name, figures, &measured);
 	}
 	if (o->runs && c->busy) {
-		strbuf_addf(&c->report, "%s: noise not measured: the machine "
-			    "is busy\n", name);
+		strbuf_addf(&c->report, "%s: noise not measured: the machine is busy\n",
+			    name);
 	} else if (!figures->len) {
-		strbuf_addf(&c->report, "%s: noise not known: no 'sched-bot "
-			    "target check %s' yet\n", name, name);
+		strbuf_addf(&c->report, "%s: noise not known: no 'sched-bot target check %s' yet\n",
+			    name, name);
 	} else {
 		if (!o->runs)
 			strbuf_addf(&c->report, "%s: noise as measured %s\n",
@@ -385,9 +383,7 @@ int target_check(const char *name, const struct target_check_opts *o,
 
 	memset(c, 0, sizeof(*c));
 	if (!ops || !ops->health)
-		return error("target %s: %s", name, ops ? "a check needs a "
-			     "machine that runs between jobs (ssh, local), not "
-			     "a guest booted per run" : "unknown target");
+		return error("target %s: %s", name, ops ? "a check needs a machine that runs between jobs (ssh, local), not a guest booted per run" : "unknown target");
 	if (target_unhealthy(name, &why)) {
 		c->busy = xasprintf("marked unhealthy %s", why);
 		c->refuse = refuses_busy(name);

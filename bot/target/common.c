@@ -59,7 +59,8 @@ static const struct target_tool *tool_of(const struct target_ctx *ctx,
 }
 
 /* sb.exec.<workload>=cmd,arg,arg: init splits at commas, the kernel
- * command line at white space. */
+ * command line at white space.
+ */
 static char *exec_word(const struct target_tool *t, const char *cmd,
 		       int seconds)
 {
@@ -116,14 +117,14 @@ int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
 
 		t = tool_of(ctx, name, &k);
 		if (t && !cmds[k]) {
-			fprintf(stderr, "skip: %s: '%s' is not installed %s "
-				"(package %s)\n", name, t->info->prog, why,
+			fprintf(stderr, "skip: %s: '%s' is not installed %s (package %s)\n",
+				name, t->info->prog, why,
 				t->info->package);
 			continue;
 		}
 		if (t && strpbrk(cmds[k], " \t\n")) {
-			fprintf(stderr, "skip: %s: cannot run '%s' from a "
-				"path with white space\n", name, cmds[k]);
+			fprintf(stderr, "skip: %s: cannot run '%s' from a path with white space\n",
+				name, cmds[k]);
 			continue;
 		}
 		strbuf_addf(&wl, "%s%s", wl.len ? "," : "", name);
@@ -220,10 +221,10 @@ int target_build_initramfs(const struct target_ctx *ctx, const char *path)
 			helper = target_spawn_helper(ctx->sched_bench);
 	/* The spawn helper's libc and loader, at their own paths; the
 	 * helper itself goes next to /init.  Without them spawn forks from
-	 * sched-bench, and its records say so. */
+	 * sched-bench, and its records say so.
+	 */
 	if (helper && target_tool_files(helper, &helper_files, NULL) < 0) {
-		warning("not packing sched-bench-spawn: spawn will fork from "
-			"the static sched-bench (forker=static)");
+		warning("not packing sched-bench-spawn: spawn will fork from the static sched-bench (forker=static)");
 		free(helper);
 		helper = NULL;
 	}
@@ -343,8 +344,7 @@ int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 	if (c.status == CONSOLE_OK &&
 	    console_to_samples(&c, req->label, ctx->name, &res->samples) < 0) {
 		res->status = CONSOLE_CORRUPT;
-		res->reason = xstrdup("the workloads' output is not result "
-				      "rows");
+		res->reason = xstrdup("the workloads' output is not result rows");
 	} else if (c.status == CONSOLE_OK && !res->samples.nr) {
 		res->status = CONSOLE_FAILED;
 		res->reason = xstrdup("the workloads printed no result rows");
@@ -364,8 +364,8 @@ static void __attribute__((noreturn)) bad_default(const char *k,
 						  const char *def,
 						  const char *table)
 {
-	fprintf(stderr, "BUG: %s: default '%s' in the code, '%s' in "
-		"bot/config-keys.c\n", k, def ? def : "(none)", table);
+	fprintf(stderr, "BUG: %s: default '%s' in the code, '%s' in bot/config-keys.c\n",
+		k, def ? def : "(none)", table);
 	abort();
 }
 
@@ -395,8 +395,8 @@ static const struct config_key *key_of(const char *k)
 	const struct config_key *t = config_key_find(k);
 
 	if (!t) {
-		fprintf(stderr, "BUG: config key '%s' is not in "
-			"bot/config-keys.c\n", k);
+		fprintf(stderr, "BUG: config key '%s' is not in bot/config-keys.c\n",
+			k);
 		abort();
 	}
 	return t;
@@ -680,7 +680,8 @@ long target_run_budget(const char *name)
 }
 
 /* The runs of workload w (len wl) one repetition makes: its entry in
- * args ("w=a,b+c,d": cells split at '+', "--sweep,1:2:4" points). */
+ * args ("w=a,b+c,d": cells split at '+', "--sweep,1:2:4" points).
+ */
 static int entry_runs(const char *args, const char *w, size_t wl)
 {
 	const char *p = args ? args : "";

@@ -25,7 +25,7 @@ struct target_tool {
 struct target_ctx {
 	const char *name;		/* [target "NAME"] */
 	const char *type;		/* the backend's type */
-	unsigned traits;		/* the backend's, enum target_trait */
+	unsigned int traits;		/* the backend's, enum target_trait */
 	char *sched_bench;		/* the sched-bench to run or ship */
 	struct target_words workloads;	/* the request's, in order */
 	struct target_tool *tools;	/* the tool workloads among them */
@@ -37,7 +37,7 @@ struct target_ctx {
 struct target_ops {
 	const char *type;		/* target.NAME.type */
 	const char *describe;		/* what it is, for messages */
-	unsigned traits;		/* enum target_trait */
+	unsigned int traits;		/* enum target_trait */
 	/*
 	 * target.NAME.timeout's default when the backend has a fixed one
 	 * (ssh: the workloads after the boot); 0 when it reckons its

@@ -105,8 +105,12 @@ static void profile_frame(struct console_result *res, const char *p,
 	unsigned long cell;
 
 	if (!wn || p[wn] != ' ' || parse_uint(p + wn + 1, &e, &cell) < 0 ||
-	    *e != ' ' || cell > 1000 || !(en = strcspn(e + 1, " ")) ||
-	    en > 32 || wn > 64) {
+	    *e != ' ' || cell > 1000) {
+		fail(res, CONSOLE_CORRUPT, "frame %zu: bad PROFILE", seq);
+		return;
+	}
+	en = strcspn(e + 1, " ");
+	if (!en || en > 32 || wn > 64) {
 		fail(res, CONSOLE_CORRUPT, "frame %zu: bad PROFILE", seq);
 		return;
 	}
@@ -212,7 +216,8 @@ static void payload(struct console_result *res, const char *p, size_t seq)
 		}
 		r->rc = (int)v;
 		/* env only describes the machine: its failure costs no
-		 * numbers. */
+		 * numbers.
+		 */
 		if (v && strcmp(r->workload, "env"))
 			fail(res, CONSOLE_FAILED,
 			     "%s run %d exited with %lu: %.200s", r->workload,
@@ -266,13 +271,13 @@ static void frame(struct console_result *res, const char *f, size_t len,
 		c = crc32(c, (const unsigned char *)ce + 1, strlen(ce + 1));
 	if (ce != e + 9 || *ce != ' ' || c != crc) {
 		fail(res, CONSOLE_CORRUPT,
-		     "frame %lu failed its checksum (console interleaving "
-		     "or line noise): '%.60s'", v, line);
+		     "frame %lu failed its checksum (console interleaving or line noise): '%.60s'",
+		     v, line);
 		goto out;
 	}
 	if (v != *seq + 1) {
-		fail(res, CONSOLE_CORRUPT, "frame %lu arrived after frame %zu: "
-		     "frames were lost", v, *seq);
+		fail(res, CONSOLE_CORRUPT, "frame %lu arrived after frame %zu: frames were lost",
+		     v, *seq);
 		*seq = v;
 		goto out;
 	}
@@ -333,12 +338,12 @@ enum console_status console_parse(const char *buf, size_t len,
 	} else if (!ended) {
 		if (timed_out)
 			fail(res, CONSOLE_TIMEOUT,
-			     "no result before the timeout (hung after %zu "
-			     "frames)", seq);
+			     "no result before the timeout (hung after %zu frames)",
+			     seq);
 		else
 			fail(res, CONSOLE_TRUNCATED,
-			     "the console output stopped after %zu frames "
-			     "without END", seq);
+			     "the console output stopped after %zu frames without END",
+			     seq);
 	} else if (res->rc) {
 		fail(res, CONSOLE_FAILED, "init ended with rc=%d", res->rc);
 	}
@@ -407,7 +412,8 @@ int console_run_stat(const struct console_run *r, const char *key,
 }
 
 /* A tool's run: its env records apart, the rest is the tool's text
- * (stdout, then stderr, as on the local target). */
+ * (stdout, then stderr, as on the local target).
+ */
 static int parse_tool_run(const struct console_run *r,
 			  const struct run_meta *meta, int seconds,
 			  struct sample_set *set)

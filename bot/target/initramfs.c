@@ -149,7 +149,8 @@ int initramfs_build_bench(const char *path, const char *sched_bench,
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		add_dir_once(&fs, &seen, dirs[i]);
 	/* The kernel opens /dev/console for init's stdio before devtmpfs
-	 * is mounted: the node must be in the archive. */
+	 * is mounted: the node must be in the archive.
+	 */
 	initramfs_add_chardev(&fs, "dev/console", 0600, 5, 1);
 	if (initramfs_add_host_file(&fs, "init", sched_bench) < 0)
 		goto out;
@@ -173,7 +174,8 @@ int initramfs_build_bench(const char *path, const char *sched_bench,
 		}
 		free(parent);
 		/* A symlink on the host (/lib64/ld-linux-x86-64.so.2) is its
-		 * target's bytes here: the path is what programs open. */
+		 * target's bytes here: the path is what programs open.
+		 */
 		if (initramfs_add_host_file(&fs, p, extra[i]) < 0)
 			goto out;
 	}

@@ -57,7 +57,8 @@ static void lava_log_entry(struct lava_log *log, json_object *o)
 		json_object *et, *em;
 
 		/* {"definition": "lava", "case": "job", "result": "fail",
-		 *  "error_type": "Infrastructure", "error_msg": "..."} */
+		 *  "error_type": "Infrastructure", "error_msg": "..."}
+		 */
 		if (json_object_object_get_ex(msg, "error_type", &et) &&
 		    !log->error_type) {
 			log->error_type = xstrdup(json_object_get_string(et));
@@ -177,11 +178,11 @@ static int lava_open(struct lava *l, const char *name)
 	memset(l, 0, sizeof(*l));
 	l->name = name;
 	if (!url || !*url)
-		return error("target %s: set target.%s.url to the LAVA "
-			     "server", name, name);
+		return error("target %s: set target.%s.url to the LAVA server",
+			     name, name);
 	if (!tf || !*tf)
-		return error("target %s: set target.%s.tokenFile to a file "
-			     "holding the LAVA API token", name, name);
+		return error("target %s: set target.%s.tokenFile to a file holding the LAVA API token",
+			     name, name);
 	if (strbuf_read_file(&tok, tf) < 0) {
 		error("target %s: cannot read token file %s: %s", name, tf,
 		      strerror(errno));
@@ -272,19 +273,19 @@ static long lava_submit(struct lava *l, const char *definition,
 
 	if (code == 201) {
 		o = json_tokener_parse(out.buf);
+		id = NULL;
 		if (o && json_object_object_get_ex(o, "job_ids", &ids) &&
-		    json_object_get_type(ids) == json_type_array &&
-		    (id = json_object_array_get_idx(ids, 0)))
+		    json_object_get_type(ids) == json_type_array)
+			id = json_object_array_get_idx(ids, 0);
+		if (id)
 			j->id = json_object_get_int64(id);
 		json_object_put(o);
 		if (j->id <= 0)
-			j->why = xstrdup("LAVA accepted the job but named no "
-					 "job id");
+			j->why = xstrdup("LAVA accepted the job but named no job id");
 	} else if (code == 401 || code == 403) {
 		char *d = json_member(out.buf, "detail");
 
-		j->why = xasprintf("LAVA at %s refused the token in "
-				   "target.%s.tokenFile (HTTP %ld: %s)",
+		j->why = xasprintf("LAVA at %s refused the token in target.%s.tokenFile (HTTP %ld: %s)",
 				   l->url, l->name, code,
 				   d ? d : "no detail");
 		free(d);
@@ -293,8 +294,8 @@ static long lava_submit(struct lava *l, const char *definition,
 
 		if (!m)
 			m = xstrndup(out.buf, out.len > 300 ? 300 : out.len);
-		j->why = xasprintf("LAVA refused the job definition (HTTP "
-				   "%ld): %s", code, m);
+		j->why = xasprintf("LAVA refused the job definition (HTTP %ld): %s",
+				   code, m);
 		free(m);
 	} else {
 		j->why = xasprintf("LAVA at %s cannot be reached", l->url);
@@ -359,8 +360,8 @@ static enum lava_outcome lava_follow(struct lava *l, struct lava_job *j,
 			free(j->health);
 			j->health = json_member(out.buf, "health");
 		} else if (++unreachable > 30) {
-			j->why = xasprintf("LAVA stopped answering about job "
-					   "%ld", j->id);
+			j->why = xasprintf("LAVA stopped answering about job %ld",
+					   j->id);
 			ret = LAVA_INFRA;
 			break;
 		}
@@ -374,16 +375,16 @@ static enum lava_outcome lava_follow(struct lava *l, struct lava_job *j,
 		free(state);
 		if (lava_stop_signal) {
 			lava_cancel(l, j->id);
-			j->why = xasprintf("stopped by signal %d; LAVA job %ld "
-					   "cancelled", (int)lava_stop_signal,
+			j->why = xasprintf("stopped by signal %d; LAVA job %ld cancelled",
+					   (int)lava_stop_signal,
 					   j->id);
 			ret = LAVA_STOPPED;
 			break;
 		}
 		if (now_monotonic() - start > timeout) {
 			lava_cancel(l, j->id);
-			j->why = xasprintf("LAVA job %ld did not finish in "
-					   "%.0f s; cancelled", j->id, timeout);
+			j->why = xasprintf("LAVA job %ld did not finish in %.0f s; cancelled",
+					   j->id, timeout);
 			ret = LAVA_STOPPED;
 			break;
 		}
@@ -430,8 +431,8 @@ static char *lava_publish(const char *name, const char *file,
 		return xasprintf("file://%s", real);
 	}
 	if (!dir || !*dir) {
-		error("target %s: artifactUrl needs artifactDir, the "
-		      "directory it serves", name);
+		error("target %s: artifactUrl needs artifactDir, the directory it serves",
+		      name);
 		return NULL;
 	}
 	sub = xasprintf("%s/%s", dir, tag);
@@ -496,7 +497,8 @@ static int lava_definition(const char *name, const struct boot_req *req,
 	if (!device || !*device)
 		device = lava_pinned;
 	/* No per-job device request in LAVA 2023.01: the lab tags each
-	 * device with its own name, and asking for that tag pins it. */
+	 * device with its own name, and asking for that tag pins it.
+	 */
 	t = xasprintf("%s,%s", tags ? tags : "", device ? device : "");
 	for (tok = strtok_r(t, ", ", &save); tok;
 	     tok = strtok_r(NULL, ", ", &save))
@@ -618,7 +620,8 @@ static int lava_settle(const struct target_ctx *ctx,
 			*ret = -1;
 		} else {
 			/* the console tells whether the kernel hung or
-			 * the lab never ran it */
+			 * the lab never ran it
+			 */
 			*ret = target_finish(ctx, req, j->log.console.buf,
 					     j->log.console.len, 1, res);
 			if (!j->log.console.len) {
@@ -748,8 +751,9 @@ int target_lava_status(const char *name, FILE *f)
 	if (lava_open(&l, name) < 0)
 		goto out;
 	code = lava_http(&l, "jobs/?state=Submitted&limit=1", NULL, &out);
-	if (code == 200 && (o = json_tokener_parse(out.buf)) &&
-	    json_object_object_get_ex(o, "count", &cnt))
+	if (code == 200)
+		o = json_tokener_parse(out.buf);
+	if (o && json_object_object_get_ex(o, "count", &cnt))
 		queued = json_object_get_int64(cnt);
 	json_object_put(o);
 	o = NULL;
@@ -769,8 +773,8 @@ int target_lava_status(const char *name, FILE *f)
 		json_object_array_length(results), queued);
 	for (i = 0; i < json_object_array_length(results); i++) {
 		json_object *d = json_object_array_get_idx(results, i), *v;
-		const char *k[] = { "hostname", "device_type", "state",
-				    "health", "worker_host" };
+		static const char *const k[] = { "hostname", "device_type",
+						 "state", "health", "worker_host" };
 		size_t n;
 
 		fputs(" ", f);

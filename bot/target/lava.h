@@ -6,18 +6,18 @@
  * sched-bench's init off the serial console lines in it.
  *
  *   [target "lava-qemu"]
- *   	type = lava
- *   	url = http://lava.example.org
- *   	tokenFile = ~/.config/sched-bot/lava.token
- *   	deviceType = qemu            (the template: templates/lava/qemu.yaml)
- *   	device = qemu01              (pin one machine; else LAVA picks)
- *   	tags = big-numa              (comma-separated device tags)
- *   	jobTemplate = FILE           (instead of templates/lava/<type>.yaml)
- *   	artifactDir = /srv/lava-art  (where kernels are put for the worker)
- *   	artifactUrl = http://host/art (the same directory over HTTP)
- *   	timeout = 1800               (s, queueing included; then cancel)
- *   	priority = medium
- *   	retries = 2                  (infrastructure failures retried)
+ *	type = lava
+ *	url = http://lava.example.org
+ *	tokenFile = ~/.config/sched-bot/lava.token
+ *	deviceType = qemu            (the template: templates/lava/qemu.yaml)
+ *	device = qemu01              (pin one machine; else LAVA picks)
+ *	tags = big-numa              (comma-separated device tags)
+ *	jobTemplate = FILE           (instead of templates/lava/<type>.yaml)
+ *	artifactDir = /srv/lava-art  (where kernels are put for the worker)
+ *	artifactUrl = http://host/art (the same directory over HTTP)
+ *	timeout = 1800               (s, queueing included; then cancel)
+ *	priority = medium
+ *	retries = 2                  (infrastructure failures retried)
  *
  * Without artifactUrl the worker must share this host: file:// URLs.
  * Every boot after the first in one process is pinned to the device the

@@ -27,8 +27,7 @@ static int local_boot_run(const struct target_ctx *ctx,
 
 	if (req->autogroup >= 0 || (req->cgroup && *req->cgroup &&
 				    strcmp(req->cgroup, "root")))
-		warning("the local target runs in the machine's own "
-			"autogroup and cgroup setting");
+		warning("the local target runs in the machine's own autogroup and cgroup setting");
 	target_words_add(&argv, ctx->sched_bench);
 	target_words_add(&argv, "init");
 	if (!target_init_args(ctx, req, cmds, "on this machine", &argv)) {

@@ -71,20 +71,19 @@ static char *qemu_smp(const char *name, long mem_mb, const char **argv,
 	target_topology(name, &t);
 	if (t.cpus % (t.sockets * t.threads) || t.cpus % t.nodes ||
 	    mem_mb % t.nodes || t.nodes > TARGET_NODES_MAX) {
-		error("target.%s: %ld CPUs do not divide into %ld socket(s) "
-		      "of %ld-thread cores, or %ld CPUs and %ld MB into %ld "
-		      "node(s) (at most %d)", name, t.cpus, t.sockets,
+		error("target.%s: %ld CPUs do not divide into %ld socket(s) of %ld-thread cores, or %ld CPUs and %ld MB into %ld node(s) (at most %d)",
+		      name, t.cpus, t.sockets,
 		      t.threads, t.cpus, mem_mb, t.nodes, TARGET_NODES_MAX);
 		return NULL;
 	}
 	if (t.nodes > 1) {
 		per = t.cpus / t.nodes;
 		for (i = 0; i < t.nodes; i++) {
-			nodes[2 * i] = xasprintf("memory-backend-ram,id=sbmem%ld,"
-						 "size=%ldM", i,
+			nodes[2 * i] = xasprintf("memory-backend-ram,id=sbmem%ld,size=%ldM",
+						 i,
 						 mem_mb / t.nodes);
-			nodes[2 * i + 1] = xasprintf("node,nodeid=%ld,cpus=%ld-%ld,"
-						     "memdev=sbmem%ld", i,
+			nodes[2 * i + 1] = xasprintf("node,nodeid=%ld,cpus=%ld-%ld,memdev=sbmem%ld",
+						     i,
 						     i * per, i * per + per - 1,
 						     i);
 			argv[(*n)++] = "-object";
@@ -231,8 +230,8 @@ static const char *choose_accel(const char *name, const char *kernel)
 		 target_cfg_int(name, "kvmProbeTimeout", 5), -1, NULL, &q);
 	if (q.seen_linux)
 		verdict = "kvm";
-	info("KVM %s: using %s", q.seen_linux ? "works" : "does not boot a "
-	     "guest here", verdict);
+	info("KVM %s: using %s", q.seen_linux ? "works" : "does not boot a guest here",
+	     verdict);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s %s\n", u.release, verdict);
 	slash = strrchr(path, '/');
@@ -248,7 +247,8 @@ out:
 
 /* Boot plus every run, unless configured: a tool run under TCG can take
  * far longer than the -t of sched-bench's own workloads.  Each cell and
- * sweep point of a plan is a run (target_req_runs). */
+ * sweep point of a plan is a run (target_req_runs).
+ */
 static double default_timeout(const struct target_ctx *ctx,
 			      const struct boot_req *req)
 {
@@ -320,7 +320,8 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 	ret = target_finish(ctx, req, console.buf, console.len,
 			    rc == SUBPROC_TIMEOUT, res);
 	/* Say in every row how the numbers were made: TCG numbers are not
-	 * KVM numbers. */
+	 * KVM numbers.
+	 */
 	machine = xasprintf("qemu-%s-smp%ld", accel,
 			    target_cfg_int(name, "smp", 2));
 	target_set_machine(res, machine);
@@ -347,8 +348,7 @@ out:
 
 const struct target_ops target_qemu_ops = {
 	.type = "qemu",
-	.describe = "a QEMU guest booting the kernel with sched-bot's "
-		    "initramfs",
+	.describe = "a QEMU guest booting the kernel with sched-bot's initramfs",
 	.traits = TARGET_SHAPED | TARGET_GUEST,
 	.boot_run = qemu_boot_run,
 };

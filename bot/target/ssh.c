@@ -77,7 +77,8 @@ static int ssh_setup(struct ssh *s, const char *name)
 	s->argv[s->n++] = "-o";
 	s->argv[s->n++] = "ConnectTimeout=10";
 	/* A kernel that goes away under a session (kexec -e, reboot)
-	 * sends no FIN: notice in seconds, not at the command's timeout. */
+	 * sends no FIN: notice in seconds, not at the command's timeout.
+	 */
 	s->argv[s->n++] = "-o";
 	s->argv[s->n++] = "ServerAliveInterval=5";
 	s->argv[s->n++] = "-o";
@@ -123,8 +124,8 @@ static int ssh_run(struct ssh *s, const char *cmd, int in_fd, double timeout,
 
 static int ssh_copy(struct ssh *s, const char *local, const char *remote)
 {
-	char *cmd = xasprintf("cat > '%s.tmp' && chmod 755 '%s.tmp' && "
-			      "mv '%s.tmp' '%s'", remote, remote, remote,
+	char *cmd = xasprintf("cat > '%s.tmp' && chmod 755 '%s.tmp' && mv '%s.tmp' '%s'",
+			      remote, remote, remote,
 			      remote);
 	int fd = open(local, O_RDONLY | O_CLOEXEC), rc;
 
@@ -141,7 +142,8 @@ static int ssh_copy(struct ssh *s, const char *local, const char *remote)
 
 /* Which boot the machine is in.  The release cannot tell a base from a
  * patched build (both are the same uname -r); the boot id changes with
- * every boot and the command line carries the build's token. */
+ * every boot and the command line carries the build's token.
+ */
 struct boot_seen {
 	char *release, *id, *cmdline;
 };
@@ -160,8 +162,8 @@ static int remote_boot(struct ssh *s, double timeout, struct boot_seen *b)
 	char *nl1, *nl2;
 
 	memset(b, 0, sizeof(*b));
-	if (ssh_run(s, "uname -r && cat /proc/sys/kernel/random/boot_id "
-		    "/proc/cmdline", -1, timeout, &out))
+	if (ssh_run(s, "uname -r && cat /proc/sys/kernel/random/boot_id /proc/cmdline",
+		    -1, timeout, &out))
 		goto fail;
 	nl1 = strchr(out.buf, '\n');
 	nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
@@ -239,7 +241,8 @@ static int has_word(const char *cmdline, const char *word)
 }
 
 /* sched_bot.build=<the bzImage's git blob id, 16 digits>: a developer
- * checks it with git hash-object. */
+ * checks it with git hash-object.
+ */
 static char *build_token(const char *kernel)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -259,7 +262,8 @@ static char *build_token(const char *kernel)
 
 /* The kernel's command line: the machine's own without the words of an
  * earlier test (sched_bot.*) or its bootloader, then target.NAME.append
- * and the token. */
+ * and the token.
+ */
 static char *kexec_cmdline(const char *name, const char *own,
 			   const char *token)
 {
@@ -296,7 +300,8 @@ static void add_quoted(struct strbuf *sb, const char *w)
 }
 
 /* bootCommand with {kernel}, {cmdline} (one quoted word) and {initrd}
- * (" --initrd=FILE" when target.NAME.initrd is set) filled in. */
+ * (" --initrd=FILE" when target.NAME.initrd is set) filled in.
+ */
 static char *expand(const char *name, const char *tmpl, const char *kernel,
 		    const char *cmdline)
 {
@@ -457,8 +462,7 @@ static int power_cycle(struct ssh *s, const struct boot_seen *own,
 			return 0;
 		}
 	}
-	mark = xasprintf("%s; %s", why, power ? "it did not come back "
-			 "on its default kernel after powerCommand" :
+	mark = xasprintf("%s; %s", why, power ? "it did not come back on its default kernel after powerCommand" :
 			 "no target.NAME.powerCommand to power-cycle it");
 	target_mark_unhealthy(s->name, mark);
 	error("%s is marked unhealthy: %s", s->name, mark);
@@ -488,21 +492,21 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 		goto out;
 	cmdline = kexec_cmdline(s->name, own->cmdline, token);
 	cmd = expand(s->name, target_cfg(s->name, "bootCommand",
-		     "kexec -l {kernel}{initrd} --command-line={cmdline} && "
-		     "{ sleep 1; kexec -e; } >/dev/null 2>&1 </dev/null &"),
+		     "kexec -l {kernel}{initrd} --command-line={cmdline} && { sleep 1; kexec -e; } >/dev/null 2>&1 </dev/null &"),
 		     rk, cmdline);
 	free(cmdline);
 	mark = console_mark(s->name);
 	start = now_monotonic();
 	/* The connection may die with the old kernel (ssh says 255, or the
 	 * timeout): no verdict then.  Any other failure is the command's,
-	 * on the machine's own kernel still (kexec missing, a bad image). */
+	 * on the machine's own kernel still (kexec missing, a bad image).
+	 */
 	rc = ssh_run(s, cmd, -1, 60, NULL);
 	free(cmd);
 	if (rc > 0 && rc != 255) {
 		res->status = CONSOLE_ERROR;
-		res->reason = xasprintf("the boot command failed on %s "
-					"(exit %d)", s->dest, rc);
+		res->reason = xasprintf("the boot command failed on %s (exit %d)",
+					s->dest, rc);
 		ret = 1;
 		goto out;
 	}
@@ -510,12 +514,11 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 	if (rc) {
 		res->status = CONSOLE_TIMEOUT;
 		res->reason = rc == -2 ?
-			xasprintf("%s did not come back: its console shows a "
-				  "kernel panic %.0fs after the boot (not "
-				  "waiting out bootTimeout)", s->dest,
+			xasprintf("%s did not come back: its console shows a kernel panic %.0fs after the boot (not waiting out bootTimeout)",
+				  s->dest,
 				  now_monotonic() - start) :
-			xasprintf("%s did not come back within %.0fs after "
-				  "booting the kernel", s->dest, wait);
+			xasprintf("%s did not come back within %.0fs after booting the kernel",
+				  s->dest, wait);
 		read_console(s->name, mark, req, res);
 		ret = 1;
 		power_cycle(s, own, "the kernel under test did not come up");
@@ -526,23 +529,21 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 		int own_again = !strcmp(b.cmdline, own->cmdline);
 
 		res->status = CONSOLE_NO_INIT;
-		res->reason = xasprintf("%s came back without %s in "
-					"/proc/cmdline%s: the kernel under "
-					"test did not stay up", s->dest, token,
+		res->reason = xasprintf("%s came back without %s in /proc/cmdline%s: the kernel under test did not stay up",
+					s->dest, token,
 					own_again ? " (on its default kernel)" :
 					"");
 		read_console(s->name, mark, req, res);
 		if (!own_again)
-			power_cycle(s, own, "it runs neither the kernel under "
-				    "test nor its default");
+			power_cycle(s, own, "it runs neither the kernel under test nor its default");
 		boot_seen_release(&b);
 		ret = 1;
 		goto out;
 	}
 	if (req->release && strcmp(b.release, req->release)) {
 		res->status = CONSOLE_NO_INIT;
-		res->reason = xasprintf("%s runs %s, not the kernel built "
-					"(%s): the boot did not take", s->dest,
+		res->reason = xasprintf("%s runs %s, not the kernel built (%s): the boot did not take",
+					s->dest,
 					b.release, req->release);
 		boot_seen_release(&b);
 		ret = 2;
@@ -573,8 +574,7 @@ static void restore(struct ssh *s, const struct boot_seen *own)
 		debug("%s is back on its default kernel", s->dest);
 		boot_seen_release(&b);
 	} else {
-		power_cycle(s, own, "restoreCommand did not bring back its "
-			    "default kernel");
+		power_cycle(s, own, "restoreCommand did not bring back its default kernel");
 	}
 	boot_seen_release(&now);
 }
@@ -585,7 +585,8 @@ static char *remote_tool(struct ssh *s, const struct workload *t)
 	struct strbuf out = STRBUF_INIT, cmd = STRBUF_INIT;
 
 	/* Debian's perf is a wrapper that fails on a kernel it has no
-	 * perf_<version> for: ask it, not only PATH. */
+	 * perf_<version> for: ask it, not only PATH.
+	 */
 	strbuf_addstr(&cmd, "p=$(command -v ");
 	add_quoted(&cmd, t->prog);
 	strbuf_addf(&cmd, ") && %s && printf '%%s\\n' \"$p\"",
@@ -651,7 +652,8 @@ out:
 }
 
 /* How the remote runs each tool: its own, else what we ship; NULL when
- * neither side has it.  shipTools: auto, always, never. */
+ * neither side has it.  shipTools: auto, always, never.
+ */
 static char **tool_cmds(struct ssh *s, const struct target_ctx *ctx,
 			const char *rdir, int *failed)
 {
@@ -747,17 +749,21 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	if (ssh_copy(&s, ctx->sched_bench, rbench) < 0)
 		goto out;
 	/* spawn forks from the dynamic helper, run through the libc and
-	 * loader shipped with it (sched-bench finds it in the environment). */
+	 * loader shipped with it (sched-bench finds it in the environment).
+	 */
 	for (i = 0; i < ctx->workloads.nr; i++)
 		if (!strcmp(ctx->workloads.v[i], "spawn"))
 			break;
 	if (i < ctx->workloads.nr)
 		helper = target_spawn_helper(ctx->sched_bench);
 	if (helper && strpbrk(rdir, ", \t"))
-		warning("remoteDir '%s' cannot hold sched-bench-spawn: spawn "
-			"forks from sched-bench itself", rdir);
-	else if (helper && !(rhelper = ship_tool(&s, helper, rdir, "spawn")))
-		goto out;
+		warning("remoteDir '%s' cannot hold sched-bench-spawn: spawn forks from sched-bench itself",
+			rdir);
+	else if (helper) {
+		rhelper = ship_tool(&s, helper, rdir, "spawn");
+		if (!rhelper)
+			goto out;
+	}
 	if (rhelper) {
 		strbuf_addstr(&cmdline, "SCHED_BENCH_SPAWN=");
 		add_quoted(&cmdline, rhelper);
@@ -776,7 +782,8 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 	ret = target_finish(ctx, req, out.buf, out.len,
 			    rc == SUBPROC_TIMEOUT, res);
 	/* The release is the same for base and patched: the rows say
-	 * which build ran, as proved by /proc/cmdline. */
+	 * which build ran, as proved by /proc/cmdline.
+	 */
 	if (token) {
 		for (i = 0; i < res->samples.nr; i++) {
 			char *k = res->samples.v[i].kernel;
@@ -864,9 +871,7 @@ static int ssh_own_config(const char *name, struct strbuf *cfg,
 	strbuf_trim(&out);
 	if (rc || !out.len || out.len >= 4096) {
 		error("target %s: %s", name, rc ? "ssh failed" :
-		      "neither /proc/config.gz nor /boot/config-$(uname -r) "
-		      "is there: build the machine's kernel with "
-		      "CONFIG_IKCONFIG_PROC, or set baseConfig to a file");
+		      "neither /proc/config.gz nor /boot/config-$(uname -r) is there: build the machine's kernel with CONFIG_IKCONFIG_PROC, or set baseConfig to a file");
 		goto out;
 	}
 	if (!own_config_path_ok(out.buf)) {

@@ -40,7 +40,7 @@ const char *target_type(const char *name)
 	return ops ? ops->type : NULL;
 }
 
-int target_is(const char *name, unsigned traits)
+int target_is(const char *name, unsigned int traits)
 {
 	const struct target_ops *ops = target_backend(name);
 
@@ -73,7 +73,7 @@ void target_ctx_release(struct target_ctx *ctx)
  * run here (local) or shipped in the initramfs (qemu, lava, when asked);
  * never on an ssh machine, which has its own.  Missing: said once.
  */
-static char *ctx_perf(const char *name, unsigned traits)
+static char *ctx_perf(const char *name, unsigned int traits)
 {
 	const char *v = target_cfg(name, "perf", "auto");
 	int local = traits & TARGET_HERE;
@@ -85,8 +85,7 @@ static char *ctx_perf(const char *name, unsigned traits)
 		return NULL;
 	perf = target_tool_host_path("perf");
 	if (!perf && !said++)
-		info("perf is not installed on this machine (package "
-		     "linux-perf): the runs carry no perf stat rows");
+		info("perf is not installed on this machine (package linux-perf): the runs carry no perf stat rows");
 	return perf;
 }
 
@@ -97,7 +96,7 @@ static char *ctx_perf(const char *name, unsigned traits)
  * its own, not used.  Why there is none is said once.
  */
 static char *ctx_profile_perf(const char *name, const char *type,
-			      unsigned traits, const struct boot_req *req)
+			      unsigned int traits, const struct boot_req *req)
 {
 	const char *v = target_cfg(name, "perf", "auto");
 	int here = traits & (TARGET_HERE | TARGET_GUEST);
@@ -109,15 +108,12 @@ static char *ctx_profile_perf(const char *name, const char *type,
 	if (!strcmp(v, "false") || !here) {
 		if (!said++)
 			info("no profile on target %s (%s): %s", name,
-			     type ? type : "?", here ? "target.NAME.perf is "
-			     "false" : "perf record runs on qemu, lava and "
-			     "local targets");
+			     type ? type : "?", here ? "target.NAME.perf is false" : "perf record runs on qemu, lava and local targets");
 		return NULL;
 	}
 	perf = target_tool_host_path("perf");
 	if (!perf && !said++)
-		info("perf is not installed on this machine (package "
-		     "linux-perf): no profile");
+		info("perf is not installed on this machine (package linux-perf): no profile");
 	return perf;
 }
 
@@ -153,8 +149,7 @@ int target_ctx_init(struct target_ctx *ctx, const char *name,
 	ctx->sched_bench = run_find_sched_bench(req->sched_bench);
 	if (!ctx->sched_bench) {
 		target_ctx_release(ctx);
-		return error("sched-bench not found: build it (make), set "
-			     "run.schedBench or give --sched-bench");
+		return error("sched-bench not found: build it (make), set run.schedBench or give --sched-bench");
 	}
 	return 0;
 }
@@ -257,8 +252,8 @@ int target_run(const char *name, const struct boot_req *req,
 	if (target_unhealthy(name, &why)) {
 		res->reason = xasprintf("target %s is marked unhealthy %s", name,
 					why);
-		error("%s\n  see 'sched-bot target status %s'; once the "
-		      "machine is fixed, 'sched-bot target clear %s'", res->reason,
+		error("%s\n  see 'sched-bot target status %s'; once the machine is fixed, 'sched-bot target clear %s'",
+		      res->reason,
 		      name, name);
 		free(why);
 		return -1;
@@ -323,8 +318,8 @@ static int take_config(const char *name, const struct target_ops *ops,
 	int ret = -1;
 
 	if (!ops->own_config)
-		return error("target.%s.baseConfig = running: a %s target has "
-			     "no running kernel to take it from", name,
+		return error("target.%s.baseConfig = running: a %s target has no running kernel to take it from",
+			     name,
 			     ops->type);
 	info("taking the kernel config of target %s", name);
 	if (ops->own_config(name, &cfg, &from) < 0)

@@ -41,7 +41,8 @@ struct kv;
 /* The [target "NAME"] blocks, filled in bot/builtin/ (config-opts.c). */
 struct target_opts {
 	/* "target.NAME.KEY" -> the value the configuration sets; a key
-	 * not in it has the table's default (config-keys.c) */
+	 * not in it has the table's default (config-keys.c)
+	 */
 	const struct kv *set;
 };
 
@@ -53,12 +54,14 @@ struct boot_req {
 	const char *release;	/* ssh: uname -r expected after boot */
 	const char *workloads;	/* "spawn,pingpong" */
 	/* sched-bench options per workload, "pingpong=--no-pin,-n,2
-	 * spawn=-c,4" (init splits at commas); NULL: none */
+	 * spawn=-c,4" (init splits at commas); NULL: none
+	 */
 	const char *workload_args;
 	int runs;		/* repetitions of each, interleaved */
 	int seconds;		/* length of one workload run */
 	/* spawn's --gap, seconds before each pass; NULL: sched-bench's
-	 * (3 s, UnixBench's Run) */
+	 * (3 s, UnixBench's Run)
+	 */
 	const char *spawn_gap;
 	const char *label;	/* the CSV label column */
 	int autogroup;		/* -1: as booted, 0 off, 1 on */
@@ -68,7 +71,8 @@ struct boot_req {
 	/* workloads ("spawn,hackbench") to run once more after the runs,
 	 * each cell under perf record: diag.profile.* rows (qemu and lava
 	 * ship this machine's perf unless target.NAME.perf = false;
-	 * local: its own); NULL: none */
+	 * local: its own); NULL: none
+	 */
 	const char *profile;
 	int progress;		/* 1: status on stderr, if a tty */
 };
@@ -132,7 +136,8 @@ int target_base_config(const char *name, char **base, char **origin);
  */
 struct target_check_opts {
 	const char *workloads;	/* of the noise runs, and the ones judged;
-				 * NULL: the default set, every one kept */
+				 * NULL: the default set, every one kept
+				 */
 	int runs;		/* of each; 0: the kept noise */
 	int seconds;		/* of each run */
 	int quick;		/* one spawn pass, no gap or warm-up */
@@ -169,18 +174,21 @@ enum target_trait {
 	/* this machine on its running kernel, as it is: local */
 	TARGET_HERE = 1 << 1,
 	/* boots the kernel with sched-bot's initramfs, the tools of this
-	 * host in it: qemu, lava */
+	 * host in it: qemu, lava
+	 */
 	TARGET_GUEST = 1 << 2,
 	/* a lab's device: a run's own records are all the bot learns of
-	 * the machine, so they are kept: lava */
+	 * the machine, so they are kept: lava
+	 */
 	TARGET_LAB = 1 << 3,
 	/* a machine of its own between jobs, looked at (health, noise)
-	 * before a job's runs: ssh, local */
+	 * before a job's runs: ssh, local
+	 */
 	TARGET_MACHINE = 1 << 4,
 };
 
 /* Has target name every trait in traits?  0 for an unknown target. */
-int target_is(const char *name, unsigned traits);
+int target_is(const char *name, unsigned int traits);
 
 /*
  * What the target's backend can say of its machines beyond the health

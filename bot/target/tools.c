@@ -62,7 +62,8 @@ static int is_elf(const char *path)
 }
 
 /* perf_6.1 from the wrapper's directory or linux-tools, the version of
- * the running kernel first, else the newest. */
+ * the running kernel first, else the newest.
+ */
 static char *versioned(const char *prog)
 {
 	static const char *const pats[] = {
@@ -138,7 +139,8 @@ char *target_elf_interp(const char *path)
 	if (is64 && sb.len < sizeof(Elf64_Ehdr))
 		goto out;
 	/* The header fields, read through memcpy: the buffer has no
-	 * alignment to speak of.  Same-endian ELF only, as ldd. */
+	 * alignment to speak of.  Same-endian ELF only, as ldd.
+	 */
 	if (is64) {
 		Elf64_Ehdr eh;
 
@@ -190,7 +192,8 @@ out:
 }
 
 /* "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)" and
- * "\t/lib64/ld-linux-x86-64.so.2 (0x...)": the path, or NULL. */
+ * "\t/lib64/ld-linux-x86-64.so.2 (0x...)": the path, or NULL.
+ */
 static int ldd_line(const char *line, char **path, char **missing)
 {
 	const char *p = line, *arrow = strstr(line, " => "), *end;
@@ -232,8 +235,8 @@ int target_tool_files(const char *host_path, struct target_words *files,
 	}
 	if (!subproc_have("ldd")) {
 		free(in);
-		return error("ldd is not installed (package libc-bin): cannot "
-			     "find the libraries of %s", host_path);
+		return error("ldd is not installed (package libc-bin): cannot find the libraries of %s",
+			     host_path);
 	}
 	rc = subproc_capture(argv, &out);
 	if (rc) {

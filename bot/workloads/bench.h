@@ -84,12 +84,16 @@
 
 #define BENCH_FORMAT_VERSION 1
 
+/* util.h's, which sched-bench does not include */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 int bench_spawn(int argc, char **argv);		/* spawn.c */
 int bench_pingpong(int argc, char **argv);	/* pingpong.c */
 int bench_env(int argc, char **argv);		/* env.c */
 int bench_health(int argc, char **argv);	/* health.c */
 /* init.c: PID 1 of the QEMU initramfs; runs the workloads asked on the
- * kernel command line and prints framed results on the console. */
+ * kernel command line and prints framed results on the console.
+ */
 int bench_init(int argc, char **argv);
 
 /* common.c: records, run statistics and the environment knobs. */
@@ -120,7 +124,8 @@ struct run_stats {
 	struct cpu_times cpu0, cpu;	/* accumulated measured ticks */
 	int have_cpu;
 	/* /proc/schedstat at the segment's start, and the sum of the
-	 * segments' deltas: only the measured parts count */
+	 * segments' deltas: only the measured parts count
+	 */
 	struct schedstat ss0, ss;
 	int have_ss;		/* ss is known */
 	int ss_enabled;		/* sched_schedstats was 1 throughout */
@@ -138,7 +143,8 @@ double stats_print(struct run_stats *st, struct bench_rec *r,
 		    long long nvcsw, long long nivcsw, long long migrations,
 		    double own_cpu_s);
 /* A warning for the human line when other load took > 1 % of the
- * machine during the run (the results are then not trustworthy). */
+ * machine during the run (the results are then not trustworthy).
+ */
 const char *busy_note(double foreign_pct);
 /* CPU time sched-bench itself (this thread: sampling, records) used. */
 void harness_stat(struct bench_rec *r);

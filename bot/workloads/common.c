@@ -183,7 +183,7 @@ void stats_begin(struct run_stats *st)
 	st->wall -= bench_now();
 }
 
-#define ADD(f) st->cpu.f += b.f > st->cpu0.f ? b.f - st->cpu0.f : 0
+#define ADD(f) (st->cpu.f += b.f > st->cpu0.f ? b.f - st->cpu0.f : 0)
 
 void stats_end(struct run_stats *st)
 {
@@ -275,7 +275,7 @@ static void ss_print(const struct run_stats *st, struct bench_rec *r)
 
 		if (!d->cpus)
 			continue;
-		for (i = 0; i < sizeof(lb) / sizeof(lb[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(lb); i++) {
 			snprintf(key, sizeof(key), "dom%d.%s", l, lb[i].name);
 			ss_stat(r, key, ss_sum3(d, lb[i].f), 1, "count");
 		}
@@ -294,7 +294,8 @@ static void ss_print(const struct run_stats *st, struct bench_rec *r)
 	}
 	if (s->nr_domains) {
 		/* each wake-up counts at one level only: the sum is the
-		 * machine's */
+		 * machine's
+		 */
 		ss_stat(r, "ttwu_move_affine", affine, 1, "count");
 		ss_stat(r, "ttwu_wake_remote", remote, 1, "count");
 	}
@@ -554,7 +555,8 @@ void harness_stat(struct bench_rec *r)
 	struct rusage ru;
 
 	/* The calling thread only: in threads mode the workers are threads
-	 * of this process, and RUSAGE_SELF would count them too. */
+	 * of this process, and RUSAGE_SELF would count them too.
+	 */
 	if (getrusage(RUSAGE_THREAD, &ru))
 		return;
 	rec_stat(r, "harness_cpu_s", ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +

@@ -37,7 +37,8 @@ static char *read_config(const char *release, const char **source)
 
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
 	text = malloc(1 << 20);
-	if (text && (n = procstat_read(path, text, 1 << 20)) > 0) {
+	n = text ? procstat_read(path, text, 1 << 20) : -1;
+	if (n > 0) {
 		*source = path;
 		return text;
 	}
@@ -74,7 +75,7 @@ static void env_preempt(const char *text)
 	char val[16], out[64] = "unknown";
 	size_t i;
 
-	for (i = 0; text && i < sizeof(models) / sizeof(models[0]); i++)
+	for (i = 0; text && i < ARRAY_SIZE(models); i++)
 		if (!procstat_config(text, models[i], val, sizeof(val)) &&
 		    !strcmp(val, "y")) {
 			snprintf(out, sizeof(out), "%s", models[i] + 7);
@@ -410,7 +411,8 @@ static long env_numa(const char *cpuinfo)
 }
 
 /* cpufreq's driver and boost: acpi-cpufreq's boost, intel_pstate's
- * no_turbo (inverted). */
+ * no_turbo (inverted).
+ */
 static void env_cpufreq(void)
 {
 	char buf[64];
@@ -512,9 +514,8 @@ void env_print(const struct bench_knobs *k)
 	rec_env("sched_bench_format", "1");
 	strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 	rec_env("time", tmp);
-	if (uname(&u)) {
+	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	}
 	rec_env("kernel_release", u.release);
 	rec_env("kernel_version", u.version);
 	rec_env("arch", u.machine);
@@ -525,9 +526,9 @@ void env_print(const struct bench_knobs *k)
 					  tmp, sizeof(tmp)));
 	rec_env("smt_active", first_line("/sys/devices/system/cpu/smt/active",
 					 tmp, sizeof(tmp)));
-	if (procstat_read("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
-			  tmp, sizeof(tmp)) >= 0 &&
-	    (n = procstat_cpulist_count(tmp)) > 0) {
+	n = procstat_read("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+			  tmp, sizeof(tmp)) >= 0 ? procstat_cpulist_count(tmp) : 0;
+	if (n > 0) {
 		snprintf(num, sizeof(num), "%d", n);
 		rec_env("threads_per_core", num);
 	} else {

@@ -92,8 +92,8 @@ static void health_prepare(void)
 			 cpu);
 		if (access(path, F_OK))
 			break;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/"
-			 "cpufreq/scaling_governor", cpu);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
+			 cpu);
 		if (access(path, F_OK))
 			continue;
 		have++;
@@ -109,11 +109,11 @@ static void health_prepare(void)
 	if (!have)
 		snprintf(buf, sizeof(buf), "no cpufreq: no governor to set");
 	else if (failed)
-		snprintf(buf, sizeof(buf), "performance governor set on %d of "
-			 "%d CPUs (%d refused it)", set, have, failed);
+		snprintf(buf, sizeof(buf), "performance governor set on %d of %d CPUs (%d refused it)",
+			 set, have, failed);
 	else
-		snprintf(buf, sizeof(buf), "performance governor set on %d "
-			 "CPUs", set);
+		snprintf(buf, sizeof(buf), "performance governor set on %d CPUs",
+			 set);
 	rec_health("prepare", buf);
 }
 
@@ -143,8 +143,8 @@ static struct proc_ticks *proc_snapshot(size_t *nr)
 		l = strchr(buf, '(');
 		r = strrchr(buf, ')');
 		if (!l || !r || r < l ||
-		    sscanf(r + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
-			   "%*u %llu %llu", &ut, &st) != 2)
+		    sscanf(r + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			   &ut, &st) != 2)
 			continue;
 		if (*nr == alloc) {
 			struct proc_ticks *n;

@@ -68,7 +68,7 @@ static const struct {
 	{ "env", bench_env },
 };
 
-#define NR_BUILTIN ((int)(sizeof(workloads) / sizeof(workloads[0])))
+#define NR_BUILTIN ((int)ARRAY_SIZE(workloads))
 
 /* sb.exec.<name>=prog,arg,...: a program run as a workload. */
 struct exec_workload {
@@ -114,7 +114,8 @@ static void write_line(const char *buf, size_t len)
 	ssize_t w;
 
 	/* One write per line: the kernel's own lines can then only land
-	 * between ours, or be caught by the crc. */
+	 * between ours, or be caught by the crc.
+	 */
 	while (len) {
 		w = write(1, buf, len);
 		if (w < 0 && errno == EINTR)
@@ -190,7 +191,7 @@ static void parse_word(struct init_opts *o, char *w)
 			o->execs[i].cmd = v;
 		}
 	} else {
-		for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(workloads); i++)
 			if (!strcmp(w, workloads[i].name))
 				o->extra[i] = v;
 	}
@@ -234,7 +235,7 @@ static void setup_pid1(void)
 	size_t i;
 	int fd;
 
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(m); i++) {
 		mkdir(m[i].dir, 0755);
 		mount(m[i].src, m[i].dir, m[i].type, 0, NULL);
 	}
@@ -507,8 +508,8 @@ static int run_exec(struct child *c)
 	if (status < 0)
 		return status;
 	if (have_cpu)
-		frame("STAT wall_s=%.6f cpu_usr=%.2f cpu_sys=%.2f "
-		      "cpu_idle=%.2f cpu_iowait=%.2f cpu_softirq=%.2f", wall,
+		frame("STAT wall_s=%.6f cpu_usr=%.2f cpu_sys=%.2f cpu_idle=%.2f cpu_iowait=%.2f cpu_softirq=%.2f",
+		      wall,
 		      u.usr, u.sys, u.idle, u.iowait, u.softirq);
 	else
 		frame("STAT wall_s=%.6f", wall);
@@ -552,7 +553,7 @@ struct cmd {
 	char cmdbuf[LINE_MAX_FRAME], secs[16], runbuf[16], argbuf[256];
 };
 
-/* Cell cell of run run of workload idx, as c's argv. */
+/* Cell number cell of run number run of workload idx, as c's argv. */
 static void cmd_of(int idx, int run, int cell, const struct init_opts *o,
 		   struct cmd *c)
 {
@@ -816,8 +817,8 @@ static void profile_all(const struct init_opts *o, int pid1)
 		for (k = 0; k < n; k++) {
 			if (profile_record(perf, event, idx, k, o, pid1,
 					   &all)) {
-				frame("PROFILE %s %d %s error=perf record "
-				      "recorded nothing", o->profile[i], k,
+				frame("PROFILE %s %d %s error=perf record recorded nothing",
+				      o->profile[i], k,
 				      event);
 				continue;
 			}
@@ -957,7 +958,8 @@ int bench_init(int argc, char **argv)
 	sync();
 	reboot(RB_POWER_OFF);
 	/* Without ACPI power-off only halts: say so and wait for the
-	 * host's timeout rather than panicking on exit. */
+	 * host's timeout rather than panicking on exit.
+	 */
 	frame("INFO poweroff_error=%s", strerror(errno));
 	for (;;)
 		pause();

@@ -29,7 +29,7 @@ static int is_workload(int argc, char **argv)
 {
 	size_t i;
 
-	for (i = 0; argc >= 2 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; argc >= 2 && i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name) && strcmp(argv[1], "init"))
 			return 1;
 	return 0;
@@ -40,7 +40,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: sched-bench <workload> [options]\n\n", f);
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		fprintf(f, "   %-9s %s\n", cmds[i].name, cmds[i].help);
 }
 
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "sched-bench: unknown workload '%s'\n", argv[1]);

@@ -30,7 +30,8 @@
 #include "bench.h"
 
 /* One instance's counter and tasks, in its own 256-byte slot like
- * will-it-scale's, so that counters never share a cache line. */
+ * will-it-scale's, so that counters never share a cache line.
+ */
 struct slot {
 	unsigned long long count;
 	int tid[2];		/* instance, partner (pids or tids) */
@@ -312,7 +313,8 @@ static int start_instances(struct pp *pp, struct inst_arg *args)
 
 /* Sum over every task of every instance of: 0 migrations, 1 voluntary,
  * 2 involuntary context switches, 3 CPU time in clock ticks, 4 time
- * waiting on a runqueue in us (schedstats). */
+ * waiting on a runqueue in us (schedstats).
+ */
 static long long tasks_field(struct pp *pp, int which)
 {
 	long long sum = 0, v;
@@ -327,7 +329,7 @@ static long long tasks_field(struct pp *pp, int which)
 				return -1;
 			if (which == 4) {
 				v = task_wait_us(tid, pp->threads);
-			} else 			if (which == 0) {
+			} else if (which == 0) {
 				v = task_migrations(tid, pp->threads);
 			} else if (which == 3) {
 				snprintf(path, sizeof(path), pp->threads ?
@@ -430,7 +432,8 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 			stats_begin(&st);
 		}
 		/* will-it-scale's sleep(1), but on absolute deadlines so
-		 * that the sampling loop does not drift. */
+		 * that the sampling loop does not drift.
+		 */
 		bench_sleep_until(t0 + k + 1);
 		/*
 		 * Late by more than half a second (the machine stalled
@@ -537,9 +540,11 @@ int bench_pingpong(int argc, char **argv)
 	knobs_from_args(&knobs, &args);
 	/* 1,2,4 or 1:2:4: init splits its sb.pingpong= at commas */
 	for (p = (char *)bench_arg_str(&args, BK_SWEEP, ""); *p; p = end) {
-		if (nsweep == 64 ||
-		    (sweep[nsweep] = (int)strtol(p, &end, 10), end == p) ||
-		    sweep[nsweep] < 1 || sweep[nsweep] > 4096 ||
+		/* no room for one more: end stays at p, a bad list */
+		end = p;
+		if (nsweep < 64)
+			sweep[nsweep] = (int)strtol(p, &end, 10);
+		if (end == p || sweep[nsweep] < 1 || sweep[nsweep] > 4096 ||
 		    (*end && *end != ',' && *end != ':')) {
 			fprintf(stderr, "sched-bench: --sweep: bad list '%s'\n",
 				bench_arg_str(&args, BK_SWEEP, ""));

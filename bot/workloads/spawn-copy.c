@@ -58,7 +58,8 @@ void spawn_copy(int copy, double duration, int flags,
 			 * libc's exit path (atexit, stdio), whose writes to
 			 * its copied data pages are part of the cost.
 			 * --child-cpu: the child only reads its CPU (vDSO,
-			 * no system call) and returns it in its status. */
+			 * no system call) and returns it in its status.
+			 */
 			if (track)
 				exit(1 + (sched_getcpu() & 0x7f));
 			exit(0);

@@ -245,7 +245,8 @@ static int spawn_options(struct spawn_run *sr, int argc, char **argv,
 		strncat(sr->rec.params, " child_cpu=1",
 			sizeof(sr->rec.params) - strlen(sr->rec.params) - 1);
 	/* Forking from the static sched-bench is faster than UnixBench: a
-	 * different benchmark, and the record must say so. */
+	 * different benchmark, and the record must say so.
+	 */
 	if (!sr->forker.nr) {
 		if (!sr->helper)
 			fprintf(stderr, "sched-bench: spawn: no " SPAWN_HELPER
