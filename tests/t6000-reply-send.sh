@@ -273,7 +273,8 @@ test_expect_success 'the reproduce line is safe in sh with a hostile Message-ID'
 	m=$(cat out) &&
 	sed -n "/^    sched-bot test /,/[^\\\\]\$/p" "$m" >repro &&
 	test_grep "sched-bot test" repro &&
-	{ echo "sched_bot() { printf \"%s\\n\" \"\$2\" >arg; }"; sed -e "s/^ *//" -e "s/^sched-bot/sched_bot/" repro; } >repro.sh &&
+	# the target is for the reader to name: a word in its place
+	{ echo "sched_bot() { printf \"%s\\n\" \"\$2\" >arg; }"; sed -e "s/^ *//" -e "s/^sched-bot/sched_bot/" -e "s/<your machine>/mine/" repro; } >repro.sh &&
 	sh repro.sh &&
 	test ! -e F &&
 	echo "x'\''\$(touch F)'\''@e" >expect &&

@@ -86,10 +86,10 @@ test_expect_success 'the reply reproduces the design: --runs only when fixed' '
 	test -s "$(cat out)" && test -s "$(cat out3)" &&
 	sed -n "/^How to reproduce$/,/^-- $/p" "$(cat out)" >repro.aa &&
 	test_grep "^    sched-bot test " repro.aa &&
-	test_grep "^        --target local --workloads spawn$" repro.aa &&
+	test_grep "^        --target <your machine> --workloads spawn$" repro.aa &&
 	test_grep ! -e "--runs" repro.aa &&
 	sed -n "/^How to reproduce$/,/^-- $/p" "$(cat out3)" >repro.fixed &&
-	test_grep "^        --target local --workloads spawn --runs 2$" repro.fixed
+	test_grep "^        --target <your machine> --workloads spawn --runs 2$" repro.fixed
 '
 
 test_expect_success 'identical code and data: no runs, and the reply says so' '
