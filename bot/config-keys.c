@@ -67,7 +67,7 @@ const struct config_key config_keys[] = {
 	S("reply.format", "auto",
 	  "table format: auto (the thread's, else lkp), intel, amd, lkp, "
 	  "mmtests, matrix, simple"),
-	I("reply.quoteLines", "4", "lines of the cover letter quoted"),
+	I("reply.quoteLines", "2", "lines of the cover letter quoted (0: none)"),
 	S("reply.signature", "sched-bot " SCHED_BOT_VERSION
 	  ", scheduler benchmarks on posted patches", "the mail signature"),
 	S("reply.templateDir", NULL,

@@ -389,7 +389,8 @@ static int answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 		goto out_free;
 	if (reply_load_template(name, &tmpl) < 0)
 		goto out;
-	reply_quote(&t, 6, &q);
+	/* the command itself is what the answer answers */
+	reply_quote(&t, 2, &q);
 	kv_set(&v, "quote", q.buf);
 	first = reply_greeting(&t);
 	kv_set(&v, "greeting", first);

@@ -577,10 +577,13 @@ static void frame_vars(struct reply_job *j, struct kv *v)
 	strbuf_trim(&f);
 	kv_set(v, "frame", f.buf);
 	strbuf_reset(&f);
-	list_items(kv_get(&sum, "moved"), &f);
-	strbuf_trim(&f);
-	kv_set(v, "moved", f.buf);
-	strbuf_reset(&f);
+	/* the headline once: no list of the one KPI it names */
+	if (strcmp(job_str(kv_get(&sum, "moved")), kv_get(&sum, "lead"))) {
+		list_items(kv_get(&sum, "moved"), &f);
+		strbuf_trim(&f);
+		kv_set(v, "moved", f.buf);
+		strbuf_reset(&f);
+	}
 	if (kv_get(&sum, "why")) {
 		list_items(kv_get(&sum, "why"), &f);
 		strbuf_trim(&f);
@@ -590,6 +593,60 @@ out:
 	kv_release(&sum);
 	free(target);
 	free(cpu);
+	strbuf_release(&sb);
+	strbuf_release(&f);
+}
+
+/*
+ * The reply's first sentence, its answer: the verdict with the headline
+ * KPI and its change (summary.txt's lead), else the verdict's first
+ * sentence, which states the bound on any change; for an emulated
+ * target or noisy runs, first what the numbers are worth.  Wrapped at
+ * 72.
+ */
+static void answer_var(struct reply_job *j, struct kv *v)
+{
+	struct strbuf sb = STRBUF_INIT, f = STRBUF_INIT;
+	struct kv sum = { 0 };
+	const char *series = kv_get(v, "series");
+
+	if (kv_get(v, "pipeline"))
+		strbuf_addf(&sb, "sched-bot ran this series (%s) on an "
+			    "emulated target (QEMU TCG): this result tests the "
+			    "pipeline, not the kernel, and carries no "
+			    "Tested-by. It shows ", series);
+	if (!read_summary(j, &sum)) {
+		strbuf_addf(&sb, "%s%s with this series%s%s%s.",
+			    sb.len ? "a " : "sched-bot measured a ",
+			    kv_get(&sum, "lead"), sb.len ? "" : " (",
+			    sb.len ? "" : series, sb.len ? "" : ")");
+	} else if (!jobdir_read(j->dir, "verdict.txt", &f)) {
+		char *text = f.buf + (starts_with(f.buf, "Verdict: ") ?
+				      strlen("Verdict: ") : 0);
+		char *end = strstr(text, ". ");
+		size_t i;
+
+		if (end)
+			end[1] = '\0';
+		for (i = 0; text[i]; i++)
+			if (text[i] == '\n')
+				text[i] = ' ';
+		if (!sb.len && kv_get(v, "inconclusive"))
+			strbuf_addf(&sb, "Too noisy to vouch for this series "
+				    "(%s), no Tested-by: sched-bot measured ",
+				    series);
+		else if (!sb.len)
+			strbuf_addf(&sb, "With this series (%s), sched-bot "
+				    "measured ", series);
+		strbuf_addstr(&sb, text);
+	}
+	strbuf_reset(&f);
+	if (sb.len) {
+		reply_wrap(sb.buf, 72, &f);
+		strbuf_trim(&f);
+		kv_set(v, "answer", f.buf);
+	}
+	kv_release(&sum);
 	strbuf_release(&sb);
 	strbuf_release(&f);
 }
@@ -729,10 +786,11 @@ static int compose(struct reply_job *j)
 	kernels_facts(j, &v);
 	claims(j, &v, machine);
 	frame_vars(j, &v);
+	answer_var(j, &v);
 	profile_vars(j, &v);
 	set_file_var(j, &v, "tables", "tables.txt", 1);
 	set_file_var(j, &v, "plan", "plan.txt", 0);
-	set_file_var(j, &v, "format", "format.txt", 0);
+	/* format.txt, the table format chosen and why, stays in the job */
 	set_file_var(j, &v, "verdict", "verdict.txt", 0);
 	set_file_var(j, &v, "regressions", "regressions.txt", 0);
 	set_file_var(j, &v, "bisect", "bisect.txt", 0);

@@ -401,6 +401,9 @@ void reply_quote(const struct reply_thread *t, int max_lines,
 	const char *p = t->body ? t->body : "";
 	int n = 0, truncated = 0;
 
+	/* reply.quoteLines = 0: the answer without a quote */
+	if (max_lines <= 0)
+		return;
 	while (*p == '\n' || *p == '\r')
 		p++;
 	while (*p) {

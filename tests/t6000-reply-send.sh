@@ -176,7 +176,7 @@ test_expect_success 'a noisy verdict: no Tested-by' '
 	"$SCHED_BOT" test --job-dir noisy >out &&
 	m=$(cat out) &&
 	test_grep ! "^Tested-by:" "$m" &&
-	test_grep "too noisy to vouch for the kernel" "$m" &&
+	test_grep "^Too noisy to vouch for this series (v3, 2 patches), no Tested-by:$" "$m" &&
 	test "$(grep -c "^Verdict:" "$m")" -eq 1
 '
 

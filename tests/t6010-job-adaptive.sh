@@ -100,7 +100,7 @@ test_expect_success 'identical code and data: no runs, and the reply says so' '
 	test ! -e same/run-1-base &&
 	m=$(cat out4) && test -s "$m" &&
 	test_grep "^Verdict: nothing to measure: the patched kernel.s code and data are$" "$m" &&
-	test_grep "nothing was booted or measured" "$m" &&
+	test_grep "^sched-bot measured nothing: the patched kernel.s code and data are$" "$m" &&
 	test_grep ! "too noisy" "$m" &&
 	test_grep ! "^Tested-by:" "$m" &&
 	test_grep "^outcome=tested$" same/state &&

@@ -8,7 +8,9 @@
 # are made here, never kept, and a golden cannot drift from what the bot
 # sends.  Each reply is compared whole with its golden
 # (tests/data/golden/KIND.eml), only the volatile fields normalised
-# (bot_mail_normalise).  No kernel is built or booted.
+# (bot_mail_normalise); and every golden opens with its outcome, keeps
+# its prose within 72 columns and never names the bot's own disk.  No
+# kernel is built or booted.
 #
 # To regenerate after a deliberate change of the reply:
 #   GOLDEN_UPDATE=1 make check T=t6013
@@ -168,6 +170,39 @@ test_expect_success 'the reply links the job`s page, which links its files' '
 		test_grep "href=\"regression/$f\"" site/regression.html ||
 		case $f in config-base|run-1-head-console.log) ;; *) return 1 ;; esac
 	done
+'
+
+# The first line of the body after the greeting and the quote (and a
+# moderation note's MIME part headers).
+first_line() {
+	awk '
+		!body { if ($0 == "") body = 1; next }
+		/^On .* wrote:$/ || /^>/ || /^Hello .*,$/ || /^Hello,$/ || /^$/ { next }
+		/^--=_/ || /^Content-/ { next }
+		{ print; exit }
+	' "$1"
+}
+
+test_expect_success 'every golden opens with its outcome' '
+	for g in "$GOLDEN"/*.eml; do
+		first_line "$g" >first &&
+		grep -iE "improvement|regression|no significant|noisy|emulated|identical|did not build|did not boot|could not|did not apply|already|holds|did not run|still|not seen|measured nothing" first ||
+		{ echo "$g: $(cat first)"; return 1; }
+	done
+'
+
+test_expect_success 'no golden has prose over 72 columns, nor JOB-DIR' '
+	for g in "$GOLDEN"/*.eml; do
+		awk -v f="$g" "
+			!body { if (\$0 == \"\") body = 1; next }
+			/^Content-Type: message\/rfc822/ { hdr = 2 }
+			hdr { if (\$0 == \"\") hdr--; next }
+			/^    / || /https?:\/\// { next }
+			length(\$0) > 72 { print f \": \" \$0; bad = 1 }
+			END { exit bad }
+		" "$g" || return 1
+	done &&
+	! grep -l "JOB-DIR" "$GOLDEN"/*.eml
 '
 
 test_expect_success 'no fixture names a metric sched-bench does not emit' '

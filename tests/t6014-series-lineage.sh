@@ -245,7 +245,7 @@ test_expect_success 'v3, v2 by patch-id: not built, the reply points at v2' '
 	test ! -e dave-jobs/job-3/build-head.log &&
 	v2reply=$(job_state_of 2 reply_msgid) &&
 	test -n "$v2reply" &&
-	test_grep "patches were measured already" dave-jobs/job-3/reply.eml &&
+	test_grep "has the result of these patches already" dave-jobs/job-3/reply.eml &&
 	test_grep "patches of v2 \[1\], by patch-id" dave-jobs/job-3/reply.eml &&
 	test_grep "^\[1\] <$(cover_of dave2.mbox)>$" dave-jobs/job-3/reply.eml &&
 	test_grep "^\[2\] $LORE_URL/all/$v2reply/$" dave-jobs/job-3/reply.eml &&
@@ -393,7 +393,7 @@ test_expect_success 'still a regression: the reply under the report, with Report
 	r=$J5/reply.eml &&
 	cat $r &&
 	v1reply=$(job_state_of 1 reply_msgid) &&
-	test_grep -x "still a regression on tip/sched/core $TIP12" $r &&
+	test_grep "^Still a regression on tip/sched/core $TIP12: " $r &&
 	test_grep -x "In-Reply-To: <$v1reply>" $r &&
 	test_grep "^References: .*<$(cover_of dave1.mbox)>" $r &&
 	test_grep -F -- "-11.8%" $r &&
@@ -429,7 +429,7 @@ test_expect_success 'not seen after merge: said under the report, or, with bot.q
 	test "$(job_state_of 6 merged_into)" = next/sched/core &&
 	test "$(job_state_of 6 outcome)" = tested &&
 	r=dave-jobs/job-6/reply.eml &&
-	test_grep -x "not seen on next/sched/core $TIP12" $r &&
+	test_grep "^Not seen on next/sched/core $TIP12: " $r &&
 	test_grep -x "In-Reply-To: <$(job_state_of 1 reply_msgid)>" $r &&
 	test_grep ! "^Reported-by:" $r &&
 	git config -f "$CFG" bot.quiet true &&
