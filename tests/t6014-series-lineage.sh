@@ -247,7 +247,7 @@ test_expect_success 'v3, v2 by patch-id: not built, the reply points at v2' '
 	test -n "$v2reply" &&
 	test_grep "has the result of these patches already" dave-jobs/job-3/reply.eml &&
 	test_grep "patches of v2 \[1\], by patch-id" dave-jobs/job-3/reply.eml &&
-	test_grep "^\[1\] <$(cover_of dave2.mbox)>$" dave-jobs/job-3/reply.eml &&
+	test_grep "^\[1\] $LORE_URL/all/$(cover_of dave2.mbox)/$" dave-jobs/job-3/reply.eml &&
 	test_grep "^\[2\] $LORE_URL/all/$v2reply/$" dave-jobs/job-3/reply.eml &&
 	test_grep "^In-Reply-To: <$(cover_of dave3.mbox)>" dave-jobs/job-3/reply.eml
 '
