@@ -1507,8 +1507,9 @@ size_t compare_why(const struct compare_result *r, size_t max,
 	struct why_row *rows;
 	size_t i, nr = why_rows(r, &rows);
 
-	/* equal changes in the tables' order */
-	qsort(rows, nr, sizeof(*rows), why_cmp);
+	/* equal changes in the tables' order; no rows: rows is NULL */
+	if (nr)
+		qsort(rows, nr, sizeof(*rows), why_cmp);
 	for (i = 0; i < nr; i++) {
 		if (i < max)
 			strbuf_addf(out, "%s%s\n", prefix, rows[i].line);
