@@ -165,9 +165,14 @@ static void page_release(struct page *pg)
 static int render_job(const char *jobs_dir, const char *name,
 		      const char *out_dir, struct state *st, struct page *pg)
 {
+	/* what a reader repeats the job with, and its reply */
 	static const char *const raw[] = {
-		"results.csv", "compare.json", "series.json", "reply.eml",
-		"plot.svg",
+		"reproduce.sh", "config-base", "config-patched",
+		"results.csv", "compare.json", "plan.txt", "series.json",
+		"apply.log", "build-base.log", "build-head.log",
+		"run-1-base/console.log", "run-1-head/console.log",
+		"failure.txt",
+		"reply.eml", "plot.svg",
 	};
 	char *dir = xasprintf("%s/%s", jobs_dir, name);
 	char *sub = xasprintf("%s/%s", out_dir, name);
@@ -232,14 +237,20 @@ static int render_job(const char *jobs_dir, const char *name,
 			    pg->family, pg->version);
 	for (i = 0; i < ARRAY_SIZE(raw); i++) {
 		char *src = xasprintf("%s/%s", dir, raw[i]);
-		char *dst = xasprintf("%s/%s", sub, raw[i]);
+		/* a run's console: run-1-head-console.log, one directory */
+		char *flat = xstrdup(raw[i]), *c;
+		char *dst;
 
+		for (c = flat; (c = strchr(c, '/'));)
+			*c = '-';
+		dst = xasprintf("%s/%s", sub, flat);
 		if (!copy_file(src, dst)) {
 			strbuf_addstr(&html, "<li><a href=\"");
 			strbuf_add_escaped_html(&html, name);
-			strbuf_addf(&html, "/%s\">%s</a></li>\n", raw[i],
+			strbuf_addf(&html, "/%s\">%s</a></li>\n", flat,
 				    raw[i]);
 		}
+		free(flat);
 		free(src);
 		free(dst);
 	}
@@ -273,6 +284,20 @@ out:
 	strbuf_release(&md);
 	strbuf_release(&html);
 	return ret;
+}
+
+char *archive_page_url(const char *base, const char *dir)
+{
+	const char *name = strrchr(dir, '/');
+	size_t n;
+
+	if (!base || !*base)
+		return NULL;
+	name = name ? name + 1 : dir;
+	n = strlen(base);
+	while (n && base[n - 1] == '/')
+		n--;
+	return xasprintf("%.*s/%s.html", (int)n, base, name);
 }
 
 /* ---- a page per series ---- */

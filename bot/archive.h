@@ -3,7 +3,9 @@
  * archive.h - browse finished jobs: one HTML page per job directory,
  * rendered with cmark from the job's reply (CommonMark that reads as
  * plain text: the tables are indented code blocks, so <pre>), with the
- * raw results.csv, compare.json and any SVG plot copied next to it, a
+ * job's files a reader repeats it with copied next to it and linked
+ * (kernel configs, results.csv, compare.json, the plan, the apply,
+ * build and console logs, reproduce.sh) and any SVG plot, a
  * sweep job's instance-scaling curves inline as SVG (plot_svg), and an
  * index.html listing every job, newest first, and the moderators'
  * tally of held reports (moderation.h): released and invalid by target
@@ -25,5 +27,11 @@ struct state;
  */
 int archive_render(const char *jobs_dir, const char *out_dir,
 		   struct state *st);
+
+/*
+ * The address of job directory dir's page under base (archive.url),
+ * allocated; NULL when base is unset: the reply then links nothing.
+ */
+char *archive_page_url(const char *base, const char *dir);
 
 #endif

@@ -22,6 +22,8 @@ const struct config_key config_keys[] = {
 	S("bot.name", "sched-bot", "name in From: and Tested-by:"),
 	S("bot.email", "sched-bot@localhost",
 	  "address in From: and Tested-by: (b4 matches them)"),
+	S("bot.contact", NULL, "who runs the bot and how to reach them, "
+	  "in every reply's signature (unset: not named)"),
 	M("bot.allow", NULL,
 	  "who may send mail commands: an address or @domain; none if unset"),
 	S("bot.workloads", "auto", "workloads tested by default: auto "
@@ -65,7 +67,7 @@ const struct config_key config_keys[] = {
 	S("reply.format", "auto",
 	  "table format: auto (the thread's, else lkp), intel, amd, lkp, "
 	  "mmtests, matrix, simple"),
-	I("reply.quoteLines", "4", "lines of the cover letter quoted"),
+	I("reply.quoteLines", "2", "lines of the cover letter quoted (0: none)"),
 	S("reply.signature", "sched-bot " SCHED_BOT_VERSION
 	  ", scheduler benchmarks on posted patches", "the mail signature"),
 	S("reply.templateDir", NULL,
@@ -145,7 +147,8 @@ const struct config_key config_keys[] = {
 	  "where archive writes HTML (unset: $XDG_DATA_HOME/sched-bot/"
 	  "archive)"),
 	S("archive.url", NULL,
-	  "where the archive is served: check's links (unset: file:// paths)"),
+	  "where the archive is served: each reply links its job's page, "
+	  "check links it too (unset: no link, check gives file:// paths)"),
 
 	/* lore */
 	S("lore.url", "https://lore.kernel.org",

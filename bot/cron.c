@@ -390,15 +390,18 @@ static int answer_command(struct cmd_ctx *c, const char *msg, size_t len,
 		goto out_free;
 	if (reply_load_template(name, &tmpl) < 0)
 		goto out;
-	reply_quote(&t, 6, &q);
+	/* the command itself is what the answer answers */
+	reply_quote(&t, 2, &q);
 	kv_set(&v, "quote", q.buf);
-	first = xstrndup(t.author_name, strcspn(t.author_name, " "));
+	first = reply_greeting(&t);
 	kv_set(&v, "greeting", first);
 	free(first);
 	kv_setf(&v, "log", !strcmp(kind, "error") ? "    %s" : "%s", why);
 	kv_set(&v, "workloads", cd()->known_workloads ?:
 	       workload_names(WORKLOAD_MAIL));
-	kv_set(&v, "signature", cd()->signature);
+	strbuf_reset(&q);
+	reply_signature(cd()->signature, &q);
+	kv_set(&v, "signature", q.buf);
 	msgid = answer_msgid(kind, r->msgid);
 	if (reply_expand(tmpl.buf, &v, &body) < 0 ||
 	    reply_compose_as(&t, body.buf, msgid, &out) < 0)

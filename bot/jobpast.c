@@ -94,7 +94,7 @@ static void duplicate(const struct job_past *j, long long earlier)
 	struct state_job ej;
 	struct job_state es;
 	struct strbuf f = STRBUF_INIT;
-	char *path = NULL, *link = NULL, v[32] = "an earlier version";
+	char *path = NULL, *link = NULL, *cover, v[32] = "an earlier version";
 	int have = 0;
 
 	job_state_init(&es);
@@ -124,8 +124,10 @@ static void duplicate(const struct job_past *j, long long earlier)
 	earlier_verdict(have ? ej.job_dir : NULL, &es, job_str(ej.outcome),
 			&f);
 	strbuf_addstr(&f, ".\n");
-	strbuf_addf(&f, "\n[1] <%s>\n", es.cover_msgid ? es.cover_msgid :
-		    ej.msgid);
+	/* references a reader opens: lore links, not message-ids */
+	cover = lore_link(es.cover_msgid ? es.cover_msgid : ej.msgid);
+	strbuf_addf(&f, "\n[1] %s\n", cover);
+	free(cover);
 	if (link)
 		strbuf_addf(&f, "[2] %s\n", link);
 	job_state_set(&j->s->same_as, ej.job_dir);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "align.h"
+#include "archive.h"
 #include "compare.h"
 #include "compiledout.h"
 #include "facts.h"
@@ -18,6 +19,7 @@
 #include "lore.h"
 #include "profile.h"
 #include "reply.h"
+#include "reproduce.h"
 #include "samples.h"
 #include "series.h"
 #include "tree.h"
@@ -116,32 +118,6 @@ static void add_health_lines(struct reply_job *j, struct kv *v)
 	strbuf_release(&m);
 }
 
-/* A command as an indented block, broken at 72 columns with "\". */
-static void command_block(const char *cmd, struct strbuf *out)
-{
-	const char *p = cmd;
-	size_t col = 4;
-
-	strbuf_addstr(out, "    ");
-	while (*p) {
-		size_t n = strcspn(p, " ");
-
-		if (col > 8 && col + 1 + n > 70) {
-			strbuf_addstr(out, " \\\n        ");
-			col = 8;
-		} else if (col > 4) {
-			strbuf_addch(out, ' ');
-			col++;
-		}
-		strbuf_add(out, p, n);
-		col += n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	strbuf_addch(out, '\n');
-}
-
 /* The target's own environment record: the patched side's, else base's. */
 static int read_env(struct reply_job *j, struct kv *env)
 {
@@ -203,13 +179,40 @@ static int stated_is_tested(const char *stated, const char *commit)
 	return !strncasecmp(stated, commit, n);
 }
 
+/* A side's config into the job as name (once), its text into cfg. */
+static void keep_config(struct reply_job *j, const struct job_side *side,
+			const char *name, struct strbuf *cfg)
+{
+	char *kept;
+
+	if (!side->config || strbuf_read_file(cfg, side->config) < 0)
+		return;
+	kept = jobdir_path(j->dir, name);
+	if (access(kept, R_OK))
+		jobdir_write(j->dir, name, cfg->buf, cfg->len);
+	free(kept);
+}
+
+/* The tree as the reply names it: the remote, else the tarball's name. */
+static const char *tree_name(void)
+{
+	const char *remote = jo()->tree_remote;
+	const char *tarball = jo()->tree_tarball;
+
+	if (remote && *remote)
+		return remote;
+	if (tarball && *tarball && !jo()->tree_path_set)
+		return strrchr(tarball, '/') ? strrchr(tarball, '/') + 1 :
+		       tarball;
+	return NULL;
+}
+
 /* The kernels: tree, base and its subject, commits, compiler, config. */
 static void kernels_facts(struct reply_job *j, struct kv *v)
 {
 	const struct job_side *b = &j->s->side[JOB_SIDE_BASE];
 	const struct job_side *h = &j->s->side[JOB_SIDE_HEAD];
-	const char *remote = jo()->tree_remote;
-	const char *tarball = jo()->tree_tarball;
+	const char *tree = tree_name();
 	struct strbuf sb = STRBUF_INIT, cfg = STRBUF_INIT, out = STRBUF_INIT;
 	git_repository *repo = NULL;
 	char *tp = tree_default_path(), *subj, *cc;
@@ -218,11 +221,8 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 
 	if (access(tp, F_OK) || tree_open(&repo, tp) < 0)
 		repo = NULL;
-	if (remote && *remote)
-		facts_item(&out, "tree", remote, 72);
-	else if (tarball && *tarball && !jo()->tree_path_set)
-		facts_item(&out, "tree", strrchr(tarball, '/') ?
-			   strrchr(tarball, '/') + 1 : tarball, 72);
+	if (tree)
+		facts_item(&out, "tree", tree, 72);
 	strbuf_addf(&sb, "%s, commit %.12s", job_str(j->s->base_desc) ,
 		    job_str(b->commit));
 	if (b->release)
@@ -250,14 +250,10 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 	}
 	facts_item(&out, "patched", sb.buf, 72);
 	strbuf_reset(&sb);
-	if (h->config && strbuf_read_file(&cfg, h->config) >= 0) {
-		char *kept = jobdir_path(j->dir, "config-patched");
-
-		if (access(kept, R_OK))
-			jobdir_write(j->dir, "config-patched", cfg.buf,
-				     cfg.len);
-		free(kept);
-	}
+	/* both configs in the job, for its page: the build's are ours */
+	keep_config(j, b, "config-base", &cfg);
+	strbuf_reset(&cfg);
+	keep_config(j, h, "config-patched", &cfg);
 	cc = facts_config_compiler(cfg.buf);
 	if (cc)
 		facts_item(&out, "compiler", cc, 72);
@@ -273,8 +269,9 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 			    job_str(j->s->config_hash));
 	else
 		strbuf_addstr(&sb, jo()->base_config);
-	strbuf_addstr(&sb, " + sched.config + qemu.config, kept in the job "
-		       "directory as config-patched");
+	strbuf_addstr(&sb, " + sched.config + qemu.config");
+	if (jo()->archive_url && *jo()->archive_url && cfg.len)
+		strbuf_addstr(&sb, ", config-patched on the job's page");
 	if (cfg.len) {
 		strbuf_addstr(&sb, "; scheduler options: ");
 		facts_config_options(cfg.buf, &sb);
@@ -470,37 +467,26 @@ const char *job_reply_unvouched(const char *dir, struct job_state *js)
 	return u == VOUCHED ? NULL : why[u];
 }
 
-static void reproduce_block(struct reply_job *j, int results,
-			    struct strbuf *out)
+/*
+ * How to reproduce (reproduce.h), and the same as reproduce.sh in the
+ * job directory, which the archive page links with the rest.
+ */
+static void reproduce_var(struct reply_job *j, struct kv *v)
 {
-	const char *mid = j->s->msgid ? j->s->msgid : job_str(j->s->cover_msgid);
+	char *page = archive_page_url(jo()->archive_url, j->dir);
+	struct reproduce_job r = {
+		.dir = j->dir, .s = j->s, .tree = tree_name(),
+		.base_config = jo()->base_config, .cc = jo()->build_cc,
+		.page = page,
+	};
+	struct strbuf sb = STRBUF_INIT;
 
-	/* a hostile message-id cannot break out of its quotes */
-	strbuf_addstr(out, "    sched-bot test ");
-	facts_shell_quote(mid, FACTS_QUOTE_ALWAYS, out);
-	strbuf_addstr(out, " \\\n        --target ");
-	facts_shell_quote(job_str(j->s->target), FACTS_QUOTE_IF_NEEDED, out);
-	strbuf_addstr(out, " --workloads ");
-	facts_shell_quote(job_str(j->s->workloads), FACTS_QUOTE_IF_NEEDED, out);
-	/* the job's design: adaptive unless --runs fixed it */
-	if (j->s->runs_fixed)
-		strbuf_addf(out, " --runs %d", j->s->runs);
-	if (j->s->base) {
-		strbuf_addstr(out, " --base ");
-		facts_shell_quote(j->s->base, FACTS_QUOTE_IF_NEEDED, out);
-	}
-	/* a recheck ran the tree's commits: the series on the parent is
-	 * them only when it was merged as it was sent */
-	if (j->s->head)
-		strbuf_addf(out, "\n\n    # it ran %s %.12s against its parent "
-			    "%.12s:\n    # the line above applies the series "
-			    "as sent", job_str(j->s->merged_into), j->s->head,
-			    job_str(j->s->base));
-	if (!results)
-		return;
-	strbuf_addstr(out, "\n\n    # the tables again, from the job directory "
-		      "it reports:\n");
-	strbuf_addstr(out, "    sched-bot compare JOB-DIR/results.csv");
+	reproduce_block(&r, &sb);
+	kv_set(v, "reproduce", sb.buf);
+	if (reproduce_script_write(&r) < 0)
+		warning("job %s: cannot write reproduce.sh", j->dir);
+	strbuf_release(&sb);
+	free(page);
 }
 
 /*
@@ -533,33 +519,6 @@ static char *machine_var(struct reply_job *j, struct kv *v)
 	strbuf_release(&place);
 	strbuf_release(&sb);
 	return machine;
-}
-
-/* The commands each run ran, one indented block each. */
-static void commands_var(struct reply_job *j, struct kv *v)
-{
-	struct strbuf sb = STRBUF_INIT, cmds = STRBUF_INIT;
-	const char *p;
-
-	if (jobdir_read(j->dir, "run-1-head/commands.txt", &sb)) {
-		strbuf_release(&sb);
-		return;
-	}
-	for (p = sb.buf; *p;) {
-		size_t n = strcspn(p, "\n");
-		char *line = xstrndup(p, n);
-
-		if (*line)
-			command_block(line, &cmds);
-		free(line);
-		p += n + (p[n] == '\n');
-	}
-	/* the block keeps its indent: only the last newline goes */
-	if (cmds.len)
-		strbuf_setlen(&cmds, cmds.len - 1);
-	kv_set(v, "commands", cmds.buf);
-	strbuf_release(&cmds);
-	strbuf_release(&sb);
 }
 
 /* ---- the one-line summary of a regression (summary.txt) ---- */
@@ -756,10 +715,13 @@ static void frame_vars(struct reply_job *j, struct kv *v)
 	strbuf_trim(&f);
 	kv_set(v, "frame", f.buf);
 	strbuf_reset(&f);
-	list_items(kv_get(&sum, "moved"), &f);
-	strbuf_trim(&f);
-	kv_set(v, "moved", f.buf);
-	strbuf_reset(&f);
+	/* the headline once: no list of the one KPI it names */
+	if (strcmp(job_str(kv_get(&sum, "moved")), kv_get(&sum, "lead"))) {
+		list_items(kv_get(&sum, "moved"), &f);
+		strbuf_trim(&f);
+		kv_set(v, "moved", f.buf);
+		strbuf_reset(&f);
+	}
 	if (kv_get(&sum, "why")) {
 		list_items(kv_get(&sum, "why"), &f);
 		strbuf_trim(&f);
@@ -769,6 +731,60 @@ out:
 	kv_release(&sum);
 	free(target);
 	free(cpu);
+	strbuf_release(&sb);
+	strbuf_release(&f);
+}
+
+/*
+ * The reply's first sentence, its answer: the verdict with the headline
+ * KPI and its change (summary.txt's lead), else the verdict's first
+ * sentence, which states the bound on any change; for an emulated
+ * target or noisy runs, first what the numbers are worth.  Wrapped at
+ * 72.
+ */
+static void answer_var(struct reply_job *j, struct kv *v)
+{
+	struct strbuf sb = STRBUF_INIT, f = STRBUF_INIT;
+	struct kv sum = { 0 };
+	const char *series = kv_get(v, "series");
+
+	if (kv_get(v, "pipeline"))
+		strbuf_addf(&sb, "sched-bot ran this series (%s) on an "
+			    "emulated target (QEMU TCG): this result tests the "
+			    "pipeline, not the kernel, and carries no "
+			    "Tested-by. It shows ", series);
+	if (!read_summary(j, &sum)) {
+		strbuf_addf(&sb, "%s%s with this series%s%s%s.",
+			    sb.len ? "a " : "sched-bot measured a ",
+			    kv_get(&sum, "lead"), sb.len ? "" : " (",
+			    sb.len ? "" : series, sb.len ? "" : ")");
+	} else if (!jobdir_read(j->dir, "verdict.txt", &f)) {
+		char *text = f.buf + (starts_with(f.buf, "Verdict: ") ?
+				      strlen("Verdict: ") : 0);
+		char *end = strstr(text, ". ");
+		size_t i;
+
+		if (end)
+			end[1] = '\0';
+		for (i = 0; text[i]; i++)
+			if (text[i] == '\n')
+				text[i] = ' ';
+		if (!sb.len && kv_get(v, "inconclusive"))
+			strbuf_addf(&sb, "Too noisy to vouch for this series "
+				    "(%s), no Tested-by: sched-bot measured ",
+				    series);
+		else if (!sb.len)
+			strbuf_addf(&sb, "With this series (%s), sched-bot "
+				    "measured ", series);
+		strbuf_addstr(&sb, text);
+	}
+	strbuf_reset(&f);
+	if (sb.len) {
+		reply_wrap(sb.buf, 72, &f);
+		strbuf_trim(&f);
+		kv_set(v, "answer", f.buf);
+	}
+	kv_release(&sum);
 	strbuf_release(&sb);
 	strbuf_release(&f);
 }
@@ -906,7 +922,6 @@ static int compose(struct reply_job *j)
 	kv_setf(&v, "series", "v%d, %d patch%s", j->s->version,
 		j->s->nr_patches, j->s->nr_patches != 1 ? "es" : "");
 	machine = machine_var(j, &v);
-	commands_var(j, &v);
 	kernels_facts(j, &v);
 	if (job_state_identical(j->s))
 		compiled_out_var(j, &v);
@@ -914,10 +929,11 @@ static int compose(struct reply_job *j)
 	if (merged && j->s->outcome == JOB_TESTED)
 		unchecked_var(&v, u);
 	frame_vars(j, &v);
+	answer_var(j, &v);
 	profile_vars(j, &v);
 	set_file_var(j, &v, "tables", "tables.txt", 1);
 	set_file_var(j, &v, "plan", "plan.txt", 0);
-	set_file_var(j, &v, "format", "format.txt", 0);
+	/* format.txt, the table format chosen and why, stays in the job */
 	set_file_var(j, &v, "verdict", "verdict.txt", 0);
 	set_file_var(j, &v, "regressions", "regressions.txt", 0);
 	set_file_var(j, &v, "bisect", "bisect.txt", 0);
@@ -928,10 +944,10 @@ static int compose(struct reply_job *j)
 	kv_set(&v, "base_hint", j->s->base_hint);
 	kv_set(&v, "which", j->s->failed_which);
 	kv_set(&v, "requested_by", j->s->requested_by);
-	reproduce_block(j, !job_outcome_failed(j->s->outcome), &sb);
-	kv_set(&v, "reproduce", sb.buf);
+	reproduce_var(j, &v);
 	strbuf_reset(&sb);
-	kv_set(&v, "signature", jo()->signature);
+	reply_signature(jo()->signature, &sb);
+	kv_set(&v, "signature", sb.buf);
 	/* the tested template is the only one with a Tested-by line */
 	if (reply_expand(tmpl.buf, &v, &body) < 0)
 		goto out;

@@ -25,6 +25,7 @@ struct jobreply_opts {
 	const char *bot_email;		/* bot.email */
 	int quote_lines;		/* reply.quoteLines */
 	const char *signature;		/* reply.signature */
+	const char *archive_url;	/* archive.url: the job's page */
 };
 
 /* Before any reply: job_reply_write() before it is a bug. */

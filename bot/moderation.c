@@ -129,7 +129,9 @@ static int note_body(const struct moderation_report *r, struct strbuf *out)
 	       r->workloads : "the default workloads");
 	kv_set(&v, "expires", expires);
 	kv_setf(&v, "hold_days", "%ld", o->hold_days);
-	kv_set(&v, "signature", o->signature);
+	strbuf_reset(&rcpts);
+	reply_signature(o->signature, &rcpts);
+	kv_set(&v, "signature", rcpts.buf);
 	if (reply_expand(tmpl.buf, &v, &text) < 0)
 		goto out;
 	reply_wrap(text.buf, 72, out);

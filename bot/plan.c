@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lore.h"
 #include "mail.h"
 #include "mbox.h"
 #include "plan.h"
@@ -73,11 +74,84 @@ static const char *const hb_mode_names[] = {
 /* The mode the hackbench workload runs (-P, sockets: workload.c). */
 #define HB_RUN_MODE 1
 
-/* Where the message is named: who, which mail. */
+/* Where the message is named: who, which mail, and the prose around. */
 struct msgctx {
 	const char *where;
 	const char *msgid;
+	const char *body;	/* the message's body, NULL for a diff line */
+	const char *line;	/* the line noted, in body */
+	const char *line_end;
 };
+
+#define SENTENCES_MAX 400
+
+/* A sentence ends at . ? ! before a blank, a newline or the end. */
+static int sentence_end(const char *p, const char *end)
+{
+	return (*p == '.' || *p == '?' || *p == '!') &&
+	       (p + 1 >= end || isspace((unsigned char)p[1]));
+}
+
+/* The end of the paragraph's text before p: a blank (or "> ") line. */
+static int blank_before(const char *body, const char *p)
+{
+	const char *q = p - 1;
+
+	if (q < body || *q != '\n')
+		return 0;
+	while (q > body && (q[-1] == '>' || q[-1] == ' '))
+		q--;
+	return q == body || q[-1] == '\n';
+}
+
+/*
+ * The whole sentences the noted line is part of, from the start of the
+ * one it starts in to the end of the one it ends in, the quote marks
+ * and line breaks of the mail made spaces: a quote is never cut
+ * mid-sentence.  NULL when they are longer than SENTENCES_MAX (the line
+ * alone is quoted then) or when there is no prose around (a diff).
+ */
+static char *whole_sentences(const struct msgctx *mc)
+{
+	const char *b = mc->line, *e = mc->line_end, *end;
+	struct strbuf sb = STRBUF_INIT;
+	int space = 0;
+
+	if (!mc->body || !b)
+		return NULL;
+	end = mc->body + strlen(mc->body);
+	while (b > mc->body && !blank_before(mc->body, b) &&
+	       !sentence_end(b - 1, end) &&
+	       !(b - 1 > mc->body && sentence_end(b - 2, end) &&
+		 isspace((unsigned char)b[-1])))
+		b--;
+	while (e < end && !sentence_end(e > mc->line ? e - 1 : e, end) &&
+	       !(*e == '\n' && (e + 1 >= end || e[1] == '\n')))
+		e++;
+	if (e > b && e - b > SENTENCES_MAX)
+		return NULL;
+	for (; b < e; b++) {
+		if (*b == '\n') {
+			space = 1;
+			while (b + 1 < e && (b[1] == '>' || b[1] == ' '))
+				b++;
+			continue;
+		}
+		if (isspace((unsigned char)*b)) {
+			space = 1;
+			continue;
+		}
+		if (space && sb.len)
+			strbuf_addch(&sb, ' ');
+		space = 0;
+		strbuf_addch(&sb, *b);
+	}
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
 
 static void note(struct evidence *e, const struct msgctx *mc,
 		 const char *line, int num)
@@ -95,7 +169,10 @@ static void note(struct evidence *e, const struct msgctx *mc,
 		line++;
 		n--;
 	}
-	if (n > PHRASE_MAX)
+	e->phrase = whole_sentences(mc);
+	if (e->phrase)
+		;
+	else if (n > PHRASE_MAX)
 		e->phrase = xasprintf("%.*s...", PHRASE_MAX, line);
 	else
 		e->phrase = xstrndup(line, n);
@@ -304,6 +381,7 @@ static void scan_mail(struct scan *sc, const struct mail *m)
 	subject_release(&si);
 	where = xasprintf("%s, %s", *m->from_name ? m->from_name :
 			  m->from_email, what);
+	memset(&mc, 0, sizeof(mc));
 	mc.where = where;
 	mc.msgid = m->msgid ? m->msgid : "";
 	free(what);
@@ -341,9 +419,13 @@ static void scan_mail(struct scan *sc, const struct mail *m)
 			file = xstrdup(b ? b + 3 : "");
 		} else if (diff_depth >= 0) {
 			/* code is not prose; the sender's own diff counts */
+			mc.body = NULL;
 			if (!depth)
 				scan_diff_line(sc, &mc, file, text, lc);
 		} else {
+			mc.body = m->body;
+			mc.line = line;
+			mc.line_end = line + n;
 			scan_prose(sc, &mc, text, lc);
 		}
 		free(text);
@@ -1114,8 +1196,13 @@ void plan_text(const struct plan *p, struct strbuf *out)
 	}
 	if (p->nr_refs)
 		strbuf_addch(out, '\n');
-	for (i = 0; i < p->nr_refs; i++)
-		strbuf_addf(out, "[%zu] <%s>\n", i + 1, p->refs[i]);
+	/* a reference a reader follows: the message on lore */
+	for (i = 0; i < p->nr_refs; i++) {
+		char *link = lore_link(p->refs[i]);
+
+		strbuf_addf(out, "[%zu] %s\n", i + 1, link);
+		free(link);
+	}
 }
 
 void plan_target_layout(const char *target, struct plan_opts *o)

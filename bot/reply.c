@@ -53,6 +53,22 @@ int reply_expand(const char *tmpl, const struct kv *v, struct strbuf *out)
 	return tmpl_expand_kv(tmpl, v, &o, out);
 }
 
+void reply_signature(const char *signature, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *c = ro()->contact;
+
+	strbuf_addstr(out, signature ? signature : "");
+	if (!c || !*c)
+		return;
+	strbuf_addf(&sb, "Run by %s: a report you think wrong, answer it "
+		    "with them in Cc and say why.", c);
+	strbuf_addch(out, '\n');
+	reply_wrap(sb.buf, 72, out);
+	strbuf_trim(out);
+	strbuf_release(&sb);
+}
+
 int reply_load_template(const char *name, struct strbuf *out)
 {
 	char *file = xasprintf("mail-%s.md", name);
@@ -385,6 +401,9 @@ void reply_quote(const struct reply_thread *t, int max_lines,
 	const char *p = t->body ? t->body : "";
 	int n = 0, truncated = 0;
 
+	/* reply.quoteLines = 0: the answer without a quote */
+	if (max_lines <= 0)
+		return;
 	while (*p == '\n' || *p == '\r')
 		p++;
 	while (*p) {
@@ -917,11 +936,70 @@ int reply_envelope(const char *msg, size_t len, char **from, char ***rcpts)
 	return (int)nr;
 }
 
+/* A line that closes a mail before the name: "Thanks,", "Regards". */
+static int is_closing(const char *p, size_t n)
+{
+	static const char *const words[] = {
+		"thanks", "thank you", "regards", "best regards", "cheers",
+		"best", "br", "kind regards", "many thanks",
+	};
+	size_t i, w;
+
+	while (n && strchr(",.! \r", p[n - 1]))
+		n--;
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		w = strlen(words[i]);
+		if (n == w && !strncasecmp(p, words[i], w))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The name under the closing of the body ("Thanks,\nPrateek"), before
+ * the patch or the signature: one to three words of letters; NULL when
+ * the mail signs with none.
+ */
+static char *signed_name(const char *body)
+{
+	const char *p = body, *prev = NULL;
+	size_t prev_n = 0;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n"), i, words = 1;
+		int ok = n && n <= 30;
+
+		if ((n == 3 && (!strncmp(p, "---", 3) ||
+				!strncmp(p, "-- ", 3))) ||
+		    starts_with(p, "diff --git "))
+			break;
+		for (i = 0; ok && i < n; i++) {
+			if (p[i] == ' ')
+				words++;
+			else if (!isalpha((unsigned char)p[i]) &&
+				 !strchr(".-'", p[i]) &&
+				 !((unsigned char)p[i] & 0x80))
+				ok = 0;
+		}
+		if (ok && words <= 3 && prev && is_closing(prev, prev_n))
+			return xstrndup(p, n);
+		if (n) {
+			prev = p;
+			prev_n = n;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return NULL;
+}
+
 char *reply_greeting(const struct reply_thread *t)
 {
 	const char *n = t->author_name;
+	char *name = t->body ? signed_name(t->body) : NULL;
 	size_t len;
 
+	if (name)
+		return name;
 	if (!n || !*n || strchr(n, '@'))
 		return xstrdup("all");
 	while (*n == ' ' || *n == '"' || *n == '\'')

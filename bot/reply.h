@@ -25,6 +25,7 @@ struct reply_opts {
 	const char *const *lists;	/* reply.list: more list addresses */
 	size_t nr_lists;
 	const char *template_dir;	/* reply.templateDir, or NULL */
+	const char *contact;		/* bot.contact, or NULL */
 };
 
 /* Before any reply: a reply composed or a template read first is a bug. */
@@ -41,6 +42,12 @@ int reply_expand(const char *tmpl, const struct kv *v,
  * reply.templateDir first.
  */
 int reply_load_template(const char *name, struct strbuf *out);
+
+/*
+ * The signature below "-- ": reply.signature, then who runs the bot
+ * (bot.contact) and where a wrong report is answered, when it is set.
+ */
+void reply_signature(const char *signature, struct strbuf *out);
 
 /* Word-wrap prose lines at width; code blocks, tables, quotes kept. */
 void reply_wrap(const char *text, int width, struct strbuf *out);
@@ -75,8 +82,10 @@ int reply_thread_from_mail(const char *mail, size_t len,
 void reply_thread_release(struct reply_thread *t);
 
 /*
- * Whom "Hello NAME," greets: the From: display name as written (all of
- * it: "Chen Yu", not "Chen"), or "all" when the mail gives none.
+ * Whom "Hello NAME," greets: the name the author signs the mail with
+ * ("Thanks,\nPrateek"), else the From: display name as written (all of
+ * it: "Chen Yu", not "Chen"; "K Prateek Nayak", never "K"), or "all"
+ * when the mail gives none.
  */
 char *reply_greeting(const struct reply_thread *t);
 

@@ -164,7 +164,7 @@ test_expect_failure_code 'a regression reply: the robot`s summary first' 5 '
 
 test_expect_success '... what, on which commit and machine, by how much, the rule' '
 	m=$(cat out) &&
-	sed -n "/^Hello/,/^Details are as below/p" "$m" >frame.txt &&
+	sed -n "/^Hello/,/^The regressions with their tests:/p" "$m" >frame.txt &&
 	test_grep "^- pingpong handoffs" "$m" &&
 	cat >expect <<-\EOT &&
 	Hello Chen Yu,
@@ -191,7 +191,7 @@ test_expect_success '... what, on which commit and machine, by how much, the rul
 	- failed load balancing (domain level 0) +50% (pingpong pairs=1)
 	- wake-ups to another CPU -41% (pingpong pairs=1)
 
-	Details are as below.
+	The regressions with their tests:
 	EOT
 	test_cmp expect frame.txt
 '
@@ -224,7 +224,7 @@ test_expect_failure_code 'a profile (job.profile): its block after the why' 5 '
 
 test_expect_success '... the robot`s perf-profile lines, the clock event said' '
 	m=$(cat out) &&
-	sed -n "/^The functions whose share/,/^Details are as below/p" "$m" >prof.txt &&
+	sed -n "/^The functions whose share/,/^The regressions with their tests:/p" "$m" >prof.txt &&
 	cat >expect <<-\EOT &&
 	The functions whose share of the samples changed most, perf record -e
 	cpu-clock (the software clock event: the machine has no PMU, as under
@@ -240,7 +240,7 @@ test_expect_success '... the robot`s perf-profile lines, the clock event said' '
 	        0.00   +44.90    44.90  perf-profile.children.cpu-clock.slow_fork_wait
 	        3.00   +42.00    45.00  perf-profile.children.cpu-clock.kernel_clone
 
-	Details are as below.
+	The regressions with their tests:
 	EOT
 	test_cmp expect prof.txt
 '

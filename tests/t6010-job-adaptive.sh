@@ -87,10 +87,10 @@ test_expect_success 'the reply reproduces the design: --runs only when fixed' '
 	test -s "$(cat out)" && test -s "$(cat out3)" &&
 	sed -n "/^How to reproduce$/,/^-- $/p" "$(cat out)" >repro.aa &&
 	test_grep "^    sched-bot test " repro.aa &&
-	test_grep "^        --target local --workloads spawn$" repro.aa &&
+	test_grep "^        --target <your machine> --workloads spawn$" repro.aa &&
 	test_grep ! -e "--runs" repro.aa &&
 	sed -n "/^How to reproduce$/,/^-- $/p" "$(cat out3)" >repro.fixed &&
-	test_grep "^        --target local --workloads spawn --runs 2$" repro.fixed
+	test_grep "^        --target <your machine> --workloads spawn --runs 2$" repro.fixed
 '
 
 test_expect_success 'identical code and data: no runs, and the reply says so' '
@@ -101,7 +101,7 @@ test_expect_success 'identical code and data: no runs, and the reply says so' '
 	test ! -e same/run-1-base &&
 	m=$(cat out4) && test -s "$m" &&
 	test_grep "^Verdict: nothing to measure: the patched kernel.s code and data are$" "$m" &&
-	test_grep "nothing was booted or measured" "$m" &&
+	test_grep "^sched-bot measured nothing: the patched kernel.s code and data are$" "$m" &&
 	test_grep ! "too noisy" "$m" &&
 	test_grep ! "^Tested-by:" "$m" &&
 	test_grep "^outcome=tested$" same/state &&

@@ -136,7 +136,7 @@ test_expect_success '... profiled: slow_fork_wait in the rows and the reply' '
 	test_grep ! "^base,.*slow_fork_wait" slow/profile.csv &&
 	test_grep ! ",diag\.profile\." slow/confirm.csv slow/results.csv &&
 	m=$(cat out) &&
-	sed -n "/^The functions whose share of the samples changed/,/^Details are as below/p" \
+	sed -n "/^The functions whose share of the samples changed/,/^The regressions with their tests:/p" \
 		"$m" >profile.reply &&
 	cat profile.reply &&
 	tr "\n" " " <profile.reply >profile.line &&

@@ -327,6 +327,7 @@ void jobreply_opts_from_config(struct jobreply_opts *o)
 	o->bot_email = bot_identity()->email;
 	o->quote_lines = (int)config_get_int("reply.quoteLines");
 	o->signature = config_get("reply.signature");
+	o->archive_url = config_get("archive.url");
 }
 
 void facts_opts_from_config(struct facts_opts *o)
@@ -436,4 +437,5 @@ void reply_opts_from_config(struct reply_opts *o)
 	o->lists = (const char *const *)lists.v;
 	o->nr_lists = lists.nr;
 	o->template_dir = config_get("reply.templateDir");
+	o->contact = config_get("bot.contact");
 }

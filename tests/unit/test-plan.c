@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/config-opts.h"
 #include "kv.h"
+#include "lore.h"
 #include "plan.h"
 #include "target/target.h"
 #include "test.h"
@@ -119,7 +121,10 @@ static void test_seed_004(void)
 	plan_text(&p, &text);
 	CHECK(strstr(text.buf, "\n    sched-bench pingpong -t 5 --no-pin "
 		     "--sweep 1,2,4\n") != NULL);
-	CHECK(strstr(text.buf, "\n[1] <8a7f8f7f") != NULL);
+	CHECK(strstr(text.buf, "\n[1] https://lore.kernel.org/all/"
+		     "8a7f8f7f") != NULL);
+	/* a quote is whole sentences, never a line cut mid-sentence */
+	CHECK(strstr(text.buf, "exposes the issue. The\"") == NULL);
 	strbuf_release(&text);
 	plan_release(&p);
 
@@ -548,6 +553,11 @@ static void test_run_first(void)
 
 int main(void)
 {
+	struct lore_opts lo;
+
+	/* the plan's references are lore links: as the tool configures it */
+	lore_opts_from_config(&lo);
+	lore_configure(&lo);
 	RUN(test_seed_004);
 	RUN(test_seed_000_fork);
 	RUN(test_diff_wakeup);

@@ -338,6 +338,33 @@ static void test_encodings(void)
 	CHECK(reply_thread_from_mail("", 0, &t) < 0);
 }
 
+/* The name the author signs with, else the From: name whole. */
+static void test_greeting(void)
+{
+	static const char *const cases[][3] = {
+		{ "K Prateek Nayak", "Hi,\n\nNumbers below.\n\nThanks,\n"
+		  "Prateek\n", "Prateek" },
+		{ "K Prateek Nayak", "Hi,\n\nNumbers below.\n", "K Prateek Nayak" },
+		{ "Chen Yu", "Text.\n\nthanks,\nChenyu\n---\n", "Chenyu" },
+		{ "Chen Yu", "Thanks,\nthis is a sentence, not a name.\n",
+		  "Chen Yu" },
+		{ "Chen Yu", "Text.\n---\nRegards,\nSomeone\n", "Chen Yu" },
+		{ "dev@kernel.example", "Text.\n", "all" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct reply_thread t = { 0 };
+		char *g;
+
+		t.author_name = (char *)cases[i][0];
+		t.body = (char *)cases[i][1];
+		g = reply_greeting(&t);
+		CHECK_STR(g, cases[i][2]);
+		free(g);
+	}
+}
+
 static void test_templates(void)
 {
 	static const char *const names[] = {
@@ -376,6 +403,7 @@ int main(void)
 	RUN(test_compose);
 	RUN(test_encodings);
 	RUN(test_templates);
+	RUN(test_greeting);
 	config_free();
 	return test_done();
 }
