@@ -277,6 +277,9 @@ const struct config_key config_keys[] = {
 	  "boot, 600; lava: the whole job, queueing too, 600 + W x R x (3S "
 	  "+ 10); W workloads (each cell and sweep point one), R runs, S "
 	  "seconds a run)"),
+	B("target.*.vouch", NULL, "its numbers may vouch for a kernel: a "
+	  "verdict to the list, a Tested-by (unset: ssh and lava boards "
+	  "yes; qemu, a lava device of type qemu and local no)"),
 	S("target.*.accel", "auto", "qemu: auto (probe KVM), kvm or tcg"),
 	I("target.*.kvmProbeTimeout", "5", "qemu: seconds of the KVM probe"),
 	S("target.*.qemu", "qemu-system-x86_64", "qemu: the emulator"),
