@@ -55,10 +55,10 @@ const struct config_key config_keys[] = {
 	  "this file (lines \"SEL._domainkey.DOMAIN TXT-record\"), not DNS"),
 
 	/* the reply */
-	S("reply.cc", "lists", "Cc of replies: lists (the mailing lists "
-	  "among the To and Cc of the mail answered, then the addresses of "
-	  "the thread's -by: trailers), all (every To and Cc of the mail "
-	  "answered, lists first) or none (the author only)"),
+	S("reply.cc", "all", "Cc of replies: all (every To and Cc of the "
+	  "mail answered, lists first, as LKML expects), lists (the mailing "
+	  "lists among them, then the addresses of the thread's -by: "
+	  "trailers) or none (the author only)"),
 	I("reply.maxRecipients", "20",
 	  "most recipients of any mail the bot sends (0: no cap)"),
 	M("reply.list", NULL, "more addresses that count as lists (cc=lists)"),

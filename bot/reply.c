@@ -687,7 +687,8 @@ static void qp_encode(const char *body, struct strbuf *out)
 
 /*
  * The Cc of a reply: kept in the order lists, trailers, the rest while
- * reply.maxRecipients allows, then written in the order of the mail.
+ * reply.maxRecipients allows, then written lists first, the others in
+ * the order of the mail.
  */
 struct cc_pick {
 	char **seen;
@@ -750,8 +751,9 @@ static void pick_cc(struct cc_pick *p, const char *mode,
 		for (i = 0; i < nr_trailers; i++)
 			pick(p, &trailers[i], nr_orig + i);
 	} else {
+		/* after the lists, in the mail's order: LKML's reply to all */
 		for (i = 0; i < nr_orig; i++)
-			pick(p, &orig[i], i);
+			pick(p, &orig[i], nr_orig + i);
 	}
 	keep_order(p);
 }
