@@ -13,6 +13,7 @@
 #include "jobdir.h"
 #include "jobreply.h"
 #include "lore.h"
+#include "mailpolicy.h"
 #include "profile.h"
 #include "reply.h"
 #include "samples.h"
@@ -284,11 +285,12 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 }
 
 /*
- * What the numbers can vouch for: a Tested-by only when the kernel was
- * measured on real (or KVM) hardware, the verdict is clear and the
- * bot's address is a real one.
+ * What the numbers can vouch for: a Tested-by only where the mail
+ * policy allows one (tested_by: a decisive verdict from a target fit
+ * to vouch, mailpolicy.h) and the bot's address is a real one.
  */
-static void claims(struct reply_job *j, struct kv *v, const char *machine)
+static void claims(struct reply_job *j, struct kv *v, const char *machine,
+		   int tested_by)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *verdict = NULL;
@@ -325,7 +327,8 @@ static void claims(struct reply_job *j, struct kv *v, const char *machine)
 		warning("bot.email is '%s', a placeholder: the reply carries "
 			"no Tested-by and cannot be sent; set bot.email",
 			jo()->bot_email);
-	if (!emulated && !noisy && !placeholder)
+	/* the mail policy's word (mailpolicy.h): it weighs the same */
+	if (tested_by && !placeholder)
 		kv_setf(v, "tested_by", "%s <%s>", jo()->bot_name,
 			jo()->bot_email);
 	free(verdict);
@@ -729,7 +732,7 @@ static int compose(struct reply_job *j)
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, sb = STRBUF_INIT;
 	char *msgid = NULL, *eml = jobdir_path(j->dir, "reply.eml"), *first;
 	char *machine = NULL;
-	int ret = EXIT_FAIL;
+	int ret = EXIT_FAIL, dest, tested_by = 0;
 
 	/* composed before a crash: keep it, with its Message-ID */
 	if (!access(eml, R_OK) && j->s->reply_msgid) {
@@ -769,7 +772,11 @@ static int compose(struct reply_job *j)
 	machine = machine_var(j, &v);
 	commands_var(j, &v);
 	kernels_facts(j, &v);
-	claims(j, &v, machine);
+	/* where it goes decides its Cc and whether it may vouch */
+	dest = mailpolicy_job(j->dir, j->s, &tested_by);
+	if (dest < 0)
+		goto out;
+	claims(j, &v, machine, tested_by);
 	frame_vars(j, &v);
 	profile_vars(j, &v);
 	set_file_var(j, &v, "tables", "tables.txt", 1);
@@ -783,6 +790,9 @@ static int compose(struct reply_job *j)
 	kv_set(&v, "base", j->s->base_desc ? j->s->base_desc :
 	       j->s->series_base);
 	kv_set(&v, "base_hint", j->s->base_hint);
+	/* the base-commit: advice is for a series that names no base */
+	if (!j->s->series_base)
+		kv_set(&v, "no_stated_base", "1");
 	kv_set(&v, "which", j->s->failed_which);
 	kv_set(&v, "requested_by", j->s->requested_by);
 	reproduce_block(j, !job_outcome_failed(j->s->outcome), &sb);
@@ -792,7 +802,8 @@ static int compose(struct reply_job *j)
 	/* the tested template is the only one with a Tested-by line */
 	if (reply_expand(tmpl.buf, &v, &body) < 0)
 		goto out;
-	if (reply_compose(&t, body.buf, &msg, &msgid) < 0)
+	if (reply_compose_cc(&t, body.buf, dest == MAIL_AUTHOR ? "none" : NULL,
+			     &msg, &msgid) < 0)
 		goto out;
 	job_state_set(&j->s->reply_msgid, msgid);
 	if (write_file_atomic(eml, msg.buf, msg.len) < 0) {

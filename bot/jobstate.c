@@ -151,6 +151,8 @@ static const struct field fields[] = {
 	INT("bisect_hi", bisect_hi),
 	INT("aligned", aligned),
 	{ "outcome", F_OUTCOME, offsetof(struct job_state, outcome) },
+	STR("mail", mail),
+	STR("mail_why", mail_why),
 	STR("reply_msgid", reply_msgid),
 	STR("outbox", outbox),
 };

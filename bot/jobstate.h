@@ -153,6 +153,10 @@ struct job_state {
 	/* compare (tested, regression), or a failure (apply-failed) */
 	enum job_outcome outcome;
 
+	/* reply: where it goes and why (mailpolicy.h) */
+	char *mail;		/* "list", "moderators", "outbox", "author" */
+	char *mail_why;		/* why not the list; NULL for the list */
+
 	/* reply, send */
 	char *reply_msgid;
 	char *outbox;		/* the reply's file in the outbox */

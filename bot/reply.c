@@ -758,13 +758,23 @@ static void pick_cc(struct cc_pick *p, const char *mode,
 	keep_order(p);
 }
 
+static int compose_as(const struct reply_thread *t, const char *body,
+		      const char *msgid, const char *cc_mode,
+		      struct strbuf *out);
+
 int reply_compose(const struct reply_thread *t, const char *body,
 		  struct strbuf *out, char **msgid_out)
+{
+	return reply_compose_cc(t, body, NULL, out, msgid_out);
+}
+
+int reply_compose_cc(const struct reply_thread *t, const char *body,
+		     const char *cc, struct strbuf *out, char **msgid_out)
 {
 	const char *email = ro()->bot_email;
 	const char *at = strchr(email, '@');
 	char *msgid = reply_new_msgid(at ? at + 1 : NULL);
-	int ret = reply_compose_as(t, body, msgid, out);
+	int ret = compose_as(t, body, msgid, cc ? cc : ro()->cc, out);
 
 	if (!ret && msgid_out)
 		*msgid_out = msgid;
@@ -776,9 +786,15 @@ int reply_compose(const struct reply_thread *t, const char *body,
 int reply_compose_as(const struct reply_thread *t, const char *body,
 		     const char *msgid, struct strbuf *out)
 {
+	return compose_as(t, body, msgid, ro()->cc, out);
+}
+
+static int compose_as(const struct reply_thread *t, const char *body,
+		      const char *msgid, const char *cc_mode,
+		      struct strbuf *out)
+{
 	const char *name = ro()->bot_name;
 	const char *email = ro()->bot_email;
-	const char *cc_mode = ro()->cc;
 	struct mail_addr *to = NULL, *orig = NULL, *orig_cc = NULL, *tr = NULL;
 	size_t nr_to, nr_orig, nr_orig_cc, nr_tr;
 	struct cc_pick pk = { 0 };
