@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jobsend.c - a job's reply into the outbox, or held for the
- * moderators (see jobsend.h).
+ * jobsend.c - a job's reply where the mail policy sends it (see
+ * jobsend.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
