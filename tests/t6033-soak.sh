@@ -177,6 +177,7 @@ gc.maxDiskBytes $BUDGET
 target.local.maxLoad 1000
 target.local.perf false
 target.local.parallel 2
+target.local.vouch true
 EOF
 DB=$(git config -f "$CFG" state.db)
 fed=1
