@@ -27,6 +27,7 @@ static int hold_reply(const struct job_state *s, struct state *st,
 		.target = job_str(s->target),
 		.workloads = job_str(s->workloads),
 		.outcome = job_outcome_name(s->outcome),
+		.why = s->mail_why,
 	};
 
 	return moderation_hold(st, dir, &r, send, path) < 0 ? -1 : 0;

@@ -246,7 +246,9 @@ test_expect_success '... its regression goes to the moderators when there are so
 	m=$(ls sink/*) &&
 	sed -n "s/^X-Rcpt-Args: <\(.*\)>.*/\1/p" "$m" >actual &&
 	echo mod@kernel.example >expect &&
-	test_cmp expect actual
+	test_cmp expect actual &&
+	sed "1,/^\$/d" "$m" | tr -s "\n" " " >note &&
+	test_grep "holds a report for a moderator. Why: target qemu is not fit to vouch (target.qemu.vouch). The mail attached" note
 '
 
 test_expect_success 'an ssh machine vouches by default' '
