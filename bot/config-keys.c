@@ -60,8 +60,8 @@ const struct config_key config_keys[] = {
 	  "lists among them, then the addresses of the thread's -by: "
 	  "trailers) or none (the author only)"),
 	S("reply.emulated", "outbox", "where an emulated (QEMU TCG) result "
-	  "goes: outbox (kept, not sent), author (privately, once) or list "
-	  "(the author and the thread's lists, no Tested-by)"),
+	  "goes: outbox (kept, not sent), author (privately, once a thread) "
+	  "or list (the author and the thread's lists, no Tested-by)"),
 	I("reply.maxRecipients", "20",
 	  "most recipients of any mail the bot sends (0: no cap)"),
 	M("reply.list", NULL, "more addresses that count as lists (cc=lists)"),

@@ -34,9 +34,10 @@ static int hold_reply(const struct job_state *s, struct state *st,
 }
 
 /*
- * A private mail to the author goes once a series: a second one (a
- * later version, a recheck) stays in the outbox.  The state keeps the
- * first one's Message-ID by the series' root.
+ * A private mail to the author goes once a thread: a second one (the
+ * series tested again, on another target or after a merge) stays in
+ * the outbox.  The state keeps the first one's Message-ID by the
+ * thread's root.
  */
 static int author_once(struct job_state *s, struct state *st)
 {

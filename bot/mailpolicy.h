@@ -21,7 +21,7 @@
  *               duplicates, layout-only regressions, apply failures on
  *               the bot's own choice of base, a failure of the base
  *               kernel; the first two kinds with no moderator either
- *   author      privately to the author, once a series: emulated
+ *   author      privately to the author, once a thread: emulated
  *               results with reply.emulated = author
  *
  * A Tested-by goes only with a decisive verdict (not noisy, nothing

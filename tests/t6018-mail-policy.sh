@@ -6,7 +6,7 @@
 # list: each stays in the outbox, and the job and `status` say why;
 # reply.emulated = list sends the emulated one to every To and Cc of
 # the patch mail, reply.emulated = author to the author alone, once a
-# series.  A target vouches only when it is fit (target.NAME.vouch);
+# thread.  A target vouches only when it is fit (target.NAME.vouch);
 # a reply to all holds the patch mail's To and Cc, lists first, up to
 # reply.maxRecipients.  No kernel is built or booted: the jobs are the
 # fixtures of tests/data/bot, stopped before their reply.
@@ -130,7 +130,7 @@ test_expect_success 'a reply to all is capped at reply.maxRecipients, the lists 
 	test_cmp expect actual
 '
 
-test_expect_success 'reply.emulated = author: to the author alone, once a series' '
+test_expect_success 'reply.emulated = author: to the author alone, once a thread' '
 	rm -f sink/* &&
 	policy_config priv.cfg priv &&
 	git config -f priv.cfg reply.emulated author &&
