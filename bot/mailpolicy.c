@@ -89,7 +89,11 @@ void mailpolicy_facts(const char *dir, const struct job_state *js,
 	f->identical = job_state_identical(js);
 	f->layout_only = js->aligned == ALIGN_NOT_SEEN;
 	f->align_failed = js->aligned == ALIGN_FAILED;
-	f->failed_patched = job_same(js->failed_which, "patched");
+	/* a boot failure is the patched kernel's where the base ran
+	 * (blocks.c); a build failure says which side */
+	f->failed_patched = js->outcome == JOB_BOOT_FAILED ?
+			    !job_same(js->failed_which, "base") :
+			    job_same(js->failed_which, "patched");
 	f->base_named = js->base_named;
 	f->base_desc = js->base_desc;
 	f->same_as = js->same_as;

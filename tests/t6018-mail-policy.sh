@@ -209,12 +209,20 @@ test_expect_success 'a build failure of the patched kernel is listed; of the bas
 	run_job build.cfg job-build-failed bpatched &&
 	test "$(state_of bpatched mail)" = list &&
 	test "$(bot_sink_count)" -eq 1 &&
+	# a boot failure: the patched kernel did not run where the base did
+	bot_job job-build-failed boot &&
+	sed -i -e "s/^outcome=.*/outcome=boot-failed/" -e "/^failed_which=/d" boot/state &&
+	rc=0 && SCHED_BOT_CONFIG=build.cfg "$SCHED_BOT" test --job-dir boot \
+		2>boot.err || rc=$? &&
+	test $rc -eq 1 &&
+	test "$(state_of boot mail)" = list &&
+	test "$(bot_sink_count)" -eq 2 &&
 	bot_job job-build-failed bbase &&
 	sed -i "s/^failed_which=.*/failed_which=base/" bbase/state &&
 	rc=0 && SCHED_BOT_CONFIG=build.cfg "$SCHED_BOT" test --job-dir bbase \
 		2>bbase.err || rc=$? &&
 	test $rc -eq 1 &&
-	test "$(bot_sink_count)" -eq 1 &&
+	test "$(bot_sink_count)" -eq 2 &&
 	echo "outbox: the base kernel failed too: not the patch'\''s fault" >expect &&
 	echo "$(state_of bbase mail): $(state_of bbase mail_why)" >actual &&
 	test_cmp expect actual
