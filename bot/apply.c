@@ -1866,6 +1866,25 @@ static char *substitute(struct base_ctx *c, const char *stated,
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * Whether rev is a branch of a named tree ("tip/sched/core", or
+ * "refs/remotes/tip/sched/core" with [tree "tip"]): its head is a base
+ * the tree's maintainers publish, not the bot's own tree.
+ */
+static int names_tracked_tree(const struct tree_remotes *t, const char *rev)
+{
+	size_t i, n;
+
+	if (starts_with(rev, "refs/remotes/"))
+		rev += strlen("refs/remotes/");
+	for (i = 0; i < t->nr; i++) {
+		n = strlen(t->v[i].name);
+		if (!strncmp(rev, t->v[i].name, n) && rev[n] == '/' && rev[n + 1])
+			return 1;
+	}
+	return 0;
+}
+
 int apply_resolve_base(git_repository *repo, const struct series *s,
 		       const struct apply_opts *opts, struct apply_result *r)
 {
@@ -1884,12 +1903,15 @@ int apply_resolve_base(git_repository *repo, const struct series *s,
 			return error("--base %s: no such revision in the tree",
 				     opts->base);
 		r->base_desc = xasprintf("%s (--base)", opts->base);
+		r->base_named = 1;
 		return 0;
 	}
 	tree_remotes_load(&c.trees);
 	c.tried = xcalloc(c.trees.nr + 1, 1);
 	have_def = !tree_resolve(repo, def, &def_oid);
+	r->base_named = 0;
 	if (s && !resolve_stated(&c, r)) {
+		r->base_named = 1;
 		ret = 0;
 		goto out;
 	}
@@ -1918,6 +1940,7 @@ int apply_resolve_base(git_repository *repo, const struct series *s,
 	}
 	git_oid_cpy(&r->base, &def_oid);
 	r->base_desc = xasprintf("%s (default base)", def);
+	r->base_named = names_tracked_tree(&c.trees, def);
 	stated = NULL;
 	if (s && s->base.commit && *s->base.commit)
 		stated = xasprintf("the series says base-commit %.12s",

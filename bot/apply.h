@@ -77,6 +77,13 @@ struct apply_result {
 	git_oid base;
 	char *base_desc;	/* "v6.1.192 (--base)", ... */
 	char *base_warning;	/* set when the base is a substitute */
+	/*
+	 * The base is one someone named: --base, the series' stated base
+	 * (base-commit:, a ref), or tree.defaultBase when it is a branch
+	 * of a named tree ([tree "NAME"], "tip/sched/core"); not a guess,
+	 * the nearest tag or a default of the bot's own tree.
+	 */
+	int base_named;
 	git_oid head;
 	char *branch;		/* full ref name */
 	size_t nr_applied;

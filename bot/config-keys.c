@@ -57,10 +57,13 @@ const struct config_key config_keys[] = {
 	  "this file (lines \"SEL._domainkey.DOMAIN TXT-record\"), not DNS"),
 
 	/* the reply */
-	S("reply.cc", "lists", "Cc of replies: lists (the mailing lists "
-	  "among the To and Cc of the mail answered, then the addresses of "
-	  "the thread's -by: trailers), all (every To and Cc of the mail "
-	  "answered, lists first) or none (the author only)"),
+	S("reply.cc", "all", "Cc of replies: all (every To and Cc of the "
+	  "mail answered, lists first, as LKML expects), lists (the mailing "
+	  "lists among them, then the addresses of the thread's -by: "
+	  "trailers) or none (the author only)"),
+	S("reply.emulated", "outbox", "where an emulated (QEMU TCG) result "
+	  "goes: outbox (kept, not sent), author (privately, once a thread) "
+	  "or list (the author and the thread's lists, no Tested-by)"),
 	I("reply.maxRecipients", "20",
 	  "most recipients of any mail the bot sends (0: no cap)"),
 	M("reply.list", NULL, "more addresses that count as lists (cc=lists)"),
@@ -280,6 +283,9 @@ const struct config_key config_keys[] = {
 	  "boot, 600; lava: the whole job, queueing too, 600 + W x R x (3S "
 	  "+ 10); W workloads (each cell and sweep point one), R runs, S "
 	  "seconds a run)"),
+	B("target.*.vouch", NULL, "its numbers may vouch for a kernel: a "
+	  "verdict to the list, a Tested-by (unset: ssh and lava boards "
+	  "yes; qemu, a lava device of type qemu and local no)"),
 	S("target.*.accel", "auto", "qemu: auto (probe KVM), kvm or tcg"),
 	I("target.*.kvmProbeTimeout", "5", "qemu: seconds of the KVM probe"),
 	S("target.*.qemu", "qemu-system-x86_64", "qemu: the emulator"),

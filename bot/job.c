@@ -241,6 +241,7 @@ static int stage_apply(struct job *j)
 		job_state_set(&j->s.base_desc, ar.base_desc ? ar.base_desc :
 			      "the base");
 		job_state_set(&j->s.base_warning, ar.base_warning);
+		j->s.base_named = ar.base_named;
 		jobdir_write(j->dir, "apply.log", log.buf, log.len);
 		jobdir_fail(j->dir, &j->s, JOB_APPLY_FAILED, log.buf);
 		ret = 0;
@@ -253,6 +254,7 @@ static int stage_apply(struct job *j)
 		job_state_set(&j->s.side[JOB_SIDE_HEAD].commit, hex);
 		job_state_set(&j->s.base_desc, ar.base_desc);
 		job_state_set(&j->s.base_warning, ar.base_warning);
+		j->s.base_named = ar.base_named;
 		strbuf_addf(&log, "base %s %s\nhead %s (%zu patches, %zu "
 			    "with a 3-way merge)\n",
 			    job_str(j->s.side[JOB_SIDE_BASE].commit),

@@ -17,6 +17,7 @@
 #include "jobdir.h"
 #include "jobreply.h"
 #include "lore.h"
+#include "mailpolicy.h"
 #include "profile.h"
 #include "reply.h"
 #include "reproduce.h"
@@ -398,12 +399,12 @@ out:
 }
 
 /*
- * What the numbers can vouch for: a Tested-by only when the kernel was
- * measured on real (or KVM) hardware, the verdict is clear and the
- * bot's address is a real one.
+ * What the numbers can vouch for: a Tested-by only where the mail
+ * policy allows one (tested_by), the numbers can vouch at all
+ * (judge_claims) and the bot's address is a real one.
  */
 static enum unvouched claims(struct reply_job *j, struct kv *v,
-			     const char *machine)
+			     const char *machine, int tested_by)
 {
 	enum unvouched u = judge_claims(j, machine);
 	int placeholder = facts_email_is_placeholder(jo()->bot_email);
@@ -420,7 +421,11 @@ static enum unvouched claims(struct reply_job *j, struct kv *v,
 		warning("bot.email is '%s', a placeholder: the reply carries "
 			"no Tested-by and cannot be sent; set bot.email",
 			jo()->bot_email);
-	if (u == VOUCHED && !placeholder)
+	/*
+	 * the mail policy's word (mailpolicy.h: a decisive verdict from a
+	 * target fit to vouch), on numbers that can vouch at all
+	 */
+	if (tested_by && u == VOUCHED && !placeholder)
 		kv_setf(v, "tested_by", "%s <%s>", jo()->bot_name,
 			jo()->bot_email);
 	return u;
@@ -884,7 +889,7 @@ static int compose(struct reply_job *j)
 	char *msgid = NULL, *eml = jobdir_path(j->dir, "reply.eml"), *first;
 	char *machine = NULL;
 	enum unvouched u;
-	int ret = EXIT_FAIL;
+	int ret = EXIT_FAIL, dest, tested_by = 0;
 
 	/* composed before a crash: keep it, with its Message-ID */
 	if (!access(eml, R_OK) && j->s->reply_msgid) {
@@ -925,7 +930,11 @@ static int compose(struct reply_job *j)
 	kernels_facts(j, &v);
 	if (job_state_identical(j->s))
 		compiled_out_var(j, &v);
-	u = claims(j, &v, machine);
+	/* where it goes decides its Cc and whether it may vouch */
+	dest = mailpolicy_job(j->dir, j->s, &tested_by);
+	if (dest < 0)
+		goto out;
+	u = claims(j, &v, machine, tested_by);
 	if (merged && j->s->outcome == JOB_TESTED)
 		unchecked_var(&v, u);
 	frame_vars(j, &v);
@@ -942,6 +951,9 @@ static int compose(struct reply_job *j)
 	kv_set(&v, "base", j->s->base_desc ? j->s->base_desc :
 	       j->s->series_base);
 	kv_set(&v, "base_hint", j->s->base_hint);
+	/* the base-commit: advice is for a series that names no base */
+	if (!j->s->series_base)
+		kv_set(&v, "no_stated_base", "1");
 	kv_set(&v, "which", j->s->failed_which);
 	kv_set(&v, "requested_by", j->s->requested_by);
 	reproduce_var(j, &v);
@@ -951,7 +963,8 @@ static int compose(struct reply_job *j)
 	/* the tested template is the only one with a Tested-by line */
 	if (reply_expand(tmpl.buf, &v, &body) < 0)
 		goto out;
-	if (reply_compose(&t, body.buf, &msg, &msgid) < 0)
+	if (reply_compose_cc(&t, body.buf, dest == MAIL_AUTHOR ? "none" : NULL,
+			     &msg, &msgid) < 0)
 		goto out;
 	job_state_set(&j->s->reply_msgid, msgid);
 	if (write_file_atomic(eml, msg.buf, msg.len) < 0) {

@@ -5,9 +5,10 @@
  * holds (the quote of the thread, the kernels, the machine, the
  * commands, the tables and verdict, the bisection, the failure's log,
  * the line to reproduce it) and the claims the numbers can carry (a
- * Tested-by only for a clear verdict measured on real or KVM
- * hardware under a real bot.email: facts.h), as a mail threaded
- * under the cover letter (reply.h), into dir/reply.eml.
+ * Tested-by only where the mail policy allows one, mailpolicy.h, and
+ * under a real bot.email: facts.h), as a mail threaded under the cover
+ * letter (reply.h) with the Cc the policy gives it, into
+ * dir/reply.eml; the policy's decision is kept in js (mail=).
  */
 #ifndef SCHED_BOT_JOBREPLY_H
 #define SCHED_BOT_JOBREPLY_H

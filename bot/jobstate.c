@@ -124,6 +124,7 @@ static const struct field fields[] = {
 	STR("base_desc", base_desc),
 	STR("base_warning", base_warning),
 	STR("base_hint", base_hint),
+	INT("base_named", base_named),
 	SIDE("base_commit", JOB_SIDE_BASE, commit),
 	SIDE("head_commit", JOB_SIDE_HEAD, commit),
 	INT("on_top_applied", on_top_applied),
@@ -150,6 +151,8 @@ static const struct field fields[] = {
 	INT("bisect_hi", bisect_hi),
 	INT("aligned", aligned),
 	{ "outcome", F_OUTCOME, offsetof(struct job_state, outcome) },
+	STR("mail", mail),
+	STR("mail_why", mail_why),
 	STR("reply_msgid", reply_msgid),
 	STR("outbox", outbox),
 };

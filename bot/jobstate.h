@@ -125,6 +125,10 @@ struct job_state {
 	char *base_desc;	/* "v6.1-rc6 (base-commit:)", ... */
 	char *base_warning;
 	char *base_hint;	/* why it did not apply, what to try */
+	int base_named;		/* 1: the base is one someone named: the
+				 * series' stated base, --base, or the
+				 * head of a named tree the bot tracks
+				 * (apply.h); 0: the bot's own choice */
 	struct job_side side[JOB_NR_SIDES];
 	int on_top_applied;	/* 1: head_commit has on_top's diff */
 	char *patch_ids;	/* of base..head, patchid.h */
@@ -152,6 +156,10 @@ struct job_state {
 
 	/* compare (tested, regression), or a failure (apply-failed) */
 	enum job_outcome outcome;
+
+	/* reply: where it goes and why (mailpolicy.h) */
+	char *mail;		/* "list", "moderators", "outbox", "author" */
+	char *mail_why;		/* why not the list; NULL for the list */
 
 	/* reply, send */
 	char *reply_msgid;

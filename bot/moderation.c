@@ -120,6 +120,10 @@ static int note_body(const struct moderation_report *r, struct strbuf *out)
 	if (reply_load_template("moderation", &tmpl) < 0)
 		goto out;
 	kv_set(&v, "mode", o->mode);
+	if (r->why && *r->why)
+		kv_set(&v, "why", r->why);
+	else
+		kv_setf(&v, "why", "bot.moderation = %s", o->mode);
 	recipients(r, &rcpts);
 	kv_set(&v, "recipients", rcpts.buf);
 	kv_set(&v, "thread", r->thread ? r->thread : "?");

@@ -62,6 +62,8 @@ struct moderation_report {
 	const char *target;
 	const char *workloads;
 	const char *outcome;
+	const char *why;	/* why it is held (mailpolicy.h); NULL:
+				 * bot.moderation's mode */
 };
 
 /*

@@ -706,7 +706,8 @@ static void qp_encode(const char *body, struct strbuf *out)
 
 /*
  * The Cc of a reply: kept in the order lists, trailers, the rest while
- * reply.maxRecipients allows, then written in the order of the mail.
+ * reply.maxRecipients allows, then written lists first, the others in
+ * the order of the mail.
  */
 struct cc_pick {
 	char **seen;
@@ -769,19 +770,30 @@ static void pick_cc(struct cc_pick *p, const char *mode,
 		for (i = 0; i < nr_trailers; i++)
 			pick(p, &trailers[i], nr_orig + i);
 	} else {
+		/* after the lists, in the mail's order: LKML's reply to all */
 		for (i = 0; i < nr_orig; i++)
-			pick(p, &orig[i], i);
+			pick(p, &orig[i], nr_orig + i);
 	}
 	keep_order(p);
 }
 
+static int compose_as(const struct reply_thread *t, const char *body,
+		      const char *msgid, const char *cc_mode,
+		      struct strbuf *out);
+
 int reply_compose(const struct reply_thread *t, const char *body,
 		  struct strbuf *out, char **msgid_out)
+{
+	return reply_compose_cc(t, body, NULL, out, msgid_out);
+}
+
+int reply_compose_cc(const struct reply_thread *t, const char *body,
+		     const char *cc, struct strbuf *out, char **msgid_out)
 {
 	const char *email = ro()->bot_email;
 	const char *at = strchr(email, '@');
 	char *msgid = reply_new_msgid(at ? at + 1 : NULL);
-	int ret = reply_compose_as(t, body, msgid, out);
+	int ret = compose_as(t, body, msgid, cc ? cc : ro()->cc, out);
 
 	if (!ret && msgid_out)
 		*msgid_out = msgid;
@@ -793,9 +805,15 @@ int reply_compose(const struct reply_thread *t, const char *body,
 int reply_compose_as(const struct reply_thread *t, const char *body,
 		     const char *msgid, struct strbuf *out)
 {
+	return compose_as(t, body, msgid, ro()->cc, out);
+}
+
+static int compose_as(const struct reply_thread *t, const char *body,
+		      const char *msgid, const char *cc_mode,
+		      struct strbuf *out)
+{
 	const char *name = ro()->bot_name;
 	const char *email = ro()->bot_email;
-	const char *cc_mode = ro()->cc;
 	struct mail_addr *to = NULL, *orig = NULL, *orig_cc = NULL, *tr = NULL;
 	size_t nr_to, nr_orig, nr_orig_cc, nr_tr;
 	struct cc_pick pk = { 0 };

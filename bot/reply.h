@@ -110,14 +110,19 @@ void reply_free_addresses(char **addrs, size_t nr);
 
 /*
  * The whole message.  Identity from bot.name/bot.email, Cc trimming from
- * reply.cc: lists (the author, the lists among To/Cc, the people of the
- * trailers), all (To and Cc as they were) or none (the author); at most
- * reply.maxRecipients in all, the author first, then the lists.
+ * reply.cc: all (every To and Cc of the mail answered, lists first),
+ * lists (the author, the lists among To/Cc, the people of the
+ * trailers) or none (the author); at most reply.maxRecipients in all,
+ * the author first, then the lists.
  * msgid_out (may be NULL) receives the generated Message-ID; body is
  * the rendered text (wrapped here).
  */
 int reply_compose(const struct reply_thread *t, const char *body,
 		  struct strbuf *out, char **msgid_out);
+/* The same with the Cc of mode cc ("none": to the author alone); NULL:
+ * reply.cc's. */
+int reply_compose_cc(const struct reply_thread *t, const char *body,
+		     const char *cc, struct strbuf *out, char **msgid_out);
 /* The same under a Message-ID chosen by the caller (bare, no <>). */
 int reply_compose_as(const struct reply_thread *t, const char *body,
 		     const char *msgid, struct strbuf *out);

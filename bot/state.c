@@ -160,6 +160,9 @@ static int db_error(struct state *st, const char *what)
 static const char *const migrations[] = {
 	/* 1: recipients per mail, for the rate caps that count them */
 	"ALTER TABLE mails ADD COLUMN recipients INTEGER NOT NULL DEFAULT 1;",
+	/* 2: where each job's reply went and why (mailpolicy.h), for status */
+	"ALTER TABLE jobs ADD COLUMN mail TEXT;"
+	"ALTER TABLE jobs ADD COLUMN mail_why TEXT;",
 };
 
 static int user_version(struct state *st)
@@ -463,6 +466,37 @@ int state_job_update(struct state *st, long long id, const char *stage,
 			 "job_dir = COALESCE(?, job_dir), updated_at = ?\n"
 			 "WHERE id = ?", "tttii", stage, outcome, job_dir,
 			 now(), id));
+}
+
+int state_job_mail_set(struct state *st, long long id, const char *mail,
+		       const char *why)
+{
+	return exec_stmt(st, prepare(st, "UPDATE jobs SET mail = ?, "
+				     "mail_why = ?, updated_at = ? WHERE id = ?",
+				     "ttii", mail, why, now(), id));
+}
+
+int state_jobs_kept(struct state *st, long long since,
+		    int (*fn)(long long id, const char *msgid,
+			      const char *mail, const char *why, void *data),
+		    void *data)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT id, msgid, mail, "
+				     "COALESCE(mail_why, '') FROM jobs "
+				     "WHERE mail IS NOT NULL AND mail != "
+				     "'list' AND updated_at >= ? ORDER BY id",
+				     "i", since);
+	int rc, ret = 0;
+
+	if (!stmt)
+		return -1;
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		ret = fn(sqlite3_column_int64(stmt, 0),
+			 (const char *)sqlite3_column_text(stmt, 1),
+			 (const char *)sqlite3_column_text(stmt, 2),
+			 (const char *)sqlite3_column_text(stmt, 3), data);
+	sqlite3_finalize(stmt);
+	return ret;
 }
 
 void state_job_release(struct state_job *job)

@@ -93,6 +93,18 @@ int state_job_get(struct state *st, long long id, struct state_job *job);
 int state_job_find(struct state *st, const char *msgid, struct state_job *job);
 int state_job_update(struct state *st, long long id, const char *stage,
 		     const char *outcome, const char *job_dir);
+/*
+ * Where the job's reply went and why (mailpolicy.h: "list",
+ * "moderators", "outbox", "author"); _kept calls fn for each job
+ * updated since a time whose reply did not go to the list, oldest
+ * first (fn returns 0 to go on).
+ */
+int state_job_mail_set(struct state *st, long long id, const char *mail,
+		       const char *why);
+int state_jobs_kept(struct state *st, long long since,
+		    int (*fn)(long long id, const char *msgid,
+			      const char *mail, const char *why, void *data),
+		    void *data);
 /* Count one more attempt at a job; returns the count. */
 int state_job_attempt(struct state *st, long long id);
 /* Take that attempt back: the job stopped for a full disk, not a fault. */

@@ -84,6 +84,21 @@ static int add_tally(const char *target, const char *workloads,
 	return 0;
 }
 
+static int add_kept(long long id, const char *msgid, const char *mail,
+		    const char *why, void *data)
+{
+	struct status *s = data;
+	struct status_kept *k;
+
+	ALLOC_GROW(s->kept, s->nr_kept, s->alloc_kept);
+	k = &s->kept[s->nr_kept++];
+	k->job = id;
+	k->msgid = xstrdup(msgid ? msgid : "");
+	k->mail = xstrdup(mail ? mail : "");
+	k->why = xstrdup(why ? why : "");
+	return 0;
+}
+
 int status_moderation_collect(struct state *st, struct status *s)
 {
 	return state_held_tally(st, add_tally, s) < 0 ? -1 : 0;
@@ -138,6 +153,8 @@ int status_collect(struct state *st, const struct status_opts *o,
 	gc_usage(&s->disk);
 	if (status_moderation_collect(st, s) < 0)
 		ret = -1;
+	if (state_jobs_kept(st, s->now - 7 * 86400, add_kept, s) < 0)
+		ret = -1;
 
 	if (!s->poll_at)
 		alert(s, "no poll recorded");
@@ -180,6 +197,12 @@ void status_release(struct status *s)
 		free(s->moderation[i].workloads);
 	}
 	free(s->moderation);
+	for (i = 0; i < s->nr_kept; i++) {
+		free(s->kept[i].msgid);
+		free(s->kept[i].mail);
+		free(s->kept[i].why);
+	}
+	free(s->kept);
 	for (i = 0; i < s->nr_alerts; i++)
 		free(s->alerts[i]);
 	free(s->alerts);
@@ -235,6 +258,11 @@ void status_format(const struct status *s, struct strbuf *out)
 			    *m->workloads ? m->workloads : "(default)",
 			    m->released, m->invalid, m->held, m->expired);
 	}
+	/* the week's replies the mail policy kept off the list */
+	for (i = 0; i < s->nr_kept; i++)
+		strbuf_addf(out, "off the list: job %lld <%s>: %s, %s\n",
+			    s->kept[i].job, s->kept[i].msgid, s->kept[i].mail,
+			    s->kept[i].why);
 	for (i = 0; i < s->nr_alerts; i++)
 		strbuf_addf(out, "needs an operator: %s\n", s->alerts[i]);
 }
@@ -312,6 +340,16 @@ void status_format_json(const struct status *s, struct strbuf *out)
 		json_int(&j, "invalid", m->invalid);
 		json_int(&j, "held", m->held);
 		json_int(&j, "expired", m->expired);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_array_begin(&j, "off_list");
+	for (i = 0; i < s->nr_kept; i++) {
+		json_object_begin(&j, NULL);
+		json_int(&j, "job", s->kept[i].job);
+		json_string(&j, "msgid", s->kept[i].msgid);
+		json_string(&j, "mail", s->kept[i].mail);
+		json_string(&j, "why", s->kept[i].why);
 		json_object_end(&j);
 	}
 	json_array_end(&j);

@@ -7,7 +7,9 @@
  * their health (down when the target is marked unhealthy, target.h:
  * a machine that did not come back; up otherwise), disk use against gc's budget
  * (gc.h), the oldest unsent mail, and the moderators' tally of the
- * reports held for them (moderation.h) by target and workloads.
+ * reports held for them (moderation.h) by target and workloads, and
+ * each job of the last week whose reply the mail policy kept off the
+ * list, where it went and why (mailpolicy.h).
  *
  * Needs an operator: the last poll failed, or is older than
  * status.maxPollAge (or there was none); a mail unsent for more than a
@@ -34,6 +36,14 @@ struct status_moderation {
 	long held, released, invalid, expired;
 };
 
+/* A job of the last week whose reply did not go to the list. */
+struct status_kept {
+	long long job;
+	char *msgid;
+	char *mail;		/* "outbox", "moderators", "author" */
+	char *why;
+};
+
 struct status {
 	long long now;
 	long long poll_at;	/* last poll attempt, 0: none */
@@ -49,6 +59,8 @@ struct status {
 	struct gc_usage disk;
 	struct status_moderation *moderation;
 	size_t nr_moderation, alloc_moderation;
+	struct status_kept *kept;	/* the mail policy's decisions */
+	size_t nr_kept, alloc_kept;
 	char **alerts;		/* why an operator is needed */
 	size_t nr_alerts, alloc_alerts;
 };

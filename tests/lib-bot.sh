@@ -52,7 +52,10 @@ bot_sink_msgids() {
 # bot_config FILE [PORT]: a config with a bot identity, state and outbox
 # under $TRASH/bot-data, and smtp.url at PORT (default: the sink's).
 # No alignment control: it builds two more kernels for every confirmed
-# regression; the test of the control (t6014) turns it on.
+# regression; the test of the control (t6014) turns it on.  The
+# fixtures' runs (a KVM guest of target qemu) stand in for a machine
+# fit to vouch, so that a measured verdict goes to the list as from
+# one (target.qemu.vouch); t6018 tests the mail policy without it.
 bot_config() {
 	cat >"$1" <<-EOC
 	[bot]
@@ -70,6 +73,8 @@ bot_config() {
 		alignmentControl = off
 	[job]
 		dir = $TRASH/bot-data/jobs
+	[target "qemu"]
+		vouch = true
 	EOC
 }
 
@@ -114,7 +119,8 @@ bot_fresh_series() {
 
 # bot_command_config: $CFG, the configuration those tests share: the
 # bot's identity, smtp.url at the running smtp_start sink, fresh lore
-# reads and the test DKIM keys.  Each test adds its own bot.allow.
+# reads and the test DKIM keys; the fixtures' target qemu vouches, as
+# in bot_config.  Each test adds its own bot.allow.
 bot_command_config() {
 	CFG=$XDG_CONFIG_HOME/sched-bot/config
 	mkdir -p "$XDG_CONFIG_HOME/sched-bot" &&
@@ -123,7 +129,8 @@ bot_command_config() {
 	git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT" &&
 	git config -f "$CFG" outbox.checkLore false &&
 	git config -f "$CFG" lore.cacheMaxAge 0 &&
-	git config -f "$CFG" dkim.keyFile "$DKIM_KEYS"
+	git config -f "$CFG" dkim.keyFile "$DKIM_KEYS" &&
+	git config -f "$CFG" target.qemu.vouch true
 }
 
 # bot_seed_reply: the bot's own reply in the thread, sent to the sink,

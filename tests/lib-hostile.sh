@@ -88,8 +88,10 @@ MK
 # the stand-in tree (its bare clone $TRASH/repo.git, made by the test):
 # the jobs and the outbox in DIR (default $TRASH), the state and the
 # builds in $TRASH, the tree's tinyconfig with kernel/configs on top,
-# no lore asked.  A test appends its own keys, or sets one of these
-# with git config -f FILE (each is set once).
+# no lore asked; the local target, where these jobs run, stands in for
+# a machine fit to vouch (target.local.vouch: README.md, "Who gets which
+# mail").  A test appends its own keys, or sets one of these with git
+# config -f FILE (each is set once).
 standin_job_config() {
 	mkdir -p "$(dirname "$1")" &&
 	cat >"$1" <<-EOC
@@ -107,6 +109,8 @@ standin_job_config() {
 		ccache = false
 		baseConfig = tinyconfig
 		fragmentDir = $TOP/kernel/configs
+	[target "local"]
+		vouch = true
 	EOC
 }
 

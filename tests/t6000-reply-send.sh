@@ -30,10 +30,10 @@ test_expect_success 'the dry-run reply is well formed' '
 	m=$(cat out) &&
 	test_grep "^From: Sched Bot <bot@sched-bot.example.org>$" "$m" &&
 	test_grep "^To: Chen Yu <yu.c.chen@intel.com>$" "$m" &&
-	# reply.cc = lists (the default): the list, the people of the trailers
+	# reply.cc = all (the default): every To and Cc, the list first
 	test_grep "^Cc: linux-kernel@vger.kernel.org," "$m" &&
 	test_grep "<tim.c.chen@intel.com>" "$m" &&
-	test_grep ! "peterz@infradead.org" "$m" &&
+	test_grep "peterz@infradead.org" "$m" &&
 	test_grep "^Subject: Re: \[PATCH v3 0/2\] sched/fair: Choose the CPU" "$m" &&
 	test_grep "^References: <$COVER>$" "$m" &&
 	grep -Eq "^Message-ID: <[0-9]{14}\.[0-9a-f]{16}@sched-bot.example.org>$" "$m" &&

@@ -265,6 +265,9 @@ git config -f "$CFG" smtp.url "smtp://127.0.0.1:${SINK_PORT:-1}"
 git config -f "$CFG" bot.name "Sched Bot"
 git config -f "$CFG" bot.email "bot@sched-bot.example.org"
 git config -f "$CFG" cron.buildAhead false
+# the fixture's target stands in for a machine fit to vouch, as in
+# bot_config: its reply goes to the list
+git config -f "$CFG" target.qemu.vouch true
 DB=$TRASH/state.db
 attempts() {
 	sqlite3 "$DB" "SELECT attempts FROM jobs WHERE id = $1"

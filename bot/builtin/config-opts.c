@@ -28,6 +28,7 @@
 #include "lore.h"
 #include "mail.h"
 #include "mailcmd.h"
+#include "mailpolicy.h"
 #include "moderation.h"
 #include "outbox.h"
 #include "reply.h"
@@ -425,6 +426,13 @@ void moderation_opts_from_config(struct moderation_opts *o)
 	o->bot_name = bot_identity()->name;
 	o->bot_email = bot_identity()->email;
 	o->signature = config_get("reply.signature");
+}
+
+/* After mailcmd_opts_from_config(): bot.moderators is read there. */
+void mailpolicy_opts_from_config(struct mailpolicy_opts *o)
+{
+	o->emulated = config_get("reply.emulated");
+	o->nr_moderators = moderators.nr;
 }
 
 void reply_opts_from_config(struct reply_opts *o)

@@ -66,6 +66,8 @@ void facts_opts_from_config(struct facts_opts *o);
 void mailcmd_opts_from_config(struct mailcmd_opts *o);
 /* Its bot.moderators is mailcmd_opts_from_config()'s copy: call it first. */
 void moderation_opts_from_config(struct moderation_opts *o);
+struct mailpolicy_opts;
+void mailpolicy_opts_from_config(struct mailpolicy_opts *o);
 void tmpl_dirs_from_config(struct tmpl_dirs *d);
 /* reply.list is kept here (copied), until the next call. */
 void reply_opts_from_config(struct reply_opts *o);

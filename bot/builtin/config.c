@@ -23,6 +23,7 @@
 #include "lore.h"
 #include "mail.h"
 #include "mailcmd.h"
+#include "mailpolicy.h"
 #include "moderation.h"
 #include "outbox.h"
 #include "reply.h"
@@ -68,6 +69,7 @@ void config_to_library(void)
 	struct facts_opts fo;
 	struct mailcmd_opts mco;
 	struct moderation_opts mdo;
+	struct mailpolicy_opts mpo;
 	struct tmpl_dirs td;
 	struct reply_opts rpo;
 
@@ -122,6 +124,8 @@ void config_to_library(void)
 	mailcmd_configure(&mco);
 	moderation_opts_from_config(&mdo);
 	moderation_configure(&mdo);
+	mailpolicy_opts_from_config(&mpo);
+	mailpolicy_configure(&mpo);
 	reply_opts_from_config(&rpo);
 	reply_configure(&rpo);
 }

@@ -71,6 +71,12 @@ struct target_ops {
 	 */
 	int (*health)(const struct target_ctx *ctx, const char *args,
 		      struct strbuf *out);
+	/*
+	 * Whether the target's numbers may vouch for a kernel when
+	 * target.NAME.vouch is unset (target_vouches()): a machine that
+	 * boots the kernel under test on its own hardware.  NULL: no.
+	 */
+	int (*vouches)(const char *name);
 };
 
 extern const struct target_ops target_local_ops;

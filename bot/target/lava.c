@@ -729,12 +729,22 @@ out:
 	return ret;
 }
 
+/*
+ * A lab's board boots the kernel on its hardware; a device of type qemu
+ * is a guest, which vouches only when the operator declares it.
+ */
+static int lava_vouches(const char *name)
+{
+	return strcmp(target_cfg(name, "deviceType", "qemu"), "qemu") != 0;
+}
+
 const struct target_ops target_lava_ops = {
 	.type = "lava",
 	.describe = "a device of a LAVA lab, booted through its REST API",
 	.traits = TARGET_GUEST | TARGET_LAB,
 	.boot_run = lava_boot_run,
 	.status = target_lava_status,
+	.vouches = lava_vouches,
 };
 
 /* ---- status ---- */

@@ -957,6 +957,13 @@ out:
 	return ret;
 }
 
+/* A machine of its own, booted with the kernel under test. */
+static int ssh_vouches(const char *name)
+{
+	(void)name;
+	return 1;
+}
+
 const struct target_ops target_ssh_ops = {
 	.type = "ssh",
 	.describe = "a machine over ssh, booting the kernel with kexec",
@@ -965,4 +972,5 @@ const struct target_ops target_ssh_ops = {
 	.boot_run = ssh_boot_run,
 	.own_config = ssh_own_config,
 	.health = ssh_health,
+	.vouches = ssh_vouches,
 };

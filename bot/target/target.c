@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "secret.h"
 #include "subproc.h"
 #include "target/common.h"
@@ -45,6 +46,20 @@ int target_is(const char *name, unsigned int traits)
 	const struct target_ops *ops = target_backend(name);
 
 	return ops && (ops->traits & traits) == traits;
+}
+
+int target_vouches(const char *name)
+{
+	const struct target_ops *ops = target_backend(name);
+	const char *v = target_cfg(name, "vouch", NULL);
+	int b = v ? config_parse_bool(v) : -1;
+
+	if (v && b < 0)
+		warning("config target.%s.vouch = '%s' is not a boolean: "
+			"the target does not vouch", name, v);
+	if (v)
+		return b > 0;
+	return ops && ops->vouches && ops->vouches(name);
 }
 
 int target_status(const char *name, FILE *out)

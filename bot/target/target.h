@@ -191,6 +191,14 @@ enum target_trait {
 int target_is(const char *name, unsigned int traits);
 
 /*
+ * Is the target fit to vouch for a kernel (a Tested-by, a verdict on
+ * the list): target.NAME.vouch when set, else its backend's word (ssh:
+ * yes; lava: yes but for a device of type qemu; qemu, even under KVM,
+ * and local, which runs on this machine's own kernel: no).
+ */
+int target_vouches(const char *name);
+
+/*
  * What the target's backend can say of its machines beyond the health
  * mark (a LAVA lab: its devices and queue), to out.  0, also when it has
  * nothing to say; -1 (printed) when the lab cannot be asked.
