@@ -188,6 +188,22 @@ test_tier() {
 	esac
 }
 
+# test_host_sched write|read: the script changes (write) or records
+# (read) the machine's own scheduler settings, sched_autogroup_enabled
+# above all: sched-bench's --autogroup off flips the sysctl for its run.
+# Scripts run in parallel, and a row recorded while another script had
+# it off says autogroup_enabled 0 where its twin says 1.  A writer holds
+# the lock alone for its life, readers share it (fd 6); bounded, so a
+# process that kept it slows a script down, never hangs the suite.
+test_host_sched() {
+	mkdir -p "${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}"
+	exec 6>"${SCHED_BOT_TEST_CACHE:-/var/tmp/sched-bot-test-cache}/host-sched.lock"
+	case $1 in
+	write) flock -x -w 1800 6 ;;
+	*) flock -s -w 1800 6 ;;
+	esac || echo "# test_host_sched: the lock not had in 30 minutes, going on"
+}
+
 # The processes that carry this script's mark, or sit in its process
 # group when it leads one (tests/run-one), and are not the caller's own
 # ancestors: what the script left running.  /proc is read, no process

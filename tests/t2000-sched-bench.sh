@@ -3,6 +3,7 @@
 # second or two each: records complete and sane.  No timing assertions.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched write
 . "$TESTS/lib-bench.sh"
 
 test_expect_success 'env prints the environment record' '

@@ -3,6 +3,7 @@
 # missing tools.  Workloads run for about a second each.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched write
 . "$TESTS/lib-bench.sh"
 
 test_expect_success 'run writes a valid CSV with interleaved runs' '

@@ -6,6 +6,7 @@
 # initramfs carries the helper with its libc and loader.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 
 HELPER=$(dirname "$SCHED_BENCH")/sched-bench-spawn
 # spawn_params OUT: the params of spawn's headline sample

@@ -3,6 +3,7 @@
 # node and sched-bench as /init, the same bytes every time.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 
 command -v cpio >/dev/null || test_skip_all "cpio is not installed"
 

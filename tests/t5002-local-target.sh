@@ -3,6 +3,7 @@
 # on a QEMU console, parsed into the same rows.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 
 test_expect_success 'boot --target local returns spawn and pingpong rows' '
 	"$SCHED_BOT" boot --target local --workloads spawn,pingpong --runs 1 \

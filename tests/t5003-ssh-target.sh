@@ -6,6 +6,7 @@
 # still in the same boot after powerCommand, is marked unhealthy.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 . "$TESTS/lib-sshd.sh"
 
 start_sshd || test_fail_all "sshd did not start"

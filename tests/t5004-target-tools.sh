@@ -7,6 +7,7 @@
 # is a skip line.  No kernel is booted here (t5000 does).
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 
 command -v cpio >/dev/null || test_skip_all "cpio is not installed"
 command -v hackbench >/dev/null ||

@@ -6,6 +6,7 @@
 # job starts at its run stage.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 . "$TESTS/lib-bot.sh"
 
 bot_config "$TRASH/bot.cfg" 1

@@ -8,6 +8,7 @@
 # have the same code and data runs nothing and says so.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 . "$TESTS/lib-bot.sh"
 
 bot_config "$TRASH/bot.cfg" 1

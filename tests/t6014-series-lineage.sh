@@ -22,6 +22,7 @@
 # base and patched alike in code and data, and boots nothing.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-hostile.sh"
 . "$TESTS/lib-bot.sh"

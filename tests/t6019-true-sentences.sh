@@ -8,6 +8,7 @@
 # finds them alike and boots nothing.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 . "$TESTS/lib-hostile.sh"
 
 standin_prereqs

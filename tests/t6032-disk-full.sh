@@ -13,6 +13,7 @@
 # make a job take seconds.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 . "$TESTS/lib-hostile.sh"
 . "$TESTS/lib-bot.sh"
 

@@ -25,6 +25,7 @@
 #   SOAK_SERIES (40) series, SOAK_SEED; tests/bench/soak.sh runs 300.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
+test_host_sched read
 . "$TESTS/lib-hostile.sh"
 . "$TESTS/lib-lore.sh"
 . "$TESTS/lib-bot.sh"
