@@ -11,6 +11,7 @@
 # reply.maxRecipients.  No kernel is built or booted: the jobs are the
 # fixtures of tests/data/bot, stopped before their reply.
 . "$(dirname "$0")/lib.sh"
+test_tier nokernel
 . "$TESTS/lib-bot.sh"
 
 [ -x "$SMTP_SINK" ] || test_skip_all "smtp-sink not installed (contrib/install-deps)"
