@@ -55,6 +55,9 @@ git config -f "$CFG" job.minRuns 2
 git config -f "$CFG" job.maxRuns 3
 git config -f "$CFG" smtp.url "smtp://127.0.0.1:$SMTP_PORT"
 git config -f "$CFG" smtp.send true
+# the reply of a TCG run stays in the outbox unless asked: this test
+# follows it through SMTP to the sink, so it asks (reply.emulated)
+git config -f "$CFG" reply.emulated list
 git config -f "$CFG" outbox.checkLore false
 # every address of the thread (the default, lists, leaves out peterz)
 git config -f "$CFG" reply.cc all
