@@ -184,8 +184,9 @@ static int directive(const char *p, const char *end, const char *config,
 	if (p >= end || *p != '#')
 		return 0;
 	p = skip_blank(p + 1, end);
-	if ((size_t)(end - p) >= 5 && (!strncmp(p, "ifdef", 5) ||
-	    (ndef = !strncmp(p, "ifndef", 6)))) {
+	if ((size_t)(end - p) >= 6 && !strncmp(p, "ifndef", 6))
+		ndef = 1;
+	if (ndef || ((size_t)(end - p) >= 5 && !strncmp(p, "ifdef", 5))) {
 		p = skip_blank(p + 5 + ndef, end);
 		top = push(stack, depth);
 		if (top && config_name(p, name, sizeof(name)) &&
@@ -335,12 +336,13 @@ static int file_out(git_repository *repo, git_tree *tree, const char *path,
 	end = p + git_blob_rawsize(blob);
 	for (; p < end && !ret; p++) {
 		const char *nl = memchr(p, '\n', end - p), *e = nl ? nl : end;
-		const char *hit;
+		const char *hit = NULL;
 
 		if ((size_t)(e - p) > 6 && !strncmp(p, "obj-$(", 6) &&
 		    config_name(p + 6, name, sizeof(name)) &&
-		    p[6 + strlen(name)] == ')' &&
-		    (hit = memmem(p, e - p, obj, on)) &&
+		    p[6 + strlen(name)] == ')')
+			hit = memmem(p, e - p, obj, on);
+		if (hit &&
 		    (hit[-1] == ' ' || hit[-1] == '\t' || hit[-1] == '=') &&
 		    (hit + on == e || isspace((unsigned char)hit[on])) &&
 		    (!config_value(config, name, val, sizeof(val)) ||

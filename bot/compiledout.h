@@ -30,7 +30,8 @@ struct compiledout {
 	size_t hunks;		/* hunks of C sources and headers, all */
 	size_t out;		/* of which kept out by the config */
 	struct strbuf items;	/* "path:line: under #ifdef CONFIG_X (not
-				 * set in the config)", a line each */
+				 * set in the config)", a line each
+				 */
 };
 
 /*

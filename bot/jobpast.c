@@ -78,8 +78,7 @@ static void earlier_verdict(const char *dir, struct job_state *es,
 	const char *why = dir ? job_reply_unvouched(dir, es) : NULL;
 
 	if (dir && job_state_identical(es))
-		strbuf_addstr(out, "nothing measured, the patched kernel's "
-			      "code and data were the base's");
+		strbuf_addstr(out, "nothing measured, the patched kernel's code and data were the base's");
 	else if (v)
 		strbuf_addstr(out, v);
 	else

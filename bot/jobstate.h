@@ -128,7 +128,8 @@ struct job_state {
 	int base_named;		/* 1: the base is one someone named: the
 				 * series' stated base, --base, or the
 				 * head of a named tree the bot tracks
-				 * (apply.h); 0: the bot's own choice */
+				 * (apply.h); 0: the bot's own choice
+				 */
 	struct job_side side[JOB_NR_SIDES];
 	int on_top_applied;	/* 1: head_commit has on_top's diff */
 	char *patch_ids;	/* of base..head, patchid.h */

@@ -89,8 +89,10 @@ void mailpolicy_facts(const char *dir, const struct job_state *js,
 	f->identical = job_state_identical(js);
 	f->layout_only = js->aligned == ALIGN_NOT_SEEN;
 	f->align_failed = js->aligned == ALIGN_FAILED;
-	/* a boot failure is the patched kernel's where the base ran
-	 * (blocks.c); a build failure says which side */
+	/*
+	 * a boot failure is the patched kernel's where the base ran
+	 * (blocks.c); a build failure says which side
+	 */
 	f->failed_patched = js->outcome == JOB_BOOT_FAILED ?
 			    !job_same(js->failed_which, "base") :
 			    job_same(js->failed_which, "patched");
@@ -139,12 +141,10 @@ static void decide_failure(const struct mail_facts *f,
 			   struct mail_decision *d)
 {
 	if (f->outcome == JOB_APPLY_FAILED && !f->base_named)
-		why(d, MAIL_OUTBOX, "an apply failure on %s, a base the "
-		    "series did not name", f->base_desc ? f->base_desc :
+		why(d, MAIL_OUTBOX, "an apply failure on %s, a base the series did not name", f->base_desc ? f->base_desc :
 		    "the bot's default tree");
 	else if (f->outcome != JOB_APPLY_FAILED && !f->failed_patched)
-		why(d, MAIL_OUTBOX, "the base kernel failed too: not the "
-		    "patch's fault");
+		why(d, MAIL_OUTBOX, "the base kernel failed too: not the patch's fault");
 }
 
 /* A measured job: where its verdict goes, whether it vouches. */
@@ -154,32 +154,23 @@ static int decide_measured(const struct mail_facts *f,
 	const char *e = po()->emulated ? po()->emulated : "outbox";
 
 	if (f->identical) {
-		why(d, MAIL_OUTBOX, "identical binaries: nothing was "
-		    "measured");
+		why(d, MAIL_OUTBOX, "identical binaries: nothing was measured");
 	} else if (f->emulated) {
 		if (!strcmp(e, "outbox"))
-			why(d, MAIL_OUTBOX, "emulated (QEMU TCG): its numbers "
-			    "say nothing of the kernel (reply.emulated = "
-			    "outbox)");
+			why(d, MAIL_OUTBOX, "emulated (QEMU TCG): its numbers say nothing of the kernel (reply.emulated = outbox)");
 		else if (!strcmp(e, "author"))
-			why(d, MAIL_AUTHOR, "emulated (QEMU TCG): to the "
-			    "author only (reply.emulated = author)");
+			why(d, MAIL_AUTHOR, "emulated (QEMU TCG): to the author only (reply.emulated = author)");
 		else if (strcmp(e, "list"))
-			return error("reply.emulated must be outbox, author "
-				     "or list, not '%s'", e);
+			return error("reply.emulated must be outbox, author or list, not '%s'", e);
 	} else if (f->noisy) {
-		why(d, MAIL_OUTBOX, "too noisy to call: nothing to vouch "
-		    "for");
+		why(d, MAIL_OUTBOX, "too noisy to call: nothing to vouch for");
 	} else if (f->layout_only) {
-		why(d, MAIL_OUTBOX, "a regression only in one code layout "
-		    "(the alignment control did not see it)");
+		why(d, MAIL_OUTBOX, "a regression only in one code layout (the alignment control did not see it)");
 	} else if (!f->fit) {
-		why(d, to_moderators(), "target %s is not fit to vouch "
-		    "(target.%s.vouch)", f->target ? f->target : "?",
+		why(d, to_moderators(), "target %s is not fit to vouch (target.%s.vouch)", f->target ? f->target : "?",
 		    f->target ? f->target : "NAME");
 	} else if (f->outcome == JOB_REGRESSION && f->align_failed) {
-		why(d, to_moderators(), "a regression the alignment control "
-		    "could not check (an aligned kernel did not build)");
+		why(d, to_moderators(), "a regression the alignment control could not check (an aligned kernel did not build)");
 	} else {
 		d->tested_by = 1;
 	}
@@ -193,8 +184,7 @@ int mailpolicy_decide(const struct mail_facts *f, struct mail_decision *d)
 	memset(d, 0, sizeof(*d));
 	d->dest = MAIL_LIST;
 	if (f->outcome == JOB_DUPLICATE)
-		why(d, MAIL_OUTBOX, "a duplicate: its patches were tested as "
-		    "%s", f->same_as ? f->same_as : "an earlier job");
+		why(d, MAIL_OUTBOX, "a duplicate: its patches were tested as %s", f->same_as ? f->same_as : "an earlier job");
 	else if (job_outcome_failed(f->outcome))
 		decide_failure(f, d);
 	else if (decide_measured(f, d) < 0)

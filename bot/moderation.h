@@ -63,7 +63,8 @@ struct moderation_report {
 	const char *workloads;
 	const char *outcome;
 	const char *why;	/* why it is held (mailpolicy.h); NULL:
-				 * bot.moderation's mode */
+				 * bot.moderation's mode
+				 */
 };
 
 /*

@@ -119,8 +119,10 @@ void reply_free_addresses(char **addrs, size_t nr);
  */
 int reply_compose(const struct reply_thread *t, const char *body,
 		  struct strbuf *out, char **msgid_out);
-/* The same with the Cc of mode cc ("none": to the author alone); NULL:
- * reply.cc's. */
+/*
+ * The same with the Cc of mode cc ("none": to the author alone); NULL:
+ * reply.cc's.
+ */
 int reply_compose_cc(const struct reply_thread *t, const char *body,
 		     const char *cc, struct strbuf *out, char **msgid_out);
 /* The same under a Message-ID chosen by the caller (bare, no <>). */

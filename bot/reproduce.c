@@ -277,8 +277,7 @@ void reproduce_block(const struct reproduce_job *r, struct strbuf *out)
 	if (s->outcome == JOB_BUILD_FAILED) {
 		const struct job_side *side = failed_side(s);
 
-		strbuf_addf(&prose, " The %s kernel is commit %.12s; its "
-			    "config: %s + sched.config + qemu.config, then:",
+		strbuf_addf(&prose, " The %s kernel is commit %.12s; its config: %s + sched.config + qemu.config, then:",
 			    side == &s->side[JOB_SIDE_BASE] ? "base" :
 			    "patched", job_str(side->commit), r->base_config);
 		reply_wrap(prose.buf, 72, out);
@@ -297,14 +296,12 @@ void reproduce_block(const struct reproduce_job *r, struct strbuf *out)
 			struct strbuf cmds = STRBUF_INIT;
 
 			if (ran_commands(r, "    ", &cmds))
-				strbuf_addf(out, "\nEach kernel ran, in this "
-					    "cell:\n\n%s", cmds.buf);
+				strbuf_addf(out, "\nEach kernel ran, in this cell:\n\n%s", cmds.buf);
 			strbuf_release(&cmds);
 		}
 	}
 	if (r->page)
-		strbuf_addf(out, "\nThe job's configs, results, logs and "
-			    "reproduce.sh:\n%s\n", r->page);
+		strbuf_addf(out, "\nThe job's configs, results, logs and reproduce.sh:\n%s\n", r->page);
 	strbuf_trim(out);
 	strbuf_release(&prose);
 	strbuf_release(&line);
@@ -325,16 +322,13 @@ int reproduce_script_write(const struct reproduce_job *r)
 	base_sentence(r, &sb);
 	strbuf_addstr(&sb, "\nset -e\n");
 	if (s->outcome == JOB_BUILD_FAILED) {
-		strbuf_addstr(&sb, "# in a clone of the tree, its config "
-			      "(config-patched, config-base) as .config\n");
+		strbuf_addstr(&sb, "# in a clone of the tree, its config (config-patched, config-base) as .config\n");
 		make_lines(r, "", &sb);
 		goto write;
 	}
-	strbuf_addstr(&sb, "# sh reproduce.sh TARGET: the job, with sched-bot"
-		      " on a target of its config\n");
+	strbuf_addstr(&sb, "# sh reproduce.sh TARGET: the job, with sched-bot on a target of its config\n");
 	if (measured(s))
-		strbuf_addstr(&sb, "# sh reproduce.sh --bench: on a booted "
-			      "kernel, what each kernel ran\n");
+		strbuf_addstr(&sb, "# sh reproduce.sh --bench: on a booted kernel, what each kernel ran\n");
 	strbuf_addstr(&sb, "case ${1:?usage: sh reproduce.sh TARGET");
 	strbuf_addstr(&sb, measured(s) ? " | --bench} in\n--bench)\n" :
 		      "} in\n");

@@ -471,8 +471,7 @@ int state_job_update(struct state *st, long long id, const char *stage,
 int state_job_mail_set(struct state *st, long long id, const char *mail,
 		       const char *why)
 {
-	return exec_stmt(st, prepare(st, "UPDATE jobs SET mail = ?, "
-				     "mail_why = ?, updated_at = ? WHERE id = ?",
+	return exec_stmt(st, prepare(st, "UPDATE jobs SET mail = ?, mail_why = ?, updated_at = ? WHERE id = ?",
 				     "ttii", mail, why, now(), id));
 }
 
@@ -481,10 +480,7 @@ int state_jobs_kept(struct state *st, long long since,
 			      const char *mail, const char *why, void *data),
 		    void *data)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT id, msgid, mail, "
-				     "COALESCE(mail_why, '') FROM jobs "
-				     "WHERE mail IS NOT NULL AND mail != "
-				     "'list' AND updated_at >= ? ORDER BY id",
+	sqlite3_stmt *stmt = prepare(st, "SELECT id, msgid, mail, COALESCE(mail_why, '') FROM jobs WHERE mail IS NOT NULL AND mail != 'list' AND updated_at >= ? ORDER BY id",
 				     "i", since);
 	int rc, ret = 0;
 

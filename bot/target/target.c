@@ -55,8 +55,7 @@ int target_vouches(const char *name)
 	int b = v ? config_parse_bool(v) : -1;
 
 	if (v && b < 0)
-		warning("config target.%s.vouch = '%s' is not a boolean: "
-			"the target does not vouch", name, v);
+		warning("config target.%s.vouch = '%s' is not a boolean: the target does not vouch", name, v);
 	if (v)
 		return b > 0;
 	return ops && ops->vouches && ops->vouches(name);

@@ -421,15 +421,18 @@ static int run_one(struct pp *pp, struct bench_rec *rec, int seconds,
 	t0 = bench_now();
 	for (k = 0; k < nsamp; k++) {
 		if (k == warmup) {
-			/* The measured seconds start now, however long the
-			 * warm-up took on a loaded machine. */
-			t0 = bench_now() - k;
 			m0 = tasks_field(pp, 0);
 			v0 = tasks_field(pp, 1);
 			iv0 = tasks_field(pp, 2);
 			c0 = tasks_field(pp, 3);
 			w0 = tasks_field(pp, 4);
 			stats_begin(&st);
+			/*
+			 * The measured seconds start now, however long the
+			 * warm-up took on a loaded machine, and after
+			 * stats_begin(): the window it times holds them all.
+			 */
+			t0 = bench_now() - k;
 		}
 		/* will-it-scale's sleep(1), but on absolute deadlines so
 		 * that the sampling loop does not drift.
