@@ -56,6 +56,7 @@ bot_sink_msgids() {
 # fixtures' runs (a KVM guest of target qemu) stand in for a machine
 # fit to vouch, so that a measured verdict goes to the list as from
 # one (target.qemu.vouch); t6018 tests the mail policy without it.
+# [job] stays last: scripts append job keys to the file (t6010).
 bot_config() {
 	cat >"$1" <<-EOC
 	[bot]
@@ -71,10 +72,10 @@ bot_config() {
 		checkLore = false
 	[compare]
 		alignmentControl = off
-	[job]
-		dir = $TRASH/bot-data/jobs
 	[target "qemu"]
 		vouch = true
+	[job]
+		dir = $TRASH/bot-data/jobs
 	EOC
 }
 
