@@ -40,9 +40,11 @@ lava_have() {
 		[ -x /usr/bin/gunicorn3 ] && command -v pg_ctlcluster >/dev/null
 }
 
+# PostgreSQL outlives the script: it must not inherit the instance lock
+# (fd 8, lava_start), or every later LAVA script waits for it in vain.
 lava_pg_start() {
 	pg_lsclusters -h 2>/dev/null | awk '$4 == "online"' | grep -q . ||
-		lava_path pg_ctlcluster 15 main start
+		lava_path pg_ctlcluster 15 main start 8>&-
 }
 
 lava_device_dicts() {
