@@ -41,10 +41,11 @@ lava_have() {
 }
 
 # PostgreSQL outlives the script: it must not inherit the instance lock
-# (fd 8, lava_start), or every later LAVA script waits for it in vain.
+# (fd 8, lava_start) nor the other scripts' locks (6, 7: lib.sh,
+# lib-kernel.sh), or every later script that takes one waits in vain.
 lava_pg_start() {
 	pg_lsclusters -h 2>/dev/null | awk '$4 == "online"' | grep -q . ||
-		lava_path pg_ctlcluster 15 main start 8>&-
+		lava_path pg_ctlcluster 15 main start 6>&- 7>&- 8>&-
 }
 
 lava_device_dicts() {
@@ -105,7 +106,7 @@ lava_spawn() {
 	shift
 	# The service writes its own PID (its session id too): setsid forks
 	# when the caller leads a process group, so $! would be wrong.
-	( exec 8>&- && cd "$LAVA_DIR" && PATH=/usr/sbin:/usr/bin:/sbin:/bin &&
+	( exec 6>&- 7>&- 8>&- && cd "$LAVA_DIR" && PATH=/usr/sbin:/usr/bin:/sbin:/bin &&
 	  exec setsid sh -c 'echo $$ >"$0"; exec "$@"' \
 		"$LAVA_DIR/$lava_name.pid" "$@" \
 		>"$LAVA_DIR/$lava_name.log" 2>&1 </dev/null ) &
