@@ -356,3 +356,17 @@ git_serve() {
 	done
 	return 1
 }
+
+# test_peak_rss FILE CMD...: run CMD (its exit status is returned) and
+# write to FILE the peak resident set of CMD and the children it waited
+# for, in KiB, as the kernel accounted it (getrusage's ru_maxrss through
+# GNU time): a memory bound a test can state without timing anything.
+test_peak_rss() {
+	_rss_file=$1
+	shift
+	/usr/bin/time -o "$_rss_file.time" -f %M "$@"
+	_rss_rc=$?
+	tail -n 1 "$_rss_file.time" >"$_rss_file"
+	rm -f "$_rss_file.time"
+	return $_rss_rc
+}
