@@ -157,6 +157,24 @@ schedstat_check() {
 	}' "$1"
 }
 
+test_expect_success 'fixtures name only the metrics sched-bench emits' '
+	# the KPIs and per-run figures of the runs above, as a reply or a
+	# compare fixture names them: a fixture with a metric of its own
+	# would test tables the bot can never print
+	cat spawn.out sweep.out | awk -F, "
+		\$1 == \"sample\" { print \$2 \".\" \$6 }
+		\$1 == \"stat\" { print \$2 \".\" \$5 }" | sort -u >emitted &&
+	test_grep "^pingpong.handoffs\$" emitted &&
+	test_grep "^spawn.lps\$" emitted &&
+	for f in $(grep -rl "^label,kernel,workload,params,run,metric" "$DATA"); do
+		awk -F, "NR > 1 && (\$3 == \"pingpong\" || \$3 == \"spawn\") &&
+			\$6 !~ /^diag\\./ { print \$3 \".\" \$6 }" "$f"
+	done >named &&
+	grep -rhoE "\b(pingpong|spawn)\.[a-z_]+" "$DATA" >>named &&
+	sort -u named | comm -23 - emitted >unknown &&
+	test_cmp /dev/null unknown
+'
+
 test_expect_success 'schedstat deltas: sane when the kernel has them, else none' '
 	ss=0 on=0 &&
 	if test -r /proc/schedstat; then ss=1; fi &&

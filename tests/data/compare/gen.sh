@@ -48,8 +48,8 @@ done
 for i in 1 8 16 24 32 40 48 56 64 72 80 88 96 104 112; do
 	if [ $i -le 56 ]; then t=$((i * 1000)); else t=$((56000 - (i - 56) * 500)); fi
 	if [ $i -le 56 ]; then pt=$t; else pt=$((56000 - (i - 56) * 100)); fi
-	gen base 6.1.0-rc6 pingpong "pairs=$i~mode=process~duration=10~warmup=2" ops $t 1 ops/s 1 5 lkp-spr - - - - - $i
-	gen patched 6.1.0-rc6+ pingpong "pairs=$i~mode=process~duration=10~warmup=2" ops $pt 1 ops/s 1 5 lkp-spr - - - - - $((i + 3))
+	gen base 6.1.0-rc6 pingpong "pairs=$i~mode=process~duration=10~warmup=2" handoffs $t 1 handoffs/s 1 5 lkp-spr - - - - - $i
+	gen patched 6.1.0-rc6+ pingpong "pairs=$i~mode=process~duration=10~warmup=2" handoffs $pt 1 handoffs/s 1 5 lkp-spr - - - - - $((i + 3))
 done
 } >sweep.csv
 
@@ -80,8 +80,8 @@ done
 echo "$hdr"
 gen base 6.13 spawn copies=4 lps 1000 4 lps 1 5 vm y 1 / 1.0 50.0 1
 gen patched 6.13+ spawn copies=4 lps 1000 40 lps 1 5 vm y 1 / 1.0 50.0 3
-gen base 6.13 pingpong pairs=2 ops 5000 3 ops/s 1 5 vm y 1 / 1.0 50.0 5
-gen patched 6.13+ pingpong pairs=2 ops 5100 3 ops/s 1 5 vm y 1 / 1.0 50.0 9
+gen base 6.13 pingpong pairs=2 handoffs 5000 3 handoffs/s 1 5 vm y 1 / 1.0 50.0 5
+gen patched 6.13+ pingpong pairs=2 handoffs 5100 3 handoffs/s 1 5 vm y 1 / 1.0 50.0 9
 } >noisy.csv
 
 # schedstat.csv: pingpong's KPI unchanged, its scheduler statistics not
