@@ -32,16 +32,19 @@ export LC_ALL=C TZ=UTC
 # Options, as git's t/ takes them (also from $TEST_OPTS through
 # tests/run-tests): -v shows every test's output, -i stops at the first
 # failure (keeping the trash), --run=3-5,7 runs only those tests (the
-# others are counted as skipped).
+# others are counted as skipped), --timer adds each test's wall seconds to
+# its line (to find the slow ones; never asserted).
 test_verbose=
 test_immediate=
 test_run=
+test_timer=
 for test_arg_ in "$@"; do
 	case $test_arg_ in
 	-v|--verbose) test_verbose=t ;;
 	-i|--immediate) test_immediate=t ;;
 	--run=*) test_run=${test_arg_#--run=} ;;
-	*) echo "$name: unknown option $test_arg_ (-v, -i, --run=RANGES)" >&2
+	--timer) test_timer=t ;;
+	*) echo "$name: unknown option $test_arg_ (-v, -i, --run=RANGES, --timer)" >&2
 		exit 2 ;;
 	esac
 done
@@ -86,6 +89,11 @@ test_selected_() {
 		END { exit !f }'
 }
 
+# " # N s" after a test's line under --timer, from its start time $1.
+test_timer_() {
+	[ -z "$test_timer" ] || echo " # $(($(date +%s) - $1)) s"
+}
+
 test_expect_success() {
 	test_count=$((test_count + 1))
 	if [ -n "${SKIP_REST:-}" ]; then
@@ -98,13 +106,14 @@ test_expect_success() {
 		echo "ok $test_count # skip $1 (--run=$test_run)"
 		return 0
 	fi
+	[ -z "$test_timer" ] || test_t0_=$(date +%s)
 	if (cd "$TRASH" && eval "$2") >"$TRASH/.out" 2>&1; then
 		test_pass=$((test_pass + 1))
-		echo "ok $test_count - $1"
+		echo "ok $test_count - $1$(test_timer_ "$test_t0_")"
 		[ -z "$test_verbose" ] || sed 's/^/#   /' "$TRASH/.out"
 	else
 		test_fail=$((test_fail + 1))
-		echo "not ok $test_count - $1"
+		echo "not ok $test_count - $1$(test_timer_ "$test_t0_")"
 		if [ -n "$test_verbose" ]; then
 			sed 's/^/#   /' "$TRASH/.out"
 		else
