@@ -7,7 +7,7 @@ test_host_sched read
 
 test_expect_success 'boot --target local returns spawn and pingpong rows' '
 	"$SCHED_BOT" boot --target local --workloads spawn,pingpong --runs 1 \
-		-t 1 --label here -o rows.csv >out &&
+		-t 1 --spawn-gap 0 --label here -o rows.csv >out &&
 	test_grep -x "status: ok" out &&
 	test_grep "^here,$(uname -r),spawn,.*,local," rows.csv &&
 	test_grep "^here,$(uname -r),pingpong,.*,local," rows.csv &&
@@ -18,7 +18,7 @@ test_expect_success 'boot --target local returns spawn and pingpong rows' '
 # perf stat rows, said once.
 test_expect_success 'rows are appended to an existing file' '
 	PATH=/nonexistent "$SCHED_BOT" boot --target local --workloads spawn \
-		--runs 1 -t 1 --label again -o rows.csv >out2 2>err2 &&
+		--runs 1 -t 1 --spawn-gap 0 --label again -o rows.csv >out2 2>err2 &&
 	test "$(head -n 1 rows.csv | cut -c1-6)" = "label," &&
 	test "$(grep -c "^label," rows.csv)" -eq 1 &&
 	test_grep "^again," rows.csv && test_grep "^here," rows.csv
@@ -43,6 +43,7 @@ test_expect_success 'its sched-bench gets the allowlisted environment' '
 	{
 		echo "#!/bin/sh" &&
 		echo "env >>\"$TRASH/local.env\"" &&
+		echo "echo \"\$*\" >>\"$TRASH/local.args\"" &&
 		echo "exec \"$SCHED_BENCH\" \"\$@\""
 	} >bench-env &&
 	chmod +x bench-env &&
@@ -51,9 +52,11 @@ test_expect_success 'its sched-bench gets the allowlisted environment' '
 		>"$XDG_CONFIG_HOME/sched-bot/config" &&
 	SCHED_BOT_SMTP_PASSWORD=pw-Of-The-Bot-42 NOT_ALLOWED=1 \
 		"$SCHED_BOT" boot --target local --workloads spawn --runs 1 \
-		-t 1 --label env -o env.csv >out3 &&
+		-t 1 --spawn-gap 0 --label env -o env.csv >out3 &&
 	rm -f "$XDG_CONFIG_HOME/sched-bot/config" &&
 	test_grep "^env," env.csv &&
+	# --spawn-gap reaches its init: no 3 s sleeps before the passes
+	test_grep "^init .*sb.gap=0" local.args &&
 	test_grep "^PATH=" local.env &&
 	test_grep "^HOME=" local.env &&
 	test_grep ! "SCHED_BOT_SMTP_PASSWORD" local.env &&

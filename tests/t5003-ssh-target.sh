@@ -69,7 +69,7 @@ test_expect_success 'target clear makes it healthy again' '
 	"$SCHED_BOT" target status lab >st2 &&
 	test_grep -x "lab: healthy" st2 &&
 	"$SCHED_BOT" boot --target lab --workloads spawn,pingpong --runs 1 \
-		-t 1 --label lab -o out.csv >stdout &&
+		-t 1 --spawn-gap 0 --label lab -o out.csv >stdout &&
 	test_grep "^status: ok" stdout &&
 	test_grep "^lab,$(uname -r),spawn,.*,lab," out.csv &&
 	test_grep "^lab,$(uname -r),pingpong,.*,lab," out.csv &&
@@ -111,7 +111,7 @@ if command -v hackbench >/dev/null; then
 		{ cat "$XDG_CONFIG_HOME/sched-bot/config" &&
 		  printf "\tshipTools = always\n"; } >ship.config &&
 		"$SCHED_BOT" --config ship.config -v boot --target lab \
-			--workloads hackbench,spawn --runs 1 -t 1 --label shipped \
+			--workloads hackbench,spawn --runs 1 -t 1 --spawn-gap 0 --label shipped \
 			-o shipped.csv >shipped.out 2>shipped.err &&
 		test_grep "^status: ok" shipped.out &&
 		test_grep "init .*sb.exec.hackbench=$TRASH/remote/tools/ld-[^,]*,--library-path,$TRASH/remote/tools,$TRASH/remote/tools/hackbench,-P," shipped.err &&

@@ -18,13 +18,14 @@
 static struct boot_req req = { .runs = 1,
 			       .seconds = 5, .autogroup = -1 };
 static const char *target = "qemu", *out, *initramfs;
-static int profile;
+static int profile, spawn_gap = -1;
+static char spawn_gap_word[16];
 
 static const char *const boot_synopsis[] = {
 	"boot [--target NAME] [--kernel bzImage] [--release R]",
 	"     [--workloads LIST] [--runs N] [-t SECONDS] [--label L]",
 	"     [--autogroup on|off] [--cgroup root|new] [--workdir DIR]",
-	"     [--sched-bench FILE] [--profile] -o results.csv",
+	"     [--sched-bench FILE] [--spawn-gap S] [--profile] -o results.csv",
 	"boot --make-initramfs FILE [--sched-bench FILE]",
 	NULL
 };
@@ -50,6 +51,8 @@ static const struct option_spec boot_options[] = {
 		   "keep the console log and initramfs there"),
 	OPT_STRING(0, "sched-bench", &req.sched_bench, "FILE",
 		   "the sched-bench binary to run (default: the one next to sched-bot)"),
+	OPT_INTEGER(0, "spawn-gap", &spawn_gap, "S", 0, 60,
+		    "seconds spawn syncs and sleeps before each of its passes (default 3, as UnixBench's Run)"),
 	OPT_FLAG(0, "profile", &profile,
 		 "after the runs, each workload once more under perf record: diag.profile.self.* and .children.* rows"),
 	OPT_STRING('o', "output", &out, "FILE", "results CSV (appended)"),
@@ -113,6 +116,10 @@ int cmd_boot(int argc, char **argv)
 	if (req.kernel && need_file(req.kernel))
 		return EXIT_NOTFOUND;
 	req.progress = isatty(2) && verbosity >= 0;
+	if (spawn_gap >= 0) {
+		snprintf(spawn_gap_word, sizeof(spawn_gap_word), "%d", spawn_gap);
+		req.spawn_gap = spawn_gap_word;
+	}
 	if (profile)
 		req.profile = req.workloads;
 	ret = target_run(target, &req, &res);
