@@ -166,7 +166,7 @@ bench: all units
 
 # cron over a stream of series with faults injected: tests/t6033-soak.sh
 # at 300 series (tests/bench/soak.sh, also run by `make bench`; make check
-# runs it at 40): SOAK_SERIES, SOAK_SEED.
+# runs it at 20, make check-long at 40): SOAK_SERIES, SOAK_SEED.
 soak: all
 	@BUILD=$(abspath $(BUILD)) sh tests/bench/soak.sh
 
