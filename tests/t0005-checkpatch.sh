@@ -50,16 +50,50 @@ conf typedef | sed 's/$/\\b/' >"$TRASH/typedefs"
 # checkpatch FILE...: every finding, one a line ("FILE:LINE: LEVEL:TYPE:
 # text"), sorted; as many checkers as there are CPUs, each writing a
 # file of its own.  The excused kinds are left out by excused_out, so
-# that a kind no longer found shows.
+# that a kind no longer found shows.  The findings of a file are kept
+# in the test cache under a digest of its path, its bytes and the
+# checker's (checkpatch.pl, its data files, the typedefs): the same
+# inputs give the same findings, so a run checks only the files that
+# changed.
+FINDINGS=${CPDIR%/*}/findings
 checkpatch() {
-	rm -rf "$TRASH/cp" && mkdir "$TRASH/cp" &&
-	printf '%s\n' "$@" |
-	xargs -n 16 -P "$(nproc)" sh -c '
-		perl "$0" --no-tree --file --terse --show-types --no-summary \
-			--typedefsfile "$TRASH/typedefs" "$@" >"$TRASH/cp/$$" 2>&1
-		# 1: findings, which the caller reads
-		[ $? -le 1 ]' "$CHECKPATCH" &&
-	cat "$TRASH/cp"/* | sort -t: -k1,1 -k2,2n
+	rm -rf "$TRASH/cp" && mkdir -p "$TRASH/cp" "$FINDINGS" &&
+	tool=$(cat "$CHECKPATCH" "$CPDIR/spelling.txt" \
+		"$CPDIR/const_structs.checkpatch" "$TRASH/typedefs" |
+		sha1sum | cut -d" " -f1) &&
+	: >"$TRASH/cp.todo" && : >"$TRASH/cp.keys" &&
+	for f in "$@"; do
+		k=$({ echo "$tool $f"; cat "$f"; } | sha1sum | cut -d" " -f1)
+		echo "$k $f" >>"$TRASH/cp.keys"
+		# touched: in use, not pruned below
+		touch -c "$FINDINGS/$k"
+		[ -f "$FINDINGS/$k" ] || echo "$f" >>"$TRASH/cp.todo"
+	done &&
+	: >"$TRASH/cp.other" &&
+	if [ -s "$TRASH/cp.todo" ]; then
+		xargs -n 16 -P "$(nproc)" sh -c '
+			perl "$0" --no-tree --file --terse --show-types --no-summary \
+				--typedefsfile "$TRASH/typedefs" "$@" >"$TRASH/cp/$$" 2>&1
+			# 1: findings, which the caller reads
+			[ $? -le 1 ]' "$CHECKPATCH" <"$TRASH/cp.todo" &&
+		cat "$TRASH/cp"/* >"$TRASH/cp.new" &&
+		# what names no file (a warning of perl's): shown, never kept
+		awk -F: 'NR == FNR { f[$0]; next } !($1 in f)' \
+			"$TRASH/cp.todo" "$TRASH/cp.new" >"$TRASH/cp.other" &&
+		while read -r k f; do
+			grep -qxF "$f" "$TRASH/cp.todo" || continue
+			awk -F: -v f="$f" '$1 == f' "$TRASH/cp.new" >"$FINDINGS/.$k.$$" &&
+			mv "$FINDINGS/.$k.$$" "$FINDINGS/$k" || return 1
+		done <"$TRASH/cp.keys"
+	fi &&
+	# what no file of the tree has been for a month
+	find "$FINDINGS" -type f -mtime +30 -delete 2>/dev/null
+	{
+		cat "$TRASH/cp.other" &&
+		while read -r k f; do
+			cat "$FINDINGS/$k" || return 1
+		done <"$TRASH/cp.keys"
+	} | sort -t: -k1,1 -k2,2n
 }
 export TRASH
 
