@@ -140,6 +140,76 @@ static void page_markdown(const char *dir, struct strbuf *md)
 	strbuf_release(&reply);
 }
 
+/*
+ * A link or an image of the mail's CommonMark as text: its label, then
+ * where it pointed in <>, unless the label says it already (an
+ * autolink).  Every link of the rendered text comes from the text a
+ * job quoted (the thread, the build's log, the guest's console): the
+ * bot's own links are written around it, to its own files.
+ */
+static void link_to_text(cmark_node *link)
+{
+	const char *url = cmark_node_get_url(link);
+	cmark_node *child = cmark_node_first_child(link), *text;
+	const char *label = child && !cmark_node_next(child) &&
+		cmark_node_get_type(child) == CMARK_NODE_TEXT ?
+		cmark_node_get_literal(child) : NULL;
+	int said = label && url && (!strcmp(label, url) ||
+		   (starts_with(url, "mailto:") && !strcmp(label, url + 7)));
+
+	if (url && *url && !said) {
+		char *s = xasprintf(" <%s>", url);
+
+		text = cmark_node_new(CMARK_NODE_TEXT);
+		cmark_node_set_literal(text, s);
+		cmark_node_append_child(link, text);
+		free(s);
+	}
+	while ((child = cmark_node_first_child(link)))
+		cmark_node_insert_before(link, child);
+	cmark_node_free(link);
+}
+
+/*
+ * The page's text as HTML: raw HTML dropped (CMARK_OPT_SAFE, the
+ * default since cmark 0.29, said so it stays so; CMARK_OPT_UNSAFE is
+ * never set), and no link or image at all (link_to_text()): a
+ * stranger's https: link is as live as a javascript: one, and an
+ * image loads from where they chose when the page is read.
+ */
+static char *render_text(const char *md, size_t len)
+{
+	cmark_node *doc = cmark_parse_document(md, len, CMARK_OPT_DEFAULT);
+	cmark_node **links = NULL;
+	size_t nr = 0, alloc = 0, i;
+	cmark_event_type ev;
+	cmark_iter *it;
+	char *html;
+
+	if (!doc)
+		return NULL;
+	/* collected first: the iterator forbids changes behind it */
+	it = cmark_iter_new(doc);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+
+		if (ev == CMARK_EVENT_EXIT &&
+		    (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE)) {
+			ALLOC_GROW(links, nr, alloc);
+			links[nr++] = n;
+		}
+	}
+	cmark_iter_free(it);
+	/* innermost first (an image inside a link), as they exited */
+	for (i = 0; i < nr; i++)
+		link_to_text(links[i]);
+	free(links);
+	html = cmark_render_html(doc, CMARK_OPT_DEFAULT | CMARK_OPT_SAFE);
+	cmark_node_free(doc);
+	return html;
+}
+
 /* OUT_DIR/NAME.html, with the bot's own mode (secret_write_file). */
 static int write_page(const char *out_dir, const char *name,
 		      const struct strbuf *html)
@@ -265,14 +335,9 @@ static int render_job(const char *jobs_dir, const char *name,
 	add_sweep_svg(dir, &html);
 
 	page_markdown(dir, &md);
-	/*
-	 * The report quotes strangers' mail: raw HTML and javascript:,
-	 * vbscript:, file: and data: links are dropped (CMARK_OPT_SAFE,
-	 * the default since cmark 0.29, said so it stays so), and
-	 * CMARK_OPT_UNSAFE is never set.
-	 */
-	rendered = cmark_markdown_to_html(md.buf, md.len, CMARK_OPT_DEFAULT |
-					  CMARK_OPT_SAFE);
+	/* The report quotes strangers' mail: see render_text(). */
+	strbuf_setlen(&md, strip_controls(md.buf, md.len));
+	rendered = render_text(md.buf, md.len);
 	strbuf_addstr(&html, rendered ? rendered : "");
 	strbuf_addstr(&html, "</body></html>\n");
 	ret = write_page(out_dir, name, &html);

@@ -13,8 +13,11 @@
  * state, a page per series (series-N.html, N its lineage.h family) lists
  * its versions with their threads and jobs with their pages, and
  * `sched-bot history`'s account (history.h: verdicts, moderation,
- * merges); each job page and the index link to it.  cmark's safe mode
- * drops raw HTML and javascript: links coming from mail.
+ * merges); each job page and the index link to it.  The text of a page
+ * quotes strangers: cmark's safe mode drops raw HTML, every link and
+ * image of the text is shown as text (its label and <its address>),
+ * control characters are '?', and the only links are the bot's own,
+ * to its pages, its files and the thread on lore.
  */
 #ifndef SCHED_BOT_ARCHIVE_H
 #define SCHED_BOT_ARCHIVE_H

@@ -20,15 +20,29 @@ void progress_start(struct progress *p, int want)
 
 void progress_show(struct progress *p, const char *fmt, ...)
 {
+	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
+	size_t i;
 
 	if (!p->tty)
 		return;
-	fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	/*
+	 * The text quotes make and the guest's console: no escape of
+	 * theirs reaches the terminal (OSC 52 sets the clipboard, OSC 0
+	 * the title, ESC [2J clears the screen), and no line break
+	 * leaves a line that the next "\r" cannot wipe.
+	 */
+	strbuf_setlen(&sb, strip_controls(sb.buf, sb.len));
+	for (i = 0; i < sb.len; i++)
+		if (sb.buf[i] == '\n' || sb.buf[i] == '\t')
+			sb.buf[i] = ' ';
+	fputs("\r\033[K", stderr);
+	fwrite(sb.buf, 1, sb.len, stderr);
 	fflush(stderr);
+	strbuf_release(&sb);
 	p->drawn = 1;
 }
 

@@ -20,7 +20,7 @@ struct progress {
 
 /* Start: draw only when want is set and stderr is a terminal. */
 void progress_start(struct progress *p, int want);
-/* Replace the line with this text. */
+/* Replace the line with this text, its control characters replaced. */
 void progress_show(struct progress *p, const char *fmt, ...) PRINTF(2, 3);
 /*
  * A line of a child's output as "[  12s] text" (elapsed time, the line

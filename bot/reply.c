@@ -623,13 +623,71 @@ static void add_mailbox(struct strbuf *out, const char *name,
 		strbuf_addstr(out, email);
 		return;
 	}
-	if (!is_ascii(name))
+	if (!is_ascii(name)) {
 		reply_encode_header(name, out);
-	else if (strpbrk(name, "()<>[]:;@\\,.\""))
-		strbuf_addf(out, "\"%s\"", name);
-	else
+	} else if (strpbrk(name, "()<>[]:;@\\,.\"")) {
+		/* a quoted-string: its quotes and backslashes escaped */
+		strbuf_addch(out, '"');
+		for (; *name; name++) {
+			if (*name == '"' || *name == '\\')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, *name);
+		}
+		strbuf_addch(out, '"');
+	} else {
 		strbuf_addstr(out, name);
+	}
 	strbuf_addf(out, " <%s>", email);
+}
+
+/*
+ * A header value from the thread on one line, without control
+ * characters, where it becomes a header of ours: a line break would
+ * start a header the thread chose ("Bcc: ..."), whatever decoded it.
+ */
+static void clean_header_value(char *s)
+{
+	strip_controls(s, strlen(s));
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\t')
+			*s = ' ';
+}
+
+/*
+ * An address as the reply repeats it: as the thread wrote it, unless
+ * it holds a control character or an RFC 2047 word (which a reader's
+ * program decodes, ESC and line breaks and all); then written anew
+ * from its display name as mail_decode_header() gives it (decoded,
+ * one line, no controls) and its address.  A word that does not
+ * decode is no name: a more lenient reader might decode it still.
+ */
+static char *clean_mailbox(const struct mail_addr *a)
+{
+	char *was = xstrdup(a->text), *dec, *name = NULL, *lt;
+	struct strbuf sb = STRBUF_INIT;
+	size_t k;
+	int plain;
+
+	strip_controls(was, strlen(was));
+	plain = !strcmp(was, a->text) && !strpbrk(was, "\n\t") &&
+		!strstr(was, "=?");
+	free(was);
+	if (plain)
+		return xstrdup(a->text);
+	dec = mail_decode_header(a->text);
+	lt = strrchr(dec, '<');
+	if (lt) {
+		*lt = '\0';
+		name = dec + strspn(dec, " \"");
+		k = strlen(name);
+		while (k && strchr(" \"", name[k - 1]))
+			name[--k] = '\0';
+		if (strstr(name, "=?"))
+			name = NULL;
+	}
+	add_mailbox(&sb, name, a->email);
+	free(dec);
+	return strbuf_detach(&sb, NULL);
 }
 
 static void add_address_header(struct strbuf *out, const char *field,
@@ -639,7 +697,8 @@ static void add_address_header(struct strbuf *out, const char *field,
 
 	strbuf_addf(out, "%s: ", field);
 	for (i = 0; i < nr; i++) {
-		size_t w = strlen(a[i].text);
+		char *text = clean_mailbox(&a[i]);
+		size_t w = strlen(text);
 
 		if (i) {
 			strbuf_addch(out, ',');
@@ -651,8 +710,9 @@ static void add_address_header(struct strbuf *out, const char *field,
 				col += 2;
 			}
 		}
-		strbuf_addstr(out, a[i].text);
+		strbuf_addstr(out, text);
 		col += w;
+		free(text);
 	}
 	strbuf_addch(out, '\n');
 }
@@ -817,8 +877,9 @@ static int compose_as(const struct reply_thread *t, const char *body,
 	struct mail_addr *to = NULL, *orig = NULL, *orig_cc = NULL, *tr = NULL;
 	size_t nr_to, nr_orig, nr_orig_cc, nr_tr;
 	struct cc_pick pk = { 0 };
-	char *date, *lc_email, *c;
+	char *date, *lc_email, *c, *subj;
 	struct strbuf wrapped = STRBUF_INIT, clean = STRBUF_INIT;
+	size_t start = out->len;
 
 	if (strcmp(cc_mode, "all") && strcmp(cc_mode, "lists") &&
 	    strcmp(cc_mode, "none"))
@@ -858,13 +919,12 @@ static int compose_as(const struct reply_thread *t, const char *body,
 	if (pk.nr_cc)
 		add_address_header(out, "Cc", pk.cc, pk.nr_cc);
 	strbuf_addstr(out, "Subject: ");
-	{
-		char *subj = xasprintf("%s%s", skip_prefix_ci(t->subject, "re:")
-				       ? "" : "Re: ", t->subject);
-
-		reply_encode_header(subj, out);
-		free(subj);
-	}
+	subj = xasprintf("%s%s", skip_prefix_ci(t->subject, "re:") ? "" :
+			 "Re: ", t->subject);
+	/* before the encoding, which would hide them from the check */
+	clean_header_value(subj);
+	reply_encode_header(subj, out);
+	free(subj);
 	strbuf_addf(out, "\nDate: %s\nMessage-ID: <%s>\n", date, msgid);
 	strbuf_addf(out, "In-Reply-To: <%s>\n", t->msgid);
 	strbuf_addstr(out, "References: ");
@@ -886,6 +946,14 @@ static int compose_as(const struct reply_thread *t, const char *body,
 	/* Before the encoding, which could split a secret over lines. */
 	strbuf_addstr(&clean, body);
 	secret_scrub(&clean);
+	/*
+	 * The body quotes strangers (the thread, the build's .config, its
+	 * log): none of their escapes reaches a reader, and no bare CR
+	 * goes out, which some SMTP servers take as a line end
+	 * ("<CR>.<CR>" ends their data).  Before quoted-printable, which
+	 * would carry them as =1B.
+	 */
+	strbuf_setlen(&clean, strip_controls(clean.buf, clean.len));
 	reply_wrap(clean.buf, 72, &wrapped);
 	strbuf_addf(out, "MIME-Version: 1.0\n"
 		    "Content-Type: text/plain; charset=utf-8\n"
@@ -901,6 +969,9 @@ static int compose_as(const struct reply_thread *t, const char *body,
 		strbuf_addch(out, '\n');
 	/* and the headers: no configured secret leaves in a mail */
 	secret_scrub(out);
+	/* nor a control character the thread's headers carried raw */
+	strbuf_setlen(out, start + strip_controls(out->buf + start,
+						  out->len - start));
 
 	free(date);
 	free(lc_email);

@@ -31,13 +31,23 @@ static size_t read_cb(char *buf, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-/* SMTP wants CRLF; our files have LF. */
+/*
+ * SMTP wants CRLF; our files have LF.  A CR that ends no line is sent
+ * as '?': SMTP allows CR only in CRLF (RFC 5321 2.3.8), and servers
+ * that take a bare CR for a line end also take "<CR>.<CR><LF>" for the
+ * end of the data, which libcurl's dot-stuffing ("<CR><LF>." doubled)
+ * does not see.
+ */
 static void to_crlf(const char *msg, size_t len, struct strbuf *out)
 {
 	size_t i;
 
 	strbuf_grow(out, len + len / 40);
 	for (i = 0; i < len; i++) {
+		if (msg[i] == '\r' && (i + 1 == len || msg[i + 1] != '\n')) {
+			strbuf_addch(out, '?');
+			continue;
+		}
 		if (msg[i] == '\n' && (i == 0 || msg[i - 1] != '\r'))
 			strbuf_addch(out, '\r');
 		strbuf_addch(out, msg[i]);

@@ -41,8 +41,9 @@ struct smtp_opts {
 void smtp_configure(const struct smtp_opts *o);
 
 /*
- * Send msg (LF or CRLF line ends); the envelope comes from its From:,
- * To: and Cc: headers.  Returns 0, EXIT_NETWORK when the server is
+ * Send msg (LF or CRLF line ends; a CR that ends no line goes as '?',
+ * and libcurl doubles a dot that starts a line); the envelope comes
+ * from its From:, To: and Cc: headers.  Returns 0, EXIT_NETWORK when the server is
  * unreachable or answered 4xx (try later), EXIT_FAIL when it refused
  * the message for good (5xx) or the message is unusable.
  */

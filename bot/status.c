@@ -216,7 +216,7 @@ static const char *health_name(long n)
 
 void status_format(const struct status *s, struct strbuf *out)
 {
-	size_t i;
+	size_t i, start = out->len;
 
 	if (s->poll_at)
 		strbuf_addf(out, "last poll:    %llds ago, %s\n",
@@ -265,6 +265,9 @@ void status_format(const struct status *s, struct strbuf *out)
 			    s->kept[i].why);
 	for (i = 0; i < s->nr_alerts; i++)
 		strbuf_addf(out, "needs an operator: %s\n", s->alerts[i]);
+	/* Message-IDs come from mail: none of their escapes reach a terminal */
+	strbuf_setlen(out, start + strip_controls(out->buf + start,
+						  out->len - start));
 }
 
 void status_format_json(const struct status *s, struct strbuf *out)

@@ -78,6 +78,7 @@ void status_release(struct status *s);
 /* Only the tally (for the archive's index); -1 when the state fails. */
 int status_moderation_collect(struct state *st, struct status *s);
 
+/* For a terminal: what came from mail (a Message-ID) shown as text. */
 void status_format(const struct status *s, struct strbuf *out);
 void status_format_json(const struct status *s, struct strbuf *out);
 /* node_exporter's textfile collector format, metrics sched_bot_*. */

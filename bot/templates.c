@@ -393,6 +393,7 @@ struct ctx {
 	int rows;		/* list loops open inside the table */
 	int measuring;		/* the first pass over a table */
 	struct strbuf key, wkey;
+	struct strbuf val;	/* a value, its control characters replaced */
 };
 
 static const char *get(struct ctx *c, const struct kv *v, const char *name,
@@ -453,6 +454,22 @@ static void widths_reset(struct ctx *c)
 	c->nr_w = c->alloc_w = 0;
 }
 
+/*
+ * A value as it is printed: values carry outside text (a subject, a
+ * name, a quoted mail, a compiler's version from the built .config,
+ * the build's log), and none of its control characters but \n and \t
+ * reaches a mail, a report or a terminal.  The template's own text is
+ * ours and is copied as it is.
+ */
+static const char *clean_value(struct ctx *c, const char *val, size_t *len)
+{
+	strbuf_reset(&c->val);
+	strbuf_add(&c->val, val, *len);
+	*len = strip_controls(c->val.buf, c->val.len);
+	strbuf_setlen(&c->val, *len);
+	return c->val.buf;
+}
+
 static void pad(struct strbuf *out, size_t n, int ch)
 {
 	while (n--)
@@ -472,8 +489,10 @@ static void expand_var(struct ctx *c, const struct node *n,
 			pad(out, w->w, n->fill);
 		} else {
 			val = lookup(c, s, n->s, n->len);
-			pad(out, val ? utf8_width(val, strlen(val)) : 0,
-			    n->fill);
+			len = val ? strlen(val) : 0;
+			if (val)
+				val = clean_value(c, val, &len);
+			pad(out, val ? utf8_width(val, len) : 0, n->fill);
 		}
 		return;
 	}
@@ -486,6 +505,7 @@ static void expand_var(struct ctx *c, const struct node *n,
 		if (!val)
 			val = "";
 		len = strlen(val);
+		val = clean_value(c, val, &len);
 	}
 	if (!n->op) {
 		strbuf_add(out, val, len);
@@ -628,7 +648,8 @@ static int expand(const char *text, const struct scope *root,
 {
 	static const struct tmpl_opts none;
 	struct ctx c = { .o = o ? o : &none, .k = -1,
-			 .key = STRBUF_INIT, .wkey = STRBUF_INIT };
+			 .key = STRBUF_INIT, .wkey = STRBUF_INIT,
+			 .val = STRBUF_INIT };
 	struct nodes tree = { 0 };
 	size_t start = out->len;
 
@@ -640,6 +661,7 @@ static int expand(const char *text, const struct scope *root,
 	widths_reset(&c);
 	strbuf_release(&c.key);
 	strbuf_release(&c.wkey);
+	strbuf_release(&c.val);
 	nodes_release(&tree);
 	return 0;
 }

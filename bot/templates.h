@@ -8,7 +8,10 @@
  * Text outside {{ }} is copied as it is.  Tags (blanks inside the
  * braces, around the content, do not matter):
  *
- *   {{name}}          the value of name; empty when it is not set
+ *   {{name}}          the value of name; empty when it is not set.
+ *                     Every value is outside text: its control
+ *                     characters but \n and \t are printed as '?'
+ *                     (strip_controls())
  *   {{#if name}} A {{else}} B {{/if}}
  *                     A when name is set and not empty, else B (the
  *                     {{else}} part is optional); nests

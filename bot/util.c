@@ -784,6 +784,8 @@ int lock_file_wait(const char *path)
 
 void strbuf_add_escaped_html(struct strbuf *sb, const char *s)
 {
+	size_t start = sb->len;
+
 	for (; s && *s; s++) {
 		switch (*s) {
 		case '<':
@@ -805,6 +807,9 @@ void strbuf_add_escaped_html(struct strbuf *sb, const char *s)
 			strbuf_addch(sb, *s);
 		}
 	}
+	/* XML forbids them, and a page read with cat shows them raw */
+	strbuf_setlen(sb, start + strip_controls(sb->buf + start,
+						 sb->len - start));
 }
 
 void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len)

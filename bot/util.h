@@ -100,7 +100,7 @@ void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_trim(struct strbuf *sb);
 /* Append s with < > & " ' escaped: safe in HTML and XML text and
- * quoted attribute values.
+ * quoted attribute values; control characters as strip_controls().
  */
 void strbuf_add_escaped_html(struct strbuf *sb, const char *s);
 /* Append len bytes of data base64-encoded (RFC 4648), with padding. */

@@ -53,6 +53,24 @@ static void draw(void)
 	progress_done(&p);
 }
 
+/*
+ * What make and a guest's console print is a stranger's: OSC 52 (the
+ * clipboard), OSC 0 (the title), clear screen, a CR that moves back
+ * over the line, a C1 CSI as UTF-8, a tab and a line break.
+ */
+static void draw_hostile(void)
+{
+	struct progress p;
+
+	progress_start(&p, 1);
+	progress_output(&p, "\033]52;c;cHdu\007\033]0;owned\007\033[2J"
+			"evil\rmake\xc2\x9b[31m\tline\nnext");
+	progress_done(&p);
+	progress_start(&p, 1);
+	progress_show(&p, "fetching %s", "\033]0;title\007x");
+	progress_done(&p);
+}
+
 static void draw_unwanted(void)
 {
 	struct progress p;
@@ -92,6 +110,13 @@ static void test_terminal(void)
 	free(out);
 	out = capture(s, m, draw_unwanted);
 	CHECK_STR(out, "");
+	free(out);
+	/* only the line's own "\r ESC[K": the rest shown as '?' */
+	out = capture(s, m, draw_hostile);
+	CHECK(starts_with(out, "\r\033[K["));
+	CHECK_STR(strstr(out, "s] "), "s] ?]52;c;cHdu??]0;owned??[2Jevil?make"
+		  "?[31m line next\r\033[K\r\033[Kfetching ?]0;title?x"
+		  "\r\033[K");
 	free(out);
 	close(s);
 	close(m);

@@ -8,6 +8,7 @@
 
 #include "builtin/config-opts.h"
 #include "config.h"
+#include "mail.h"
 #include "mbox.h"
 #include "reply.h"
 #include "templates.h"
@@ -338,6 +339,81 @@ static void test_encodings(void)
 	CHECK(reply_thread_from_mail("", 0, &t) < 0);
 }
 
+/* A control character but \n and \t anywhere in s. */
+static int has_controls(const char *s)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') ||
+		    *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/*
+ * A thread whose headers carry escapes raw and as RFC 2047 words, one
+ * of them a line break that would start a Bcc: of the reply, and whose
+ * body, long enough for quoted-printable, carries ESC and "<CR>.<CR>".
+ */
+static void test_hostile(void)
+{
+	struct reply_thread t;
+	struct strbuf mail = STRBUF_INIT, body = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *from = NULL, **rcpts = NULL, *h, *dec;
+	int n, i;
+
+	strbuf_addstr(&mail,
+		"From: Chen\033]0;owned\007 Yu <yu@example.org>\n"
+		"Cc: =?UTF-8?B?TWFsG101MjtjO2NIZHUHbG9yeQ==?= "
+		"<mallory@evil.example>, Plain Name <p@example.org>,\n"
+		" =?UTF-8?X?Mal=1B?= <m2@evil.example>\n"
+		"Subject: =?utf-8?q?=5BPATCH=5D_x=0ABcc:_victim@evil.example"
+		"=1B]0;t=07?=\n"
+		"Message-ID: <a@b>\n"
+		"Date: Mon, 1 Jan 2024 00:00:00 +0000\n\nbody\n");
+	set("bot.name", "Sched Bot");
+	set("bot.email", "bot@example.org");
+	set("reply.cc", "all");
+	CHECK_INT(reply_thread_from_mail(mail.buf, mail.len, &t), 0);
+	strbuf_addstr(&body, "a\033[2Jb\r.\r\n");
+	for (i = 0; i < 1200; i++)
+		strbuf_addch(&body, 'x');
+	strbuf_addch(&body, '\n');
+	CHECK_INT(reply_compose(&t, body.buf, &out, NULL), 0);
+	CHECK(!has_controls(out.buf));
+	CHECK(strstr(out.buf, "Content-Transfer-Encoding: quoted-printable"));
+	CHECK(strstr(out.buf, "\n\na?[2Jb?.?\n"));
+	h = strstr(out.buf, "\n\n");
+	CHECK(h && !strstr(h, "=1B") && !strstr(h, "=0D"));
+	CHECK(mbox_header(out.buf, out.len, "Bcc") == NULL);
+	h = mbox_header(out.buf, out.len, "Subject");
+	dec = h ? mail_decode_header(h) : NULL;
+	CHECK(dec && !strchr(dec, '\n') && !has_controls(dec));
+	CHECK(dec && strstr(dec, "Bcc: victim@evil.example"));
+	free(dec);
+	free(h);
+	h = mbox_header(out.buf, out.len, "To");
+	CHECK_STR(h, "\"Chen?]0;owned? Yu\" <yu@example.org>");
+	free(h);
+	h = mbox_header(out.buf, out.len, "Cc");
+	CHECK(h && starts_with(h, "\"Mal?]52;c;cHdu?lory\" "
+			       "<mallory@evil.example>, "));
+	CHECK(h && strstr(h, "Plain Name <p@example.org>,"));
+	/* a word that does not decode is left out, not repeated */
+	CHECK(h && ends_with(h, ",\tm2@evil.example") && !strstr(h, "=?"));
+	free(h);
+	n = reply_envelope(out.buf, out.len, &from, &rcpts);
+	CHECK_INT(n, 4);
+	for (i = 0; i < n; i++)
+		CHECK(strcmp(rcpts[i], "victim@evil.example"));
+	reply_free_addresses(rcpts, n > 0 ? n : 0);
+	free(from);
+	reply_thread_release(&t);
+	strbuf_release(&mail);
+	strbuf_release(&body);
+	strbuf_release(&out);
+}
+
 /* The name the author signs with, else the From: name whole. */
 static void test_greeting(void)
 {
@@ -402,6 +478,7 @@ int main(void)
 	RUN(test_thread);
 	RUN(test_compose);
 	RUN(test_encodings);
+	RUN(test_hostile);
 	RUN(test_templates);
 	RUN(test_greeting);
 	config_free();

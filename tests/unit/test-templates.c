@@ -133,6 +133,35 @@ static void test_scopes(void)
 	tmpl_rec_release(&d);
 }
 
+/*
+ * Values are outside text (a subject, a compiler's version from the
+ * built .config, a log): their escapes are printed as '?', and a
+ * column is measured on what is printed; the template's own text is
+ * copied as it is, tab and newline of a value too.
+ */
+static void test_controls(void)
+{
+	struct tmpl_rec d = TMPL_REC_INIT;
+	struct tmpl_opts o = { .name = "t", .nr_kernels = 1 };
+	struct strbuf out = STRBUF_INIT;
+	struct kv *row;
+
+	kv_set(&d.vars, "cc", "gcc\033]0;pwned\007\033[2J\r.\r\n\tx\xc2\x9b"
+	       "1m");
+	CHECK_INT(tmpl_expand_kv("- compiler: {{cc}}\n", &d.vars, NULL,
+				 &out), 0);
+	CHECK_STR(out.buf, "- compiler: gcc?]0;pwned??[2J?.?\n\tx?1m\n");
+	strbuf_reset(&out);
+	row = &tmpl_add(tmpl_add(&d, "block"), "row")->vars;
+	kv_set(row, "name", "a\033[2Jb");
+	CHECK_INT(tmpl_expand("{{#each block}}\n{{name<|N}}|\n{{name=-}}|\n"
+			      "{{#each row}}\n{{name<}}|\n{{/each}}\n"
+			      "{{/each}}\n", &d, &o, &out), 0);
+	CHECK_STR(out.buf, "N     |\n------|\na?[2Jb|\n");
+	strbuf_release(&out);
+	tmpl_rec_release(&d);
+}
+
 static void test_mail(void)
 {
 	struct kv v = KV_INIT;
@@ -279,6 +308,7 @@ int main(void)
 	RUN(test_table_per_block);
 	RUN(test_scopes);
 	RUN(test_mail);
+	RUN(test_controls);
 	RUN(test_errors);
 	RUN(test_shipped);
 	return test_done();
