@@ -168,6 +168,55 @@ test_expect_success 'a QEMU guest from tinyconfig: sched.config and qemu.config,
 	test_grep ! "^changed:" guest.config.out
 '
 
+# A job for the box: its kernels from the stand-in tree, given a vmlinux
+# alike on both sides (t5005's recipe), so the job boots nothing (and
+# asks no machine: port 1 refuses at once); the job keeps the list, and
+# the reply's config line names exactly what the bot changed.
+(cd "$TRASH" &&
+git -C tree checkout -q --detach base &&
+cp /bin/true tree/vmlinux.bin &&
+sed -i 's|^\t{ head -c 514.*|&\n\tcp vmlinux.bin $(O)/vmlinux|' tree/Makefile &&
+git -C tree add -A && git -C tree -c user.name=t -c user.email=t@t \
+	commit -qm "base with a vmlinux" && git -C tree branch -qf base &&
+git -C tree checkout -q -B work base && echo "int y;" >>tree/kernel/sched/fair.c &&
+git -C tree -c user.name=t -c user.email=t@t commit -qam "sched/fair: one more line" &&
+git -C tree -c user.name=t -c user.email=t@t format-patch -q --stdout --thread -1 \
+	--base=base >one.mbox &&
+git -C tree checkout -q base && git clone -q --bare tree repo.git) ||
+	test_fail_all "cannot make the stand-in series"
+standin_job_config "$TRASH/job.cfg" ||
+	test_fail_all "cannot write the job's configuration"
+cat >>"$TRASH/job.cfg" <<EOF
+[build]
+	jobs = 1
+	timeout = 120
+[bot]
+	name = Sched Bot
+	email = bot@sched-bot.example.org
+[job]
+	target = box
+[target "box"]
+	type = ssh
+	host = 127.0.0.1
+	port = 1
+	baseConfig = running
+EOF
+
+test_expect_success 'a job on the box: the list kept, the reply names it' '
+	timeout 300 "$SCHED_BOT" --config job.cfg test --mbox one.mbox \
+		--workloads spawn >jout 2>jerr &&
+	state=$(ls jobs/*/state) &&
+	dir=${state%/state} &&
+	! test -e "$dir/results.csv" &&
+	test_grep -x "fragments=machine.config kexec.config" "$state" &&
+	sed "s/^changed: //" expect >expect-job &&
+	test_cmp expect-job "$dir/config-changes.txt" &&
+	tr -s " \n" "  " <"$dir/reply.eml" >reply.flat &&
+	test_grep "config: the machine'\''s own (6.1.0-18-amd64), /proc/config.gz on root@192.0.2.1 (config [0-9a-f]*) + IKCONFIG=y, IKCONFIG_PROC=y, SCHEDSTATS=y" \
+		reply.flat &&
+	test_grep ! "sched.config\|qemu.config" reply.flat
+'
+
 test_expect_success '--dry-run wants -o FILE' '
 	rc=0 &&
 	"$SCHED_BOT" build --tree tree --rev base --target box --dry-run \
