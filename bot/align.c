@@ -56,6 +56,9 @@ static int align_build(struct job_blocks *b, const char *flags,
 
 		bo.tree = tp;
 		bo.rev = rev ? rev : "";
+		/* the job's config, the alignment flags the one difference */
+		bo.base_config = b->js->base_config;
+		bo.fragment_list = b->js->fragments;
 		bo.progress = verbosity >= 0;
 		bo.kcflags = flags;
 		bo.extra_config = align_config(tp, bo.rev);

@@ -238,6 +238,7 @@ static int render_job(const char *jobs_dir, const char *name,
 	/* what a reader repeats the job with, and its reply */
 	static const char *const raw[] = {
 		"reproduce.sh", "config-base", "config-patched",
+		"config-changes.txt",
 		"results.csv", "compare.json", "plan.txt", "series.json",
 		"apply.log", "build-base.log", "build-head.log",
 		"run-1-base/console.log", "run-1-head/console.log",

@@ -90,6 +90,7 @@ static int bisect_step(struct bisect *b, int mid)
 	blocks_round_init(&rt);
 	bo.tree = b->tree;
 	bo.base_config = js->base_config;
+	bo.fragment_list = js->fragments;
 	bo.rev = rev;
 	bo.progress = verbosity >= 0;
 	info("bisecting: building base + %d of %d patches", mid, n);

@@ -40,10 +40,6 @@
 
 #define KBUILD_TIMESTAMP "Thu Jan  1 00:00:00 UTC 1970"
 
-static const char *const default_fragments[] = {
-	"sched.config", "qemu.config",
-};
-
 static struct build_defaults defaults;
 static int configured;
 
@@ -188,6 +184,106 @@ int build_check_config(const char *config, const char *fragment,
 		bad = 1;
 	}
 	return bad ? -1 : 0;
+}
+
+/* One option of a .config text: its name and its value, both in it. */
+struct config_opt {
+	const char *key, *val;
+	size_t klen, vlen;
+};
+
+static int config_opt_cmp(const struct config_opt *x,
+			  const struct config_opt *y)
+{
+	size_t n = x->klen < y->klen ? x->klen : y->klen;
+	int c = memcmp(x->key, y->key, n);
+
+	return c ? c : (x->klen > y->klen) - (x->klen < y->klen);
+}
+
+/* By name, then by place in the text: the last line of a name last. */
+static int config_opt_sort(const void *a, const void *b)
+{
+	const struct config_opt *x = a, *y = b;
+	int c = config_opt_cmp(x, y);
+
+	return c ? c : (x->key > y->key) - (x->key < y->key);
+}
+
+/*
+ * The options of text, sorted by name: a config has thousands, and
+ * two of them are compared by a merge, not by a search per option.
+ * "is not set" reads as "n".  A name given twice keeps its last line,
+ * as kconfig does.
+ */
+static size_t config_opts(const char *text, struct config_opt **out)
+{
+	struct config_opt *v = NULL;
+	size_t nr = 0, alloc = 0, i, n;
+	const char *line, *nl, *key;
+	size_t klen;
+
+	for (line = text; *line; line = *nl ? nl + 1 : nl) {
+		nl = strchrnul(line, '\n');
+		if (!config_line_key(line, nl - line, &key, &klen))
+			continue;
+		ALLOC_GROW(v, nr, alloc);
+		v[nr].key = key;
+		v[nr].klen = klen;
+		if (line[0] == '#') {
+			v[nr].val = "n";
+			v[nr].vlen = 1;
+		} else {
+			v[nr].val = key + klen + (key[klen] == '=');
+			v[nr].vlen = nl - v[nr].val;
+		}
+		nr++;
+	}
+	if (nr)
+		qsort(v, nr, sizeof(*v), config_opt_sort);
+	for (i = n = 0; i < nr; i++) {
+		if (n && !config_opt_cmp(&v[n - 1], &v[i]))
+			n--;
+		v[n++] = v[i];
+	}
+	*out = v;
+	return n;
+}
+
+void build_config_changes(const char *base, const char *config,
+			  struct strbuf *out)
+{
+	static const struct config_opt none = { NULL, "n", 0, 1 };
+	struct config_opt *a, *b;
+	size_t na = config_opts(base, &a), nb = config_opts(config, &b);
+	size_t i = 0, k = 0;
+
+	while (i < na || k < nb) {
+		int c = i == na ? 1 : k == nb ? -1 :
+			config_opt_cmp(&a[i], &b[k]);
+		const struct config_opt *o = c <= 0 ? &a[i] : &none;
+		const struct config_opt *n = c >= 0 ? &b[k] : &none;
+		const struct config_opt *name = c <= 0 ? o : n;
+
+		if (o->vlen != n->vlen || memcmp(o->val, n->val, o->vlen))
+			strbuf_addf(out, "%.*s: %.*s -> %.*s\n",
+				    (int)name->klen, name->key,
+				    (int)o->vlen, o->val, (int)n->vlen,
+				    n->val);
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			k++;
+	}
+	free(a);
+	free(b);
+}
+
+int build_base_is_target(const char *base)
+{
+	const char *b = base ? base : bd()->base_config;
+
+	return !strchr(b, '/') && ends_with(b, "config") && access(b, R_OK);
 }
 
 /*
@@ -698,19 +794,48 @@ static int run_in_slot(struct job *j, const char *const *argv,
 	return ret;
 }
 
+/*
+ * The fragments o names, as words: its array, else its list (blank- or
+ * comma-separated), else BUILD_FRAGMENTS.  Into *words (allocated, the
+ * words too); returns how many.
+ */
+static size_t fragment_words(const struct build_opts *o, char ***words)
+{
+	const char *p = o->fragment_list ? o->fragment_list : BUILD_FRAGMENTS;
+	size_t nr = 0, alloc = 0, n;
+	char **v = NULL;
+
+	if (o->fragments) {
+		v = xcalloc(o->nr_fragments + 1, sizeof(*v));
+		for (nr = 0; nr < o->nr_fragments; nr++)
+			v[nr] = xstrdup(o->fragments[nr]);
+		*words = v;
+		return nr;
+	}
+	for (;;) {
+		p += strspn(p, " \t\n,");
+		n = strcspn(p, " \t\n,");
+		if (!n)
+			break;
+		ALLOC_GROW(v, nr, alloc);
+		v[nr++] = xstrndup(p, n);
+		p += n;
+	}
+	*words = v;
+	return nr;
+}
+
 static int read_fragments(struct job *j)
 {
 	const struct build_opts *o = j->o;
-	char *dir = build_fragment_dir(), *buf;
-	size_t i, nr = o->fragments ? o->nr_fragments
-				    : ARRAY_SIZE(default_fragments);
+	char *dir = build_fragment_dir(), *buf, **words;
+	size_t i, nr = fragment_words(o, &words);
 	int ret = 0;
 
 	j->frag_names = xcalloc(nr + 1, sizeof(char *));
 	j->frag_text = xcalloc(nr + 1, sizeof(char *));
 	for (i = 0; i < nr; i++) {
-		const char *f = o->fragments ? o->fragments[i]
-					     : default_fragments[i];
+		const char *f = words[i];
 		const char *path = fragment_path(f, dir, &buf);
 		struct strbuf sb = STRBUF_INIT;
 
@@ -740,6 +865,9 @@ static int read_fragments(struct job *j)
 		strbuf_addf(&j->frags, "extra\n%s\n", o->extra_config);
 	}
 	free(dir);
+	for (i = 0; i < nr; i++)
+		free(words[i]);
+	free(words);
 	return ret;
 }
 
@@ -752,8 +880,7 @@ static int config_inputs(struct job *j)
 	if (!b)
 		b = bd()->base_config;
 	j->base = b;
-	j->base_is_target = !strchr(b, '/') && ends_with(b, "config") &&
-		access(b, R_OK);
+	j->base_is_target = build_base_is_target(b);
 	if (j->base_is_target) {
 		strbuf_addf(&sb, "target %s\n", b);
 	} else if (strbuf_read_file(&sb, b) < 0) {
@@ -855,6 +982,8 @@ static int make_config(struct job *j)
 		if (build_check_config(cfg.buf, j->frag_text[i],
 				       j->frag_names[i]) < 0)
 			ret = -1;
+	if (!ret && j->o->dry_run)
+		j->r->config_text = strbuf_detach(&cfg, NULL);
 out:
 	strbuf_release(&cfg);
 	free(dot);
@@ -1274,6 +1403,15 @@ static int do_build(struct job *j)
 		set_paths_from_art(j);
 		info("cached build %s", j->art);
 		ret = 0;
+		/* built already: the config it was built with */
+		if (j->o->dry_run) {
+			struct strbuf sb = STRBUF_INIT;
+
+			if (strbuf_read_file(&sb, r->config) < 0)
+				ret = error("cannot read %s: %s", r->config,
+					    strerror(errno));
+			r->config_text = strbuf_detach(&sb, NULL);
+		}
 		goto out;
 	}
 	free(logpath);
@@ -1300,6 +1438,11 @@ static int do_build(struct job *j)
 			ret = build_failed(j);
 		if (j->refused.len)
 			empty_objdir(j);
+		goto out;
+	}
+	if (j->o->dry_run) {
+		scrub_log(j, r->log);
+		ret = 0;
 		goto out;
 	}
 	info("building %s (%s) in %s with -j%d", r->source_id,
@@ -1390,6 +1533,34 @@ static int setup_build(struct job *j)
 	return absolute(&j->ccache_dir);
 }
 
+/*
+ * What the final config changes of a base config file (the machine's
+ * own, for one): r->changes.  A make target's config is made from
+ * scratch, so nothing of it is "changed".  0, or -1 (said).
+ */
+static int config_changes(struct job *j)
+{
+	struct strbuf base = STRBUF_INIT, cfg = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *text = j->r->config_text;
+	int ret = 0;
+
+	if (j->base_is_target)
+		return 0;
+	if (strbuf_read_file(&base, j->base) < 0) {
+		ret = error("cannot read %s: %s", j->base, strerror(errno));
+	} else if (!text && strbuf_read_file(&cfg, j->r->config) < 0) {
+		ret = error("cannot read %s: %s", j->r->config,
+			    strerror(errno));
+	} else {
+		build_config_changes(base.buf, text ? text : cfg.buf, &out);
+		j->r->changes = strbuf_detach(&out, NULL);
+	}
+	strbuf_release(&base);
+	strbuf_release(&cfg);
+	return ret;
+}
+
 int build_kernel(const struct build_opts *o, struct build_result *r)
 {
 	struct job j = { .o = o, .r = r, .log_fd = -1, .objfd = -1,
@@ -1421,7 +1592,9 @@ int build_kernel(const struct build_opts *o, struct build_result *r)
 	if (ret < 0)
 		goto out;
 	ret = do_build(&j);
-	if (ret == 0 && o->outdir && copy_out(&j) < 0)
+	if (ret == 0 && o->outdir && !o->dry_run && copy_out(&j) < 0)
+		ret = -1;
+	if (ret == 0 && config_changes(&j) < 0)
 		ret = -1;
 out:
 	r->seconds = now_monotonic() - j.start;
@@ -1455,5 +1628,7 @@ void build_result_release(struct build_result *r)
 	free(r->objdir);
 	free(r->errors);
 	free(r->digest);
+	free(r->changes);
+	free(r->config_text);
 	memset(r, 0, sizeof(*r));
 }

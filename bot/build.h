@@ -96,13 +96,26 @@ struct build_defaults {
  */
 void build_configure(const struct build_defaults *d);
 
+/*
+ * The fragments of a kernel made from scratch, and of a build that names
+ * none: blank-separated names in build.fragmentDir.
+ */
+#define BUILD_FRAGMENTS "sched.config qemu.config"
+
 struct build_opts {
 	const char *src;		/* plain source directory, or */
 	const char *tree;		/* a git repository (bare or not) */
 	const char *rev;		/* and a revision in it */
 	const char *base_config;	/* NULL: build_defaults */
-	const char **fragments;		/* NULL: sched.config + qemu.config */
+	const char **fragments;		/* NULL: fragment_list */
 	size_t nr_fragments;
+	/* blank- or comma-separated; NULL: BUILD_FRAGMENTS */
+	const char *fragment_list;
+	/*
+	 * 1: stop after olddefconfig, in the sandbox and slot the build
+	 * would use, with the config in r->config_text; no bzImage.
+	 */
+	int dry_run;
 	const char *outdir;		/* NULL: none; else copies land here */
 	int jobs;			/* 0: build_defaults */
 	int progress;			/* 1: status line on stderr, if a tty */
@@ -125,6 +138,13 @@ struct build_result {
 	char *release;		/* `make kernelrelease`, i.e. uname -r */
 	char *source_id;	/* tree id, or "src-<hash>" */
 	char *config_hash;	/* hash of base config + fragments */
+	/*
+	 * A base config file (not a make target): what the final config
+	 * changes of it, build_config_changes() lines; "" when nothing.
+	 * NULL with a make target for a base.
+	 */
+	char *changes;
+	char *config_text;	/* dry_run: the .config it would build */
 	char *objdir;		/* the O= directory */
 	char *errors;		/* failed: what may be mailed about it */
 	char *digest;		/* vmlinux_digest() of vmlinux, or NULL */
@@ -163,7 +183,22 @@ int build_check_config(const char *config, const char *fragment,
  */
 int build_first_errors(const char *log, size_t len, int max,
 		       const char *srcdir, struct strbuf *out);
-/* The directory holding sched.config and qemu.config.  Caller frees. */
+/*
+ * What config changes of base, one line per option whose value
+ * differs, in the order of the option names:
+ * "CONFIG_X: OLD -> NEW", each value as a .config writes it (y, m, a
+ * number, a quoted string), "n" for "is not set" and for an option the
+ * file does not have.  Appended to out.
+ */
+void build_config_changes(const char *base, const char *config,
+			  struct strbuf *out);
+/*
+ * Whether a base config names a make target (tinyconfig, defconfig: a
+ * kernel from scratch) rather than a file: a bare name ending in
+ * "config" that is no readable file here.  NULL: build.baseConfig.
+ */
+int build_base_is_target(const char *base);
+/* The directory holding the fragments (kernel/configs).  Caller frees. */
 char *build_fragment_dir(void);
 
 #endif

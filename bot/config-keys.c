@@ -209,8 +209,9 @@ const struct config_key config_keys[] = {
 	S("build.cc", "gcc", "the compiler"),
 	S("build.baseConfig", "tinyconfig",
 	  "tinyconfig, defconfig, or a .config file"),
-	S("build.fragmentDir", NULL, "where sched.config and qemu.config "
-	  "live (unset: next to the binary)"),
+	S("build.fragmentDir", NULL, "where the config fragments live "
+	  "(sched.config, qemu.config, machine.config, ...; unset: next to "
+	  "the binary)"),
 	S("build.ccacheDir", NULL,
 	  "the bot's ccache (unset: $CCACHE_DIR, else ccache/ in the build "
 	  "cache); untrusted builds write to it"),
@@ -310,6 +311,11 @@ const struct config_key config_keys[] = {
 	  "running (ssh: the machine's own /proc/config.gz or "
 	  "/boot/config-RELEASE, taken once), a file or a make target "
 	  "(unset: build.baseConfig)"),
+	S("target.*.fragments", NULL, "config fragments merged onto its "
+	  "base config, names in build.fragmentDir or files (unset: a "
+	  "machine built from its own config gets only what the bot needs "
+	  "there, ssh machine.config kexec.config, lava machine.config "
+	  "initramfs.config; else sched.config qemu.config)"),
 	S("target.*.initrd", NULL, "ssh: an initrd on the machine for the "
 	  "kernel under test (unset: none)"),
 	S("target.*.restoreCommand", "reboot",

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "facts.h"
 #include "procstat.h"
 #include "samples.h"
@@ -605,4 +606,96 @@ void facts_indent_block(const char *text, struct strbuf *out)
 	}
 	while (out->len && out->buf[out->len - 1] == '\n')
 		strbuf_setlen(out, out->len - 1);
+}
+
+/*
+ * An option whose value follows the compiler, not a choice: kconfig
+ * asks the toolchain for it (its version, what it supports), so a
+ * machine's config built elsewhere differs in it from ours.
+ */
+static int compiler_option(const char *name, size_t len)
+{
+	static const char *const prefix[] = {
+		"CC_IS_", "CC_HAS_", "CC_CAN_", "AS_IS_", "AS_HAS_", "LD_IS_",
+		"LD_HAS_", "TOOLS_SUPPORT_", "RUSTC_", "BINDGEN_",
+	};
+	static const char *const suffix[] = { "_VERSION", "_VERSION_TEXT" };
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(prefix); i++)
+		if (len > strlen(prefix[i]) &&
+		    !strncmp(name, prefix[i], strlen(prefix[i])))
+			return 1;
+	for (i = 0; i < ARRAY_SIZE(suffix); i++) {
+		n = strlen(suffix[i]);
+		if (len > n && !strncmp(name + len - n, suffix[i], n))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A name or value as the patched tree's olddefconfig wrote it (the build's,
+ * untrusted): printable ASCII, at most 64 characters of it.
+ */
+static void add_value(struct strbuf *out, const char *v, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && i < 64; i++)
+		strbuf_addch(out, v[i] >= 0x20 && v[i] < 0x7f ? v[i] : '?');
+	if (len > 64)
+		strbuf_addstr(out, "...");
+}
+
+void facts_config_changes(const char *changes, size_t max,
+			  struct strbuf *out)
+{
+	size_t named = 0, total = 0;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		const char *p = changes, *nl, *name, *arrow;
+
+		for (; *p; p = *nl ? nl + 1 : nl) {
+			size_t len;
+
+			nl = strchrnul(p, '\n');
+			name = p;
+			if (starts_with(name, "CONFIG_"))
+				name += strlen("CONFIG_");
+			len = strcspn(name, ":\n");
+			arrow = memmem(p, nl - p, " -> ", 4);
+			if (!len || !arrow || name[len] != ':' ||
+			    compiler_option(name, len) != pass)
+				continue;
+			total++;
+			if (named == max)
+				continue;
+			strbuf_addstr(out, named++ ? ", " : " + ");
+			add_value(out, name, len);
+			strbuf_addch(out, '=');
+			add_value(out, arrow + 4, nl - arrow - 4);
+		}
+	}
+	if (!total)
+		strbuf_addstr(out, ", unchanged");
+	else if (total > named)
+		strbuf_addf(out, "%sand %zu more (config-changes.txt)",
+			    named ? ", " : " + ", total - named);
+}
+
+void facts_fragments(const char *list, struct strbuf *out)
+{
+	const char *f = list ? list : BUILD_FRAGMENTS;
+	size_t n;
+
+	for (;;) {
+		f += strspn(f, " \t\n,");
+		n = strcspn(f, " \t\n,");
+		if (!n)
+			break;
+		strbuf_addf(out, " + %.*s", (int)n, f);
+		f += n;
+	}
 }

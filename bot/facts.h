@@ -62,6 +62,22 @@ void facts_config_options(const char *config, struct strbuf *out);
 void facts_config_highlights(const char *config, struct strbuf *out);
 /* CONFIG_CC_VERSION_TEXT of a .config text, allocated, or NULL. */
 char *facts_config_compiler(const char *config);
+/*
+ * What the bot changed of a config of the machine's own, from
+ * build_config_changes() lines ("CONFIG_X: OLD -> NEW"), as the reply's
+ * config line says it: " + IKCONFIG=y, SCHEDSTATS=y" (the new values,
+ * "n" for not set; the options a choice of the bot set first, those
+ * that follow the compiler after), at most max named, then "and N more
+ * (config-changes.txt)"; ", unchanged" when there is none.
+ */
+void facts_config_changes(const char *changes, size_t max,
+			  struct strbuf *out);
+/*
+ * The fragments of a config made from its base, as the reply names
+ * them: " + sched.config + qemu.config" of a blank- or comma-separated
+ * list (NULL: BUILD_FRAGMENTS, a job from before they were kept).
+ */
+void facts_fragments(const char *list, struct strbuf *out);
 
 /* The subject line of commit hex, allocated, or NULL. */
 char *facts_commit_subject(git_repository *repo, const char *hex);

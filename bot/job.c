@@ -302,13 +302,17 @@ static char *build_digest(const struct build_result *br)
 
 /*
  * The base config target.NAME.baseConfig asks for (the machine's own,
- * for one): taken once, when the job first builds, so that a resumed
- * job builds from what its first kernels were built from.
+ * for one) and the fragments target.NAME.fragments names (onto the
+ * machine's own, only what the bot needs there): taken once, when the
+ * job first builds, so that a resumed job builds from what its first
+ * kernels were built from.
  */
 static int job_base_config(struct job *j)
 {
 	char *base, *origin;
 
+	if (!j->s.fragments)
+		j->s.fragments = target_fragments(job_str(j->s.target));
 	if (j->s.config_origin)
 		return 0;
 	if (target_base_config(job_str(j->s.target), &base, &origin) < 0)
@@ -318,6 +322,19 @@ static int job_base_config(struct job *j)
 	free(base);
 	free(origin);
 	return 0;
+}
+
+/*
+ * What the patched kernel's config changes of a base config file (the
+ * machine's own): config-changes.txt, the list the reply names, kept
+ * whole for the job's page.  A kernel made from scratch (tinyconfig)
+ * changes nothing of a config of its own: no file.
+ */
+static void keep_changes(struct job *j, const struct build_result *br)
+{
+	if (br->changes)
+		jobdir_write(j->dir, "config-changes.txt", br->changes,
+			     strlen(br->changes));
 }
 
 static int stage_build(struct job *j)
@@ -344,6 +361,7 @@ static int stage_build(struct job *j)
 		bo.tree = tp;
 		bo.rev = job_str(side->commit);
 		bo.base_config = j->s.base_config;
+		bo.fragment_list = j->s.fragments;
 		bo.progress = verbosity >= 0;
 		memset(&br, 0, sizeof(br));
 		info("building the %s kernel (%.12s)", sides[i], bo.rev);
@@ -370,6 +388,8 @@ static int stage_build(struct job *j)
 			job_state_set(&side->release, br.release);
 			job_state_set(&side->config, br.config);
 			job_state_set(&j->s.config_hash, br.config_hash);
+			if (i == JOB_SIDE_HEAD)
+				keep_changes(j, &br);
 			free(side->digest);
 			side->digest = build_digest(&br);
 		}

@@ -180,6 +180,28 @@ static int stated_is_tested(const char *stated, const char *commit)
 	return !strncasecmp(stated, commit, n);
 }
 
+/* Options of the machine's own config named in the reply, at most. */
+#define REPLY_CONFIG_CHANGES 12
+
+/*
+ * What the kernels' config adds to its base: onto a config of the
+ * machine's own, every option the build changed of it (the build
+ * stage's config-changes.txt, named up to REPLY_CONFIG_CHANGES); onto
+ * one made from scratch (tinyconfig), the fragments by name.
+ */
+static void add_fragments(struct reply_job *j, struct strbuf *sb)
+{
+	struct strbuf chg = STRBUF_INIT;
+
+	if (!jobdir_read(j->dir, "config-changes.txt", &chg)) {
+		facts_config_changes(chg.buf, REPLY_CONFIG_CHANGES, sb);
+		strbuf_release(&chg);
+		return;
+	}
+	strbuf_release(&chg);
+	facts_fragments(j->s->fragments, sb);
+}
+
 /* A side's config into the job as name (once), its text into cfg. */
 static void keep_config(struct reply_job *j, const struct job_side *side,
 			const char *name, struct strbuf *cfg)
@@ -270,7 +292,7 @@ static void kernels_facts(struct reply_job *j, struct kv *v)
 			    job_str(j->s->config_hash));
 	else
 		strbuf_addstr(&sb, jo()->base_config);
-	strbuf_addstr(&sb, " + sched.config + qemu.config");
+	add_fragments(j, &sb);
 	if (jo()->archive_url && *jo()->archive_url && cfg.len)
 		strbuf_addstr(&sb, ", config-patched on the job's page");
 	if (cfg.len) {

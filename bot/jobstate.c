@@ -130,6 +130,7 @@ static const struct field fields[] = {
 	INT("on_top_applied", on_top_applied),
 	STR("base_config", base_config),
 	STR("config_origin", config_origin),
+	STR("fragments", fragments),
 	STR("config_hash", config_hash),
 	STR("patch_ids", patch_ids),
 	STR("same_as", same_as),

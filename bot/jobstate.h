@@ -141,6 +141,9 @@ struct job_state {
 				 * file or make target; NULL build.baseConfig
 				 */
 	char *config_origin;	/* where base_config came from (the reply) */
+	char *fragments;	/* merged onto it: build_opts.fragment_list;
+				 * NULL BUILD_FRAGMENTS (a job before them)
+				 */
 	char *config_hash;	/* base config + fragments (build.h) */
 	char *failed_which;	/* "base" or "patched" */
 

@@ -277,9 +277,12 @@ void reproduce_block(const struct reproduce_job *r, struct strbuf *out)
 	if (s->outcome == JOB_BUILD_FAILED) {
 		const struct job_side *side = failed_side(s);
 
-		strbuf_addf(&prose, " The %s kernel is commit %.12s; its config: %s + sched.config + qemu.config, then:",
+		strbuf_addf(&prose, " The %s kernel is commit %.12s; its config: %s",
 			    side == &s->side[JOB_SIDE_BASE] ? "base" :
-			    "patched", job_str(side->commit), r->base_config);
+			    "patched", job_str(side->commit), s->config_origin ?
+			    s->config_origin : r->base_config);
+		facts_fragments(s->fragments, &prose);
+		strbuf_addstr(&prose, ", then:");
 		reply_wrap(prose.buf, 72, out);
 		strbuf_trim(out);
 		strbuf_addstr(out, "\n\n");

@@ -93,8 +93,10 @@ test_expect_success 'afterwards the machine is back on its default kernel' '
 	test_grep ! "sched_bot\." after
 '
 
-# baseConfig = running: the machine's own config, taken over ssh and kept,
-# kernel/configs/ on top.  What is shown is where the base comes from,
+# baseConfig = running: the machine's own config, taken over ssh and kept
+# with the release it runs, only what the bot needs on top (machine.config,
+# kexec.config: the machine has them all, so nothing changes).  What is
+# shown is where the base comes from,
 # so a stand-in tree (lib-hostile.sh: its make writes a tinyconfig of
 # one line and builds in no time) takes the place of a kernel build.
 { cat "$XDG_CONFIG_HOME/sched-bot/config" && cat <<EOF; } >"$TRASH/own.config"
@@ -108,7 +110,9 @@ standin_tree
 test_expect_success 'baseConfig = running: built from the machine'\''s own config' '
 	"$SCHED_BOT" --config "$TRASH/own.config" -v build --tree tree \
 		--rev base --target box -o mine >oout 2>oerr &&
-	test_grep -x "base-config: the machine'\''s own, /proc/config.gz on root@127.0.0.1" oout &&
+	test_grep -x "base-config: the machine'\''s own ($REL), /proc/config.gz on root@127.0.0.1" oout &&
+	test_grep -x "fragments: machine.config kexec.config" oout &&
+	test_grep ! "^changed:" oout &&
 	machine_ssh "cat /proc/config.gz" | gzip -dc >guest.config &&
 	test_cmp guest.config "$XDG_DATA_HOME/sched-bot/targets/box.config" &&
 	test_grep "^CONFIG_CC_VERSION_TEXT=" mine/config &&
@@ -162,13 +166,16 @@ test_expect_success 'a job on the box: the reply names the machine'\''s own conf
 		--workloads spawn >jout 2>jerr &&
 	state=$(ls jobs/*/state) &&
 	! test -e "${state%/state}/results.csv" &&
-	test_grep -x "config_origin=the machine'\''s own, /proc/config.gz on root@127.0.0.1" "$state" &&
+	test_grep -x "config_origin=the machine'\''s own ($REL), /proc/config.gz on root@127.0.0.1" "$state" &&
+	test_grep -x "fragments=machine.config kexec.config" "$state" &&
+	test -f "${state%/state}/config-changes.txt" &&
+	! test -s "${state%/state}/config-changes.txt" &&
 	hash=$(sed -n "s/^config_hash=//p" "$state") &&
 	test -n "$hash" &&
 	test "$hash" = "$(sed -n "s/^config-hash: //p" oout)" &&
 	reply=$(ls jobs/*/reply.eml) &&
 	tr -s " \n" "  " <"$reply" >reply.flat &&
-	test_grep "config: the machine'\''s own, /proc/config.gz on root@127.0.0.1 (config $hash) + sched.config" reply.flat
+	test_grep "config: the machine'\''s own ($REL), /proc/config.gz on root@127.0.0.1 (config $hash), unchanged" reply.flat
 '
 
 # No init at all ("Requested init /nonexistent failed"), then panic=0

@@ -29,6 +29,9 @@ cat >>"$TRASH/bot.cfg" <<EOC
 	contact = Jane Doe <jane@sched-bot.example.org>
 [archive]
 	url = https://sched-bot.example.org/jobs
+[target "box"]
+	type = ssh
+	host = box.example.org
 EOC
 export SCHED_BOT_CONFIG=$TRASH/bot.cfg
 
@@ -114,6 +117,14 @@ test_expect_success 'identical binaries: nothing measured, no results offered' '
 	golden identical &&
 	test_grep ! "^Tested-by:" identical.eml &&
 	test_grep ! "results.csv" identical.eml
+'
+
+test_expect_success 'on the machine'\''s own config: every option the bot changed' '
+	golden own-config &&
+	test_grep "^- config:   the machine'\''s own (6.1.0-18-amd64)" own-config.eml &&
+	test_grep ! "sched.config\|qemu.config" own-config.eml &&
+	"$SCHED_BOT" archive --jobs "$TRASH" --out site-own >/dev/null 2>&1 &&
+	test_grep "href=\"own-config/config-changes.txt\"" site-own/own-config.html
 '
 
 test_expect_success 'a duplicate: the earlier job, no runs' '

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin/build.c - `sched-bot build`: one kernel, from a directory or a
- * commit, with the sched and qemu config fragments.
+ * commit, with the config fragments (a target's, or the sched and qemu
+ * ones); or with --dry-run only the .config it would build.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 
 static struct build_opts o;
 static const char *target;
+static int dry_run;
 static const char **frags;
 static size_t nr_frags, alloc_frags;
 
@@ -28,7 +31,7 @@ static int add_fragment(const struct option_spec *opt, const char *arg)
 static const char *const build_synopsis[] = {
 	"build (--src DIR | --tree REPO [--rev REV]) [-o OUTDIR]",
 	"      [--base-config FILE|tinyconfig|defconfig | --target NAME]",
-	"      [--fragment F]... [-j N]",
+	"      [--fragment F]... [--dry-run -o FILE] [-j N]",
 	NULL
 };
 
@@ -39,14 +42,16 @@ static const struct option_spec build_options[] = {
 	OPT_STRING(0, "rev", &o.rev, "REV",
 		   "... and the revision to build (default HEAD)"),
 	OPT_STRING('o', "output", &o.outdir, "DIR",
-		   "copy bzImage, config, build.log, release there"),
+		   "copy bzImage, config, build.log, release there (--dry-run: the file the .config goes to)"),
 	OPT_STRING(0, "base-config", &o.base_config, "FILE",
 		   "the base config: a file, or a make target such as tinyconfig or defconfig (default build.baseConfig, tinyconfig)"),
 	OPT_STRING(0, "target", &target, "NAME",
-		   "the kernel target NAME gets: its baseConfig (running: the machine's own config)"),
+		   "the kernel target NAME gets: its baseConfig (running: the machine's own config) and fragments"),
 	OPT_CALLBACK(0, "fragment", NULL, "F",
-		     "a config fragment: a file, or a name in kernel/configs (repeatable; replaces sched.config and qemu.config)",
+		     "a config fragment: a file, or a name in kernel/configs (repeatable; replaces the target's, or sched.config and qemu.config)",
 		     add_fragment),
+	OPT_FLAG(0, "dry-run", &dry_run,
+		 "stop after olddefconfig (in the build's sandbox) and write the .config to -o FILE; nothing is compiled"),
 	OPT_INTEGER('j', "jobs", &o.jobs, "N", 1, 4096,
 		    "make -jN (default build.jobs, 2)"),
 	OPT__VERBOSITY(),
@@ -59,15 +64,23 @@ const struct options_doc build_doc = {
 	.synopsis = build_synopsis,
 	.text =
 "Builds bzImage out of tree (O=) with the base config merged with the\n"
-"fragments (default kernel/configs/sched.config and qemu.config), then\n"
-"olddefconfig; every requested line must survive.  Builds are cached by\n"
-"(source, config) under build.cacheDir; a patched build reuses its\n"
-"base's O= directory so only the files the patch touched recompile.",
+"fragments (--target NAME: its own, target.NAME.fragments, by default\n"
+"only what the bot needs on a machine built from its own config;\n"
+"else kernel/configs/sched.config and qemu.config), then olddefconfig;\n"
+"every requested line must survive.  On a base that is a file (the\n"
+"machine's own config), every option the final config changes is\n"
+"printed.  --dry-run -o FILE stops after olddefconfig, run in the\n"
+"build's sandbox and slot, and writes the .config to FILE.  Builds are\n"
+"cached by (source, config) under build.cacheDir; a patched build\n"
+"reuses its base's O= directory so only the files the patch touched\n"
+"recompile.",
 	.options = build_options,
 	.notes =
-"Prints key: value lines (kernel, release, ...).  Exit 0 built, 1 the\n"
-"kernel did not build (first errors and the log are shown), 2 usage, 3\n"
-"a source, tree, config or fragment that cannot be read.",
+"Prints key: value lines (kernel, release, ...; with a file for a base,\n"
+"changed: CONFIG_X: OLD -> NEW, \"n\" for not set).  Exit 0 built (or\n"
+"the dry run's config written), 1 the kernel did not build (first\n"
+"errors and the log are shown), 2 usage, 3 a source, tree, config or\n"
+"fragment that cannot be read.",
 };
 
 /* Every input named must be there before a build starts (exit 3). */
@@ -104,10 +117,38 @@ static int check_inputs(void)
 	return ret;
 }
 
+/* "changed: CONFIG_X: OLD -> NEW", one line each: what the base becomes */
+static void print_changes(const char *changes)
+{
+	const char *p = changes, *nl;
+
+	for (; p && *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		printf("changed: %.*s\n", (int)(nl - p), p);
+	}
+}
+
+/* --dry-run: the .config into FILE, and what it changes printed. */
+static int dry_run_out(const char *file, const struct build_result *r)
+{
+	const char *text = r->config_text ? r->config_text : "";
+
+	if (write_file_atomic(file, text, strlen(text)) < 0) {
+		error("cannot write %s: %s", file, strerror(errno));
+		return EXIT_FAIL;
+	}
+	printf("result: dry-run\nconfig: %s\n", file);
+	printf("source: %s\nconfig-hash: %s\nlog: %s\n", r->source_id,
+	       r->config_hash, r->log ? r->log : "");
+	print_changes(r->changes);
+	return EXIT_OK;
+}
+
 int cmd_build(int argc, char **argv)
 {
 	struct build_result r;
-	char *base = NULL, *origin = NULL;
+	char *base = NULL, *origin = NULL, *list = NULL;
+	const char *out = NULL;
 	int ret;
 
 	argc = parse_options(argc, argv, &build_doc, 0);
@@ -121,6 +162,10 @@ int cmd_build(int argc, char **argv)
 		free(frags);
 		return options_error(&build_doc, "--target gives the base config: not with --base-config");
 	}
+	if (dry_run && !o.outdir) {
+		free(frags);
+		return options_error(&build_doc, "--dry-run writes the .config to -o FILE: give it");
+	}
 	ret = check_inputs();
 	if (ret) {
 		free(frags);
@@ -132,15 +177,26 @@ int cmd_build(int argc, char **argv)
 	}
 	if (base)
 		o.base_config = base;
+	if (target && !nr_frags)
+		o.fragment_list = list = target_fragments(target);
 	o.fragments = frags;
 	o.nr_fragments = nr_frags;
+	o.dry_run = dry_run;
+	/* -o is the config file of a dry run, never a directory to fill */
+	if (dry_run) {
+		out = o.outdir;
+		o.outdir = NULL;
+	}
 	o.progress = isatty(2) && verbosity >= 0;
 	ret = build_kernel(&o, &r);
 	free(frags);
 	free(base);
 	if (origin)
 		printf("base-config: %s\n", origin);
+	if (list)
+		printf("fragments: %s\n", list);
 	free(origin);
+	free(list);
 	if (ret < 0) {
 		build_result_release(&r);
 		return EXIT_FAIL;
@@ -154,11 +210,17 @@ int cmd_build(int argc, char **argv)
 		build_result_release(&r);
 		return EXIT_FAIL;
 	}
+	if (dry_run) {
+		ret = dry_run_out(out, &r);
+		build_result_release(&r);
+		return ret;
+	}
 	printf("result: %s\n", r.cached ? "cached" : "built");
 	printf("kernel: %s\nrelease: %s\nconfig: %s\nlog: %s\n", r.kernel,
 	       r.release ? r.release : "", r.config, r.log);
 	printf("source: %s\nconfig-hash: %s\nobjdir: %s\nseconds: %.1f\n",
 	       r.source_id, r.config_hash, r.objdir, r.seconds);
+	print_changes(r.changes);
 	build_result_release(&r);
 	return EXIT_OK;
 }

@@ -53,11 +53,22 @@ struct target_ops {
 			const struct boot_req *req, struct boot_res *res);
 	/*
 	 * The machine's own kernel config, for baseConfig = running:
-	 * its text in cfg and where it came from in *origin (allocated).
+	 * its text in cfg, where it came from in *origin and the release
+	 * of the kernel running it (uname -r) in *release, or NULL there
+	 * when it cannot say (both allocated).
 	 * NULL: the target has no running kernel of its own to ask.
 	 */
 	int (*own_config)(const char *name, struct strbuf *cfg,
-			  char **origin);
+			  char **origin, char **release);
+	/*
+	 * The fragments (blank-separated names in kernel/configs) of a
+	 * kernel built from the machine's own config (baseConfig running
+	 * or a file) when target.NAME.fragments is unset: only what the
+	 * bot needs there to run and read its rows, so that the kernel
+	 * measured is the machine's.  NULL: BUILD_FRAGMENTS (build.h),
+	 * those of the bot's own guests.
+	 */
+	const char *own_fragments;
 	/*
 	 * `sched-bot target status NAME`: what the backend can say of its
 	 * machines beyond the health mark (a lab's devices and queue), to

@@ -745,6 +745,8 @@ const struct target_ops target_lava_ops = {
 	.boot_run = lava_boot_run,
 	.status = target_lava_status,
 	.vouches = lava_vouches,
+	/* a board boots sched-bot's initramfs */
+	.own_fragments = "machine.config initramfs.config",
 };
 
 /* ---- status ---- */

@@ -819,10 +819,11 @@ out:
  * /proc/config.gz (IKCONFIG_PROC), else /boot/config-$(uname -r), the
  * file Debian and most distributions install.  What comes back is the
  * machine's, so it is read bounded, inflated bounded, and must be a
- * kernel config: text, with CONFIG_ lines.
+ * kernel config: text, with CONFIG_ lines.  The release it runs comes
+ * first (uname -r): the reply names the machine's kernel by it.
  */
 #define OWN_CONFIG_WHICH \
-	"if [ -r /proc/config.gz ]; then echo /proc/config.gz; " \
+	"uname -r; if [ -r /proc/config.gz ]; then echo /proc/config.gz; " \
 	"elif [ -r \"/boot/config-$(uname -r)\" ]; then " \
 	"echo \"/boot/config-$(uname -r)\"; fi"
 
@@ -849,9 +850,24 @@ static int own_config_check(const struct strbuf *cfg, const char *what)
 	return 0;
 }
 
-static int ssh_own_config(const char *name, struct strbuf *cfg,
-			  char **origin)
+/* uname -r as the machine said it: one plain word, else nothing */
+static char *own_release(const char *s, size_t len)
 {
+	size_t i;
+
+	if (!len || len > 64)
+		return NULL;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("._+-~", s[i]))
+			return NULL;
+	return xstrndup(s, len);
+}
+
+static int ssh_own_config(const char *name, struct strbuf *cfg,
+			  char **origin, char **release)
+{
+	char *rel = NULL;
+	const char *path, *nl;
 	struct strbuf out = STRBUF_INIT, gz = STRBUF_INIT;
 	struct subproc p = { .stdin_fd = -1, .log_fd = -1,
 			     .split_stderr = 1, .timeout = 60 };
@@ -869,20 +885,24 @@ static int ssh_own_config(const char *name, struct strbuf *cfg,
 	s.argv[s.n + 1] = NULL;
 	rc = subproc_run(&p);
 	strbuf_trim(&out);
-	if (rc || !out.len || out.len >= 4096) {
+	nl = strchr(out.buf, '\n');
+	if (nl)
+		rel = own_release(out.buf, nl - out.buf);
+	path = nl ? nl + 1 : "";
+	if (rc || !*path || out.len >= 4096) {
 		error("target %s: %s", name, rc ? "ssh failed" :
 		      "neither /proc/config.gz nor /boot/config-$(uname -r) is there: build the machine's kernel with CONFIG_IKCONFIG_PROC, or set baseConfig to a file");
 		goto out;
 	}
-	if (!own_config_path_ok(out.buf)) {
+	if (!own_config_path_ok(path)) {
 		error("target %s named an odd config path: %.80s", name,
-		      out.buf);
+		      path);
 		goto out;
 	}
-	what = xasprintf("%s on %s", out.buf, s.dest);
+	what = xasprintf("%s on %s", path, s.dest);
 	strbuf_reset(&gz);
 	strbuf_addstr(&gz, "cat ");
-	add_quoted(&gz, out.buf);
+	add_quoted(&gz, path);
 	s.argv[s.n] = gz.buf;
 	strbuf_reset(&out);
 	/* a gzip'ed config is a tenth of the text: the same bound holds */
@@ -908,9 +928,12 @@ static int ssh_own_config(const char *name, struct strbuf *cfg,
 		goto out;
 	*origin = what;
 	what = NULL;
+	*release = rel;
+	rel = NULL;
 	ret = 0;
 out:
 	free(what);
+	free(rel);
 	strbuf_release(&out);
 	strbuf_release(&gz);
 	ssh_release(&s);
@@ -971,6 +994,8 @@ const struct target_ops target_ssh_ops = {
 	.run_budget = 600,
 	.boot_run = ssh_boot_run,
 	.own_config = ssh_own_config,
+	/* booted with kexec (bootCommand) */
+	.own_fragments = "machine.config kexec.config",
 	.health = ssh_health,
 	.vouches = ssh_vouches,
 };

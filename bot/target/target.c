@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "config.h"
 #include "secret.h"
 #include "subproc.h"
@@ -328,7 +329,7 @@ static int take_config(const char *name, const struct target_ops *ops,
 		       const char *path, const char *opath, struct strbuf *o)
 {
 	struct strbuf cfg = STRBUF_INIT;
-	char *from = NULL;
+	char *from = NULL, *release = NULL;
 	int ret = -1;
 
 	if (!ops->own_config)
@@ -336,9 +337,12 @@ static int take_config(const char *name, const struct target_ops *ops,
 			     name,
 			     ops->type);
 	info("taking the kernel config of target %s", name);
-	if (ops->own_config(name, &cfg, &from) < 0)
+	if (ops->own_config(name, &cfg, &from, &release) < 0)
 		goto out;
-	strbuf_addf(o, "the machine's own, %s", from);
+	if (release)
+		strbuf_addf(o, "the machine's own (%s), %s", release, from);
+	else
+		strbuf_addf(o, "the machine's own, %s", from);
 	if (mkdir_parent(path, 0755) < 0 ||
 	    write_file_atomic(opath, o->buf, o->len) < 0 ||
 	    write_file_atomic(path, cfg.buf, cfg.len) < 0) {
@@ -348,6 +352,7 @@ static int take_config(const char *name, const struct target_ops *ops,
 	ret = 0;
 out:
 	free(from);
+	free(release);
 	strbuf_release(&cfg);
 	return ret;
 }
@@ -399,4 +404,19 @@ int target_base_config(const char *name, char **base, char **origin)
 	*base = xstrdup(v);
 	*origin = xasprintf("target.%s.baseConfig", name);
 	return 0;
+}
+
+char *target_fragments(const char *name)
+{
+	const struct target_ops *ops = name ? target_backend(name) : NULL;
+	const char *v = name ? target_cfg(name, "fragments", NULL) : NULL;
+	const char *base = name ? target_cfg(name, "baseConfig", NULL) : NULL;
+
+	if (v && *v)
+		return xstrdup(v);
+	/* running, or a file: the machine's own config */
+	if (ops && ops->own_fragments && base && *base &&
+	    (!strcmp(base, "running") || !build_base_is_target(base)))
+		return xstrdup(ops->own_fragments);
+	return xstrdup(BUILD_FRAGMENTS);
 }

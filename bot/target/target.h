@@ -124,6 +124,18 @@ int target_clear(const char *name);
 int target_base_config(const char *name, char **base, char **origin);
 
 /*
+ * The config fragments the kernels for target name get, blank-separated
+ * names in kernel/configs (or files), allocated: target.NAME.fragments
+ * when set; else, for a machine whose kernels are built from its own
+ * config (target.NAME.baseConfig running or a file), its backend's
+ * (ssh: machine.config kexec.config; lava: machine.config
+ * initramfs.config), which force nothing that changes what is
+ * measured; else BUILD_FRAGMENTS, the bot's guests', which a kernel
+ * made from scratch (tinyconfig) needs all of.
+ */
+char *target_fragments(const char *name);
+
+/*
  * Is the machine fit to measure on (target/check.c): its settings and
  * other load now, over `sched-bench health`, and with runs > 0 each
  * workload's own noise, runs short runs on the running kernel (their

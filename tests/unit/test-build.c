@@ -112,10 +112,39 @@ static void test_errors_hostile(void)
 	strbuf_release(&log);
 }
 
+/*
+ * What a config changes of its base: by name, "n" for not set and for
+ * absent, the last line of a name the one that counts.
+ */
+static void test_changes(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	build_config_changes("CONFIG_A=y\n# CONFIG_B is not set\n"
+			     "CONFIG_NR_CPUS=64\nCONFIG_S=\"x\"\n"
+			     "CONFIG_GONE=y\nCONFIG_D=y\nCONFIG_D=m\n"
+			     "CONFIG_SMP=y\n# a comment\n",
+			     "#\n# generated\n#\nCONFIG_A=y\nCONFIG_B=y\n"
+			     "CONFIG_NR_CPUS=64\nCONFIG_S=\"y z\"\n"
+			     "# CONFIG_NEWN is not set\nCONFIG_NEWY=m\n"
+			     "CONFIG_D=m\nCONFIG_SMP=y\nCONFIG_SMP_X=y\n",
+			     &sb);
+	CHECK_STR(sb.buf, "CONFIG_B: n -> y\nCONFIG_GONE: y -> n\n"
+		  "CONFIG_NEWY: n -> m\nCONFIG_S: \"x\" -> \"y z\"\n"
+		  "CONFIG_SMP_X: n -> y\n");
+	/* the same text, or none on both sides: nothing */
+	strbuf_reset(&sb);
+	build_config_changes("CONFIG_A=y\n", "CONFIG_A=y\n", &sb);
+	build_config_changes("", "# CONFIG_A is not set\n", &sb);
+	CHECK_STR(sb.buf, "");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	RUN(test_merge);
 	RUN(test_check);
+	RUN(test_changes);
 	RUN(test_errors);
 	RUN(test_errors_hostile);
 	return test_done();

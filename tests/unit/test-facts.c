@@ -131,11 +131,54 @@ static void test_topology(void)
 	strbuf_release(&sb);
 }
 
+/*
+ * The reply's config line on a machine's own config: what the bot
+ * changed, by name and new value, the compiler's own after the bot's
+ * choices, bounded, and nothing of a hostile build's bytes but text.
+ */
+static void test_config_changes(void)
+{
+	static const char chg[] =
+		"CONFIG_CC_VERSION_TEXT: \"gcc 12\" -> \"gcc 13\"\n"
+		"CONFIG_GCC_VERSION: 120200 -> 130200\n"
+		"CONFIG_IKCONFIG: n -> y\nCONFIG_IKCONFIG_PROC: n -> y\n"
+		"CONFIG_SCHEDSTATS: n -> y\nCONFIG_X86_X32: y -> n\n";
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "the machine's own (6.1.0-18-amd64)");
+	facts_config_changes(chg, 12, &sb);
+	CHECK_STR(sb.buf, "the machine's own (6.1.0-18-amd64) + IKCONFIG=y, "
+		  "IKCONFIG_PROC=y, SCHEDSTATS=y, X86_X32=n, "
+		  "CC_VERSION_TEXT=\"gcc 13\", GCC_VERSION=130200");
+	strbuf_reset(&sb);
+	facts_config_changes(chg, 2, &sb);
+	CHECK_STR(sb.buf, " + IKCONFIG=y, IKCONFIG_PROC=y, and 4 more "
+		  "(config-changes.txt)");
+	strbuf_reset(&sb);
+	facts_config_changes(chg, 0, &sb);
+	CHECK_STR(sb.buf, " + and 6 more (config-changes.txt)");
+	strbuf_reset(&sb);
+	facts_config_changes("", 12, &sb);
+	CHECK_STR(sb.buf, ", unchanged");
+	strbuf_reset(&sb);
+	facts_config_changes("CONFIG_EVIL: n -> \"\x1b[2Jhi\"\nnot a change\n",
+			     12, &sb);
+	CHECK_STR(sb.buf, " + EVIL=\"?[2Jhi\"");
+	strbuf_reset(&sb);
+	facts_fragments("sched.config qemu.config", &sb);
+	facts_fragments(NULL, &sb);
+	facts_fragments(" machine.config,kexec.config ", &sb);
+	CHECK_STR(sb.buf, " + sched.config + qemu.config + sched.config + "
+		  "qemu.config + machine.config + kexec.config");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	TEST_NAME("test-facts");
 	RUN(test_shell_quote);
 	RUN(test_config);
+	RUN(test_config_changes);
 	RUN(test_indent_block);
 	RUN(test_topology);
 	return test_done();
