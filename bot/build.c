@@ -935,11 +935,12 @@ static int copy_file(const char *from, const char *to)
  * while the build's sandbox is gone and the slot still locked, kept
  * as "digest" next to the bzImage: empty when the build left no
  * vmlinux to read, or one the bot will not read (a link, too large,
- * not an ELF64 of EM_X86_64: the kernels are then measured, never
- * skipped).  The build wrote that vmlinux, so the digest says
- * what the build claims, not what the bzImage holds (README, "Security
- * model"); but it is never read again from an O= directory that later
- * builds may have written.
+ * not an ELF64 of EM_X86_64, sections outside the file or sharing
+ * bytes: vmlinux.h): the binaries are then not compared, the kernels
+ * measured, never skipped.  The build wrote that vmlinux, so the
+ * digest says what the build claims, not what the bzImage holds
+ * (README, "Security model"); but it is never read again from an O=
+ * directory that later builds may have written.
  */
 static int store_digest(struct job *j, const char *dir)
 {
@@ -960,7 +961,10 @@ static int store_digest(struct job *j, const char *dir)
 			eh.e_machine != EM_X86_64))
 		warning("O/vmlinux: not an ELF64 x86-64 file: no digest taken");
 	else if (fd >= 0)
-		d = vmlinux_digest_fd(fd, "O/vmlinux");
+		d = vmlinux_digest_fd(fd, "O/vmlinux", &why);
+	if (fd >= 0 && !d && why.len)
+		warning("%s: no digest taken, could not compare binaries",
+			why.buf);
 	if (fd >= 0)
 		close(fd);
 	ret = write_file_atomic(to, d ? d : "", d ? strlen(d) : 0);
