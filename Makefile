@@ -14,7 +14,8 @@ CC ?= cc
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 30
 
-PKGS := libcurl libgit2 libcmark zlib sqlite3 libetpan json-c opendkim libelf
+PKGS := libcurl libgit2 libcmark zlib sqlite3 libetpan json-c opendkim libelf \
+	libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 # libetpan's .pc drags in a dpkg linker spec and its own dependencies'
 # flags; take only the library names.

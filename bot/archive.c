@@ -44,17 +44,6 @@ static const char style[] =
 "border-bottom:1px solid #ddd;text-align:left}"
 ".regression{color:#b00}.tested{color:#070}</style>\n";
 
-static int copy_file(const char *src, const char *dst)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret = -1;
-
-	if (strbuf_read_file(&sb, src) >= 0)
-		ret = secret_write_file(dst, sb.buf, sb.len);
-	strbuf_release(&sb);
-	return ret;
-}
-
 /* The body of a mail (after the header), for rendering. */
 static const char *mail_body(const char *msg)
 {
@@ -315,7 +304,7 @@ static int render_job(const char *jobs_dir, const char *name,
 		for (c = flat; (c = strchr(c, '/'));)
 			*c = '-';
 		dst = xasprintf("%s/%s", sub, flat);
-		if (!copy_file(src, dst)) {
+		if (!secret_copy_file(src, dst)) {
 			strbuf_addstr(&html, "<li><a href=\"");
 			strbuf_add_escaped_html(&html, name);
 			strbuf_addf(&html, "/%s\">%s</a></li>\n", flat,

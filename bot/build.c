@@ -667,6 +667,10 @@ struct job {
 	int slotfd;			/* the slot (build.log), likewise */
 	/* why the build's output was refused (slotfile.h): mailable */
 	struct strbuf refused;
+	/* what the make steps' output cost, against build.maxLog */
+	struct subproc_cut cut;
+	/* bytes the last make query printed (BUILD_MAX_ANSWER) */
+	unsigned long long answer_bytes;
 };
 
 static char *env_kv(const char *k, const char *v)
@@ -740,9 +744,41 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 }
 
 /*
+ * A make query's stderr (BUILD_MAX_ANSWER of it read), said on ours
+ * as the build's text: its first line, cut and with every control
+ * character replaced, after the bot's own words.  A forged "sched-bot:
+ * info:" line or a terminal escape in it reaches no one.
+ */
+static void say_query_stderr(const char *const *argv, const struct strbuf *err,
+			     const struct subproc_cut *cut)
+{
+	const char *what = argv[0];
+	size_t i, n = strcspn(err->buf, "\n");
+	char line[121];
+
+	if (!err->len)
+		return;
+	for (i = 1; argv[i]; i++)
+		what = argv[i];	/* the target, last */
+	if (n > sizeof(line) - 1)
+		n = sizeof(line) - 1;
+	memcpy(line, err->buf, n);
+	line[strip_controls(line, n)] = '\0';
+	for (i = 0; line[i]; i++)
+		if (line[i] == '\t')
+			line[i] = ' ';
+	warning("make %s wrote %llu bytes to stderr; its first line: \"%s\"%s",
+		what, (unsigned long long)err->len + cut->err_dropped, line,
+		n < strcspn(err->buf, "\n") || err->buf[n] ? " [...]" : "");
+}
+
+/*
  * argv in the build's sandbox (or unconfined, build.sandbox = false),
- * its output to the log or capture; ro_file, when set, bound in
- * read-only.
+ * its output to the log (build.maxLog for the build in all, each line
+ * at most BUILD_MAX_LINE) or, for a query, to capture: at most
+ * BUILD_MAX_ANSWER bytes of an answer, a longer one emptied
+ * (j->answer_bytes says how long), its stderr said by
+ * say_query_stderr().  ro_file, when set, bound in read-only.
  */
 static int run_in_slot(struct job *j, const char *const *argv,
 		       const char *const *env, struct strbuf *capture,
@@ -751,16 +787,27 @@ static int run_in_slot(struct job *j, const char *const *argv,
 	struct subproc p = { .stdin_fd = -1 };
 	struct sandbox_dir dirs[4];
 	struct sandbox sb = { .dirs = dirs };
+	struct subproc_cut qcut = { 0 };
+	struct strbuf err = STRBUF_INIT;
 	int ret;
 
 	p.argv = argv;
 	p.env = env;
-	p.log_fd = capture ? -1 : j->log_fd;
-	p.log_max = (size_t)bd()->max_log;
-	p.capture = capture;
-	p.capture_max = 1 << 20;
-	p.split_stderr = capture != NULL;
-	p.line = capture ? NULL : make_line;
+	if (capture) {
+		p.log_fd = -1;
+		p.capture = capture;
+		p.capture_max = BUILD_MAX_ANSWER;
+		p.capture_err = &err;
+		p.capture_err_max = BUILD_MAX_ANSWER;
+		p.cut = &qcut;
+	} else {
+		p.log_fd = j->log_fd;
+		p.log_max = (size_t)bd()->max_log;
+		p.log_what = "build output";
+		p.line_max = BUILD_MAX_LINE;
+		p.cut = &j->cut;
+		p.line = make_line;
+	}
 	p.data = j;
 	if (j->deadline) {
 		p.timeout = j->deadline - now_monotonic();
@@ -790,6 +837,13 @@ static int run_in_slot(struct job *j, const char *const *argv,
 		free(j->stopped);
 		j->stopped = sandbox_over(&sb, ret);
 	}
+	if (capture) {
+		j->answer_bytes = qcut.read;
+		if (qcut.read > BUILD_MAX_ANSWER)
+			strbuf_reset(capture);
+		say_query_stderr(argv, &err, &qcut);
+	}
+	strbuf_release(&err);
 	progress_done(&j->progress);
 	return ret;
 }
@@ -991,19 +1045,17 @@ out:
 	return ret;
 }
 
+/* A file of the bot's own (an artifact), streamed: a log may be long. */
 static int copy_file(const char *from, const char *to)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret;
+	int fd = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), ret;
 
-	if (strbuf_read_file(&sb, from) < 0) {
-		strbuf_release(&sb);
+	if (fd < 0)
 		return error("cannot read %s: %s", from, strerror(errno));
-	}
-	ret = write_file_atomic(to, sb.buf, sb.len);
+	ret = write_file_atomic_fd(to, fd);
 	if (ret < 0)
 		error("cannot write %s: %s", to, strerror(errno));
-	strbuf_release(&sb);
+	close(fd);
 	return ret;
 }
 
@@ -1012,11 +1064,12 @@ static int copy_file(const char *from, const char *to)
  * while the build's sandbox is gone and the slot still locked, kept
  * as "digest" next to the bzImage: empty when the build left no
  * vmlinux to read, or one the bot will not read (a link, too large,
- * not an ELF64 of EM_X86_64: the kernels are then measured, never
- * skipped).  The build wrote that vmlinux, so the digest says
- * what the build claims, not what the bzImage holds (README, "Security
- * model"); but it is never read again from an O= directory that later
- * builds may have written.
+ * not an ELF64 of EM_X86_64, sections outside the file or sharing
+ * bytes: vmlinux.h): the binaries are then not compared, the kernels
+ * measured, never skipped.  The build wrote that vmlinux, so the
+ * digest says what the build claims, not what the bzImage holds
+ * (README, "Security model"); but it is never read again from an O=
+ * directory that later builds may have written.
  */
 static int store_digest(struct job *j, const char *dir)
 {
@@ -1037,7 +1090,10 @@ static int store_digest(struct job *j, const char *dir)
 			eh.e_machine != EM_X86_64))
 		warning("O/vmlinux: not an ELF64 x86-64 file: no digest taken");
 	else if (fd >= 0)
-		d = vmlinux_digest_fd(fd, "O/vmlinux");
+		d = vmlinux_digest_fd(fd, "O/vmlinux", &why);
+	if (fd >= 0 && !d && why.len)
+		warning("%s: no digest taken, could not compare binaries",
+			why.buf);
 	if (fd >= 0)
 		close(fd);
 	ret = write_file_atomic(to, d ? d : "", d ? strlen(d) : 0);
@@ -1049,22 +1105,46 @@ static int store_digest(struct job *j, const char *dir)
 	return ret;
 }
 
-/* The boot protocol's header magic, at 0x202 of every x86 bzImage. */
-static int is_bzimage(const struct strbuf *sb)
-{
-	return sb->len >= 0x206 && !memcmp(sb->buf + 0x202, "HdrS", 4);
-}
-
 static size_t max_log(void)
 {
 	long long m = bd()->max_log;
 
-	return m > 0 ? (size_t)m * BUILD_LOG_STEPS : 0;
+	return m > 0 ? (size_t)m : 0;
+}
+
+/* write_file_atomic_with()'s fill: at most max bytes of fd, else EFBIG. */
+struct bounded_copy {
+	int fd;
+	size_t max;
+};
+
+static int fill_bounded(int out, void *data)
+{
+	struct bounded_copy *c = data;
+	size_t done = 0;
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(c->fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : 0;
+		done += (size_t)n;
+		if (c->max && done > c->max) {
+			errno = EFBIG;
+			return -1;
+		}
+		if (write_in_full(out, buf, (size_t)n) < 0)
+			return -1;
+	}
 }
 
 /*
  * Copy a finished build from its O= dir into the artifact directory,
- * each file read through the door.  Returns 0, 1 when the build's
+ * each file read through the door and streamed (a log may be
+ * build.maxLog long), never read whole.  Returns 0, 1 when the build's
  * output was refused (j->refused) or -1.
  */
 static int store_artifacts(struct job *j)
@@ -1080,7 +1160,6 @@ static int store_artifacts(struct job *j)
 		{ 0, ".config", "O/.config", "config", BUILD_MAX_CONFIG },
 		{ 1, "build.log", "build.log", "build.log", 0 },
 	};
-	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 	size_t i;
 
@@ -1090,29 +1169,40 @@ static int store_artifacts(struct job *j)
 		return error("cannot create %s: %s", j->art, strerror(errno));
 	}
 	for (i = 0; !ret && i < ARRAY_SIZE(files); i++) {
-		char *to;
+		struct bounded_copy c = {
+			.max = files[i].slot ? max_log() : files[i].max,
+		};
+		char hdr[0x206], *to;	/* the boot protocol's "HdrS" at 0x202 */
 
-		strbuf_reset(&sb);
-		if (slot_read(files[i].slot ? j->slotfd : j->objfd,
-			      files[i].rel, files[i].name,
-			      files[i].slot ? max_log() : files[i].max, &sb,
-			      files[i].slot ? NULL : &j->refused) < 0) {
+		c.fd = slot_open(files[i].slot ? j->slotfd : j->objfd,
+				 files[i].rel, files[i].name, c.max,
+				 files[i].slot ? NULL : &j->refused);
+		if (c.fd < 0) {
 			ret = files[i].slot ? -1 : 1;
 			break;
 		}
-		if (!i && !is_bzimage(&sb)) {
+		if (!i && (pread(c.fd, hdr, sizeof(hdr), 0) != sizeof(hdr) ||
+			   memcmp(hdr + 0x202, "HdrS", 4))) {
 			strbuf_addf(&j->refused, "%s: not a bzImage (no \"HdrS\" at 0x202)",
 				    files[i].name);
+			close(c.fd);
 			ret = 1;
 			break;
 		}
 		to = xasprintf("%s/%s", tmp, files[i].to);
-		if (write_file_atomic(to, sb.buf, sb.len) < 0)
-			ret = error("cannot write %s: %s", to,
-				    strerror(errno));
+		if (write_file_atomic_with(to, fill_bounded, &c) < 0) {
+			if (errno == EFBIG && !files[i].slot) {
+				strbuf_addf(&j->refused, "%s: grew while read",
+					    files[i].name);
+				ret = 1;
+			} else {
+				ret = error("cannot write %s: %s", to,
+					    strerror(errno));
+			}
+		}
+		close(c.fd);
 		free(to);
 	}
-	strbuf_release(&sb);
 	if (!ret) {
 		char *rel = xasprintf("%s/release", tmp);
 
@@ -1224,19 +1314,45 @@ static int lock_slot(struct job *j)
 }
 
 /*
- * The log is the build's own output and is copied into job directories
- * and next to artifacts: no configured secret stays in it.
+ * What of the build's output was not kept (j->cut), said once its make
+ * steps are done: the log says it where it was cut, this says it to
+ * whoever runs the bot (the job's log).
  */
-static void scrub_log(struct job *j, const char *path)
+static void say_cut(struct job *j)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	/* the slot's own file, read (and replaced) through no link */
-	if (slot_read(j->slotfd, "build.log", "build.log", max_log(), &sb,
-		      NULL) >= 0 && secret_scrub(&sb) &&
-	    write_file_atomic(path, sb.buf, sb.len) < 0)
-		error("cannot write %s: %s", path, strerror(errno));
+	if (j->cut.full) {
+		strbuf_add_size(&sb, max_log());
+		warning("build output cut at %s (build.maxLog, all make steps together): %llu bytes more not kept",
+			sb.buf, j->cut.dropped);
+	}
+	if (j->cut.lines) {
+		strbuf_reset(&sb);
+		strbuf_add_size(&sb, BUILD_MAX_LINE);
+		warning("build output: %llu line(s) cut at %s",
+			j->cut.lines, sb.buf);
+	}
 	strbuf_release(&sb);
+}
+
+/*
+ * The log is the build's own output and is copied into job directories
+ * and next to artifacts: no configured secret stays in it.  Streamed
+ * (secret_write_fd()), never read whole: it may be build.maxLog long.
+ */
+static void scrub_log(struct job *j, const char *path)
+{
+	/* the slot's own file, read (and replaced) through no link */
+	int fd = slot_open(j->slotfd, "build.log", "build.log", max_log(),
+			   NULL);
+
+	say_cut(j);
+	if (fd < 0)
+		return;
+	if (secret_write_fd(path, fd) < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	close(fd);
 }
 
 /*
@@ -1252,26 +1368,72 @@ static void empty_objdir(struct job *j)
 		error("cannot empty %s: %s", j->objdir, strerror(errno));
 }
 
+/* A piece of the log scan_log() reads at a time: many of its lines. */
+#define LOG_PIECE ((size_t)1 << 20)
+
+/*
+ * The slot's build.log a piece at a time, whole lines (its lines are at
+ * most BUILD_MAX_LINE), never all of it at once: the first max
+ * compiler errors to errors (build_first_errors(), *nr of them), and
+ * whether make said it ran out of space (1).
+ */
+static int scan_log(struct job *j, struct strbuf *errors, int max, int *nr)
+{
+	static const char enospc[] = "No space left on device";
+	struct strbuf sb = STRBUF_INIT;
+	int fd, full = 0;
+
+	fd = slot_open(j->slotfd, "build.log", "build.log", max_log(), NULL);
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t n;
+		size_t len;
+		char *nl;
+
+		strbuf_grow(&sb, LOG_PIECE - sb.len);
+		n = read(fd, sb.buf + sb.len, LOG_PIECE - sb.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0)
+			strbuf_setlen(&sb, sb.len + (size_t)n);
+		nl = memrchr(sb.buf, '\n', sb.len);
+		/* the last line, or one longer than a piece: as it is */
+		len = n <= 0 || (!nl && sb.len == LOG_PIECE) ? sb.len :
+		      nl ? (size_t)(nl - sb.buf) + 1 : 0;
+		if (memmem(sb.buf, len, enospc, sizeof(enospc) - 1))
+			full = 1;
+		if (*nr < max)
+			*nr += build_first_errors(sb.buf, len, max - *nr,
+						  j->srcdir, errors);
+		memmove(sb.buf, sb.buf + len, sb.len - len);
+		strbuf_setlen(&sb, sb.len - len);
+		if (n <= 0)
+			break;
+	}
+	close(fd);
+	strbuf_release(&sb);
+	return full;
+}
+
 /*
  * A make that failed on a full disk: its log says so ("No space left on
  * device", strerror(ENOSPC), which make, the compiler and the linker
- * print) and the slot's file system is still short of space: below
- * gc.minFree, or BUILD_FULL_FLOOR when that is unset (the compiler and
- * the linker remove the file they were writing, so it is seldom quite
- * empty).  Either alone is not enough: a patch's Makefile may print
- * anything, and a build may fail for its own reasons on a busy disk.
- * A build past build.maxDisk is stopped by the sandbox (j->refused)
- * and stays the patch's failure.
+ * print: scan_log()) and the slot's file system is still short of
+ * space: below gc.minFree, or BUILD_FULL_FLOOR when that is unset (the
+ * compiler and the linker remove the file they were writing, so it is
+ * seldom quite empty).  Either alone is not enough: a patch's Makefile
+ * may print anything, and a build may fail for its own reasons on a
+ * busy disk.  A build past build.maxDisk is stopped by the sandbox
+ * (j->refused) and stays the patch's failure.
  */
-static int out_of_space(struct job *j, const struct strbuf *log)
+static int out_of_space(struct job *j)
 {
-	static const char enospc[] = "No space left on device";
 	long long avail, floor = bd()->min_free > 0 ? bd()->min_free :
 				 BUILD_FULL_FLOOR;
 	struct statvfs sv;
 
-	if (!memmem(log->buf, log->len, enospc, sizeof(enospc) - 1) ||
-	    fstatvfs(j->objfd, &sv))
+	if (fstatvfs(j->objfd, &sv))
 		return 0;
 	avail = (long long)sv.f_bavail * (long long)sv.f_frsize;
 	if (avail >= floor)
@@ -1293,15 +1455,14 @@ static int out_of_space(struct job *j, const struct strbuf *log)
 static int build_failed(struct job *j)
 {
 	struct build_result *r = j->r;
-	struct strbuf log = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strbuf errors = STRBUF_INIT, sb = STRBUF_INIT;
+	int nr = 0;
 
 	if (!j->stopped && !j->timed_out && !j->refused.len) {
-		slot_read(j->slotfd, "build.log", "build.log", max_log(),
-			  &log, NULL);
-		if (out_of_space(j, &log)) {
+		if (scan_log(j, &errors, 10, &nr) && out_of_space(j)) {
 			disk_full_note(j->objdir, ENOSPC);
 			empty_objdir(j);
-			strbuf_release(&log);
+			strbuf_release(&errors);
 			return -1;
 		}
 	}
@@ -1314,14 +1475,15 @@ static int build_failed(struct job *j)
 	} else if (j->refused.len) {
 		/* the bot's words, naming files of O= */
 		strbuf_addf(&sb, "%s\n", j->refused.buf);
+	} else if (nr) {
+		strbuf_add(&sb, errors.buf, errors.len);
 	} else {
-		if (!build_first_errors(log.buf, log.len, 10, j->srcdir, &sb))
-			strbuf_addstr(&sb, "no compiler error in the log; "
-				      "the build log says what stopped it\n");
+		strbuf_addstr(&sb, "no compiler error in the log; "
+			      "the build log says what stopped it\n");
 	}
 	secret_scrub(&sb);
 	r->errors = strbuf_detach(&sb, NULL);
-	strbuf_release(&log);
+	strbuf_release(&errors);
 	/* Keep the log where the next build will not overwrite it. */
 	if (j->o->outdir)
 		copy_out(j);
@@ -1461,7 +1623,10 @@ static int do_build(struct job *j)
 		goto out;
 	}
 	if (!clean_release(&out)) {
-		error("make kernelrelease printed no usable release");
+		/* the build's answer: its failure, said in the bot's words */
+		strbuf_addf(&j->refused, "make kernelrelease printed no usable release (%llu bytes; one word of at most 64 characters expected)",
+			    j->answer_bytes);
+		ret = build_failed(j);
 		goto out;
 	}
 	r->release = strbuf_detach(&out, NULL);

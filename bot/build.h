@@ -36,7 +36,8 @@
  * Configuration: build.cacheDir, build.jobs, build.ccache (bool,
  * default: when installed), build.ccacheDir, build.baseConfig
  * ("tinyconfig", "defconfig" or a file), build.fragmentDir, build.cc,
- * build.timeout, build.maxLog (bytes of build log kept, default 256M),
+ * build.timeout, build.maxLog (bytes of a build's log kept, all its
+ * make steps together, default 256M),
  * build.sandbox (default true; false runs make unconfined, refused as
  * root).
  *
@@ -66,8 +67,20 @@
 #define BUILD_MAX_CONFIG	((size_t)4 << 20)	/* O/.config: 4 MiB */
 #define BUILD_MAX_KERNEL	((size_t)64 << 20)	/* the bzImage: 64 MiB */
 #define BUILD_MAX_VMLINUX	((size_t)2 << 30)	/* O/vmlinux: 2 GiB */
-/* the slot's build.log: build.maxLog for each make step, 4 of them */
-#define BUILD_LOG_STEPS		4
+/*
+ * The slot's build.log holds at most build.maxLog bytes of the build's
+ * output, all its make steps together; a line of it at most
+ * BUILD_MAX_LINE bytes.  What is cut is said in the log where it was
+ * ("[build output cut at 256 MB: ...]", "[line cut at 64 KB]") and
+ * after the build on stderr, with what was not kept.
+ */
+#define BUILD_MAX_LINE		((size_t)64 << 10)
+/*
+ * What a make query (`make -s kernelrelease`) may print: its answer on
+ * stdout, its complaints on stderr, each read to this bound.  A longer
+ * answer is no answer; stderr is said cleaned, never copied raw.
+ */
+#define BUILD_MAX_ANSWER	((size_t)4 << 10)
 #define BUILD_MAX_STAMP		128	/* the checkout's tree-id stamp */
 /* Below this free after a make that ran out of space (and gc.minFree
  * unset), the disk is to blame, not the patch: build_kernel().
@@ -83,7 +96,7 @@ struct build_defaults {
 	const char *fragment_dir;	/* build.fragmentDir; NULL: found */
 	const char *cache_dir;		/* build.cacheDir; NULL: default */
 	const char *ccache_dir;		/* build.ccacheDir, or NULL */
-	long max_log;			/* build.maxLog, bytes per step */
+	long max_log;			/* build.maxLog, bytes per build */
 	long max_disk;			/* build.maxDisk, 0: none */
 	long timeout;			/* build.timeout, s, 0: none */
 	int sandbox;			/* build.sandbox */

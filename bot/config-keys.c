@@ -217,7 +217,8 @@ const struct config_key config_keys[] = {
 	  "cache); untrusted builds write to it"),
 	I("build.timeout", "10800", "seconds a whole build may take (0: no "
 	  "limit); then it is killed and reported as failed"),
-	I("build.maxLog", "268435456", "bytes of build output kept"),
+	I("build.maxLog", "268435456", "bytes of a build's output kept in its "
+	  "log, all its make steps together; the cut is said"),
 	I("build.maxDisk", "34359738368", "bytes the build's O= and ccache "
 	  "directories may hold together, measured while make runs (0: no "
 	  "limit); past it the build is stopped and reported as failed"),

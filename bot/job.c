@@ -22,6 +22,7 @@
 #include "jobstate.h"
 #include "lore.h"
 #include "mbox.h"
+#include "secret.h"
 #include "series.h"
 #include "state.h"
 #include "util.h"
@@ -281,14 +282,21 @@ static int stage_apply(struct job *j)
 
 /* ---- build ---- */
 
+/*
+ * A build's log into the job, scrubbed as every job file is: streamed,
+ * for it may be build.maxLog long.
+ */
 static void copy_into_job(struct job *j, const char *src,
 				 const char *name)
 {
-	struct strbuf sb = STRBUF_INIT;
+	char *path;
 
-	if (src && strbuf_read_file(&sb, src) >= 0)
-		jobdir_write(j->dir, name, sb.buf, sb.len);
-	strbuf_release(&sb);
+	if (!src)
+		return;
+	path = jobdir_path(j->dir, name);
+	if (secret_copy_file(src, path) < 0 && errno != ENOENT)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
 }
 
 /*

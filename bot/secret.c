@@ -9,8 +9,10 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "secret.h"
 
@@ -297,6 +299,71 @@ int secret_scrub(struct strbuf *sb)
 	}
 	strbuf_release(&out);
 	return n;
+}
+
+int secret_scrub_fd(int in, int out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, keep = 0;
+	int n = 0, err;
+
+	load();
+	/* what of a piece's end may begin a secret the next one ends */
+	for (i = 0; i < nr_known; i++)
+		if (known[i].len > keep + 1)
+			keep = known[i].len - 1;
+	for (;;) {
+		ssize_t got;
+
+		strbuf_grow(&sb, SECRET_SCRUB_PIECE);
+		got = read(in, sb.buf + sb.len, SECRET_SCRUB_PIECE);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			goto fail;
+		strbuf_setlen(&sb, sb.len + (size_t)got);
+		n += secret_scrub(&sb);
+		if (!got || sb.len > keep) {
+			size_t w = got ? sb.len - keep : sb.len;
+
+			if (write_in_full(out, sb.buf, w) < 0)
+				goto fail;
+			memmove(sb.buf, sb.buf + w, sb.len - w);
+			strbuf_setlen(&sb, sb.len - w);
+		}
+		if (!got)
+			break;
+	}
+	strbuf_release(&sb);
+	return n;
+fail:
+	err = errno;
+	strbuf_release(&sb);
+	errno = err;
+	return -1;
+}
+
+static int fill_scrubbed(int fd, void *data)
+{
+	return secret_scrub_fd(*(int *)data, fd) < 0 ? -1 : 0;
+}
+
+int secret_write_fd(const char *path, int in)
+{
+	return write_file_atomic_with(path, fill_scrubbed, &in);
+}
+
+int secret_copy_file(const char *from, const char *to)
+{
+	int fd = open(from, O_RDONLY | O_NOCTTY | O_CLOEXEC), ret, err;
+
+	if (fd < 0)
+		return -1;
+	ret = secret_write_fd(to, fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return ret;
 }
 
 int secret_contains(const char *s)

@@ -77,6 +77,19 @@ int secret_write_file(const char *path, const void *data, size_t len);
 int secret_scrub_file(const char *path);
 
 /*
+ * The same for a stream of any size (a build log: build.maxLog), in
+ * bounded memory: a piece of SECRET_SCRUB_PIECE bytes at a time, the
+ * end of each kept for the next so that a secret across two is found.
+ * secret_scrub_fd() copies what is left to read of in to out, scrubbed:
+ * how many it replaced, or -1 with errno.  secret_write_fd() is
+ * write_file_atomic() of that; secret_copy_file() of the file from.
+ */
+#define SECRET_SCRUB_PIECE ((size_t)1 << 20)
+int secret_scrub_fd(int in, int out);
+int secret_write_fd(const char *path, int in);
+int secret_copy_file(const char *from, const char *to);
+
+/*
  * 1 when s (len bytes, not NUL-terminated) carries a secret in any form
  * (as is, reversed, base64).  secret_find_base64() looks for the base64
  * forms only, in s with its white space removed: base64 folded over

@@ -114,22 +114,41 @@ static void child(const struct subproc *p, int out, int err, char **env)
 	_exit(127);
 }
 
-static void emit_lines(const struct subproc *p, struct strbuf *pending,
+/* The parent's side of a running child. */
+struct child_io {
+	int out, err;		/* its output; its stderr apart, or -1 */
+	struct strbuf pending;	/* output after the last newline, bounded */
+	size_t col;		/* bytes of the log's current line */
+	int skipping;		/* the log's current line was cut */
+	struct subproc_cut own;	/* when p->cut is NULL */
+	struct subproc_cut *cut;
+	int timed_out;
+	int stopped;		/* what p->watch returned when it stopped it */
+};
+
+/*
+ * Each line to p->line, at most line_max (SUBPROC_LINE_MAX) bytes of
+ * it: a child that never ends a line costs no more memory than that.
+ */
+static void emit_lines(const struct subproc *p, struct child_io *io,
 		       const char *buf, size_t n)
 {
-	size_t start = 0, i;
+	size_t max = p->line_max ? p->line_max : SUBPROC_LINE_MAX;
+	const char *end = buf + n, *nl;
 
 	if (!p->line)
 		return;
-	for (i = 0; i < n; i++) {
-		if (buf[i] != '\n')
-			continue;
-		strbuf_add(pending, buf + start, i - start);
-		p->line(pending->buf, p->data);
-		strbuf_reset(pending);
-		start = i + 1;
+	for (; buf < end; buf = nl + 1) {
+		size_t len, room = max - io->pending.len;
+
+		nl = memchr(buf, '\n', end - buf);
+		len = (nl ? nl : end) - buf;
+		strbuf_add(&io->pending, buf, len < room ? len : room);
+		if (!nl)
+			break;
+		p->line(io->pending.buf, p->data);
+		strbuf_reset(&io->pending);
 	}
-	strbuf_add(pending, buf + start, n - start);
 }
 
 static void keep(const struct subproc *p, const char *buf, size_t n)
@@ -153,32 +172,111 @@ static void write_log(int fd, const void *buf, size_t n)
 	(void)write_in_full(fd, buf, n);
 }
 
-/* A child that prints forever must not fill the disk: stop at log_max. */
-static void log_bounded(const struct subproc *p, size_t *logged,
+/* Room kept at the end of log_max for the note that says the cut. */
+#define CUT_NOTE_ROOM 128
+
+/*
+ * A child that prints forever must not fill the disk: the log stops at
+ * log_max, with a note in its last bytes; what comes after is counted.
+ */
+static void log_bounded(const struct subproc *p, struct child_io *io,
 			const char *buf, size_t n)
 {
-	static const char note[] = "\n[output cut: the log reached its size limit]\n";
+	struct subproc_cut *cut = io->cut;
+	unsigned long long room;
+	struct strbuf note = STRBUF_INIT;
 
-	if (p->log_max && *logged >= p->log_max)
-		return;
-	if (p->log_max && n > p->log_max - *logged) {
-		write_log(p->log_fd, buf, p->log_max - *logged);
-		write_log(p->log_fd, note, strlen(note));
-		*logged = p->log_max;
+	if (cut->full) {
+		cut->dropped += n;
 		return;
 	}
-	write_log(p->log_fd, buf, n);
-	*logged += n;
+	room = p->log_max > CUT_NOTE_ROOM ? p->log_max - CUT_NOTE_ROOM : 0;
+	if (!p->log_max || cut->logged + n <= room) {
+		write_log(p->log_fd, buf, n);
+		cut->logged += n;
+		return;
+	}
+	n -= room > cut->logged ? room - cut->logged : 0;
+	if (room > cut->logged)
+		write_log(p->log_fd, buf, room - cut->logged);
+	strbuf_addf(&note, "\n[%s cut at ", p->log_what ? p->log_what :
+		    "output");
+	strbuf_add_size(&note, p->log_max);
+	strbuf_addstr(&note, ": the rest is not kept]\n");
+	write_log(p->log_fd, note.buf, note.len);
+	cut->logged = (room > cut->logged ? room : cut->logged) + note.len;
+	cut->dropped += n;
+	cut->full = 1;
+	strbuf_release(&note);
 }
 
-/* The parent's side of a running child. */
-struct child_io {
-	int out, err;		/* its output; its stderr apart, or -1 */
-	struct strbuf pending;	/* output after the last newline */
-	size_t logged;		/* bytes written to p->log_fd */
-	int timed_out;
-	int stopped;		/* what p->watch returned when it stopped it */
-};
+/*
+ * The output to the log, each line at most line_max bytes: the rest of
+ * a longer one is dropped, where it was cut said on a line of its own.
+ */
+static void log_output(const struct subproc *p, struct child_io *io,
+		       const char *buf, size_t n)
+{
+	const char *end = buf + n, *nl;
+	struct strbuf note = STRBUF_INIT;
+
+	if (!p->line_max) {
+		log_bounded(p, io, buf, n);
+		return;
+	}
+	for (; buf < end; buf = nl ? nl + 1 : end) {
+		size_t len;
+
+		nl = memchr(buf, '\n', end - buf);
+		len = (nl ? nl : end) - buf;
+		if (io->skipping) {
+			io->skipping = !nl;
+			continue;
+		}
+		if (io->col + len <= p->line_max) {
+			log_bounded(p, io, buf, len + !!nl);
+			io->col = nl ? 0 : io->col + len;
+			continue;
+		}
+		log_bounded(p, io, buf, p->line_max - io->col);
+		strbuf_reset(&note);
+		strbuf_addstr(&note, "\n[line cut at ");
+		strbuf_add_size(&note, p->line_max);
+		strbuf_addstr(&note, "]\n");
+		log_bounded(p, io, note.buf, note.len);
+		io->cut->lines++;
+		io->col = 0;
+		io->skipping = !nl;
+	}
+	strbuf_release(&note);
+}
+
+/* What the child printed: to the log, the capture and line(). */
+static void take_output(const struct subproc *p, struct child_io *io,
+			const char *buf, size_t n)
+{
+	io->cut->read += n;
+	if (p->log_fd >= 0)
+		log_output(p, io, buf, n);
+	keep(p, buf, n);
+	emit_lines(p, io, buf, n);
+}
+
+/* Its stderr apart: the head of it, at most capture_err_max bytes. */
+static void take_err(const struct subproc *p, struct child_io *io,
+		     const char *buf, size_t n)
+{
+	size_t room = n;
+
+	if (p->capture_err_max) {
+		room = p->capture_err->len < p->capture_err_max ?
+		       p->capture_err_max - p->capture_err->len : 0;
+		if (room > n)
+			room = n;
+	}
+	strbuf_add(p->capture_err, buf, room);
+	io->cut->err_dropped += n - room;
+}
 
 /*
  * The pipes (stderr apart when it is captured) and the child, in a
@@ -262,21 +360,22 @@ static int read_err(const struct subproc *p, struct child_io *io, char *buf,
 		close(io->err);
 		io->err = -1;
 	} else {
-		strbuf_add(p->capture_err, buf, n);
+		take_err(p, io, buf, n);
 	}
 	return 0;
 }
 
 /*
- * Reads the child's output (and stderr) until it closes, the deadline
- * passes or p->watch stops it, calling the watch on time.
+ * Reads the child's output and stderr until both close, the deadline
+ * passes or p->watch stops it, calling the watch on time: a child that
+ * closes one and writes on to the other is stopped at the deadline too.
  */
 static void pump(const struct subproc *p, struct child_io *io,
 		 double deadline, double next_watch)
 {
 	char buf[65536];
 
-	for (;;) {
+	while (io->out >= 0 || io->err >= 0) {
 		struct pollfd pfd[2] = {
 			{ .fd = io->out, .events = POLLIN },
 			{ .fd = io->err, .events = POLLIN },
@@ -293,7 +392,7 @@ static void pump(const struct subproc *p, struct child_io *io,
 		ms = poll_ms(deadline, next_watch, &io->timed_out);
 		if (io->timed_out)
 			break;
-		r = poll(pfd, io->err >= 0 ? 2 : 1, ms);
+		r = poll(pfd, 2, ms);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -301,40 +400,26 @@ static void pump(const struct subproc *p, struct child_io *io,
 		if (!r)
 			continue;
 		/* stderr apart: read it whenever it has something */
-		if (io->err >= 0 && pfd[1].revents) {
-			if (read_err(p, io, buf, sizeof(buf)))
-				continue;
-			if (!pfd[0].revents)
-				continue;
-		}
+		if (io->err >= 0 && pfd[1].revents &&
+		    read_err(p, io, buf, sizeof(buf)))
+			continue;
+		if (io->out < 0 || !pfd[0].revents)
+			continue;
 		n = read(io->out, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			break;
-		if (p->log_fd >= 0)
-			log_bounded(p, &io->logged, buf, n);
-		keep(p, buf, n);
-		emit_lines(p, &io->pending, buf, n);
-	}
-}
-
-/* stdout closed: the rest of stderr, unless we gave up waiting. */
-static void drain_err(const struct subproc *p, struct child_io *io)
-{
-	char buf[65536];
-
-	while (io->err >= 0 && !io->timed_out && !io->stopped) {
-		ssize_t n = read(io->err, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
+		if (n <= 0) {
+			close(io->out);
+			io->out = -1;
 			continue;
-		if (n <= 0)
-			break;
-		strbuf_add(p->capture_err, buf, n);
+		}
+		take_output(p, io, buf, n);
 	}
+	if (io->out >= 0)
+		close(io->out);
 	if (io->err >= 0)
 		close(io->err);
+	io->out = io->err = -1;
 }
 
 int subproc_run(const struct subproc *p)
@@ -345,14 +430,13 @@ int subproc_run(const struct subproc *p)
 	double next_watch = p->watch ? now_monotonic() + p->watch_interval : 0;
 	pid_t pid;
 
+	io.cut = p->cut ? p->cut : &io.own;
 	pid = subproc_start(p, fds, efds);
 	if (pid < 0)
 		return -1;
 	io.out = fds[0];
 	io.err = efds[0];
 	pump(p, &io, deadline, next_watch);
-	close(io.out);
-	drain_err(p, &io);
 	if (io.timed_out || io.stopped) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);

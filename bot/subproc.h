@@ -8,6 +8,27 @@
 
 #include "util.h"
 
+/*
+ * A line longer than this is cut for p->line (and, with line_max, in
+ * the log): a child that never prints a newline is held to it.
+ */
+#define SUBPROC_LINE_MAX	((size_t)64 << 10)
+
+/*
+ * What subproc_run() read of a child's output and did not keep, so that
+ * the caller can say so; runs that share one share its log budget:
+ * p->log_max bounds logged, theirs all together (a build's make steps).
+ * Zero it before the first.
+ */
+struct subproc_cut {
+	unsigned long long read;	/* bytes of output read */
+	unsigned long long logged;	/* written to log_fd, notes too */
+	unsigned long long dropped;	/* not logged: past log_max */
+	unsigned long long lines;	/* lines cut at line_max */
+	unsigned long long err_dropped;	/* stderr past capture_err_max */
+	int full;			/* log_max reached (said in the log) */
+};
+
 struct subproc {
 	const char *const *argv;	/* argv[0] is looked up in PATH */
 	const char *const *env;		/* "K=V" set, "K" unset in the child */
@@ -22,10 +43,23 @@ struct subproc {
 					 * (then neither logged nor in
 					 * capture)
 					 */
+	size_t capture_err_max;		/* 0: unlimited; else keep the head */
 	double timeout;			/* seconds; <= 0: none */
 	struct strbuf *capture;		/* NULL or receives the output */
 	size_t capture_max;		/* 0: unlimited; else keep the tail */
-	size_t log_max;			/* 0: unlimited; else log this much */
+	/*
+	 * 0: unlimited; else log this much (cut->logged with cut), the
+	 * last bytes of it "[LOG_WHAT cut at N MB]", the rest dropped.
+	 */
+	size_t log_max;
+	const char *log_what;		/* NULL: "output" */
+	/*
+	 * 0: lines logged whole; else a line is logged up to line_max
+	 * bytes and "[line cut at N KB]", its rest dropped; line() gets
+	 * at most line_max (0: SUBPROC_LINE_MAX) bytes of a line.
+	 */
+	size_t line_max;
+	struct subproc_cut *cut;	/* NULL or counts what was cut */
 	/*
 	 * Called in the child just before exec (after the redirections and
 	 * the chdir); a negative return ends the child with 127.  It must
@@ -33,7 +67,7 @@ struct subproc {
 	 */
 	int (*setup)(void *setup_data);
 	void *setup_data;
-	/* Called for every complete output line (without the newline). */
+	/* Called for every output line (without the newline), cut as said. */
 	void (*line)(const char *line, void *data);
 	void *data;
 	/*

@@ -454,7 +454,8 @@ static int open_temp(const char *path, char **tmp)
 	return -1;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len)
+int write_file_atomic_with(const char *path,
+			   int (*fill)(int fd, void *data), void *data)
 {
 	char *tmp = NULL;
 	int fd, err;
@@ -462,7 +463,7 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	fd = open_temp(path, &tmp);
 	if (fd < 0)
 		goto fail;
-	if (write_in_full(fd, data, len) < 0)
+	if (fill(fd, data) < 0)
 		goto fail_close;
 	if (fsync(fd) < 0 || close(fd) < 0) {
 		fd = -1;
@@ -488,6 +489,51 @@ fail:
 	disk_full_note(path, err);
 	errno = err;
 	return -1;
+}
+
+struct mem_data {
+	const void *data;
+	size_t len;
+};
+
+static int fill_mem(int fd, void *data)
+{
+	struct mem_data *m = data;
+
+	return write_in_full(fd, m->data, m->len);
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	struct mem_data m = { data, len };
+
+	return write_file_atomic_with(path, fill_mem, &m);
+}
+
+int copy_fd(int in, int out)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : 0;
+		if (write_in_full(out, buf, (size_t)n) < 0)
+			return -1;
+	}
+}
+
+static int fill_fd(int fd, void *data)
+{
+	return copy_fd(*(int *)data, fd);
+}
+
+int write_file_atomic_fd(const char *path, int in)
+{
+	return write_file_atomic_with(path, fill_fd, &in);
 }
 
 /* one process, one job at a time: the last full disk is enough */
@@ -810,6 +856,16 @@ void strbuf_add_escaped_html(struct strbuf *sb, const char *s)
 	/* XML forbids them, and a page read with cat shows them raw */
 	strbuf_setlen(sb, start + strip_controls(sb->buf + start,
 						 sb->len - start));
+}
+
+void strbuf_add_size(struct strbuf *sb, unsigned long long n)
+{
+	if (n >= (1ULL << 20) && !(n % (1ULL << 20)))
+		strbuf_addf(sb, "%llu MB", n >> 20);
+	else if (n >= 1024 && !(n % 1024))
+		strbuf_addf(sb, "%llu KB", n >> 10);
+	else
+		strbuf_addf(sb, "%llu bytes", n);
 }
 
 void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len)

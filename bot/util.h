@@ -105,6 +105,8 @@ void strbuf_trim(struct strbuf *sb);
 void strbuf_add_escaped_html(struct strbuf *sb, const char *s);
 /* Append len bytes of data base64-encoded (RFC 4648), with padding. */
 void strbuf_add_base64(struct strbuf *sb, const void *data, size_t len);
+/* n bytes as a bound is said: "64 KB", "256 MB", else "N bytes". */
+void strbuf_add_size(struct strbuf *sb, unsigned long long n);
 /* Read a whole file (or fd); returns bytes read or -1 with errno set. */
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path);
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
@@ -126,6 +128,16 @@ size_t capped_body_write(char *data, size_t size, size_t nmemb, void *arg);
 int write_in_full(int fd, const void *buf, size_t len);
 /* Write via a temporary file and rename(2): readers never see a half file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * The same, the temporary file's content written by fill(fd, data)
+ * (0, or -1 with errno): a file of any size in bounded memory.
+ */
+int write_file_atomic_with(const char *path,
+			   int (*fill)(int fd, void *data), void *data);
+/* What is left to read of in, to out, 64 KiB at a time: 0 or -1. */
+int copy_fd(int in, int out);
+/* write_file_atomic_with() of copy_fd(in, ...). */
+int write_file_atomic_fd(const char *path, int in);
 /*
  * A write that failed for want of space (ENOSPC, EDQUOT) is noted with
  * its path, so that a caller some layers up can tell a full disk (wait,

@@ -20,15 +20,36 @@
 #ifndef SCHED_BOT_VMLINUX_H
 #define SCHED_BOT_VMLINUX_H
 
+#include "util.h"
+
+/*
+ * The vmlinux is the build's file, a stranger's choice: the digest
+ * reads none whose headers break these, and no more than a piece of
+ * any section at once.  Refused: a section that lies outside the file
+ * or shares bytes with another (each byte is read once), more than
+ * VMLINUX_MAX_SECTIONS sections, a table of section names larger than
+ * VMLINUX_MAX_NAMES or a symbol table larger than VMLINUX_MAX_SYMTAB
+ * (a vmlinux of allyesconfig has about 40 MiB), more than
+ * VMLINUX_MAX_BLANKS identity symbols (a kernel has 3).
+ */
+#define VMLINUX_MAX_SECTIONS	8192
+#define VMLINUX_MAX_NAMES	(1 << 20)
+#define VMLINUX_MAX_SYMTAB	(256 << 20)
+#define VMLINUX_MAX_BLANKS	64
+#define VMLINUX_PIECE		((size_t)1 << 20)
+
 /*
  * The digest of the ELF file path as 40 hex digits (SHA-1), or NULL
- * after printing why (not ELF, no .text).  Caller frees.
+ * after printing why (not ELF, no .text, refused as above).  Caller
+ * frees.
  */
 char *vmlinux_digest(const char *path);
 /*
- * The same of an open fd (left open), named name in errors: how the
- * build reads the vmlinux an untrusted make linked (slotfile.h).
+ * The same of an open fd (left open), named name: how the build reads
+ * the vmlinux an untrusted make linked (slotfile.h).  Why there is
+ * none goes to why ("NAME: sections 1 (.text) and 2 (.data) overlap in
+ * the file"), or is printed when why is NULL.
  */
-char *vmlinux_digest_fd(int fd, const char *name);
+char *vmlinux_digest_fd(int fd, const char *name, struct strbuf *why);
 
 #endif

@@ -138,3 +138,62 @@ standin_prereqs() {
 		test_skip_all "bubblewrap is not installed (contrib/install-deps)"
 	command -v make >/dev/null || test_skip_all "make is not installed"
 }
+
+# elf_script FILE: to FILE, a perl program "mkelf OUT SIZE SECTION..."
+# that writes OUT, an ELF64 x86-64 executable of SIZE bytes (sparse: what
+# no section header put there reads as zeroes) with the section headers
+# SECTION..., each NAME:TYPE:FLAGS:OFFSET:SIZE (TYPE progbits, nobits or
+# strtab; FLAGS of a (alloc), w, x; "-" for none); its section names at
+# byte 64, its section headers after them.  What a hostile make may link
+# as vmlinux, where only the headers matter: made inside the sandbox by
+# a Makefile, or by a test.
+elf_script() {
+	cat >"$1" <<'PL'
+use strict;
+my ($out, $size, @spec) = @ARGV;
+my %type = (progbits => 1, symtab => 2, strtab => 3, nobits => 8);
+my $names = "\0.shstrtab\0";
+my @sh;
+for (@spec) {
+	my ($n, $t, $f, $off, $sz) = split /:/;
+	my $fl = 0;
+	$fl |= 1 if $f =~ /w/;
+	$fl |= 2 if $f =~ /a/;
+	$fl |= 4 if $f =~ /x/;
+	die "mkelf: type $t?\n" unless $type{$t};
+	push @sh, [length($names), $type{$t}, $fl, $off, $sz];
+	$names .= "$n\0";
+}
+my $shoff = (64 + length($names) + 7) & ~7;
+my $eh = pack("a16 S S L Q Q Q L S S S S S S", "\x7fELF\x02\x01\x01", 2, 62,
+	      1, 0, 0, $shoff, 0, 64, 56, 0, 64, @sh + 2, 1);
+my $shdrs = pack("x64") . pack("L L Q Q Q Q L L Q Q", 1, 3, 0, 0, 64,
+			       length($names), 0, 0, 1, 0);
+$shdrs .= pack("L L Q Q Q Q L L Q Q", $_->[0], $_->[1], $_->[2],
+	       0x1000000 + $_->[3], $_->[3], $_->[4], 0, 0, 16, 0) for @sh;
+open(my $fh, ">", $out) or die "mkelf: $out: $!\n";
+binmode $fh;
+print $fh $eh, $names;
+seek($fh, $shoff, 0);
+print $fh $shdrs;
+close $fh or die "mkelf: $out: $!\n";
+truncate($out, $size) or die "mkelf: $out: $!\n";
+PL
+}
+
+# elf_file OUT SIZE SECTION...: elf_script's program run.
+elf_file() {
+	elf_script "$TRASH/mkelf.pl" && perl "$TRASH/mkelf.pl" "$@"
+}
+
+# hostile_file BRANCH PATH FILE: FILE committed as PATH on BRANCH (made by
+# hostile()): a tool the branch's Makefile runs in the sandbox.
+hostile_file() {
+	git -C "$TRASH/tree" checkout -q "$1" &&
+	mkdir -p "$(dirname "$TRASH/tree/$2")" &&
+	cp "$3" "$TRASH/tree/$2" &&
+	git -C "$TRASH/tree" add "$2" &&
+	git -C "$TRASH/tree" -c user.name=t -c user.email=t@t \
+		commit -qm "$1: $2" &&
+	git -C "$TRASH/tree" checkout -q base
+}

@@ -194,6 +194,50 @@ static void test_url(void)
 	free(u);
 }
 
+/*
+ * A stream scrubbed a piece at a time: a secret across two pieces is
+ * found as well as one inside a piece, and the rest comes out as it went
+ * in.
+ */
+static void test_stream(void)
+{
+	struct strbuf in = STRBUF_INIT, expect = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
+	static const char secret[] = "stream-secret-77";
+	char path[] = "/tmp/test-secret-XXXXXX", *to;
+	size_t at[] = { 10, SECRET_SCRUB_PIECE - 5, 2 * SECRET_SCRUB_PIECE - 1,
+			2 * SECRET_SCRUB_PIECE + 100 }, i, k = 0;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	secret_add(secret);
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		for (; in.len < at[i]; k++) {
+			strbuf_addch(&in, 'a' + k % 26);
+			strbuf_addch(&expect, 'a' + k % 26);
+		}
+		strbuf_addstr(&in, secret);
+		strbuf_addstr(&expect, SECRET_MASK);
+	}
+	strbuf_addstr(&in, "end\n");
+	strbuf_addstr(&expect, "end\n");
+	CHECK(write_in_full(fd, in.buf, in.len) == 0);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	to = xasprintf("%s.out", path);
+	CHECK(secret_write_fd(to, fd) == 0);
+	CHECK(strbuf_read_file(&out, to) >= 0);
+	CHECK_INT(out.len, expect.len);
+	CHECK(out.len == expect.len && !memcmp(out.buf, expect.buf, out.len));
+	secret_reset();
+	close(fd);
+	unlink(path);
+	unlink(to);
+	free(to);
+	strbuf_release(&in);
+	strbuf_release(&expect);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	RUN(test_config_values);
@@ -203,5 +247,6 @@ int main(void)
 	RUN(test_take_env);
 	RUN(test_forms);
 	RUN(test_url);
+	RUN(test_stream);
 	return test_done();
 }
