@@ -176,9 +176,28 @@ struct child_io {
 	int out, err;		/* its output; its stderr apart, or -1 */
 	struct strbuf pending;	/* output after the last newline */
 	size_t logged;		/* bytes written to p->log_fd */
+	size_t read;		/* bytes of output and stderr, for out_max */
+	int cut;		/* out_max reached */
 	int timed_out;
 	int stopped;		/* what p->watch returned when it stopped it */
 };
+
+/*
+ * How much of n bytes just read p->out_max leaves room for; past it the
+ * child is to be stopped (io->cut).
+ */
+static size_t within_budget(const struct subproc *p, struct child_io *io,
+			    size_t n)
+{
+	if (!p->out_max)
+		return n;
+	if (n > p->out_max - io->read) {
+		n = p->out_max - io->read;
+		io->cut = 1;
+	}
+	io->read += n;
+	return n;
+}
 
 /*
  * The pipes (stderr apart when it is captured) and the child, in a
@@ -262,7 +281,7 @@ static int read_err(const struct subproc *p, struct child_io *io, char *buf,
 		close(io->err);
 		io->err = -1;
 	} else {
-		strbuf_add(p->capture_err, buf, n);
+		strbuf_add(p->capture_err, buf, within_budget(p, io, n));
 	}
 	return 0;
 }
@@ -304,6 +323,8 @@ static void pump(const struct subproc *p, struct child_io *io,
 		if (io->err >= 0 && pfd[1].revents) {
 			if (read_err(p, io, buf, sizeof(buf)))
 				continue;
+			if (io->cut)
+				break;
 			if (!pfd[0].revents)
 				continue;
 		}
@@ -312,10 +333,13 @@ static void pump(const struct subproc *p, struct child_io *io,
 			continue;
 		if (n <= 0)
 			break;
+		n = within_budget(p, io, n);
 		if (p->log_fd >= 0)
 			log_bounded(p, &io->logged, buf, n);
 		keep(p, buf, n);
 		emit_lines(p, &io->pending, buf, n);
+		if (io->cut)
+			break;
 	}
 }
 
@@ -324,14 +348,14 @@ static void drain_err(const struct subproc *p, struct child_io *io)
 {
 	char buf[65536];
 
-	while (io->err >= 0 && !io->timed_out && !io->stopped) {
+	while (io->err >= 0 && !io->timed_out && !io->stopped && !io->cut) {
 		ssize_t n = read(io->err, buf, sizeof(buf));
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		strbuf_add(p->capture_err, buf, n);
+		strbuf_add(p->capture_err, buf, within_budget(p, io, n));
 	}
 	if (io->err >= 0)
 		close(io->err);
@@ -353,7 +377,7 @@ int subproc_run(const struct subproc *p)
 	pump(p, &io, deadline, next_watch);
 	close(io.out);
 	drain_err(p, &io);
-	if (io.timed_out || io.stopped) {
+	if (io.timed_out || io.stopped || io.cut) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 	}
@@ -366,6 +390,8 @@ int subproc_run(const struct subproc *p)
 		return SUBPROC_TIMEOUT;
 	if (io.stopped)
 		return io.stopped;
+	if (io.cut)
+		return SUBPROC_CUT;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
