@@ -351,8 +351,61 @@ int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 	} else if (c.reason) {
 		res->reason = xstrdup(c.reason);
 	}
+	if (res->reason && c.long_lines) {
+		char *why = res->reason;
+
+		res->reason = xasprintf("%s (%zu console line%s over %d KB cut)",
+					why, c.long_lines,
+					c.long_lines == 1 ? "" : "s",
+					CONSOLE_LINE_MAX >> 10);
+		free(why);
+	}
 	console_result_release(&c);
 	return res->status == CONSOLE_OK ? 0 : 1;
+}
+
+size_t target_console_max(const char *name)
+{
+	long max = target_cfg_int(name, "maxConsole", 16777216);
+
+	/* what comes back is never read without end */
+	return max > 0 ? (size_t)max : 16777216;
+}
+
+/* "16 MB", "1.5 MB", "300 KB", "100 bytes" */
+static void add_size(struct strbuf *sb, size_t n)
+{
+	if (n >= 1 << 20)
+		strbuf_addf(sb, "%.*f MB", n % (1 << 20) ? 1 : 0,
+			    n / 1048576.0);
+	else if (n >= 1 << 10)
+		strbuf_addf(sb, "%.*f KB", n % (1 << 10) ? 1 : 0,
+			    n / 1024.0);
+	else
+		strbuf_addf(sb, "%zu bytes", n);
+}
+
+void target_console_cut(const char *name, struct boot_res *res, int fd)
+{
+	struct strbuf note = STRBUF_INIT;
+	char *why = res->reason, *line;
+
+	strbuf_addstr(&note, "console output cut at ");
+	add_size(&note, target_console_max(name));
+	strbuf_addf(&note, " (target.%s.maxConsole)", name);
+	warning("%s: %s", name, note.buf);
+	if (fd >= 0) {
+		line = xasprintf("\n[sched-bot: %s]\n", note.buf);
+		(void)write_in_full(fd, line, strlen(line));
+		free(line);
+	}
+	/* rows that came whole before the flood are still rows */
+	if (res->status != CONSOLE_OK) {
+		res->reason = xasprintf("%s%s%s", note.buf, why ? ": " : "",
+					why ? why : "");
+		free(why);
+	}
+	strbuf_release(&note);
 }
 
 /*

@@ -176,6 +176,19 @@ int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 		  const char *buf, size_t len, int timed_out,
 		  struct boot_res *res);
 /*
+ * target.NAME.maxConsole: the bytes of what a boot sends back that are
+ * read and kept (a guest's console, the output of the run over ssh, a
+ * lab job's log); past them the boot is stopped.
+ */
+size_t target_console_max(const char *name);
+/*
+ * The console of a boot on name passed target_console_max() and was cut
+ * there: say so on stderr, at the end of the console log fd (-1: none)
+ * and, for a boot without rows, first in res->reason.
+ */
+void target_console_cut(const char *name, struct boot_res *res, int fd);
+
+/*
  * Mark target name unhealthy (a machine that did not come back): it
  * gets no more runs until `sched-bot target clear NAME`.
  */

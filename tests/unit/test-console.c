@@ -483,6 +483,82 @@ static void test_lava_env_record(void)
 	remove_tree(dir);
 }
 
+/*
+ * A lab's log kept across reads: at most max bytes of console, each line
+ * at most CONSOLE_LINE_MAX; an entry no console line can be is skipped,
+ * counted.
+ */
+static void test_lava_bounded(void)
+{
+	struct lava_log ll = { .console = STRBUF_INIT };
+	struct strbuf log = STRBUF_INIT;
+	int i;
+
+	ll.max = 1000;
+	for (i = 0; i < 100; i++)
+		strbuf_addf(&log, "- {\"lvl\": \"target\", \"msg\": \"line %03d of a flood\"}\n",
+			    i);
+	CHECK_INT(lava_log_feed(&ll, log.buf, log.len), 100);
+	CHECK(ll.cut);
+	CHECK(ll.console.len <= 1000 && ll.console.len > 900);
+	CHECK_INT(ll.seen, 100 * strlen("line 000 of a flood\n"));
+	CHECK(starts_with(ll.console.buf, "line 000 of a flood\n"));
+	lava_log_release(&ll);
+
+	strbuf_reset(&log);
+	strbuf_addstr(&log, "- {\"lvl\": \"target\", \"msg\": \"");
+	for (i = 0; i < 2 * CONSOLE_LINE_MAX; i++)
+		strbuf_addch(&log, 'y');
+	strbuf_addstr(&log, "\"}\n- {\"lvl\": \"target\", \"msg\": \"");
+	for (i = 0; i < LAVA_ENTRY_MAX; i++)
+		strbuf_addch(&log, 'z');
+	strbuf_addstr(&log, "\"}\n- {\"lvl\": \"target\", \"msg\": \"end\"}\n");
+	CHECK_INT(lava_log_feed(&ll, log.buf, log.len), 3);
+	CHECK(!ll.cut);
+	CHECK_INT(ll.long_entries, 1);
+	CHECK_INT(ll.lines, 3);
+	CHECK_INT(ll.console.len, CONSOLE_LINE_MAX + 1 + 4);
+	CHECK(ll.console.len > 6 &&
+	      !strcmp(ll.console.buf + ll.console.len - 6, "y\nend\n"));
+	lava_log_release(&ll);
+	strbuf_release(&log);
+}
+
+/*
+ * A console line longer than any line can be is a flood: a frame past
+ * CONSOLE_LINE_MAX of it is not read, and the tail shows its head.
+ */
+static void test_long_line(void)
+{
+	static const char *const p[] = { "INFO release=6.1.192", NULL };
+	struct strbuf sb = STRBUF_INIT, tail = STRBUF_INIT;
+	struct console_result r;
+	size_t i;
+
+	/* BEGIN at the very end of the longest line: read */
+	for (i = 0; i < CONSOLE_LINE_MAX - strlen("@@SB BEGIN 1"); i++)
+		strbuf_addch(&sb, 'x');
+	framed(&sb, p);
+	CHECK_INT(console_parse(sb.buf, sb.len, 0, &r), CONSOLE_OK);
+	CHECK_INT(r.long_lines, 0);
+	console_result_release(&r);
+	/* after a whole line of flood: not */
+	strbuf_reset(&sb);
+	for (i = 0; i < CONSOLE_LINE_MAX; i++)
+		strbuf_addch(&sb, 'x');
+	framed(&sb, p);
+	CHECK_INT(console_parse(sb.buf, sb.len, 0, &r), CONSOLE_CORRUPT);
+	CHECK_INT(r.long_lines, 1);
+	CHECK(r.last_lines && strlen(r.last_lines) < sb.len);
+	console_result_release(&r);
+	console_tail(sb.buf, sb.len, 40, &tail);
+	CHECK(starts_with(tail.buf, "xxx"));
+	CHECK_INT(strcspn(tail.buf, "\n"), CONSOLE_LINE_MAX + 3);
+	CHECK(strstr(tail.buf, "x...\n@@SB 1 ") != NULL);
+	strbuf_release(&sb);
+	strbuf_release(&tail);
+}
+
 /* A default timeout counts each cell and sweep point as a run. */
 static void test_req_runs(void)
 {
@@ -518,6 +594,8 @@ int main(void)
 	RUN(test_tool_rows);
 	RUN(test_tool_bad);
 	RUN(test_lava_env_record);
+	RUN(test_lava_bounded);
+	RUN(test_long_line);
 	RUN(test_req_runs);
 	return test_done();
 }
