@@ -189,6 +189,19 @@ size_t target_console_max(const char *name);
 void target_console_cut(const char *name, struct boot_res *res, int fd);
 
 /*
+ * An ssh machine's answer to `uname -r && cat boot_id /proc/cmdline`
+ * (ssh.c): its release, boot id and command line, allocated and
+ * trimmed, 0; -1 (all NULL) unless it is those three lines, printable,
+ * the first two at most SSH_RELEASE_MAX bytes, the command line at most
+ * SSH_CMDLINE_MAX.  The machine may be running a hostile kernel: its
+ * words go to the terminal, the log and the next kexec's command line.
+ */
+#define SSH_RELEASE_MAX 256
+#define SSH_CMDLINE_MAX 4096
+int target_ssh_boot_answer(const char *buf, size_t len, char **release,
+			   char **id, char **cmdline);
+
+/*
  * Mark target name unhealthy (a machine that did not come back): it
  * gets no more runs until `sched-bot target clear NAME`.
  */

@@ -559,6 +559,32 @@ static void test_long_line(void)
 	strbuf_release(&tail);
 }
 
+/* Which boot an ssh machine is in: three printable lines, or nothing. */
+static void test_ssh_boot_answer(void)
+{
+	static const char ok[] = "6.1.0\nb0e3\nroot=/dev/sda1 quiet\n";
+	static const char esc[] = "6.1.0\x1b]0;owned\x07\nb0e3\nroot=/\n";
+	static const char more[] = "6.1.0\nb0e3\nroot=/\nand more\n";
+	char *r, *i, *c, *big;
+
+	CHECK_INT(target_ssh_boot_answer(ok, strlen(ok), &r, &i, &c), 0);
+	CHECK_STR(r, "6.1.0");
+	CHECK_STR(i, "b0e3");
+	CHECK_STR(c, "root=/dev/sda1 quiet");
+	free(r);
+	free(i);
+	free(c);
+	CHECK_INT(target_ssh_boot_answer(esc, strlen(esc), &r, &i, &c), -1);
+	CHECK(!r && !i && !c);
+	CHECK_INT(target_ssh_boot_answer(more, strlen(more), &r, &i, &c), -1);
+	CHECK_INT(target_ssh_boot_answer(ok, 8, &r, &i, &c), -1);
+	big = xcalloc(1, SSH_CMDLINE_MAX + 20);
+	memcpy(big, "6.1.0\nb0e3\n", 11);
+	memset(big + 11, 'x', SSH_CMDLINE_MAX + 1);
+	CHECK_INT(target_ssh_boot_answer(big, strlen(big), &r, &i, &c), -1);
+	free(big);
+}
+
 /* A default timeout counts each cell and sweep point as a run. */
 static void test_req_runs(void)
 {
@@ -596,6 +622,7 @@ int main(void)
 	RUN(test_lava_env_record);
 	RUN(test_lava_bounded);
 	RUN(test_long_line);
+	RUN(test_ssh_boot_answer);
 	RUN(test_req_runs);
 	return test_done();
 }
