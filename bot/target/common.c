@@ -279,7 +279,10 @@ static void env_lines(const struct strbuf *text, struct strbuf *out)
  * numbers (sched-bench's workloads, and init before a tool), so that
  * each target (local, qemu, ssh, lava) leaves it whatever ran.  A lab's
  * record is also kept as the target's facts (target_facts()): nothing
- * else can be asked of a lab's device before a job plans its runs.
+ * else can be asked of a lab's device before a job plans its runs.  Only
+ * a reference kernel's (a job's base): a kernel a series changed says
+ * what it likes of the machine (4096 CPUs), and the next job's plan
+ * would believe it.
  */
 static void keep_records(const struct target_ctx *ctx,
 			 const struct boot_req *req,
@@ -308,7 +311,7 @@ static void keep_records(const struct target_ctx *ctx,
 	}
 	if (!env.len)
 		strbuf_add(&env, first.buf, first.len);
-	if ((ctx->traits & TARGET_LAB) && env.len)
+	if ((ctx->traits & TARGET_LAB) && req->reference && env.len)
 		target_keep_facts(ctx->name, env.buf, env.len);
 	if (env.len && req->workdir) {
 		char *p = xasprintf("%s/env.txt", req->workdir);
@@ -645,6 +648,23 @@ int target_topology(const char *name, struct target_topo *t)
 	return target_is(name, TARGET_SHAPED) || set;
 }
 
+/*
+ * Is env the record of a kernel under test, booted on an ssh machine
+ * with its sched_bot.build= token (one that did not go away)?
+ */
+static int of_kernel_under_test(const char *env)
+{
+	const char *p;
+
+	for (p = env; (p = strstr(p, "env,cmdline,")); p++) {
+		if (p != env && p[-1] != '\n')
+			continue;
+		return memmem(p, strcspn(p, "\n"), "sched_bot.build=",
+			      strlen("sched_bot.build=")) != NULL;
+	}
+	return 0;
+}
+
 void target_keep_facts(const char *name, const char *text, size_t len)
 {
 	struct strbuf in = STRBUF_INIT, env = STRBUF_INIT;
@@ -652,12 +672,18 @@ void target_keep_facts(const char *name, const char *text, size_t len)
 
 	strbuf_add(&in, text, len);
 	env_lines(&in, &env);
+	if (of_kernel_under_test(env.buf)) {
+		warning("%s runs a kernel under test (sched_bot.build= on its command line): its record is no fact of the machine",
+			name);
+		goto out;
+	}
 	/* a record without its CPUs is no fact to plan by: keep the last */
 	if (path && strstr(env.buf, "env,nr_cpus,") &&
 	    (mkdir_parent(path, 0755) < 0 ||
 	     secret_write_file(path, env.buf, env.len) < 0))
 		warning("cannot keep the facts of %s in %s: %s", name, path,
 			strerror(errno));
+out:
 	strbuf_release(&in);
 	strbuf_release(&env);
 	free(path);

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "target/common.h"
@@ -430,7 +431,8 @@ static void test_lava_env_record(void)
 	struct lava_log ll = { .console = STRBUF_INIT };
 	struct target_ctx ctx = { .name = "lava-qemu", .type = "lava",
 				  .traits = TARGET_GUEST | TARGET_LAB };
-	struct boot_req req = { .label = "base", .autogroup = -1 };
+	struct boot_req req = { .label = "base", .reference = 1,
+				.autogroup = -1 };
 	struct boot_res res;
 	char dir[] = "/tmp/test-console.XXXXXX", *path;
 	const char *line;
@@ -480,6 +482,104 @@ static void test_lava_env_record(void)
 	strbuf_release(&log);
 	strbuf_release(&env);
 	strbuf_release(&cmds);
+	remove_tree(dir);
+}
+
+/* A run on a lab's device, as lava_boot_run reads its log: rows or not. */
+static int lava_run(const char *const *p, int reference, char *dir)
+{
+	struct strbuf frames = STRBUF_INIT, log = STRBUF_INIT;
+	struct lava_log ll = { .console = STRBUF_INIT };
+	struct target_ctx ctx = { .name = "lava-qemu", .type = "lava",
+				  .traits = TARGET_GUEST | TARGET_LAB };
+	struct boot_req req = { .label = reference ? "base" : "patched",
+				.reference = reference, .autogroup = -1,
+				.workdir = dir };
+	struct boot_res res;
+	const char *line;
+	int ret;
+
+	framed(&frames, p);
+	for (line = frames.buf; *line;) {
+		size_t n = strcspn(line, "\n");
+
+		strbuf_addf(&log, "- {\"lvl\": \"target\", \"msg\": \"%.*s\"}\n",
+			    (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	lava_log_feed(&ll, log.buf, log.len);
+	memset(&res, 0, sizeof(res));
+	ret = target_finish(&ctx, &req, ll.console.buf, ll.console.len, 0,
+			    &res);
+	boot_res_release(&res);
+	lava_log_release(&ll);
+	strbuf_release(&frames);
+	strbuf_release(&log);
+	return ret;
+}
+
+/*
+ * A kernel a series changed says what it likes of the machine: its
+ * 4096 CPUs never become the device's facts, before or after the base
+ * kernel's record is kept.
+ */
+static void test_lava_facts_of_patched(void)
+{
+#define RUN_OF(cpus) {							\
+		"INFO release=6.1.192", "INFO seconds=1",		\
+		"RUN spawn 1 -c 2 -t 1 --run 1",			\
+		"OUT kind,workload,params,run,sample,metric,value,unit,hib," \
+		"placement",						\
+		"OUT env,nr_cpus," cpus,				\
+		"OUT sample,spawn,copies=2 duration=1,1,0,lps,6812.5,lps,1,", \
+		"OUT end,spawn,copies=2 duration=1,1,1",		\
+		"RC 0", NULL }
+	static const char *const base[] = RUN_OF("4");
+	static const char *const patched[] = RUN_OF("4096");
+#undef RUN_OF
+	char dir[] = "/tmp/test-console.XXXXXX", *path;
+	struct strbuf facts = STRBUF_INIT;
+
+	CHECK(mkdtemp(dir) != NULL);
+	setenv("XDG_DATA_HOME", dir, 1);
+	path = xasprintf("%s/sched-bot/targets/lava-qemu.facts", dir);
+	CHECK_INT(lava_run(patched, 0, dir), 0);
+	CHECK(access(path, F_OK) < 0);
+	CHECK_INT(lava_run(base, 1, dir), 0);
+	CHECK(strbuf_read_file(&facts, path) > 0);
+	CHECK_STR(facts.buf, "env,nr_cpus,4\n");
+	CHECK_INT(lava_run(patched, 0, dir), 0);
+	strbuf_reset(&facts);
+	CHECK(strbuf_read_file(&facts, path) > 0);
+	CHECK_STR(facts.buf, "env,nr_cpus,4\n");
+	free(path);
+	strbuf_release(&facts);
+	remove_tree(dir);
+}
+
+/*
+ * An ssh machine still up on a kernel under test (its token on the
+ * command line) gives no facts, whatever it says.
+ */
+static void test_facts_of_kernel_under_test(void)
+{
+	static const char own[] = "health,load1,0.01\nenv,nr_cpus,8\n"
+				  "env,cmdline,root=/dev/sda1 quiet\n";
+	static const char test[] = "env,nr_cpus,4096\nenv,cmdline,root=/dev/"
+				   "sda1 sched_bot.build=0123456789abcdef\n";
+	char dir[] = "/tmp/test-console.XXXXXX", *path;
+	struct strbuf facts = STRBUF_INIT;
+
+	CHECK(mkdtemp(dir) != NULL);
+	setenv("XDG_DATA_HOME", dir, 1);
+	path = xasprintf("%s/sched-bot/targets/box.facts", dir);
+	target_keep_facts("box", own, strlen(own));
+	target_keep_facts("box", test, strlen(test));
+	CHECK(strbuf_read_file(&facts, path) > 0);
+	CHECK_STR(facts.buf,
+		  "env,nr_cpus,8\nenv,cmdline,root=/dev/sda1 quiet\n");
+	free(path);
+	strbuf_release(&facts);
 	remove_tree(dir);
 }
 
@@ -620,6 +720,8 @@ int main(void)
 	RUN(test_tool_rows);
 	RUN(test_tool_bad);
 	RUN(test_lava_env_record);
+	RUN(test_lava_facts_of_patched);
+	RUN(test_facts_of_kernel_under_test);
 	RUN(test_lava_bounded);
 	RUN(test_long_line);
 	RUN(test_ssh_boot_answer);
