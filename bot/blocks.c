@@ -401,6 +401,8 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		req.seconds = bo()->seconds;
 		req.spawn_gap = gap_word(gap, sizeof(gap));
 		req.label = pk->label[side];
+		/* the base is the tree's code: a lab may keep its record */
+		req.reference = side == 0;
 		req.autogroup = -1;
 		req.workdir = wdir;
 		req.progress = verbosity >= 0;

@@ -285,6 +285,10 @@ const struct config_key config_keys[] = {
 	  "boot, 600; lava: the whole job, queueing too, 600 + W x R x (3S "
 	  "+ 10); W workloads (each cell and sweep point one), R runs, S "
 	  "seconds a run)"),
+	I("target.*.maxConsole", "16777216", "bytes of what a boot sends back "
+	  "that are read and kept (qemu: the console; ssh: the run's output "
+	  "and stderr; lava: the job log's console lines); past them the "
+	  "boot is stopped and the cut said"),
 	B("target.*.vouch", NULL, "its numbers may vouch for a kernel: a "
 	  "verdict to the list, a Tested-by (unset: ssh and lava boards "
 	  "yes; qemu, a lava device of type qemu and local no)"),

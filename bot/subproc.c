@@ -122,6 +122,8 @@ struct child_io {
 	int skipping;		/* the log's current line was cut */
 	struct subproc_cut own;	/* when p->cut is NULL */
 	struct subproc_cut *cut;
+	size_t read;		/* bytes of output and stderr, for out_max */
+	int over;		/* out_max reached: the child is stopped */
 	int timed_out;
 	int stopped;		/* what p->watch returned when it stopped it */
 };
@@ -251,10 +253,28 @@ static void log_output(const struct subproc *p, struct child_io *io,
 	strbuf_release(&note);
 }
 
+/*
+ * How much of n bytes just read p->out_max leaves room for; past it the
+ * child is to be stopped (io->over).
+ */
+static size_t within_budget(const struct subproc *p, struct child_io *io,
+			    size_t n)
+{
+	if (!p->out_max)
+		return n;
+	if (n > p->out_max - io->read) {
+		n = p->out_max - io->read;
+		io->over = 1;
+	}
+	io->read += n;
+	return n;
+}
+
 /* What the child printed: to the log, the capture and line(). */
 static void take_output(const struct subproc *p, struct child_io *io,
 			const char *buf, size_t n)
 {
+	n = within_budget(p, io, n);
 	io->cut->read += n;
 	if (p->log_fd >= 0)
 		log_output(p, io, buf, n);
@@ -266,7 +286,10 @@ static void take_output(const struct subproc *p, struct child_io *io,
 static void take_err(const struct subproc *p, struct child_io *io,
 		     const char *buf, size_t n)
 {
-	size_t room = n;
+	size_t room;
+
+	n = within_budget(p, io, n);
+	room = n;
 
 	if (p->capture_err_max) {
 		room = p->capture_err->len < p->capture_err_max ?
@@ -403,6 +426,8 @@ static void pump(const struct subproc *p, struct child_io *io,
 		if (io->err >= 0 && pfd[1].revents &&
 		    read_err(p, io, buf, sizeof(buf)))
 			continue;
+		if (io->over)
+			break;
 		if (io->out < 0 || !pfd[0].revents)
 			continue;
 		n = read(io->out, buf, sizeof(buf));
@@ -414,6 +439,8 @@ static void pump(const struct subproc *p, struct child_io *io,
 			continue;
 		}
 		take_output(p, io, buf, n);
+		if (io->over)
+			break;
 	}
 	if (io->out >= 0)
 		close(io->out);
@@ -437,7 +464,7 @@ int subproc_run(const struct subproc *p)
 	io.out = fds[0];
 	io.err = efds[0];
 	pump(p, &io, deadline, next_watch);
-	if (io.timed_out || io.stopped) {
+	if (io.timed_out || io.stopped || io.over) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 	}
@@ -450,6 +477,8 @@ int subproc_run(const struct subproc *p)
 		return SUBPROC_TIMEOUT;
 	if (io.stopped)
 		return io.stopped;
+	if (io.over)
+		return SUBPROC_CUT;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

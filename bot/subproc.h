@@ -73,15 +73,26 @@ struct subproc {
 	/*
 	 * Called in the parent about every watch_interval seconds while the
 	 * child runs (a watcher of what it uses); a nonzero return, which
-	 * must be negative and below SUBPROC_TIMEOUT, stops it as the
-	 * timeout does and is what subproc_run() returns.
+	 * must be below SUBPROC_TIMEOUT and above SUBPROC_CUT, stops it as
+	 * the timeout does and is what subproc_run() returns.
 	 */
 	int (*watch)(void *watch_data);
 	void *watch_data;
 	double watch_interval;
+	/*
+	 * 0: unlimited; else the bytes the child may print, stdout and
+	 * stderr together, captured, logged or not: past them it is
+	 * stopped as at the timeout and subproc_run() returns SUBPROC_CUT.
+	 * capture, capture_err, the log and line() have had no more.  What
+	 * a stranger's kernel or machine prints (a guest's console, an ssh
+	 * session) is read this way: never held whole, never without end.
+	 */
+	size_t out_max;
 };
 
 #define SUBPROC_TIMEOUT (-2)
+/* p->out_max bytes came: the child was stopped */
+#define SUBPROC_CUT (-9)
 
 /*
  * Run it.  This is the one way the bot starts a program.  The child
@@ -92,8 +103,9 @@ struct subproc {
  *
  * Returns the exit code (0..255), 128 + signal when killed,
  * SUBPROC_TIMEOUT when the timeout hit (the whole process group is
- * killed), what p->watch returned when that stopped it, or -1 when it
- * could not be started (error printed).
+ * killed), SUBPROC_CUT when p->out_max did, what p->watch returned
+ * when that stopped it, or -1 when it could not be started (error
+ * printed).
  */
 int subproc_run(const struct subproc *p);
 

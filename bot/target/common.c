@@ -279,7 +279,10 @@ static void env_lines(const struct strbuf *text, struct strbuf *out)
  * numbers (sched-bench's workloads, and init before a tool), so that
  * each target (local, qemu, ssh, lava) leaves it whatever ran.  A lab's
  * record is also kept as the target's facts (target_facts()): nothing
- * else can be asked of a lab's device before a job plans its runs.
+ * else can be asked of a lab's device before a job plans its runs.  Only
+ * a reference kernel's (a job's base): a kernel a series changed says
+ * what it likes of the machine (4096 CPUs), and the next job's plan
+ * would believe it.
  */
 static void keep_records(const struct target_ctx *ctx,
 			 const struct boot_req *req,
@@ -308,7 +311,7 @@ static void keep_records(const struct target_ctx *ctx,
 	}
 	if (!env.len)
 		strbuf_add(&env, first.buf, first.len);
-	if ((ctx->traits & TARGET_LAB) && env.len)
+	if ((ctx->traits & TARGET_LAB) && req->reference && env.len)
 		target_keep_facts(ctx->name, env.buf, env.len);
 	if (env.len && req->workdir) {
 		char *p = xasprintf("%s/env.txt", req->workdir);
@@ -351,8 +354,61 @@ int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 	} else if (c.reason) {
 		res->reason = xstrdup(c.reason);
 	}
+	if (res->reason && c.long_lines) {
+		char *why = res->reason;
+
+		res->reason = xasprintf("%s (%zu console line%s over %d KB cut)",
+					why, c.long_lines,
+					c.long_lines == 1 ? "" : "s",
+					CONSOLE_LINE_MAX >> 10);
+		free(why);
+	}
 	console_result_release(&c);
 	return res->status == CONSOLE_OK ? 0 : 1;
+}
+
+size_t target_console_max(const char *name)
+{
+	long max = target_cfg_int(name, "maxConsole", 16777216);
+
+	/* what comes back is never read without end */
+	return max > 0 ? (size_t)max : 16777216;
+}
+
+/* "16 MB", "1.5 MB", "300 KB", "100 bytes" */
+static void add_size(struct strbuf *sb, size_t n)
+{
+	if (n >= 1 << 20)
+		strbuf_addf(sb, "%.*f MB", n % (1 << 20) ? 1 : 0,
+			    n / 1048576.0);
+	else if (n >= 1 << 10)
+		strbuf_addf(sb, "%.*f KB", n % (1 << 10) ? 1 : 0,
+			    n / 1024.0);
+	else
+		strbuf_addf(sb, "%zu bytes", n);
+}
+
+void target_console_cut(const char *name, struct boot_res *res, int fd)
+{
+	struct strbuf note = STRBUF_INIT;
+	char *why = res->reason, *line;
+
+	strbuf_addstr(&note, "console output cut at ");
+	add_size(&note, target_console_max(name));
+	strbuf_addf(&note, " (target.%s.maxConsole)", name);
+	warning("%s: %s", name, note.buf);
+	if (fd >= 0) {
+		line = xasprintf("\n[sched-bot: %s]\n", note.buf);
+		(void)write_in_full(fd, line, strlen(line));
+		free(line);
+	}
+	/* rows that came whole before the flood are still rows */
+	if (res->status != CONSOLE_OK) {
+		res->reason = xasprintf("%s%s%s", note.buf, why ? ": " : "",
+					why ? why : "");
+		free(why);
+	}
+	strbuf_release(&note);
 }
 
 /*
@@ -592,6 +648,23 @@ int target_topology(const char *name, struct target_topo *t)
 	return target_is(name, TARGET_SHAPED) || set;
 }
 
+/*
+ * Is env the record of a kernel under test, booted on an ssh machine
+ * with its sched_bot.build= token (one that did not go away)?
+ */
+static int of_kernel_under_test(const char *env)
+{
+	const char *p;
+
+	for (p = env; (p = strstr(p, "env,cmdline,")); p++) {
+		if (p != env && p[-1] != '\n')
+			continue;
+		return memmem(p, strcspn(p, "\n"), "sched_bot.build=",
+			      strlen("sched_bot.build=")) != NULL;
+	}
+	return 0;
+}
+
 void target_keep_facts(const char *name, const char *text, size_t len)
 {
 	struct strbuf in = STRBUF_INIT, env = STRBUF_INIT;
@@ -599,12 +672,18 @@ void target_keep_facts(const char *name, const char *text, size_t len)
 
 	strbuf_add(&in, text, len);
 	env_lines(&in, &env);
+	if (of_kernel_under_test(env.buf)) {
+		warning("%s runs a kernel under test (sched_bot.build= on its command line): its record is no fact of the machine",
+			name);
+		goto out;
+	}
 	/* a record without its CPUs is no fact to plan by: keep the last */
 	if (path && strstr(env.buf, "env,nr_cpus,") &&
 	    (mkdir_parent(path, 0755) < 0 ||
 	     secret_write_file(path, env.buf, env.len) < 0))
 		warning("cannot keep the facts of %s in %s: %s", name, path,
 			strerror(errno));
+out:
 	strbuf_release(&in);
 	strbuf_release(&env);
 	free(path);

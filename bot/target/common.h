@@ -187,6 +187,32 @@ int target_finish(const struct target_ctx *ctx, const struct boot_req *req,
 		  const char *buf, size_t len, int timed_out,
 		  struct boot_res *res);
 /*
+ * target.NAME.maxConsole: the bytes of what a boot sends back that are
+ * read and kept (a guest's console, the output of the run over ssh, a
+ * lab job's log); past them the boot is stopped.
+ */
+size_t target_console_max(const char *name);
+/*
+ * The console of a boot on name passed target_console_max() and was cut
+ * there: say so on stderr, at the end of the console log fd (-1: none)
+ * and, for a boot without rows, first in res->reason.
+ */
+void target_console_cut(const char *name, struct boot_res *res, int fd);
+
+/*
+ * An ssh machine's answer to `uname -r && cat boot_id /proc/cmdline`
+ * (ssh.c): its release, boot id and command line, allocated and
+ * trimmed, 0; -1 (all NULL) unless it is those three lines, printable,
+ * the first two at most SSH_RELEASE_MAX bytes, the command line at most
+ * SSH_CMDLINE_MAX.  The machine may be running a hostile kernel: its
+ * words go to the terminal, the log and the next kexec's command line.
+ */
+#define SSH_RELEASE_MAX 256
+#define SSH_CMDLINE_MAX 4096
+int target_ssh_boot_answer(const char *buf, size_t len, char **release,
+			   char **id, char **cmdline);
+
+/*
  * Mark target name unhealthy (a machine that did not come back): it
  * gets no more runs until `sched-bot target clear NAME`.
  */

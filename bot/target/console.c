@@ -35,7 +35,7 @@ const char *console_status_name(enum console_status s)
 
 void console_tail(const char *buf, size_t len, int n, struct strbuf *out)
 {
-	size_t i = len;
+	size_t i = len, col;
 	int lines = 0;
 
 	/* Ignore the final newline, then walk back n line starts. */
@@ -47,9 +47,16 @@ void console_tail(const char *buf, size_t len, int n, struct strbuf *out)
 		i--;
 	}
 	/* Console text may hold control bytes: keep it printable. */
-	for (; i < len; i++) {
+	for (col = 0; i < len; i++) {
 		unsigned char c = buf[i];
 
+		/* a flood's line is shown no longer than a line can be */
+		if (c == '\n')
+			col = 0;
+		else if (col++ == CONSOLE_LINE_MAX)
+			strbuf_addstr(out, "...");
+		if (col > CONSOLE_LINE_MAX)
+			continue;
 		if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f))
 			strbuf_addch(out, c);
 		else if (c != '\r')
@@ -291,7 +298,7 @@ out:
 enum console_status console_parse(const char *buf, size_t len,
 				  int timed_out, struct console_result *res)
 {
-	const char *line = buf, *end = buf + len, *nl, *f;
+	const char *line = buf, *end = buf + len, *nl, *look, *f;
 	int begun = 0, ended = 0, panic = 0;
 	size_t seq = 0;
 	struct strbuf tail = STRBUF_INIT;
@@ -302,12 +309,18 @@ enum console_status console_parse(const char *buf, size_t len,
 		nl = memchr(line, '\n', end - line);
 		if (!nl)
 			nl = end;
-		f = memmem(line, nl - line, CONSOLE_PREFIX,
+		/* a flood's line is read no further than a line can be */
+		look = nl;
+		if (nl - line > CONSOLE_LINE_MAX) {
+			look = line + CONSOLE_LINE_MAX;
+			res->long_lines++;
+		}
+		f = memmem(line, look - line, CONSOLE_PREFIX,
 			   strlen(CONSOLE_PREFIX));
-		if (memmem(line, nl - line, "Kernel panic", 12))
+		if (memmem(line, look - line, "Kernel panic", 12))
 			panic = 1;
 		if (f && !ended) {
-			size_t flen = nl - f;
+			size_t flen = look - f;
 
 			if (flen && f[flen - 1] == '\r')
 				flen--;

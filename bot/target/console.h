@@ -44,6 +44,14 @@
 
 #define CONSOLE_PREFIX "@@SB "
 
+/*
+ * The longest console line read: a frame is at most ~2.1 KB (init's
+ * LINE_MAX_FRAME) and a kernel line 1 KB, so a longer line is a flood;
+ * only its first CONSOLE_LINE_MAX bytes are looked at (a frame cut there
+ * fails its crc) or shown.
+ */
+#define CONSOLE_LINE_MAX (8 << 10)
+
 enum console_status {
 	CONSOLE_OK = 0,
 	CONSOLE_NO_INIT,	/* the guest never reached /init */
@@ -94,6 +102,7 @@ struct console_result {
 	size_t nr_profiles, alloc_profiles;
 	size_t frames;			/* framed lines accepted */
 	size_t stray;			/* console lines that were not ours */
+	size_t long_lines;		/* lines cut at CONSOLE_LINE_MAX */
 	int rc;				/* END's rc, -1 without END */
 	size_t begin_offset;		/* byte offset of BEGIN, or 0 */
 };
@@ -112,7 +121,10 @@ enum console_status console_parse_status(const char *buf, size_t len);
 const char *console_status_name(enum console_status s);
 /* INFO's value for key, or NULL. */
 const char *console_info(const struct console_result *res, const char *key);
-/* The last n lines of buf, into out. */
+/*
+ * The last n lines of buf, into out, each cut at CONSOLE_LINE_MAX, with
+ * control bytes but tab and newline shown as '?'.
+ */
 void console_tail(const char *buf, size_t len, int n, struct strbuf *out);
 
 /* A STAT value of run r: 0 and *v, or -1 when it has none. */

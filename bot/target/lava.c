@@ -49,8 +49,17 @@ static void lava_log_entry(struct lava_log *log, json_object *o)
 	l = json_object_get_string(lvl);
 	if (!strcmp(l, "target")) {
 		const char *m = json_object_get_string(msg);
+		size_t n = m ? strlen(m) : 0;
 
-		strbuf_addstr(&log->console, m ? m : "");
+		/* the job's whole console, over every read, is bounded */
+		log->seen += n + 1;
+		if (log->max && log->seen > log->max)
+			log->cut = 1;
+		if (log->cut)
+			return;
+		if (n > CONSOLE_LINE_MAX)
+			n = CONSOLE_LINE_MAX;
+		strbuf_add(&log->console, m ? m : "", n);
 		strbuf_addch(&log->console, '\n');
 	} else if (!strcmp(l, "results") &&
 		   json_object_get_type(msg) == json_type_object) {
@@ -75,7 +84,14 @@ size_t lava_log_feed(struct lava_log *log, const char *body, size_t len)
 	size_t n = 0;
 
 	while (p < end && (nl = memchr(p, '\n', end - p))) {
-		if (nl - p >= 2 && p[0] == '-' && p[1] == ' ') {
+		if (nl - p > LAVA_ENTRY_MAX && p[0] == '-') {
+			/* no console line is that long: not parsed */
+			log->long_entries++;
+			log->seen += nl - p;
+			if (log->max && log->seen > log->max)
+				log->cut = 1;
+			n++;
+		} else if (nl - p >= 2 && p[0] == '-' && p[1] == ' ') {
 			json_tokener *tok = json_tokener_new();
 			json_object *o;
 
@@ -106,18 +122,25 @@ void lava_log_release(struct lava_log *log)
 /* ---- HTTP ---- */
 
 /*
- * GET (form NULL) or POST the job definition to path; the answer's
- * body in out.  Returns the HTTP status, or -1 when LAVA could not be
- * reached (printed).
+ * What LAVA may answer to one request: a job's state and the device list
+ * are kilobytes; a log is read in chunks of at most LAVA_LOG_CHUNK.
  */
-static long lava_http(struct lava *l, const char *path, const char *form,
-		      struct strbuf *out)
+#define LAVA_BODY_MAX (16u << 20)
+#define LAVA_LOG_CHUNK (4u << 20)
+
+/*
+ * GET (form NULL) or POST the job definition to path; the answer's
+ * body in out, at most max bytes of it.  Returns the HTTP status, or -1
+ * when LAVA could not be reached (printed).  With too_big, an answer
+ * longer than max is no error: out holds its head, *too_big is set.
+ */
+static long lava_http_max(struct lava *l, const char *path, const char *form,
+			  struct strbuf *out, size_t max, int *too_big)
 {
 	struct curl_slist *hdr = curl_slist_append(NULL, l->auth);
 	curl_mime *mime = NULL;
 	char *url = xasprintf("%s/api/v0.2/%s", l->url, path);
-	/* a log chunk is far smaller */
-	struct capped_body body = { .sb = out, .max = 64u << 20 };
+	struct capped_body body = { .sb = out, .max = max };
 	long code = -1;
 	CURLcode rc;
 
@@ -143,7 +166,9 @@ static long lava_http(struct lava *l, const char *path, const char *form,
 		curl_easy_setopt(l->curl, CURLOPT_MIMEPOST, mime);
 	}
 	rc = curl_easy_perform(l->curl);
-	if (rc == CURLE_OK)
+	if (too_big)
+		*too_big = body.too_big;
+	if (rc == CURLE_OK || (too_big && body.too_big))
 		curl_easy_getinfo(l->curl, CURLINFO_RESPONSE_CODE, &code);
 	else
 		error("lava: %s/api/v0.2/%s: %s", l->url, path,
@@ -152,6 +177,12 @@ static long lava_http(struct lava *l, const char *path, const char *form,
 	curl_slist_free_all(hdr);
 	free(url);
 	return code;
+}
+
+static long lava_http(struct lava *l, const char *path, const char *form,
+		      struct strbuf *out)
+{
+	return lava_http_max(l, path, form, out, LAVA_BODY_MAX, NULL);
 }
 
 /* A string member of a JSON object text, or NULL; caller frees. */
@@ -242,6 +273,7 @@ enum lava_outcome {
 	LAVA_INFRA,		/* the lab's failure: retry */
 	LAVA_SETUP,		/* refused or unreachable: no retry */
 	LAVA_STOPPED,		/* our timeout or a signal: cancelled */
+	LAVA_CUT,		/* its console passed maxConsole: cancelled */
 };
 
 struct lava_job {
@@ -323,10 +355,20 @@ static void lava_read_log(struct lava *l, struct lava_job *j)
 	char *path = xasprintf("jobs/%ld/logs/?start=%zu", j->id,
 			       j->log.lines);
 	size_t before = j->log.console.len;
+	int big = 0;
 
-	/* 404 while the worker has uploaded nothing yet */
-	if (lava_http(l, path, NULL, &out) == 200) {
-		lava_log_feed(&j->log, out.buf, out.len);
+	/* 404 while the worker has uploaded nothing yet; a chunk at a time,
+	 * the next read goes on from the last whole line of this one
+	 */
+	if (lava_http_max(l, path, NULL, &out, LAVA_LOG_CHUNK, &big) == 200) {
+		if (!lava_log_feed(&j->log, out.buf, out.len) && big) {
+			/* one entry longer than a chunk: skipped, counted */
+			j->log.lines++;
+			j->log.long_entries++;
+			j->log.seen += out.len;
+			if (j->log.max && j->log.seen > j->log.max)
+				j->log.cut = 1;
+		}
 		if (j->console_fd >= 0 && j->log.console.len > before &&
 		    write(j->console_fd, j->log.console.buf + before,
 			  j->log.console.len - before) < 0)
@@ -366,6 +408,14 @@ static enum lava_outcome lava_follow(struct lava *l, struct lava_job *j,
 			break;
 		}
 		lava_read_log(l, j);
+		/* a flood is not followed to its end */
+		if (j->log.cut) {
+			if (!state || strcmp(state, "Finished"))
+				lava_cancel(l, j->id);
+			free(state);
+			ret = LAVA_CUT;
+			break;
+		}
 		if (state && !strcmp(state, "Finished")) {
 			free(state);
 			/* the worker's last upload may trail the state */
@@ -394,6 +444,8 @@ static enum lava_outcome lava_follow(struct lava *l, struct lava_job *j,
 	strbuf_release(&out);
 	if (ret != LAVA_DONE)
 		return ret;
+	if (j->log.cut)
+		return LAVA_CUT;
 	if (j->health && !strcmp(j->health, "Complete"))
 		return LAVA_DONE;
 	if (j->health && !strcmp(j->health, "Canceled")) {
@@ -583,6 +635,7 @@ static int lava_try(struct lava *l, struct lava_job *j, const char *def,
 		    double timeout, struct boot_res *res,
 		    enum lava_outcome *o)
 {
+	j->log.max = target_console_max(l->name);
 	if (lava_submit(l, def, j) < 0) {
 		error("%s", j->why);
 		return -1;
@@ -592,6 +645,9 @@ static int lava_try(struct lava *l, struct lava_job *j, const char *def,
 	j->console_fd = open(res->console, O_WRONLY | O_CREAT |
 			     O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	*o = lava_follow(l, j, timeout);
+	if (j->log.long_entries)
+		warning("lava: job %ld: %zu log entries over %d KB were not read",
+			j->id, j->log.long_entries, LAVA_ENTRY_MAX >> 10);
 	if (j->console_fd >= 0)
 		close(j->console_fd);
 	j->console_fd = -1;
@@ -612,6 +668,18 @@ static int lava_settle(const struct target_ctx *ctx,
 {
 	enum lava_verdict v;
 
+	if (o == LAVA_CUT) {
+		int fd = open(res->console, O_WRONLY | O_APPEND | O_NOFOLLOW |
+			      O_CLOEXEC);
+
+		/* the kernel's flood, as far as it was kept */
+		*ret = target_finish(ctx, req, j->log.console.buf,
+				     j->log.console.len, 0, res);
+		target_console_cut(ctx->name, res, fd);
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
 	if (o == LAVA_STOPPED) {
 		res->status = CONSOLE_TIMEOUT;
 		res->reason = xstrdup(j->why);

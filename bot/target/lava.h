@@ -29,6 +29,7 @@
 
 #include <stdio.h>
 
+#include "target/console.h"
 #include "util.h"
 
 /* What one chunk of a LAVA job log (the YAML list of JSON lines) says. */
@@ -37,12 +38,28 @@ struct lava_log {
 	size_t lines;		/* log entries consumed: the next ?start= */
 	char *error_type;	/* "Infrastructure", "Job", ... or NULL */
 	char *error_msg;	/* LAVA's words for it, or NULL */
+	/*
+	 * The console kept across every read of the job: at most max bytes
+	 * (0: no bound), each line at most CONSOLE_LINE_MAX.  seen counts
+	 * what came, kept or not (an entry too long to read counts whole);
+	 * past max nothing more is kept and cut is set.
+	 */
+	size_t max, seen;
+	int cut;
+	size_t long_entries;	/* entries over LAVA_ENTRY_MAX, not read */
 };
+
+/*
+ * The longest log entry read: a console line of CONSOLE_LINE_MAX bytes,
+ * each written \u00XX, with LAVA's fields around it.
+ */
+#define LAVA_ENTRY_MAX (6 * CONSOLE_LINE_MAX + 1024)
 
 /*
  * Consume the complete lines of body (a partial last line is left for
  * the next read).  Lines that are not JSON (LAVA tags some with YAML) are
- * counted and skipped.  Returns the number of lines consumed.
+ * counted and skipped, and so are entries over LAVA_ENTRY_MAX.  Returns
+ * the number of lines consumed.
  */
 size_t lava_log_feed(struct lava_log *log, const char *body, size_t len);
 void lava_log_release(struct lava_log *log);

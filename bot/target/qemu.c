@@ -153,7 +153,8 @@ static int run_qemu(const char *name, const char *accel, const char *kernel,
 	p.timeout = timeout;
 	p.log_fd = log_fd;
 	p.capture = capture;
-	p.capture_max = 8 << 20;
+	/* a kernel that floods its console is stopped, not read to the end */
+	p.out_max = target_console_max(name);
 	p.line = qemu_line;
 	p.data = q;
 	/* A QEMU outside /usr (target.NAME.qemu): the binary itself. */
@@ -315,10 +316,12 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 	res->seconds = now_monotonic() - q.start;
 	if (q.begin)
 		res->boot_seconds = q.begin - q.start;
-	if (rc < 0 && rc != SUBPROC_TIMEOUT)
+	if (rc < 0 && rc != SUBPROC_TIMEOUT && rc != SUBPROC_CUT)
 		goto out;
 	ret = target_finish(ctx, req, console.buf, console.len,
 			    rc == SUBPROC_TIMEOUT, res);
+	if (rc == SUBPROC_CUT)
+		target_console_cut(name, res, fd);
 	/* Say in every row how the numbers were made: TCG numbers are not
 	 * KVM numbers.
 	 */
@@ -326,7 +329,7 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 			    target_cfg_int(name, "smp", 2));
 	target_set_machine(res, machine);
 	free(machine);
-	if (!ret && rc) {
+	if (!ret && rc && rc != SUBPROC_CUT) {
 		/* Rows came out but QEMU did not end cleanly: say it. */
 		warning("qemu exited with %d after the results", rc);
 	}

@@ -51,13 +51,24 @@
 #include "subproc.h"
 #include "target/common.h"
 
+/*
+ * What a machine may answer to a command of ours that is not the run
+ * (uname, its command line, a path): lines, not megabytes.
+ */
+#define SSH_ANSWER_MAX (1 << 20)
+/* the last lines of a command's stderr shown */
+#define SSH_ERR_LINES 20
+
 struct ssh {
 	const char *name;
 	const char *argv[40];
 	int n;				/* words before the remote command */
 	char *port, *dest;
 	char *opts;			/* sshOptions, split in place */
-	size_t capture_max;		/* of ssh_run's output; 0: no bound */
+	/* the bytes an answer (stdout and stderr) may have: ssh_setup()'s
+	 * SSH_ANSWER_MAX, the console's budget for the run
+	 */
+	size_t out_max;
 };
 
 static int ssh_setup(struct ssh *s, const char *name)
@@ -69,6 +80,7 @@ static int ssh_setup(struct ssh *s, const char *name)
 
 	memset(s, 0, sizeof(s[0]));
 	s->name = name;
+	s->out_max = SSH_ANSWER_MAX;
 	if (!host)
 		return error("target.%s.host is not set", name);
 	s->argv[s->n++] = "ssh";
@@ -107,19 +119,36 @@ static void ssh_release(struct ssh *s)
 	free(s->opts);
 }
 
-/* Run cmd remotely; stdin from in_fd (-1: none).  Returns its code. */
+/*
+ * Run cmd remotely; stdin from in_fd (-1: none).  Returns its code,
+ * SUBPROC_CUT (said) when its answer passed s->out_max.  The machine
+ * writes its stdout and stderr: both are read bounded, and what its
+ * stderr said is shown afterwards, its last lines, printable.
+ */
 static int ssh_run(struct ssh *s, const char *cmd, int in_fd, double timeout,
 		   struct strbuf *out)
 {
+	struct strbuf err = STRBUF_INIT, tail = STRBUF_INIT;
 	struct subproc p = { .stdin_fd = in_fd, .log_fd = -1,
-			     .capture = out, .split_stderr = 1,
-			     .timeout = timeout, .capture_max = s->capture_max };
+			     .capture = out, .capture_err = &err,
+			     .timeout = timeout, .out_max = s->out_max };
+	int rc;
 
 	s->argv[s->n] = cmd;
 	s->argv[s->n + 1] = NULL;
 	p.argv = s->argv;
 	debug("ssh %s: %s", s->dest, cmd);
-	return subproc_run(&p);
+	rc = subproc_run(&p);
+	if (err.len) {
+		console_tail(err.buf, err.len, SSH_ERR_LINES, &tail);
+		fputs(tail.buf, stderr);
+	}
+	if (rc == SUBPROC_CUT)
+		warning("ssh %s: the answer passed %zu bytes and was cut: %.60s",
+			s->dest, s->out_max, cmd);
+	strbuf_release(&err);
+	strbuf_release(&tail);
+	return rc;
 }
 
 static int ssh_copy(struct ssh *s, const char *local, const char *remote)
@@ -156,27 +185,57 @@ static void boot_seen_release(struct boot_seen *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* One line of a machine's answer: printable, at most max bytes. */
+static char *answer_line(const char *s, size_t n, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return NULL;
+	}
+	return n <= max ? xstrndup_trim(s, n) : NULL;
+}
+
+int target_ssh_boot_answer(const char *buf, size_t len, char **release,
+			   char **id, char **cmdline)
+{
+	const char *end = buf + len, *nl1, *nl2;
+
+	*release = *id = *cmdline = NULL;
+	nl1 = memchr(buf, '\n', len);
+	nl2 = nl1 ? memchr(nl1 + 1, '\n', end - nl1 - 1) : NULL;
+	if (!nl2)
+		return -1;
+	/* /proc/cmdline ends with its newline; nothing may follow it */
+	if (end > nl2 + 1 && end[-1] == '\n')
+		end--;
+	*release = answer_line(buf, nl1 - buf, SSH_RELEASE_MAX);
+	*id = answer_line(nl1 + 1, nl2 - nl1 - 1, SSH_RELEASE_MAX);
+	*cmdline = answer_line(nl2 + 1, end - nl2 - 1, SSH_CMDLINE_MAX);
+	if (*release && **release && *id && **id && *cmdline)
+		return 0;
+	free(*release);
+	free(*id);
+	free(*cmdline);
+	*release = *id = *cmdline = NULL;
+	return -1;
+}
+
 static int remote_boot(struct ssh *s, double timeout, struct boot_seen *b)
 {
 	struct strbuf out = STRBUF_INIT;
-	char *nl1, *nl2;
+	int ret = -1;
 
 	memset(b, 0, sizeof(*b));
-	if (ssh_run(s, "uname -r && cat /proc/sys/kernel/random/boot_id /proc/cmdline",
-		    -1, timeout, &out))
-		goto fail;
-	nl1 = strchr(out.buf, '\n');
-	nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
-	if (!nl2)
-		goto fail;
-	b->release = xstrndup_trim(out.buf, nl1 - out.buf);
-	b->id = xstrndup_trim(nl1 + 1, nl2 - nl1 - 1);
-	b->cmdline = xstrndup_trim(nl2 + 1, out.len - (nl2 + 1 - out.buf));
+	if (!ssh_run(s, "uname -r && cat /proc/sys/kernel/random/boot_id /proc/cmdline",
+		     -1, timeout, &out))
+		ret = target_ssh_boot_answer(out.buf, out.len, &b->release,
+					     &b->id, &b->cmdline);
 	strbuf_release(&out);
-	return 0;
-fail:
-	strbuf_release(&out);
-	return -1;
+	return ret;
 }
 
 static int read_console_file(const char *path, off_t from, struct strbuf *sb);
@@ -776,11 +835,16 @@ static int ssh_boot_run(const struct target_ctx *ctx,
 		add_quoted(&cmdline, args.v[i]);
 	}
 	timeout = target_cfg_int(name, "timeout", target_ssh_ops.run_budget);
+	/* the run's answer is the kernel's console: its budget */
+	s.out_max = target_console_max(name);
 	rc = ssh_run(&s, cmdline.buf, -1, timeout, &out);
+	s.out_max = SSH_ANSWER_MAX;
 	res->seconds = now_monotonic() - start;
 	res->console = NULL;
 	ret = target_finish(ctx, req, out.buf, out.len,
 			    rc == SUBPROC_TIMEOUT, res);
+	if (rc == SUBPROC_CUT)
+		target_console_cut(name, res, -1);
 	/* The release is the same for base and patched: the rows say
 	 * which build ran, as proved by /proc/cmdline.
 	 */
@@ -869,8 +933,6 @@ static int ssh_own_config(const char *name, struct strbuf *cfg,
 	char *rel = NULL;
 	const char *path, *nl;
 	struct strbuf out = STRBUF_INIT, gz = STRBUF_INIT;
-	struct subproc p = { .stdin_fd = -1, .log_fd = -1,
-			     .split_stderr = 1, .timeout = 60 };
 	struct ssh s;
 	char *what = NULL;
 	const char *why;
@@ -878,12 +940,8 @@ static int ssh_own_config(const char *name, struct strbuf *cfg,
 
 	if (ssh_setup(&s, name) < 0)
 		return -1;
-	p.argv = s.argv;
-	p.capture = &out;
-	p.capture_max = 4096;
-	s.argv[s.n] = OWN_CONFIG_WHICH;
-	s.argv[s.n + 1] = NULL;
-	rc = subproc_run(&p);
+	s.out_max = 4096;
+	rc = ssh_run(&s, OWN_CONFIG_WHICH, -1, 60, &out);
 	strbuf_trim(&out);
 	nl = strchr(out.buf, '\n');
 	if (nl)
@@ -903,14 +961,13 @@ static int ssh_own_config(const char *name, struct strbuf *cfg,
 	strbuf_reset(&gz);
 	strbuf_addstr(&gz, "cat ");
 	add_quoted(&gz, path);
-	s.argv[s.n] = gz.buf;
 	strbuf_reset(&out);
 	/* a gzip'ed config is a tenth of the text: the same bound holds */
-	p.capture_max = BUILD_MAX_CONFIG + 1;
-	rc = subproc_run(&p);
+	s.out_max = BUILD_MAX_CONFIG + 1;
+	rc = ssh_run(&s, gz.buf, -1, 60, &out);
 	if (rc || out.len > BUILD_MAX_CONFIG) {
 		error("target %s: cannot read %s%s", name, what,
-		      rc ? "" : ": over 4 MiB");
+		      rc == SUBPROC_CUT ? ": over 4 MiB" : "");
 		goto out;
 	}
 	strbuf_reset(cfg);
@@ -955,7 +1012,7 @@ static int ssh_health(const struct target_ctx *ctx, const char *args,
 		return -1;
 	}
 	/* the machine writes it: the records are a few lines */
-	s.capture_max = 1 << 20;
+	s.out_max = 1 << 20;
 	strbuf_addstr(&cmd, "mkdir -p ");
 	add_quoted(&cmd, rdir);
 	if (ssh_run(&s, cmd.buf, -1, 60, NULL)) {

@@ -64,6 +64,12 @@ struct boot_req {
 	 */
 	const char *spawn_gap;
 	const char *label;	/* the CSV label column */
+	/*
+	 * 1: the kernel the series is measured against (a job's base, the
+	 * tree's own code), not one a series changed: only its record of
+	 * the machine may become a lab device's facts (target_facts())
+	 */
+	int reference;
 	int autogroup;		/* -1: as booted, 0 off, 1 on */
 	const char *cgroup;	/* NULL, "root" or "new": a new cpu cgroup */
 	const char *workdir;	/* console log, initramfs; NULL: a temp dir */
@@ -257,9 +263,12 @@ long target_run_budget(const char *name);
  * LLC) as measured on it, for a target whose shape is no configuration:
  * with fresh, an ssh machine is asked now (`sched-bench health` on its
  * running kernel); else the record last kept, by `sched-bot target
- * check` (ssh), a lab's last run (lava).  Into facts: 1, 0 when none is
- * known (a qemu target: its configuration is its shape; local: this
- * machine as it is), -1 (printed) when the machine cannot be asked.
+ * check` (ssh), a lab's last run of a reference kernel (lava: never a
+ * kernel a series changed, whatever it says of the machine; nor, on an
+ * ssh machine, a kernel booted with a sched_bot.build= token).  Into
+ * facts: 1, 0 when none is known (a qemu target: its configuration is
+ * its shape; local: this machine as it is), -1 (printed) when the
+ * machine cannot be asked.
  */
 int target_facts(const char *name, int fresh, struct strbuf *facts);
 /*

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "target/common.h"
@@ -430,7 +431,8 @@ static void test_lava_env_record(void)
 	struct lava_log ll = { .console = STRBUF_INIT };
 	struct target_ctx ctx = { .name = "lava-qemu", .type = "lava",
 				  .traits = TARGET_GUEST | TARGET_LAB };
-	struct boot_req req = { .label = "base", .autogroup = -1 };
+	struct boot_req req = { .label = "base", .reference = 1,
+				.autogroup = -1 };
 	struct boot_res res;
 	char dir[] = "/tmp/test-console.XXXXXX", *path;
 	const char *line;
@@ -483,6 +485,206 @@ static void test_lava_env_record(void)
 	remove_tree(dir);
 }
 
+/* A run on a lab's device, as lava_boot_run reads its log: rows or not. */
+static int lava_run(const char *const *p, int reference, char *dir)
+{
+	struct strbuf frames = STRBUF_INIT, log = STRBUF_INIT;
+	struct lava_log ll = { .console = STRBUF_INIT };
+	struct target_ctx ctx = { .name = "lava-qemu", .type = "lava",
+				  .traits = TARGET_GUEST | TARGET_LAB };
+	struct boot_req req = { .label = reference ? "base" : "patched",
+				.reference = reference, .autogroup = -1,
+				.workdir = dir };
+	struct boot_res res;
+	const char *line;
+	int ret;
+
+	framed(&frames, p);
+	for (line = frames.buf; *line;) {
+		size_t n = strcspn(line, "\n");
+
+		strbuf_addf(&log, "- {\"lvl\": \"target\", \"msg\": \"%.*s\"}\n",
+			    (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	lava_log_feed(&ll, log.buf, log.len);
+	memset(&res, 0, sizeof(res));
+	ret = target_finish(&ctx, &req, ll.console.buf, ll.console.len, 0,
+			    &res);
+	boot_res_release(&res);
+	lava_log_release(&ll);
+	strbuf_release(&frames);
+	strbuf_release(&log);
+	return ret;
+}
+
+/*
+ * A kernel a series changed says what it likes of the machine: its
+ * 4096 CPUs never become the device's facts, before or after the base
+ * kernel's record is kept.
+ */
+static void test_lava_facts_of_patched(void)
+{
+#define RUN_OF(cpus) {							\
+		"INFO release=6.1.192", "INFO seconds=1",		\
+		"RUN spawn 1 -c 2 -t 1 --run 1",			\
+		"OUT kind,workload,params,run,sample,metric,value,unit,hib," \
+		"placement",						\
+		"OUT env,nr_cpus," cpus,				\
+		"OUT sample,spawn,copies=2 duration=1,1,0,lps,6812.5,lps,1,", \
+		"OUT end,spawn,copies=2 duration=1,1,1",		\
+		"RC 0", NULL }
+	static const char *const base[] = RUN_OF("4");
+	static const char *const patched[] = RUN_OF("4096");
+#undef RUN_OF
+	char dir[] = "/tmp/test-console.XXXXXX", *path;
+	struct strbuf facts = STRBUF_INIT;
+
+	CHECK(mkdtemp(dir) != NULL);
+	setenv("XDG_DATA_HOME", dir, 1);
+	path = xasprintf("%s/sched-bot/targets/lava-qemu.facts", dir);
+	CHECK_INT(lava_run(patched, 0, dir), 0);
+	CHECK(access(path, F_OK) < 0);
+	CHECK_INT(lava_run(base, 1, dir), 0);
+	CHECK(strbuf_read_file(&facts, path) > 0);
+	CHECK_STR(facts.buf, "env,nr_cpus,4\n");
+	CHECK_INT(lava_run(patched, 0, dir), 0);
+	strbuf_reset(&facts);
+	CHECK(strbuf_read_file(&facts, path) > 0);
+	CHECK_STR(facts.buf, "env,nr_cpus,4\n");
+	free(path);
+	strbuf_release(&facts);
+	remove_tree(dir);
+}
+
+/*
+ * An ssh machine still up on a kernel under test (its token on the
+ * command line) gives no facts, whatever it says.
+ */
+static void test_facts_of_kernel_under_test(void)
+{
+	static const char own[] = "health,load1,0.01\nenv,nr_cpus,8\n"
+				  "env,cmdline,root=/dev/sda1 quiet\n";
+	static const char test[] = "env,nr_cpus,4096\nenv,cmdline,root=/dev/"
+				   "sda1 sched_bot.build=0123456789abcdef\n";
+	char dir[] = "/tmp/test-console.XXXXXX", *path;
+	struct strbuf facts = STRBUF_INIT;
+
+	CHECK(mkdtemp(dir) != NULL);
+	setenv("XDG_DATA_HOME", dir, 1);
+	path = xasprintf("%s/sched-bot/targets/box.facts", dir);
+	target_keep_facts("box", own, strlen(own));
+	target_keep_facts("box", test, strlen(test));
+	CHECK(strbuf_read_file(&facts, path) > 0);
+	CHECK_STR(facts.buf,
+		  "env,nr_cpus,8\nenv,cmdline,root=/dev/sda1 quiet\n");
+	free(path);
+	strbuf_release(&facts);
+	remove_tree(dir);
+}
+
+/*
+ * A lab's log kept across reads: at most max bytes of console, each line
+ * at most CONSOLE_LINE_MAX; an entry no console line can be is skipped,
+ * counted.
+ */
+static void test_lava_bounded(void)
+{
+	struct lava_log ll = { .console = STRBUF_INIT };
+	struct strbuf log = STRBUF_INIT;
+	int i;
+
+	ll.max = 1000;
+	for (i = 0; i < 100; i++)
+		strbuf_addf(&log, "- {\"lvl\": \"target\", \"msg\": \"line %03d of a flood\"}\n",
+			    i);
+	CHECK_INT(lava_log_feed(&ll, log.buf, log.len), 100);
+	CHECK(ll.cut);
+	CHECK(ll.console.len <= 1000 && ll.console.len > 900);
+	CHECK_INT(ll.seen, 100 * strlen("line 000 of a flood\n"));
+	CHECK(starts_with(ll.console.buf, "line 000 of a flood\n"));
+	lava_log_release(&ll);
+
+	strbuf_reset(&log);
+	strbuf_addstr(&log, "- {\"lvl\": \"target\", \"msg\": \"");
+	for (i = 0; i < 2 * CONSOLE_LINE_MAX; i++)
+		strbuf_addch(&log, 'y');
+	strbuf_addstr(&log, "\"}\n- {\"lvl\": \"target\", \"msg\": \"");
+	for (i = 0; i < LAVA_ENTRY_MAX; i++)
+		strbuf_addch(&log, 'z');
+	strbuf_addstr(&log, "\"}\n- {\"lvl\": \"target\", \"msg\": \"end\"}\n");
+	CHECK_INT(lava_log_feed(&ll, log.buf, log.len), 3);
+	CHECK(!ll.cut);
+	CHECK_INT(ll.long_entries, 1);
+	CHECK_INT(ll.lines, 3);
+	CHECK_INT(ll.console.len, CONSOLE_LINE_MAX + 1 + 4);
+	CHECK(ll.console.len > 6 &&
+	      !strcmp(ll.console.buf + ll.console.len - 6, "y\nend\n"));
+	lava_log_release(&ll);
+	strbuf_release(&log);
+}
+
+/*
+ * A console line longer than any line can be is a flood: a frame past
+ * CONSOLE_LINE_MAX of it is not read, and the tail shows its head.
+ */
+static void test_long_line(void)
+{
+	static const char *const p[] = { "INFO release=6.1.192", NULL };
+	struct strbuf sb = STRBUF_INIT, tail = STRBUF_INIT;
+	struct console_result r;
+	size_t i;
+
+	/* BEGIN at the very end of the longest line: read */
+	for (i = 0; i < CONSOLE_LINE_MAX - strlen("@@SB BEGIN 1"); i++)
+		strbuf_addch(&sb, 'x');
+	framed(&sb, p);
+	CHECK_INT(console_parse(sb.buf, sb.len, 0, &r), CONSOLE_OK);
+	CHECK_INT(r.long_lines, 0);
+	console_result_release(&r);
+	/* after a whole line of flood: not */
+	strbuf_reset(&sb);
+	for (i = 0; i < CONSOLE_LINE_MAX; i++)
+		strbuf_addch(&sb, 'x');
+	framed(&sb, p);
+	CHECK_INT(console_parse(sb.buf, sb.len, 0, &r), CONSOLE_CORRUPT);
+	CHECK_INT(r.long_lines, 1);
+	CHECK(r.last_lines && strlen(r.last_lines) < sb.len);
+	console_result_release(&r);
+	console_tail(sb.buf, sb.len, 40, &tail);
+	CHECK(starts_with(tail.buf, "xxx"));
+	CHECK_INT(strcspn(tail.buf, "\n"), CONSOLE_LINE_MAX + 3);
+	CHECK(strstr(tail.buf, "x...\n@@SB 1 ") != NULL);
+	strbuf_release(&sb);
+	strbuf_release(&tail);
+}
+
+/* Which boot an ssh machine is in: three printable lines, or nothing. */
+static void test_ssh_boot_answer(void)
+{
+	static const char ok[] = "6.1.0\nb0e3\nroot=/dev/sda1 quiet\n";
+	static const char esc[] = "6.1.0\x1b]0;owned\x07\nb0e3\nroot=/\n";
+	static const char more[] = "6.1.0\nb0e3\nroot=/\nand more\n";
+	char *r, *i, *c, *big;
+
+	CHECK_INT(target_ssh_boot_answer(ok, strlen(ok), &r, &i, &c), 0);
+	CHECK_STR(r, "6.1.0");
+	CHECK_STR(i, "b0e3");
+	CHECK_STR(c, "root=/dev/sda1 quiet");
+	free(r);
+	free(i);
+	free(c);
+	CHECK_INT(target_ssh_boot_answer(esc, strlen(esc), &r, &i, &c), -1);
+	CHECK(!r && !i && !c);
+	CHECK_INT(target_ssh_boot_answer(more, strlen(more), &r, &i, &c), -1);
+	CHECK_INT(target_ssh_boot_answer(ok, 8, &r, &i, &c), -1);
+	big = xcalloc(1, SSH_CMDLINE_MAX + 20);
+	memcpy(big, "6.1.0\nb0e3\n", 11);
+	memset(big + 11, 'x', SSH_CMDLINE_MAX + 1);
+	CHECK_INT(target_ssh_boot_answer(big, strlen(big), &r, &i, &c), -1);
+	free(big);
+}
+
 /* A default timeout counts each cell and sweep point as a run. */
 static void test_req_runs(void)
 {
@@ -518,6 +720,11 @@ int main(void)
 	RUN(test_tool_rows);
 	RUN(test_tool_bad);
 	RUN(test_lava_env_record);
+	RUN(test_lava_facts_of_patched);
+	RUN(test_facts_of_kernel_under_test);
+	RUN(test_lava_bounded);
+	RUN(test_long_line);
+	RUN(test_ssh_boot_answer);
 	RUN(test_req_runs);
 	return test_done();
 }
