@@ -16,7 +16,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <pwd.h>
 #include <sched.h>
@@ -181,26 +180,52 @@ static int resolve_user(struct plan *pl)
 	return 0;
 }
 
-/* Hand a writable directory to the sandbox uid: every entry in it. */
-static uid_t own_uid;
-static gid_t own_gid;
-static int own_walk(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
+/*
+ * Hand a writable directory (or file) to the sandbox uid: it and every
+ * entry below it, by tree_walk_below() (a chain a build left as deep as
+ * it likes is walked without recursion, no link followed).
+ */
+static int own_visit(const struct tree_entry *e, void *data)
 {
-	(void)flag;
-	(void)ftw;
-	if (st->st_uid != own_uid || st->st_gid != own_gid)
-		if (lchown(path, own_uid, own_gid) < 0)
-			return error("cannot hand %s to sandbox.user: %s",
-				     path, strerror(errno));
+	const struct plan *pl = data;
+
+	if (e->post)
+		return 0;
+	if ((e->st->st_uid != pl->uid || e->st->st_gid != pl->gid) &&
+	    fchownat(e->dfd, e->name, pl->uid, pl->gid,
+		     AT_SYMLINK_NOFOLLOW) < 0)
+		return error("cannot hand %s (below it) to sandbox.user: %s",
+			     e->name, strerror(errno));
 	return 0;
 }
 
 static int give_to_sandbox(const struct plan *pl, const char *dir)
 {
-	own_uid = pl->uid;
-	own_gid = pl->gid;
-	return nftw(dir, own_walk, 32, FTW_PHYS) ? -1 : 0;
+	struct stat st;
+	int fd = open(dir, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		error("cannot hand %s to sandbox.user: %s", dir,
+		      strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if ((st.st_uid != pl->uid || st.st_gid != pl->gid) &&
+	    fchown(fd, pl->uid, pl->gid) < 0) {
+		error("cannot hand %s to sandbox.user: %s", dir,
+		      strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	if (tree_walk_below(fd, own_visit, (void *)pl) < 0)
+		return error("cannot hand %s to sandbox.user: %s", dir,
+			     strerror(errno));
+	return 0;
 }
 
 struct args {
@@ -454,9 +479,9 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 
 /*
  * The disk use of the directories the build writes while we look
- * (disk_use_at(), by descriptor only).  A directory that cannot be read,
- * or nested deeper than kbuild ever goes, cannot be measured and counts
- * as too much.
+ * (disk_use_below(), by descriptor only, as deep as the tree goes).  A
+ * directory that cannot be read cannot be measured and counts as too
+ * much.
  */
 #define DISK_UNKNOWN (~0ULL)
 
