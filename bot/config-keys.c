@@ -217,9 +217,10 @@ const struct config_key config_keys[] = {
 	I("build.timeout", "10800", "seconds a whole build may take (0: no "
 	  "limit); then it is killed and reported as failed"),
 	I("build.maxLog", "268435456", "bytes of build output kept"),
-	I("build.maxDisk", "34359738368", "bytes the build's O= and ccache "
-	  "directories may hold together, measured while make runs (0: no "
-	  "limit); past it the build is stopped and reported as failed"),
+	I("build.maxDisk", "34359738368", "bytes a build may add to its O= "
+	  "and the ccache it may write, measured while make runs (0: no "
+	  "limit); past it the build is stopped and reported as failed; "
+	  "more than this left there before is emptied first"),
 	B("build.sandbox", "true", "run make and everything it runs in the "
 	  "sandbox (false: unconfined, refused as root)"),
 	S("sandbox.user", "nobody",

@@ -480,8 +480,10 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 /*
  * The disk use of the directories the build writes while we look
  * (disk_use_below(), by descriptor only, as deep as the tree goes).  A
- * directory that cannot be read cannot be measured and counts as too
- * much.
+ * directory that cannot be read (the build took its own permission
+ * away, or moved it while we looked) cannot be measured and counts as
+ * too much: only this build can have done it, as its directories are
+ * checked before it starts (build.c).
  */
 #define DISK_UNKNOWN (~0ULL)
 
@@ -541,7 +543,11 @@ static int watch(void *data)
 		over = SANDBOX_OVER_PIDS;
 	t0 = now_monotonic();
 	if (!over && w->sb->max_disk && t0 >= w->next_disk) {
-		if (disk_use(w->sb) > w->sb->max_disk)
+		unsigned long long use = disk_use(w->sb);
+
+		if (use == DISK_UNKNOWN ||
+		    (use > w->sb->disk_base &&
+		     use - w->sb->disk_base > w->sb->max_disk))
 			over = SANDBOX_OVER_DISK;
 		/* a big O= is measured less often: at most a fifth of
 		 * the time goes into measuring it

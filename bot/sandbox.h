@@ -81,11 +81,15 @@ struct sandbox {
 	 */
 	unsigned long long extra_mem;
 	/*
-	 * Bytes the writable dirs may hold together (0: no bound), measured
-	 * about every half second while the program runs; past it the run
-	 * is stopped.  max_disk_key names the bound in messages.
+	 * Bytes the writable dirs may gain together (0: no bound) over
+	 * disk_base, what they held before the work began (the caller's
+	 * measure: a build's several runs share one), measured about every
+	 * half second while the program runs; past it the run is stopped.
+	 * What others left there is not this run's cost.  max_disk_key
+	 * names the bound in messages.
 	 */
 	unsigned long long max_disk;
+	unsigned long long disk_base;
 	const char *max_disk_key;
 };
 
