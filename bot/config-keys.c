@@ -232,7 +232,8 @@ const struct config_key config_keys[] = {
 	I("sandbox.maxFileSize", "4294967296",
 	  "bytes per file a sandboxed process writes (0: no limit)"),
 	I("sandbox.tmpSize", "1073741824",
-	  "bytes of the sandbox's /tmp, and of its /dev/shm"),
+	  "bytes of the sandbox's /tmp, and of its /dev/shm, each with an "
+	  "inode for every 16 KiB of it"),
 	I("sandbox.memoryMax", "8589934592", "bytes of memory (its tmpfs "
 	  "pages too, no swap) of each whole sandbox, in its cgroup; QEMU's "
 	  "adds the guest's (0: no limit)"),
