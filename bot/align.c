@@ -63,6 +63,7 @@ static int align_build(struct job_blocks *b, const char *flags,
 		bo.kcflags = flags;
 		bo.extra_config = align_config(tp, bo.rev);
 		bo.extra_name = "the alignment control";
+		bo.trusted = i == 0;	/* the base: the tree's own */
 		info("the alignment control: building the %s kernel with KCFLAGS=%s%s",
 		     sides[i], flags, bo.extra_config ?
 		     " and CONFIG_" ALIGN_KCONFIG "=y" : "");

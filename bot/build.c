@@ -663,6 +663,8 @@ struct job {
 	char *stopped;			/* which; NULL: build.timeout */
 	int sandboxed;			/* build.sandbox */
 	char *ccache_dir;		/* NULL: no ccache */
+	int ccache_rw;			/* 1: it may write ccache (trusted) */
+	unsigned long long disk_base;	/* what they held: sandbox.h */
 	int objfd;			/* O=, for slotfile.h; -1: not open */
 	int slotfd;			/* the slot (build.log), likewise */
 	/* why the build's output was refused (slotfile.h): mailable */
@@ -694,7 +696,7 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 {
 	const char *argv[16];
 	char *alloc[8] = { 0 };
-	const char *env[12];
+	const char *env[16];
 	int n = 0, na = 0, ne = 0, ret;
 	const char *cc = bd()->cc;
 
@@ -729,6 +731,14 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	env[ne++] = "MAKEOVERRIDES";
 	if (j->ccache_dir) {
 		env[ne++] = alloc[na++] = env_kv("CCACHE_DIR", j->ccache_dir);
+		/* read-only: hits only, nothing of this build kept, and
+		 * ccache's own files on the sandbox's /tmp
+		 */
+		if (!j->ccache_rw) {
+			env[ne++] = "CCACHE_READONLY=1";
+			env[ne++] = "CCACHE_NOSTATS=1";
+			env[ne++] = "CCACHE_TEMPDIR=/tmp/ccache";
+		}
 		/* ccache hits across slots: paths relative below the
 		 * cache.
 		 */
@@ -815,17 +825,21 @@ static int run_in_slot(struct job *j, const char *const *argv,
 			p.timeout = 0.001;
 	}
 	if (j->sandboxed) {
-		/* the tree read-only, its objects and ccache writable */
+		/* the tree read-only, its objects writable, and ccache
+		 * when the build is trusted (build_opts.trusted)
+		 */
 		dirs[sb.nr_dirs++] = (struct sandbox_dir){ j->srcdir, 0 };
 		dirs[sb.nr_dirs++] = (struct sandbox_dir){ j->objdir, 1 };
 		if (j->ccache_dir)
 			dirs[sb.nr_dirs++] =
-				(struct sandbox_dir){ j->ccache_dir, 1 };
+				(struct sandbox_dir){ j->ccache_dir,
+						      j->ccache_rw };
 		if (ro_file)
 			dirs[sb.nr_dirs++] = (struct sandbox_dir){ ro_file, 0 };
 		sb.env = env;
 		sb.max_disk = (unsigned long long)bd()->max_disk;
 		sb.max_disk_key = "build.maxDisk";
+		sb.disk_base = j->disk_base;
 		ret = sandbox_run(&sb, &p);
 	} else {
 		ret = subproc_run(&p);
@@ -1539,6 +1553,52 @@ static int open_source(struct job *j, git_repository **repo,
 	return 0;
 }
 
+/*
+ * What this build may write, checked before it starts, under the
+ * slot's lock: O= as the slot's last build left it (another series',
+ * perhaps), and ccache when this build may write there.  A tree that
+ * cannot be measured (a directory made unreadable) or that holds more
+ * than build.maxDisk cannot be what one build left within its bound:
+ * it is removed, and this build starts without it, at the cost of a
+ * full build, never a failure of its own.  What stays is the base the
+ * sandbox counts from (sandbox.h): only what this build adds is its.
+ */
+static int check_writable(struct job *j)
+{
+	unsigned long long max = (unsigned long long)bd()->max_disk;
+	const char *dirs[2] = { j->objdir, j->ccache_rw ? j->ccache_dir :
+				NULL };
+	size_t i;
+
+	j->disk_base = 0;
+	if (!j->sandboxed || bd()->max_disk <= 0)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		struct disk_use u = { 0 };
+
+		if (!dirs[i])
+			continue;
+		disk_use_at(AT_FDCWD, dirs[i], &u);
+		if (!u.unknown && u.bytes <= max) {
+			j->disk_base += u.bytes;
+			continue;
+		}
+		if (u.unknown)
+			warning("%s holds what cannot be measured: emptied, the build starts without it",
+				dirs[i]);
+		else
+			warning("%s holds %llu bytes, more than build.maxDisk (%llu): emptied, the build starts without it",
+				dirs[i], u.bytes, max);
+		if (remove_tree(dirs[i]) < 0 || mkdir_p(dirs[i], 0755) < 0)
+			return error("cannot empty %s: %s", dirs[i],
+				     strerror(errno));
+		memset(&u, 0, sizeof(u));
+		disk_use_at(AT_FDCWD, dirs[i], &u);
+		j->disk_base += u.bytes;
+	}
+	return 0;
+}
+
 static int do_build(struct job *j)
 {
 	struct build_result *r = j->r;
@@ -1579,6 +1639,8 @@ static int do_build(struct job *j)
 	free(logpath);
 	lock = lock_slot(j);
 	if (lock < 0)
+		goto out;
+	if (check_writable(j) < 0)
 		goto out;
 	j->slotfd = slot_dir_open(j->slot);
 	j->objfd = slot_dir_open(j->objdir);
@@ -1679,6 +1741,8 @@ static int setup_build(struct job *j)
 	long timeout = bd()->timeout;
 
 	j->sandboxed = bd()->sandbox;
+	/* unconfined, it could write anywhere anyway */
+	j->ccache_rw = j->o->trusted || !j->sandboxed;
 	if (!j->sandboxed && !geteuid())
 		return error("refusing to build as root without the sandbox (build.sandbox = false): untrusted code would run as root");
 	if (!j->sandboxed)

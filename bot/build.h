@@ -21,7 +21,9 @@
  *                              as the build finished): a finished
  *                              build, reused as is
  *   ccache/                    CCACHE_DIR unless $CCACHE_DIR or
- *                              build.ccacheDir names another
+ *                              build.ccacheDir names another;
+ *                              read-only to a build that is not
+ *                              build_opts.trusted
  *
  * origin is the repository (--tree) or the directory (--src); source id
  * is the commit's tree id, or for --src a hash of every file's path,
@@ -30,7 +32,8 @@
  *
  * make and everything it runs are untrusted (the tree is a posted
  * patch): they run in the sandbox (sandbox.h) with the tree read-only
- * and only the O= directory and ccache writable, for at most
+ * and only the O= directory (and ccache, for a trusted build)
+ * writable, for at most
  * build.timeout seconds (default 10800) in all.
  *
  * Configuration: build.cacheDir, build.jobs, build.ccache (bool,
@@ -140,6 +143,13 @@ struct build_opts {
 	 */
 	const char *kcflags;
 	const char *extra_config, *extra_name;
+	/*
+	 * 1: the commit is the tree's own (a base, no posted patch in it),
+	 * and its build may add to the shared ccache.  0 (a series, a
+	 * bisection step, anything a stranger wrote): ccache is read-only to
+	 * it, so that nothing it plants there reaches another series.
+	 */
+	int trusted;
 };
 
 struct build_result {

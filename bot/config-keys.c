@@ -219,9 +219,10 @@ const struct config_key config_keys[] = {
 	  "limit); then it is killed and reported as failed"),
 	I("build.maxLog", "268435456", "bytes of a build's output kept in its "
 	  "log, all its make steps together; the cut is said"),
-	I("build.maxDisk", "34359738368", "bytes the build's O= and ccache "
-	  "directories may hold together, measured while make runs (0: no "
-	  "limit); past it the build is stopped and reported as failed"),
+	I("build.maxDisk", "34359738368", "bytes a build may add to its O= "
+	  "and the ccache it may write, measured while make runs (0: no "
+	  "limit); past it the build is stopped and reported as failed; "
+	  "more than this left there before is emptied first"),
 	B("build.sandbox", "true", "run make and everything it runs in the "
 	  "sandbox (false: unconfined, refused as root)"),
 	S("sandbox.user", "nobody",
@@ -233,7 +234,8 @@ const struct config_key config_keys[] = {
 	I("sandbox.maxFileSize", "4294967296",
 	  "bytes per file a sandboxed process writes (0: no limit)"),
 	I("sandbox.tmpSize", "1073741824",
-	  "bytes of the sandbox's /tmp, and of its /dev/shm"),
+	  "bytes of the sandbox's /tmp, and of its /dev/shm, each with an "
+	  "inode for every 16 KiB of it"),
 	I("sandbox.memoryMax", "8589934592", "bytes of memory (its tmpfs "
 	  "pages too, no swap) of each whole sandbox, in its cgroup; QEMU's "
 	  "adds the guest's (0: no limit)"),

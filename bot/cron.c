@@ -841,6 +841,7 @@ static int build_ahead(struct state *st, double deadline, int fetched)
 			info("build ahead: %s moved to %.12s", b, hex);
 			bo.tree = tp;
 			bo.rev = hex;
+			bo.trusted = 1;	/* a named tree's head */
 			memset(&br, 0, sizeof(br));
 			rc = build_kernel(&bo, &br);
 			/* Tried once per head: an error that recurs at

@@ -371,6 +371,8 @@ static int stage_build(struct job *j)
 		bo.base_config = j->s.base_config;
 		bo.fragment_list = j->s.fragments;
 		bo.progress = verbosity >= 0;
+		/* the base is the tree's: only it may add to ccache */
+		bo.trusted = i == JOB_SIDE_BASE;
 		memset(&br, 0, sizeof(br));
 		info("building the %s kernel (%.12s)", sides[i], bo.rev);
 		rc = build_kernel(&bo, &br);

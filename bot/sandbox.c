@@ -12,11 +12,18 @@
  * 0700), so as root the child first makes a private mount namespace,
  * opens each directory while still root and mounts it on a staging
  * tmpfs where the dropped uid can reach it; bwrap binds from there.
+ *
+ * Why the child mounts /tmp and /dev/shm itself: bwrap sizes a tmpfs in
+ * bytes only, and the kernel gives it half the machine's pages in
+ * inodes whatever its size, millions of empty files in kernel memory
+ * that no byte bound sees.  As root it mounts them in that mount
+ * namespace; as anyone else in a user namespace of its own, where it
+ * stays who it was, with the same staging; bwrap, nested inside, binds
+ * them.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <pwd.h>
 #include <sched.h>
@@ -28,6 +35,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -38,6 +46,13 @@
 #define SCRATCH_HOME "/tmp/home"
 #define MAX_DIRS 16
 #define MAX_DEVICES 4
+/*
+ * Each tmpfs (/tmp, /dev/shm) has an inode for every this many of its
+ * bytes, mke2fs's default ratio: the kernel's default is half the
+ * machine's pages whatever the size, millions of empty files in kernel
+ * memory that sandbox.tmpSize does not see.
+ */
+#define TMPFS_BYTES_PER_INODE 16384
 
 /* What the child does before exec'ing bwrap; made by the parent. */
 struct plan {
@@ -53,6 +68,10 @@ struct plan {
 	char stage[MAX_DIRS][32];	/* where the child mounts them */
 	rlim_t as, nproc, fsize;
 	const struct cgroup *cg;	/* NULL: none */
+	/* the child mounts /tmp and /dev/shm, inodes sized */
+	int tmpfs;
+	char tmpfs_opts[128];
+	int pid_fd;			/* the child says its pid here; -1 */
 };
 
 static struct sandbox_opts opts;
@@ -78,6 +97,11 @@ static int say(const char *what)
 	return -1;
 }
 
+/* Where the child mounts the sized tmpfs mounts: /tmp, /dev/shm. */
+static const char *const tmpfs_stage[] = {
+	STAGE "/tmpfs-tmp", STAGE "/tmpfs-shm",
+};
+
 /* A mount point on the staging tmpfs for a directory or a file. */
 static int make_stage(const char *path, int is_file)
 {
@@ -89,6 +113,42 @@ static int make_stage(const char *path, int is_file)
 	if (fd < 0)
 		return -1;
 	close(fd);
+	return 0;
+}
+
+/*
+ * Not root: a user namespace of the child's own in which it is who it
+ * was (uid and gid mapped onto themselves), so that it may mount the
+ * sized tmpfs mounts that bwrap, nested inside, then binds.  No
+ * allocation (child_setup()).
+ */
+static int map_self(const struct plan *pl)
+{
+	static const char *const files[] = {
+		"/proc/self/setgroups", "/proc/self/uid_map",
+		"/proc/self/gid_map",
+	};
+	char line[64];
+	size_t i;
+	int fd, n, ok;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		if (!i)
+			n = snprintf(line, sizeof(line), "deny");
+		else
+			n = snprintf(line, sizeof(line), "%u %u 1\n",
+				     i == 1 ? (unsigned int)pl->uid :
+				     (unsigned int)pl->gid,
+				     i == 1 ? (unsigned int)pl->uid :
+				     (unsigned int)pl->gid);
+		fd = open(files[i], O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		ok = write(fd, line, n) == n;
+		close(fd);
+		if (!ok)
+			return -1;
+	}
 	return 0;
 }
 
@@ -106,10 +166,20 @@ static int child_setup(void *data)
 	 */
 	if (pl->cg && cgroup_enter(pl->cg) < 0)
 		return say("joining the sandbox's cgroup");
+	/* the watcher looks at its tmpfs mounts through /proc/PID/root */
+	if (pl->pid_fd >= 0) {
+		pid_t me = getpid();
+
+		if (write(pl->pid_fd, &me, sizeof(me)) != (ssize_t)sizeof(me))
+			return say("telling the sandbox's pid");
+	}
 	close_range(3, ~0U, 0);
-	if (pl->drop) {
-		if (unshare(CLONE_NEWNS) < 0)
-			return say("unshare");
+	if (!pl->drop && pl->tmpfs &&
+	    (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0 || map_self(pl) < 0))
+		return say("a user namespace for the sandbox's tmpfs");
+	if (pl->drop && unshare(CLONE_NEWNS) < 0)
+		return say("unshare");
+	if (pl->drop || pl->tmpfs) {
 		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 			return say("private mounts");
 		for (i = 0; i < pl->nr; i++) {
@@ -129,6 +199,13 @@ static int child_setup(void *data)
 				return say(pl->paths[i]);
 			close(fds[i]);
 		}
+		for (i = 0; pl->tmpfs && i < ARRAY_SIZE(tmpfs_stage); i++)
+			if (mkdir(tmpfs_stage[i], 0755) < 0 ||
+			    mount("sandbox", tmpfs_stage[i], "tmpfs",
+				  MS_NOSUID | MS_NODEV, pl->tmpfs_opts) < 0)
+				return say(tmpfs_stage[i]);
+	}
+	if (pl->drop) {
 		if (setgroups(pl->nr_groups, pl->groups) < 0 ||
 		    setresgid(pl->gid, pl->gid, pl->gid) < 0 ||
 		    setresuid(pl->uid, pl->uid, pl->uid) < 0)
@@ -167,8 +244,12 @@ static int resolve_user(struct plan *pl)
 	struct passwd *pw;
 
 	pl->drop = !geteuid();
-	if (!pl->drop)
+	if (!pl->drop) {
+		/* who we are, mapped onto itself: map_self() */
+		pl->uid = getuid();
+		pl->gid = getgid();
 		return 0;
+	}
 	pw = getpwnam(name);
 	if (!pw)
 		return error("refusing to run an untrusted build as root: sandbox.user '%s' does not exist (set sandbox.user to an unprivileged user)",
@@ -181,26 +262,52 @@ static int resolve_user(struct plan *pl)
 	return 0;
 }
 
-/* Hand a writable directory to the sandbox uid: every entry in it. */
-static uid_t own_uid;
-static gid_t own_gid;
-static int own_walk(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
+/*
+ * Hand a writable directory (or file) to the sandbox uid: it and every
+ * entry below it, by tree_walk_below() (a chain a build left as deep as
+ * it likes is walked without recursion, no link followed).
+ */
+static int own_visit(const struct tree_entry *e, void *data)
 {
-	(void)flag;
-	(void)ftw;
-	if (st->st_uid != own_uid || st->st_gid != own_gid)
-		if (lchown(path, own_uid, own_gid) < 0)
-			return error("cannot hand %s to sandbox.user: %s",
-				     path, strerror(errno));
+	const struct plan *pl = data;
+
+	if (e->post)
+		return 0;
+	if ((e->st->st_uid != pl->uid || e->st->st_gid != pl->gid) &&
+	    fchownat(e->dfd, e->name, pl->uid, pl->gid,
+		     AT_SYMLINK_NOFOLLOW) < 0)
+		return error("cannot hand %s (below it) to sandbox.user: %s",
+			     e->name, strerror(errno));
 	return 0;
 }
 
 static int give_to_sandbox(const struct plan *pl, const char *dir)
 {
-	own_uid = pl->uid;
-	own_gid = pl->gid;
-	return nftw(dir, own_walk, 32, FTW_PHYS) ? -1 : 0;
+	struct stat st;
+	int fd = open(dir, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		error("cannot hand %s to sandbox.user: %s", dir,
+		      strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if ((st.st_uid != pl->uid || st.st_gid != pl->gid) &&
+	    fchown(fd, pl->uid, pl->gid) < 0) {
+		error("cannot hand %s to sandbox.user: %s", dir,
+		      strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	if (tree_walk_below(fd, own_visit, (void *)pl) < 0)
+		return error("cannot hand %s to sandbox.user: %s", dir,
+			     strerror(errno));
+	return 0;
 }
 
 struct args {
@@ -339,14 +446,56 @@ static rlim_t limit(long v)
 	return v > 0 ? (rlim_t)v : 0;
 }
 
+/* The inodes of each tmpfs: one for every TMPFS_BYTES_PER_INODE. */
+static unsigned long long tmpfs_inodes(void)
+{
+	unsigned long long n = limit(so()->tmp_size) / TMPFS_BYTES_PER_INODE;
+
+	return n < 64 ? 64 : n;
+}
+
+/*
+ * Every tmpfs sized (bwrap's are half the RAM otherwise): /tmp and
+ * /dev/shm, mounted by the child (child_setup()) with an inode for every
+ * TMPFS_BYTES_PER_INODE bytes, which bwrap cannot ask for; / and /dev
+ * are made read-only later.  With sandbox.tmpSize 0 (no bound),
+ * bwrap's.
+ */
+static void tmpfs_args(struct plan *pl, struct args *a)
+{
+	unsigned long long bytes = limit(so()->tmp_size);
+	static const char *const dest[] = { "/tmp", "/dev/shm" };
+	size_t i;
+
+	pl->tmpfs = bytes != 0;
+	if (pl->tmpfs)
+		snprintf(pl->tmpfs_opts, sizeof(pl->tmpfs_opts),
+			 "mode=0755,uid=%u,gid=%u,size=%llu,nr_inodes=%llu",
+			 (unsigned int)pl->uid, (unsigned int)pl->gid, bytes,
+			 tmpfs_inodes());
+	for (i = 0; i < ARRAY_SIZE(dest); i++) {
+		if (pl->tmpfs) {
+			arg(a, "--bind");
+			arg(a, tmpfs_stage[i]);
+		} else {
+			if (bytes) {
+				arg(a, "--size");
+				arg_own(a, xasprintf("%llu", bytes));
+			}
+			arg(a, "--tmpfs");
+		}
+		arg(a, dest[i]);
+	}
+}
+
 static int build_plan(const struct sandbox *sb, struct plan *pl,
 		      struct args *a, const char *const *argv)
 {
 	struct stat st;
-	char *tmp_size;
 	size_t i;
 
 	memset(pl, 0, sizeof(*pl));
+	pl->pid_fd = -1;
 	if (resolve_user(pl) < 0)
 		return -1;
 	if (sb->nr_dirs > MAX_DIRS)
@@ -357,7 +506,6 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 		pl->as += sb->extra_mem;
 	pl->nproc = limit(so()->max_procs);
 	pl->fsize = limit(so()->max_file_size);
-	tmp_size = xasprintf("%ld", (long)limit(so()->tmp_size));
 
 	arg(a, "bwrap");
 	arg(a, "--unshare-user");
@@ -376,23 +524,7 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 	arg(a, "/proc");
 	arg(a, "--dev");
 	arg(a, "/dev");
-	/* Every tmpfs sized (bwrap's are half the RAM otherwise): /tmp and
-	 * /dev/shm; / and /dev are made read-only below.
-	 */
-	if (strcmp(tmp_size, "0")) {
-		arg(a, "--size");
-		arg(a, tmp_size);
-	}
-	arg(a, "--tmpfs");
-	arg(a, "/dev/shm");
-	if (strcmp(tmp_size, "0")) {
-		arg(a, "--size");
-		arg_own(a, tmp_size);
-	} else {
-		free(tmp_size);
-	}
-	arg(a, "--tmpfs");
-	arg(a, "/tmp");
+	tmpfs_args(pl, a);
 	arg(a, "--dir");
 	arg(a, SCRATCH_HOME);
 	for (i = 0; i < sb->nr_dirs; i++) {
@@ -410,7 +542,7 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 		if (pl->drop && d->writable && give_to_sandbox(pl, d->path))
 			return -1;
 		arg(a, d->writable ? "--bind" : "--ro-bind");
-		arg(a, pl->drop ? pl->stage[pl->nr] : d->path);
+		arg(a, pl->drop || pl->tmpfs ? pl->stage[pl->nr] : d->path);
 		arg(a, d->path);
 		pl->nr++;
 	}
@@ -454,9 +586,11 @@ static int build_plan(const struct sandbox *sb, struct plan *pl,
 
 /*
  * The disk use of the directories the build writes while we look
- * (disk_use_at(), by descriptor only).  A directory that cannot be read,
- * or nested deeper than kbuild ever goes, cannot be measured and counts
- * as too much.
+ * (disk_use_below(), by descriptor only, as deep as the tree goes).  A
+ * directory that cannot be read (the build took its own permission
+ * away, or moved it while we looked) cannot be measured and counts as
+ * too much: only this build can have done it, as its directories are
+ * checked before it starts (build.c).
  */
 #define DISK_UNKNOWN (~0ULL)
 
@@ -501,7 +635,35 @@ struct watch {
 	const struct sandbox *sb;
 	const struct cgroup *cg;
 	double next_disk;
+	int pid_fd;		/* the child says its pid; -1: no tmpfs */
+	pid_t pid;		/* the child, then bwrap's monitor; 0 */
 };
+
+/*
+ * Every inode of a tmpfs the child mounted taken (tmpfs_args()): seen
+ * in its mount namespace, which bwrap's monitor process keeps.
+ */
+static int tmpfs_full(struct watch *w)
+{
+	struct statvfs sv;
+	char path[96];
+	size_t i;
+
+	if (w->pid_fd < 0)
+		return 0;
+	if (!w->pid && read(w->pid_fd, &w->pid, sizeof(w->pid)) !=
+	    (ssize_t)sizeof(w->pid)) {
+		w->pid = 0;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(tmpfs_stage); i++) {
+		snprintf(path, sizeof(path), "/proc/%d/root%s", (int)w->pid,
+			 tmpfs_stage[i]);
+		if (!statvfs(path, &sv) && sv.f_files && !sv.f_ffree)
+			return 1;
+	}
+	return 0;
+}
 
 /* subproc's watcher: a limit bitten stops the whole sandbox at once. */
 static int watch(void *data)
@@ -516,13 +678,19 @@ static int watch(void *data)
 		over = SANDBOX_OVER_PIDS;
 	t0 = now_monotonic();
 	if (!over && w->sb->max_disk && t0 >= w->next_disk) {
-		if (disk_use(w->sb) > w->sb->max_disk)
+		unsigned long long use = disk_use(w->sb);
+
+		if (use == DISK_UNKNOWN ||
+		    (use > w->sb->disk_base &&
+		     use - w->sb->disk_base > w->sb->max_disk))
 			over = SANDBOX_OVER_DISK;
 		/* a big O= is measured less often: at most a fifth of
 		 * the time goes into measuring it
 		 */
 		w->next_disk = now_monotonic() + 4 * (now_monotonic() - t0);
 	}
+	if (!over && tmpfs_full(w))
+		over = SANDBOX_OVER_INODES;
 	if (over)
 		cgroup_kill(w->cg);
 	return over;
@@ -544,6 +712,10 @@ char *sandbox_over(const struct sandbox *sb, int ret)
 		return xasprintf("used more than %s (%llu bytes)",
 				 sb->max_disk_key ? sb->max_disk_key :
 				 "its disk bound", sb->max_disk);
+	case SANDBOX_OVER_INODES:
+		return xasprintf("filled every inode of its tmpfs (/tmp or /dev/shm: %llu inodes for sandbox.tmpSize, %llu bytes)",
+				 tmpfs_inodes(),
+				 (unsigned long long)limit(so()->tmp_size));
 	}
 	return NULL;
 }
@@ -553,7 +725,7 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 	struct args a = { 0 };
 	struct subproc q = *p;
 	struct cgroup cg;
-	struct watch w = { .sb = sb, .cg = &cg };
+	struct watch w = { .sb = sb, .cg = &cg, .pid_fd = -1 };
 	struct plan pl;
 	char *path_env = NULL;
 	const char *env[2];
@@ -573,6 +745,18 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 		return -1;
 	}
 	pl.cg = cg.nr ? &cg : NULL;
+	if (pl.tmpfs) {
+		int fds[2];
+
+		if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+			error("sandbox: pipe: %s", strerror(errno));
+			cgroup_destroy(&cg);
+			args_release(&a);
+			return -1;
+		}
+		w.pid_fd = fds[0];
+		pl.pid_fd = fds[1];
+	}
 	/* bwrap itself needs nothing of our environment but PATH */
 	path_env = xasprintf("PATH=%s", getenv("PATH") ? getenv("PATH") :
 			     "/usr/bin:/bin");
@@ -585,7 +769,7 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 	q.setup = child_setup;
 	q.setup_data = &pl;
 	q.watch = NULL;
-	if (cg.nr || sb->max_disk) {
+	if (cg.nr || sb->max_disk || pl.tmpfs) {
 		q.watch = watch;
 		q.watch_data = &w;
 		q.watch_interval = 0.5;
@@ -605,6 +789,10 @@ int sandbox_run(const struct sandbox *sb, const struct subproc *p)
 	/* bwrap is gone; a process that left its PID namespace is not */
 	if (cgroup_destroy(&cg) < 0 && ret >= 0 && ret != SUBPROC_TIMEOUT)
 		ret = -1;
+	if (pl.tmpfs) {
+		close(w.pid_fd);
+		close(pl.pid_fd);
+	}
 	free(path_env);
 	args_release(&a);
 	return ret;

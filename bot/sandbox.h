@@ -24,7 +24,9 @@
  * a limit bites (a process killed for memory, a fork refused) the whole
  * run is stopped, and whatever is left in the cgroup afterwards is
  * killed.  Its tmpfs mounts are sized: /tmp and /dev/shm
- * sandbox.tmpSize each; / and /dev are read-only.
+ * sandbox.tmpSize each, with an inode for every 16 KiB of it (a run
+ * that takes them all is stopped, SANDBOX_OVER_INODES); / and /dev are
+ * read-only.
  *
  * Config: sandbox.user, sandbox.memLimit (bytes of address space per
  * process, default 4G), sandbox.maxProcs (processes of the sandbox uid,
@@ -81,11 +83,15 @@ struct sandbox {
 	 */
 	unsigned long long extra_mem;
 	/*
-	 * Bytes the writable dirs may hold together (0: no bound), measured
-	 * about every half second while the program runs; past it the run
-	 * is stopped.  max_disk_key names the bound in messages.
+	 * Bytes the writable dirs may gain together (0: no bound) over
+	 * disk_base, what they held before the work began (the caller's
+	 * measure: a build's several runs share one), measured about every
+	 * half second while the program runs; past it the run is stopped.
+	 * What others left there is not this run's cost.  max_disk_key
+	 * names the bound in messages.
 	 */
 	unsigned long long max_disk;
+	unsigned long long disk_base;
 	const char *max_disk_key;
 };
 
@@ -93,8 +99,9 @@ struct sandbox {
 #define SANDBOX_OVER_MEMORY (-3)	/* sandbox.memoryMax */
 #define SANDBOX_OVER_PIDS (-4)		/* sandbox.pidsMax */
 #define SANDBOX_OVER_DISK (-5)		/* sb->max_disk */
+#define SANDBOX_OVER_INODES (-6)	/* a tmpfs's inodes, all taken */
 #define SANDBOX_STOPPED(ret) \
-	((ret) <= SANDBOX_OVER_MEMORY && (ret) >= SANDBOX_OVER_DISK)
+	((ret) <= SANDBOX_OVER_MEMORY && (ret) >= SANDBOX_OVER_INODES)
 
 /*
  * Run p->argv inside the sandbox; p's output, log, timeout (the whole

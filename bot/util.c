@@ -582,97 +582,315 @@ int mkdir_p(const char *path, int mode)
 	return ret;
 }
 
+/*
+ * The tree walk: iterative, so no depth is too deep for the stack, and
+ * by descriptor, so no path is too long and no link is followed.  Each
+ * level holds its directory open while it is among the WALK_OPEN
+ * deepest; a shallower one is closed, its place kept (telldir()), and
+ * found again on the way up through the ".." of the level below it,
+ * which must be the very directory (device and inode) left: a tree moved
+ * under the walk ends it (ESTALE) rather than send it elsewhere.  What a
+ * level costs beyond that is its name and a few words.
+ */
+#define WALK_OPEN 16
 
-static void disk_use_dir(int dfd, int depth, struct disk_use *u);
+struct walk_level {
+	DIR *dir;		/* NULL: closed, found again through ".." */
+	long pos;		/* telldir() when it was closed */
+	dev_t dev;
+	ino_t ino;
+	size_t name;		/* its name's offset in walk.names */
+};
 
-/* at/name and all below it; depth is the entry's, 0 at the top */
-static void disk_use_entry(int at, const char *name, int depth,
-			   struct disk_use *u)
+struct walk {
+	struct walk_level *lv;
+	size_t nr, alloc;
+	size_t first_open;	/* levels below it are closed */
+	struct strbuf names;	/* each level's name, NUL-terminated */
+};
+
+static int walk_open(int dfd, const char *name)
+{
+	return openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		      O_CLOEXEC);
+}
+
+/* fd (taken) as the deepest level, name its name: 0, or -1 (errno). */
+static int walk_push(struct walk *w, int fd, const char *name)
+{
+	struct walk_level *l;
+	struct stat st;
+	DIR *d;
+
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return -1;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
+	/* never the deepest (name may be its entry): WALK_OPEN > 1 */
+	if (w->nr - w->first_open >= WALK_OPEN) {
+		l = &w->lv[w->first_open++];
+		l->pos = telldir(l->dir);
+		closedir(l->dir);
+		l->dir = NULL;
+	}
+	ALLOC_GROW(w->lv, w->nr, w->alloc);
+	l = &w->lv[w->nr++];
+	l->dir = d;
+	l->dev = st.st_dev;
+	l->ino = st.st_ino;
+	l->name = w->names.len;
+	strbuf_add(&w->names, name, strlen(name) + 1);
+	return 0;
+}
+
+/* Back from the deepest level to its parent, opened again if closed. */
+static int walk_pop(struct walk *w)
+{
+	struct walk_level *l = &w->lv[w->nr - 1], *p = l - 1;
+	struct stat st;
+	int fd;
+
+	if (!p->dir) {
+		fd = walk_open(dirfd(l->dir), "..");
+		if (fd < 0)
+			return -1;
+		if (fstat(fd, &st) < 0 || st.st_dev != p->dev ||
+		    st.st_ino != p->ino) {
+			close(fd);
+			errno = ESTALE;
+			return -1;
+		}
+		p->dir = fdopendir(fd);
+		if (!p->dir) {
+			close(fd);
+			return -1;
+		}
+		seekdir(p->dir, p->pos);
+		w->first_open = w->nr - 2;
+	}
+	closedir(l->dir);
+	l->dir = NULL;
+	w->nr--;
+	return 0;
+}
+
+/* A directory entry could not be entered: e->err, and maybe again. */
+static int walk_refused(struct tree_entry *e, tree_visit_fn visit,
+			void *data, int *fd)
+{
+	int rc;
+
+	e->post = 1;
+	e->err = errno;
+	rc = visit(e, data);
+	if (rc != TREE_RETRY)
+		return rc;
+	*fd = walk_open(e->dfd, e->name);
+	if (*fd >= 0 || errno == ENOENT)
+		return 0;
+	e->err = errno;
+	e->retry = 1;
+	rc = visit(e, data);
+	return rc == TREE_RETRY ? 0 : rc;
+}
+
+int tree_walk_below(int dfd, tree_visit_fn visit, void *data)
+{
+	struct walk w = { .names = STRBUF_INIT };
+	struct tree_entry e;
+	struct dirent *de;
+	struct stat st;
+	int ret = 0, rc, fd;
+	size_t i;
+
+	if (walk_push(&w, dfd, "") < 0) {
+		strbuf_release(&w.names);
+		return -1;
+	}
+	while (w.nr && !ret) {
+		struct walk_level *l = &w.lv[w.nr - 1];
+		size_t name = l->name;
+
+		errno = 0;
+		de = readdir(l->dir);
+		if (!de) {
+			memset(&e, 0, sizeof(e));
+			e.err = errno;
+			if (w.nr == 1)
+				break;
+			if (walk_pop(&w) < 0) {
+				ret = -1;
+				break;
+			}
+			e.dfd = dirfd(w.lv[w.nr - 1].dir);
+			e.name = w.names.buf + name;
+			e.post = 1;
+			e.depth = w.nr;
+			rc = visit(&e, data);
+			strbuf_setlen(&w.names, name);
+			if (rc < 0)
+				ret = rc;
+			continue;
+		}
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		/* gone since readdir: a build removes its temporary files */
+		if (fstatat(dirfd(l->dir), de->d_name, &st,
+			    AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		memset(&e, 0, sizeof(e));
+		e.dfd = dirfd(l->dir);
+		e.name = de->d_name;
+		e.st = &st;
+		e.depth = w.nr;
+		rc = visit(&e, data);
+		if (rc < 0) {
+			ret = rc;
+			break;
+		}
+		if (!S_ISDIR(st.st_mode) || rc == TREE_SKIP)
+			continue;
+		fd = walk_open(e.dfd, e.name);
+		if (fd < 0 && errno != ENOENT) {
+			e.st = NULL;
+			rc = walk_refused(&e, visit, data, &fd);
+			if (rc < 0) {
+				if (fd >= 0)
+					close(fd);
+				ret = rc;
+				break;
+			}
+		}
+		if (fd >= 0 && walk_push(&w, fd, de->d_name) < 0)
+			ret = -1;
+	}
+	for (i = w.first_open; i < w.nr; i++)
+		if (w.lv[i].dir)
+			closedir(w.lv[i].dir);
+	free(w.lv);
+	strbuf_release(&w.names);
+	return ret;
+}
+
+static int disk_use_visit(const struct tree_entry *e, void *data)
+{
+	struct disk_use *u = data;
+
+	if (e->post) {
+		/* a directory that could not be read is not measured */
+		if (e->err && e->err != ENOENT)
+			u->unknown = 1;
+		return 0;
+	}
+	u->bytes += (unsigned long long)e->st->st_blocks * 512;
+	/* the entry and its children date it: a dir's own mtime lags */
+	if (e->depth <= 1 && e->st->st_mtime > u->newest)
+		u->newest = e->st->st_mtime;
+	return 0;
+}
+
+void disk_use_below(int dfd, struct disk_use *u)
+{
+	if (tree_walk_below(dfd, disk_use_visit, u) < 0)
+		u->unknown = 1;
+}
+
+void disk_use_at(int at, const char *name, struct disk_use *u)
 {
 	struct stat st;
 	int fd;
 
-	/* gone since readdir: a build removes its temporary files */
 	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
 	u->bytes += (unsigned long long)st.st_blocks * 512;
-	/* the entry and its children date it: a dir's own mtime lags */
-	if (depth <= 1 && st.st_mtime > u->newest)
+	if (st.st_mtime > u->newest)
 		u->newest = st.st_mtime;
 	if (!S_ISDIR(st.st_mode))
 		return;
-	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
+	fd = walk_open(at, name);
 	if (fd < 0) {
 		if (errno != ENOENT)
 			u->unknown = 1;
 		return;
 	}
-	disk_use_dir(fd, depth, u);
+	disk_use_below(fd, u);
 }
 
-/* what is below the directory dfd (taken), at depth + 1 */
-static void disk_use_dir(int dfd, int depth, struct disk_use *u)
+struct remove_walk {
+	int err;		/* the first failure's errno, or 0 */
+	unsigned long removed;
+};
+
+static void remove_failed(struct remove_walk *r)
 {
-	struct dirent *de;
-	DIR *d;
-
-	if (depth > DISK_USE_DEPTH) {
-		close(dfd);
-		u->unknown = 1;
-		return;
-	}
-	d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		u->unknown = 1;
-		return;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		disk_use_entry(dirfd(d), de->d_name, depth + 1, u);
-	}
-	closedir(d);
+	if (errno != ENOENT && !r->err)
+		r->err = errno;
 }
 
-void disk_use_at(int at, const char *name, struct disk_use *u)
+static int remove_visit(const struct tree_entry *e, void *data)
 {
-	disk_use_entry(at, name, 0, u);
+	struct remove_walk *r = data;
+
+	if (!e->post) {
+		if (S_ISDIR(e->st->st_mode))
+			return 0;
+		if (unlinkat(e->dfd, e->name, 0) < 0)
+			remove_failed(r);
+		else
+			r->removed++;
+		return 0;
+	}
+	if (e->err && !e->retry && (e->err == EACCES || e->err == EPERM) &&
+	    !fchmodat(e->dfd, e->name, 0700, AT_SYMLINK_NOFOLLOW))
+		return TREE_RETRY;	/* ours, made unreadable: readable */
+	if (unlinkat(e->dfd, e->name, AT_REMOVEDIR) < 0)
+		remove_failed(r);
+	else
+		r->removed++;
+	return 0;
 }
 
-void disk_use_below(int dfd, struct disk_use *u)
-{
-	disk_use_dir(dfd, 0, u);
-}
 int remove_tree(const char *path)
 {
+	struct remove_walk r;
 	struct stat st;
-	DIR *dir;
-	struct dirent *de;
-	int ret = 0;
+	int fd, pass;
 
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
 		return unlink(path);
-	dir = opendir(path);
-	if (!dir)
-		return -1;
-	while ((de = readdir(dir))) {
-		char *sub;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		sub = xasprintf("%s/%s", path, de->d_name);
-		if (remove_tree(sub) < 0)
-			ret = -1;
-		free(sub);
+	/*
+	 * Another pass while one removes something: a directory read
+	 * again from its kept place may skip an entry where the file
+	 * system renumbers what is left after a removal.
+	 */
+	for (pass = 0; ; pass++) {
+		memset(&r, 0, sizeof(r));
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			  O_CLOEXEC);
+		if (fd < 0 && (errno == EACCES || errno == EPERM) &&
+		    !chmod(path, 0700))
+			fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+				  O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		if (tree_walk_below(fd, remove_visit, &r) < 0 && !r.err)
+			r.err = errno ? errno : EIO;
+		if (!rmdir(path) || errno == ENOENT)
+			return 0;
+		if (!r.err)
+			r.err = errno;
+		if (!r.removed || pass >= 8) {
+			errno = r.err;
+			return -1;
+		}
 	}
-	closedir(dir);
-	if (rmdir(path) < 0)
-		ret = -1;
-	return ret;
 }
 
 int starts_with(const char *s, const char *prefix)

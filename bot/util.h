@@ -170,18 +170,45 @@ int lock_file(const char *path, const char *waiting, long timeout);
 /* lock_file(path, NULL, 0): wait as long as it takes, silently. */
 int lock_file_wait(const char *path);
 /*
- * Disk use (st_blocks) of a tree that may change while we look, walked
- * by descriptor only (openat O_DIRECTORY|O_NOFOLLOW, fstatat
- * AT_SYMLINK_NOFOLLOW), never by a path a swapped symlink could send
- * elsewhere.  Added to *u (zero it first): bytes; newest, the latest
- * mtime of the top entry and its children; unknown, set when a
- * directory could not be read or is nested deeper than DISK_USE_DEPTH
- * (deeper than kbuild ever goes), which is not walked.  An entry gone
- * while walking counts nothing.  disk_use_at() measures at/name itself
- * and below; disk_use_below() what is below the directory dfd, which it
- * takes (closes).
+ * A walk of what is below the directory dfd (taken: the walk closes it),
+ * depth first and without recursion, by descriptor only (openat
+ * O_DIRECTORY|O_NOFOLLOW, fstatat AT_SYMLINK_NOFOLLOW): no depth, path
+ * length or link a build planted stops it or sends it elsewhere.  It
+ * holds at most 16 directories open, and a name and a few words for
+ * each level of depth.  visit() sees each entry e (an entry gone since
+ * readdir is not seen), a directory twice: before its entries (post 0,
+ * st its lstat) and after them (post 1, st NULL, err the errno of what
+ * kept it from being read, 0 when it was).  visit() returns 0 to go on;
+ * TREE_SKIP, before a directory, to leave it out; TREE_RETRY, at an
+ * err, to open it once more (retry is then 1 if that fails too); a
+ * negative value stops the walk, which returns it.  Returns 0, that
+ * value, or -1 with errno when a directory could not be found again on
+ * the way up (ESTALE: moved while walked).
  */
-#define DISK_USE_DEPTH 64
+struct stat;
+#define TREE_SKIP 1
+#define TREE_RETRY 2
+struct tree_entry {
+	int dfd;		/* the directory it is in */
+	const char *name;
+	const struct stat *st;	/* NULL after a directory's entries */
+	int post;
+	int err;
+	int retry;
+	size_t depth;		/* 1: directly below the top */
+};
+typedef int (*tree_visit_fn)(const struct tree_entry *e, void *data);
+int tree_walk_below(int dfd, tree_visit_fn visit, void *data);
+/*
+ * Disk use (st_blocks) of a tree that may change while we look, by
+ * tree_walk_below(), never by a path a swapped symlink could send
+ * elsewhere, as deep as it goes.  Added to *u (zero it first): bytes;
+ * newest, the latest mtime of the top entry and its children; unknown,
+ * set when a directory could not be read (or was moved while walked).
+ * An entry gone while walking counts nothing.  disk_use_at() measures
+ * at/name itself and below; disk_use_below() what is below the
+ * directory dfd, which it takes (closes).
+ */
 struct disk_use {
 	unsigned long long bytes;
 	time_t newest;
@@ -189,6 +216,11 @@ struct disk_use {
 };
 void disk_use_at(int at, const char *name, struct disk_use *u);
 void disk_use_below(int dfd, struct disk_use *u);
+/*
+ * Remove path and everything below it, by tree_walk_below() (as deep as
+ * it goes, no link followed); a directory of ours made unreadable is
+ * made readable first.  0, or -1 with errno (of the first failure).
+ */
 int remove_tree(const char *path);
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);

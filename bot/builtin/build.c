@@ -31,7 +31,7 @@ static int add_fragment(const struct option_spec *opt, const char *arg)
 static const char *const build_synopsis[] = {
 	"build (--src DIR | --tree REPO [--rev REV]) [-o OUTDIR]",
 	"      [--base-config FILE|tinyconfig|defconfig | --target NAME]",
-	"      [--fragment F]... [--dry-run -o FILE] [-j N]",
+	"      [--fragment F]... [--dry-run -o FILE] [-j N] [--trusted]",
 	NULL
 };
 
@@ -54,6 +54,8 @@ static const struct option_spec build_options[] = {
 		 "stop after olddefconfig (in the build's sandbox) and write the .config to -o FILE; nothing is compiled"),
 	OPT_INTEGER('j', "jobs", &o.jobs, "N", 1, 4096,
 		    "make -jN (default build.jobs, 2)"),
+	OPT_FLAG(0, "trusted", &o.trusted,
+		 "the revision is the tree's own, no stranger's patch in it: its build may add to the shared ccache (else ccache is read-only to it)"),
 	OPT__VERBOSITY(),
 	OPT_END()
 };

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -72,6 +74,81 @@ static void test_strip_controls(void)
 	CHECK_STR(t, "\xc2");
 }
 
+struct walk_count {
+	long pre, post, files, links, errs;
+};
+
+static int count_visit(const struct tree_entry *e, void *data)
+{
+	struct walk_count *c = data;
+
+	if (e->post) {
+		c->post++;
+		c->errs += e->err != 0;
+		return 0;
+	}
+	c->pre++;
+	if (S_ISREG(e->st->st_mode))
+		c->files++;
+	if (S_ISLNK(e->st->st_mode))
+		c->links++;
+	return 0;
+}
+
+/*
+ * A chain deeper than any path (3000 levels of "dd": 9000 bytes), with
+ * 26 files beside its first directory (read again after the walk came
+ * back up through ".."), a file and a link to / at its bottom: each
+ * entry seen once, the link not followed, all of it measured and
+ * removed.
+ */
+static void test_tree_walk_deep(void)
+{
+	/* a tmpfs if there is one: a disk mounted with discard takes
+	 * seconds to remove 3000 directories
+	 */
+	char shm[] = "/dev/shm/sched-bot-unit.XXXXXX";
+	char tmp[] = "/tmp/sched-bot-unit.XXXXXX";
+	char *dir = mkdtemp(shm) ? shm : mkdtemp(tmp);
+	struct walk_count c = { 0 };
+	struct disk_use u = { 0 };
+	char name[2] = "a";
+	int fd, next, i;
+
+	CHECK(dir != NULL);
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	CHECK(fd >= 0);
+	for (i = 0; i < 26; i++) {
+		name[0] = 'a' + i;
+		close(openat(fd, name, O_WRONLY | O_CREAT, 0644));
+	}
+	for (i = 0; i < 3000; i++) {
+		CHECK(mkdirat(fd, "dd", 0755) == 0);
+		next = openat(fd, "dd", O_RDONLY | O_DIRECTORY);
+		CHECK(next >= 0);
+		close(fd);
+		fd = next;
+	}
+	next = openat(fd, "data", O_WRONLY | O_CREAT, 0644);
+	CHECK(write(next, "data", 4) == 4);
+	close(next);
+	CHECK(symlinkat("/", fd, "root") == 0);
+	close(fd);
+
+	CHECK_INT(tree_walk_below(open(dir, O_RDONLY | O_DIRECTORY),
+				  count_visit, &c), 0);
+	CHECK_INT(c.pre, 3000 + 26 + 2);
+	CHECK_INT(c.post, 3000);
+	CHECK_INT(c.files, 27);
+	CHECK_INT(c.links, 1);
+	CHECK_INT(c.errs, 0);
+	disk_use_at(AT_FDCWD, dir, &u);
+	CHECK_INT(u.unknown, 0);
+	CHECK(u.bytes >= 4096);	/* "data", at least; a tmpfs dir is 0 */
+	CHECK(remove_tree(dir) == 0);
+	CHECK(access(dir, F_OK) < 0);
+}
+
 int main(void)
 {
 	TEST_NAME("test-util");
@@ -79,5 +156,6 @@ int main(void)
 	RUN(test_json);
 	RUN(test_atomic_write);
 	RUN(test_strip_controls);
+	RUN(test_tree_walk_deep);
 	return test_done();
 }
