@@ -9,6 +9,11 @@
 #   make demo            the main job on the bundled series (see README)
 
 VERSION := 0.1
+# The commit the tool is built from, for --version: git describe in a
+# checkout of this tree (not of a repository this tree merely sits in),
+# nothing outside one (a release tarball), where the version alone is said.
+GIT_COMMIT := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" && \
+	git describe --always --dirty 2>/dev/null)
 PREFIX ?= /usr/local
 CC ?= cc
 FUZZ_CC ?= clang
@@ -69,6 +74,14 @@ $(BUILD)/sched-bot.1: $(BUILD)/sched-bot
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Only main.c says the commit (--version): it alone is rebuilt when the
+# commit changes, which GIT-COMMIT, rewritten only then, tells make.
+$(BUILD)/GIT-COMMIT: FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(GIT_COMMIT)" | cmp -s - $@ || echo "$(GIT_COMMIT)" >$@
+$(BUILD)/bot/builtin/main.o: $(BUILD)/GIT-COMMIT
+$(BUILD)/bot/builtin/main.o: ALL_CFLAGS += -DSCHED_BOT_COMMIT='"$(GIT_COMMIT)"'
 
 # The allowlist is a prerequisite: shrinking it re-runs check-config.
 $(BUILD)/libsched-bot.a: $(LIB_OBJS) tests/config-at-bottom.txt
@@ -188,7 +201,7 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz sched-bot sched-bench sched-bot.1
 
-.PHONY: all check check-fast check-long $(TEST_IDS) units fuzz bench soak demo install clean
+.PHONY: FORCE all check check-fast check-long $(TEST_IDS) units fuzz bench soak demo install clean
 .DELETE_ON_ERROR:
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)

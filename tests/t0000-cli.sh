@@ -7,6 +7,24 @@ test_expect_success 'version prints the version' '
 	"$SCHED_BOT" --version | grep -E "^sched-bot [0-9]+\.[0-9]+"
 '
 
+# Built in a git checkout (make check rebuilds main.o when HEAD moves),
+# --version names HEAD as git describe does ("v0.1-3-gabc1234-dirty"
+# or "abc1234"); from a tarball, the version alone.
+test_expect_success 'version names the commit the tool was built from' '
+	"$SCHED_BOT" --version >out &&
+	if git -C "$TOP" rev-parse --verify -q HEAD >head
+	then
+		sed -n "s/^sched-bot [0-9.]* (\(.*\))\$/\1/p" out |
+			sed -e "s/-dirty\$//" -e "s/.*-g//" >commit &&
+		test -s commit &&
+		git -C "$TOP" rev-parse --verify -q "$(cat commit)^{commit}" \
+			>built &&
+		test_cmp head built
+	else
+		test_grep -E "^sched-bot [0-9.]+\$" out
+	fi
+'
+
 test_expect_success 'help lists every pipeline command' '
 	"$SCHED_BOT" help >out &&
 	for c in fetch series am tree apply build boot run compare test cron; do

@@ -77,7 +77,8 @@ static const struct option_spec main_options[] = {
 	OPT_STRING(0, "config", &config_file, "FILE",
 		   "read the configuration from FILE instead of $SCHED_BOT_CONFIG or $XDG_CONFIG_HOME/sched-bot/config"),
 	OPT__VERBOSITY(),
-	OPT_FLAG(0, "version", &show_version, "print the version and exit"),
+	OPT_FLAG(0, "version", &show_version,
+		 "print the version and the commit it was built from, and exit"),
 	OPT_FLAG('h', "help", &show_help,
 		 "list the commands; 'sched-bot <command> -h' shows one"),
 	OPT_END()
@@ -159,7 +160,11 @@ int main(int argc, char **argv)
 	if (argc < 0)
 		return parse_options_exit(argc);
 	if (show_version) {
-		printf("sched-bot %s\n", SCHED_BOT_VERSION);
+		if (*SCHED_BOT_COMMIT)
+			printf("sched-bot %s (%s)\n", SCHED_BOT_VERSION,
+			       SCHED_BOT_COMMIT);
+		else
+			printf("sched-bot %s\n", SCHED_BOT_VERSION);
 		return EXIT_OK;
 	}
 	if (show_help) {
