@@ -342,12 +342,33 @@ test_expect_success 'an input that cannot be read (a directory) exits 3 too' '
 	not_found archive --jobs plain
 '
 
-test_expect_success 'the exit codes are one rule, the same in help and README' '
+test_expect_success 'the exit codes are one rule, the same in help and the guide' '
 	"$SCHED_BOT" help | sed -n "/^Exit codes/,\$p" >tool-codes &&
 	sed -n "/^    Exit codes/,/^\$/p" "$TOP/README.md" |
-		sed -e "/^\$/d" -e "s/^    //" >readme-codes &&
-	test_cmp tool-codes readme-codes &&
+		sed -e "/^\$/d" -e "s/^    //" >guide-codes &&
+	test_cmp tool-codes guide-codes &&
 	test_grep "^    3  not found" tool-codes
+'
+
+# "N NAME" of each value of enum exit_code in bot/util.h.
+enum_exit_codes() {
+	sed -n "/^enum exit_code {/,/^};/p" "$TOP/bot/util.h" |
+	sed -n "s/^[[:space:]]*\(EXIT_[A-Z]*\) = \([0-9]*\),.*/\2 \1/p"
+}
+
+test_expect_success 'help lists every exit code of enum exit_code, and no other' '
+	enum_exit_codes >enum &&
+	test "$(wc -l <enum)" -ge 8 &&
+	cut -d" " -f1 enum >enum-codes &&
+	"$SCHED_BOT" help | sed -n "/^Exit codes/,\$p" |
+		sed -n "s/^    \([0-9][0-9]*\)  .*/\1/p" >help-codes &&
+	test_cmp enum-codes help-codes &&
+	"$SCHED_BOT" help >help-out &&
+	test_grep "^    7  busy" help-out &&
+	"$SCHED_BOT" help --man >man.1 &&
+	MANWIDTH=120 man -E ascii -l man.1 2>/dev/null |
+		sed -n "/^EXIT STATUS/,/^[A-Z]/p" >man-exit &&
+	test_grep -E "^ *7 +busy" man-exit
 '
 
 # ---- the man page ----

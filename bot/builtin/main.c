@@ -46,8 +46,9 @@ const struct cmd commands[] = {
 };
 
 /*
- * The one rule, shown by `sched-bot help`, the man page and README.md
- * (t0000 checks that README says the same).
+ * The one rule, shown by `sched-bot help` and the man page: one line
+ * per value of enum exit_code (util.h), which t0000 checks, and the
+ * guide that lists the commands says the same (t0000 too).
  */
 const char exit_codes_text[] =
 "Exit codes, the same in every command:\n"
@@ -63,7 +64,10 @@ const char exit_codes_text[] =
 "    5  regression: compare or test found a significant regression\n"
 "    6  disk full: test, cron: a file system a job writes to is full,\n"
 "       or below gc.minFree; nothing recorded is lost, run it again\n"
-"       once 'sched-bot gc' or an operator has freed space\n";
+"       once 'sched-bot gc' or an operator has freed space\n"
+"    7  busy: test: the machine was busy before the runs and\n"
+"       target.NAME.busy is refuse; nothing was measured or mailed,\n"
+"       run it again later (cron does, counting no attempt)\n";
 
 static const char *config_file;
 static int show_version, show_help;
