@@ -430,4 +430,24 @@ test_expect_success 'bash completion: commands and options from the tool' '
 	echo new >expect && test_cmp expect out
 '
 
+
+test_expect_success 'target list: the configured targets, then those that need none' '
+	printf "[target \"box\"]\n\ttype = ssh\n\thost = box.example.org\n[target \"lab\"]\n\ttype = lava\n" \
+		>targets.cfg &&
+	"$SCHED_BOT" --config targets.cfg target list >out &&
+	printf "box ssh\nlab lava\nqemu qemu\nlocal local\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'bash completion: --target offers the configured targets' '
+	complete_words sched-bot --config targets.cfg test --target "" >out &&
+	printf "box\nlab\nqemu\nlocal\n" >expect && test_cmp expect out &&
+	complete_words sched-bot --config targets.cfg boot --target b >out &&
+	echo box >expect && test_cmp expect out &&
+	complete_words sched-bot --config targets.cfg target "" >out &&
+	printf "list\nstatus\nclear\ncheck\n" >expect && test_cmp expect out &&
+	complete_words sched-bot --config targets.cfg target status l >out &&
+	printf "lab\nlocal\n" >expect && test_cmp expect out
+'
+
 test_done
