@@ -5,8 +5,8 @@
 #   make check SANITIZE=1  the same with ASan+UBSan
 #   make bench           benchmarks that print figures
 #   make fuzz            each libFuzzer target for FUZZ_SECONDS
-#   make install PREFIX=/usr/local   (binaries, sched-bot.1, completion)
-#   make demo            the main job on the bundled series (see README)
+#   make install PREFIX=/usr/local   (binaries, man pages, completion)
+#   make demo            the main job on the bundled series (README.md)
 
 VERSION := 0.1
 # The commit the tool is built from, for --version: git describe in a
@@ -61,15 +61,18 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=build-fuzz/%)
 
 all: $(BUILD)/sched-bot $(BUILD)/sched-bench $(BUILD)/sched-bench-spawn \
-	$(BUILD)/sched-bot.1 sched-bot sched-bench sched-bot.1
+	$(BUILD)/sched-bot.1 $(BUILD)/sched-bench.1 \
+	sched-bot sched-bench sched-bot.1 sched-bench.1
 
-sched-bot sched-bench sched-bot.1: %: $(BUILD)/%
+sched-bot sched-bench sched-bot.1 sched-bench.1: %: $(BUILD)/%
 	ln -sf $< $@
 
-# The manual page is printed from the commands' option tables, like
-# their --help: one source for both.
+# The manual pages are printed from the option tables, like --help: one
+# source for both (sched-bench's is bot/benchopts.c).
 $(BUILD)/sched-bot.1: $(BUILD)/sched-bot
 	$< help --man >$@
+$(BUILD)/sched-bench.1: $(BUILD)/sched-bench
+	$< --man >$@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -193,13 +196,14 @@ install: all
 		$(DESTDIR)$(PREFIX)/bin/
 	cp -R templates kernel $(DESTDIR)$(PREFIX)/share/sched-bot/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 $(BUILD)/sched-bot.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/sched-bot.1 $(BUILD)/sched-bench.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 contrib/sched-bot.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/sched-bot
 
 clean:
-	rm -rf build build-san build-fuzz sched-bot sched-bench sched-bot.1
+	rm -rf build build-san build-fuzz sched-bot sched-bench sched-bot.1 sched-bench.1
 
 .PHONY: FORCE all check check-fast check-long $(TEST_IDS) units fuzz bench soak demo install clean
 .DELETE_ON_ERROR:

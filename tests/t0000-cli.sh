@@ -395,6 +395,50 @@ test_expect_success 'man renders sched-bot.1 without warnings, every command and
 	done <cmds
 '
 
+# ---- sched-bench(1), from sched-bench's option table ----
+
+test_expect_success 'build/sched-bench.1 is what sched-bench --man prints' '
+	"$SCHED_BENCH" --man >bench.1 &&
+	test_cmp bench.1 "$BUILD/sched-bench.1" &&
+	test_grep "^\.TH SCHED\\\\-BENCH 1 " bench.1
+'
+
+test_expect_success 'man renders sched-bench.1 without warnings: every option, its meaning and default' '
+	MANWIDTH=120 man --warnings -E ascii -l "$BUILD/sched-bench.1" \
+		>bench.txt 2>bench.err &&
+	test_cmp /dev/null bench.err &&
+	test_grep "^DEFAULTS UNDER SCHED-BOT" bench.txt &&
+	for w in spawn pingpong env health; do
+		"$SCHED_BENCH" $w --help >usage-$w &&
+		sed -n "s/^ \{4,8\}\(-., \)*\(--[a-z-]*\).*/\2/p" usage-$w >opts-$w &&
+		test -s opts-$w || exit 1
+		sed -n "/^   sched-bench $w\$/,/^   sched-bench /p" bench.txt \
+			>sect-$w &&
+		while read o; do
+			# from the option tag to the next: its meaning and default
+			awk -v o="$o" "
+				/^       -/ { inb = \$0 ~ (\"^       (-., )?\" o \"( |\$)\") }
+				inb { text = text \$0 \"\\n\" }
+				END { exit !(text ~ /Default: [^ ]/ && split(text, w, \" \") > 5) }" \
+				sect-$w ||
+			{ echo "$w $o: no meaning or default"; exit 1; }
+		done <opts-$w
+	done &&
+	test_grep -e "--copies N" sect-spawn &&
+	sed -n "/--copies N/,/Default/p" sect-spawn >copies &&
+	test_grep "Default: the online CPUs\." copies
+'
+
+test_expect_success 'each sched-bench usage says every option'\''s default' '
+	for w in spawn pingpong env health; do
+		"$SCHED_BENCH" $w --help >usage-$w || exit 1
+		test "$(grep -c "^ \{4,8\}-" usage-$w)" -eq \
+			"$(grep -c "; default: " usage-$w)" || exit 1
+	done &&
+	test_grep "gap S" usage-spawn &&
+	test_grep "seconds of sync and sleep before each pass, as UnixBench.s Run; default: 3$" usage-spawn
+'
+
 # ---- the completion asks the tool ----
 
 complete_words() {
