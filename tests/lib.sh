@@ -109,11 +109,11 @@ test_expect_success() {
 	[ -z "$test_timer" ] || test_t0_=$(date +%s)
 	if (cd "$TRASH" && eval "$2") >"$TRASH/.out" 2>&1; then
 		test_pass=$((test_pass + 1))
-		echo "ok $test_count - $1$(test_timer_ "$test_t0_")"
+		echo "ok $test_count - $1$(test_timer_ "${test_t0_:-}")"
 		[ -z "$test_verbose" ] || sed 's/^/#   /' "$TRASH/.out"
 	else
 		test_fail=$((test_fail + 1))
-		echo "not ok $test_count - $1$(test_timer_ "$test_t0_")"
+		echo "not ok $test_count - $1$(test_timer_ "${test_t0_:-}")"
 		if [ -n "$test_verbose" ]; then
 			sed 's/^/#   /' "$TRASH/.out"
 		else
