@@ -885,9 +885,9 @@ static int copy_file(const char *from, const char *to)
  * vmlinux to read, or one the bot will not read (a link, too large,
  * not an ELF64 of EM_X86_64: the kernels are then measured, never
  * skipped).  The build wrote that vmlinux, so the digest says
- * what the build claims, not what the bzImage holds (README, "Security
- * model"); but it is never read again from an O= directory that later
- * builds may have written.
+ * what the build claims, not what the bzImage holds (contrib/security.md,
+ * "What the sandbox does not protect"); but it is never read again from
+ * an O= directory that later builds may have written.
  */
 static int store_digest(struct job *j, const char *dir)
 {

@@ -344,7 +344,7 @@ test_expect_success 'an input that cannot be read (a directory) exits 3 too' '
 
 test_expect_success 'the exit codes are one rule, the same in help and the guide' '
 	"$SCHED_BOT" help | sed -n "/^Exit codes/,\$p" >tool-codes &&
-	sed -n "/^    Exit codes/,/^\$/p" "$TOP/README.md" |
+	sed -n "/^    Exit codes/,/^\$/p" "$TOP/contrib/pipeline.md" |
 		sed -e "/^\$/d" -e "s/^    //" >guide-codes &&
 	test_cmp tool-codes guide-codes &&
 	test_grep "^    3  not found" tool-codes
