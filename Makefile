@@ -5,10 +5,15 @@
 #   make check SANITIZE=1  the same with ASan+UBSan
 #   make bench           benchmarks that print figures
 #   make fuzz            each libFuzzer target for FUZZ_SECONDS
-#   make install PREFIX=/usr/local   (binaries, sched-bot.1, completion)
-#   make demo            the main job on the bundled series (see README)
+#   make install PREFIX=/usr/local   (binaries, man pages, completion)
+#   make demo            the main job on the bundled series (README.md)
 
 VERSION := 0.1
+# The commit the tool is built from, for --version: git describe in a
+# checkout of this tree (not of a repository this tree merely sits in),
+# nothing outside one (a release tarball), where the version alone is said.
+GIT_COMMIT := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" && \
+	git describe --always --dirty 2>/dev/null)
 PREFIX ?= /usr/local
 CC ?= cc
 FUZZ_CC ?= clang
@@ -57,19 +62,30 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=build-fuzz/%)
 
 all: $(BUILD)/sched-bot $(BUILD)/sched-bench $(BUILD)/sched-bench-spawn \
-	$(BUILD)/sched-bot.1 sched-bot sched-bench sched-bot.1
+	$(BUILD)/sched-bot.1 $(BUILD)/sched-bench.1 \
+	sched-bot sched-bench sched-bot.1 sched-bench.1
 
-sched-bot sched-bench sched-bot.1: %: $(BUILD)/%
+sched-bot sched-bench sched-bot.1 sched-bench.1: %: $(BUILD)/%
 	ln -sf $< $@
 
-# The manual page is printed from the commands' option tables, like
-# their --help: one source for both.
+# The manual pages are printed from the option tables, like --help: one
+# source for both (sched-bench's is bot/benchopts.c).
 $(BUILD)/sched-bot.1: $(BUILD)/sched-bot
 	$< help --man >$@
+$(BUILD)/sched-bench.1: $(BUILD)/sched-bench
+	$< --man >$@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Only main.c says the commit (--version): it alone is rebuilt when the
+# commit changes, which GIT-COMMIT, rewritten only then, tells make.
+$(BUILD)/GIT-COMMIT: FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(GIT_COMMIT)" | cmp -s - $@ || echo "$(GIT_COMMIT)" >$@
+$(BUILD)/bot/builtin/main.o: $(BUILD)/GIT-COMMIT
+$(BUILD)/bot/builtin/main.o: ALL_CFLAGS += -DSCHED_BOT_COMMIT='"$(GIT_COMMIT)"'
 
 # The allowlist is a prerequisite: shrinking it re-runs check-config.
 $(BUILD)/libsched-bot.a: $(LIB_OBJS) tests/config-at-bottom.txt
@@ -181,15 +197,16 @@ install: all
 		$(DESTDIR)$(PREFIX)/bin/
 	cp -R templates kernel $(DESTDIR)$(PREFIX)/share/sched-bot/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 $(BUILD)/sched-bot.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/sched-bot.1 $(BUILD)/sched-bench.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 contrib/sched-bot.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/sched-bot
 
 clean:
-	rm -rf build build-san build-fuzz sched-bot sched-bench sched-bot.1
+	rm -rf build build-san build-fuzz sched-bot sched-bench sched-bot.1 sched-bench.1
 
-.PHONY: all check check-fast check-long $(TEST_IDS) units fuzz bench soak demo install clean
+.PHONY: FORCE all check check-fast check-long $(TEST_IDS) units fuzz bench soak demo install clean
 .DELETE_ON_ERROR:
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)

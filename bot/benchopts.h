@@ -41,6 +41,11 @@ struct bench_opt {
 	const char *argh;	/* "N", "on|off"; NULL for BO_SET */
 	double min, max;	/* BO_INT, BO_NUM */
 	int setval;		/* BO_SET */
+	/* what applies without the option, and what it does: the usage and
+	 * sched-bench(1) print them (t0000 checks every one has both)
+	 */
+	const char *def;
+	const char *help;
 };
 
 extern const struct bench_opt bench_opts[];

@@ -1082,8 +1082,9 @@ static int copy_file(const char *from, const char *to)
  * bytes: vmlinux.h): the binaries are then not compared, the kernels
  * measured, never skipped.  The build wrote that vmlinux, so the
  * digest says what the build claims, not what the bzImage holds
- * (README, "Security model"); but it is never read again from an O=
- * directory that later builds may have written.
+ * (contrib/security.md, "What the sandbox does not protect"); but it is
+ * never read again from an O= directory that later builds may have
+ * written.
  */
 static int store_digest(struct job *j, const char *dir)
 {

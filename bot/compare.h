@@ -288,7 +288,7 @@ int compare_row_shown(const struct compare_result *r,
 int compare_diag_changed(const struct compare_result *r,
 			 const struct compare_metric *m, size_t k);
 
-/* The JSON document described in README (`compare --json`). */
+/* The JSON document of `compare --json` (contrib/pipeline.md). */
 void compare_json(const struct compare_result *r, struct strbuf *out);
 
 /*

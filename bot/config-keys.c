@@ -29,7 +29,10 @@ const struct config_key config_keys[] = {
 	S("bot.workloads", "auto", "workloads tested by default: auto "
 	  "(chosen from the thread and the diff, see plan --help) or a "
 	  "list (see run --help)"),
-	I("bot.runs", "5", "runs of each kernel"),
+	I("bot.runs", "5", "recorded with a job given no --runs; it does "
+	  "not set how many runs it makes: such a job runs adaptively, "
+	  "job.minRuns to job.maxRuns a side, and --runs N or a mail "
+	  "command's runs=N fixes the count"),
 	B("bot.quiet", "false", "no reply for a series whose patches "
 	  "were measured already (same patch-ids, base and target)"),
 	S("bot.knownWorkloads", NULL, "workloads a mail command may ask "

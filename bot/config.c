@@ -3,6 +3,7 @@
  * config.c - git-config files through libgit2's config API, with the
  * defaults of config-keys.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +19,9 @@
 
 static git_config *cfg;
 static char *cfg_path;
+
+static void warn_unknown_keys(void);
+static int nr_unknown;		/* keys the file sets that the table lacks */
 
 struct override {
 	char *key;
@@ -68,6 +72,7 @@ int config_load(const char *path)
 		return error("cannot read config %s: %s", cfg_path,
 			     git_error_text());
 	}
+	warn_unknown_keys();
 	return 0;
 }
 
@@ -80,6 +85,7 @@ void config_free(void)
 	cfg = NULL;
 	free(cfg_path);
 	cfg_path = NULL;
+	nr_unknown = 0;
 	for (i = 0; i < nr_strings; i++)
 		free(strings[i]);
 	nr_strings = 0;
@@ -404,6 +410,17 @@ static void print_entry(const char *key, const char *value,
 	strbuf_release(&sb);
 }
 
+static char *display_name(const struct config_key *k, const char *key);
+
+/* One key set, as the table spells it (git gives it lower case). */
+static void print_set(const char *key, const char *value)
+{
+	char *name = display_name(config_key_find(key), key);
+
+	print_entry(name, value, NULL);
+	free(name);
+}
+
 int config_list(void)
 {
 	git_config_iterator *it;
@@ -411,13 +428,13 @@ int config_list(void)
 	size_t i;
 
 	for (i = 0; i < nr_overrides; i++)
-		print_entry(overrides[i].key, overrides[i].value, NULL);
+		print_set(overrides[i].key, overrides[i].value);
 	if (!cfg)
 		return 0;
 	if (git_config_iterator_new(&it, cfg) < 0)
 		return error("cannot list config %s", cfg_path);
 	while (!git_config_next(&e, it))
-		print_entry(e->name, e->value, NULL);
+		print_set(e->name, e->value);
 	git_config_iterator_free(it);
 	return 0;
 }
@@ -581,4 +598,162 @@ int config_parse_bool(const char *v)
 int config_parse_number(const char *v, double *out)
 {
 	return parse_number(v, out);
+}
+
+/* ---- keys the table does not know, values that are not their type ---- */
+
+/* git's levenshtein() with unit costs, ignoring case: keys are short. */
+static size_t key_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, *row, d;
+
+	row = xcalloc(lb + 1, sizeof(*row));
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best;
+
+			best = diag + (tolower((unsigned char)a[i - 1]) !=
+				       tolower((unsigned char)b[j - 1]));
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+/*
+ * The table's key nearest to an unknown one, spelt as the user would
+ * write it: target.box.smpp gives "target.box.smp" (the subsection is
+ * the user's, not part of the distance), bot.moderaton
+ * "bot.moderation".  *dist is how many letters differ.
+ */
+static char *nearest_key(const char *key, size_t *dist)
+{
+	const char *first = strchr(key, '.'), *last = strrchr(key, '.');
+	const char *star;
+	const struct config_key *best = NULL;
+	size_t i, d, best_d = (size_t)-1;
+	char *flat = NULL;
+
+	/* "section.name" of a "section.sub.name" key, for the wild keys */
+	if (first && last != first)
+		flat = xasprintf("%.*s%s", (int)(first - key), key, last);
+	for (i = 0; i < config_nr_keys; i++) {
+		const char *name = config_keys[i].name;
+		const char *wild = strstr(name, ".*.");
+
+		if (wild && flat) {
+			char *kflat = xasprintf("%.*s%s", (int)(wild - name),
+						name, wild + 2);
+
+			d = key_distance(flat, kflat);
+			free(kflat);
+		} else {
+			d = key_distance(key, name);
+		}
+		if (d < best_d) {
+			best_d = d;
+			best = &config_keys[i];
+		}
+	}
+	free(flat);
+	*dist = best_d;
+	if (!best)
+		return NULL;
+	star = strstr(best->name, ".*.");
+	if (star && first && last != first)
+		return xasprintf("%.*s%.*s%s", (int)(star - best->name) + 1,
+				 best->name, (int)(last - first - 1), first + 1,
+				 star + 2);
+	return xstrdup(best->name);
+}
+
+/* Each key the file sets that the table does not know: a warning. */
+static void warn_unknown_keys(void)
+{
+	git_config_iterator *it;
+	git_config_entry *e;
+
+	nr_unknown = 0;
+	if (!cfg || git_config_iterator_new(&it, cfg) < 0)
+		return;
+	while (!git_config_next(&e, it)) {
+		size_t dist;
+		char *near;
+
+		if (config_key_find(e->name))
+			continue;
+		nr_unknown++;
+		near = nearest_key(e->name, &dist);
+		/* a close name is a typo; a far one only a pointer */
+		if (near && dist <= 1 + strlen(e->name) / 4)
+			warning("config %s: unknown key '%s' is ignored; did you mean '%s'?",
+				cfg_path, e->name, near);
+		else if (near)
+			warning("config %s: unknown key '%s' is ignored (the nearest known key is '%s'; 'sched-bot config --keys' lists them)",
+				cfg_path, e->name, near);
+		free(near);
+	}
+	git_config_iterator_free(it);
+}
+
+int config_nr_unknown(void)
+{
+	return nr_unknown;
+}
+
+/* Whether v reads as a value of k's type, as the getters read it. */
+static const char *bad_value(const struct config_key *k, const char *v)
+{
+	long n;
+	double d;
+
+	switch (k->type) {
+	case CONFIG_INT:
+		return parse_int(v, &n) < 0 ? "a whole number" : NULL;
+	case CONFIG_BOOL:
+		return parse_bool(v) < 0 ? "a boolean (true or false)" : NULL;
+	case CONFIG_NUMBER:
+		return parse_number(v, &d) < 0 ?
+		       "a non-negative number" : NULL;
+	default:
+		return NULL;
+	}
+}
+
+int config_check_values(void)
+{
+	git_config_iterator *it;
+	git_config_entry *e;
+	int bad = 0;
+
+	if (!cfg || git_config_iterator_new(&it, cfg) < 0)
+		return 0;
+	while (!git_config_next(&e, it)) {
+		const struct config_key *k = config_key_find(e->name);
+		const char *want = k ? bad_value(k, e->value) : NULL;
+		char *name;
+
+		if (!want)
+			continue;
+		bad++;
+		name = display_name(k, e->name);
+		/* never the value of a secret (no secret key is typed) */
+		warning("config %s: %s = '%s' is not %s", cfg_path, name,
+			k->secret ? "<hidden>" : e->value, want);
+		free(name);
+	}
+	git_config_iterator_free(it);
+	return bad;
 }

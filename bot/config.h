@@ -78,7 +78,10 @@ struct bot_identity {
 };
 const struct bot_identity *bot_identity(void);
 
-/* Write every key = value set, secrets masked, to stdout. */
+/*
+ * Write every key = value set, secrets masked, to stdout, each key as
+ * the table spells it ("lore.cacheMaxAge", not git's lower case).
+ */
 int config_list(void);
 /* Every key of the table, "key=value<TAB>source" (default, file,
  * override, unset), then the keys set that the table does not know.
@@ -86,5 +89,14 @@ int config_list(void);
 int config_list_all(void);
 /* The table: each key's type, default and help line. */
 void config_list_keys(void);
+
+/*
+ * config_load() warns of each key the file sets that the table does
+ * not have, naming the nearest known key (a typo is otherwise silently
+ * a default); this is how many there were.
+ */
+int config_nr_unknown(void);
+/* Warn of each value set that is not of its key's type; how many. */
+int config_check_values(void);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mailpolicy.h - who gets which mail: the one place that decides where
- * a job's reply goes, from what the job found (README.md, "Who gets
- * which mail", states the same rules as a table).
+ * a job's reply goes, from what the job found (contrib/operating.md,
+ * "Who gets which mail", states the same rules as a table).
  *
  *   list        the author and the thread's lists (reply.cc): a
  *               measured verdict (tested, improvement, regression)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <time.h>
 
-/* Exit codes of sched-bot, documented in README.md and `sched-bot help`. */
+/* Exit codes of sched-bot: `sched-bot help` and contrib/pipeline.md. */
 enum exit_code {
 	EXIT_OK = 0,		/* the job did what was asked */
 	EXIT_FAIL = 1,		/* the job failed (apply, build, boot, ...) */

@@ -89,7 +89,7 @@ MK
 # the jobs and the outbox in DIR (default $TRASH), the state and the
 # builds in $TRASH, the tree's tinyconfig with kernel/configs on top,
 # no lore asked; the local target, where these jobs run, stands in for
-# a machine fit to vouch (target.local.vouch: README.md, "Who gets which
+# a machine fit to vouch (target.local.vouch: contrib/operating.md, "Who gets which
 # mail").  A test appends its own keys, or sets one of these with git
 # config -f FILE (each is set once).
 standin_job_config() {

@@ -8,7 +8,7 @@
 #   test_done
 #
 # Each script runs in its own trash directory ($TRASH); $SCHED_BOT and
-# $SCHED_BENCH are the binaries under test; $TESTS is tests/; $SHARED is
+# $SCHED_BENCH are the binaries under test; $TESTS is tests/; $DATA is
 # the read-only data shipped in tests/data.  Nothing here talks to any
 # address but 127.0.0.1.
 

@@ -7,6 +7,24 @@ test_expect_success 'version prints the version' '
 	"$SCHED_BOT" --version | grep -E "^sched-bot [0-9]+\.[0-9]+"
 '
 
+# Built in a git checkout (make check rebuilds main.o when HEAD moves),
+# --version names HEAD as git describe does ("v0.1-3-gabc1234-dirty"
+# or "abc1234"); from a tarball, the version alone.
+test_expect_success 'version names the commit the tool was built from' '
+	"$SCHED_BOT" --version >out &&
+	if git -C "$TOP" rev-parse --verify -q HEAD >head
+	then
+		sed -n "s/^sched-bot [0-9.]* (\(.*\))\$/\1/p" out |
+			sed -e "s/-dirty\$//" -e "s/.*-g//" >commit &&
+		test -s commit &&
+		git -C "$TOP" rev-parse --verify -q "$(cat commit)^{commit}" \
+			>built &&
+		test_cmp head built
+	else
+		test_grep -E "^sched-bot [0-9.]+\$" out
+	fi
+'
+
 test_expect_success 'help lists every pipeline command' '
 	"$SCHED_BOT" help >out &&
 	for c in fetch series am tree apply build boot run compare test cron; do
@@ -324,12 +342,33 @@ test_expect_success 'an input that cannot be read (a directory) exits 3 too' '
 	not_found archive --jobs plain
 '
 
-test_expect_success 'the exit codes are one rule, the same in help and README' '
+test_expect_success 'the exit codes are one rule, the same in help and the guide' '
 	"$SCHED_BOT" help | sed -n "/^Exit codes/,\$p" >tool-codes &&
-	sed -n "/^    Exit codes/,/^\$/p" "$TOP/README.md" |
-		sed -e "/^\$/d" -e "s/^    //" >readme-codes &&
-	test_cmp tool-codes readme-codes &&
+	sed -n "/^    Exit codes/,/^\$/p" "$TOP/contrib/pipeline.md" |
+		sed -e "/^\$/d" -e "s/^    //" >guide-codes &&
+	test_cmp tool-codes guide-codes &&
 	test_grep "^    3  not found" tool-codes
+'
+
+# "N NAME" of each value of enum exit_code in bot/util.h.
+enum_exit_codes() {
+	sed -n "/^enum exit_code {/,/^};/p" "$TOP/bot/util.h" |
+	sed -n "s/^[[:space:]]*\(EXIT_[A-Z]*\) = \([0-9]*\),.*/\2 \1/p"
+}
+
+test_expect_success 'help lists every exit code of enum exit_code, and no other' '
+	enum_exit_codes >enum &&
+	test "$(wc -l <enum)" -ge 8 &&
+	cut -d" " -f1 enum >enum-codes &&
+	"$SCHED_BOT" help | sed -n "/^Exit codes/,\$p" |
+		sed -n "s/^    \([0-9][0-9]*\)  .*/\1/p" >help-codes &&
+	test_cmp enum-codes help-codes &&
+	"$SCHED_BOT" help >help-out &&
+	test_grep "^    7  busy" help-out &&
+	"$SCHED_BOT" help --man >man.1 &&
+	MANWIDTH=120 man -E ascii -l man.1 2>/dev/null |
+		sed -n "/^EXIT STATUS/,/^[A-Z]/p" >man-exit &&
+	test_grep -E "^ *7 +busy" man-exit
 '
 
 # ---- the man page ----
@@ -354,6 +393,50 @@ test_expect_success 'man renders sched-bot.1 without warnings, every command and
 			test_grep -e "^       $o\b" -e ", $o\b" sect || exit 1
 		done <o
 	done <cmds
+'
+
+# ---- sched-bench(1), from sched-bench's option table ----
+
+test_expect_success 'build/sched-bench.1 is what sched-bench --man prints' '
+	"$SCHED_BENCH" --man >bench.1 &&
+	test_cmp bench.1 "$BUILD/sched-bench.1" &&
+	test_grep "^\.TH SCHED\\\\-BENCH 1 " bench.1
+'
+
+test_expect_success 'man renders sched-bench.1 without warnings: every option, its meaning and default' '
+	MANWIDTH=120 man --warnings -E ascii -l "$BUILD/sched-bench.1" \
+		>bench.txt 2>bench.err &&
+	test_cmp /dev/null bench.err &&
+	test_grep "^DEFAULTS UNDER SCHED-BOT" bench.txt &&
+	for w in spawn pingpong env health; do
+		"$SCHED_BENCH" $w --help >usage-$w &&
+		sed -n "s/^ \{4,8\}\(-., \)*\(--[a-z-]*\).*/\2/p" usage-$w >opts-$w &&
+		test -s opts-$w || exit 1
+		sed -n "/^   sched-bench $w\$/,/^   sched-bench /p" bench.txt \
+			>sect-$w &&
+		while read o; do
+			# from the option tag to the next: its meaning and default
+			awk -v o="$o" "
+				/^       -/ { inb = \$0 ~ (\"^       (-., )?\" o \"( |\$)\") }
+				inb { text = text \$0 \"\\n\" }
+				END { exit !(text ~ /Default: [^ ]/ && split(text, w, \" \") > 5) }" \
+				sect-$w ||
+			{ echo "$w $o: no meaning or default"; exit 1; }
+		done <opts-$w
+	done &&
+	test_grep -e "--copies N" sect-spawn &&
+	sed -n "/--copies N/,/Default/p" sect-spawn >copies &&
+	test_grep "Default: the online CPUs\." copies
+'
+
+test_expect_success 'each sched-bench usage says every option'\''s default' '
+	for w in spawn pingpong env health; do
+		"$SCHED_BENCH" $w --help >usage-$w || exit 1
+		test "$(grep -c "^ \{4,8\}-" usage-$w)" -eq \
+			"$(grep -c "; default: " usage-$w)" || exit 1
+	done &&
+	test_grep "gap S" usage-spawn &&
+	test_grep "seconds of sync and sleep before each pass, as UnixBench.s Run; default: 3$" usage-spawn
 '
 
 # ---- the completion asks the tool ----
@@ -389,6 +472,26 @@ test_expect_success 'bash completion: commands and options from the tool' '
 	printf "on\noff\n" >expect && test_cmp expect out &&
 	complete_words sched-bot run --cgroup n >out &&
 	echo new >expect && test_cmp expect out
+'
+
+
+test_expect_success 'target list: the configured targets, then those that need none' '
+	printf "[target \"box\"]\n\ttype = ssh\n\thost = box.example.org\n[target \"lab\"]\n\ttype = lava\n" \
+		>targets.cfg &&
+	"$SCHED_BOT" --config targets.cfg target list >out &&
+	printf "box ssh\nlab lava\nqemu qemu\nlocal local\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'bash completion: --target offers the configured targets' '
+	complete_words sched-bot --config targets.cfg test --target "" >out &&
+	printf "box\nlab\nqemu\nlocal\n" >expect && test_cmp expect out &&
+	complete_words sched-bot --config targets.cfg boot --target b >out &&
+	echo box >expect && test_cmp expect out &&
+	complete_words sched-bot --config targets.cfg target "" >out &&
+	printf "list\nstatus\nclear\ncheck\n" >expect && test_cmp expect out &&
+	complete_words sched-bot --config targets.cfg target status l >out &&
+	printf "lab\nlocal\n" >expect && test_cmp expect out
 '
 
 test_done

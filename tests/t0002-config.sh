@@ -132,7 +132,7 @@ test_expect_success 'secrets are masked, also with an @ in the password' '
 	test_grep "^lore.url=https://<hidden>@127.0.0.1:1/x@y" list &&
 	test_grep "^smtp.password=<hidden>" list &&
 	test_grep "^other.token=<hidden>" list &&
-	test_grep "^smtp.passwordfile=/etc/sched-bot/pw$" list &&
+	test_grep "^smtp.passwordFile=/etc/sched-bot/pw$" list &&
 	test_grep ! -e "p@ss" -e "ss@127" -e hun -e ter2 -e t0k3n list
 '
 
@@ -185,6 +185,76 @@ test_expect_success 'the values contrib/sched-bot.config sets are the defaults' 
 	defaults_of all >defaults &&
 	comm -23 sample-set defaults >not-default &&
 	test_cmp /dev/null not-default
+'
+
+
+test_expect_success 'config --list spells each key as the table does' '
+	cat >"$CFG" <<-\EOF &&
+	[lore]
+	cacheMaxAge = 60
+	[target "BigBox"]
+	bootTimeout = 300
+	[job]
+	spawnGap = 0
+	EOF
+	"$SCHED_BOT" config --list >list &&
+	cat >expect <<-\EOF &&
+	lore.cacheMaxAge=60
+	target.BigBox.bootTimeout=300
+	job.spawnGap=0
+	EOF
+	test_cmp expect list
+'
+
+# A typo in a key is otherwise a silent default: bot.moderaton = all
+# would leave every report unmoderated.
+test_expect_success 'an unknown key warns on every command, naming the nearest known key' '
+	cat >"$CFG" <<-\EOF &&
+	[bot]
+	moderaton = all
+	[target "box"]
+	bootTimout = 300
+	EOF
+	for c in "status" "config --path" "plan --help" "gc --dry-run"; do
+		"$SCHED_BOT" $c >out 2>err
+		test_grep "warning: config .*: unknown key .bot.moderaton. is ignored; did you mean .bot.moderation.?" err &&
+		test_grep "unknown key .target.box.boottimout. is ignored; did you mean .target.box.bootTimeout.?" err ||
+		{ echo "no warning from: sched-bot $c"; exit 1; }
+	done &&
+	"$SCHED_BOT" --config "$CFG" status >out 2>err
+	test_grep "did you mean .bot.moderation.?" err
+'
+
+test_expect_success 'a key far from every known one still names the nearest' '
+	printf "[frobnicator]\n\tlevel = 11\n" >"$CFG" &&
+	"$SCHED_BOT" config --path >out 2>err &&
+	test_grep "unknown key .frobnicator.level. is ignored (the nearest known key is .[a-zA-Z.]*.; .sched-bot config --keys. lists them)" err
+'
+
+test_expect_success 'config --check: an unknown key or a bad value is an error' '
+	printf "[bot]\n\tmoderaton = all\n" >"$CFG" &&
+	rc=0 && "$SCHED_BOT" config --check >out 2>err || rc=$? &&
+	test $rc -eq 2 &&
+	test_grep "did you mean .bot.moderation.?" err &&
+	test_grep "error: config .*: 1 key unknown or not of its type" err &&
+	printf "[lore]\n\tretries = many\n[smtp]\n\tsend = perhaps\n" >"$CFG" &&
+	rc=0 && "$SCHED_BOT" config --check >out 2>err || rc=$? &&
+	test $rc -eq 2 &&
+	test_grep "lore.retries = .many. is not a whole number" err &&
+	test_grep "smtp.send = .perhaps. is not a boolean" err &&
+	test_grep "2 keys unknown or not of their type" err &&
+	printf "[bot]\n\tmoderation = all\n[target \"box\"]\n\tsmp = 4\n" >"$CFG" &&
+	"$SCHED_BOT" config --check >out 2>err &&
+	test_grep "every key known, every value of its type" out &&
+	test_cmp /dev/null err &&
+	rm "$CFG" &&
+	"$SCHED_BOT" config --check >out &&
+	test_grep "no such file, the defaults apply" out
+'
+
+test_expect_success 'the sample configuration passes config --check' '
+	"$SCHED_BOT" --config "$SAMPLE" config --check >out 2>err &&
+	test_cmp /dev/null err
 '
 
 test_done

@@ -1,9 +1,12 @@
 #!/bin/sh
-# The documents and the key table (bot/config-keys.c): every key a
-# README names is a key of the table, kernel/README.md's key tables
-# hold every build, sandbox and target key with the table's default,
-# the man page's CONFIGURATION section is the whole table, and
-# README.md's command table is every command of the tool, in order.
+# The documents and the tables of the code: every key a document names
+# is a key of the table (bot/config-keys.c) and every key is documented
+# in a guide, kernel/README.md's key tables hold every build, sandbox
+# and target key with the table's default, the man page's CONFIGURATION
+# section is the whole table, contrib/pipeline.md's command table is
+# every command of the tool, in order; and every command, option and
+# exit code a document shows is one the tool has.  README.md is a short
+# entry page that links every guide.
 . "$(dirname "$0")/lib.sh"
 test_tier unit
 
@@ -29,7 +32,7 @@ sed 's/\..*//' table | sort -u >sections
 # it (a named middle part becomes *), in lower case.  File names such
 # as `compare.json` or `build.log` are not keys.
 keys_named() {
-	grep -o '`[^`]*`' "$1" | tr -d '`' |
+	grep -o '`[^`]*`' "$1" | tr -d '`' | sed 's/ = .*//' |
 	grep -oE '^[a-z]+\.([A-Za-z0-9_*-]+\.)?[a-z][A-Za-z0-9]*$' |
 	grep -vE '\.(json|eml|log|txt|csv|mbox|md|h|c|html|yaml|sh|config|gz|xz|cpio|timer|service|cron)$' |
 	awk -F. 'NR == FNR { sec[$1] = 1; next }
@@ -37,13 +40,6 @@ keys_named() {
 		sections - |
 	sort -u
 }
-
-test_expect_success 'every key README.md names is in the table' '
-	keys_named "$README" >readme-keys &&
-	test "$(wc -l <readme-keys)" -gt 40 &&
-	comm -23 readme-keys table >unknown &&
-	test_cmp /dev/null unknown
-'
 
 test_expect_success 'every key kernel/README.md names is in the table' '
 	keys_named "$KREADME" >kreadme-keys &&
@@ -117,11 +113,175 @@ test_expect_success 'the man page gives each key the default of the table' '
 	test_cmp defaults man-defaults
 '
 
-test_expect_success "README.md's command table has every command, in order" '
+test_expect_success "contrib/pipeline.md's command table has every command, in order" '
 	"$SCHED_BOT" help --list-cmds >cmds &&
-	sed -n "/^| command | stage |\$/,/^\$/p" "$README" |
+	sed -n "/^| command | stage |\$/,/^\$/p" "$TOP/contrib/pipeline.md" |
 		awk -F"\140" "NF > 2 { print \$2 }" >readme-cmds &&
 	test_cmp cmds readme-cmds
+'
+
+# ---- every document: what it names exists ----
+
+# The documents a reader is sent to.
+DOCS="README.md CONTRIBUTING.md contrib/one-machine.md contrib/pipeline.md
+contrib/operating.md contrib/security.md templates/README.md
+bot/README.md bot/statistics.md tests/README.md kernel/README.md"
+
+test_expect_success 'README.md is a short entry page whose map links every guide' '
+	test "$(wc -c <"$README")" -lt 15360 &&
+	for d in $DOCS; do
+		test -f "$TOP/$d" || { echo "$d is missing"; exit 1; }
+		test "$(wc -c <"$TOP/$d")" -lt 25600 ||
+			{ echo "$d is over 25 KB"; exit 1; }
+		test $d = README.md || grep -qF "]($d)" "$README" ||
+			{ echo "README.md does not link $d"; exit 1; }
+	done &&
+	test_grep "GNU GENERAL PUBLIC LICENSE" "$TOP/COPYING" &&
+	test_grep "Version 2, June 1991" "$TOP/COPYING"
+'
+
+test_expect_success 'every key a document names is in the table' '
+	for d in $DOCS; do keys_named "$TOP/$d"; done | sort -u >doc-keys &&
+	test "$(wc -l <doc-keys)" -gt 100 &&
+	comm -23 doc-keys table >unknown &&
+	test_cmp /dev/null unknown
+'
+
+# Where a key is documented: the guides, whichever one explains it
+# (contrib/operating.md, "Configuration keys", says which), and the
+# man page, which prints the whole table.
+test_expect_success 'every key of the table is documented in a guide' '
+	comm -13 doc-keys table >undocumented &&
+	test_cmp /dev/null undocumented
+'
+
+# code_of FILE: the code a document shows, one piece a line: the lines
+# of its code blocks (fenced or indented) and each `code span` of its
+# paragraphs (a span may go on over a line break); a ```text block is
+# what a program printed (a mail), not code.
+code_of() {
+	awk '
+		function spans(s) {
+			gsub(/\n/, " ", s)
+			while (match(s, /`[^`]+`/)) {
+				print substr(s, RSTART + 1, RLENGTH - 2)
+				s = substr(s, RSTART + RLENGTH)
+			}
+		}
+		/^```/ {
+			spans(para); para = ""
+			fence = !fence; text = $0 == "```text"; next
+		}
+		fence && text { next }
+		fence || /^(    |\t)/ && para == "" {
+			sub(/^[ \t]*(\$ )?/, ""); print; next
+		}
+		/^[ \t]*$/ { spans(para); para = ""; next }
+		{ para = para "\n" $0 }
+		END { spans(para) }' "$1"
+}
+
+# "CMD WORD..." for each command line the documents show: code that
+# starts with sched-bot (its own options before the command become a
+# line "- OPTION"), or with a command's name and an option
+# ("series --json").  CMDS is the file of command names.
+doc_commands() {
+	for d in $DOCS; do code_of "$TOP/$d"; done |
+	tr -d '[](){}|,"' | sed 's#/--# --#g' |
+	awk -v cmdfile="$1" '
+		BEGIN { while ((getline c < cmdfile) > 0) is[c] = 1 }
+		$1 == "sched-bot" {
+			for (i = 2; i <= NF; i++) {
+				if ($i !~ /^-/)
+					break
+				print "- " $i
+				if ($i == "--config")
+					i++
+			}
+			if (i > NF)
+				next
+			# a placeholder: <command>
+			if ($i ~ /^</)
+				next
+			out = $i
+			for (i++; i <= NF; i++)
+				out = out " " $i
+			print out
+			next
+		}
+		is[$1] && $2 ~ /^--?[a-z]/ { print }'
+}
+
+test_expect_success 'every command a document shows exists' '
+	"$SCHED_BOT" help --list-cmds >cmds &&
+	doc_commands cmds >shown &&
+	test "$(wc -l <shown)" -gt 60 &&
+	awk "\$1 != \"-\" { print \$1 }" shown | sort -u >named &&
+	grep -vxF -f cmds named >unknown || :
+	test_cmp /dev/null unknown
+'
+
+# "CMD OPTION" for each option a shown command line gives its command:
+# a word from the second on that starts with - (its value cut
+# at =); a bundle of short flags (-vq) is left to the parser.
+shown_options() {
+	awk '{
+		for (i = 2; i <= NF; i++) {
+			o = $i
+			sub(/=.*/, "", o)
+			if (o ~ /^--[a-z][a-z0-9-]*$/ || o ~ /^-[a-zA-Z]$/)
+				print $1, o
+		}
+	}' shown | sort -u
+}
+
+test_expect_success 'every option a document gives a command is in its table' '
+	shown_options >given &&
+	test "$(wc -l <given)" -gt 40 &&
+	: >bad &&
+	while read c o; do
+		if test "$c" = -; then
+			"$SCHED_BOT" help --list-options >opts
+		else
+			"$SCHED_BOT" help --list-options "$c" >opts
+		fi || exit 1
+		awk "{ print \$1 }" opts | grep -qxF -e "$o" ||
+			echo "$c $o" >>bad
+	done <given &&
+	test_cmp /dev/null bad
+'
+
+test_expect_success 'every sched-bench option a document shows is in its table' '
+	for d in $DOCS; do code_of "$TOP/$d"; done |
+		tr -d "[]()|," | awk "\$1 == \"sched-bench\" && NF > 2" >bench-lines &&
+	test -s bench-lines &&
+	: >bad &&
+	while read prog w rest; do
+		"$SCHED_BENCH" $w --help >usage || exit 1
+		for o in $rest; do
+			case $o in
+			-*) o=${o%%=*}
+			    grep -qE -e "^ {4,8}(-., )?$o( |\$)" -e "^ {4}$o, " usage ||
+				echo "$w $o" >>bad ;;
+			esac
+		done
+	done <bench-lines &&
+	test_cmp /dev/null bad
+'
+
+# "N" of each value of enum exit_code (bot/util.h), and 137: the exit
+# of a crash point (SCHED_BOT_CRASH_AT, bot/state.h).
+test_expect_success 'every exit code a document names is one the tool has' '
+	sed -n "/^enum exit_code {/,/^};/p" "$TOP/bot/util.h" |
+		sed -n "s/.* = \([0-9]*\),.*/\1/p" >codes &&
+	test "$(wc -l <codes)" -ge 8 &&
+	echo 137 >>codes &&
+	for d in $DOCS; do cat "$TOP/$d"; done | tr "\n" " " |
+		grep -oE "\<[Ee]xit(s|s with| with| status| code)? [0-9]+" |
+		sed "s/.* //" | sort -u >named-codes &&
+	test "$(wc -l <named-codes)" -ge 5 &&
+	grep -vxF -f codes named-codes >unknown || :
+	test_cmp /dev/null unknown
 '
 
 test_done

@@ -125,7 +125,7 @@ test_expect_success 'the SMTP password is never printed or stored' '
 	test $rc -ne 0 &&
 	test_grep "smtp: sending to" pw.err &&
 	SCHED_BOT_CONFIG=pw.cfg "$SCHED_BOT" config --list >>pw.out 2>&1 &&
-	test_grep "^smtp.passwordfile=$TRASH/pwfile" pw.out &&
+	test_grep "^smtp.passwordFile=$TRASH/pwfile" pw.out &&
 	test_grep ! -r "s3cr3t-FiLe" pw.out pw.err bot-data pw
 '
 

@@ -644,7 +644,7 @@ test_expect_success 'a signed release sends it to the list once, unchanged and t
 
 # v2 and v3 measure nothing (v2's kernel is the base's, v3 is v2 by
 # patch-id): the mail policy keeps their replies in the outbox, off the
-# list (README.md, "Who gets which mail"); what they say is read there.
+# list (contrib/operating.md, "Who gets which mail"); what they say is read there.
 test_expect_success 'v2, identical binaries: its reply says v1'"'"'s regression is gone, in the outbox' '
 	lore_add fay2.mbox &&
 	"$SCHED_BOT" cron --send 2>fay2.err &&

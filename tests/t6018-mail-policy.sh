@@ -1,5 +1,5 @@
 #!/bin/sh
-# Who gets which mail (bot/mailpolicy.h, README.md "Who gets which
+# Who gets which mail (bot/mailpolicy.h, contrib/operating.md "Who gets which
 # mail"), with smtp.send = true against a real SMTP server (smtp-sink):
 # an emulated (TCG) result, a noisy one, identical binaries, a
 # duplicate and an apply failure on the bot's default tree reach no

@@ -193,7 +193,7 @@ set_cfg() {
 
 # the revisions whose reply the mail policy kept off the list (the
 # stand-in's kernels are alike: identical binaries stay in the outbox,
-# README.md "Who gets which mail"), one line each
+# contrib/operating.md "Who gets which mail"), one line each
 kept() {
 	sqlite3 "$DB" "SELECT msgid FROM jobs WHERE mail IS NOT NULL AND mail != 'list'" 2>/dev/null |
 		sort -u

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin/config.c - `sched-bot config --list [--all] | --keys |
- * --get KEY | --path`, and config_to_library(): the configuration read
- * once, at start-up, into the options of the library's modules.
+ * --get KEY | --path | --check`, and config_to_library(): the
+ * configuration read once, at start-up, into the options of the
+ * library's modules.
  */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "blocks.h"
@@ -130,7 +132,7 @@ void config_to_library(void)
 	reply_configure(&rpo);
 }
 
-static int list, all, keys, path;
+static int list, all, keys, path, check;
 static const char *key;
 
 static const char *const config_synopsis[] = {
@@ -138,6 +140,7 @@ static const char *const config_synopsis[] = {
 	"config --keys",
 	"config --get <key>",
 	"config --path",
+	"config --check",
 	NULL
 };
 
@@ -151,6 +154,8 @@ static const struct option_spec config_options[] = {
 	OPT_STRING(0, "get", &key, "KEY",
 		   "the value set in the file, not a default (exit 3 when it is not set)"),
 	OPT_FLAG(0, "path", &path, "the configuration file's path"),
+	OPT_FLAG(0, "check", &check,
+		 "check the file: exit 2 when it sets a key the table does not know (each is named with the nearest known key, as every command warns) or a value that is not of its key's type"),
 	OPT__VERBOSITY(),
 	OPT_END()
 };
@@ -164,9 +169,35 @@ const struct options_doc config_doc = {
 "$SCHED_BOT_CONFIG, else $XDG_CONFIG_HOME/sched-bot/config, else\n"
 "~/.config/sched-bot/config; only the first of these is read.\n"
 "Every key has its default in one table (--keys); contrib/sched-bot.config\n"
-"is a sample of them all.",
+"is a sample of them all.  Every command warns of a key the file sets that\n"
+"the table does not know, naming the nearest known one (bot.moderaton:\n"
+"did you mean bot.moderation?), and goes on without it; --check makes\n"
+"that, and a value not of its key's type, an error.",
 	.options = config_options,
 };
+
+/*
+ * --check: what config_load() warned of (unknown keys) and the values
+ * the getters would replace by a default, as an error: a file meant for
+ * cron is checked before it runs unattended.
+ */
+static int check_file(void)
+{
+	int bad = config_nr_unknown() + config_check_values();
+
+	if (bad) {
+		error("config %s: %d key%s unknown or not of %s type",
+		      config_path(), bad, bad == 1 ? "" : "s",
+		      bad == 1 ? "its" : "their");
+		return EXIT_USAGE;
+	}
+	if (access(config_path(), F_OK) < 0)
+		printf("%s: no such file, the defaults apply\n", config_path());
+	else
+		printf("%s: every key known, every value of its type\n",
+		       config_path());
+	return EXIT_OK;
+}
 
 int cmd_config(int argc, char **argv)
 {
@@ -175,8 +206,10 @@ int cmd_config(int argc, char **argv)
 	argc = parse_options(argc, argv, &config_doc, 0);
 	if (argc < 0)
 		return parse_options_exit(argc);
-	if (argc || list + keys + path + !!key != 1 || (all && !list))
-		return options_error(&config_doc, "expected --list [--all], --keys, --get KEY or --path");
+	if (argc || list + keys + path + check + !!key != 1 || (all && !list))
+		return options_error(&config_doc, "expected --list [--all], --keys, --get KEY, --path or --check");
+	if (check)
+		return check_file();
 	if (list && all)
 		return config_list_all() < 0 ? EXIT_FAIL : EXIT_OK;
 	if (list)

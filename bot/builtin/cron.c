@@ -45,7 +45,7 @@ static const struct option_spec cron_options[] = {
 	OPT__WORKLOADS_AUTO(&workloads,
 			    "with --add; default: bot.workloads"),
 	OPT_INTEGER(0, "runs", &runs, "N", 1, RUNS_MAX,
-		    "with --add: runs of each kernel (default bot.runs)"),
+		    "with --add: a fixed count of runs of each kernel (default: adaptive, job.minRuns to job.maxRuns)"),
 	OPT_GROUP("Common"),
 	OPT__VERBOSITY(),
 	OPT_END()

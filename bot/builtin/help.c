@@ -140,6 +140,7 @@ static void man_page(FILE *f)
 "data (jobs/, outbox/, state.db, linux.git).  SCHED_BOT_SMTP_PASSWORD\n"
 "is the SMTP password when smtp.passwordFile is not set.", f);
 	fputs(".SH \"SEE ALSO\"\n", f);
+	fputs("\\fBsched\\-bench\\fR(1), ", f);
 	fputs("\\fBgit\\-am\\fR(1), \\fBgit\\-config\\fR(1), \\fBb4\\fR(5)\n",
 	      f);
 }

@@ -46,8 +46,9 @@ const struct cmd commands[] = {
 };
 
 /*
- * The one rule, shown by `sched-bot help`, the man page and README.md
- * (t0000 checks that README says the same).
+ * The one rule, shown by `sched-bot help` and the man page: one line
+ * per value of enum exit_code (util.h), which t0000 checks, and the
+ * guide that lists the commands says the same (t0000 too).
  */
 const char exit_codes_text[] =
 "Exit codes, the same in every command:\n"
@@ -63,7 +64,10 @@ const char exit_codes_text[] =
 "    5  regression: compare or test found a significant regression\n"
 "    6  disk full: test, cron: a file system a job writes to is full,\n"
 "       or below gc.minFree; nothing recorded is lost, run it again\n"
-"       once 'sched-bot gc' or an operator has freed space\n";
+"       once 'sched-bot gc' or an operator has freed space\n"
+"    7  busy: test: the machine was busy before the runs and\n"
+"       target.NAME.busy is refuse; nothing was measured or mailed,\n"
+"       run it again later (cron does, counting no attempt)\n";
 
 static const char *config_file;
 static int show_version, show_help;
@@ -77,7 +81,8 @@ static const struct option_spec main_options[] = {
 	OPT_STRING(0, "config", &config_file, "FILE",
 		   "read the configuration from FILE instead of $SCHED_BOT_CONFIG or $XDG_CONFIG_HOME/sched-bot/config"),
 	OPT__VERBOSITY(),
-	OPT_FLAG(0, "version", &show_version, "print the version and exit"),
+	OPT_FLAG(0, "version", &show_version,
+		 "print the version and the commit it was built from, and exit"),
 	OPT_FLAG('h', "help", &show_help,
 		 "list the commands; 'sched-bot <command> -h' shows one"),
 	OPT_END()
@@ -159,7 +164,11 @@ int main(int argc, char **argv)
 	if (argc < 0)
 		return parse_options_exit(argc);
 	if (show_version) {
-		printf("sched-bot %s\n", SCHED_BOT_VERSION);
+		if (*SCHED_BOT_COMMIT)
+			printf("sched-bot %s (%s)\n", SCHED_BOT_VERSION,
+			       SCHED_BOT_COMMIT);
+		else
+			printf("sched-bot %s\n", SCHED_BOT_VERSION);
 		return EXIT_OK;
 	}
 	if (show_help) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * builtin/target.c - `sched-bot target status NAME...`: what a target
+ * builtin/target.c - `sched-bot target list`: the targets there are;
+ * `sched-bot target status NAME...`: what a target
  * is, whether it is marked unhealthy and, for a LAVA lab, its devices,
  * their health and queue; `sched-bot target clear NAME...` lifts the
  * mark once an operator has fixed the machine; `sched-bot target check
@@ -12,12 +13,14 @@
 
 #include "builtin/builtin.h"
 #include "builtin/config-opts.h"
+#include "config.h"
 #include "sequential.h"
 #include "target/target.h"
 #include "util.h"
 #include "workload-opts.h"
 
 static const char *const target_synopsis[] = {
+	"target list",
 	"target status NAME...",
 	"target clear NAME...",
 	"target check [--runs N] [-t S] [--quick] [--workloads LIST] NAME...",
@@ -42,6 +45,9 @@ const struct options_doc target_doc = {
 	.summary = "show and check targets: health, load, noise, a LAVA lab",
 	.synopsis = target_synopsis,
 	.text =
+"list prints the names --target takes, with their types: each\n"
+"[target \"NAME\"] section of the configuration, then the targets that\n"
+"need none (qemu, local).\n\n"
 "status shows each target's type and whether it is marked unhealthy: an\n"
 "ssh machine that did not come back on its default kernel, even after\n"
 "target.NAME.powerCommand, gets no more runs (boot, test and cron refuse\n"
@@ -84,6 +90,36 @@ static int show(const char *name, const char *type)
 	return ret;
 }
 
+/* One line of list: "NAME TYPE", each name once. */
+static int list_one(const char *name, void *data)
+{
+	struct strbuf *seen = data;
+	const char *type = target_type(name);
+	char *key = xasprintf("\n%s\n", name);
+
+	if (!strstr(seen->buf, key)) {
+		strbuf_addstr(seen, key + 1);
+		printf("%s %s\n", name, type ? type : "unknown");
+	}
+	free(key);
+	return 0;
+}
+
+/*
+ * The names --target takes: the configured [target "NAME"] sections,
+ * then the targets that need none (what the completion offers).
+ */
+static int list(void)
+{
+	struct strbuf seen = STRBUF_INIT;
+
+	strbuf_addch(&seen, '\n');
+	config_subsections("target", list_one, &seen);
+	target_each_builtin(list_one, &seen);
+	strbuf_release(&seen);
+	return EXIT_OK;
+}
+
 /* The report, then the verdict: idle, or each cause on its own line. */
 static int check(const char *name)
 {
@@ -118,9 +154,11 @@ int cmd_target(int argc, char **argv)
 	argc = parse_options(argc, argv, &target_doc, 0);
 	if (argc < 0)
 		return parse_options_exit(argc);
+	if (argc == 1 && !strcmp(argv[0], "list"))
+		return list();
 	if (argc < 2 || (strcmp(argv[0], "status") && strcmp(argv[0], "clear") &&
 			 strcmp(argv[0], "check")))
-		return options_error(&target_doc, "say 'status', 'clear' or 'check' and name targets");
+		return options_error(&target_doc, "say 'list', or 'status', 'clear' or 'check' and name targets");
 	clear = !strcmp(argv[0], "clear");
 	checking = !strcmp(argv[0], "check");
 	for (i = 1; i < argc; i++) {

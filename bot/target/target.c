@@ -42,6 +42,18 @@ const char *target_type(const char *name)
 	return ops ? ops->type : NULL;
 }
 
+int target_each_builtin(int (*fn)(const char *name, void *data),
+			void *data)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < ARRAY_SIZE(backends); i++)
+		if (backends[i]->traits & (TARGET_SHAPED | TARGET_HERE))
+			ret = fn(backends[i]->type, data);
+	return ret;
+}
+
 int target_is(const char *name, unsigned int traits)
 {
 	const struct target_ops *ops = target_backend(name);

@@ -182,6 +182,14 @@ void target_check_release(struct target_check *c);
 const char *target_type(const char *name);
 
 /*
+ * fn for each name that is a target with no [target "NAME"] section:
+ * the type of each backend that needs nothing configured (a guest whose
+ * shape has defaults, this machine), e.g. "qemu" and "local".
+ */
+int target_each_builtin(int (*fn)(const char *name, void *data),
+			void *data);
+
+/*
  * What a target is, as its backend declares it (target_ops.traits).
  * Code that treats kinds of target differently asks for a trait, never
  * for a type name: a new backend says what it is in its ops table.

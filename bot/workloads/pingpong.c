@@ -511,9 +511,8 @@ out_nomap:
 static void usage(FILE *f)
 {
 	bench_usage(BENCH_PINGPONG, "pingpong", f);
-	fputs("  defaults: -n 1, -t 5 measured one-second samples after 6 warm-up ones,\n"
-	      "  processes, pinned (as will-it-scale context_switch1 -s 5)\n",
-	      f);
+	fputs("  the defaults are will-it-scale context_switch1 -s 5's; 'man sched-bench'\n"
+	      "  has the rest\n", f);
 }
 
 int bench_pingpong(int argc, char **argv)

@@ -182,13 +182,7 @@ static double tv_s(const struct timeval *tv)
 static void usage(FILE *f)
 {
 	bench_usage(BENCH_SPAWN, "spawn", f);
-	fputs("  --child-cpu: record how often the child ran on another CPU than\n"
-	      "  its parent (the child reads its CPU before _exit)\n"
-	      "  --helper: the program each copy forks from (default: " SPAWN_HELPER "\n"
-	      "  next to sched-bench, or $SCHED_BENCH_SPAWN; none: sched-bench itself)\n"
-	      "  -i K: UnixBench's short iteration count, as passes\n"
-	      "  defaults: -c online CPUs, -t 30, 3 passes, 3 s gap (as ./Run spawn)\n",
-	      f);
+	fputs("  the defaults are ./Run spawn's; 'man sched-bench' has the rest\n", f);
 }
 
 /* One spawn run: its options and what its passes add up. */

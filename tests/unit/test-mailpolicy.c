@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-mailpolicy.c - who gets which mail: each row of README.md's
+ * test-mailpolicy.c - who gets which mail: each row of contrib/operating.md's
  * table, decided from the facts alone, with its Tested-by.
  */
 #include <stdlib.h>
