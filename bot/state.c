@@ -163,6 +163,11 @@ static const char *const migrations[] = {
 	/* 2: where each job's reply went and why (mailpolicy.h), for status */
 	"ALTER TABLE jobs ADD COLUMN mail TEXT;"
 	"ALTER TABLE jobs ADD COLUMN mail_why TEXT;",
+	/*
+	 * 3: who may post a later version of each (lineage.h): its author
+	 * and the Signed-off-by and Co-developed-by of its own patches
+	 */
+	"ALTER TABLE versions ADD COLUMN people TEXT;",
 };
 
 static int user_version(struct state *st)
@@ -510,7 +515,7 @@ void state_job_release(struct state_job *job)
 /* ---- lineage (lineage.h decides; this only stores) ---- */
 
 #define VERSION_COLS "msgid, family, version, change_id, author, subject, " \
-		     "why, seen_at"
+		     "why, seen_at, people"
 
 static void fill_version(sqlite3_stmt *stmt, struct state_version *v)
 {
@@ -522,6 +527,7 @@ static void fill_version(sqlite3_stmt *stmt, struct state_version *v)
 	v->subject = col_text(stmt, 5);
 	v->why = col_text(stmt, 6);
 	v->seen_at = sqlite3_column_int64(stmt, 7);
+	v->people = col_text(stmt, 8);
 }
 
 int state_version_get(struct state *st, const char *msgid,
@@ -550,6 +556,7 @@ void state_version_release(struct state_version *v)
 	free(v->author);
 	free(v->subject);
 	free(v->why);
+	free(v->people);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -613,10 +620,11 @@ int state_family_set_change_id(struct state *st, long long family,
 int state_version_add(struct state *st, const struct state_version *v)
 {
 	sqlite3_stmt *stmt = prepare(st, "INSERT OR IGNORE INTO versions ("
-				     VERSION_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-				     "tiitttti", v->msgid, v->family,
+				     VERSION_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				     "tiittttit", v->msgid, v->family,
 				     (long long)v->version, v->change_id,
-				     v->author, v->subject, v->why, now());
+				     v->author, v->subject, v->why, now(),
+				     v->people);
 
 	/* family 0 is none: NULL in the table */
 	if (stmt && !v->family)

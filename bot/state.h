@@ -127,6 +127,12 @@ struct state_version {
 	char *subject;
 	char *why;		/* how it was linked, or why not */
 	long long seen_at;
+	/*
+	 * Who may post a later version: the author and the Signed-off-by
+	 * and Co-developed-by of its own patches, lower-case addresses
+	 * separated by spaces; NULL in rows older than the column.
+	 */
+	char *people;
 };
 
 /* 1 and *v when msgid is recorded, 0 when not, -1 on error. */
