@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "apply.h"
+#include "mbox.h"
 #include "trailer.h"
 #include "tree.h"
 #include "util.h"
@@ -39,10 +40,15 @@ static void set_file(struct apply_failure *f, const char *path)
 	f->file = path ? xstrdup(path) : NULL;
 }
 
+/* libgit2's object cache while applying, bytes as it counts them */
+#define APPLY_CACHE_MAX (8 << 20)
+
 static struct apply_limits limits = {
 	.max_files = 5000,
 	.max_patch_size = 64LL << 20,
 	.max_blob_size = 128LL << 20,
+	.max_patches = 1000,
+	.max_series_size = 64LL << 20,
 };
 
 static struct apply_defaults defaults;
@@ -1228,6 +1234,14 @@ int apply_diff(git_repository *repo, git_tree *tree, const char *text,
 	 */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
 			 (size_t)16 << 20);
+	/*
+	 * But not every tree a series makes: each commit of one that adds
+	 * a file per patch to one directory has a bigger tree, and a cache
+	 * that kept them (256 MB by libgit2's count, three times that in
+	 * memory) grew with the square of the patches.  What one patch
+	 * looks up again is a few trees; they fit.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)APPLY_CACHE_MAX);
 	if (git_diff_from_buffer(&diff, text, strlen(text)) < 0) {
 		set_reason(f, "cannot parse the diff: %s",
 			   git_error_text());
@@ -1672,7 +1686,9 @@ struct preimage {
 /* The first pre-image of each path, as b4 --guess-base reads them. */
 static size_t preimages(const struct series *s, struct preimage **out)
 {
-	size_t nr = 0, alloc = 0, i, k;
+	/* paths seen: one look-up each, linear in the series */
+	struct msgid_map seen = { 0 };
+	size_t nr = 0, alloc = 0, i;
 
 	*out = NULL;
 	for (i = 0; s && i < s->nr_patches; i++) {
@@ -1690,7 +1706,8 @@ static size_t preimages(const struct series *s, struct preimage **out)
 			if (!path_at || !starts_with(p, "index "))
 				continue;
 			h = p + 6;
-			dots = strstr(h, "..");
+			/* within the line: a hostile one may have no ".." */
+			dots = memmem(h, strcspn(h, "\n"), "..", 2);
 			n = dots ? (size_t)(dots - h) : 0;
 			if (n < 7 || n > GIT_OID_HEXSZ ||
 			    strspn(h, "0123456789abcdef") < n ||
@@ -1700,10 +1717,7 @@ static size_t preimages(const struct series *s, struct preimage **out)
 			}
 			path = xstrndup(path_at, strcspn(path_at, "\n "));
 			path_at = NULL;
-			for (k = 0; k < nr; k++)
-				if (!strcmp((*out)[k].path, path))
-					break;
-			if (k < nr) {
+			if (msgid_map_get(&seen, path, &(size_t){ 0 })) {
 				free(path);
 				continue;
 			}
@@ -1714,9 +1728,11 @@ static size_t preimages(const struct series *s, struct preimage **out)
 				free(path);
 				continue;
 			}
+			msgid_map_put(&seen, path, nr);
 			nr++;
 		}
 	}
+	msgid_map_release(&seen);
 	return nr;
 }
 
@@ -1960,6 +1976,38 @@ out:
 	return ret;
 }
 
+/*
+ * A series over series.maxPatches or series.maxSize: refused whole,
+ * before anything is applied; r->fail says why, for no one patch (the
+ * job's apply failure, mailed or kept as the mail policy says).
+ */
+static int over_series_limits(const struct series *s, struct apply_result *r)
+{
+	long long bytes = 0;
+	size_t i;
+
+	if (limits.max_patches > 0 &&
+	    (s->nr_patches > (size_t)limits.max_patches ||
+	     s->total > limits.max_patches)) {
+		set_reason(&r->fail, "refusing to apply: the series has %zu patches, more than series.maxPatches (%ld)",
+			   s->nr_patches > (size_t)s->total ?
+			   s->nr_patches : (size_t)s->total,
+			   limits.max_patches);
+		goto refused;
+	}
+	for (i = 0; i < s->nr_patches; i++)
+		bytes += (long long)strlen(s->patches[i].diff);
+	if (limits.max_series_size > 0 && bytes > limits.max_series_size) {
+		set_reason(&r->fail, "refusing to apply: the series' diffs are %lld bytes, more than series.maxSize (%lld)",
+			   bytes, limits.max_series_size);
+		goto refused;
+	}
+	return 0;
+refused:
+	r->fail.total = s->total ? s->total : (int)s->nr_patches;
+	return -1;
+}
+
 int apply_series(git_repository *repo, const struct series *s,
 		 const struct apply_opts *opts, struct apply_result *r)
 {
@@ -1970,6 +2018,8 @@ int apply_series(git_repository *repo, const struct series *s,
 		return -1;
 	if (r->base_warning)
 		warning("%s", r->base_warning);
+	if (over_series_limits(s, r) < 0)
+		return -1;
 	if (s->nr_missing) {
 		r->fail.total = s->total;
 		r->fail.index = s->missing[0];

@@ -27,12 +27,17 @@
  * What one patch from a stranger may cost (0: no limit): files it
  * touches, bytes of its diff (both refused before libgit2 parses it),
  * bytes a binary blob inflates to (checked while inflating, before
- * libgit2 does).  Symlinks it creates must point inside the tree.
+ * libgit2 does).  Symlinks it creates must point inside the tree.  And
+ * what one series may cost: its patches, the bytes of all their diffs
+ * (refused before any is applied: applying is linear in both, but a
+ * 10,000-patch series is no review anyone asked a bot for).
  */
 struct apply_limits {
 	long max_files;			/* apply.maxFiles */
 	long long max_patch_size;	/* apply.maxPatchSize */
 	long long max_blob_size;	/* apply.maxBlobSize */
+	long max_patches;		/* series.maxPatches: of one series */
+	long long max_series_size;	/* series.maxSize: its diffs' bytes */
 };
 
 /* apply's settings, filled in bot/builtin/ (config-opts.c). */

@@ -184,6 +184,10 @@ const struct config_key config_keys[] = {
 	I("apply.maxPatchSize", "67108864", "bytes of one patch's diff"),
 	I("apply.maxBlobSize", "134217728",
 	  "bytes a binary patch's blob may inflate to"),
+	I("series.maxPatches", "1000", "patches one series may have; a "
+	  "series with more is refused whole, before anything is applied"),
+	I("series.maxSize", "67108864", "bytes of all the diffs of one "
+	  "series; more is refused whole, before anything is applied"),
 
 	/* the kernel tree and build */
 	S("tree.path", NULL, "the kernel repository (unset: "

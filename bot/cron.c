@@ -58,46 +58,62 @@ static const struct cron_defaults *cd(void)
 typedef int (*message_fn)(const char *msg, size_t len, void *data);
 
 /*
- * The key of a mail in the quarantine: its Message-ID as the header
- * text says (no MIME parse needed), else a hash of the whole mail.
+ * How cron knows a polled mail: its Message-ID as the header text says
+ * (no MIME parse needed), and the digest of the whole mail.  Anyone can
+ * send a mail with the Message-ID of another: a copy, unsigned or
+ * poison, that reaches lore first must neither stand for the genuine
+ * mail (polled) nor hide it (quarantined), so the Message-ID alone
+ * names a mail in the log, never in the state.
  */
-static char *poison_key(const char *msg, size_t len)
+struct mail_key {
+	char *msgid;		/* "no-message-id" when it has none */
+	char *digest;		/* mbox_digest() */
+};
+
+static void mail_key_of(const char *msg, size_t len, struct mail_key *k)
 {
 	char *h = mbox_header(msg, len, "Message-ID");
-	char *id = mbox_bare_msgid(h);
-	unsigned long long fnv = 14695981039346656037ULL;
-	size_t i;
 
+	k->msgid = mbox_bare_msgid(h);
 	free(h);
-	if (id && *id)
-		return id;
-	free(id);
-	for (i = 0; i < len; i++)
-		fnv = (fnv ^ (unsigned char)msg[i]) * 1099511628211ULL;
-	return xasprintf("no-message-id-%016llx", fnv);
+	if (!k->msgid || !*k->msgid) {
+		free(k->msgid);
+		k->msgid = xstrdup("no-message-id");
+	}
+	k->digest = mbox_digest(msg, len);
 }
 
-static void quarantine(struct state *st, const char *key, const char *why,
-		       size_t len)
+static void mail_key_release(struct mail_key *k)
 {
-	if (state_quarantine_add(st, key, why, (long long)len) > 0)
-		warning("<%s>: quarantined, skipped from now on: %s", key,
-			why);
+	free(k->msgid);
+	free(k->digest);
+}
+
+static void quarantine(struct state *st, const struct mail_key *k,
+		       const char *why, size_t len)
+{
+	if (state_quarantine_add(st, k->msgid, k->digest, why,
+				 (long long)len) > 0)
+		warning("<%s>: quarantined, skipped from now on: %s",
+			k->msgid, why);
 }
 
 /*
  * A crash of the bot on one mail must not wedge every later run: the
- * mail in hand is recorded before it is handled and cleared after.  A
- * mail the bot died on twice is quarantined at the next start.
+ * mail in hand is recorded ("DIGEST MSGID") before it is handled and
+ * cleared after.  A mail the bot died on twice is quarantined at the
+ * next start.
  */
-static void poll_mark(struct state *st, const char *key)
+static void poll_mark(struct state *st, const struct mail_key *k)
 {
 	char *cur = state_meta_get(st, "poll_current");
+	char *key = xasprintf("%s %s", k->digest, k->msgid);
 
 	if (!cur || strcmp(cur, key))
 		state_meta_set(st, "poll_deaths", "0");
 	free(cur);
 	state_meta_set(st, "poll_current", key);
+	free(key);
 }
 
 static void poll_unmark(struct state *st)
@@ -111,11 +127,16 @@ static void poll_recover(struct state *st)
 	char *cur = state_meta_get(st, "poll_current");
 	char *d = state_meta_get(st, "poll_deaths");
 	int deaths = (d ? atoi(d) : 0) + 1;
+	char *sp = cur ? strchr(cur, ' ') : NULL;
 
-	if (cur && *cur) {
-		warning("<%s>: the last poll stopped while handling it", cur);
+	if (sp) {
+		struct mail_key k = { sp + 1, cur };
+
+		*sp = '\0';
+		warning("<%s>: the last poll stopped while handling it",
+			k.msgid);
 		if (deaths >= 2) {
-			quarantine(st, cur, "the bot stopped twice while handling it",
+			quarantine(st, &k, "the bot stopped twice while handling it",
 				   0);
 			poll_unmark(st);
 		} else {
@@ -134,7 +155,8 @@ static void poll_recover(struct state *st)
  * first (mail.h): a poison one is quarantined, not handed on.  A mail
  * handled to the end is recorded as polled for its kind of query, so
  * that a poll killed after mail K resumes at K+1 instead of doing K
- * mails' work again (their replies were exactly-once anyway).
+ * mails' work again (their replies were exactly-once anyway).  Every
+ * copy of a Message-ID that lore holds is a mail of its own here.
  */
 static void call_per_message(struct state *st, const char *kind,
 			     const char *text, size_t len, message_fn fn,
@@ -143,38 +165,40 @@ static void call_per_message(struct state *st, const char *kind,
 	struct mbox mb = { 0 };
 	size_t i;
 
-	mbox_split(text, len, &mb);
+	mbox_split_each(text, len, &mb);
 	for (i = 0; i < mb.nr; i++) {
 		const char *msg = mb.msgs[i].data;
 		size_t n = mb.msgs[i].len;
-		char *key = poison_key(msg, n);
+		struct mail_key k;
 		struct mail m;
 		int bad, done = 1;
 
-		if (state_quarantined(st, key) > 0) {
-			free(key);
+		mail_key_of(msg, n, &k);
+		if (state_quarantined(st, k.msgid, k.digest) > 0) {
+			mail_key_release(&k);
 			continue;
 		}
-		if (state_polled(st, kind, key) > 0) {
-			debug("<%s>: handled by an earlier poll, skipped", key);
-			free(key);
+		if (state_polled(st, kind, k.msgid, k.digest) > 0) {
+			debug("<%s>: handled by an earlier poll, skipped",
+			      k.msgid);
+			mail_key_release(&k);
 			continue;
 		}
-		poll_mark(st, key);
+		poll_mark(st, &k);
 		state_crash_point("poll-message");
 		/* Unparsable is no poison: fn says what it makes of it. */
 		bad = mail_parse(msg, n, &m) < 0;
 		if (!bad && m.poison)
-			quarantine(st, key, m.poison, n);
+			quarantine(st, &k, m.poison, n);
 		else
 			done = fn(msg, n, data) == 0;
 		if (!bad)
 			mail_release(&m);
 		if (done)
-			state_polled_add(st, kind, key);
+			state_polled_add(st, kind, k.msgid, k.digest);
 		poll_unmark(st);
 		state_crash_point("poll-handled");
-		free(key);
+		mail_key_release(&k);
 	}
 	mbox_release(&mb);
 }
@@ -486,13 +510,18 @@ fail:
 	return -1;
 }
 
-static int handle_command(const char *msg, size_t len, void *data)
+static int handle_command(const char *raw, size_t raw_len, void *data)
 {
 	struct cmd_ctx *c = data;
 	struct mailcmd_result r;
-	char *quota;
+	char *quota, *msg = xmalloc(raw_len + 1);
+	size_t len;
 	int done = 0;
 
+	/* the mail as its sender sent it, without lore's second Message-ID */
+	memcpy(msg, raw, raw_len);
+	msg[raw_len] = '\0';
+	len = mailcmd_drop_archive_msgid(msg, raw_len);
 	mailcmd_parse(msg, len, &r);
 	if (r.status == MAILCMD_NONE || !r.msgid ||
 	    state_command_seen(c->st, r.msgid) != 0)
@@ -500,10 +529,14 @@ static int handle_command(const char *msg, size_t len, void *data)
 	mailcmd_authenticate(c->st, msg, len, &r);
 	switch (r.status) {
 	case MAILCMD_IGNORED:
+		/*
+		 * Not recorded by its Message-ID: anyone can send a mail
+		 * with the Message-ID of a genuine command, which must
+		 * still count when it comes.  The poll keeps this copy's
+		 * digest (call_per_message): it is not read again.
+		 */
 		info("command in <%s> from %s ignored: %s", r.msgid,
 		     r.sender, r.why);
-		state_command_add(c->st, r.msgid, r.sender, "ignored",
-				  r.sig);
 		break;
 	case MAILCMD_ERROR:
 		if (answer_command(c, msg, len, &r, "error", r.why) < 0) {
@@ -550,6 +583,7 @@ static int handle_command(const char *msg, size_t len, void *data)
 	}
 out:
 	mailcmd_release(&r);
+	free(msg);
 	return done;
 }
 

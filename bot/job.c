@@ -223,10 +223,16 @@ static int stage_apply(struct job *j)
 		ret = -1;
 	if (lock >= 0)
 		close(lock);
-	if (ret && (ar.fail.reason || ar.fail.index)) {
+	if (ret && !ar.fail.index && ar.fail.reason) {
+		/* the series as a whole (series.maxPatches, ...) */
+		strbuf_addf(&log, "The series was not applied");
+		error("job %s: %s", j->dir, ar.fail.reason);
+	} else if (ret && (ar.fail.reason || ar.fail.index)) {
 		strbuf_addf(&log, "Patch %d/%d (%s) did not apply",
 			    ar.fail.index, ar.fail.total,
 			    ar.fail.subject ? ar.fail.subject : "?");
+	}
+	if (ret && (ar.fail.reason || ar.fail.index)) {
 		if (ar.fail.file)
 			strbuf_addf(&log, " to %s", ar.fail.file);
 		strbuf_addf(&log, ":\n\n    %s\n",

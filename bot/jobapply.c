@@ -4,14 +4,52 @@
  * the series on its base: a command's diff on top of the series, and
  * the recheck of a merged series, where nothing is applied.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "dkim.h"
 #include "jobapply.h"
 #include "jobdir.h"
+#include "mailcmd.h"
 #include "mbox.h"
 #include "series.h"
 #include "tree.h"
 #include "util.h"
+
+/*
+ * The command mail among the thread's: the one mail with that
+ * Message-ID, or, when lore holds several (anyone can send a copy with
+ * another diff), the one whose DKIM signature verifies for the domain
+ * of the command's sender, as the command's did.  *copies counts them.
+ */
+static const struct mbox_msg *command_mail(const struct mbox *mb,
+					   const char *id, const char *sender,
+					   size_t *copies)
+{
+	const struct mbox_msg *one = NULL, *signed_one = NULL;
+	const char *at = sender ? strrchr(sender, '@') : NULL;
+	size_t i;
+
+	*copies = 0;
+	for (i = 0; i < mb->nr; i++) {
+		const struct mbox_msg *m = &mb->msgs[i];
+		char *copy;
+		size_t len;
+
+		if (!m->msgid || strcmp(m->msgid, id))
+			continue;
+		++*copies;
+		one = m;
+		if (signed_one || !at)
+			continue;
+		copy = xstrndup(m->data, m->len);
+		len = mailcmd_drop_archive_msgid(copy, strlen(copy));
+		if (dkim_check(copy, len, at + 1, NULL, NULL, NULL) == 1)
+			signed_one = m;
+		free(copy);
+	}
+	return *copies == 1 ? one : signed_one;
+}
 
 /*
  * A "#sched-bot test" command that carries a diff (a reviewer's "can
@@ -31,7 +69,7 @@ int job_apply_on_top(const char *dir, struct job_state *s,
 	const struct mbox_msg *cmd = NULL;
 	const char *id = s->on_top, *b;
 	char *branch = NULL;
-	size_t i;
+	size_t copies;
 	int ret = 0, have_one = 0;
 
 	memset(&top, 0, sizeof(top));
@@ -39,10 +77,13 @@ int job_apply_on_top(const char *dir, struct job_state *s,
 		strbuf_release(&text);
 		return error("job %s has no thread.mbox", dir);
 	}
-	mbox_split(text.buf, text.len, &mb);
-	for (i = 0; i < mb.nr && !cmd; i++)
-		if (mb.msgs[i].msgid && !strcmp(mb.msgs[i].msgid, id))
-			cmd = &mb.msgs[i];
+	mbox_split_each(text.buf, text.len, &mb);
+	cmd = command_mail(&mb, id, s->requested_by, &copies);
+	if (!cmd && copies) {
+		warning("<%s>, the command, is one of %zu mails with that Message-ID and none of them is signed by its sender's domain: the series is tested as it is",
+			id, copies);
+		goto out;
+	}
 	if (!cmd) {
 		warning("<%s>, the command, is not in the thread: the series is tested as it is",
 			id);

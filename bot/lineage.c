@@ -10,12 +10,15 @@
 #include "lineage.h"
 #include "series.h"
 #include "state.h"
+#include "trailer.h"
 #include "util.h"
 
 /* A change-id is b4's "YYYYMMDD-slug-hex": short, no spaces. */
 #define CHANGE_ID_MAX 128
 /* More matching families than this is ambiguous already. */
 #define MAX_CANDIDATES 8
+/* Addresses recorded as those who may post a later version. */
+#define MAX_PEOPLE 64
 
 static const char *skip_ws(const char *p)
 {
@@ -100,6 +103,80 @@ static char *lower(const char *s)
 	for (p = l; *p; p++)
 		*p = tolower((unsigned char)*p);
 	return l;
+}
+
+/* A word of a space-separated list, whole. */
+static int has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while (p && *word && (p = strstr(p, word))) {
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/*
+ * The author and whom its own patches vouch for (trailer_vouches()):
+ * who may post a later version, lower-case, space-separated, each once.
+ */
+static char *version_people(const struct series *s, const char *author)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, k, n = 1;
+
+	strbuf_addstr(&sb, author);
+	for (i = 0; i < s->nr_patches && n < MAX_PEOPLE; i++) {
+		const struct patch *p = &s->patches[i];
+
+		for (k = 0; k < p->nr_trailers && n < MAX_PEOPLE; k++) {
+			const struct trailer *t = &p->trailers[k];
+			char *e;
+
+			/* collected from a reply: anyone's to give */
+			if (t->from_msgid || !trailer_vouches(t) ||
+			    strchr(t->email, ' '))
+				continue;
+			e = lower(t->email);
+			if (!has_word(sb.buf, e)) {
+				strbuf_addf(&sb, " %s", e);
+				n++;
+			}
+			free(e);
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+struct may_join {
+	const char *author;
+	int ok;
+};
+
+static int check_join(const struct state_version *v, void *data)
+{
+	struct may_join *m = data;
+
+	if (!strcmp(v->author, m->author) ||
+	    (v->people && has_word(v->people, m->author)))
+		m->ok = 1;
+	return m->ok;
+}
+
+/*
+ * Whether author may add a version to family: it posted one of its
+ * versions, or one of them vouched for it.  1, 0, or -1 on an error.
+ */
+static int may_join(struct state *st, long long family, const char *author)
+{
+	struct may_join m = { author, 0 };
+
+	if (state_family_versions(st, family, check_join, &m) < 0)
+		return -1;
+	return m.ok;
 }
 
 struct has_version {
@@ -213,14 +290,16 @@ static void link_keys(struct link *l, const struct series *s)
 }
 
 /* The version's row and keys, a new family with it when it needs one. */
-static int link_write(struct state *st, struct link *l, int new_family)
+static int link_write(struct state *st, struct link *l, int new_family,
+		      int with_change_id)
 {
 	size_t i;
 
 	if (state_begin(st) < 0)
 		return -1;
 	if (new_family) {
-		l->v.family = state_family_new(st, l->v.change_id);
+		l->v.family = state_family_new(st, with_change_id ?
+					       l->v.change_id : NULL);
 		if (l->v.family < 0)
 			goto fail;
 	}
@@ -245,7 +324,7 @@ long long lineage_record(struct state *st, const struct series *s)
 				    s->nr_patches ? &s->patches[0] : NULL;
 	struct state_version old;
 	struct link l = { 0 };
-	long long ret = -1;
+	long long ret = -1, taken = 0;
 	int new_family = 0, found;
 	size_t i;
 
@@ -261,6 +340,7 @@ long long lineage_record(struct state *st, const struct series *s)
 	l.v.version = s->version;
 	l.v.change_id = lineage_change_id(s);
 	l.v.author = lower(s->author_email);
+	l.v.people = version_people(s, l.v.author);
 	l.v.subject = s->subject;
 	l.resend = s->resend;
 	link_keys(&l, s);
@@ -268,18 +348,42 @@ long long lineage_record(struct state *st, const struct series *s)
 		l.v.family = state_family_of_change_id(st, l.v.change_id);
 		if (l.v.family < 0)
 			goto out;
-		new_family = !l.v.family;
-		l.v.why = xstrdup(new_family ? "first with its change-id" :
-				  "change-id");
-	} else {
+		/*
+		 * A change-id is public: copied into a series of someone
+		 * else's, it does not make it a version of this one.
+		 */
+		if (l.v.family) {
+			int ok = may_join(st, l.v.family, l.v.author);
+
+			if (ok < 0)
+				goto out;
+			if (!ok) {
+				taken = l.v.family;
+				l.v.family = 0;
+			}
+		}
+		new_family = !l.v.family && !taken;
+		if (!taken)
+			l.v.why = xstrdup(new_family ?
+					  "first with its change-id" :
+					  "change-id");
+	}
+	if (!l.v.change_id || taken) {
 		if (link_by_subject(st, &l) < 0)
 			goto out;
 		if (!l.v.family && !l.v.why) {
 			new_family = 1;
 			l.v.why = xstrdup("first of its subject and author");
 		}
+		if (taken) {
+			char *why = xasprintf("%s; its change-id is series %lld's, whose authors neither sent nor signed off this one",
+					      l.v.why, taken);
+
+			free(l.v.why);
+			l.v.why = why;
+		}
 	}
-	if (link_write(st, &l, new_family) < 0)
+	if (link_write(st, &l, new_family, !taken) < 0)
 		goto out;
 	if (l.v.family)
 		info("<%s>: v%d of series %lld (%s)", l.v.msgid, l.v.version,
@@ -294,6 +398,7 @@ out:
 	free(l.keys);
 	free(l.v.change_id);
 	free(l.v.author);
+	free(l.v.people);
 	free(l.v.why);
 	return ret;
 }

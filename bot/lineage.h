@@ -11,7 +11,12 @@
  * when the one that matches holds that version number already (two
  * v1s of one subject are two series, unless one is a RESEND).  A
  * version with a change-id that no earlier version carries starts a
- * series of its own: it is never linked by subject.
+ * series of its own: it is never linked by subject.  A change-id is
+ * public, so it links a version only when its author sent a version
+ * of that series or is vouched for by one (the Signed-off-by and
+ * Co-developed-by of its own patches, state_version.people); anyone
+ * else's version is linked by its own author and subject, as if it
+ * had none.
  */
 #ifndef SCHED_BOT_LINEAGE_H
 #define SCHED_BOT_LINEAGE_H

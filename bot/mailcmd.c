@@ -165,6 +165,72 @@ const char *mailcmd_doubled_header(const char *mail, size_t len, int *count)
 	return NULL;
 }
 
+/* public-inbox's own Message-ID value: "<YYYYmmddHHMMSS.DIGEST@z>". */
+static int archive_msgid(const char *v, const char *end)
+{
+	const char *p = v;
+	int i;
+
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (p >= end || *p++ != '<')
+		return 0;
+	for (i = 0; i < 14; i++, p++)
+		if (p >= end || !isdigit((unsigned char)*p))
+			return 0;
+	if (p >= end || *p++ != '.')
+		return 0;
+	for (i = 0; p < end && (isalnum((unsigned char)*p) || *p == '-' ||
+				*p == '_'); p++)
+		i++;
+	if (!i || end - p < 3 || memcmp(p, "@z>", 3))
+		return 0;
+	for (p += 3; p < end; p++)
+		if (!isspace((unsigned char)*p))
+			return 0;
+	return 1;
+}
+
+size_t mailcmd_drop_archive_msgid(char *mail, size_t len)
+{
+	const char *end = mail + len, *p = mail;
+	char *at[3] = { NULL };
+	size_t span[3] = { 0 };
+	int n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *next = nl ? nl + 1 : end, *colon, *e;
+
+		if (*p == '\n' || (*p == '\r' && p + 1 < end && p[1] == '\n'))
+			break;
+		/* a header's continuation lines are its own */
+		while (next < end && (*next == ' ' || *next == '\t')) {
+			nl = memchr(next, '\n', end - next);
+			next = nl ? nl + 1 : end;
+		}
+		colon = memchr(p, ':', next - p);
+		if (colon) {
+			for (e = colon; e > p && (e[-1] == ' ' ||
+						   e[-1] == '\t'); e--)
+				;
+			if (e - p == 10 && !strncasecmp(p, "Message-ID", 10) &&
+			    n < 3) {
+				at[n] = (char *)p;
+				span[n++] = next - p;
+			}
+		}
+		p = next;
+	}
+	if (n != 2 || !archive_msgid(strchr(at[1], ':') + 1,
+				     at[1] + span[1]))
+		return len;
+	memmove(at[1], at[1] + span[1], end - (at[1] + span[1]));
+	len -= span[1];
+	mail[len] = '\0';
+	return len;
+}
+
 /* The sender of a raw mail: exactly one From: header, one mailbox. */
 static char *mailcmd_sender(const char *mail, size_t len, char **domain,
 			    char **why)

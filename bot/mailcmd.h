@@ -135,6 +135,18 @@ void mailcmd_release(struct mailcmd_result *r);
  */
 const char *mailcmd_doubled_header(const char *mail, size_t len, int *count);
 
+/*
+ * public-inbox gives a mail whose Message-ID it holds already, for other
+ * content, one more Message-ID: header of its own after the first
+ * ("<YYYYmmddHHMMSS.DIGEST@z>"): a genuine command that an unsigned
+ * copy of it reached lore before would show two Message-IDs, and its
+ * DKIM signature, which verifies the last copy, would fail.  That one
+ * header is removed, in place (mail has len + 1 bytes); returns the new
+ * length, len when the mail has no such header.  What remains is what
+ * the signature checks: adding the header to a mail gains nothing.
+ */
+size_t mailcmd_drop_archive_msgid(char *mail, size_t len);
+
 /* Is this sender (a bare address) on the bot.allow list? */
 int mailcmd_allowed(const char *email);
 /* And on bot.moderators? */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <git2.h>
+
 #include "mbox.h"
 #include "util.h"
 
@@ -210,13 +212,13 @@ static void add_message(struct mbox *mb, struct strbuf *sb,
 	hdr = mbox_header(sb->buf, sb->len, "Message-ID");
 	m.msgid = mbox_bare_msgid(hdr);
 	free(hdr);
-	if (m.msgid && msgid_map_get(seen, m.msgid, &(size_t){ 0 })) {
+	if (seen && m.msgid && msgid_map_get(seen, m.msgid, &(size_t){ 0 })) {
 		mb->nr_dups++;
 		free(m.msgid);
 		strbuf_reset(sb);
 		return;
 	}
-	if (m.msgid)
+	if (seen && m.msgid)
 		msgid_map_put(seen, m.msgid, mb->nr);
 	m.data = strbuf_detach(sb, &m.len);
 	ALLOC_GROW(mb->msgs, mb->nr, mb->alloc);
@@ -232,10 +234,10 @@ static void add_line(struct strbuf *sb, const char *p, size_t l)
 	strbuf_addch(sb, '\n');
 }
 
-size_t mbox_split(const char *text, size_t len, struct mbox *mb)
+static size_t split(const char *text, size_t len, struct mbox *mb, int dedupe)
 {
 	const char *p = text, *end = text + len;
-	struct msgid_map seen = { 0 };
+	struct msgid_map ids = { 0 }, *seen = dedupe ? &ids : NULL;
 	struct strbuf cur = STRBUF_INIT;
 	int is_mbox, rd, in_msg = 0;
 	size_t nl0;
@@ -262,9 +264,9 @@ size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 			add_line(&cur, p, l);
 			p += l + (p + l < end);
 		}
-		add_message(mb, &cur, &seen);
+		add_message(mb, &cur, seen);
 		strbuf_release(&cur);
-		msgid_map_release(&seen);
+		msgid_map_release(&ids);
 		return mb->nr;
 	}
 	while (p < end) {
@@ -283,7 +285,7 @@ size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 		}
 		if (sep) {
 			if (in_msg)
-				add_message(mb, &cur, &seen);
+				add_message(mb, &cur, seen);
 			in_msg = 1;
 			p = next;
 			continue;
@@ -302,10 +304,20 @@ size_t mbox_split(const char *text, size_t len, struct mbox *mb)
 		p = next;
 	}
 	if (in_msg)
-		add_message(mb, &cur, &seen);
+		add_message(mb, &cur, seen);
 	strbuf_release(&cur);
-	msgid_map_release(&seen);
+	msgid_map_release(&ids);
 	return mb->nr;
+}
+
+size_t mbox_split(const char *text, size_t len, struct mbox *mb)
+{
+	return split(text, len, mb, 1);
+}
+
+size_t mbox_split_each(const char *text, size_t len, struct mbox *mb)
+{
+	return split(text, len, mb, 0);
 }
 
 void mbox_release(struct mbox *mb)
@@ -318,4 +330,17 @@ void mbox_release(struct mbox *mb)
 	}
 	free(mb->msgs);
 	memset(mb, 0, sizeof(*mb));
+}
+
+char *mbox_digest(const char *msg, size_t len)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+
+	git_libgit2_init();
+	if (git_odb_hash(&oid, msg, len, GIT_OBJECT_BLOB) < 0)
+		die("cannot hash a mail: %s", git_error_text());
+	git_libgit2_shutdown();
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	return xstrdup(hex);
 }

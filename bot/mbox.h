@@ -33,7 +33,21 @@ struct mbox {
  * Returns the number of messages kept.
  */
 size_t mbox_split(const char *text, size_t len, struct mbox *mb);
+/*
+ * The same, keeping every message: two that show one Message-ID but
+ * differ are two mails, of which at most one is what its sender sent
+ * (a copy of a signed command, unsigned, can reach lore first).  The
+ * mails of cron's polls are read so, each known by its Message-ID and
+ * mbox_digest().
+ */
+size_t mbox_split_each(const char *text, size_t len, struct mbox *mb);
 void mbox_release(struct mbox *mb);
+
+/*
+ * The SHA-1 of a whole message (as git hashes a blob), in hex: what
+ * tells apart two mails of one Message-ID.  Caller frees.
+ */
+char *mbox_digest(const char *msg, size_t len);
 
 /* git mailsplit's test for a separator line ("From x Day Mon dd hh:mm:ss yyyy"). */
 int mbox_is_from_line(const char *line, size_t len);

@@ -18,7 +18,12 @@
 #include "trailer.h"
 #include "util.h"
 
-enum kind { K_REPLY, K_COVER, K_PATCH };
+enum kind {
+	K_REPLY,
+	K_COVER,
+	K_PATCH,
+	K_OTHER,	/* a cover or patch of someone else's series */
+};
 
 struct tmsg {
 	struct mail m;
@@ -28,6 +33,7 @@ struct tmsg {
 	int promoted;		/* no [PATCH]: a mail with a diff */
 	const char *raw;	/* the message as received (the split mbox) */
 	size_t raw_len;
+	size_t chosen_at;	/* 1 + its place in chosen[], 0: not chosen */
 };
 
 struct thread {
@@ -35,6 +41,12 @@ struct thread {
 	size_t nr;
 	struct msgid_map ids;	/* Message-ID to index in msgs */
 };
+
+/* A cover or patch of the series asked for. */
+static int of_series(const struct tmsg *tm)
+{
+	return tm->kind == K_COVER || tm->kind == K_PATCH;
+}
 
 /* ---- subjects ---------------------------------------------------- */
 
@@ -734,22 +746,53 @@ static int cmp_patch(const void *a, const void *b)
 	       ((const struct patch *)b)->index;
 }
 
+/* The largest n of n/m in the thread: at most 6 digits (parse_uint). */
+static int max_index(const struct thread *t)
+{
+	int max = 1;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->msgs[i].si.index > max)
+			max = t->msgs[i].si.index;
+	return max;
+}
+
+/*
+ * tm as the patch of its n/m unless one was taken already (the first
+ * sent wins): one look-up in taken, not a walk of every patch chosen.
+ */
+static void take(struct tmsg *tm, struct series *s, struct tmsg **chosen,
+		 unsigned char *taken)
+{
+	if (taken[tm->si.index])
+		return;
+	taken[tm->si.index] = 1;
+	chosen[s->nr_patches++] = tm;
+	tm->chosen_at = s->nr_patches;
+}
+
 /*
  * A partial re-roll (b4): v3 of only some patches, sent into the v2
  * thread.  The patches it did not resend, and the cover, come from the
  * newest older revision with the same n/m.
  */
 static void backfill(struct thread *t, int version, struct series *s,
-		     struct tmsg **chosen, struct tmsg **cover)
+		     struct tmsg **chosen, struct tmsg **cover,
+		     unsigned char *taken)
 {
-	size_t i, j;
-	int v;
+	size_t i, k;
 
-	for (v = version - 1; v >= 1; v--) {
+	/* the revisions the thread has, newest first: not every number */
+	for (k = s->nr_versions; k-- > 0;) {
+		int v = s->versions[k];
+
+		if (v >= version)
+			continue;
 		for (i = 0; i < t->nr; i++) {
 			struct tmsg *tm = &t->msgs[i];
 
-			if (tm->kind == K_REPLY || tm->si.version != v ||
+			if (!of_series(tm) || tm->si.version != v ||
 			    tm->si.total != s->total)
 				continue;
 			if (tm->kind == K_COVER) {
@@ -757,26 +800,14 @@ static void backfill(struct thread *t, int version, struct series *s,
 					*cover = tm;
 				continue;
 			}
-			for (j = 0; j < s->nr_patches; j++)
-				if (chosen[j]->si.index == tm->si.index)
-					break;
-			if (j == s->nr_patches)
-				chosen[s->nr_patches++] = tm;
+			take(tm, s, chosen, taken);
 		}
 	}
 }
 
-static int is_chosen(const struct tmsg *tm, const struct tmsg *cover,
-		     struct tmsg *const *chosen, size_t nr)
+static int is_chosen(const struct tmsg *tm, const struct tmsg *cover)
 {
-	size_t j;
-
-	if (tm == cover)
-		return 1;
-	for (j = 0; j < nr; j++)
-		if (chosen[j] == tm)
-			return 1;
-	return 0;
+	return tm == cover || tm->chosen_at;
 }
 
 /* ---- the addresses a series was sent to ------------------------- */
@@ -903,6 +934,138 @@ static void keep_asked(struct thread *t, const char *msgid)
 	}
 }
 
+/* Addresses, each once, compared without case. */
+struct people {
+	const char **v;
+	size_t nr, alloc;
+};
+
+static const char *addr_of(const struct tmsg *tm)
+{
+	return tm->m.from_email ? tm->m.from_email : "";
+}
+
+static int people_has(const struct people *p, const char *email)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (!strcasecmp(p->v[i], email))
+			return 1;
+	return 0;
+}
+
+static void people_add(struct people *p, const char *email)
+{
+	if (!*email || people_has(p, email))
+		return;
+	ALLOC_GROW(p->v, p->nr, p->alloc);
+	p->v[p->nr++] = email;
+}
+
+/*
+ * The Signed-off-by and Co-developed-by of one mail, written by its
+ * sender above the diff.  The trailers' strings are kept in *keep,
+ * which the caller releases with the people.
+ */
+static void add_vouched(struct people *p, const struct tmsg *tm,
+			struct trailer **keep, size_t *nr, size_t *alloc)
+{
+	const char *end = find_diff(tm->m.body), *l;
+
+	for (l = tm->m.body; *l && (!end || l < end); l = next_line(l)) {
+		struct trailer t;
+
+		if (!trailer_parse(l, line_len(l), &t))
+			continue;
+		if (!trailer_vouches(&t) || *nr >= 64) {
+			trailer_release(&t);
+			continue;
+		}
+		ALLOC_GROW(*keep, *nr, *alloc);
+		(*keep)[(*nr)++] = t;
+		people_add(p, t.email);
+	}
+}
+
+/*
+ * Whose series the thread's is: the sender of the root of the asked
+ * mail's thread when that is a cover or patch, else of its first cover
+ * or patch of the lowest revision (the first in the thread when none
+ * was asked for).
+ */
+static struct tmsg *series_owner(struct thread *t, const char *msgid)
+{
+	struct tmsg *asked = msgid ? find_msg(t, msgid) : NULL;
+	struct tmsg *root, *first = NULL;
+	size_t i;
+
+	for (i = 0; !asked && i < t->nr; i++)
+		if (of_series(&t->msgs[i]))
+			asked = &t->msgs[i];
+	if (!asked)
+		return NULL;
+	root = thread_root(t, asked);
+	if (of_series(root))
+		return root;
+	for (i = 0; i < t->nr; i++) {
+		struct tmsg *tm = &t->msgs[i];
+
+		if (of_series(tm) && thread_root(t, tm) == root &&
+		    (!first || tm->si.version < first->si.version))
+			first = tm;
+	}
+	return first ? first : asked;
+}
+
+/*
+ * Anyone can post a "[PATCH v2]" into someone's thread; taken as the
+ * newest revision it would be tested, and answered, as the author's.
+ * A version is of the series only when its sender is the series'
+ * author or someone the author's own mails vouch for (Signed-off-by,
+ * Co-developed-by: a co-author, a maintainer who sends it on).  Asked
+ * for a mail of someone else, the series is that sender's alone, with
+ * nothing of the author's: a series of its own, its own lineage.
+ * Another's covers and patches are neither patches of it nor replies
+ * whose trailers count.
+ */
+static void keep_vouched(struct thread *t, const char *msgid)
+{
+	struct tmsg *owner = series_owner(t, msgid);
+	struct tmsg *asked = msgid ? find_msg(t, msgid) : NULL;
+	struct people p = { 0 };
+	struct trailer *keep = NULL;
+	size_t i, nr = 0, alloc = 0;
+
+	/* no sender to tell the series' mails by */
+	if (!owner || !*addr_of(owner))
+		return;
+	people_add(&p, addr_of(owner));
+	for (i = 0; i < t->nr; i++)
+		if (of_series(&t->msgs[i]) &&
+		    !strcasecmp(addr_of(&t->msgs[i]), addr_of(owner)))
+			add_vouched(&p, &t->msgs[i], &keep, &nr, &alloc);
+	/* the author's to say: what the other's own mails claim is not */
+	if (asked && of_series(asked) && !people_has(&p, addr_of(asked))) {
+		p.nr = 0;
+		people_add(&p, addr_of(asked));
+	}
+	for (i = 0; i < t->nr; i++) {
+		struct tmsg *tm = &t->msgs[i];
+
+		if (!of_series(tm) || people_has(&p, addr_of(tm)))
+			continue;
+		debug("<%s>: a %s of %s, not of this series",
+		      tm->m.msgid ? tm->m.msgid : "?",
+		      tm->kind == K_COVER ? "cover" : "patch", addr_of(tm));
+		tm->kind = K_OTHER;
+	}
+	for (i = 0; i < nr; i++)
+		trailer_release(&keep[i]);
+	free(keep);
+	free(p.v);
+}
+
 /*
  * Lists every revision seen in s->versions (sorted) and picks the one
  * asked for, or the newest when *version is 0.  -1 (said) when the
@@ -917,7 +1080,7 @@ static int pick_version(const struct thread *t, struct series *s,
 	for (i = 0; i < t->nr; i++) {
 		int v = t->msgs[i].si.version, seen = 0;
 
-		if (t->msgs[i].kind == K_REPLY)
+		if (!of_series(&t->msgs[i]))
 			continue;
 		for (j = 0; j < s->nr_versions; j++)
 			seen |= s->versions[j] == v;
@@ -948,15 +1111,16 @@ static int pick_version(const struct thread *t, struct series *s,
 
 /* The cover and one mail per index of that revision (the first sent wins). */
 static void choose_patches(struct thread *t, int version, struct series *s,
-			   struct tmsg **chosen, struct tmsg **cover)
+			   struct tmsg **chosen, struct tmsg **cover,
+			   unsigned char *taken)
 {
-	size_t i, j;
+	size_t i;
 	int maxindex = 0;
 
 	for (i = 0; i < t->nr; i++) {
 		struct tmsg *tm = &t->msgs[i];
 
-		if (tm->kind == K_REPLY || tm->si.version != version)
+		if (!of_series(tm) || tm->si.version != version)
 			continue;
 		if (tm->kind == K_COVER) {
 			if (!*cover)
@@ -969,11 +1133,7 @@ static void choose_patches(struct thread *t, int version, struct series *s,
 			s->total = tm->si.total;
 		if (tm->si.index > maxindex)
 			maxindex = tm->si.index;
-		for (j = 0; j < s->nr_patches; j++)
-			if (chosen[j]->si.index == tm->si.index)
-				break;
-		if (j == s->nr_patches)
-			chosen[s->nr_patches++] = tm;
+		take(tm, s, chosen, taken);
 	}
 	/* "[PATCH v2 3/2]" extends the series, as b4 does. */
 	if (maxindex > s->total)
@@ -1008,8 +1168,7 @@ static size_t *fill_patches(struct series *s, struct tmsg *const *chosen,
  * to the cover letter go to every patch, and to the cover.
  */
 static void hang_trailers(struct thread *t, struct series *s,
-			  struct tmsg *const *chosen, const struct tmsg *cover,
-			  size_t *talloc)
+			  const struct tmsg *cover, size_t *talloc)
 {
 	struct trailer *cover_tr = NULL;
 	size_t i, j, cover_nr = 0, cover_alloc = 0;
@@ -1022,7 +1181,7 @@ static void hang_trailers(struct thread *t, struct series *s,
 		if (r->kind != K_REPLY)
 			continue;
 		target = reply_target(t, r);
-		if (!target || !is_chosen(target, cover, chosen, s->nr_patches))
+		if (!target || !is_chosen(target, cover))
 			continue;
 		reply_trailers(r, &tr, &nr, &alloc);
 		for (k = 0; k < nr; k++) {
@@ -1031,10 +1190,10 @@ static void hang_trailers(struct thread *t, struct series *s,
 				ALLOC_GROW(cover_tr, cover_nr, cover_alloc);
 				trailer_copy(&cover_tr[cover_nr++], &tr[k]);
 			}
-			for (j = 0; j < s->nr_patches; j++)
-				if (chosen[j] == target)
-					add_trailer(&s->patches[j], &talloc[j],
-						    &tr[k]);
+			if (target->chosen_at)
+				add_trailer(&s->patches[target->chosen_at - 1],
+					    &talloc[target->chosen_at - 1],
+					    &tr[k]);
 			trailer_release(&tr[k]);
 		}
 		free(tr);
@@ -1053,21 +1212,21 @@ static void hang_trailers(struct thread *t, struct series *s,
 	free(cover_tr);
 }
 
-/* The indexes from 1 to s->total that no patch has. */
+/*
+ * The indexes from 1 to s->total that no patch has: one walk of the
+ * patches, sorted by index.
+ */
 static void find_missing(struct series *s)
 {
-	size_t j;
+	size_t j = 0, alloc = 0;
 
 	for (int n = 1; n <= s->total; n++) {
-		int have = 0;
-
-		for (j = 0; j < s->nr_patches; j++)
-			have |= s->patches[j].index == n;
-		if (!have) {
-			s->missing = xrealloc(s->missing, (s->nr_missing + 1) *
-					      sizeof(int));
-			s->missing[s->nr_missing++] = n;
-		}
+		while (j < s->nr_patches && s->patches[j].index < n)
+			j++;
+		if (j < s->nr_patches && s->patches[j].index == n)
+			continue;
+		ALLOC_GROW(s->missing, s->nr_missing, alloc);
+		s->missing[s->nr_missing++] = n;
 	}
 }
 
@@ -1130,23 +1289,26 @@ int series_from_mbox(const char *text, size_t len, int version,
 	struct thread t = { 0 };
 	struct tmsg *cover = NULL, **chosen = NULL;
 	size_t *talloc = NULL;
+	unsigned char *taken = NULL;
 	int asked = version, ret = -1;
 
 	memset(s, 0, sizeof(*s));
 	mbox_split(text, len, &mb);
 	thread_parse(&t, &mb, s);
 	keep_asked(&t, thread_msgid);
+	keep_vouched(&t, thread_msgid);
 	promote_diff(&t, thread_msgid);
 	if (pick_version(&t, s, &version))
 		goto out;
 	s->version = version;
 
 	chosen = xcalloc(t.nr + 1, sizeof(*chosen));
-	choose_patches(&t, version, s, chosen, &cover);
+	taken = xcalloc(max_index(&t) + 1, 1);
+	choose_patches(&t, version, s, chosen, &cover, taken);
 	if (!asked)
-		backfill(&t, version, s, chosen, &cover);
+		backfill(&t, version, s, chosen, &cover, taken);
 	talloc = fill_patches(s, chosen, cover);
-	hang_trailers(&t, s, chosen, cover, talloc);
+	hang_trailers(&t, s, cover, talloc);
 
 	qsort(s->patches, s->nr_patches, sizeof(*s->patches), cmp_patch);
 	find_missing(s);
@@ -1158,6 +1320,7 @@ int series_from_mbox(const char *text, size_t len, int version,
 out:
 	free(talloc);
 	free(chosen);
+	free(taken);
 	thread_release(&t);
 	mbox_release(&mb);
 	if (ret)

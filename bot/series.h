@@ -78,8 +78,12 @@ struct series {
 
 /*
  * Select a series from an mboxrd text.  version 0 means the newest.
- * thread_msgid (may be NULL) is the message the user named.  Returns 0,
- * or -1 with an error printed (no patches, version not present, ...).
+ * thread_msgid (may be NULL) is the message the user named.  Only the
+ * covers and patches its author sent, or someone the author's own mails
+ * vouch for (trailer_vouches()), are of the series: a "[PATCH v2]" that
+ * someone else posted in the thread is not its newest version; asked
+ * for by its Message-ID, it is a series of its own.  Returns 0, or -1
+ * with an error printed (no patches, version not present, ...).
  */
 int series_from_mbox(const char *mbox, size_t len, int version,
 		     const char *thread_msgid, struct series *s);

@@ -163,6 +163,30 @@ static const char *const migrations[] = {
 	/* 2: where each job's reply went and why (mailpolicy.h), for status */
 	"ALTER TABLE jobs ADD COLUMN mail TEXT;"
 	"ALTER TABLE jobs ADD COLUMN mail_why TEXT;",
+	/*
+	 * 3: who may post a later version of each (lineage.h): its author
+	 * and the Signed-off-by and Co-developed-by of its own patches
+	 */
+	"ALTER TABLE versions ADD COLUMN people TEXT;",
+	/*
+	 * 4: a polled or quarantined mail is known by its Message-ID and
+	 * its digest (mbox_digest()): a copy that shows the Message-ID
+	 * of another mail neither stands for it nor hides it
+	 */
+	"CREATE TABLE quarantine_4 (msgid TEXT NOT NULL,\n"
+	"  digest TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL,\n"
+	"  size INTEGER, seen_at INTEGER, PRIMARY KEY (msgid, digest));"
+	"INSERT INTO quarantine_4 (msgid, reason, size, seen_at)\n"
+	"  SELECT msgid, reason, size, seen_at FROM quarantine;"
+	"DROP TABLE quarantine;"
+	"ALTER TABLE quarantine_4 RENAME TO quarantine;"
+	"CREATE TABLE polled_4 (kind TEXT NOT NULL, msgid TEXT NOT NULL,\n"
+	"  digest TEXT NOT NULL DEFAULT '', seen_at INTEGER,\n"
+	"  PRIMARY KEY (kind, msgid, digest));"
+	"INSERT INTO polled_4 (kind, msgid, seen_at)\n"
+	"  SELECT kind, msgid, seen_at FROM polled;"
+	"DROP TABLE polled;"
+	"ALTER TABLE polled_4 RENAME TO polled;",
 };
 
 static int user_version(struct state *st)
@@ -510,7 +534,7 @@ void state_job_release(struct state_job *job)
 /* ---- lineage (lineage.h decides; this only stores) ---- */
 
 #define VERSION_COLS "msgid, family, version, change_id, author, subject, " \
-		     "why, seen_at"
+		     "why, seen_at, people"
 
 static void fill_version(sqlite3_stmt *stmt, struct state_version *v)
 {
@@ -522,6 +546,7 @@ static void fill_version(sqlite3_stmt *stmt, struct state_version *v)
 	v->subject = col_text(stmt, 5);
 	v->why = col_text(stmt, 6);
 	v->seen_at = sqlite3_column_int64(stmt, 7);
+	v->people = col_text(stmt, 8);
 }
 
 int state_version_get(struct state *st, const char *msgid,
@@ -550,6 +575,7 @@ void state_version_release(struct state_version *v)
 	free(v->author);
 	free(v->subject);
 	free(v->why);
+	free(v->people);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -613,10 +639,11 @@ int state_family_set_change_id(struct state *st, long long family,
 int state_version_add(struct state *st, const struct state_version *v)
 {
 	sqlite3_stmt *stmt = prepare(st, "INSERT OR IGNORE INTO versions ("
-				     VERSION_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-				     "tiitttti", v->msgid, v->family,
+				     VERSION_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				     "tiittttit", v->msgid, v->family,
 				     (long long)v->version, v->change_id,
-				     v->author, v->subject, v->why, now());
+				     v->author, v->subject, v->why, now(),
+				     v->people);
 
 	/* family 0 is none: NULL in the table */
 	if (stmt && !v->family)
@@ -1169,37 +1196,43 @@ void state_rollback(struct state *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int state_quarantined(struct state *st, const char *msgid)
+int state_quarantined(struct state *st, const char *msgid, const char *digest)
 {
-	return has_row(prepare(st, "SELECT 1 FROM quarantine WHERE msgid = ?",
-			       "t", msgid));
+	return has_row(prepare(st, "SELECT 1 FROM quarantine WHERE msgid = ?\n"
+			       "AND digest = ?", "tt", msgid, digest));
 }
 
 int state_quarantine_add(struct state *st, const char *msgid,
-			 const char *reason, long long size)
+			 const char *digest, const char *reason,
+			 long long size)
 {
-	int found = state_quarantined(st, msgid);
+	int found = state_quarantined(st, msgid, digest);
 
 	if (found)
 		return found < 0 ? -1 : 0;
 	if (exec_stmt(st, prepare(st, "INSERT OR IGNORE INTO quarantine\n"
-			  "(msgid, reason, size, seen_at) VALUES (?, ?, ?, ?)",
-			  "ttii", msgid, reason, size, now())) < 0)
+			  "(msgid, digest, reason, size, seen_at)\n"
+			  "VALUES (?, ?, ?, ?, ?)", "tttii", msgid, digest,
+			  reason, size, now())) < 0)
 		return -1;
 	return 1;
 }
 
-int state_polled(struct state *st, const char *kind, const char *msgid)
+int state_polled(struct state *st, const char *kind, const char *msgid,
+		 const char *digest)
 {
-	return has_row(prepare(st, "SELECT 1 FROM polled\n"
-			       "WHERE kind = ? AND msgid = ?", "tt", kind, msgid));
+	return has_row(prepare(st, "SELECT 1 FROM polled WHERE kind = ?\n"
+			       "AND msgid = ? AND digest = ?", "ttt", kind,
+			       msgid, digest));
 }
 
-int state_polled_add(struct state *st, const char *kind, const char *msgid)
+int state_polled_add(struct state *st, const char *kind, const char *msgid,
+		     const char *digest)
 {
 	return exec_stmt(st, prepare(st, "INSERT OR REPLACE INTO polled\n"
-				     "(kind, msgid, seen_at) VALUES (?, ?, ?)",
-				     "tti", kind, msgid, now()));
+				     "(kind, msgid, digest, seen_at)\n"
+				     "VALUES (?, ?, ?, ?)", "ttti", kind,
+				     msgid, digest, now()));
 }
 
 int state_polled_expire(struct state *st, long long before)

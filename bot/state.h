@@ -127,6 +127,12 @@ struct state_version {
 	char *subject;
 	char *why;		/* how it was linked, or why not */
 	long long seen_at;
+	/*
+	 * Who may post a later version: the author and the Signed-off-by
+	 * and Co-developed-by of its own patches, lower-case addresses
+	 * separated by spaces; NULL in rows older than the column.
+	 */
+	char *people;
 };
 
 /* 1 and *v when msgid is recorded, 0 when not, -1 on error. */
@@ -308,21 +314,27 @@ void state_rollback(struct state *st);
 /* Small key-value store: last poll time and the like. */
 /*
  * Poison mail (mail.h: over a parse budget, or it crashed a parser or
- * the bot), by Message-ID: cron skips it for good.  _add returns 1 when
- * the mail is new to the table, 0 when it was there, -1 on error.
+ * the bot), by Message-ID and digest (mbox_digest(): another mail may
+ * show the same Message-ID): cron skips it for good.  _add returns 1
+ * when the mail is new to the table, 0 when it was there, -1 on error.
  */
-int state_quarantined(struct state *st, const char *msgid);
+int state_quarantined(struct state *st, const char *msgid,
+		      const char *digest);
 int state_quarantine_add(struct state *st, const char *msgid,
-			 const char *reason, long long size);
+			 const char *digest, const char *reason,
+			 long long size);
 
 /*
  * The poll's progress, mail by mail: a mail of query kind ("series",
- * "command") handled to the end is recorded, and skipped when a later
- * poll finds it again (a poll killed half-way).  _expire drops the
- * rows recorded before a time no query reaches back to any more.
+ * "command") handled to the end is recorded, by Message-ID and digest
+ * as in the quarantine, and skipped when a later poll finds it again (a
+ * poll killed half-way).  _expire drops the rows recorded before a time
+ * no query reaches back to any more.
  */
-int state_polled(struct state *st, const char *kind, const char *msgid);
-int state_polled_add(struct state *st, const char *kind, const char *msgid);
+int state_polled(struct state *st, const char *kind, const char *msgid,
+		 const char *digest);
+int state_polled_add(struct state *st, const char *kind, const char *msgid,
+		     const char *digest);
 int state_polled_expire(struct state *st, long long before);
 
 char *state_meta_get(struct state *st, const char *key);

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lore.h"
 #include "trailer.h"
@@ -141,6 +142,13 @@ int trailer_parse(const char *line, size_t len, struct trailer *t)
 int trailer_is_person(const struct trailer *t)
 {
 	return t->email && *t->email;
+}
+
+int trailer_vouches(const struct trailer *t)
+{
+	return trailer_is_person(t) &&
+	       (!strcasecmp(t->tag, "Signed-off-by") ||
+		!strcasecmp(t->tag, "Co-developed-by"));
 }
 
 /* Lower-case copy of an address without a "+extension" local part. */

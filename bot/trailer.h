@@ -31,6 +31,13 @@ int trailer_parse(const char *line, size_t len, struct trailer *t);
 int trailer_is_person(const struct trailer *t);
 
 /*
+ * A Signed-off-by or Co-developed-by naming an address: in a patch, the
+ * author vouches for that person, who may post a later version of the
+ * series (series.h, lineage.h).
+ */
+int trailer_vouches(const struct trailer *t);
+
+/*
  * Whether a reply's From (name, email) may give this trailer (b4's
  * rule): same address (case, +ext and one sub-domain level aside) or the
  * same name.

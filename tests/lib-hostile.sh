@@ -58,6 +58,58 @@ many_files_patch() {
 	rm -rf "$dir.work"
 }
 
+# many_patches_mbox N: an mbox of a series of N patches, patch i
+# changing file i (d<i % 100>/f<i>.c) only, each in reply to patch 1:
+# the work of applying patch i is the same for every i.
+many_patches_mbox() {
+	awk -v n="$1" 'BEGIN {
+		for (i = 1; i <= n; i++) {
+			f = sprintf("d%03d/f%05d.c", i % 100, i)
+			print "From mboxrd@z Thu Jan  1 00:00:00 1970"
+			print "From: Mallory <mallory@example.org>"
+			print "Date: Tue, 25 Oct 2022 13:38:42 -0400"
+			printf "Subject: [PATCH %d/%d] sched: change file %d\n", i, n, i
+			printf "Message-Id: <many.%d@example.org>\n", i
+			if (i > 1)
+				print "In-Reply-To: <many.1@example.org>"
+			print ""
+			printf "Change %d.\n\n", i
+			print "Signed-off-by: Mallory <mallory@example.org>"
+			print "---"
+			printf "diff --git a/%s b/%s\n", f, f
+			print "index 1234567..89abcde 100644"
+			printf "--- a/%s\n+++ b/%s\n", f, f
+			print "@@ -1 +1 @@"
+			printf "-int x%d = 1;\n+int x%d = 2;\n\n", i, i
+		}
+	}'
+}
+
+# many_patches_series DIR N: a repository DIR (bare, one commit on
+# branch base) with the N files many_patches_mbox N changes, in 100
+# directories, and that mbox on stdout.
+many_patches_series() {
+	local dir=$1 n=$2
+	rm -rf "$dir.work" "$dir" &&
+	git init -q "$dir.work" &&
+	git -C "$dir.work" config gc.auto 0 &&
+	awk -v n="$n" -v d="$dir.work" 'BEGIN {
+		for (i = 1; i <= n; i++) {
+			if (i <= 100)
+				system("mkdir -p " d "/d" sprintf("%03d", i % 100))
+			f = sprintf("%s/d%03d/f%05d.c", d, i % 100, i)
+			print "int x" i " = 1;" >f
+			close(f)
+		}
+	}' &&
+	git -C "$dir.work" add -A &&
+	git -C "$dir.work" -c user.name=x -c user.email=x@y commit -q -m base &&
+	git -C "$dir.work" branch -q -M base &&
+	git clone -q --bare "$dir.work" "$dir" &&
+	rm -rf "$dir.work" &&
+	many_patches_mbox "$n"
+}
+
 # standin_tree: $TRASH/tree, a git repository on branch base whose
 # Makefile answers what `sched-bot build` asks (tinyconfig, olddefconfig,
 # kernelrelease, and a bzImage with the boot protocol's magic at 0x202,

@@ -62,6 +62,8 @@ void apply_defaults_from_config(struct apply_defaults *d)
 	d->limits.max_files = config_get_int("apply.maxFiles");
 	d->limits.max_patch_size = config_get_int("apply.maxPatchSize");
 	d->limits.max_blob_size = config_get_int("apply.maxBlobSize");
+	d->limits.max_patches = config_get_int("series.maxPatches");
+	d->limits.max_series_size = config_get_int("series.maxSize");
 	d->bot_name = bot_identity()->name;
 	d->bot_email = bot_identity()->email;
 	d->default_base = config_get("tree.defaultBase");

@@ -89,12 +89,15 @@ static void print_human(const struct series *s)
 			free(t);
 		}
 	}
+	/* the patches are sorted by index: one walk, not one per index */
+	i = 0;
 	for (int n = 1; n <= s->total; n++) {
 		const struct patch *p = NULL;
 
-		for (i = 0; i < s->nr_patches; i++)
-			if (s->patches[i].index == n)
-				p = &s->patches[i];
+		while (i < s->nr_patches && s->patches[i].index < n)
+			i++;
+		if (i < s->nr_patches && s->patches[i].index == n)
+			p = &s->patches[i];
 		if (!p) {
 			print_clean("  ERROR: missing [%d/%d]!\n", n, s->total);
 			continue;

@@ -40,24 +40,38 @@ static void test_subject_key(void)
 	}
 }
 
-/* A one-patch series by who, with a change-id line when cid. */
-static int one_patch(const char *msgid, const char *who, const char *subj,
-		     const char *cid, struct series *s)
+/*
+ * A one-patch series sent by who, its own trailers those lines, with a
+ * change-id line when cid.
+ */
+static int patch_with(const char *msgid, const char *who, const char *tr,
+		      const char *subj, const char *cid, struct series *s)
 {
 	char *mail = xasprintf(
 		"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
 		"From: %s\nSubject: %s\nMessage-ID: <%s>\n"
 		"Date: Thu, 1 Dec 2022 10:00:00 +0000\n\n"
-		"Change it.\n\nSigned-off-by: %s\n---\n"
+		"Change it.\n\n%s\n---\n"
 		" kernel/sched/fair.c | 1 +\n\n"
 		"diff --git a/kernel/sched/fair.c b/kernel/sched/fair.c\n"
 		"--- a/kernel/sched/fair.c\n+++ b/kernel/sched/fair.c\n"
 		"@@ -1 +1,2 @@\n int x;\n+int y;\n"
-		"%s%s%s-- \n2.39.2\n\n", who, subj, msgid, who,
+		"%s%s%s-- \n2.39.2\n\n", who, subj, msgid, tr,
 		cid ? "\nchange-id: " : "", cid ? cid : "", cid ? "\n\n" : "");
 	int ret = series_from_mbox(mail, strlen(mail), 0, NULL, s);
 
 	free(mail);
+	return ret;
+}
+
+/* A one-patch series by who, with a change-id line when cid. */
+static int one_patch(const char *msgid, const char *who, const char *subj,
+		     const char *cid, struct series *s)
+{
+	char *tr = xasprintf("Signed-off-by: %s", who);
+	int ret = patch_with(msgid, who, tr, subj, cid, s);
+
+	free(tr);
 	return ret;
 }
 
@@ -122,6 +136,62 @@ static void test_record(void)
 	/* now two series of A match "sched: one": neither is taken */
 	CHECK_INT(record(st, "a5@x", "A <a@x>", "[PATCH v5] sched: one",
 			 NULL), 0);
+	state_close(st);
+	free(db);
+}
+
+static long long record_with(struct state *st, const char *msgid,
+			     const char *who, const char *tr,
+			     const char *subj, const char *cid)
+{
+	struct series s;
+	long long fam;
+
+	if (patch_with(msgid, who, tr, subj, cid, &s))
+		return -2;
+	fam = lineage_record(st, &s);
+	series_release(&s);
+	return fam;
+}
+
+/*
+ * A change-id is public: it links a version of the family's authors or
+ * of someone their patches vouch for, never anyone else's, whose version
+ * is linked by its own author and subject.
+ */
+static void test_change_id_owner(void)
+{
+	char *db = xasprintf("%s/o.db", tmpdir);
+	struct state *st = state_open(db);
+	struct state_version v;
+	long long a, m;
+
+	CHECK(st != NULL);
+	a = record_with(st, "o1@x", "A <a@x>",
+			"Co-developed-by: C <c@x>\nSigned-off-by: C <c@x>\n"
+			"Signed-off-by: A <a@x>", "[PATCH] sched: own",
+			"cid-own");
+	CHECK(a > 0);
+	CHECK_INT(state_version_get(st, "o1@x", &v), 1);
+	CHECK_STR(v.people, "a@x c@x");
+	state_version_release(&v);
+	/* M copies it, even claiming A's sign-off: a series of M's */
+	m = record_with(st, "m2@x", "M <m@x>",
+			"Signed-off-by: A <a@x>\nSigned-off-by: M <m@x>",
+			"[PATCH v2] sched: own", "cid-own");
+	CHECK(m > 0 && m != a);
+	CHECK_INT(state_version_get(st, "m2@x", &v), 1);
+	CHECK(strstr(v.why, "its change-id is series") != NULL);
+	state_version_release(&v);
+	/* M's next version joins M's series, by author and subject */
+	CHECK_INT(record_with(st, "m3@x", "M <m@x>", "Signed-off-by: M <m@x>",
+			      "[PATCH v3] sched: own", "cid-own"), m);
+	/* C, whom A's patch vouched for, continues A's */
+	CHECK_INT(record_with(st, "c3@x", "C <c@x>", "Signed-off-by: C <c@x>",
+			      "[PATCH v3] sched: own, reworked", "cid-own"), a);
+	/* and A, of course */
+	CHECK_INT(record(st, "o4@x", "A <a@x>", "[PATCH v4] sched: x",
+			 "cid-own"), a);
 	state_close(st);
 	free(db);
 }
@@ -243,6 +313,7 @@ int main(void)
 	RUN(test_subject_key);
 	RUN(test_change_id);
 	RUN(test_record);
+	RUN(test_change_id_owner);
 	RUN(test_still_there);
 	RUN(test_history_rows);
 	remove_tree(tmpdir);

@@ -74,6 +74,24 @@ static void test_mboxrd_unquote(void)
 	/* CRLF is folded to LF. */
 	CHECK(!strchr(mb.msgs[1].data, '\r'));
 	mbox_release(&mb);
+	/* every copy, each known by its digest too */
+	CHECK_INT(mbox_split_each(text, strlen(text), &mb), 3);
+	CHECK_INT(mb.nr_dups, 0);
+	CHECK_STR(mb.msgs[2].msgid, "a@x");
+	CHECK(strstr(mb.msgs[2].data, "duplicate"));
+	{
+		char *d0 = mbox_digest(mb.msgs[0].data, mb.msgs[0].len);
+		char *d2 = mbox_digest(mb.msgs[2].data, mb.msgs[2].len);
+		char *again = mbox_digest(mb.msgs[0].data, mb.msgs[0].len);
+
+		CHECK_INT(strlen(d0), 40);
+		CHECK(strcmp(d0, d2) != 0);
+		CHECK_STR(again, d0);
+		free(d0);
+		free(d2);
+		free(again);
+	}
+	mbox_release(&mb);
 }
 
 static void test_mboxo_pasted_from(void)

@@ -333,6 +333,51 @@ static void test_doubled_headers(void)
 	}
 }
 
+/*
+ * public-inbox's second Message-ID on a mail whose first it holds
+ * already: removed, and only that one; any other second Message-ID stays
+ * (and is refused as doubled).
+ */
+static void test_archive_msgid(void)
+{
+	const char *head = "From: mod@kernel.example\n"
+			   "Message-ID: <rel1@kernel.example>\n"
+			   "Subject: Re: x\n";
+	const char *pi = "Message-ID: <20261207180102.AbC-d_9@z>\n";
+	const char *body = "\n#sched-bot release\n"
+			   "Message-ID: <20261207180102.AbC-d_9@z>\n";
+	const char *const others[] = {
+		"Message-ID: <replay@attacker.example>\n",
+		"Message-ID: <2026120718010.AbC@z>\n",
+		"Message-ID: <20261207180102.AbC@z.example>\n",
+		"Message-ID: <20261207180102.@z>\n",
+	};
+	char *mail = xasprintf("%s%s%s", head, pi, body);
+	char *want = xasprintf("%s%s", head, body);
+	size_t len = mailcmd_drop_archive_msgid(mail, strlen(mail)), i;
+
+	CHECK_INT(len, strlen(want));
+	CHECK_STR(mail, want);
+	CHECK(mailcmd_doubled_header(mail, len, NULL) == NULL);
+	/* once: nothing more to drop, the body untouched */
+	CHECK_INT(mailcmd_drop_archive_msgid(mail, len), len);
+	free(mail);
+	/* its own Message-ID only: the header is no second copy */
+	mail = xasprintf("From: a@b.example\n%s%s", pi, body);
+	CHECK_INT(mailcmd_drop_archive_msgid(mail, strlen(mail)),
+		  strlen(mail));
+	free(mail);
+	for (i = 0; i < ARRAY_SIZE(others); i++) {
+		mail = xasprintf("%s%s%s", head, others[i], body);
+		len = strlen(mail);
+		CHECK_INT(mailcmd_drop_archive_msgid(mail, len), len);
+		CHECK_STR(mailcmd_doubled_header(mail, len, NULL),
+			  "Message-ID");
+		free(mail);
+	}
+	free(want);
+}
+
 /* What a command's DKIM signature must sign: h= read as RFC 6376 says. */
 static void test_signed_headers(void)
 {
@@ -372,6 +417,7 @@ int main(void)
 	RUN(test_moderation);
 	RUN(test_hostile);
 	RUN(test_doubled_headers);
+	RUN(test_archive_msgid);
 	RUN(test_signed_headers);
 	RUN(test_from_parsing);
 	RUN(test_two_froms);
