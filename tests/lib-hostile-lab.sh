@@ -126,16 +126,8 @@ EOF
 		>"$HOSTILE_LAB/err" 2>&1 &
 	hostile_lab_pid=$!
 	test_atexit "kill $hostile_lab_pid"
-	i=0
-	while [ ! -s "$HOSTILE_LAB/port" ]; do
-		kill -0 "$hostile_lab_pid" 2>/dev/null || {
-			cat "$HOSTILE_LAB/err" >&2
-			return 1
-		}
-		sleep 0.02
-		i=$((i + 1))
-		[ $i -lt 500 ] || return 1
-	done
+	test_wait_port "$HOSTILE_LAB/port" "$hostile_lab_pid" "$HOSTILE_LAB/err" ||
+		return 1
 	HOSTILE_LAB_URL=http://127.0.0.1:$(cat "$HOSTILE_LAB/port")
 	export HOSTILE_LAB HOSTILE_LAB_URL
 }

@@ -300,7 +300,7 @@ lore_make_cert_() {
 }
 
 lore_start() {
-	local i code cfg listen
+	local code cfg listen
 	command -v public-inbox-httpd >/dev/null 2>&1 ||
 		test_skip_all "public-inbox is not installed"
 	# a fresh inbox each time (lore_stop; lore_start starts over)
@@ -323,16 +323,8 @@ lore_start() {
 	LORE_PID=$!
 	lore_watchdog_ "$LORE_PID"
 	test_atexit lore_stop
-	i=0
-	while [ ! -s "$LORE_DIR/port" ]; do
-		kill -0 "$LORE_PID" 2>/dev/null || {
-			cat "$LORE_DIR/httpd.err" >&2
-			return 1
-		}
-		sleep 0.02
-		i=$((i + 1))
-		[ $i -lt 500 ] || return 1
-	done
+	test_wait_port "$LORE_DIR/port" "$LORE_PID" "$LORE_DIR/httpd.err" ||
+		return 1
 	LORE_PORT=$(cat "$LORE_DIR/port")
 	LORE_URL=http${LORE_TLS:+s}://127.0.0.1:$LORE_PORT
 	export LORE_PORT LORE_URL LORE_PID LORE_DIR
@@ -525,16 +517,7 @@ EOF
 	FAKE_PID=$!
 	lore_watchdog_ "$FAKE_PID"
 	test_atexit fake_http_stop
-	i=0
-	while [ ! -s "$FAKE_DIR/port" ]; do
-		kill -0 "$FAKE_PID" 2>/dev/null || {
-			cat "$FAKE_DIR/err" >&2
-			return 1
-		}
-		sleep 0.02
-		i=$((i + 1))
-		[ $i -lt 500 ] || return 1
-	done
+	test_wait_port "$FAKE_DIR/port" "$FAKE_PID" "$FAKE_DIR/err" || return 1
 	FAKE_PORT=$(cat "$FAKE_DIR/port")
 	FAKE_URL=http://127.0.0.1:$FAKE_PORT
 	export FAKE_URL FAKE_PORT FAKE_PID FAKE_LOG

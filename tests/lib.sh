@@ -379,3 +379,19 @@ test_peak_rss() {
 	rm -f "$_rss_file.time"
 	return $_rss_rc
 }
+
+# test_wait_port FILE PID ERRFILE: wait until the server started in the
+# background as PID has written the port it listens on to FILE; if it
+# dies first, show ERRFILE and fail.  Bounded (10 s), never a hang.
+test_wait_port() {
+	_wp_i=0
+	while [ ! -s "$1" ]; do
+		kill -0 "$2" 2>/dev/null || {
+			cat "$3" >&2
+			return 1
+		}
+		sleep 0.02
+		_wp_i=$((_wp_i + 1))
+		[ $_wp_i -lt 500 ] || return 1
+	done
+}
