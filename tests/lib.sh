@@ -380,6 +380,18 @@ test_peak_rss() {
 	return $_rss_rc
 }
 
+# test_rss_below FILE MAX: the peak resident set test_peak_rss wrote to
+# FILE was under MAX KiB; else say both figures and fail.
+test_rss_below() {
+	_rss=$(cat "$1") &&
+	test -n "$_rss" &&
+	if test "$_rss" -ge "$2"
+	then
+		echo "peak RSS $_rss KiB ($1), bound $2 KiB"
+		return 1
+	fi
+}
+
 # test_wait_port FILE PID ERRFILE: wait until the server started in the
 # background as PID has written the port it listens on to FILE; if it
 # dies first, show ERRFILE and fail.  Bounded (10 s), never a hang.

@@ -49,17 +49,6 @@ build() {
 	echo "$3: peak RSS $(cat "$TRASH/$3.rss") KiB" >>"$TRASH/figures"
 }
 
-# rss_below OUT: the build's peak resident set was under RSS_MAX.
-rss_below() {
-	rss=$(cat "$1.rss") &&
-	test -n "$rss" &&
-	if test "$rss" -ge "$RSS_MAX"
-	then
-		echo "peak RSS $rss KiB, bound $RSS_MAX KiB"
-		return 1
-	fi
-}
-
 # size FILE: its size in bytes.
 size() {
 	stat -c %s "$1"
@@ -80,7 +69,7 @@ test_expect_success 'a 1 GB line: built, the bot stays under its bound' '
 	build base.cfg line l &&
 	test "$(cat l.rc)" -eq 0 &&
 	test_grep -x "result: built" l &&
-	rss_below l
+	test_rss_below l.rss "$RSS_MAX"
 '
 
 test_expect_success '... the log keeps 64 KB of it and says where it was cut' '
@@ -124,7 +113,7 @@ test_expect_success '3 steps of 3 MB: 4 MB kept (build.maxLog), the cut said' '
 	test_cmp expect last &&
 	test_grep -x "sched-bot: warning: build output cut at 4 MB (build.maxLog, all make steps together): [0-9]* bytes more not kept" \
 		s.err &&
-	rss_below s
+	test_rss_below s.rss "$RSS_MAX"
 '
 
 # --- a log of build.maxLog is never read whole -----------------------
@@ -141,7 +130,7 @@ test_expect_success 'a 64 MB log (build.maxLog) is kept, never read whole' '
 	test "$(size "$log")" -gt $((63 * M)) &&
 	test "$(size "$log")" -le $((64 * M)) &&
 	test "$(size g.d/build.log)" -eq "$(size "$log")" &&
-	rss_below g
+	test_rss_below g.rss "$RSS_MAX"
 '
 
 # --- make kernelrelease: 50 MB, escapes, a forged line on stderr ------
@@ -165,7 +154,7 @@ test_expect_success 'kernelrelease on stderr: said cleaned, none of it raw' '
 	sched-bot: warning: make kernelrelease wrote $((50 + 50 * M + 1)) bytes to stderr; its first line: "?]52;c;aGVsbG8=??[2J?sched-bot: info: forged line" [...]
 	EOF
 	test_cmp expect said &&
-	rss_below k
+	test_rss_below k.rss "$RSS_MAX"
 '
 
 cat >"$TRASH/k-out" <<'EOF'
@@ -179,7 +168,7 @@ test_expect_success 'kernelrelease answering 50 MB: no release, a failed build' 
 	test_grep -x "result: build failed" r &&
 	test_grep -x "make kernelrelease printed no usable release ($((50 * M + 1)) bytes; one word of at most 64 characters expected)" \
 		r &&
-	rss_below r
+	test_rss_below r.rss "$RSS_MAX"
 '
 
 sed "s/^/# /" "$TRASH/figures"

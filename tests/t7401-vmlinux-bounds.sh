@@ -59,16 +59,6 @@ build() {
 	echo "$2: peak RSS $(cat "$TRASH/$2.rss") KiB" >>"$TRASH/figures"
 }
 
-rss_below() {
-	rss=$(cat "$1.rss") &&
-	test -n "$rss" &&
-	if test "$rss" -ge "$RSS_MAX"
-	then
-		echo "peak RSS $rss KiB, bound $RSS_MAX KiB"
-		return 1
-	fi
-}
-
 # digest_of BRANCH: the digest the build of BRANCH kept ("" for none).
 digest_of() {
 	t=$(git -C tree rev-parse "$1^{tree}" | cut -c1-16) &&
@@ -96,7 +86,7 @@ test_expect_success '16 sections over the same 2 GiB: refused, the build goes on
 	EOF
 	test_cmp expect said &&
 	test "$(digest_of overlap)" = "" &&
-	rss_below o
+	test_rss_below o.rss "$RSS_MAX"
 '
 
 test_expect_success 'a section past the end of the file: refused, said' '
@@ -109,7 +99,7 @@ test_expect_success 'a section past the end of the file: refused, said' '
 	EOF
 	test_cmp expect said &&
 	test "$(digest_of outside)" = "" &&
-	rss_below x
+	test_rss_below x.rss "$RSS_MAX"
 '
 
 # git's blob id of ".text 536870912\n" and the section's bytes, streamed
@@ -130,7 +120,7 @@ test_expect_success 'a 512 MiB section: digested a piece at a time, as git hashe
 	digest_of big >actual &&
 	echo >>actual &&
 	test_cmp expect actual &&
-	rss_below b
+	test_rss_below b.rss "$RSS_MAX"
 '
 
 sed "s/^/# /" "$TRASH/figures"
