@@ -63,6 +63,8 @@ struct boot_req {
 	 * (3 s, UnixBench's Run)
 	 */
 	const char *spawn_gap;
+	/* pingpong's --warmup; NULL: sched-bench's (6, will-it-scale's) */
+	const char *warmup;
 	const char *label;	/* the CSV label column */
 	/*
 	 * 1: the kernel the series is measured against (a job's base, the
