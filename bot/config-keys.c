@@ -328,6 +328,9 @@ const struct config_key config_keys[] = {
 	  "running (ssh: the machine's own /proc/config.gz or "
 	  "/boot/config-RELEASE, taken once), a file or a make target "
 	  "(unset: build.baseConfig)"),
+	S("target.*.arch", "x86_64", "the architecture of its kernels: x86_64 "
+	  "or arm64 (built with Debian's aarch64 cross compiler: ARCH=arm64, "
+	  "an uncompressed Image)"),
 	S("target.*.fragments", NULL, "config fragments merged onto its "
 	  "base config, names in build.fragmentDir or files (unset: a "
 	  "machine built from its own config gets only what the bot needs "

@@ -36,6 +36,7 @@
 #include "target/console.h"
 #include "samples.h"
 
+struct arch;
 struct kv;
 
 /* The [target "NAME"] blocks, filled in bot/builtin/ (config-opts.c). */
@@ -139,9 +140,17 @@ int target_base_config(const char *name, char **base, char **origin);
  * (ssh: machine.config kexec.config; lava: machine.config
  * initramfs.config), which force nothing that changes what is
  * measured; else BUILD_FRAGMENTS, the bot's guests', which a kernel
- * made from scratch (tinyconfig) needs all of.
+ * made from scratch (tinyconfig) needs all of (for arm64:
+ * sched.config qemu-arm64.config, arch.h).
  */
 char *target_fragments(const char *name);
+
+/*
+ * The architecture of target name's kernels: target.NAME.arch, x86_64
+ * when unset (or name is NULL); NULL, said, for one sched-bot does
+ * not know.
+ */
+const struct arch *target_arch(const char *name);
 
 /*
  * Is the machine fit to measure on (target/check.c): its settings and
