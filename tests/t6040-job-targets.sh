@@ -38,6 +38,10 @@ cat >>"$TRASH/bot.cfg" <<EOC
 	vouch = true
 EOC
 export SCHED_BOT_CONFIG=$TRASH/bot.cfg
+cp "$TRASH/bot.cfg" "$TRASH/other.cfg" &&
+	git config -f "$TRASH/other.cfg" target.q3.type qemu &&
+	git config -f "$TRASH/other.cfg" target.q3.fragments sched.config ||
+	test_fail_all "cannot write other.cfg"
 
 # job_at_run DIR TARGETS: a job whose kernels are built (none: the
 # targets are this machine), its run stage next, two fixed blocks of
@@ -123,6 +127,18 @@ test_expect_success 'a target list the job was not started with is refused' '
 	"$SCHED_BOT" test --job-dir two --target a 2>err || rc=$? &&
 	test $rc = 2 &&
 	test_grep "was started with --target a, b" err
+'
+
+test_expect_success 'targets that would build other kernels are refused before a build' '
+	job_at_run other q2,q3 &&
+	sed -i "s/^stage=run$/stage=build/" other/state &&
+	rc=0 &&
+	SCHED_BOT_CONFIG=$TRASH/other.cfg "$SCHED_BOT" test --job-dir other \
+		>/dev/null 2>err || rc=$? &&
+	test $rc = 1 &&
+	test_grep "targets q2 and q3 build their kernels from different configs" err &&
+	test_grep "^stage=build$" other/state &&
+	test ! -e other/build-base.log
 '
 
 # multi_job DIR: the fixture of a regression on q2 and q4 at its
