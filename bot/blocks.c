@@ -52,7 +52,87 @@ void blocks_release(struct job_blocks *b)
 	free(b->workloads);
 	free(b->workload_args);
 	free(b->format);
+	free(b->target);
+	free(b->tdir);
+	free(b->machine);
 	b->workloads = b->workload_args = b->format = NULL;
+	b->target = b->tdir = b->machine = NULL;
+}
+
+char *blocks_target_dir(const char *dir, const char *name)
+{
+	return xasprintf("%s/on-%s", dir, name);
+}
+
+void blocks_on_target(struct job_blocks *b, const char *target,
+		      const char *machine)
+{
+	free(b->workloads);
+	free(b->workload_args);
+	free(b->target);
+	free(b->tdir);
+	free(b->machine);
+	b->workloads = b->workload_args = NULL;
+	b->target = target ? xstrdup(target) : NULL;
+	b->tdir = target ? blocks_target_dir(b->dir, target) : NULL;
+	b->machine = machine ? xstrdup(machine) : NULL;
+	if (b->tdir)
+		mkdir_p(b->tdir, 0755);
+}
+
+/* The target the rounds run on. */
+static const char *tgt(const struct job_blocks *j)
+{
+	return j->target ? j->target : job_str(j->js->target);
+}
+
+/* Where that target's own files go: the job's directory, or on-NAME/. */
+static const char *tdir(const struct job_blocks *j)
+{
+	return j->tdir ? j->tdir : j->dir;
+}
+
+/*
+ * The env record target name of a job on several kept of itself in its
+ * first block (the patched kernel's, else the base's) into env; -1
+ * when there is none.
+ */
+static int target_env(const char *dir, const char *name, struct kv *env)
+{
+	static const char *const files[] = {
+		"run-1-head/env.txt", "run-1-base/env.txt",
+	};
+	char *td = blocks_target_dir(dir, name);
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < ARRAY_SIZE(files) && ret; i++)
+		if (!jobdir_read(td, files[i], &sb)) {
+			facts_env_parse(sb.buf, env);
+			ret = 0;
+		}
+	strbuf_release(&sb);
+	free(td);
+	return ret;
+}
+
+char *blocks_machine_name(const char *dir, const char *name)
+{
+	struct kv env = { 0 };
+	const char *arch, *cpus;
+	char *ret = NULL;
+
+	if (target_env(dir, name, &env) < 0)
+		return NULL;
+	arch = kv_get(&env, "arch");
+	cpus = kv_get(&env, "nr_cpus");
+	if (arch || cpus)
+		ret = xasprintf("%s (%s CPU%s)", arch ? arch : "?",
+				cpus ? cpus : "?",
+				cpus && !strcmp(cpus, "1") ? "" : "s");
+	kv_release(&env);
+	return ret;
 }
 
 static void write_machine(struct job_blocks *j, const char *accel,
@@ -60,8 +140,8 @@ static void write_machine(struct job_blocks *j, const char *accel,
 {
 	struct strbuf m = STRBUF_INIT;
 
-	facts_host_machine(job_str(j->js->target), accel, s, &m);
-	jobdir_write(j->dir, "machine.txt", m.buf, m.len);
+	facts_host_machine(tgt(j), accel, s, &m);
+	jobdir_write(tdir(j), "machine.txt", m.buf, m.len);
 	strbuf_release(&m);
 }
 
@@ -87,7 +167,7 @@ static void boot_failure(struct job_blocks *j, const struct boot_res *res)
 static void note_lab(struct job_blocks *j, const char *side,
 		     const struct boot_res *res)
 {
-	char *path = jobdir_path(j->dir, "lab.txt");
+	char *path = jobdir_path(tdir(j), "lab.txt");
 	FILE *f = fopen(path, "a");
 	struct strbuf sb = STRBUF_INIT;
 
@@ -115,7 +195,7 @@ static void note_lab(struct job_blocks *j, const char *side,
 static void job_facts(struct job_blocks *j, const char *target,
 		      struct strbuf *facts)
 {
-	if (!jobdir_read(j->dir, "facts.txt", facts))
+	if (!jobdir_read(tdir(j), "facts.txt", facts))
 		return;
 	strbuf_reset(facts);
 	if (target_facts(target, 1, facts) < 0) {
@@ -123,7 +203,7 @@ static void job_facts(struct job_blocks *j, const char *target,
 			target);
 		strbuf_reset(facts);
 	}
-	jobdir_write(j->dir, "facts.txt", facts->buf, facts->len);
+	jobdir_write(tdir(j), "facts.txt", facts->buf, facts->len);
 }
 
 /*
@@ -159,7 +239,7 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 {
 	char gap[16];
 	char warmup[16];
-	const char *target = job_str(j->js->target);
+	const char *target = tgt(j);
 	struct plan_opts po = { 0 };
 	struct strbuf text = STRBUF_INIT, facts = STRBUF_INIT;
 	struct plan p;
@@ -198,7 +278,7 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	*workloads = plan_workloads(&p);
 	*args = plan_init_args(&p);
 	plan_release(&p);
-	ret = jobdir_write(j->dir, "plan.txt", text.buf, text.len);
+	ret = jobdir_write(tdir(j), "plan.txt", text.buf, text.len);
 	strbuf_release(&text);
 	if (ret < 0) {
 		free(*workloads);
@@ -231,7 +311,8 @@ static const char *job_format(struct job_blocks *j)
 	if (j->format)
 		return j->format;
 	mbox = jobdir_path(j->dir, "thread.mbox");
-	f = tblfmt_resolve(bo()->format, "lkp",
+	/* several machines: seed 000's table, a row per machine */
+	f = tblfmt_resolve(bo()->format, j->several ? "matrix" : "lkp",
 			   tblfmt_scan_file(mbox, &scan) < 0 ? NULL : &scan,
 			   &note);
 	j->format = xstrdup(f);
@@ -288,16 +369,27 @@ static int block_swapped(const struct job_blocks *j, int round, int block)
 	return (x ^ (x >> 31)) & 1;
 }
 
-/* Read csv (none yet: empty); the last block in it, or -1. */
-static int read_blocks(const char *csv, struct sample_set *set)
+/*
+ * Read csv (none yet: empty), only the rows of target only when it is
+ * not NULL (a job on several targets); the last block in it, or -1.
+ */
+static int read_blocks(const char *csv, const char *only,
+		       struct sample_set *set)
 {
+	struct sample_set all = { 0 };
 	size_t i;
 	int last = 0;
 
 	if (access(csv, F_OK))
 		return 0;
-	if (samples_read_file(csv, set) < 0)
+	if (samples_read_file(csv, only ? &all : set) < 0) {
+		sample_set_release(&all);
 		return -1;
+	}
+	for (i = 0; only && i < all.nr; i++)
+		if (all.v[i].target && !strcmp(all.v[i].target, only))
+			sample_set_add(set, &all.v[i]);
+	sample_set_release(&all);
 	for (i = 0; i < set->nr; i++)
 		if (set->v[i].run > last)
 			last = set->v[i].run;
@@ -321,11 +413,12 @@ static int judge_set(struct job_blocks *j, const struct sample_set *set,
 }
 
 static int judge_file(struct job_blocks *j, const char *name,
-		      struct compare_result *r)
+		      const char *only, struct compare_result *r)
 {
 	struct sample_set set = { 0 };
 	char *csv = jobdir_path(j->dir, name);
-	int ret = read_blocks(csv, &set) < 0 ? -1 : judge_set(j, &set, r);
+	int ret = read_blocks(csv, only, &set) < 0 ? -1 :
+		  judge_set(j, &set, r);
 
 	sample_set_release(&set);
 	free(csv);
@@ -362,7 +455,7 @@ static int append_block(const char *csv, const struct sample_set rows[2])
 static int write_profile(struct job_blocks *j, const struct sample_set p[2])
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path = jobdir_path(j->dir, "profile.csv");
+	char *path = jobdir_path(tdir(j), "profile.csv");
 	size_t i, k;
 	int ret = 0;
 
@@ -399,7 +492,7 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		int side = order[i];
 		struct boot_req req = { 0 };
 		struct boot_res res;
-		char *wdir = xasprintf("%s/%s-%d-%s", j->dir,
+		char *wdir = xasprintf("%s/%s-%d-%s", tdir(j),
 				       round == 1 ? "run" : stem,
 				       block, pk->dir[side]);
 		int rc;
@@ -422,8 +515,8 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		mkdir_p(wdir, 0755);
 		memset(&res, 0, sizeof(res));
 		info("%s block %d (%s): %s kernel on %s", stem, block,
-		     order[0] ? "B A" : "A B", req.label, job_str(j->js->target));
-		rc = target_run(job_str(j->js->target), &req, &res);
+		     order[0] ? "B A" : "A B", req.label, tgt(j));
+		rc = target_run(tgt(j), &req, &res);
 		if (rc == 1 && side && block == 1 && pk->report_boot) {
 			/* base ran or runs, patched did not: report it */
 			boot_failure(j, &res);
@@ -437,6 +530,11 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 				struct sample *s = &res.samples.v[k];
 
 				s->run = block;
+				/* a job on several: rows picked by target */
+				if (j->target) {
+					free(s->target);
+					s->target = xstrdup(j->target);
+				}
 				sample_set_add(starts_with(s->metric,
 							   "diag.profile.") ?
 					       &prof[side] : &rows[side], s);
@@ -477,13 +575,13 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
  */
 static int look_at_machine(struct job_blocks *j)
 {
-	const char *target = job_str(j->js->target);
+	const char *target = tgt(j);
 	struct target_check_opts o = { 0 };
 	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
 	struct target_check c;
 
 	if (!target_is(target, TARGET_MACHINE) ||
-	    !jobdir_read(j->dir, "health.txt", &old)) {
+	    !jobdir_read(tdir(j), "health.txt", &old)) {
 		strbuf_release(&old);
 		return 0;
 	}
@@ -516,7 +614,7 @@ static int look_at_machine(struct job_blocks *j)
 	/* the names of the machine's processes go into a mail */
 	secret_scrub(&sb);
 	info("target %s: %.*s", target, (int)sb.len - 1, sb.buf);
-	jobdir_write(j->dir, "health.txt", sb.buf, sb.len);
+	jobdir_write(tdir(j), "health.txt", sb.buf, sb.len);
 	target_check_release(&c);
 	strbuf_release(&sb);
 	return 0;
@@ -551,7 +649,7 @@ int blocks_run(struct job_blocks *j, const char *stem, int round,
 	for (;;) {
 		struct sample_set set = { 0 };
 		struct compare_result r;
-		int done = read_blocks(csv, &set), more = 1;
+		int done = read_blocks(csv, j->target, &set), more = 1;
 		int budget = j->js->runs_fixed ? j->js->runs :
 			     j->plan.max_blocks;
 
@@ -646,6 +744,105 @@ static void regressed_kpis(const struct compare_result *r, struct strbuf *out)
 			}
 }
 
+/* Every metric of r on machine, the name a job on several gives it. */
+static void name_machine(struct compare_result *r, const char *machine)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		free(r->m[i].machine);
+		r->m[i].machine = xstrdup(machine);
+	}
+}
+
+/*
+ * The metrics of from moved to the result into, of the same kernels:
+ * one result to render, each metric judged in its own family.  The
+ * worst verdict is the result's.  -1 (nothing moved) when the kernels
+ * differ.
+ */
+static int move_metrics(struct compare_result *into,
+			struct compare_result *from)
+{
+	size_t k;
+
+	if (into->nr_kernels != from->nr_kernels)
+		return -1;
+	for (k = 0; k < into->nr_kernels; k++)
+		if (strcmp(into->kernels[k], from->kernels[k]))
+			return -1;
+	into->m = xrealloc(into->m, (into->nr + from->nr + 1) *
+			   sizeof(*into->m));
+	memcpy(into->m + into->nr, from->m, from->nr * sizeof(*from->m));
+	into->nr += from->nr;
+	from->nr = 0;
+	if (from->verdict > into->verdict)
+		into->verdict = from->verdict;
+	return 0;
+}
+
+/*
+ * A workload run with as many copies as its machine has CPUs (spawn's
+ * -c, as UnixBench's Run -c 4 on a 4-CPU box) is the same test on every
+ * machine: "copies=CPUs" in its params, so that the machines' rows of
+ * it share a table.
+ */
+static void name_copies(struct compare_result *r, const char *dir,
+			const char *target)
+{
+	struct kv env = { 0 };
+	const char *cpus;
+	char *word;
+	size_t i;
+
+	if (target_env(dir, target, &env) < 0)
+		return;
+	cpus = kv_get(&env, "nr_cpus");
+	word = xasprintf("copies=%s", cpus ? cpus : "");
+	for (i = 0; cpus && i < r->nr; i++) {
+		struct compare_metric *m = &r->m[i];
+		char *hit = strstr(m->params, word);
+		size_t at = hit ? (size_t)(hit - m->params) : 0;
+		char end = hit ? hit[strlen(word)] : 0;
+		char *p;
+
+		if (!hit || (at && m->params[at - 1] != ' ') ||
+		    (end && end != ' '))
+			continue;
+		p = xasprintf("%.*scopies=CPUs%s", (int)at, m->params,
+			      hit + strlen(word));
+		free(m->params);
+		m->params = p;
+	}
+	free(word);
+	kv_release(&env);
+}
+
+int blocks_tables(struct job_blocks *j, const char *name, char **targets,
+		  char **machines, size_t n, struct strbuf *out)
+{
+	struct compare_result *r = xcalloc(n ? n : 1, sizeof(*r));
+	size_t i, have = 0;
+	int ret = -1;
+
+	for (i = 0; i < n; i++) {
+		have = i + 1;
+		if (judge_file(j, name, targets[i], &r[i]) < 0)
+			goto out;
+		name_commits(j, &r[i]);
+		name_machine(&r[i], machines[i]);
+		name_copies(&r[i], j->dir, targets[i]);
+		if (i && move_metrics(&r[0], &r[i]) < 0)
+			goto out;
+	}
+	ret = n && compare_render(&r[0], job_format(j), out) < 0 ? -1 : 0;
+out:
+	for (i = 0; i < have; i++)
+		compare_result_release(&r[i]);
+	free(r);
+	return ret;
+}
+
 /* Judge the job file name; the sentence is compare's, not the job's. */
 int blocks_judge(struct job_blocks *j, const char *name,
 		       struct blocks_round *rt)
@@ -653,9 +850,11 @@ int blocks_judge(struct job_blocks *j, const char *name,
 	struct compare_result r;
 	int ret = -1;
 
-	if (judge_file(j, name, &r) < 0)
+	if (judge_file(j, name, j->target, &r) < 0)
 		return -1;
 	name_commits(j, &r);
+	if (j->machine)
+		name_machine(&r, j->machine);
 	if (compare_render(&r, job_format(j), &rt->tables) < 0)
 		goto out;
 	compare_verdict(&r, &rt->verdict);

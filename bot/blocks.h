@@ -45,11 +45,59 @@ struct job_blocks {
 	char *workloads;	/* what the runs run: given, or the plan's */
 	char *workload_args;	/* the plan's options of them, or NULL */
 	char *format;		/* of the tables: reply.format, or auto's */
+	/*
+	 * The target the rounds run on and judge: NULL, the job's own
+	 * (its state's target, its files in the job directory); in a job
+	 * on several targets one of them (blocks_on_target).
+	 */
+	char *target;
+	char *tdir;		/* that target's files: on-NAME/ in the job */
+	char *machine;		/* the name its tables give it, or NULL */
+	int several;		/* a job on several targets: its tables
+				 * default to seed 000's (matrix), a row
+				 * per machine
+				 */
 };
 
 void blocks_init(struct job_blocks *b, const char *dir, struct job_state *js,
 		 int (*save)(void *ctx), void *ctx);
 void blocks_release(struct job_blocks *b);
+
+/*
+ * A job on several targets (job.target a comma-separated list) runs
+ * and judges one target at a time: its rows are the rows of the job's
+ * files (results.csv, confirm.csv) whose target column names it, and
+ * the files of its own (machine.txt, facts.txt, plan.txt, health.txt,
+ * lab.txt, profile.csv, run-N-base/...) go to the directory on-NAME/
+ * of the job; machine is the name its tables give it ("x86_64 (4
+ * CPUs)", blocks_machine_name), NULL: the rows' own.  The workloads
+ * are planned again for it (its CPUs).  NULL target: the job's own,
+ * as a job on one target has it.
+ */
+void blocks_on_target(struct job_blocks *b, const char *target,
+		      const char *machine);
+
+/* The directory of target name's own files in a job on several. */
+char *blocks_target_dir(const char *dir, const char *name);
+
+/*
+ * What a target of a job on several is, in the words of seed 000's
+ * table: "x86_64 (4 CPUs)", from the env record its first block kept
+ * (on-NAME/run-1-head/env.txt, else base's), allocated; NULL when
+ * there is none.
+ */
+char *blocks_machine_name(const char *dir, const char *name);
+
+/*
+ * The tables of the job file name judged for each of n targets (their
+ * rows only) as one: each target's metrics named machines[i], so a
+ * table has a row (or a group of columns, as the format puts
+ * machines) per target, each row judged within its own target's
+ * family.  0, or -1.
+ */
+int blocks_tables(struct job_blocks *b, const char *name,
+		  char **targets, char **machines, size_t n,
+		  struct strbuf *out);
 
 /* The plan the job's runs follow: adaptive, or fixed by --runs. */
 void blocks_plan(struct job_blocks *b);

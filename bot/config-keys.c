@@ -107,7 +107,9 @@ const struct config_key config_keys[] = {
 	  "the SQLite database (unset: $XDG_DATA_HOME/sched-bot/state.db)"),
 	S("job.dir", NULL,
 	  "job directories (unset: $XDG_DATA_HOME/sched-bot/jobs)"),
-	S("job.target", "qemu", "where test and cron run (see target.*)"),
+	S("job.target", "qemu", "where test and cron run (see target.*); a "
+	  "comma-separated list (q2,q4) runs each job on every target "
+	  "named, with one reply"),
 	I("job.seconds", "0", "seconds of each workload run of test and "
 	  "cron, and plan's default (0: 5, as boot -t; run -t defaults to "
 	  "10)"),

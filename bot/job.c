@@ -21,8 +21,10 @@
 #include "jobsend.h"
 #include "jobreply.h"
 #include "jobstate.h"
+#include "json.h"
 #include "lore.h"
 #include "mbox.h"
+#include "reply.h"
 #include "secret.h"
 #include "series.h"
 #include "state.h"
@@ -62,7 +64,59 @@ struct job {
 	struct state *st;
 	int lock;		/* the fd holding dir/lock, or -1 */
 	struct job_blocks b;	/* its rounds of runs */
+	/* the targets of job.target (or --target), one or a list */
+	char **targets;
+	size_t nr_targets;
 };
+
+/*
+ * The targets a job runs on: its target, one name or a comma-separated
+ * list ("q2,q4"), each name once, blanks around it dropped.  0 when the
+ * list names none.
+ */
+static size_t job_targets(const char *list, char ***out)
+{
+	const char *p = list ? list : "";
+	char **v = NULL;
+	size_t n = 0, i;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char *name = xstrndup(p, len);
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, name);
+		strbuf_trim(&sb);
+		free(name);
+		for (i = 0; i < n && strcmp(v[i], sb.buf); i++)
+			;
+		if (sb.len && i == n) {
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = strbuf_detach(&sb, NULL);
+		}
+		strbuf_release(&sb);
+		p += len + (p[len] == ',');
+	}
+	*out = v;
+	return n;
+}
+
+static void job_targets_release(struct job *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->nr_targets; i++)
+		free(j->targets[i]);
+	free(j->targets);
+	j->targets = NULL;
+	j->nr_targets = 0;
+}
+
+/* A job on several targets: each its own rows, one reply. */
+static int job_multi(const struct job *j)
+{
+	return j->nr_targets > 1;
+}
 
 /* The job as jobpast.h sees it. */
 static struct job_past past_of(struct job *j)
@@ -324,22 +378,28 @@ static char *build_digest(const struct build_result *br)
  */
 static int job_base_config(struct job *j)
 {
+	const char *first = j->nr_targets ? j->targets[0] :
+			    job_str(j->s.target);
 	char *base, *origin;
+	size_t i;
 
 	/*
 	 * Only `sched-bot build` takes a target's architecture yet: a job
 	 * (its builds, bisection and alignment control, its boots) is
 	 * x86_64's, and would build x86 kernels with arm64's fragments.
 	 */
-	if (target_arch(job_str(j->s.target)) != arch_find("x86_64"))
-		return error("target %s: jobs on a target of target.%s.arch other than x86_64 are not supported yet (sched-bot build --target %s is)",
-			     job_str(j->s.target), job_str(j->s.target),
-			     job_str(j->s.target));
+	for (i = 0; i < j->nr_targets || (!i && !j->nr_targets); i++) {
+		const char *t = j->nr_targets ? j->targets[i] : first;
+
+		if (target_arch(t) != arch_find("x86_64"))
+			return error("target %s: jobs on a target of target.%s.arch other than x86_64 are not supported yet (sched-bot build --target %s is)",
+				     t, t, t);
+	}
 	if (!j->s.fragments)
-		j->s.fragments = target_fragments(job_str(j->s.target));
+		j->s.fragments = target_fragments(first);
 	if (j->s.config_origin)
 		return 0;
-	if (target_base_config(job_str(j->s.target), &base, &origin) < 0)
+	if (target_base_config(first, &base, &origin) < 0)
 		return -1;
 	job_state_set(&j->s.base_config, base);
 	job_state_set(&j->s.config_origin, origin);
@@ -361,6 +421,41 @@ static void keep_changes(struct job *j, const struct build_result *br)
 			     strlen(br->changes));
 }
 
+/* Two strings alike, NULL only as NULL. */
+static int same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * A job on several targets builds its two kernels once for them all:
+ * every target must build them as the first does (the same
+ * target.NAME.baseConfig and fragments), as the QEMU guests of a job
+ * do.  0, or -1 with the targets named when one would need kernels of
+ * its own.
+ */
+static int same_kernels(struct job *j)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 1; i < j->nr_targets && !ret; i++) {
+		char *frag = target_fragments(j->targets[i]);
+		char *base = NULL, *origin = NULL;
+
+		if (target_base_config(j->targets[i], &base, &origin) < 0)
+			ret = -1;
+		else if (!same_text(frag, j->s.fragments) ||
+			 !same_text(base, j->s.base_config))
+			ret = error("targets %s and %s build their kernels from different configs (target.NAME.baseConfig, target.NAME.fragments): a job builds one pair for all its targets; test them in two jobs",
+				    j->targets[0], j->targets[i]);
+		free(frag);
+		free(base);
+		free(origin);
+	}
+	return ret;
+}
+
 static int stage_build(struct job *j)
 {
 	static const char *const sides[] = {
@@ -372,7 +467,7 @@ static int stage_build(struct job *j)
 	size_t i;
 	int ret = 0;
 
-	if (job_base_config(j) < 0)
+	if (job_base_config(j) < 0 || same_kernels(j) < 0)
 		return EXIT_FAIL;
 	tp = tree_default_path();
 	for (i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
@@ -451,6 +546,125 @@ static int stage_build(struct job *j)
 
 /* ---- run ---- */
 
+/*
+ * The names the tables and the reply give the targets of a job on
+ * several, in the words of seed 000's table ("x86_64 (4 CPUs)", what
+ * each said of itself in its first block), the target's name added
+ * where two would read alike; n of them, allocated.
+ */
+static char **job_machines(struct job *j)
+{
+	char **m = xcalloc(j->nr_targets, sizeof(*m));
+	char **own = xcalloc(j->nr_targets, sizeof(*own));
+	size_t i, k;
+
+	for (i = 0; i < j->nr_targets; i++)
+		own[i] = blocks_machine_name(j->dir, j->targets[i]);
+	for (i = 0; i < j->nr_targets; i++) {
+		int twin = 0;
+
+		for (k = 0; k < j->nr_targets; k++)
+			twin |= k != i && own[i] && own[k] &&
+				!strcmp(own[i], own[k]);
+		if (!own[i])
+			m[i] = xasprintf("target %s", j->targets[i]);
+		else if (twin)
+			m[i] = xasprintf("%.*s, target %s)",
+					 (int)strlen(own[i]) - 1, own[i],
+					 j->targets[i]);
+		else
+			m[i] = xstrdup(own[i]);
+	}
+	for (i = 0; i < j->nr_targets; i++)
+		free(own[i]);
+	free(own);
+	return m;
+}
+
+static void job_machines_free(struct job *j, char **m)
+{
+	size_t i;
+
+	for (i = 0; m && i < j->nr_targets; i++)
+		free(m[i]);
+	free(m);
+}
+
+/*
+ * The plan of a job on several targets for its reply, plan.txt: each
+ * target planned its runs for its own CPUs (on-NAME/plan.txt); one
+ * plan when they all came to the same, else each under its machine.
+ */
+static int write_plans(struct job *j)
+{
+	struct strbuf all = STRBUF_INIT, one = STRBUF_INIT;
+	char **m = job_machines(j);
+	size_t i, differ = 0, have = 0;
+	int ret = 0;
+
+	for (i = 0; i < j->nr_targets; i++) {
+		char *td = blocks_target_dir(j->dir, j->targets[i]);
+
+		strbuf_reset(&one);
+		if (!jobdir_read(td, "plan.txt", &one)) {
+			strbuf_trim(&one);
+			if (have && strcmp(one.buf, all.buf))
+				differ = 1;
+			if (!have)
+				strbuf_addstr(&all, one.buf);
+			have++;
+		}
+		free(td);
+	}
+	if (differ) {
+		strbuf_reset(&all);
+		for (i = 0; i < j->nr_targets; i++) {
+			char *td = blocks_target_dir(j->dir, j->targets[i]);
+
+			strbuf_reset(&one);
+			if (!jobdir_read(td, "plan.txt", &one)) {
+				strbuf_trim(&one);
+				strbuf_addf(&all, "%sOn %s:\n\n%s\n",
+					    all.len ? "\n" : "", m[i], one.buf);
+			}
+			free(td);
+		}
+	} else if (have) {
+		strbuf_addch(&all, '\n');
+	}
+	if (have && jobdir_write(j->dir, "plan.txt", all.buf, all.len) < 0)
+		ret = EXIT_FAIL;
+	job_machines_free(j, m);
+	strbuf_release(&all);
+	strbuf_release(&one);
+	return ret;
+}
+
+/*
+ * The runs of a job on several targets: each target in turn, its
+ * workloads planned for it, its blocks interleaved A B / B A as on one
+ * target, its rows into the job's results.csv with its name in their
+ * target column.  One after the other: targets that are machines of
+ * their own could run at once here (a child per target, as cron runs
+ * jobs with target.NAME.parallel), the rows of each its own.
+ */
+static int run_targets(struct job *j, struct blocks_pair *pk)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < j->nr_targets && !ret; i++) {
+		blocks_on_target(&j->b, j->targets[i], NULL);
+		ret = blocks_workloads(&j->b);
+		if (!ret)
+			ret = blocks_run(&j->b, "results", 1, pk);
+	}
+	blocks_on_target(&j->b, NULL, NULL);
+	if (!ret)
+		ret = write_plans(j);
+	return ret;
+}
+
 static int stage_run(struct job *j)
 {
 	struct blocks_pair pk;
@@ -459,6 +673,20 @@ static int stage_run(struct job *j)
 	if (job_state_identical(&j->s)) {
 		info("the patched kernel's code and data are identical to "
 		     "the base's: no runs");
+		j->s.stage = JOB_COMPARE;
+		return 0;
+	}
+	if (job_multi(j)) {
+		blocks_plan(&j->b);
+		blocks_pair_of_job(&j->b, &pk);
+		pk.report_boot = 1;
+		if (j->s.runs < 1 && j->s.runs_fixed)
+			j->s.runs = 1;
+		ret = run_targets(j, &pk);
+		if (ret == -2)
+			return 0;
+		if (ret)
+			return ret;
 		j->s.stage = JOB_COMPARE;
 		return 0;
 	}
@@ -582,6 +810,356 @@ static const char *profile_workloads(const struct blocks_round *r,
 	return out->len ? out->buf : NULL;
 }
 
+/* ---- compare, on several targets ---- */
+
+/*
+ * A round's verdict on one machine of several: "Verdict on x86_64 (4
+ * CPUs): ...", rewrapped; a verdict of several paragraphs (a
+ * confirmation's) under "On x86_64 (4 CPUs):".
+ */
+static void verdict_on(const char *machine, const char *text,
+		       struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	if (starts_with(text, "Verdict: ") && !strstr(text, "\n\n") &&
+	    !strstr(text, "\nVerdict: ")) {
+		strbuf_addf(&sb, "Verdict on %s: ", machine);
+		for (p = text + strlen("Verdict: "); *p; p++)
+			strbuf_addch(&sb, *p == '\n' ? ' ' : *p);
+		strbuf_trim(&sb);
+		reply_wrap(sb.buf, 72, out);
+		strbuf_trim(out);
+		strbuf_addch(out, '\n');
+	} else {
+		strbuf_addf(out, "On %s:\n%s", machine, text);
+	}
+	strbuf_release(&sb);
+}
+
+/*
+ * What a round measured, in a phrase for the reply's first sentence:
+ * its verdict's first sentence ("no significant change in the 2 KPIs
+ * judged; ..."), its lines joined, on machine.
+ */
+static void measured_on(const char *machine, const char *verdict,
+			struct strbuf *out)
+{
+	const char *t = starts_with(verdict, "Verdict: ") ?
+			verdict + strlen("Verdict: ") : verdict;
+	struct strbuf sb = STRBUF_INIT;
+	char *end;
+
+	for (; *t; t++)
+		strbuf_addch(&sb, *t == '\n' ? ' ' : *t);
+	end = strstr(sb.buf, ". ");
+	if (end)
+		strbuf_setlen(&sb, end - sb.buf);
+	strbuf_trim(&sb);
+	while (sb.len && sb.buf[sb.len - 1] == '.')
+		strbuf_setlen(&sb, sb.len - 1);
+	strbuf_addf(out, "%son %s: %s", out->len ? "; " : "", machine,
+		    sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * The summary of a job on several targets (summary.txt, compare_summary
+ * "key: value" lines): the leads of every target with a call, each on
+ * its machine ("-30.0% regression of spawn.lps on aarch64 (4 CPUs),
+ * -10.0% on x86_64 (4 CPUs)"), the testcase and rule of the first, the
+ * KPIs that moved and the why of each on its machine, and the machines
+ * ("machines:") for the reply's frame.
+ */
+struct multi_summary {
+	struct strbuf lead, head, rest, machines;
+	char *first_lead;
+};
+
+/*
+ * A lead without its "(params, on MACHINE)": the headline names the
+ * machine after it, the frame the params.
+ */
+static char *lead_core(const char *lead)
+{
+	size_t n = strlen(lead), depth = 0;
+
+	if (!n || lead[n - 1] != ')')
+		return xstrdup(lead);
+	while (n--) {
+		if (lead[n] == ')')
+			depth++;
+		else if (lead[n] == '(' && !--depth)
+			break;
+	}
+	while (n && n != (size_t)-1 && lead[n - 1] == ' ')
+		n--;
+	return n && n != (size_t)-1 ? xstrndup(lead, n) : xstrdup(lead);
+}
+
+static void add_summary(struct multi_summary *ms, const char *sum,
+			const char *machine)
+{
+	const char *p = sum;
+	int first = !ms->first_lead;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n"), k = strcspn(p, ":\n");
+		const char *val = p + k + (k < n) + (k + 1 < n);
+		char *key = xstrndup(p, k), *v = xstrndup(val, p + n - val);
+
+		if (k >= n) {
+			/* not a "key: value" line */
+		} else if (!strcmp(key, "lead") && first) {
+			ms->first_lead = lead_core(v);
+			strbuf_addf(&ms->lead, "%s on %s", ms->first_lead,
+				    machine);
+			strbuf_addstr(&ms->machines, machine);
+		} else if (!strcmp(key, "lead")) {
+			char *core = lead_core(v);
+			const char *mine = strchr(core, ' ');
+			const char *theirs = strchr(ms->first_lead, ' ');
+
+			/* "-10.0% on x86_64 (4 CPUs)": the same KPI */
+			if (mine && theirs && !strcmp(mine, theirs))
+				strbuf_addf(&ms->lead, ", %.*s on %s",
+					    (int)(mine - core), core, machine);
+			else
+				strbuf_addf(&ms->lead, ", %s on %s", core,
+					    machine);
+			strbuf_addf(&ms->machines, ", %s", machine);
+			free(core);
+		} else if (!strcmp(key, "moved")) {
+			/* its "(params, on MACHINE)" says where */
+			strbuf_addf(&ms->rest, "%s: %s\n", key, v);
+		} else if (!strcmp(key, "why")) {
+			strbuf_addf(&ms->rest, "%s: %s on %s\n", key, v,
+				    machine);
+		} else if (first) {
+			strbuf_addf(&ms->head, "%s: %s\n", key, v);
+		}
+		free(key);
+		free(v);
+		p += n + (p[n] == '\n');
+	}
+}
+
+static void multi_summary_text(struct multi_summary *ms, struct strbuf *out)
+{
+	if (!ms->first_lead)
+		return;
+	strbuf_addf(out, "lead: %s\n%smachines: %s\n%s", ms->lead.buf,
+		    ms->head.buf, ms->machines.buf, ms->rest.buf);
+}
+
+/*
+ * compare.json of a job on several targets: the worst verdict of them
+ * (the reply's claims and the mail policy read it), then each target's
+ * own document with its name and machine.
+ */
+static void multi_json(struct job *j, char **m, struct blocks_round **last,
+		       struct strbuf *out)
+{
+	enum verdict worst = VERDICT_NONE;
+	size_t i;
+
+	for (i = 0; i < j->nr_targets; i++)
+		if (last[i]->v > worst)
+			worst = last[i]->v;
+	strbuf_addf(out, "{\n  \"verdict\": \"%s\",\n  \"targets\": [\n",
+		    verdict_name(worst));
+	for (i = 0; i < j->nr_targets; i++) {
+		struct strbuf doc = STRBUF_INIT;
+
+		strbuf_add(&doc, last[i]->json.buf, last[i]->json.len);
+		strbuf_trim(&doc);
+		strbuf_addstr(out, "    {\"target\": ");
+		json_quote(out, j->targets[i], strlen(j->targets[i]));
+		strbuf_addstr(out, ", \"machine\": ");
+		json_quote(out, m[i], strlen(m[i]));
+		strbuf_addf(out, ", \"compare\": %s}%s\n",
+			    doc.len ? doc.buf : "null",
+			    i + 1 < j->nr_targets ? "," : "");
+		strbuf_release(&doc);
+	}
+	strbuf_addstr(out, "  ]\n}\n");
+}
+
+static int stage_compare_multi(struct job *j)
+{
+	size_t n = j->nr_targets, i, first = n;
+	struct blocks_round *r1 = xcalloc(n, sizeof(*r1));
+	struct blocks_round *r2 = xcalloc(n, sizeof(*r2)), r3;
+	struct blocks_round **last = xcalloc(n, sizeof(*last));
+	struct strbuf tables = STRBUF_INIT, verdict = STRBUF_INIT;
+	struct strbuf regs = STRBUF_INIT, json = STRBUF_INIT;
+	struct strbuf sum = STRBUF_INIT, measured = STRBUF_INIT;
+	struct strbuf profile = STRBUF_INIT;
+	struct multi_summary ms = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+				    STRBUF_INIT, NULL };
+	char **m = job_machines(j);
+	int ret = EXIT_FAIL, rc, confirmed = 0, unconfirmed = 0;
+
+	for (i = 0; i < n; i++) {
+		blocks_round_init(&r1[i]);
+		blocks_round_init(&r2[i]);
+	}
+	blocks_round_init(&r3);
+	/* each target judged on its own rows, its own family */
+	for (i = 0; i < n; i++) {
+		blocks_on_target(&j->b, j->targets[i], m[i]);
+		last[i] = &r1[i];
+		if (blocks_judge(&j->b, "results.csv", &r1[i]) < 0)
+			goto out;
+		if (r1[i].v != VERDICT_REGRESSION)
+			continue;
+		{
+			struct blocks_pair pk;
+
+			/* accuse only what a fresh round on it repeats */
+			info("a suspected regression on %s: a confirmation round",
+			     m[i]);
+			blocks_pair_of_job(&j->b, &pk);
+			strbuf_reset(&profile);
+			if (jd()->profile)
+				pk.profile = profile_workloads(&r1[i],
+							       &profile);
+			rc = blocks_run(&j->b, "confirm", 2, &pk);
+			if (rc) {
+				ret = rc == -2 ? EXIT_FAIL : rc;
+				goto out;
+			}
+		}
+		if (blocks_judge(&j->b, "confirm.csv", &r2[i]) < 0)
+			goto out;
+		last[i] = &r2[i];
+		if (r2[i].v == VERDICT_REGRESSION) {
+			confirmed++;
+			if (first == n)
+				first = i;
+		} else {
+			unconfirmed++;
+		}
+	}
+	/* the reply's Machine block: each target under its name */
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sum, "%s\t%s\n", j->targets[i], m[i]);
+	if (jobdir_write(j->dir, "machines.txt", sum.buf, sum.len) < 0)
+		goto out;
+	strbuf_reset(&sum);
+	/* one set of tables, a row (or columns) per machine */
+	if (blocks_tables(&j->b, "results.csv", j->targets, m, n,
+			  &tables) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct strbuf t = STRBUF_INIT;
+
+		if (last[i] == &r2[i]) {
+			strbuf_addf(&tables, "\nThe confirmation on %s, a "
+				    "fresh round of %zu blocks:\n\n", m[i],
+				    r2[i].blocks);
+			strbuf_add(&tables, r2[i].tables.buf,
+				   r2[i].tables.len);
+			strbuf_addf(&t, "The first round (%zu blocks):\n%s\n"
+				    "The confirmation (a fresh round of %zu "
+				    "blocks):\n%s", r1[i].blocks,
+				    r1[i].verdict.buf, r2[i].blocks,
+				    r2[i].verdict.buf);
+			if (r2[i].v != VERDICT_REGRESSION)
+				strbuf_addstr(&t, "\nThe confirmation did not "
+					      "repeat the first round's "
+					      "regression:\nnone is reported.\n");
+		} else {
+			strbuf_add(&t, r1[i].verdict.buf, r1[i].verdict.len);
+		}
+		if (verdict.len)
+			strbuf_addch(&verdict, '\n');
+		verdict_on(m[i], t.buf, &verdict);
+		strbuf_release(&t);
+	}
+	j->s.confirmed = confirmed ? 1 : unconfirmed ? 2 : 0;
+	/* the controls of a confirmed regression: on its first machine */
+	if (confirmed) {
+		blocks_on_target(&j->b, j->targets[first], m[first]);
+		if (align_enabled(jd()->alignment)) {
+			rc = stage_align(j, &r2[first], &r3, &tables,
+					 &verdict);
+			if (rc) {
+				ret = rc;
+				goto out;
+			}
+			if (j->s.aligned == ALIGN_NOT_SEEN)
+				last[first] = &r3;
+		}
+	}
+	j->s.outcome = confirmed && j->s.aligned != ALIGN_NOT_SEEN ?
+		       JOB_REGRESSION : JOB_TESTED;
+	if (j->s.outcome == JOB_REGRESSION && j->s.nr_patches > 1 &&
+	    !j->s.head) {
+		rc = bisect_series(&j->b, r2[first].regs.buf);
+		if (rc) {
+			ret = rc;
+			goto out;
+		}
+	}
+	if (confirmed)
+		summary_of_bisect(j, last[first]);
+	for (i = 0; i < n; i++) {
+		char *td = blocks_target_dir(j->dir, j->targets[i]);
+
+		strbuf_add(&regs, last[i]->regs.buf, last[i]->regs.len);
+		add_summary(&ms, last[i]->summary.buf, m[i]);
+		measured_on(m[i], last[i]->verdict.buf, &measured);
+		/* each target's own, for its page */
+		if (jobdir_write(td, "compare.json", last[i]->json.buf,
+				 last[i]->json.len) < 0 ||
+		    jobdir_write(td, "summary.txt", last[i]->summary.buf,
+				 last[i]->summary.len) < 0) {
+			free(td);
+			goto out;
+		}
+		free(td);
+	}
+	strbuf_addstr(&measured, ".\n");
+	multi_summary_text(&ms, &sum);
+	multi_json(j, m, last, &json);
+	if (jobdir_write(j->dir, "compare.json", json.buf, json.len) < 0 ||
+	    jobdir_write(j->dir, "tables.txt", tables.buf, tables.len) < 0 ||
+	    jobdir_write(j->dir, "verdict.txt", verdict.buf, verdict.len) < 0 ||
+	    jobdir_write(j->dir, "measured.txt", measured.buf,
+			 measured.len) < 0 ||
+	    jobdir_write(j->dir, "regressions.txt", regs.buf, regs.len) < 0 ||
+	    jobdir_write(j->dir, "summary.txt", sum.buf, sum.len) < 0)
+		goto out;
+	j->s.stage = JOB_REPLY;
+	ret = 0;
+out:
+	blocks_on_target(&j->b, NULL, NULL);
+	for (i = 0; i < n; i++) {
+		blocks_round_release(&r1[i]);
+		blocks_round_release(&r2[i]);
+	}
+	blocks_round_release(&r3);
+	free(r1);
+	free(r2);
+	free(last);
+	job_machines_free(j, m);
+	strbuf_release(&tables);
+	strbuf_release(&verdict);
+	strbuf_release(&regs);
+	strbuf_release(&json);
+	strbuf_release(&sum);
+	strbuf_release(&measured);
+	strbuf_release(&profile);
+	strbuf_release(&ms.lead);
+	strbuf_release(&ms.head);
+	strbuf_release(&ms.rest);
+	strbuf_release(&ms.machines);
+	free(ms.first_lead);
+	return ret;
+}
+
 static int stage_compare(struct job *j)
 {
 	struct blocks_round r1, r2, r3, *last = &r1;
@@ -592,6 +1170,8 @@ static int stage_compare(struct job *j)
 	blocks_plan(&j->b);
 	if (job_state_identical(&j->s))
 		return write_identical(j);
+	if (job_multi(j))
+		return stage_compare_multi(j);
 	blocks_round_init(&r1);
 	blocks_round_init(&r2);
 	blocks_round_init(&r3);
@@ -838,7 +1418,9 @@ int job_run(const struct job_opts *o, struct state *st, char **outcome,
 	ret = job_setup(&j, o);
 	if (ret)
 		goto out;
+	j.nr_targets = job_targets(j.s.target, &j.targets);
 	blocks_init(&j.b, j.dir, &j.s, save_job, &j);
+	j.b.several = job_multi(&j);
 	while (j.s.stage != JOB_DONE) {
 		enum job_stage before = j.s.stage;
 		char *point;
@@ -885,6 +1467,7 @@ out:
 	job_state_unlock(j.lock);
 	job_state_release(&j.s);
 	blocks_release(&j.b);
+	job_targets_release(&j);
 	free(j.dir);
 	return ret;
 }

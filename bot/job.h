@@ -30,6 +30,19 @@
  * A stage whose module is not built in stops the job with "stage X is
  * not available"; nothing is faked.
  *
+ * Several targets.  The target may be a comma-separated list ("q2,q4",
+ * job.target or --target): the build stage builds the two kernels once
+ * for all of them (they must build them alike: target.NAME.baseConfig
+ * and fragments); the run stage runs each target in turn, its rows
+ * appended to results.csv with its name in their target column, its
+ * own files under on-NAME/ (blocks.h); the compare stage judges and
+ * confirms each target on its own rows, names each machine
+ * (machines.txt: "NAME<tab>x86_64 (4 CPUs)"), and writes one set of
+ * tables with a row per machine, a verdict per machine (verdict.txt),
+ * what each measured (measured.txt, the reply's first sentence), the
+ * leads of all (summary.txt) and compare.json holding each target's.
+ * One name is a job as it always was, byte for byte.
+ *
  * Resuming.  The job keeps the options it was started with.  An option
  * of job_opts left unset (NULL, "", 0) takes the stored value; one that
  * differs from it (msgid, mbox, target, workloads, runs, base) is
@@ -60,7 +73,7 @@ struct state;
 struct job_defaults {
 	int fetch_on_demand;	/* tree.fetchOnDemand */
 	const char *dir;	/* job.dir: the jobs' root, NULL/"": data dir */
-	const char *target;	/* job.target */
+	const char *target;	/* job.target: a name or a list */
 	const char *workloads;	/* bot.workloads */
 	int runs;		/* bot.runs */
 	int quiet;		/* bot.quiet: no reply for a duplicate */
@@ -75,7 +88,9 @@ struct job_opts {
 	const char *msgid;	/* the thread to test, or NULL with mbox */
 	const char *mbox;	/* a local thread instead of lore */
 	const char *dir;	/* NULL: job.dir/<msgid> */
-	const char *target;	/* NULL: job.target, default "qemu" */
+	const char *target;	/* NULL: job.target, default "qemu"; "a,b":
+				 * each of those (see above)
+				 */
 	const char *workloads;	/* NULL: bot.workloads */
 	int runs;		/* 0: bot.runs */
 	const char *base;	/* NULL: from the series */

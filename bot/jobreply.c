@@ -11,6 +11,7 @@
 
 #include "align.h"
 #include "archive.h"
+#include "blocks.h"
 #include "compare.h"
 #include "compiledout.h"
 #include "facts.h"
@@ -138,8 +139,12 @@ static int read_env(struct reply_job *j, struct kv *env)
 	return ret;
 }
 
-/* What results.csv says of the runs: machine, placement per workload. */
-static void read_rows(struct reply_job *j, char **machine, struct strbuf *place)
+/*
+ * What results.csv says of the runs (of target only's rows, unless
+ * NULL): machine, an emulated one first, and placement per workload.
+ */
+static void read_rows(struct reply_job *j, const char *only, char **machine,
+		      struct strbuf *place)
 {
 	struct sample_set set = { 0 };
 	char *csv = jobdir_path(j->dir, "results.csv");
@@ -150,8 +155,16 @@ static void read_rows(struct reply_job *j, char **machine, struct strbuf *place)
 			const struct sample *s = &set.v[i];
 			char *key;
 
-			if (!*machine && s->machine && *s->machine)
+			if (only && (!s->target || strcmp(s->target, only)))
+				continue;
+			/* one target of several under TCG: no Tested-by */
+			if (s->machine && *s->machine &&
+			    (!*machine ||
+			     (facts_machine_emulated(s->machine) &&
+			      !facts_machine_emulated(*machine)))) {
+				free(*machine);
 				*machine = xstrdup(s->machine);
+			}
 			if (!s->placement || !*s->placement)
 				continue;
 			key = xasprintf(" %s %s;", s->workload, s->placement);
@@ -487,7 +500,7 @@ const char *job_reply_unvouched(const char *dir, struct job_state *js)
 	char *machine = NULL;
 	enum unvouched u;
 
-	read_rows(&j, &machine, &place);
+	read_rows(&j, NULL, &machine, &place);
 	u = judge_claims(&j, machine);
 	free(machine);
 	strbuf_release(&place);
@@ -520,16 +533,20 @@ static void reproduce_var(struct reply_job *j, struct kv *v)
  * The machine of the runs: the target's own record, with the placement
  * of each workload, else machine.txt; then the lab's lines.  Returns
  * the machine column of results.csv (allocated, or NULL) for claims().
+ * One target of several: its rows (target), its files in own's
+ * directory.
  */
-static char *machine_var(struct reply_job *j, struct kv *v)
+static char *machine_of(struct reply_job *j, struct reply_job *own,
+			const char *target, struct kv *v)
 {
 	struct strbuf sb = STRBUF_INIT, place = STRBUF_INIT;
 	struct kv env = { 0 };
 	char *machine = NULL;
 
-	read_rows(j, &machine, &place);
-	if (!read_env(j, &env)) {
-		facts_machine(&env, job_str(j->s->target), machine, &sb);
+	read_rows(j, target, &machine, &place);
+	if (!read_env(own, &env)) {
+		facts_machine(&env, target ? target : job_str(j->s->target),
+			      machine, &sb);
 		if (place.len) {
 			/* " w p;" per workload: no ";" after the last */
 			strbuf_setlen(&place, place.len - 1);
@@ -538,13 +555,61 @@ static char *machine_var(struct reply_job *j, struct kv *v)
 		strbuf_trim(&sb);
 		kv_set(v, "machine", sb.buf);
 	} else {
-		set_file_var(j, v, "machine", "machine.txt", 0);
+		set_file_var(own, v, "machine", "machine.txt", 0);
 	}
-	add_lab_lines(j, v);
-	add_health_lines(j, v);
+	add_lab_lines(own, v);
+	add_health_lines(own, v);
 	kv_release(&env);
 	strbuf_release(&place);
 	strbuf_release(&sb);
+	return machine;
+}
+
+/*
+ * The machines of the runs: the target's, or for a job on several
+ * (machines.txt, "NAME<tab>machine" a line) each target's under the
+ * name the tables give it, its cells (autogroup, cgroup) its own.
+ * Returns a machine column for claims(), an emulated one first.
+ */
+static char *machine_var(struct reply_job *j, struct kv *v)
+{
+	struct strbuf list = STRBUF_INIT, all = STRBUF_INIT;
+	char *machine = NULL;
+	const char *p;
+
+	if (jobdir_read(j->dir, "machines.txt", &list) < 0) {
+		strbuf_release(&list);
+		return machine_of(j, j, NULL, v);
+	}
+	for (p = list.buf; *p;) {
+		size_t n = strcspn(p, "\n"), k = strcspn(p, "\t\n");
+		char *name = xstrndup(p, k);
+		char *td = blocks_target_dir(j->dir, name), *mc;
+		struct reply_job own = { td, j->s };
+		struct kv tv = { 0 };
+
+		mc = machine_of(j, &own, name, &tv);
+		if (!machine || (mc && facts_machine_emulated(mc) &&
+				 !facts_machine_emulated(machine))) {
+			free(machine);
+			machine = mc;
+		} else {
+			free(mc);
+		}
+		strbuf_addf(&all, "%sOn %.*s:\n\n%s\n",
+			    all.len ? "\n" : "",
+			    k < n ? (int)(n - k - 1) : 0, p + k + (k < n),
+			    kv_get(&tv, "machine") ?
+			    kv_get(&tv, "machine") : "- unknown");
+		kv_release(&tv);
+		free(td);
+		free(name);
+		p += n + (p[n] == '\n');
+	}
+	strbuf_trim(&all);
+	kv_set(v, "machine", all.buf);
+	strbuf_release(&list);
+	strbuf_release(&all);
 	return machine;
 }
 
@@ -733,8 +798,12 @@ static void frame_vars(struct reply_job *j, struct kv *v)
 	if (kv_get(&sum, "params") && *kv_get(&sum, "params"))
 		facts_item(&f, "params", kv_get(&sum, "params"), 72);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s%s%s", target ? target : "unknown",
-		    cpu ? ", on " : "", cpu ? cpu : "");
+	/* a job on several: the machines the change was seen on */
+	if (kv_get(&sum, "machines"))
+		strbuf_addstr(&sb, kv_get(&sum, "machines"));
+	else
+		strbuf_addf(&sb, "%s%s%s", target ? target : "unknown",
+			    cpu ? ", on " : "", cpu ? cpu : "");
 	facts_item(&f, "machine", sb.buf, 72);
 	facts_item(&f, "rule", job_str(kv_get(&sum, "rule")), 72);
 	if (kv_get(&sum, "control"))
@@ -785,6 +854,17 @@ static void answer_var(struct reply_job *j, struct kv *v)
 			    sb.len ? "a " : "sched-bot measured a ",
 			    kv_get(&sum, "lead"), sb.len ? "" : " (",
 			    sb.len ? "" : series, sb.len ? "" : ")");
+	} else if (!jobdir_read(j->dir, "measured.txt", &f)) {
+		/* a job on several targets: what each machine measured */
+		strbuf_trim(&f);
+		if (!sb.len && kv_get(v, "inconclusive"))
+			strbuf_addf(&sb, "Too noisy to vouch for this series "
+				    "(%s), no Tested-by: sched-bot measured ",
+				    series);
+		else if (!sb.len)
+			strbuf_addf(&sb, "With this series (%s), sched-bot "
+				    "measured ", series);
+		strbuf_addstr(&sb, f.buf);
 	} else if (!jobdir_read(j->dir, "verdict.txt", &f)) {
 		char *text = f.buf + (starts_with(f.buf, "Verdict: ") ?
 				      strlen("Verdict: ") : 0);

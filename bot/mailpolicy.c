@@ -76,6 +76,35 @@ static int job_emulated(const char *dir)
 	return emulated;
 }
 
+/*
+ * Whether the job's targets vouch: its one target, or every target of a
+ * job on several (job.target "q2,q4"): a Tested-by stands for each
+ * machine the reply has rows of.
+ */
+static int targets_vouch(const char *list)
+{
+	const char *p = list;
+	int any = 0;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+		char *name = xstrndup(p, n);
+		struct strbuf sb = STRBUF_INIT;
+		int ok;
+
+		strbuf_addstr(&sb, name);
+		strbuf_trim(&sb);
+		ok = !sb.len || target_vouches(sb.buf);
+		any |= sb.len > 0;
+		free(name);
+		strbuf_release(&sb);
+		if (!ok)
+			return 0;
+		p += n + (p[n] == ',');
+	}
+	return any;
+}
+
 void mailpolicy_facts(const char *dir, const struct job_state *js,
 		      struct mail_facts *f)
 {
@@ -85,7 +114,7 @@ void mailpolicy_facts(const char *dir, const struct job_state *js,
 	memset(f, 0, sizeof(*f));
 	f->outcome = js->outcome;
 	f->target = js->target;
-	f->fit = js->target && target_vouches(js->target);
+	f->fit = js->target && targets_vouch(js->target);
 	f->identical = job_state_identical(js);
 	f->layout_only = js->aligned == ALIGN_NOT_SEEN;
 	f->align_failed = js->aligned == ALIGN_FAILED;

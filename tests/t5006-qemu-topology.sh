@@ -3,7 +3,9 @@
 # .numa, .cpu): 2 sockets x 2 cores x 2 threads, 2 NUMA nodes.  Its
 # Machine block says what the guest measured, in the testers' words,
 # and the plan's sweep follows the layout.  The kernel is t5000's base
-# build (from the cache), booted once with the shortest workload.
+# build (from the cache), booted once with the shortest workload; then
+# a job on two guests of 2 and 4 CPUs (job.target q2,q4) boots it as
+# both of its kernels, twice on each guest.
 . "$(dirname "$0")/lib.sh"
 test_tier kernel
 . "$TESTS/lib-kernel.sh"
@@ -66,6 +68,63 @@ test_expect_success 'the plan for the box sweeps 1, an LLC, a node, a socket, al
 	test_grep "sched-bench pingpong -t 1 --apart --sweep 1,4,8,16$" plan &&
 	tr -s " \n" "  " <plan >flat &&
 	test_grep "8 CPUs (2 sockets, 2 NUMA nodes, LLCs of 4)" flat
+'
+
+# One job on two guests of 2 and 4 CPUs (job.target a list): the same
+# kernel on both sides, two blocks on each guest, one reply.
+test_expect_success 'a job on q2,q4: a row per guest in each table, a verdict each' '
+	bot_config "$TRASH/multi.cfg" 1 &&
+	cat >>"$TRASH/multi.cfg" <<-EOC &&
+	[job]
+		seconds = 1
+	[target "q2"]
+		type = qemu
+		smp = 2
+		mem = 512
+		timeout = 300
+	[target "q4"]
+		type = qemu
+		smp = 4
+		mem = 512
+		timeout = 300
+	EOC
+	rm -rf multi && mkdir multi &&
+	cp "$DATA/intake/short-task-wakeup-v3-partial.mbox" multi/thread.mbox &&
+	cat >multi/state <<-EOS &&
+	stage=run
+	msgid=cover.1669862147.git.yu.c.chen@intel.com
+	target=q2,q4
+	workloads=spawn
+	runs=2
+	runs_fixed=1
+	cover_msgid=cover.1669862147.git.yu.c.chen@intel.com
+	subject=a series
+	version=3
+	nr_patches=2
+	base_desc=v6.1-rc6
+	base_commit=0123456789abcdef0123456789abcdef01234567
+	head_commit=89abcdef0123456789abcdef0123456789abcdef
+	kernel_base=$TRASH/base/bzImage
+	kernel_head=$TRASH/base/bzImage
+	EOS
+	SCHED_BOT_CONFIG=$TRASH/multi.cfg "$SCHED_BOT" test --job-dir multi \
+		--target q2,q4 >mout 2>merr || { cat merr; exit 1; } &&
+	awk -F, "NR > 1 { print \$21, \$22 }" multi/results.csv | sort -u |
+		sed "s/qemu-[a-z]*-smp/qemu-ACCEL-smp/" >pairs &&
+	printf "q2 qemu-ACCEL-smp2\nq4 qemu-ACCEL-smp4\n" >expect &&
+	test_cmp expect pairs &&
+	m=$(cat mout) &&
+	test_grep "^On x86_64 (2 CPUs):$" "$m" &&
+	test_grep "^On x86_64 (4 CPUs):$" "$m" &&
+	# one spawn table, each guest a base and a patched row in it
+	test $(grep -c "^    spawn " "$m") = 1 &&
+	test_grep "^    x86_64 (2 CPUs) | base " "$m" &&
+	test_grep "^    x86_64 (2 CPUs) | patched " "$m" &&
+	test_grep "^    x86_64 (4 CPUs) | base " "$m" &&
+	test_grep "^    x86_64 (4 CPUs) | patched " "$m" &&
+	test_grep "^Verdict on x86_64 (2 CPUs): " "$m" &&
+	test_grep "^Verdict on x86_64 (4 CPUs): " "$m" &&
+	test_grep ! "^Tested-by:" "$m"
 '
 
 test_done

@@ -34,8 +34,8 @@ static const char *const test_synopsis[] = {
 static const struct option_spec test_options[] = {
 	OPT_STRING('m', "mbox", &o.mbox, "FILE",
 		   "test the series in a local mbox instead of lore"),
-	OPT_STRING(0, "target", &o.target, "NAME",
-		   "where to run (default job.target, else qemu)"),
+	OPT_STRING(0, "target", &o.target, "NAME[,NAME...]",
+		   "where to run (default job.target, else qemu); a comma-separated list runs the job on each target, one reply"),
 	OPT__WORKLOADS_AUTO(&o.workloads,
 			    "default: bot.workloads, else auto"),
 	OPT_INTEGER(0, "runs", &o.runs, "N", 1, RUNS_MAX,
