@@ -74,9 +74,11 @@ int cmd_plan(int argc, char **argv)
 	if (!cpus)
 		plan_target_layout(target, &o);
 	/* what the machine said of itself last (no ssh from a plan) */
-	if (!cpus && target_facts(target, 0, &facts) > 0 &&
-	    plan_facts_layout(facts.buf, &o))
+	if (target_facts(target, 0, &facts) <= 0)
+		strbuf_reset(&facts);
+	if (!cpus && facts.len && plan_facts_layout(facts.buf, &o))
 		assumed = 0;
+	plan_target_match(target, facts.len ? facts.buf : NULL, &o);
 	strbuf_release(&facts);
 	if (!cpus && assumed)
 		warning("the CPUs of target '%s' are not known: %d assumed (set target.%s.smp or give --cpus)",
