@@ -224,6 +224,21 @@ test_expect_success 'the reply says the machine was cut to the reporter'\''s 4 C
 	test_grep "cmdline: console=ttyS0 panic=-1 [^-]* maxcpus=4 nr_cpus=4 - sched:" flat
 '
 
+test_expect_success '... and how to reproduce it says the kernels were booted so' '
+	cat >expect <<-\EOF &&
+	Each kernel ran, booted with maxcpus=4 nr_cpus=4 (the reporter'\''s size),
+	in this cell:
+
+	    # autogroup on, cgroup /, unpinned, copies=2
+	    sched-bench spawn -c 2 -t 5 --passes 1 --gap 1 --run 1
+	EOF
+	sed -n "/^Each kernel ran/,/^    sched-bench spawn/p" cut/reply.eml >actual &&
+	test_cmp expect actual &&
+	test_grep "^# (the kernels were booted with maxcpus=4 nr_cpus=4, the reporter.s size)$" \
+		cut/reproduce.sh &&
+	sh -n cut/reproduce.sh
+'
+
 test_expect_success '... and not when the kernel'\''s record lacks the words' '
 	reply_job nocut "console=ttyS0 panic=-1 sb.workloads=spawn,pingpong sb.runs=1 maxcpus=40" &&
 	tr -s " \n" "  " <nocut.machine >flat &&
