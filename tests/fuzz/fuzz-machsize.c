@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/config-opts.h"
+#include "lore.h"
 #include "machsize.h"
 #include "plan.h"
 #include "util.h"
@@ -25,7 +27,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = size < 4096 ? size : 4096;
 	char *lc = xmalloc(n + 1);
 	int r = machsize_parse((const char *)data, size, &m);
+	static int configured;
+	struct lore_opts lo;
 
+	if (!configured) {
+		/* plan_text() links the messages it cites on lore */
+		lore_opts_from_config(&lo);
+		lore_configure(&lo);
+		configured = 1;
+	}
 	if (r != (m.cpus > 0) || m.cpus < 0 || m.cpus > MACHSIZE_CPUS_MAX)
 		__builtin_trap();
 	if (m.mem_mb && (m.mem_mb < MACHSIZE_MEM_MIN_MB ||
