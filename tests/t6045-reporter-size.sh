@@ -5,8 +5,10 @@
 # the kernel command line, never up.  `sched-bot plan` quotes the
 # sentence with its message and says what is cut and why; a job boots
 # its guest with the words (a stand-in QEMU shows its command line, no
-# kernel is built or booted) and its reply says what the machine was
-# cut to, when the kernel's own record shows the words.
+# kernel is built or booted), an ssh machine kexecs with them (this
+# host over the test's sshd, its boot command booting nothing), and the
+# reply says what the machine was cut to, when the kernel's own record
+# shows the words, and how to reproduce it so.
 . "$(dirname "$0")/lib.sh"
 test_tier nokernel
 . "$TESTS/lib-bot.sh"
