@@ -68,4 +68,56 @@ test_expect_success 'the plan for the box sweeps 1, an LLC, a node, a socket, al
 	test_grep "8 CPUs (2 sockets, 2 NUMA nodes, LLCs of 4)" flat
 '
 
+# The reporter's size on a real guest (t6045 shows the plan and the
+# words on a stand-in QEMU's command line): seed 001's thread says "4
+# vCPUs and 16 GiB RAM", so a job on an 8-CPU guest with matchReporter
+# boots it with maxcpus=4 nr_cpus=4; the guest's own record shows them
+# on its command line and 4 CPUs, and the reply says so.  Both kernels
+# are the base build, two runs of spawn each (compare needs two).
+test_expect_success 'a guest cut to the reporter'\''s 4 CPUs: its cmdline has the words' '
+	cat >>"$TRASH/bot.cfg" <<-CFG &&
+	[target "cut"]
+		type = qemu
+		smp = 8
+		mem = 512
+		timeout = 300
+		matchReporter = true
+	[job]
+		seconds = 1
+		spawnGap = 0
+	CFG
+	id=20250314151345.275739-1-dietmar.eggemann@arm.com &&
+	mkdir -p cutjob &&
+	cp "$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" \
+		cutjob/thread.mbox &&
+	cat >cutjob/state <<-EOS &&
+	stage=run
+	msgid=$id
+	target=cut
+	workloads=spawn
+	runs=2
+	runs_fixed=1
+	cover_msgid=$id
+	subject=a series
+	version=1
+	nr_patches=1
+	base_desc=v6.1
+	base_commit=0123456789abcdef0123456789abcdef01234567
+	head_commit=89abcdef0123456789abcdef0123456789abcdef
+	kernel_base=$TRASH/base/bzImage
+	kernel_head=$TRASH/base/bzImage
+	EOS
+	rc=0 &&
+	SCHED_BOT_CONFIG=$TRASH/bot.cfg "$SCHED_BOT" test --job-dir cutjob \
+		>cout 2>cerr || rc=$? &&
+	case $rc in 0|1|5) ;; *) cat cerr; exit 1 ;; esac &&
+	for side in base head; do
+		test_grep "^env,cmdline,console=ttyS0 panic=-1 .* maxcpus=4 nr_cpus=4$" \
+			cutjob/run-1-$side/env.txt &&
+		test_grep "^env,nr_cpus,4$" cutjob/run-1-$side/env.txt || return 1
+	done &&
+	tr -s " \n" "  " <cutjob/reply.eml >flat &&
+	test_grep "size: cut to the reporter.s 4 CPUs (maxcpus=4 nr_cpus=4); the reporter.s 16 GiB not applied, the target has less" flat
+'
+
 test_done
