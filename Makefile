@@ -1,6 +1,8 @@
 # sched-bot - test Linux scheduler patches from lore, report on-list.
 #
-#   make                 build sched-bot and sched-bench
+#   make                 build sched-bot and sched-bench (and, where the
+#                        aarch64 cross compiler is, sched-bench for arm64)
+#   make arm64           sched-bench and its spawn helper for an arm64 target
 #   make check           every test; ends with "N passed, N failed"
 #   make check SANITIZE=1  the same with ASan+UBSan
 #   make bench           benchmarks that print figures
@@ -118,6 +120,32 @@ $(BUILD)/sched-bench-spawn: $(SPAWN_HELPER_SRCS:%.c=$(BUILD)/%.o) \
 	$(BUILD)/bench-shared/procstat.o
 	$(CC) -o $@ $^
 
+# The target programs for an arm64 machine, cross-built with Debian's
+# toolchain (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross): the same
+# sources and flags, so that an arm64 target runs what an x86_64 one
+# runs, never an x86 binary.  Built with the rest where the cross
+# compiler is installed; `make arm64` asks for them.
+CROSS_arm64 ?= aarch64-linux-gnu-
+ARM64 := $(BUILD)/arm64
+ARM64_BENCH_OBJS := $(BENCH_SRCS:%.c=$(ARM64)/%.o) \
+	$(BENCH_SHARED:bot/%.c=$(ARM64)/bench-shared/%.o)
+ARM64_PROGS := $(ARM64)/sched-bench $(ARM64)/sched-bench-spawn
+$(ARM64)/bot/workloads/%.o: bot/workloads/%.c
+	@mkdir -p $(dir $@)
+	$(CROSS_arm64)gcc $(BENCH_CFLAGS) -c -o $@ $<
+$(ARM64)/bench-shared/%.o: bot/%.c
+	@mkdir -p $(dir $@)
+	$(CROSS_arm64)gcc $(BENCH_CFLAGS) -Ibot -c -o $@ $<
+$(ARM64)/sched-bench: $(ARM64_BENCH_OBJS)
+	$(CROSS_arm64)gcc -static -o $@ $^ -lm
+$(ARM64)/sched-bench-spawn: $(SPAWN_HELPER_SRCS:%.c=$(ARM64)/%.o) \
+	$(ARM64)/bench-shared/procstat.o
+	$(CROSS_arm64)gcc -o $@ $^
+arm64: $(ARM64_PROGS)
+ifneq ($(shell command -v $(CROSS_arm64)gcc),)
+all: $(ARM64_PROGS)
+endif
+
 # The unit tests link the library, and the tool's one file that fills
 # the library's options from the configuration (no command in it).
 UNIT_TOOL_OBJS := $(BUILD)/bot/builtin/config-opts.o
@@ -206,7 +234,7 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz sched-bot sched-bench sched-bot.1 sched-bench.1
 
-.PHONY: FORCE all check check-fast check-long $(TEST_IDS) units fuzz bench soak demo install clean
+.PHONY: FORCE all arm64 check check-fast check-long $(TEST_IDS) units fuzz bench soak demo install clean
 .DELETE_ON_ERROR:
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)

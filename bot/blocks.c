@@ -140,6 +140,15 @@ static const char *gap_word(char *buf, size_t size)
 	return buf;
 }
 
+/* job.warmup as pingpong's --warmup, or NULL for its own 6 s, likewise. */
+static const char *warmup_word(char *buf, size_t size)
+{
+	if (bo()->warmup < 0 || bo()->warmup == 6)
+		return NULL;
+	snprintf(buf, size, "%d", bo()->warmup);
+	return buf;
+}
+
 /*
  * The reporter's size the target is cut to (plan_cut): its kernel words
  * for every boot of the job, and cut.txt for the reply (the words, then
@@ -172,6 +181,7 @@ static int write_cut(struct job_blocks *j, const struct plan *p)
 static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 {
 	char gap[16];
+	char warmup[16];
 	const char *target = job_str(j->js->target);
 	struct plan_opts po = { 0 };
 	struct strbuf text = STRBUF_INIT, facts = STRBUF_INIT;
@@ -196,6 +206,7 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	strbuf_release(&facts);
 	po.seconds = bo()->seconds;
 	po.spawn_gap = gap_word(gap, sizeof(gap));
+	po.warmup = warmup_word(warmup, sizeof(warmup));
 	po.budget = plan_target_budget(target);
 	po.have_tool = plan_host_has_tool;
 	mbox = jobdir_path(j->dir, "thread.mbox");
@@ -409,7 +420,7 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 	const char *profile = block == 1 && pk->profile && *pk->profile ?
 			      pk->profile : NULL;
 	int order[2] = { 0, 1 }, ret = 0;
-	char gap[16];
+	char gap[16], warmup[16];
 	size_t i, k;
 
 	if (blocks_workloads(j))
@@ -434,6 +445,7 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		req.runs = 1;
 		req.seconds = bo()->seconds;
 		req.spawn_gap = gap_word(gap, sizeof(gap));
+		req.warmup = warmup_word(warmup, sizeof(warmup));
 		req.label = pk->label[side];
 		/* the base is the tree's code: a lab may keep its record */
 		req.reference = side == 0;

@@ -27,6 +27,7 @@
 struct blocks_opts {
 	int seconds;		/* job.seconds: of each run */
 	int spawn_gap;		/* job.spawnGap: before each spawn pass */
+	int warmup;		/* job.warmup: pingpong's dropped samples */
 	const char *format;	/* reply.format: of the tables, or "auto" */
 };
 

@@ -29,6 +29,7 @@
 
 #include <git2/sys/repository.h>
 
+#include "arch.h"
 #include "build.h"
 #include "slotfile.h"
 #include "progress.h"
@@ -714,6 +715,8 @@ static const char *fragment_path(const char *f, const char *dir, char **buf)
 
 struct job {
 	const struct build_opts *o;
+	const struct arch *arch;	/* o->arch, or x86_64 */
+	const char *cross;		/* CROSS_COMPILE=; "": native */
 	struct build_result *r;
 	char *cache_dir, *slot, *srcdir, *objdir, *art;
 	const char *base;		/* make target or file */
@@ -767,12 +770,20 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	const char *env[16];
 	int n = 0, na = 0, ne = 0, ret;
 	const char *cc = bd()->cc;
+	char *cross_cc = NULL;
 
 	argv[n++] = "make";
 	argv[n++] = alloc[na++] = xasprintf("-j%d", j->jobs);
 	argv[n++] = "-C";
 	argv[n++] = j->srcdir;
 	argv[n++] = alloc[na++] = xasprintf("O=%s", j->objdir);
+	if (*j->cross) {
+		/* the kernel's own words for another architecture */
+		argv[n++] = alloc[na++] = xasprintf("ARCH=%s", j->arch->karch);
+		argv[n++] = alloc[na++] = xasprintf("CROSS_COMPILE=%s",
+						     j->cross);
+		cc = cross_cc = xasprintf("%sgcc", j->cross);
+	}
 	if (j->ccache_dir)
 		argv[n++] = alloc[na++] = xasprintf("CC=ccache %s", cc);
 	else
@@ -818,6 +829,7 @@ static int run_make(struct job *j, const char *const *targets, int quiet,
 	ret = run_in_slot(j, argv, env, capture, NULL);
 	while (na)
 		free(alloc[--na]);
+	free(cross_cc);
 	return ret;
 }
 
@@ -1030,6 +1042,9 @@ static int config_inputs(struct job *j)
 	strbuf_addstr(&sb, j->frags.buf);
 	if (j->o->kcflags && *j->o->kcflags)
 		strbuf_addf(&sb, "KCFLAGS %s\n", j->o->kcflags);
+	/* x86_64's builds keep the hashes they had before arch.h */
+	if (j->arch != &arch_table[0])
+		strbuf_addf(&sb, "ARCH %s\n", j->arch->name);
 	j->r->config_hash = hash_hex(sb.buf, sb.len);
 	j->r->config_hash[16] = 0;
 	strbuf_release(&sb);
@@ -1170,8 +1185,9 @@ static int store_digest(struct job *j, const char *dir)
 	if (fd >= 0 && (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
 			memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 			eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-			eh.e_machine != EM_X86_64))
-		warning("O/vmlinux: not an ELF64 x86-64 file: no digest taken");
+			eh.e_machine != j->arch->elf_machine))
+		warning("O/vmlinux: not an ELF64 %s file: no digest taken",
+			j->arch->elf_name);
 	else if (fd >= 0)
 		d = vmlinux_digest_fd(fd, "O/vmlinux", &why);
 	if (fd >= 0 && !d && why.len)
@@ -1233,13 +1249,14 @@ static int fill_bounded(int out, void *data)
 static int store_artifacts(struct job *j)
 {
 	char *tmp = xasprintf("%s.tmp.%d", j->art, (int)getpid());
-	static const struct {
+	char *image_name = xasprintf("O/%s", j->arch->image_path);
+	const struct {
 		int slot;		/* 1: the slot's own, else O= */
 		const char *rel, *name, *to;
 		size_t max;
 	} files[] = {
-		{ 0, "arch/x86/boot/bzImage", "O/arch/x86/boot/bzImage",
-		  "bzImage", BUILD_MAX_KERNEL },
+		{ 0, j->arch->image_path, image_name, j->arch->image,
+		  BUILD_MAX_KERNEL },
 		{ 0, ".config", "O/.config", "config", BUILD_MAX_CONFIG },
 		{ 1, "build.log", "build.log", "build.log", 0 },
 	};
@@ -1249,13 +1266,16 @@ static int store_artifacts(struct job *j)
 	remove_tree(tmp);
 	if (mkdir_p(tmp, 0755) < 0) {
 		free(tmp);
+		free(image_name);
 		return error("cannot create %s: %s", j->art, strerror(errno));
 	}
 	for (i = 0; !ret && i < ARRAY_SIZE(files); i++) {
 		struct bounded_copy c = {
 			.max = files[i].slot ? max_log() : files[i].max,
 		};
-		char hdr[0x206], *to;	/* the boot protocol's "HdrS" at 0x202 */
+		unsigned char hdr[ARCH_IMAGE_HEAD];
+		const char *why;
+		char *to;
 
 		c.fd = slot_open(files[i].slot ? j->slotfd : j->objfd,
 				 files[i].rel, files[i].name, c.max,
@@ -1265,9 +1285,11 @@ static int store_artifacts(struct job *j)
 			break;
 		}
 		if (!i && (pread(c.fd, hdr, sizeof(hdr), 0) != sizeof(hdr) ||
-			   memcmp(hdr + 0x202, "HdrS", 4))) {
-			strbuf_addf(&j->refused, "%s: not a bzImage (no \"HdrS\" at 0x202)",
-				    files[i].name);
+			   !arch_image_ok(j->arch, hdr, sizeof(hdr), &why))) {
+			strbuf_addf(&j->refused, "%s: not %s %s (%s)",
+				    files[i].name,
+				    j->arch->image[0] == 'I' ? "an" : "a",
+				    j->arch->image, why);
 			close(c.fd);
 			ret = 1;
 			break;
@@ -1304,6 +1326,7 @@ static int store_artifacts(struct job *j)
 	if (ret)
 		remove_tree(tmp);
 	free(tmp);
+	free(image_name);
 	return ret;
 }
 
@@ -1313,7 +1336,7 @@ static void set_paths_from_art(struct job *j)
 	char *rel = xasprintf("%s/release", j->art);
 	char *dig;
 
-	j->r->kernel = xasprintf("%s/bzImage", j->art);
+	j->r->kernel = xasprintf("%s/%s", j->art, j->arch->image);
 	j->r->config = xasprintf("%s/config", j->art);
 	free(j->r->log);
 	j->r->log = xasprintf("%s/build.log", j->art);
@@ -1338,7 +1361,7 @@ static void set_paths_from_art(struct job *j)
 
 static int copy_out(struct job *j)
 {
-	static const char *const names[] = { "bzImage", "config", "build.log" };
+	const char *const names[] = { j->arch->image, "config", "build.log" };
 	const char *src[3] = { j->r->kernel, j->r->config, j->r->log };
 	char *to;
 	size_t i;
@@ -1361,7 +1384,8 @@ static int copy_out(struct job *j)
 	}
 	if (!ret && j->r->kernel) {
 		free(j->r->kernel);
-		j->r->kernel = xasprintf("%s/bzImage", j->o->outdir);
+		j->r->kernel = xasprintf("%s/%s", j->o->outdir,
+					  j->arch->image);
 	}
 	return ret;
 }
@@ -1674,7 +1698,7 @@ static int do_build(struct job *j)
 	git_repository *repo = NULL;
 	git_tree *tree = NULL;
 	struct strbuf out = STRBUF_INIT;
-	const char *targets[2] = { "bzImage", NULL };
+	const char *targets[2] = { j->arch->image, NULL };
 	const char *kr[2] = { "kernelrelease", NULL };
 	char *logpath;
 	int lock = -1, ret = -1, rc;
@@ -1880,6 +1904,8 @@ int build_kernel(const struct build_opts *o, struct build_result *r)
 	memset(r, 0, sizeof(*r));
 	if (!o->src == !o->tree)
 		return error("give either a source directory or a tree");
+	j.arch = o->arch ? o->arch : &arch_table[0];
+	j.cross = arch_cross(j.arch);
 	git_libgit2_init();
 	j.start = now_monotonic();
 	/* Status lines are for a person at a terminal, never for a log. */

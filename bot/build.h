@@ -66,6 +66,8 @@
 
 #include "util.h"
 
+struct arch;
+
 /* What the bot reads of a slot at most (slotfile.h), each its own bound. */
 #define BUILD_MAX_CONFIG	((size_t)4 << 20)	/* O/.config: 4 MiB */
 #define BUILD_MAX_KERNEL	((size_t)64 << 20)	/* the bzImage: 64 MiB */
@@ -127,6 +129,8 @@ struct build_opts {
 	size_t nr_fragments;
 	/* blank- or comma-separated; NULL: BUILD_FRAGMENTS */
 	const char *fragment_list;
+	/* the kernel's architecture; NULL: x86_64 (arch.h) */
+	const struct arch *arch;
 	/*
 	 * 1: stop after olddefconfig, in the sandbox and slot the build
 	 * would use, with the config in r->config_text; no bzImage.

@@ -894,7 +894,11 @@ static int group_samples(const struct sample_set *set,
 
 /*
  * Each group's sides from its runs, described against the first
- * kernel; -1 (said, once) when a kernel has a single run of a metric.
+ * kernel; -1 (said, once) when a kernel has a single run of a judged
+ * metric.  A diagnostic some run did not record (sched-bench writes a
+ * counter's row only when it could read it) may have one run: it is
+ * shown only where it changed (diag_changed needs two), never judged,
+ * and must not stop the job's verdict on its KPIs.
  */
 static int fill_sides(const struct sample_set *set, struct compare_result *r,
 		      struct acc **acc)
@@ -909,7 +913,7 @@ static int fill_sides(const struct sample_set *set, struct compare_result *r,
 		for (k = 0; k < r->nr_kernels; k++) {
 			struct acc *a = &acc[g][k];
 
-			if (a->nr == 1 && !ret) {
+			if (a->nr == 1 && !m->diagnostic && !ret) {
 				char *w = where(set, a->runs[0].first);
 
 				ret = error("%scolumn 'run': kernel '%s' has "

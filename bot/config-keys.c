@@ -113,6 +113,9 @@ const struct config_key config_keys[] = {
 	  "10)"),
 	I("job.spawnGap", "3", "seconds spawn sleeps before each of its "
 	  "passes (3, as UnixBench's Run; 0 for quick runs of the pipeline)"),
+	I("job.warmup", "6", "one-second samples pingpong runs and drops "
+	  "before its measured ones (6, as will-it-scale; 0 for quick runs "
+	  "of the pipeline)"),
 	I("job.minRuns", "5", "adaptive runs: the first look, runs a side"),
 	I("job.maxRuns", "20", "adaptive runs: the most runs a side"),
 	B("job.profile", "false", "the confirmation round of a suspected "
@@ -329,6 +332,9 @@ const struct config_key config_keys[] = {
 	  "running (ssh: the machine's own /proc/config.gz or "
 	  "/boot/config-RELEASE, taken once), a file or a make target "
 	  "(unset: build.baseConfig)"),
+	S("target.*.arch", "x86_64", "the architecture of its kernels: x86_64 "
+	  "or arm64 (built with Debian's aarch64 cross compiler: ARCH=arm64, "
+	  "an uncompressed Image)"),
 	S("target.*.fragments", NULL, "config fragments merged onto its "
 	  "base config, names in build.fragmentDir or files (unset: a "
 	  "machine built from its own config gets only what the bot needs "

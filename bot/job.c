@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "align.h"
+#include "arch.h"
 #include "bisect.h"
 #include "blocks.h"
 #include "job.h"
@@ -325,6 +326,15 @@ static int job_base_config(struct job *j)
 {
 	char *base, *origin;
 
+	/*
+	 * Only `sched-bot build` takes a target's architecture yet: a job
+	 * (its builds, bisection and alignment control, its boots) is
+	 * x86_64's, and would build x86 kernels with arm64's fragments.
+	 */
+	if (target_arch(job_str(j->s.target)) != arch_find("x86_64"))
+		return error("target %s: jobs on a target of target.%s.arch other than x86_64 are not supported yet (sched-bot build --target %s is)",
+			     job_str(j->s.target), job_str(j->s.target),
+			     job_str(j->s.target));
 	if (!j->s.fragments)
 		j->s.fragments = target_fragments(job_str(j->s.target));
 	if (j->s.config_origin)

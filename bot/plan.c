@@ -664,29 +664,31 @@ static char *cells_placement(const struct plan_opts *o, int off)
 }
 
 /*
- * job.spawnGap where it is not UnixBench's 3 s: after each cell's
- * options and on each command line, so that what the reply says ran
- * is what ran.
+ * job.spawnGap where it is not UnixBench's 3 s (spawn's --gap), and
+ * job.warmup where it is not will-it-scale's 6 (pingpong's --warmup):
+ * after each cell's options and on each command line, so that what the
+ * reply says ran is what ran.
  */
-static void add_spawn_gap(struct plan_item *it, const char *gap)
+static void add_job_option(struct plan_item *it, const char *opt,
+			   const char *val)
 {
 	struct strbuf a = STRBUF_INIT, c = STRBUF_INIT;
 	const char *s;
 
-	if (!gap)
+	if (!val)
 		return;
 	for (s = it->args; *s; s++) {
 		if (*s == '|')
-			strbuf_addf(&a, " --gap %s", gap);
+			strbuf_addf(&a, " %s %s", opt, val);
 		strbuf_addch(&a, *s);
 	}
-	strbuf_addf(&a, "%s--gap %s", a.len ? " " : "", gap);
+	strbuf_addf(&a, "%s%s %s", a.len ? " " : "", opt, val);
 	for (s = it->cmdline; *s; s++) {
 		if (*s == '\n')
-			strbuf_addf(&c, " --gap %s", gap);
+			strbuf_addf(&c, " %s %s", opt, val);
 		strbuf_addch(&c, *s);
 	}
-	strbuf_addf(&c, " --gap %s", gap);
+	strbuf_addf(&c, " %s %s", opt, val);
 	free(it->args);
 	free(it->cmdline);
 	it->args = strbuf_detach(&a, NULL);
@@ -1097,7 +1099,9 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 	fit_budget(p, &opts);
 	for (i = 0; i < p->nr; i++)
 		if (!strcmp(p->items[i].workload, "spawn"))
-			add_spawn_gap(&p->items[i], opts.spawn_gap);
+			add_job_option(&p->items[i], "--gap", opts.spawn_gap);
+		else if (!strcmp(p->items[i].workload, "pingpong"))
+			add_job_option(&p->items[i], "--warmup", opts.warmup);
 	for (i = 0; i < EV_NR; i++)
 		evidence_release(&sc.ev[i]);
 	for (i = 0; i < DIFF_NR; i++)

@@ -79,6 +79,7 @@ struct plan_opts {
 	int as_booted;
 	int seconds;		/* -t of a run; 0: sched-bench's 5 */
 	const char *spawn_gap;	/* spawn's --gap; NULL: its own 3 s */
+	const char *warmup;	/* pingpong's --warmup; NULL: its own 6 s */
 	/* the seconds one boot's runs may take (plan_target_budget); 0:
 	 * no bound (the target's timeout is reckoned from the runs)
 	 */

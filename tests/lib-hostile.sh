@@ -140,7 +140,8 @@ MK
 # the stand-in tree (its bare clone $TRASH/repo.git, made by the test):
 # the jobs and the outbox in DIR (default $TRASH), the state and the
 # builds in $TRASH, the tree's tinyconfig with kernel/configs on top,
-# no lore asked; the local target, where these jobs run, stands in for
+# no lore asked, pingpong without its warm-up (job.warmup 0: these jobs
+# check the pipeline); the local target, where these jobs run, stands in for
 # a machine fit to vouch (target.local.vouch: contrib/operating.md, "Who gets which
 # mail").  A test appends its own keys, or sets one of these with git
 # config -f FILE (each is set once).
@@ -151,6 +152,7 @@ standin_job_config() {
 		path = $TRASH/repo.git
 	[job]
 		dir = ${2:-$TRASH}/jobs
+		warmup = 0
 	[state]
 		db = $TRASH/state.db
 	[outbox]

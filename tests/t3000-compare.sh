@@ -290,6 +290,21 @@ test_expect_success 'a kernel with one run: file, line and column named' '
 	test_grep "one.csv:4: column .run.: kernel .b. has one run of w m" err
 '
 
+test_expect_success 'a diagnostic with one run on a side is not judged, and stops nothing' '
+	{ echo "$HDR"
+	  echo "a,k,w,,1,m,1.5,s,1,0"
+	  echo "a,k,w,,2,m,1.6,s,1,0"
+	  echo "a,k,w,,2,diag.own_cpu_s,1.1,s,0,0"
+	  echo "b,k,w,,1,m,1.5,s,1,0"
+	  echo "b,k,w,,2,m,1.6,s,1,0"
+	  echo "b,k,w,,1,diag.own_cpu_s,1.2,s,0,0"
+	  echo "b,k,w,,2,diag.own_cpu_s,1.3,s,0,0"; } >onediag.csv &&
+	"$SCHED_BOT" compare onediag.csv -f intel >out 2>err &&
+	test_cmp /dev/null err &&
+	test_grep "^verdict: no significant change" out &&
+	test_grep ! "own_cpu_s" out
+'
+
 test_expect_success 'one run in the second file is found there' '
 	{ echo "$HDR"
 	  echo "a,k,w,,1,m,1.5,s,1,0"

@@ -11,6 +11,8 @@ test_host_sched read
 
 bot_config "$TRASH/bot.cfg" 1
 git config -f "$TRASH/bot.cfg" job.seconds 1
+# the pipeline, not the machine: no warm-up (plan.txt says --warmup 0)
+git config -f "$TRASH/bot.cfg" job.warmup 0
 export SCHED_BOT_CONFIG=$TRASH/bot.cfg
 
 # job_at_run DIR MBOX COVER-MSGID [WORKLOADS]: a job whose kernels are
@@ -73,13 +75,13 @@ test_expect_success 'job.spawnGap other than 3: each cell says its --gap, and ru
 
 test_expect_success 'sched-bot plan of seed 004: unpinned sweep, hackbench, netperf not run' '
 	"$SCHED_BOT" plan --cpus 2 --seconds 5 "$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan &&
-	test_grep "^    sched-bench pingpong -t 5 --no-pin --sweep 1,2,4$" plan &&
+	test_grep "^    sched-bench pingpong -t 5 --no-pin --sweep 1,2,4 --warmup 0$" plan &&
 	test_grep "No task is bound to any CPU" plan &&
 	test_grep "^- hackbench: " plan &&
 	test_grep "^Not run:$" plan &&
 	test_grep "^- netperf: " plan &&
 	"$SCHED_BOT" plan --cpus 8 --seconds 5 "$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan8 &&
-	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,2,4,8,16$" plan8
+	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,2,4,8,16 --warmup 0$" plan8
 '
 
 test_expect_success 'a diff in kernel/sched/autogroup.c runs spawn with autogroup on' '
@@ -93,10 +95,10 @@ test_expect_success 'a diff in kernel/sched/autogroup.c runs spawn with autogrou
 '
 
 test_expect_success '... and init runs each cell, its rows naming it' '
-	"$SCHED_BENCH" init sb.workloads=spawn sb.t=1 \
+	"$SCHED_BENCH" init sb.workloads=spawn sb.t=1 sb.gap=0 \
 		"sb.spawn=-c,1,--setsid+-c,1" >frames &&
-	test_grep "RUN spawn 1 -t 1 --run 1 -c 1 --setsid$" frames &&
-	test_grep "RUN spawn 1 -t 1 --run 1 -c 1$" frames &&
+	test_grep "RUN spawn 1 -t 1 --run 1 -c 1 --setsid --gap 0$" frames &&
+	test_grep "RUN spawn 1 -t 1 --run 1 -c 1 --gap 0$" frames &&
 	test "$(grep -c " RC 0$" frames)" = 2
 '
 
@@ -153,12 +155,12 @@ test_expect_success 'a target laid out as 2 x 2C/4T, 2 nodes: the sweep follows 
 	EOF
 	"$SCHED_BOT" plan --target box --seconds 5 \
 		"$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan &&
-	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,4,8,16$" plan &&
+	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,4,8,16 --warmup 0$" plan &&
 	tr -s " \n" "  " <plan >flat &&
 	test_grep "one LLC (4 CPUs), one NUMA node (4), one socket (4)" flat &&
 	"$SCHED_BOT" plan --target box --cpus 8 --seconds 5 \
 		"$DATA/intake/short-task-wakeup-v3-complete.mbox" >plan8 &&
-	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,2,4,8,16$" plan8
+	test_grep "sched-bench pingpong -t 5 --no-pin --sweep 1,2,4,8,16 --warmup 0$" plan8
 '
 
 test_expect_success 'the tables of a run in cells name the cell of each row' '
@@ -231,7 +233,9 @@ test_expect_success 'seed 004: unpinned ping-pong over the instance sweep, Intel
 	job_at_run wake "$DATA/intake/short-task-wakeup-v3-complete.mbox" \
 		cover.1669862147.git.yu.c.chen@intel.com &&
 	"$SCHED_BOT" test --job-dir wake >out 2>err || { cat err; exit 1; } &&
-	test_grep "sched-bench pingpong -t 1 --no-pin --sweep" wake/plan.txt &&
+	test_grep "sched-bench pingpong -t 1 --no-pin --sweep 1,2,4 --warmup 0$" wake/plan.txt &&
+	test_grep "^sched-bench pingpong -t 1 --run 1 --no-pin --sweep 1:2:4 --warmup 0$" wake/run-1-head/commands.txt &&
+	test_grep "pairs=1 mode=processes duration=1 warmup=0" wake/results.csv &&
 	test_grep "pairs=1 " wake/results.csv &&
 	test_grep "pairs=2 " wake/results.csv &&
 	test_grep ",free," wake/results.csv &&

@@ -15,6 +15,7 @@ bot_config "$TRASH/bot.cfg" 1
 cat >>"$TRASH/bot.cfg" <<EOF
 	seconds = 1
 	spawnGap = 0
+	warmup = 0
 	minRuns = 3
 	maxRuns = 5
 EOF
@@ -26,7 +27,7 @@ job_at_run() {
 	rm -f "$1/tables.txt" "$1/verdict.txt" "$1/regressions.txt" &&
 	sed -i -e 's/^stage=reply$/stage=run/' -e '/^outcome=/d' \
 		-e 's/^target=qemu$/target=local/' \
-		-e 's/^workloads=.*/workloads=spawn/' "$1/state"
+		-e 's/^workloads=.*/workloads=pingpong/' "$1/state"
 }
 
 # The blocks a job ran, in order, with the order within each.
@@ -88,10 +89,10 @@ test_expect_success 'the reply reproduces the design: --runs only when fixed' '
 	test -s "$(cat out)" && test -s "$(cat out3)" &&
 	sed -n "/^How to reproduce$/,/^-- $/p" "$(cat out)" >repro.aa &&
 	test_grep "^    sched-bot test " repro.aa &&
-	test_grep "^        --target <your machine> --workloads spawn$" repro.aa &&
+	test_grep "^        --target <your machine> --workloads pingpong$" repro.aa &&
 	test_grep ! -e "--runs" repro.aa &&
 	sed -n "/^How to reproduce$/,/^-- $/p" "$(cat out3)" >repro.fixed &&
-	test_grep "^        --target <your machine> --workloads spawn --runs 2$" repro.fixed
+	test_grep "^        --target <your machine> --workloads pingpong --runs 2$" repro.fixed
 '
 
 test_expect_success 'identical code and data: no runs, and the reply says so' '

@@ -228,6 +228,12 @@ int cmd_build(int argc, char **argv)
 		free(frags);
 		return ret;
 	}
+	if (target)
+		o.arch = target_arch(target);
+	if (target && !o.arch) {
+		free(frags);
+		return EXIT_USAGE;
+	}
 	if (target && target_base_config(target, &base, &origin) < 0) {
 		free(frags);
 		return EXIT_FAIL;

@@ -316,6 +316,7 @@ void blocks_opts_from_config(struct blocks_opts *o)
 {
 	o->seconds = (int)config_get_int("job.seconds");
 	o->spawn_gap = (int)config_get_int("job.spawnGap");
+	o->warmup = (int)config_get_int("job.warmup");
 	o->format = config_get("reply.format");
 }
 

@@ -62,8 +62,8 @@ int cmd_plan(int argc, char **argv)
 	struct plan_opts o = { 0 };
 	struct strbuf out = STRBUF_INIT, facts = STRBUF_INIT;
 	struct plan p;
-	int assumed = 0, gap;
-	char gapbuf[16];
+	int assumed = 0, gap, warmup;
+	char gapbuf[16], warmupbuf[16];
 
 	argc = parse_options(argc, argv, &plan_doc, 0);
 	if (argc < 0)
@@ -94,6 +94,11 @@ int cmd_plan(int argc, char **argv)
 	if (gap >= 0 && gap != 3) {
 		snprintf(gapbuf, sizeof(gapbuf), "%d", gap);
 		o.spawn_gap = gapbuf;
+	}
+	warmup = (int)config_get_int("job.warmup");
+	if (warmup >= 0 && warmup != 6) {
+		snprintf(warmupbuf, sizeof(warmupbuf), "%d", warmup);
+		o.warmup = warmupbuf;
 	}
 	o.budget = plan_target_budget(target);
 	o.have_tool = plan_host_has_tool;

@@ -157,6 +157,11 @@ int target_init_args(const struct target_ctx *ctx, const struct boot_req *req,
 		strbuf_addf(&w, "sb.gap=%s", req->spawn_gap);
 		target_words_add(out, w.buf);
 	}
+	if (req->warmup && !strpbrk(req->warmup, " \t\n")) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "sb.warmup=%s", req->warmup);
+		target_words_add(out, w.buf);
+	}
 	if (ctx->perf && !strpbrk(ctx->perf, " \t\n")) {
 		strbuf_reset(&w);
 		strbuf_addf(&w, "sb.perf=%s", ctx->perf);

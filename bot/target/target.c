@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "build.h"
 #include "config.h"
 #include "secret.h"
@@ -428,6 +429,7 @@ char *target_fragments(const char *name)
 	const struct target_ops *ops = name ? target_backend(name) : NULL;
 	const char *v = name ? target_cfg(name, "fragments", NULL) : NULL;
 	const char *base = name ? target_cfg(name, "baseConfig", NULL) : NULL;
+	const struct arch *a;
 
 	if (v && *v)
 		return xstrdup(v);
@@ -435,5 +437,22 @@ char *target_fragments(const char *name)
 	if (ops && ops->own_fragments && base && *base &&
 	    (!strcmp(base, "running") || !build_base_is_target(base)))
 		return xstrdup(ops->own_fragments);
+	a = target_arch(name);
+	if (a && a != &arch_table[0])
+		return xasprintf("sched.config %s", a->qemu_fragment);
 	return xstrdup(BUILD_FRAGMENTS);
+}
+
+const struct arch *target_arch(const char *name)
+{
+	const char *v = name ? target_cfg(name, "arch", "x86_64") : NULL;
+	const struct arch *a;
+
+	if (!v || !*v)
+		return &arch_table[0];
+	a = arch_find(v);
+	if (!a)
+		error("target.%s.arch: '%s' is not an architecture sched-bot builds (x86_64, arm64)",
+		      name, v);
+	return a;
 }

@@ -36,6 +36,7 @@
 #include "target/console.h"
 #include "samples.h"
 
+struct arch;
 struct kv;
 
 /* The [target "NAME"] blocks, filled in bot/builtin/ (config-opts.c). */
@@ -63,6 +64,8 @@ struct boot_req {
 	 * (3 s, UnixBench's Run)
 	 */
 	const char *spawn_gap;
+	/* pingpong's --warmup; NULL: sched-bench's (6, will-it-scale's) */
+	const char *warmup;
 	const char *label;	/* the CSV label column */
 	/*
 	 * 1: the kernel the series is measured against (a job's base, the
@@ -144,9 +147,17 @@ int target_base_config(const char *name, char **base, char **origin);
  * (ssh: machine.config kexec.config; lava: machine.config
  * initramfs.config), which force nothing that changes what is
  * measured; else BUILD_FRAGMENTS, the bot's guests', which a kernel
- * made from scratch (tinyconfig) needs all of.
+ * made from scratch (tinyconfig) needs all of (for arm64:
+ * sched.config qemu-arm64.config, arch.h).
  */
 char *target_fragments(const char *name);
+
+/*
+ * The architecture of target name's kernels: target.NAME.arch, x86_64
+ * when unset (or name is NULL); NULL, said, for one sched-bot does
+ * not know.
+ */
+const struct arch *target_arch(const char *name);
 
 /*
  * Is the machine fit to measure on (target/check.c): its settings and

@@ -88,6 +88,7 @@ struct init_opts {
 	int nr_execs;
 	const char *perf;	/* sb.perf: perf stat around each run */
 	const char *gap;	/* sb.gap: spawn's --gap, unless its cell says */
+	const char *warmup;	/* sb.warmup: pingpong's --warmup, likewise */
 	int perf_all;		/* perf stat -a: it may count every CPU */
 	char *profile[MAX_WORKLOADS];	/* sb.profile: perf, workloads */
 	int nr_profile;
@@ -172,6 +173,8 @@ static void parse_word(struct init_opts *o, char *w)
 		o->perf = *v ? v : NULL;
 	} else if (!strcmp(w, "gap")) {
 		o->gap = *v ? v : NULL;
+	} else if (!strcmp(w, "warmup")) {
+		o->warmup = *v ? v : NULL;
 	} else if (!strcmp(w, "profile")) {
 		o->nr_profile = 0;
 		for (s = strtok_r(v, ",", &save);
@@ -598,6 +601,13 @@ static void cmd_of(int idx, int run, int cell, const struct init_opts *o,
 	    (!o->extra[idx] || !strstr(o->extra[idx], "--gap"))) {
 		c->argv[c->argc++] = "--gap";
 		c->argv[c->argc++] = (char *)o->gap;
+	}
+	/* the job's warm-up likewise, for pingpong */
+	if (o->warmup && !strcmp(c->name, "pingpong") &&
+	    c->argc < MAX_ARGS - 2 &&
+	    (!o->extra[idx] || !strstr(o->extra[idx], "--warmup"))) {
+		c->argv[c->argc++] = "--warmup";
+		c->argv[c->argc++] = (char *)o->warmup;
 	}
 	c->argv[c->argc] = NULL;
 }

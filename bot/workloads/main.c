@@ -145,10 +145,11 @@ static void man_page(FILE *f)
 "./Run spawn, 30 s passes, 3 of them, 3 s gap; pingpong: will-it-scale\n"
 "context_switch1, 5 measured seconds).  sched-bot passes options of its\n"
 "own, and -t comes from the command: sched-bot run -t (10), sched-bot\n"
-"boot -t (5), a job's job.seconds (0 means 5).  sched-bot run and a\n"
-"job give spawn --passes 1 --gap 1 (their runs come from --runs) and\n"
-"pingpong --warmup 2; in a kernel booted by a job or by boot, spawn's\n"
-"gap is job.spawnGap or boot --spawn-gap.  The params column of every\n"
+"boot -t (5), a job's job.seconds (0 means 5).  sched-bot run gives\n"
+"spawn --passes 1 --gap 1 (its runs come from --runs) and pingpong\n"
+"--warmup 2; in a kernel booted by a job or by boot, spawn runs its 3\n"
+"passes with the gap of job.spawnGap or boot --spawn-gap, and pingpong\n"
+"drops job.warmup samples (boot: 6).  The params column of every\n"
 "result row says what ran, and a reply's \"How to reproduce\" gives the\n"
 "command lines.\n", f);
 	fputs(".SH ENVIRONMENT\n", f);
