@@ -51,11 +51,12 @@ void blocks_release(struct job_blocks *b)
 {
 	free(b->workloads);
 	free(b->workload_args);
+	free(b->append);
 	free(b->format);
 	free(b->target);
 	free(b->tdir);
 	free(b->machine);
-	b->workloads = b->workload_args = b->format = NULL;
+	b->workloads = b->workload_args = b->format = b->append = NULL;
 	b->target = b->tdir = b->machine = NULL;
 }
 
@@ -69,6 +70,9 @@ void blocks_on_target(struct job_blocks *b, const char *target,
 {
 	free(b->workloads);
 	free(b->workload_args);
+	/* the reporter's size is each target's own (write_cut) */
+	free(b->append);
+	b->append = NULL;
 	free(b->target);
 	free(b->tdir);
 	free(b->machine);
@@ -229,6 +233,28 @@ static const char *warmup_word(char *buf, size_t size)
 }
 
 /*
+ * The reporter's size the target is cut to (plan_cut): its kernel words
+ * for every boot of the job, and cut.txt for the reply (the words, then
+ * its sentence).  A job with nothing cut has no cut.txt.
+ */
+static int write_cut(struct job_blocks *j, const struct plan *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	free(j->append);
+	j->append = NULL;
+	if (!p->cut.words || !p->cut.sentence)
+		return 0;
+	j->append = xstrdup(p->cut.words);
+	strbuf_addf(&sb, "%s\n%s\n", p->cut.words, p->cut.sentence);
+	ret = jobdir_write(tdir(j), "cut.txt", sb.buf, sb.len);
+	strbuf_release(&sb);
+	info("%s: %s", tgt(j), p->cut.sentence);
+	return ret;
+}
+
+/*
  * The workloads of a run and their options: as given, or for "auto" the
  * plan for the thread (plan.h), written to plan.txt for the reply.  The
  * plan depends on the thread, the configuration, the job's state and
@@ -245,10 +271,11 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	struct plan p;
 	char *mbox;
 	int assumed = 0, ret;
+	int given = j->js->workloads && *j->js->workloads &&
+		    strcmp(j->js->workloads, "auto");
 
 	*args = NULL;
-	if (j->js->workloads && *j->js->workloads &&
-	    strcmp(j->js->workloads, "auto")) {
+	if (given && !target_match_reporter(target)) {
 		*workloads = plan_order_first(j->js->workloads,
 					      j->js->run_first);
 		return 0;
@@ -258,6 +285,7 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	job_facts(j, target, &facts);
 	if (facts.len && plan_facts_layout(facts.buf, &po))
 		assumed = 0;
+	plan_target_match(target, facts.len ? facts.buf : NULL, &po);
 	strbuf_release(&facts);
 	po.seconds = bo()->seconds;
 	po.spawn_gap = gap_word(gap, sizeof(gap));
@@ -269,6 +297,15 @@ static int run_workloads(struct job_blocks *j, char **workloads, char **args)
 	free(mbox);
 	if (ret < 0)
 		return EXIT_FAIL;
+	ret = write_cut(j, &p);
+	if (ret < 0 || given) {
+		plan_release(&p);
+		if (ret < 0)
+			return EXIT_FAIL;
+		*workloads = plan_order_first(j->js->workloads,
+					      j->js->run_first);
+		return 0;
+	}
 	plan_run_first(&p, j->js->run_first, j->js->run_first_version);
 	plan_text(&p, &text);
 	if (assumed)
@@ -512,6 +549,7 @@ static int run_block(struct job_blocks *j, const char *stem, const char *csv,
 		req.workdir = wdir;
 		req.progress = verbosity >= 0;
 		req.profile = profile;
+		req.append = j->append;
 		mkdir_p(wdir, 0755);
 		memset(&res, 0, sizeof(res));
 		info("%s block %d (%s): %s kernel on %s", stem, block,

@@ -44,6 +44,8 @@ struct job_blocks {
 	struct seq_plan plan;	/* adaptive, or fixed by --runs */
 	char *workloads;	/* what the runs run: given, or the plan's */
 	char *workload_args;	/* the plan's options of them, or NULL */
+	/* kernel words of the reporter's size (plan.h, plan_cut), or NULL */
+	char *append;
 	char *format;		/* of the tables: reply.format, or auto's */
 	/*
 	 * The target the rounds run on and judge: NULL, the job's own

@@ -280,6 +280,74 @@ void build_config_changes(const char *base, const char *config,
 	free(b);
 }
 
+int build_config_follows_toolchain(const char *name, size_t len)
+{
+	static const char *const prefix[] = {
+		"CC_IS_", "CC_HAS_", "CC_HAVE_", "CC_CAN_", "CC_NO_", "AS_",
+		"LD_IS_", "LD_HAS_", "LD_CAN_", "TOOLS_SUPPORT_", "TOOLCHAIN_",
+		"RUSTC_", "RUST_IS_", "BINDGEN_", "PAHOLE_", "GCC_PLUGIN",
+	};
+	static const char *const suffix[] = { "_VERSION", "_VERSION_TEXT" };
+	static const char *const whole[] = {
+		"LD_ORPHAN_WARN", "GCC_ASM_GOTO_OUTPUT_WORKAROUND",
+	};
+	size_t i, n;
+
+	if (len > 7 && !strncmp(name, "CONFIG_", 7)) {
+		name += 7;
+		len -= 7;
+	}
+	for (i = 0; i < ARRAY_SIZE(prefix); i++)
+		if (len > strlen(prefix[i]) &&
+		    !strncmp(name, prefix[i], strlen(prefix[i])))
+			return 1;
+	for (i = 0; i < ARRAY_SIZE(suffix); i++) {
+		n = strlen(suffix[i]);
+		if (len > n && !strncmp(name + len - n, suffix[i], n))
+			return 1;
+	}
+	for (i = 0; i < ARRAY_SIZE(whole); i++)
+		if (len == strlen(whole[i]) && !strncmp(name, whole[i], len))
+			return 1;
+	return 0;
+}
+
+/* Is the option of line ("CONFIG_X: ...") one of changes' lines' too? */
+static int changed_in(const char *changes, const char *line, size_t klen)
+{
+	const char *p;
+
+	for (p = changes; *p; p += strcspn(p, "\n"), p += *p == '\n')
+		if (!strncmp(p, line, klen) && p[klen] == ':')
+			return 1;
+	return 0;
+}
+
+void build_config_changes_by(const char *base, const char *merged,
+			     const char *config, struct strbuf *out)
+{
+	struct strbuf all = STRBUF_INIT, bot = STRBUF_INIT;
+	const char *p;
+
+	build_config_changes(base, config, &all);
+	build_config_changes(base, merged, &bot);
+	for (p = all.buf; *p;) {
+		size_t n = strcspn(p, "\n"), k = strcspn(p, ":\n");
+		const char *tag = "";
+
+		if (changed_in(bot.buf, p, k))
+			;
+		else if (build_config_follows_toolchain(p, k))
+			tag = BUILD_CHANGE_TOOLCHAIN;
+		else
+			tag = BUILD_CHANGE_OLDDEFCONFIG;
+		strbuf_addf(out, "%.*s%s\n", (int)n, p, tag);
+		p += n + (p[n] == '\n');
+	}
+	strbuf_release(&all);
+	strbuf_release(&bot);
+}
+
 int build_base_is_target(const char *base)
 {
 	const char *b = base ? base : bd()->base_config;
@@ -1807,8 +1875,17 @@ static int config_changes(struct job *j)
 		ret = error("cannot read %s: %s", j->r->config,
 			    strerror(errno));
 	} else {
-		build_config_changes(base.buf, text ? text : cfg.buf, &out);
+		struct strbuf merged = STRBUF_INIT;
+		size_t i;
+
+		/* what the fragments change, apart from what follows */
+		strbuf_addstr(&merged, base.buf);
+		for (i = 0; i < j->nr_frags; i++)
+			build_merge_config(&merged, j->frag_text[i]);
+		build_config_changes_by(base.buf, merged.buf,
+					text ? text : cfg.buf, &out);
 		j->r->changes = strbuf_detach(&out, NULL);
+		strbuf_release(&merged);
 	}
 	strbuf_release(&base);
 	strbuf_release(&cfg);

@@ -220,6 +220,27 @@ int build_first_errors(const char *log, size_t len, int max,
 void build_config_changes(const char *base, const char *config,
 			  struct strbuf *out);
 /*
+ * The same lines, said apart: an option the fragments changed (base vs
+ * merged, the base with the fragments merged onto it) as it is; one
+ * whose value follows the toolchain (build_config_follows_toolchain)
+ * ends in BUILD_CHANGE_TOOLCHAIN; any other, what olddefconfig changed
+ * beside them (an option a fragment's selects or defaults, or one new
+ * to the tree), in BUILD_CHANGE_OLDDEFCONFIG.  The job's
+ * config-changes.txt; a line without a tag is one of an older job.
+ */
+#define BUILD_CHANGE_TOOLCHAIN " (toolchain)"
+#define BUILD_CHANGE_OLDDEFCONFIG " (olddefconfig)"
+void build_config_changes_by(const char *base, const char *merged,
+			     const char *config, struct strbuf *out);
+/*
+ * Is the option (name, len bytes, with or without CONFIG_) one whose
+ * value kconfig takes from the toolchain (its versions, what the
+ * compiler, assembler and linker support: CC_VERSION_TEXT,
+ * GCC_VERSION, CC_HAS_*, AS_*, LD_IS_*, PAHOLE_VERSION, ...), not a
+ * choice: a machine's config made with another compiler differs in it.
+ */
+int build_config_follows_toolchain(const char *name, size_t len);
+/*
  * Whether a base config names a make target (tinyconfig, defconfig: a
  * kernel from scratch) rather than a file: a bare name ending in
  * "config" that is no readable file here.  NULL: build.baseConfig.

@@ -314,6 +314,10 @@ const struct config_key config_keys[] = {
 	  "ship this machine's perf in the initramfs), false"),
 	S("target.*.append", "", "qemu, ssh: more kernel command line (ssh: "
 	  "after the machine's own, for the kernel under test)"),
+	B("target.*.matchReporter", "false", "cut it down to the machine a "
+	  "thread says it measured on: maxcpus= nr_cpus= (and mem=) on the "
+	  "kernel command line when the thread states fewer CPUs (less "
+	  "memory), never more; `plan` shows the words and why"),
 	S("target.*.host", NULL, "ssh: the machine"),
 	S("target.*.user", NULL, "ssh: the user (unset: ssh's default)"),
 	S("target.*.identity", NULL, "ssh: the key file"),

@@ -609,29 +609,26 @@ void facts_indent_block(const char *text, struct strbuf *out)
 }
 
 /*
- * An option whose value follows the compiler, not a choice: kconfig
- * asks the toolchain for it (its version, what it supports), so a
- * machine's config built elsewhere differs in it from ours.
+ * What a line of config-changes.txt is (build_config_changes_by()): 0
+ * the fragments', 1 olddefconfig's, 2 the toolchain's; *n becomes its
+ * length without the tag.  A line of an older job has none: the
+ * toolchain's by the option's name (klen bytes of line), else the bot's.
  */
-static int compiler_option(const char *name, size_t len)
+static int change_kind(const char *line, size_t *n, size_t klen)
 {
-	static const char *const prefix[] = {
-		"CC_IS_", "CC_HAS_", "CC_CAN_", "AS_IS_", "AS_HAS_", "LD_IS_",
-		"LD_HAS_", "TOOLS_SUPPORT_", "RUSTC_", "BINDGEN_",
+	static const char *const tag[] = {
+		NULL, BUILD_CHANGE_OLDDEFCONFIG, BUILD_CHANGE_TOOLCHAIN,
 	};
-	static const char *const suffix[] = { "_VERSION", "_VERSION_TEXT" };
-	size_t i, n;
+	size_t k, t;
 
-	for (i = 0; i < ARRAY_SIZE(prefix); i++)
-		if (len > strlen(prefix[i]) &&
-		    !strncmp(name, prefix[i], strlen(prefix[i])))
-			return 1;
-	for (i = 0; i < ARRAY_SIZE(suffix); i++) {
-		n = strlen(suffix[i]);
-		if (len > n && !strncmp(name + len - n, suffix[i], n))
-			return 1;
+	for (k = 1; k < ARRAY_SIZE(tag); k++) {
+		t = strlen(tag[k]);
+		if (*n >= t && !memcmp(line + *n - t, tag[k], t)) {
+			*n -= t;
+			return (int)k;
+		}
 	}
-	return 0;
+	return build_config_follows_toolchain(line, klen) ? 2 : 0;
 }
 
 /*
@@ -651,31 +648,43 @@ static void add_value(struct strbuf *out, const char *v, size_t len)
 void facts_config_changes(const char *changes, size_t max,
 			  struct strbuf *out)
 {
-	size_t named = 0, total = 0;
-	int pass;
+	size_t named = 0, total = 0, toolchain = 0;
+	int pass, olddef = 0;
 
 	for (pass = 0; pass < 2; pass++) {
 		const char *p = changes, *nl, *name, *arrow;
 
 		for (; *p; p = *nl ? nl + 1 : nl) {
-			size_t len;
+			size_t len, n;
+			int kind;
 
 			nl = strchrnul(p, '\n');
+			n = nl - p;
 			name = p;
 			if (starts_with(name, "CONFIG_"))
 				name += strlen("CONFIG_");
 			len = strcspn(name, ":\n");
-			arrow = memmem(p, nl - p, " -> ", 4);
-			if (!len || !arrow || name[len] != ':' ||
-			    compiler_option(name, len) != pass)
+			arrow = memmem(p, n, " -> ", 4);
+			if (!len || !arrow || name[len] != ':')
+				continue;
+			kind = change_kind(p, &n, name + len - p);
+			if (kind == 2)
+				toolchain += !pass;
+			if (kind != pass)
 				continue;
 			total++;
 			if (named == max)
 				continue;
-			strbuf_addstr(out, named++ ? ", " : " + ");
+			if (pass && !olddef++)
+				strbuf_addstr(out, named ? "; olddefconfig: " :
+					      " + olddefconfig: ");
+			else
+				strbuf_addstr(out, named ? ", " : " + ");
+			named++;
 			add_value(out, name, len);
 			strbuf_addch(out, '=');
-			add_value(out, arrow + 4, nl - arrow - 4);
+			if (p + n > arrow + 4)
+				add_value(out, arrow + 4, p + n - arrow - 4);
 		}
 	}
 	if (!total)
@@ -683,6 +692,10 @@ void facts_config_changes(const char *changes, size_t max,
 	else if (total > named)
 		strbuf_addf(out, "%sand %zu more (config-changes.txt)",
 			    named ? ", " : " + ", total - named);
+	if (toolchain)
+		strbuf_addf(out, "; toolchain: %zu option%s follow%s the compiler (config-changes.txt)",
+			    toolchain, toolchain == 1 ? "" : "s",
+			    toolchain == 1 ? "s" : "");
 }
 
 void facts_fragments(const char *list, struct strbuf *out)

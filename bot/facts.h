@@ -64,11 +64,13 @@ void facts_config_highlights(const char *config, struct strbuf *out);
 char *facts_config_compiler(const char *config);
 /*
  * What the bot changed of a config of the machine's own, from
- * build_config_changes() lines ("CONFIG_X: OLD -> NEW"), as the reply's
- * config line says it: " + IKCONFIG=y, SCHEDSTATS=y" (the new values,
- * "n" for not set; the options a choice of the bot set first, those
- * that follow the compiler after), at most max named, then "and N more
- * (config-changes.txt)"; ", unchanged" when there is none.
+ * build_config_changes_by() lines ("CONFIG_X: OLD -> NEW", tagged), as
+ * the reply's config line says it: " + IKCONFIG=y, SCHEDSTATS=y" (the
+ * new values, "n" for not set) for the fragments', then "; olddefconfig:
+ * SCHED_INFO=y" for what olddefconfig changed beside them, at most max
+ * named, then "and N more (config-changes.txt)"; ", unchanged" when
+ * there is none; then "; toolchain: N options follow the compiler
+ * (config-changes.txt)", never named one by one.
  */
 void facts_config_changes(const char *changes, size_t max,
 			  struct strbuf *out);

@@ -530,6 +530,54 @@ static void reproduce_var(struct reply_job *j, struct kv *v)
 }
 
 /*
+ * What the target was cut to (cut.txt: its kernel words, then the
+ * sentence; plan.h), said as done only when the kernel's own record
+ * shows every word on its command line.
+ */
+static void add_cut_line(struct reply_job *j, struct kv *v,
+			 const struct kv *env)
+{
+	struct strbuf sb = STRBUF_INIT, m = STRBUF_INIT;
+	const char *cmd = kv_get(env, "cmdline"), *w;
+	char *words, *sentence, *nl, *padded;
+	size_t n;
+	int seen = cmd != NULL;
+
+	if (jobdir_read(j->dir, "cut.txt", &sb) < 0 ||
+	    !(nl = strchr(sb.buf, '\n'))) {
+		strbuf_release(&sb);
+		return;
+	}
+	words = xstrndup(sb.buf, nl - sb.buf);
+	padded = xasprintf(" %s ", cmd ? cmd : "");
+	sentence = xstrndup(nl + 1, strcspn(nl + 1, "\n"));
+	for (w = words; seen && *w; w += n + strspn(w + n, " ")) {
+		char *one;
+
+		n = strcspn(w, " ");
+		one = xasprintf(" %.*s ", (int)n, w);
+		seen = strstr(padded, one) != NULL;
+		free(one);
+	}
+	strbuf_addstr(&m, kv_get(v, "machine") ? kv_get(v, "machine") : "");
+	if (m.len)
+		strbuf_addch(&m, '\n');
+	if (!seen) {
+		free(sentence);
+		sentence = xasprintf("the reporter's size was asked for (%s), but the kernel's record of its command line does not show it",
+				     words);
+	}
+	facts_item(&m, "size", sentence, 72);
+	strbuf_trim(&m);
+	kv_set(v, "machine", m.buf);
+	free(words);
+	free(padded);
+	free(sentence);
+	strbuf_release(&sb);
+	strbuf_release(&m);
+}
+
+/*
  * The machine of the runs: the target's own record, with the placement
  * of each workload, else machine.txt; then the lab's lines.  Returns
  * the machine column of results.csv (allocated, or NULL) for claims().
@@ -559,6 +607,7 @@ static char *machine_of(struct reply_job *j, struct reply_job *own,
 	}
 	add_lab_lines(own, v);
 	add_health_lines(own, v);
+	add_cut_line(own, v, &env);
 	kv_release(&env);
 	strbuf_release(&place);
 	strbuf_release(&sb);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lore.h"
+#include "machsize.h"
 #include "mail.h"
 #include "mbox.h"
 #include "plan.h"
@@ -65,6 +66,10 @@ struct scan {
 	struct evidence diff[DIFF_NR];
 	struct evidence foreign[ARRAY_SIZE(foreign)];
 	int hb_modes;		/* bits: process-pipe, ..., as named */
+	/* the first sentence stating the machine measured on (machsize.h) */
+	struct evidence size;
+	struct machsize said;
+	int size_tries;
 };
 
 static const char *const hb_mode_names[] = {
@@ -245,12 +250,40 @@ static int cpus_number(const char *lc)
 	return 0;
 }
 
+/*
+ * The sentences a line is in are looked at for a machine's size at most
+ * this often in a thread: each look walks its paragraph, and a thread of
+ * perf output has many lines with a digit and "cpu".
+ */
+#define SIZE_TRIES 256
+
+/* The first sentence that states the CPUs of a machine (machsize.h). */
+static void scan_size(struct scan *sc, const struct msgctx *mc,
+		      const char *line, const char *lc)
+{
+	struct machsize m;
+	char *s;
+
+	if (sc->size.found || sc->size_tries >= SIZE_TRIES ||
+	    !machsize_hint(lc))
+		return;
+	sc->size_tries++;
+	s = whole_sentences(mc);
+	if (machsize_parse(s ? s : line, strlen(s ? s : line), &m)) {
+		note(&sc->size, mc, line, m.cpus);
+		sc->said = m;
+	}
+	free(s);
+}
+
 static void scan_prose(struct scan *sc, const struct msgctx *where,
 		       const char *line,
 		       const char *lc)
 {
 	const char *p;
 	size_t i;
+
+	scan_size(sc, where, line, lc);
 
 	if (strstr(lc, "context_switch1")) {
 		note(&sc->ev[EV_CS1], where, line, 0);
@@ -905,6 +938,134 @@ static void fit_budget(struct plan *p, const struct plan_opts *o)
 	p->boot_seconds -= per;
 }
 
+/* ---- the reporter's size ---- */
+
+/* "16 GiB", "1024 MB" (a guest's .mem is in MB) */
+static char *mem_text(unsigned long long mb)
+{
+	if (mb % 1024 || mb < 4096)
+		return xasprintf("%llu MB", mb);
+	return xasprintf("%llu GiB", mb / 1024);
+}
+
+/*
+ * What the target is cut to (o->cpus and its layout with it), before
+ * the workloads are scaled to its CPUs: only down, never up, and not
+ * the local target, which runs as the machine is.
+ */
+static void cut_decide(struct plan *p, struct plan_opts *o,
+		       const struct scan *sc)
+{
+	struct plan_cut *c = &p->cut;
+	struct strbuf w = STRBUF_INIT;
+
+	c->asked = o->match_reporter;
+	if (!c->asked || !sc->size.found)
+		return;
+	c->said_cpus = sc->said.cpus;
+	c->said_mem_mb = sc->said.mem_mb;
+	c->target_cpus = o->cpus;
+	if (o->as_booted)
+		return;
+	if (c->said_cpus < o->cpus) {
+		c->cpus = c->said_cpus;
+		strbuf_addf(&w, "maxcpus=%d nr_cpus=%d", c->cpus, c->cpus);
+	}
+	if (c->said_mem_mb && c->said_mem_mb < o->mem_mb) {
+		c->mem_mb = c->said_mem_mb;
+		strbuf_addf(&w, "%smem=%s", w.len ? " " : "",
+			    sc->said.mem_word);
+	}
+	if (w.len)
+		c->words = strbuf_detach(&w, NULL);
+	strbuf_release(&w);
+	if (!c->cpus)
+		return;
+	/* the first CPUs stay (maxcpus= brings up the lowest numbers) */
+	o->cpus = c->cpus;
+	if (o->llc > o->cpus)
+		o->llc = o->cpus;
+	if (o->node > o->cpus)
+		o->node = o->cpus;
+	if (o->socket > o->cpus)
+		o->socket = o->cpus;
+}
+
+/* The cut's quote, its reasons and the reply's sentence. */
+static void cut_render(struct plan *p, const struct plan_opts *o,
+		       const struct scan *sc)
+{
+	struct plan_cut *c = &p->cut;
+	struct strbuf why = STRBUF_INIT, said = STRBUF_INIT;
+	struct strbuf s = STRBUF_INIT;
+	char *there, *here;
+
+	if (!c->asked)
+		return;
+	if (!sc->size.found) {
+		c->why = xstrdup("the thread states no machine it measured on (no count of its CPUs): the target runs as it is\n");
+		return;
+	}
+	cite(p, &said, "", &sc->size);
+	strbuf_setlen(&said, said.len - 1);
+	c->said = strbuf_detach(&said, NULL);
+	if (o->as_booted) {
+		c->why = xstrdup("the target runs as the machine is (local): nothing is cut\n");
+		return;
+	}
+	if (c->cpus)
+		strbuf_addf(&why, "CPUs: %d there, %d here: maxcpus=%d nr_cpus=%d, and the workloads are scaled to %d\n",
+			    c->said_cpus, c->target_cpus, c->cpus, c->cpus,
+			    c->cpus);
+	else if (c->said_cpus > c->target_cpus)
+		strbuf_addf(&why, "CPUs: %d there, %d here: not applied, a target is cut down, never up\n",
+			    c->said_cpus,
+			    c->target_cpus);
+	else
+		strbuf_addf(&why, "CPUs: %d there and here: nothing to cut\n",
+			    c->said_cpus);
+	there = c->said_mem_mb ? mem_text(c->said_mem_mb) : NULL;
+	here = o->mem_mb ? mem_text(o->mem_mb) : NULL;
+	if (!there)
+		;
+	else if (c->mem_mb)
+		strbuf_addf(&why, "memory: %s there, %s here: mem=%s\n",
+			    there, here, sc->said.mem_word);
+	else if (!here)
+		strbuf_addf(&why, "memory: %s there, the target's not known: not applied\n",
+			    there);
+	else if (c->said_mem_mb > o->mem_mb)
+		strbuf_addf(&why, "memory: %s there, %s here: not applied, a target is cut down, never up\n",
+			    there,
+			    here);
+	else
+		strbuf_addf(&why, "memory: %s there and here: nothing to cut\n",
+			    there);
+	c->why = strbuf_detach(&why, NULL);
+	if (c->cpus && c->mem_mb)
+		strbuf_addf(&s, "cut to the reporter's %d CPU%s and %s (%s)",
+			    c->cpus, c->cpus == 1 ? "" : "s", there, c->words);
+	else if (c->cpus)
+		strbuf_addf(&s, "cut to the reporter's %d CPU%s (%s)",
+			    c->cpus, c->cpus == 1 ? "" : "s", c->words);
+	else if (c->mem_mb)
+		strbuf_addf(&s, "cut to the reporter's %s (%s)", there,
+			    c->words);
+	if (s.len && there && !c->mem_mb && c->said_mem_mb != o->mem_mb)
+		strbuf_addf(&s, "; the reporter's %s not applied, %s",
+			    there, here ? "the target has less" :
+			    "the target's not known");
+	if (s.len && !c->cpus && c->said_cpus > c->target_cpus)
+		strbuf_addf(&s, "; the reporter's %d CPUs not applied, the target has %d",
+			    c->said_cpus,
+			    c->target_cpus);
+	if (s.len)
+		c->sentence = strbuf_detach(&s, NULL);
+	strbuf_release(&s);
+	free(there);
+	free(here);
+}
+
 void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 		    struct plan *p)
 {
@@ -917,11 +1078,6 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 	memset(&sc, 0, sizeof(sc));
 	if (opts.cpus < 1)
 		opts.cpus = 1;
-	p->cpus = opts.cpus;
-	p->llc = opts.llc;
-	p->node = opts.node;
-	p->socket = opts.socket;
-	p->measured = opts.measured;
 	mbox_split(text, len, &mb);
 	for (i = 0; i < mb.nr; i++) {
 		struct mail m;
@@ -932,7 +1088,14 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 		mail_release(&m);
 	}
 	mbox_release(&mb);
+	cut_decide(p, &opts, &sc);
+	p->cpus = opts.cpus;
+	p->llc = opts.llc;
+	p->node = opts.node;
+	p->socket = opts.socket;
+	p->measured = opts.measured;
 	plan_build(p, &opts, &sc);
+	cut_render(p, &opts, &sc);
 	fit_budget(p, &opts);
 	for (i = 0; i < p->nr; i++)
 		if (!strcmp(p->items[i].workload, "spawn"))
@@ -945,6 +1108,7 @@ void plan_from_mbox(const char *text, size_t len, const struct plan_opts *o,
 		evidence_release(&sc.diff[i]);
 	for (i = 0; i < NR_FOREIGN; i++)
 		evidence_release(&sc.foreign[i]);
+	evidence_release(&sc.size);
 }
 
 int plan_from_file(const char *path, const struct plan_opts *o,
@@ -981,6 +1145,10 @@ void plan_release(struct plan *p)
 	free(p->items);
 	free(p->skips);
 	free(p->refs);
+	free(p->cut.words);
+	free(p->cut.said);
+	free(p->cut.why);
+	free(p->cut.sentence);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -1162,10 +1330,15 @@ void plan_text(const struct plan *p, struct strbuf *out)
 			  p->cpus / p->node, p->cpus / p->node == 1 ? "" : "s",
 			  p->llc) : xstrdup("");
 	const char *from = p->measured ? ", as the machine reports them" : "";
-	char *head = xasprintf("Workloads chosen from %s, for the target's %d CPU%s%s%s:",
-			       basis[p->basis], p->cpus,
-			       p->cpus == 1 ? "" : "s", layout, from);
+	char *cut = p->cut.cpus ?
+		xasprintf(", the target's %d cut down (below)",
+			  p->cut.target_cpus) : xstrdup("");
+	char *head = xasprintf("Workloads chosen from %s, for the %s %d CPU%s%s%s%s:",
+			       basis[p->basis],
+			       p->cut.cpus ? "reporter's" : "target's", p->cpus,
+			       p->cpus == 1 ? "" : "s", layout, from, cut);
 
+	free(cut);
 	free(layout);
 
 	add_wrapped(out, "", 0, head);
@@ -1179,6 +1352,17 @@ void plan_text(const struct plan *p, struct strbuf *out)
 		add_wrapped(out, "  where: ", 9, it->placement);
 		add_wrapped(out, "  why:   ", 9, it->why);
 		free(name);
+	}
+	if (p->cut.asked) {
+		char *h = xasprintf("The reporter's machine (matchReporter): %s",
+				    p->cut.words ? p->cut.words : "not cut");
+
+		strbuf_addch(out, '\n');
+		add_wrapped(out, "", 0, h);
+		free(h);
+		if (p->cut.said)
+			add_wrapped(out, "  said:  ", 9, p->cut.said);
+		add_wrapped(out, "  why:   ", 9, p->cut.why);
 	}
 	if (p->budget > 0 && p->boot_seconds > p->budget) {
 		char *over = xasprintf("One boot's runs take ~%d s as reckoned (-t + 10 s a run), past the %d s they may take: raise the target's timeout or lower job.seconds.",
@@ -1245,4 +1429,18 @@ int plan_target_budget(const char *target)
 	long t = target_run_budget(target);
 
 	return t > 0 && t < 1000000 ? (int)t : 0;
+}
+
+void plan_target_match(const char *target, const char *facts,
+		       struct plan_opts *o)
+{
+	long smp, mem;
+	int set = target_shape(target, &smp, &mem);
+
+	o->match_reporter = target_match_reporter(target);
+	o->mem_mb = 0;
+	if (target_is(target, TARGET_SHAPED) || set)
+		o->mem_mb = mem > 0 ? (unsigned long long)mem : 0;
+	else if (facts)
+		o->mem_mb = target_facts_mem_mb(facts);
 }

@@ -51,6 +51,14 @@
  * sizes) is 1, one LLC, one node, one socket, all CPUs and twice that;
  * without it 1, 2, 4, ... with CPUs/2 and CPUs.
  *
+ * With target.NAME.matchReporter, the first sentence of the thread that
+ * states the machine it measured on ("4 vCPUs and 16 GiB RAM", "mem=16G
+ * maxcpus=4 nr_cpus=4": machsize.h) cuts the target down to it: a
+ * target with more CPUs boots with maxcpus=N nr_cpus=N and the plan is
+ * scaled to N, one with more memory with mem=; a larger size is said,
+ * never applied (struct plan_cut).  The plan quotes the sentence, with
+ * the message it is in, and says what is cut and what is not.
+ *
  * Only the first TEXT_LINE_MAX bytes of a line are read; a thread of any
  * size is read in time linear in its length.
  */
@@ -78,6 +86,13 @@ struct plan_opts {
 	int budget;
 	/* 1 when prog can run on the target; NULL: every tool can. */
 	int (*have_tool)(const char *prog);
+	/*
+	 * target.NAME.matchReporter: cut the target down to the machine
+	 * the thread says it measured on (struct plan_cut), never up.
+	 */
+	int match_reporter;
+	/* the target's memory in MB (its .mem, or its record); 0: unknown */
+	unsigned long long mem_mb;
 };
 
 struct plan_item {
@@ -100,6 +115,27 @@ enum plan_basis {
 	PLAN_DEFAULT,		/* neither said anything */
 };
 
+/*
+ * The reporter's size (plan_opts.match_reporter): the first sentence of
+ * the thread that states the CPUs of the machine it measured on (and
+ * its memory, machsize.h), and what of it the target is cut to with
+ * kernel words: maxcpus=N nr_cpus=N when it has more CPUs, mem= when it
+ * has more memory.  A size larger than the target's is said, not
+ * applied; the local target runs as the machine is, and is not cut.
+ */
+struct plan_cut {
+	int asked;		/* match_reporter was set */
+	int said_cpus;		/* the thread's; 0: it states none */
+	unsigned long long said_mem_mb;
+	int target_cpus;	/* the target's, before the cut */
+	int cpus;		/* cut to; 0: not cut */
+	unsigned long long mem_mb;	/* cut to; 0: not cut */
+	char *words;		/* "maxcpus=4 nr_cpus=4 mem=16G", or NULL */
+	char *said;		/* the sentence, cited: "..." (who [1]) */
+	char *why;		/* lines: what is cut and what is not */
+	char *sentence;		/* the reply's: "cut to the reporter's ..." */
+};
+
 struct plan {
 	int cpus;
 	int llc, node, socket;	/* as plan_opts has them */
@@ -113,6 +149,7 @@ struct plan {
 	size_t nr_skips, alloc_skips;
 	char **refs;		/* the message-ids cited: [1] is refs[0] */
 	size_t nr_refs, alloc_refs;
+	struct plan_cut cut;	/* the reporter's size; cpus is after it */
 };
 
 /*
@@ -145,6 +182,12 @@ void plan_target_layout(const char *target, struct plan_opts *o);
  * o as it was.  The sweep is the one a qemu target of that shape gets.
  */
 int plan_facts_layout(const char *facts, struct plan_opts *o);
+/*
+ * target.NAME.matchReporter into o, with the target's memory: its .mem
+ * (a QEMU guest), else what its record says (facts, may be NULL).
+ */
+void plan_target_match(const char *target, const char *facts,
+		       struct plan_opts *o);
 /* The seconds one boot's runs may take on target: its timeout, or 0. */
 int plan_target_budget(const char *target);
 /* have_tool for the targets that take tools from this host: its PATH. */

@@ -268,6 +268,22 @@ static void base_sentence(const struct reproduce_job *r, struct strbuf *out)
 	strbuf_addstr(out, ".");
 }
 
+/*
+ * The kernel words of the reporter's size the job's boots had (cut.txt's
+ * first line: plan.h), allocated, or NULL: a reader who runs the
+ * commands on a larger machine boots it with them too.
+ */
+static char *cut_words(const struct reproduce_job *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *w = NULL;
+
+	if (!jobdir_read(r->dir, "cut.txt", &sb) && sb.len)
+		w = xstrndup(sb.buf, strcspn(sb.buf, "\n"));
+	strbuf_release(&sb);
+	return w;
+}
+
 void reproduce_block(const struct reproduce_job *r, struct strbuf *out)
 {
 	const struct job_state *s = r->s;
@@ -297,10 +313,21 @@ void reproduce_block(const struct reproduce_job *r, struct strbuf *out)
 		command_block(line.buf, "    ", out);
 		if (measured(s)) {
 			struct strbuf cmds = STRBUF_INIT;
+			char *cut = cut_words(r);
 
-			if (ran_commands(r, "    ", &cmds))
+			if (ran_commands(r, "    ", &cmds) && cut) {
+				char *say = xasprintf("Each kernel ran, booted with %s (the reporter's size), in this cell:",
+						      cut);
+
+				strbuf_addch(out, '\n');
+				reply_wrap(say, 72, out);
+				strbuf_addf(out, "\n%s", cmds.buf);
+				free(say);
+			} else if (cmds.len) {
 				strbuf_addf(out, "\nEach kernel ran, in this cell:\n\n%s", cmds.buf);
+			}
 			strbuf_release(&cmds);
+			free(cut);
 		}
 	}
 	if (r->page)
@@ -330,8 +357,15 @@ int reproduce_script_write(const struct reproduce_job *r)
 		goto write;
 	}
 	strbuf_addstr(&sb, "# sh reproduce.sh TARGET: the job, with sched-bot on a target of its config\n");
-	if (measured(s))
+	if (measured(s)) {
+		char *cut = cut_words(r);
+
 		strbuf_addstr(&sb, "# sh reproduce.sh --bench: on a booted kernel, what each kernel ran\n");
+		if (cut)
+			strbuf_addf(&sb, "# (the kernels were booted with %s, the reporter's size)\n",
+				    cut);
+		free(cut);
+	}
 	strbuf_addstr(&sb, "case ${1:?usage: sh reproduce.sh TARGET");
 	strbuf_addstr(&sb, measured(s) ? " | --bench} in\n--bench)\n" :
 		      "} in\n");

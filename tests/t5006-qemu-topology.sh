@@ -5,7 +5,8 @@
 # and the plan's sweep follows the layout.  The kernel is t5000's base
 # build (from the cache), booted once with the shortest workload; then
 # a job on two guests of 2 and 4 CPUs (job.target q2,q4) boots it as
-# both of its kernels, twice on each guest.
+# both of its kernels, twice on each guest; and a guest of 8 CPUs cut
+# to the 4 its reporter measured on (matchReporter).
 . "$(dirname "$0")/lib.sh"
 test_tier kernel
 . "$TESTS/lib-kernel.sh"
@@ -77,6 +78,7 @@ test_expect_success 'a job on q2,q4: a row per guest in each table, a verdict ea
 	cat >>"$TRASH/multi.cfg" <<-EOC &&
 	[job]
 		seconds = 1
+		spawnGap = 0
 	[target "q2"]
 		type = qemu
 		smp = 2
@@ -125,6 +127,58 @@ test_expect_success 'a job on q2,q4: a row per guest in each table, a verdict ea
 	test_grep "^Verdict on x86_64 (2 CPUs): " "$m" &&
 	test_grep "^Verdict on x86_64 (4 CPUs): " "$m" &&
 	test_grep ! "^Tested-by:" "$m"
+'
+
+# The reporter's size on a real guest (t6045 shows the plan and the
+# words on a stand-in QEMU's command line): seed 001's thread says "4
+# vCPUs and 16 GiB RAM", so a job on an 8-CPU guest with matchReporter
+# boots it with maxcpus=4 nr_cpus=4; the guest's own record shows them
+# on its command line and 4 CPUs, and the reply says so.  Both kernels
+# are the base build, two runs of spawn each (compare needs two).
+test_expect_success 'a guest cut to the reporter'\''s 4 CPUs: its cmdline has the words' '
+	cat >>"$TRASH/bot.cfg" <<-CFG &&
+	[target "cut"]
+		type = qemu
+		smp = 8
+		mem = 512
+		timeout = 300
+		matchReporter = true
+	[job]
+		seconds = 1
+		spawnGap = 0
+	CFG
+	id=20250314151345.275739-1-dietmar.eggemann@arm.com &&
+	mkdir -p cutjob &&
+	cp "$DATA/intake/lkml/revert-sched_move_task/thread-with-tip-bot.mbox" \
+		cutjob/thread.mbox &&
+	cat >cutjob/state <<-EOS &&
+	stage=run
+	msgid=$id
+	target=cut
+	workloads=spawn
+	runs=2
+	runs_fixed=1
+	cover_msgid=$id
+	subject=a series
+	version=1
+	nr_patches=1
+	base_desc=v6.1
+	base_commit=0123456789abcdef0123456789abcdef01234567
+	head_commit=89abcdef0123456789abcdef0123456789abcdef
+	kernel_base=$TRASH/base/bzImage
+	kernel_head=$TRASH/base/bzImage
+	EOS
+	rc=0 &&
+	SCHED_BOT_CONFIG=$TRASH/bot.cfg "$SCHED_BOT" test --job-dir cutjob \
+		>cout 2>cerr || rc=$? &&
+	case $rc in 0|1|5) ;; *) cat cerr; exit 1 ;; esac &&
+	for side in base head; do
+		test_grep "^env,cmdline,console=ttyS0 panic=-1 .* maxcpus=4 nr_cpus=4$" \
+			cutjob/run-1-$side/env.txt &&
+		test_grep "^env,nr_cpus,4$" cutjob/run-1-$side/env.txt || return 1
+	done &&
+	tr -s " \n" "  " <cutjob/reply.eml >flat &&
+	test_grep "size: cut to the reporter.s 4 CPUs (maxcpus=4 nr_cpus=4); the reporter.s 16 GiB not applied, the target has less" flat
 '
 
 test_done

@@ -121,18 +121,45 @@ printf 'echo CONFIG_NEW_IN_TREE=y >>$(O)/.config\n' >"$TRASH/olddef.recipe"
 hostile olddefconfig "$TRASH/olddef.recipe" olddef ||
 	test_fail_all "cannot make the stand-in's olddefconfig branch"
 
-test_expect_success 'what olddefconfig changes is listed with the rest' '
+test_expect_success 'what olddefconfig changes is listed apart from the bot'\''s' '
 	timeout 120 "$SCHED_BOT" build --tree tree --rev olddef --target box \
 		--dry-run -o olddef.config >olddef.out 2>olddef.err &&
 	test_grep -x "CONFIG_NEW_IN_TREE=y" olddef.config &&
 	cat >expect-olddef <<-\EOF &&
 	changed: CONFIG_IKCONFIG: n -> y
 	changed: CONFIG_IKCONFIG_PROC: n -> y
-	changed: CONFIG_NEW_IN_TREE: n -> y
 	changed: CONFIG_SCHEDSTATS: n -> y
+	olddefconfig: CONFIG_NEW_IN_TREE: n -> y
 	EOF
-	grep "^changed:" olddef.out >actual &&
+	grep "^changed:\|^olddefconfig:\|^toolchain" olddef.out >actual &&
 	test_cmp expect-olddef actual
+'
+
+# What kconfig takes from the toolchain (the compiler's version, what
+# the assembler supports) differs whenever the machine's config was
+# made with another compiler: counted apart, never as the bot's.
+cat >"$TRASH/toolchain.recipe" <<\EOF
+echo 'CONFIG_CC_VERSION_TEXT="gcc (Stand-in) 13.2.0"' >>$(O)/.config
+echo 'CONFIG_GCC_VERSION=130200' >>$(O)/.config
+echo 'CONFIG_AS_AVX512=y' >>$(O)/.config
+EOF
+hostile olddefconfig "$TRASH/toolchain.recipe" toolchain ||
+	test_fail_all "cannot make the stand-in's toolchain branch"
+
+test_expect_success 'the toolchain'\''s options: counted apart, the compiler named' '
+	timeout 120 "$SCHED_BOT" build --tree tree --rev toolchain --target box \
+		--dry-run -o toolchain.config >toolchain.out 2>toolchain.err &&
+	cat >expect-toolchain <<-\EOF &&
+	changed: CONFIG_IKCONFIG: n -> y
+	changed: CONFIG_IKCONFIG_PROC: n -> y
+	changed: CONFIG_SCHEDSTATS: n -> y
+	toolchain: 3 options follow this machine'\''s compiler, gcc (Stand-in) 13.2.0
+	toolchain-changed: CONFIG_AS_AVX512: n -> y
+	toolchain-changed: CONFIG_CC_VERSION_TEXT: n -> "gcc (Stand-in) 13.2.0"
+	toolchain-changed: CONFIG_GCC_VERSION: n -> 130200
+	EOF
+	grep "^changed:\|^olddefconfig:\|^toolchain" toolchain.out >actual &&
+	test_cmp expect-toolchain actual
 '
 
 test_expect_success 'target.NAME.fragments: sched.config forces nothing measured' '

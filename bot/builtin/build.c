@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "facts.h"
 #include "target/target.h"
 #include "builtin/builtin.h"
 #include "util.h"
@@ -79,7 +80,10 @@ const struct options_doc build_doc = {
 	.options = build_options,
 	.notes =
 "Prints key: value lines (kernel, release, ...; with a file for a base,\n"
-"changed: CONFIG_X: OLD -> NEW, \"n\" for not set).  Exit 0 built (or\n"
+"changed: CONFIG_X: OLD -> NEW, \"n\" for not set, for what the\n"
+"fragments changed, olddefconfig: for what olddefconfig changed beside\n"
+"them, toolchain: N options follow this machine's compiler, and a\n"
+"toolchain-changed: line each).  Exit 0 built (or\n"
 "the dry run's config written), 1 the kernel did not build (first\n"
 "errors and the log are shown), 2 usage, 3 a source, tree, config or\n"
 "fragment that cannot be read.",
@@ -119,17 +123,67 @@ static int check_inputs(void)
 	return ret;
 }
 
-/* "changed: CONFIG_X: OLD -> NEW", one line each: what the base becomes */
-static void print_changes(const char *changes)
+/* Does line (*n bytes) end in tag?  Its length without it into *n. */
+static int has_tag(const char *line, size_t *n, const char *tag)
 {
-	const char *p = changes, *nl;
+	size_t t = strlen(tag);
 
-	for (; p && *p; p = *nl ? nl + 1 : nl) {
-		nl = strchrnul(p, '\n');
-		printf("changed: %.*s\n", (int)(nl - p), p);
-	}
+	if (*n < t || memcmp(line + *n - t, tag, t))
+		return 0;
+	*n -= t;
+	return 1;
 }
 
+/* 0 the fragments', 1 olddefconfig's, 2 the toolchain's; *n untagged */
+static int change_kind(const char *line, size_t *n)
+{
+	if (has_tag(line, n, BUILD_CHANGE_TOOLCHAIN))
+		return 2;
+	return has_tag(line, n, BUILD_CHANGE_OLDDEFCONFIG);
+}
+
+/*
+ * What the base becomes, said apart (build_config_changes_by()):
+ * "changed: CONFIG_X: OLD -> NEW" for what the fragments changed,
+ * "olddefconfig: ..." for what olddefconfig changed beside them, then
+ * how many options follow the toolchain, with the compiler of config
+ * (the .config built; untrusted, so printable and bounded), and each
+ * as "toolchain-changed: ...".
+ */
+static void print_changes(const char *changes, const char *config)
+{
+	static const char *const head[] = {
+		"changed", "olddefconfig", "toolchain-changed",
+	};
+	const char *p, *nl;
+	size_t n, count = 0, i;
+	int pass;
+	char *cc;
+
+	for (p = changes; p && *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		n = nl - p;
+		count += change_kind(p, &n) == 2;
+	}
+	for (pass = 0; pass < 3; pass++) {
+		if (pass == 2 && count) {
+			cc = config ? facts_config_compiler(config) : NULL;
+			printf("toolchain: %zu option%s follow%s this machine's compiler%s",
+			       count, count == 1 ? "" : "s",
+			       count == 1 ? "s" : "", cc ? ", " : "");
+			for (i = 0; cc && cc[i] && i < 64; i++)
+				putchar(cc[i] >= 0x20 && cc[i] < 0x7f ? cc[i] : '?');
+			putchar('\n');
+			free(cc);
+		}
+		for (p = changes; p && *p; p = *nl ? nl + 1 : nl) {
+			nl = strchrnul(p, '\n');
+			n = nl - p;
+			if (change_kind(p, &n) == pass)
+				printf("%s: %.*s\n", head[pass], (int)n, p);
+		}
+	}
+}
 /* --dry-run: the .config into FILE, and what it changes printed. */
 static int dry_run_out(const char *file, const struct build_result *r)
 {
@@ -142,13 +196,14 @@ static int dry_run_out(const char *file, const struct build_result *r)
 	printf("result: dry-run\nconfig: %s\n", file);
 	printf("source: %s\nconfig-hash: %s\nlog: %s\n", r->source_id,
 	       r->config_hash, r->log ? r->log : "");
-	print_changes(r->changes);
+	print_changes(r->changes, r->config_text);
 	return EXIT_OK;
 }
 
 int cmd_build(int argc, char **argv)
 {
 	struct build_result r;
+	struct strbuf cfg = STRBUF_INIT;
 	char *base = NULL, *origin = NULL, *list = NULL;
 	const char *out = NULL;
 	int ret;
@@ -228,7 +283,10 @@ int cmd_build(int argc, char **argv)
 	       r.release ? r.release : "", r.config, r.log);
 	printf("source: %s\nconfig-hash: %s\nobjdir: %s\nseconds: %.1f\n",
 	       r.source_id, r.config_hash, r.objdir, r.seconds);
-	print_changes(r.changes);
+	if (r.changes && *r.changes)
+		strbuf_read_file(&cfg, r.config);
+	print_changes(r.changes, cfg.len ? cfg.buf : NULL);
+	strbuf_release(&cfg);
 	build_result_release(&r);
 	return EXIT_OK;
 }

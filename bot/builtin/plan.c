@@ -47,7 +47,11 @@ const struct options_doc plan_doc = {
 "benchmarks sched-bot cannot run are listed as not run.  A qemu\n"
 "target's CPUs and layout are its configuration; an ssh target's or a\n"
 "lab's are what the machine last said of itself (kept by `sched-bot\n"
-"target check NAME` or a lab's run; a job asks an ssh machine anew).",
+"target check NAME` or a lab's run; a job asks an ssh machine anew).\n"
+"With target.NAME.matchReporter, the thread's first sentence stating\n"
+"the machine it measured on (\"4 vCPUs and 16 GiB RAM\") cuts a larger\n"
+"target down to it (maxcpus= nr_cpus=, mem=, never up): the plan\n"
+"quotes it with its message and says what is cut and why.",
 	.options = plan_options,
 	.notes =
 "Exit: 0, 3 when the mbox cannot be read, 2 on a usage error.",
@@ -74,9 +78,11 @@ int cmd_plan(int argc, char **argv)
 	if (!cpus)
 		plan_target_layout(target, &o);
 	/* what the machine said of itself last (no ssh from a plan) */
-	if (!cpus && target_facts(target, 0, &facts) > 0 &&
-	    plan_facts_layout(facts.buf, &o))
+	if (target_facts(target, 0, &facts) <= 0)
+		strbuf_reset(&facts);
+	if (!cpus && facts.len && plan_facts_layout(facts.buf, &o))
 		assumed = 0;
+	plan_target_match(target, facts.len ? facts.buf : NULL, &o);
 	strbuf_release(&facts);
 	if (!cpus && assumed)
 		warning("the CPUs of target '%s' are not known: %d assumed (set target.%s.smp or give --cpus)",

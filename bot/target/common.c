@@ -756,6 +756,18 @@ int target_topology_of(const char *facts, struct target_topo *t)
 	       t->cpus % t->nodes == 0 && t->llc <= t->cpus;
 }
 
+unsigned long long target_facts_mem_mb(const char *facts)
+{
+	char buf[32], *end;
+	const char *v = fact(facts, "mem_total_kb", buf, sizeof(buf));
+	unsigned long long kb;
+
+	if (!v)
+		return 0;
+	kb = strtoull(v, &end, 10);
+	return end != v && !*end ? kb / 1024 : 0;
+}
+
 long target_run_budget(const char *name)
 {
 	const struct target_ops *ops = target_backend(name);

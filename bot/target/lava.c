@@ -546,6 +546,8 @@ static int lava_definition(const char *name, const struct boot_req *req,
 		strbuf_addf(&append, " %s", args->v[i]);
 	if (*target_cfg(name, "append", ""))
 		strbuf_addf(&append, " %s", target_cfg(name, "append", ""));
+	if (req->append && *req->append)
+		strbuf_addf(&append, " %s", req->append);
 	if (!device || !*device)
 		device = lava_pinned;
 	/* No per-job device request in LAVA 2023.01: the lab tags each

@@ -308,6 +308,9 @@ static int qemu_boot_run(const struct target_ctx *ctx,
 		strbuf_addf(&append, " %s", g.args.v[i]);
 	if (*target_cfg(name, "append", ""))
 		strbuf_addf(&append, " %s", target_cfg(name, "append", ""));
+	/* the reporter's size (plan.h): after the target's own words */
+	if (req->append && *req->append)
+		strbuf_addf(&append, " %s", req->append);
 	timeout = target_cfg_int(name, "timeout", default_timeout(ctx, req));
 	debug("qemu: -accel %s -append '%s', timeout %.0fs", accel,
 	      append.buf, timeout);

@@ -8,7 +8,9 @@
  *   2. copy the bzImage to remoteDir and run bootCommand, by default
  *        kexec -l {kernel}{initrd} --command-line={cmdline}, kexec -e
  *      where {cmdline} is the machine's own without sched_bot.* words,
- *      then target.NAME.append and sched_bot.build=TOKEN, the first 16
+ *      then target.NAME.append, the run's own words (the reporter's
+ *      size, in place of the machine's maxcpus= nr_cpus= mem=) and
+ *      sched_bot.build=TOKEN, the first 16
  *      digits of the bzImage's git blob id (kexec skips firmware and
  *      bootloader: seconds, not minutes);
  *   3. poll until a new boot answers, bounded by bootTimeout, and prove
@@ -319,26 +321,54 @@ static char *build_token(const char *kernel)
 	return xasprintf("sched_bot.build=%.16s", hex);
 }
 
+/* Is w "KEY=..." for a KEY= some word of words has (words may be NULL)? */
+static int key_in(const char *w, const char *words)
+{
+	const char *eq = strchr(w, '='), *p;
+	size_t n;
+
+	if (!eq || !words)
+		return 0;
+	n = eq - w + 1;
+	for (p = words + strspn(words, " "); *p;
+	     p += strcspn(p, " "), p += strspn(p, " "))
+		if (!strncmp(p, w, n))
+			return 1;
+	return 0;
+}
+
 /* The kernel's command line: the machine's own without the words of an
- * earlier test (sched_bot.*) or its bootloader, then target.NAME.append
- * and the token.
+ * earlier test (sched_bot.*) or its bootloader, then target.NAME.append,
+ * the run's words (the reporter's size: the machine's own maxcpus= and
+ * the like give way to them) and the token, all before a "--" and the
+ * arguments for init after it.
  */
 static char *kexec_cmdline(const char *name, const char *own,
-			   const char *token)
+			   const char *extra, const char *token)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, init = STRBUF_INIT;
 	char *copy = xstrdup(own), *w, *save;
 	const char *more = target_cfg(name, "append", "");
 
 	for (w = strtok_r(copy, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save)) {
-		if (starts_with(w, "sched_bot.") || starts_with(w, "BOOT_IMAGE="))
+		/* after "--", init's arguments: ours go before them */
+		if (init.len || !strcmp(w, "--")) {
+			strbuf_addf(&init, " %s", w);
+			continue;
+		}
+		if (starts_with(w, "sched_bot.") ||
+		    starts_with(w, "BOOT_IMAGE=") || key_in(w, extra))
 			continue;
 		strbuf_addf(&sb, "%s%s", sb.len ? " " : "", w);
 	}
 	if (*more)
 		strbuf_addf(&sb, "%s%s", sb.len ? " " : "", more);
+	if (extra && *extra)
+		strbuf_addf(&sb, "%s%s", sb.len ? " " : "", extra);
 	strbuf_addf(&sb, "%s%s", sb.len ? " " : "", token);
+	strbuf_add(&sb, init.buf, init.len);
+	strbuf_release(&init);
 	free(copy);
 	return strbuf_detach(&sb, NULL);
 }
@@ -549,7 +579,7 @@ static int boot_kernel(struct ssh *s, const struct boot_req *req,
 
 	if (ssh_copy(s, req->kernel, rk) < 0)
 		goto out;
-	cmdline = kexec_cmdline(s->name, own->cmdline, token);
+	cmdline = kexec_cmdline(s->name, own->cmdline, req->append, token);
 	cmd = expand(s->name, target_cfg(s->name, "bootCommand",
 		     "kexec -l {kernel}{initrd} --command-line={cmdline} && { sleep 1; kexec -e; } >/dev/null 2>&1 </dev/null &"),
 		     rk, cmdline);

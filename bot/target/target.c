@@ -75,6 +75,11 @@ int target_vouches(const char *name)
 	return ops && ops->vouches && ops->vouches(name);
 }
 
+int target_match_reporter(const char *name)
+{
+	return target_cfg_bool(name, "matchReporter") > 0;
+}
+
 int target_status(const char *name, FILE *out)
 {
 	const struct target_ops *ops = target_backend(name);

@@ -83,6 +83,13 @@ struct boot_req {
 	 * local: its own); NULL: none
 	 */
 	const char *profile;
+	/*
+	 * Kernel command-line words of this run beyond the target's own
+	 * (.append): the reporter's size, "maxcpus=4 nr_cpus=4 mem=16G"
+	 * (plan.h); a machine's own words of those names give way to them.
+	 * NULL: none.  Only a target that boots a kernel takes them.
+	 */
+	const char *append;
 	int progress;		/* 1: status on stderr, if a tty */
 };
 
@@ -296,6 +303,15 @@ int target_facts(const char *name, int fresh, struct strbuf *facts);
  * divides the CPUs, else 0 with t->cpus the CPUs when the record says.
  */
 int target_topology_of(const char *facts, struct target_topo *t);
+/* The memory the record gives (its MemTotal), in MB; 0 when it does not. */
+unsigned long long target_facts_mem_mb(const char *facts);
+
+/*
+ * target.NAME.matchReporter: whether the target is cut down to the
+ * machine a thread says it measured on (plan.h, struct plan_cut), with
+ * the kernel words boot_req.append carries.
+ */
+int target_match_reporter(const char *name);
 
 /*
  * Write the QEMU guest's initramfs for req (sched-bench as /init, the

@@ -140,11 +140,50 @@ static void test_changes(void)
 	strbuf_release(&sb);
 }
 
+/*
+ * The same said apart: what the fragments changed (base vs merged) as
+ * it is, what follows the toolchain and what olddefconfig changed
+ * beside them tagged; the toolchain's options by name.
+ */
+static void test_changes_by(void)
+{
+	static const char base[] =
+		"CONFIG_CC_VERSION_TEXT=\"gcc 12\"\nCONFIG_GCC_VERSION=120200\n"
+		"CONFIG_AS_AVX512=y\nCONFIG_NR_CPUS=64\n"
+		"# CONFIG_SCHEDSTATS is not set\n# CONFIG_IKCONFIG is not set\n";
+	static const char merged[] =
+		"CONFIG_CC_VERSION_TEXT=\"gcc 12\"\nCONFIG_GCC_VERSION=120200\n"
+		"CONFIG_AS_AVX512=y\nCONFIG_NR_CPUS=64\n"
+		"CONFIG_SCHEDSTATS=y\nCONFIG_IKCONFIG=y\nCONFIG_NR_CPUS=64\n";
+	static const char final[] =
+		"CONFIG_CC_VERSION_TEXT=\"gcc 13\"\nCONFIG_GCC_VERSION=130200\n"
+		"CONFIG_NR_CPUS=64\nCONFIG_SCHEDSTATS=y\nCONFIG_SCHED_INFO=y\n"
+		"CONFIG_IKCONFIG=y\n";
+	struct strbuf sb = STRBUF_INIT;
+
+	build_config_changes_by(base, merged, final, &sb);
+	CHECK_STR(sb.buf,
+		  "CONFIG_AS_AVX512: y -> n (toolchain)\n"
+		  "CONFIG_CC_VERSION_TEXT: \"gcc 12\" -> \"gcc 13\" (toolchain)\n"
+		  "CONFIG_GCC_VERSION: 120200 -> 130200 (toolchain)\n"
+		  "CONFIG_IKCONFIG: n -> y\n"
+		  "CONFIG_SCHEDSTATS: n -> y\n"
+		  "CONFIG_SCHED_INFO: n -> y (olddefconfig)\n");
+	strbuf_release(&sb);
+	CHECK(build_config_follows_toolchain("CONFIG_PAHOLE_VERSION", 21));
+	CHECK(build_config_follows_toolchain("CC_HAS_IBT", 10));
+	CHECK(build_config_follows_toolchain("LD_ORPHAN_WARN", 14));
+	CHECK(!build_config_follows_toolchain("CONFIG_LD_DEAD_CODE_DATA_ELIMINATION", 36));
+	CHECK(!build_config_follows_toolchain("CONFIG_SCHEDSTATS", 17));
+	CHECK(!build_config_follows_toolchain("CONFIG_CC_OPTIMIZE_FOR_SIZE", 27));
+}
+
 int main(void)
 {
 	RUN(test_merge);
 	RUN(test_check);
 	RUN(test_changes);
+	RUN(test_changes_by);
 	RUN(test_errors);
 	RUN(test_errors_hostile);
 	return test_done();

@@ -133,8 +133,10 @@ static void test_topology(void)
 
 /*
  * The reply's config line on a machine's own config: what the bot
- * changed, by name and new value, the compiler's own after the bot's
- * choices, bounded, and nothing of a hostile build's bytes but text.
+ * changed, by name and new value, what olddefconfig changed beside it,
+ * the options that follow the compiler counted apart, bounded, and
+ * nothing of a hostile build's bytes but text.  A job's list before
+ * its lines were tagged: the compiler's by name.
  */
 static void test_config_changes(void)
 {
@@ -143,20 +145,43 @@ static void test_config_changes(void)
 		"CONFIG_GCC_VERSION: 120200 -> 130200\n"
 		"CONFIG_IKCONFIG: n -> y\nCONFIG_IKCONFIG_PROC: n -> y\n"
 		"CONFIG_SCHEDSTATS: n -> y\nCONFIG_X86_X32: y -> n\n";
+	static const char tagged[] =
+		"CONFIG_GCC_VERSION: 120200 -> 130200 (toolchain)\n"
+		"CONFIG_IKCONFIG: n -> y\n"
+		"CONFIG_NEW_IN_TREE: n -> y (olddefconfig)\n"
+		"CONFIG_SCHEDSTATS: n -> y\n"
+		"CONFIG_SCHED_INFO: n -> y (olddefconfig)\n";
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "the machine's own (6.1.0-18-amd64)");
 	facts_config_changes(chg, 12, &sb);
 	CHECK_STR(sb.buf, "the machine's own (6.1.0-18-amd64) + IKCONFIG=y, "
-		  "IKCONFIG_PROC=y, SCHEDSTATS=y, X86_X32=n, "
-		  "CC_VERSION_TEXT=\"gcc 13\", GCC_VERSION=130200");
+		  "IKCONFIG_PROC=y, SCHEDSTATS=y, X86_X32=n; toolchain: 2 "
+		  "options follow the compiler (config-changes.txt)");
 	strbuf_reset(&sb);
 	facts_config_changes(chg, 2, &sb);
-	CHECK_STR(sb.buf, " + IKCONFIG=y, IKCONFIG_PROC=y, and 4 more "
-		  "(config-changes.txt)");
+	CHECK_STR(sb.buf, " + IKCONFIG=y, IKCONFIG_PROC=y, and 2 more "
+		  "(config-changes.txt); toolchain: 2 options follow the "
+		  "compiler (config-changes.txt)");
 	strbuf_reset(&sb);
 	facts_config_changes(chg, 0, &sb);
-	CHECK_STR(sb.buf, " + and 6 more (config-changes.txt)");
+	CHECK_STR(sb.buf, " + and 4 more (config-changes.txt); toolchain: 2 "
+		  "options follow the compiler (config-changes.txt)");
+	strbuf_reset(&sb);
+	facts_config_changes(tagged, 12, &sb);
+	CHECK_STR(sb.buf, " + IKCONFIG=y, SCHEDSTATS=y; olddefconfig: "
+		  "NEW_IN_TREE=y, SCHED_INFO=y; toolchain: 1 option follows "
+		  "the compiler (config-changes.txt)");
+	strbuf_reset(&sb);
+	facts_config_changes("CONFIG_SCHED_INFO: n -> y (olddefconfig)\n"
+			     "CONFIG_GCC_VERSION: 1 -> 2 (toolchain)\n", 12, &sb);
+	CHECK_STR(sb.buf, " + olddefconfig: SCHED_INFO=y; toolchain: 1 "
+		  "option follows the compiler (config-changes.txt)");
+	strbuf_reset(&sb);
+	facts_config_changes("CONFIG_GCC_VERSION: 1 -> 2 (toolchain)\n"
+			     "CONFIG_AS_VERSION: 1 -> 2 (toolchain)\n", 12, &sb);
+	CHECK_STR(sb.buf, ", unchanged; toolchain: 2 options follow the "
+		  "compiler (config-changes.txt)");
 	strbuf_reset(&sb);
 	facts_config_changes("", 12, &sb);
 	CHECK_STR(sb.buf, ", unchanged");
