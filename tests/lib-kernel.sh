@@ -146,6 +146,14 @@ kernel_job_setup() {
 	git config -f "$CFG" target.qemu.timeout 600
 }
 
+# kernel_ccache_misses: the compiles that missed the tests' ccache so far
+# (empty without ccache); builds of posted series (untrusted) read it
+# without counting.
+kernel_ccache_misses() {
+	CCACHE_DIR=$KCACHE/ccache ccache --print-stats 2>/dev/null |
+		awk '$1 == "cache_miss" { print $2 }'
+}
+
 # kernel_warm: the base kernel with the tests' fragments, built once per
 # cache before a script builds its own.  The kernel scripts run in
 # parallel (tests/run-tests), and two cold builds of the same sources at
@@ -154,13 +162,23 @@ kernel_job_setup() {
 # the same sources, the machine's config that is this one) come from
 # ccache; a warm cache answers "cached" at once.  Fails the script when
 # the base does not build.
+# A cold build keeps its ccache misses in $KCACHE/base-misses: the
+# size of a whole kernel from nothing, against which tests/run-tests
+# counts the cold kernels of a run (nothing else compiles while the
+# lock is held: every script that builds calls kernel_warm first).
 kernel_warm() {
 	kernel_repo || test_fail_all "could not make the kernel repository"
 	kernel_build_section >"$TRASH/warm.cfg"
 	(
 		flock 9
+		m0=$(kernel_ccache_misses)
 		"$SCHED_BOT" --config "$TRASH/warm.cfg" build --tree "$KREPO" \
-			--rev base --trusted >"$TRASH/warm.out" 2>&1
+			--rev base --trusted >"$TRASH/warm.out" 2>&1 || exit 1
+		m1=$(kernel_ccache_misses)
+		if grep -qx "result: built" "$TRASH/warm.out" &&
+		   [ -n "$m0" ] && [ -n "$m1" ]; then
+			echo $((m1 - m0)) >"$KCACHE/base-misses"
+		fi
 	) 9>"$KCACHE/warm.lock" || {
 		tail -n 20 "$TRASH/warm.out"
 		test_fail_all "the base kernel did not build (kernel_warm)"
