@@ -146,6 +146,14 @@ kernel_job_setup() {
 	git config -f "$CFG" target.qemu.timeout 600
 }
 
+# kernel_ccache_misses: the compiles that missed the tests' ccache so far
+# (empty without ccache); builds of posted series (untrusted) read it
+# without counting.
+kernel_ccache_misses() {
+	CCACHE_DIR=$KCACHE/ccache ccache --print-stats 2>/dev/null |
+		awk '$1 == "cache_miss" { print $2 }'
+}
+
 # kernel_warm: the base kernel with the tests' fragments, built once per
 # cache before a script builds its own.  The kernel scripts run in
 # parallel (tests/run-tests), and two cold builds of the same sources at
@@ -154,13 +162,23 @@ kernel_job_setup() {
 # the same sources, the machine's config that is this one) come from
 # ccache; a warm cache answers "cached" at once.  Fails the script when
 # the base does not build.
+# A cold build keeps its ccache misses in $KCACHE/base-misses: the
+# size of a whole kernel from nothing, against which tests/run-tests
+# counts the cold kernels of a run (nothing else compiles while the
+# lock is held: every script that builds calls kernel_warm first).
 kernel_warm() {
 	kernel_repo || test_fail_all "could not make the kernel repository"
 	kernel_build_section >"$TRASH/warm.cfg"
 	(
 		flock 9
+		m0=$(kernel_ccache_misses)
 		"$SCHED_BOT" --config "$TRASH/warm.cfg" build --tree "$KREPO" \
-			--rev base --trusted >"$TRASH/warm.out" 2>&1
+			--rev base --trusted >"$TRASH/warm.out" 2>&1 || exit 1
+		m1=$(kernel_ccache_misses)
+		if grep -qx "result: built" "$TRASH/warm.out" &&
+		   [ -n "$m0" ] && [ -n "$m1" ]; then
+			echo $((m1 - m0)) >"$KCACHE/base-misses"
+		fi
 	) 9>"$KCACHE/warm.lock" || {
 		tail -n 20 "$TRASH/warm.out"
 		test_fail_all "the base kernel did not build (kernel_warm)"
@@ -169,14 +187,47 @@ kernel_warm() {
 	sed -n "s/^result: /# kernel_warm: base kernel /p" "$TRASH/warm.out"
 }
 
-# kernel_lock NAME: wait for, then hold for the rest of the script (fd 7),
-# the lock NAME in the kernel cache: scripts that build the same series
-# run one after the other, and the second finds the first's kernels in
-# the build cache rather than compiling them cold beside it.
-kernel_lock() {
-	mkdir -p "$KCACHE"
-	exec 7>"$KCACHE/$1.lock"
-	# bounded: a process that kept the lock past its script slows this
-	# one down, never hangs the suite
-	flock -w 1800 7 || echo "# kernel_lock $1: not had in 30 minutes, going on"
+# kernel_warm_series MBOX NAME: the patches of MBOX, in order, on base
+# as branch NAME-<the mbox's blob id> (fixed dates, as kernel_commit;
+# a changed mbox is another branch), built once per cache under
+# kernel_warm's lock, untrusted as a job builds a posted series:
+# incrementally in base's slot, so only what the series changes is
+# compiled.  A job that applies the same series on the same base makes
+# the same tree, so its patched build is then "cached": the scripts
+# that test one series end to end (t6900, t8001) neither build it beside
+# each other nor from nothing in slots of their own, and hold no lock
+# for their whole run.
+kernel_warm_series() {
+	kernel_warm
+	kws_branch=$2-$(git hash-object "$1" | cut -c1-12)
+	(
+		flock 9
+		if ! git -C "$KREPO" rev-parse -q --verify "$kws_branch" >/dev/null
+		then
+			rm -rf "$TRASH/series.split" &&
+			mkdir "$TRASH/series.split" &&
+			git mailsplit -o"$TRASH/series.split" "$1" >/dev/null &&
+			idx=$TRASH/series.index &&
+			rm -f "$idx" &&
+			GIT_INDEX_FILE=$idx git -C "$KREPO" read-tree base &&
+			for p in "$TRASH"/series.split/*; do
+				grep -q "^diff --git" "$p" || continue
+				GIT_INDEX_FILE=$idx git -C "$KREPO" apply \
+					--cached "$p" || exit 1
+			done &&
+			tree=$(GIT_INDEX_FILE=$idx git -C "$KREPO" write-tree) &&
+			c=$(GIT_AUTHOR_DATE="1970-01-01T00:00:00Z" \
+			    GIT_COMMITTER_DATE="1970-01-01T00:00:00Z" \
+			    git -C "$KREPO" -c user.name=test \
+				-c user.email=test@localhost commit-tree "$tree" \
+				-p base -m "$(basename "$1")") &&
+			git -C "$KREPO" branch -f "$kws_branch" "$c" || exit 1
+		fi
+		"$SCHED_BOT" --config "$TRASH/warm.cfg" build --tree "$KREPO" \
+			--rev "$kws_branch" >"$TRASH/warm-series.out" 2>&1
+	) 9>"$KCACHE/warm.lock" || {
+		tail -n 20 "$TRASH/warm-series.out" 2>/dev/null
+		test_fail_all "the series of $1 did not build (kernel_warm_series)"
+	}
+	sed -n "s/^result: /# kernel_warm_series: $kws_branch /p" "$TRASH/warm-series.out"
 }

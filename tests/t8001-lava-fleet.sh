@@ -9,8 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 test_tier kernel
 . "$TESTS/lib-kernel.sh"
-# t6900 builds the same series: one after the other (kernel_lock)
-kernel_lock chen-yu-v3
 . "$TESTS/lib-lava.sh"
 
 TARBALL=${SCHED_BOT_TEST_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
@@ -27,11 +25,13 @@ lava_have || test_skip_all "lava-server/lava-dispatcher not installed (contrib/i
 . "$TESTS/lib-bot.sh"
 [ -x "$SMTP_SINK" ] || test_skip_all "smtp-sink not installed (contrib/install-deps)"
 export GIT_CONFIG_NOSYSTEM=1
-kernel_warm
+SERIES=$DATA/intake/short-task-wakeup-v3-sched-only.mbox
+# t6900's series, its patched kernel built once (kernel_warm_series)
+kernel_warm_series "$SERIES" e2e-chen-yu-v3
 
 # lore's rt: is the time of the top Received: header: the series
 # freshly received, as a poll would see it on lore
-bot_fresh_series "$TRASH/series.mbox"
+bot_fresh_series "$TRASH/series.mbox" "$SERIES"
 lore_start "$TRASH/series.mbox"
 smtp_start
 lava_start || test_fail_all "LAVA did not start"
