@@ -20,6 +20,7 @@ bot_config "$TRASH/bot.cfg" 1
 cat >>"$TRASH/bot.cfg" <<EOC
 [job]
 	seconds = 1
+	warmup = 0
 [bot]
 	contact = Jane Doe <jane@sched-bot.example.org>
 [archive]
@@ -53,7 +54,7 @@ job_at_run() {
 	stage=run
 	msgid=cover.1669862147.git.yu.c.chen@intel.com
 	target=$2
-	workloads=spawn
+	workloads=pingpong
 	runs=2
 	runs_fixed=1
 	cover_msgid=cover.1669862147.git.yu.c.chen@intel.com
