@@ -46,7 +46,7 @@ cp "$TRASH/bot.cfg" "$TRASH/other.cfg" &&
 
 # job_at_run DIR TARGETS: a job whose kernels are built (none: the
 # targets are this machine), its run stage next, two fixed blocks of
-# spawn on each target.
+# pingpong (1 s, no warm-up) on each target.
 job_at_run() {
 	rm -rf "$1" && mkdir -p "$1" &&
 	cp "$DATA/intake/short-task-wakeup-v3-partial.mbox" "$1/thread.mbox" &&
