@@ -108,6 +108,20 @@ kernel_build_section() {
 	CFG
 }
 
+# kernel_config_only: for a script that runs only olddefconfig (build
+# --dry-run), never a compiler: the prerequisites, bubblewrap (the
+# build's sandbox), the kernel repository, and $CFG with the [build]
+# section; not kernel_config, whose kernel_warm builds the base kernel.
+kernel_config_only() {
+	kernel_prereqs
+	command -v bwrap >/dev/null ||
+		test_skip_all "bubblewrap is not installed (contrib/install-deps)"
+	kernel_repo || test_fail_all "could not make the kernel repository"
+	CFG=$XDG_CONFIG_HOME/sched-bot/config
+	mkdir -p "$(dirname "$CFG")"
+	kernel_build_section >"$CFG"
+}
+
 # sched-bot's configuration for the kernel tests.
 kernel_config() {
 	mkdir -p "$XDG_CONFIG_HOME/sched-bot"

@@ -11,17 +11,9 @@
 test_tier kernel
 . "$TESTS/lib-kernel.sh"
 
-kernel_prereqs
-command -v bwrap >/dev/null ||
-	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
-kernel_repo || test_fail_all "could not make the kernel repository"
-
-# Not kernel_config: its kernel_warm builds the base kernel, and nothing
-# here compiles one.
-CFG=$XDG_CONFIG_HOME/sched-bot/config
+kernel_config_only
 KEPT=$XDG_DATA_HOME/sched-bot/targets
-mkdir -p "$(dirname "$CFG")" "$KEPT"
-kernel_build_section >"$CFG"
+mkdir -p "$KEPT"
 cat >>"$CFG" <<EOF
 [target "box"]
 	type = ssh

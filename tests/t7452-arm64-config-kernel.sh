@@ -12,18 +12,9 @@
 test_tier kernel
 . "$TESTS/lib-kernel.sh"
 
-kernel_prereqs
-command -v bwrap >/dev/null ||
-	test_skip_all "bubblewrap is not installed (contrib/install-deps)"
 command -v aarch64-linux-gnu-gcc >/dev/null ||
 	test_skip_all "no aarch64 cross compiler (gcc-aarch64-linux-gnu)"
-kernel_repo || test_fail_all "could not make the kernel repository"
-
-# Not kernel_config: its kernel_warm builds the base kernel, and nothing
-# here compiles one.
-CFG=$XDG_CONFIG_HOME/sched-bot/config
-mkdir -p "$(dirname "$CFG")"
-kernel_build_section >"$CFG"
+kernel_config_only
 cat >>"$CFG" <<EOF
 [target "a64"]
 	type = qemu
