@@ -676,29 +676,19 @@ static int stage_run(struct job *j)
 		j->s.stage = JOB_COMPARE;
 		return 0;
 	}
-	if (job_multi(j)) {
-		blocks_plan(&j->b);
-		blocks_pair_of_job(&j->b, &pk);
-		pk.report_boot = 1;
-		if (j->s.runs < 1 && j->s.runs_fixed)
-			j->s.runs = 1;
-		ret = run_targets(j, &pk);
-		if (ret == -2)
-			return 0;
+	/* several targets plan their workloads each (run_targets) */
+	if (!job_multi(j)) {
+		ret = blocks_workloads(&j->b);
 		if (ret)
 			return ret;
-		j->s.stage = JOB_COMPARE;
-		return 0;
 	}
-	ret = blocks_workloads(&j->b);
-	if (ret)
-		return ret;
 	blocks_plan(&j->b);
 	blocks_pair_of_job(&j->b, &pk);
 	pk.report_boot = 1;
 	if (j->s.runs < 1 && j->s.runs_fixed)
 		j->s.runs = 1;
-	ret = blocks_run(&j->b, "results", 1, &pk);
+	ret = job_multi(j) ? run_targets(j, &pk) :
+			     blocks_run(&j->b, "results", 1, &pk);
 	if (ret == -2)
 		return 0;
 	if (ret)
