@@ -211,25 +211,27 @@ static void job_facts(struct job_blocks *j, const char *target,
 }
 
 /*
- * job.spawnGap as spawn's --gap, or NULL for sched-bench's own 3 s (the
- * default, UnixBench's Run): a job with the default runs the command
- * line it always ran.
+ * A job's option v as the word of sched-bench's option whose own
+ * default is dflt, or NULL at that default: a job with the default runs
+ * the command line it always ran.  job.spawnGap is spawn's --gap (3 s,
+ * UnixBench's Run), job.warmup pingpong's --warmup (6, will-it-scale's).
  */
-static const char *gap_word(char *buf, size_t size)
+static const char *option_word(int v, int dflt, char *buf, size_t size)
 {
-	if (bo()->spawn_gap < 0 || bo()->spawn_gap == 3)
+	if (v < 0 || v == dflt)
 		return NULL;
-	snprintf(buf, size, "%d", bo()->spawn_gap);
+	snprintf(buf, size, "%d", v);
 	return buf;
 }
 
-/* job.warmup as pingpong's --warmup, or NULL for its own 6 s, likewise. */
+static const char *gap_word(char *buf, size_t size)
+{
+	return option_word(bo()->spawn_gap, 3, buf, size);
+}
+
 static const char *warmup_word(char *buf, size_t size)
 {
-	if (bo()->warmup < 0 || bo()->warmup == 6)
-		return NULL;
-	snprintf(buf, size, "%d", bo()->warmup);
-	return buf;
+	return option_word(bo()->warmup, 6, buf, size);
 }
 
 /*
